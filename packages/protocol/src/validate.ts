@@ -1,0 +1,101 @@
+import { FormatRegistry, type Static, type TSchema } from '@sinclair/typebox';
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
+
+function isRealDate(value: string): boolean {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID.test(value));
+if (!FormatRegistry.Has('date')) FormatRegistry.Set('date', isRealDate);
+if (!FormatRegistry.Has('date-time')) {
+  FormatRegistry.Set('date-time', (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
+}
+
+export type ValidationResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly message: string; readonly errors: readonly ValueError[] };
+
+export interface Validator<T extends TSchema> {
+  readonly schema: T;
+  check(value: unknown): value is Static<T>;
+  validate(value: unknown): ValidationResult<Static<T>>;
+}
+
+/** Compile a schema once; `validate` returns the value or a message that names the offending parameter. */
+export function createValidator<T extends TSchema>(schema: T): Validator<T> {
+  const compiled: TypeCheck<T> = TypeCompiler.Compile(schema);
+  return {
+    schema,
+    check: (value): value is Static<T> => compiled.Check(value),
+    validate(value) {
+      if (compiled.Check(value)) return { ok: true, value };
+      const errors = [...compiled.Errors(value)];
+      return { ok: false, message: describeError(mostSpecific(errors)), errors };
+    },
+  };
+}
+
+/** Prefer the deepest error: a wrong element of an array says more than "expected union". */
+function mostSpecific(errors: ValueError[]): ValueError | undefined {
+  let best: ValueError | undefined;
+  for (const error of errors) {
+    if (error.type === ValueErrorType.Union && errors.length > 1) continue;
+    if (!best || error.path.split('/').length > best.path.split('/').length) best = error;
+  }
+  return best ?? errors[0];
+}
+
+/** `/text/0` → `text[0]`. */
+function parameterName(path: string): string {
+  return path
+    .split('/')
+    .filter(Boolean)
+    .map((part, index) => (/^\d+$/.test(part) ? `[${part}]` : index === 0 ? part : `.${part}`))
+    .join('');
+}
+
+function describeError(error: ValueError | undefined): string {
+  if (!error) return 'Invalid request.';
+  const name = parameterName(error.path);
+  const schema = error.schema as {
+    maxItems?: number;
+    maxLength?: number;
+    minimum?: number;
+    maximum?: number;
+  };
+  switch (error.type) {
+    case ValueErrorType.ObjectRequiredProperty:
+      return `Missing required parameter '${name}'.`;
+    case ValueErrorType.ObjectAdditionalProperties:
+      return `Unknown parameter '${name}'.`;
+    case ValueErrorType.ArrayMaxItems:
+      return `Parameter '${name}' has too many items (at most ${schema.maxItems}).`;
+    case ValueErrorType.ArrayMinItems:
+      return `Parameter '${name}' must not be empty.`;
+    case ValueErrorType.StringMaxLength:
+      return `Parameter '${name}' is too long (at most ${schema.maxLength} characters).`;
+    case ValueErrorType.NumberMaximum:
+    case ValueErrorType.IntegerMaximum:
+    case ValueErrorType.NumberMinimum:
+    case ValueErrorType.IntegerMinimum:
+      return `Parameter '${name}' must be between ${schema.minimum ?? '-∞'} and ${schema.maximum ?? '∞'}.`;
+    case ValueErrorType.Union: {
+      const options = (error.schema as { anyOf?: { const?: unknown }[] }).anyOf ?? [];
+      const values = options.map((option) => option.const).filter((value) => value !== undefined);
+      if (values.length === options.length && values.length > 0) {
+        return `Value for '${name}' not supported. Expected one of: ${values.map((v) => `'${String(v)}'`).join(', ')}.`;
+      }
+      return `Invalid value for '${name}'.`;
+    }
+    default:
+      return name ? `Invalid value for '${name}': ${error.message}.` : `Invalid request: ${error.message}.`;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The interface every translation engine implements. The server's translate pipeline does everything
+ * engine-independent before and after (validation, tag parsing, sentence splitting, glossary locking,
+ * memory lookup, billing); an engine only turns source segments into target segments.
+ *
+ * Markup contract: when `markup` is true, a text holds inline codes written as XLIFF-style XML and
+ * nothing else: `<g id="N">…</g>` for paired markup and `<x id="N"/>` for standalone codes, with text
+ * XML-escaped (`&lt;`, `&gt;`, `&amp;`). The engine must return every code exactly once, `<g>` around the
+ * words it wrapped in the source, properly nested. The pipeline maps the caller's real tags (XML or HTML)
+ * to these codes and back.
+ */
+
+export interface LanguagePair {
+  /** Canonical source language code (`en`, `es`). */
+  readonly source: string;
+  /** Canonical target language code (`es`, `en-XA`, `pt-BR`). */
+  readonly target: string;
+}
+
+export type EngineFormality = 'default' | 'more' | 'less';
+
+export interface EngineInput {
+  readonly texts: readonly string[];
+  readonly source: string;
+  readonly target: string;
+  readonly markup: boolean;
+  readonly formality: EngineFormality;
+  readonly signal?: AbortSignal;
+}
+
+export interface TranslationEngine {
+  /** `apertium`, `pseudo`, `upstream`. */
+  readonly name: string;
+  /** The pairs this engine can translate, as installed right now. */
+  pairs(): readonly LanguagePair[];
+  /** Identifies what produces the output for a pair (engine, data version, pivot); changes when output may change. */
+  fingerprint(pair: LanguagePair): string;
+  /** Whether the engine honours `formality: more | less` for this target. */
+  supportsFormality(target: string): boolean;
+  /** One output per input text, same order. Throws `EngineError` when the engine fails. */
+  translate(input: EngineInput): Promise<string[]>;
+  /** Stops background processes. */
+  close(): Promise<void>;
+}
+
+/** An engine failed (crashed, produced empty output for non-empty input, timed out). Maps to a 5xx. */
+export class EngineError extends Error {
+  override readonly name = 'EngineError';
+  constructor(
+    message: string,
+    readonly engine: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
