@@ -4,5 +4,6 @@ export * from './features.js';
 export * from './form.js';
 export * from './languages.js';
 export * from './limits.js';
+export * from './pseudo.js';
 export * from './translate.js';
 export * from './validate.js';
