@@ -11,7 +11,6 @@ export type ResourceName = (typeof RESOURCES)[number];
 
 /** Availability status of a language or a feature. */
 export const AVAILABILITY_STATUSES = ['stable', 'beta', 'early_access'] as const;
-export type AvailabilityStatus = (typeof AVAILABILITY_STATUSES)[number];
 
 export interface FeatureDefinition {
   /** The feature is checked on the source language. */
