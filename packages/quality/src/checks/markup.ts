@@ -1,0 +1,66 @@
+import type { Check, CheckInput, Finding } from '../finding.js';
+import { findPlaceholders, findTags, type MarkupToken } from '../markup.js';
+
+/** Tags and placeholders of the source must all be in the translation, no more, and tags in the same order. */
+export const checkMarkup: Check = (input) => [
+  ...compare(input, findTags(input.source), findTags(input.translation), 'tag'),
+  ...compare(input, findPlaceholders(input.source), findPlaceholders(input.translation), 'placeholder'),
+];
+
+function compare(
+  input: CheckInput,
+  source: readonly MarkupToken[],
+  target: readonly MarkupToken[],
+  kind: 'tag' | 'placeholder',
+): Finding[] {
+  const findings: Finding[] = [];
+  const unmatched = counts(source);
+  for (const token of target) {
+    const left = unmatched.get(token.key) ?? 0;
+    if (left > 0) {
+      unmatched.set(token.key, left - 1);
+      continue;
+    }
+    findings.push({
+      category: kind === 'tag' ? 'extra_tag' : 'extra_placeholder',
+      severity: kind === 'tag' ? 'major' : 'critical',
+      message: `The ${kind} ${token.text} is not in the source.`,
+      start: token.start,
+      end: token.end,
+    });
+  }
+  for (const [key, left] of unmatched) {
+    const original = source.find((token) => token.key === key)!;
+    for (let index = 0; index < left; index++) {
+      findings.push({
+        category: kind === 'tag' ? 'missing_tag' : 'missing_placeholder',
+        severity: kind === 'tag' ? 'major' : 'critical',
+        message: `The ${kind} ${original.text} of the source is missing.`,
+        start: 0,
+        end: input.translation.length,
+      });
+    }
+  }
+  if (kind === 'tag' && findings.length === 0) {
+    const sourceOrder = source.map((token) => token.key).join('');
+    const targetOrder = target.map((token) => token.key).join('');
+    if (sourceOrder !== targetOrder) {
+      const first = target.findIndex((token, index) => token.key !== source[index]?.key);
+      const token = target[first]!;
+      findings.push({
+        category: 'reordered_tags',
+        severity: 'minor',
+        message: `The tags are in another order than in the source (from ${token.text}).`,
+        start: token.start,
+        end: token.end,
+      });
+    }
+  }
+  return findings;
+}
+
+function counts(tokens: readonly MarkupToken[]): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const token of tokens) map.set(token.key, (map.get(token.key) ?? 0) + 1);
+  return map;
+}

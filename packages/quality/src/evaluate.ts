@@ -1,0 +1,99 @@
+import { checkCompleteness } from './checks/completeness.js';
+import { checkDoubledWords } from './checks/doubled-words.js';
+import { checkGlossary } from './checks/glossary.js';
+import { checkLength } from './checks/length.js';
+import { checkMarkup } from './checks/markup.js';
+import { checkNumbers } from './checks/numbers.js';
+import { checkPunctuation } from './checks/punctuation.js';
+import { checkSpelling } from './checks/spelling.js';
+import { checkWhitespace } from './checks/whitespace.js';
+import type { Check, CheckInput } from './finding.js';
+import { maskMarkup } from './markup.js';
+import { codePointOffset } from './spans.js';
+import { ISSUE_CATEGORIES, type QualityIssue, type QualityOptions, type QualitySegment } from './types.js';
+
+/** Every check, in the order their issues are reported. */
+const CHECKS: readonly Check[] = [
+  checkCompleteness,
+  checkMarkup,
+  checkNumbers,
+  checkGlossary,
+  checkDoubledWords,
+  checkWhitespace,
+  checkPunctuation,
+  checkLength,
+  checkSpelling,
+];
+
+/**
+ * Runs every quality check on one segment and returns its issues, spans in code points of the translation,
+ * sorted by start. Pure: the spelling check, when wanted, is passed in `options.spelling`.
+ */
+export function evaluateSegment(segment: QualitySegment, options: QualityOptions = {}): QualityIssue[] {
+  assertSegment(segment);
+  assertOptions(options);
+  const input: CheckInput = {
+    source: segment.source,
+    translation: segment.translation,
+    maskedSource: maskMarkup(segment.source),
+    maskedTranslation: maskMarkup(segment.translation),
+    options,
+  };
+  const disabled = new Set(options.disable ?? []);
+  const empty = input.translation.trim() === '';
+  const issues: QualityIssue[] = [];
+  for (const check of CHECKS) {
+    for (const finding of check(input)) {
+      if (disabled.has(finding.category)) continue;
+      // An empty translation is one problem, not one per missing tag or number.
+      if (empty && finding.category !== 'empty_target') continue;
+      issues.push({
+        ...finding,
+        start: codePointOffset(input.translation, finding.start),
+        end: codePointOffset(input.translation, finding.end),
+      });
+    }
+  }
+  return issues.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/** `evaluateSegment` for each segment, same order. */
+export function evaluateSegments(
+  segments: readonly QualitySegment[],
+  options: QualityOptions = {},
+): QualityIssue[][] {
+  if (!Array.isArray(segments)) throw new TypeError(`Expected an array of segments, got ${typeof segments}.`);
+  return segments.map((segment) => evaluateSegment(segment, options));
+}
+
+function assertSegment(segment: QualitySegment): void {
+  if (typeof segment !== 'object' || segment === null) {
+    throw new TypeError(
+      `Expected a segment {source, translation}, got ${segment === null ? 'null' : typeof segment}.`,
+    );
+  }
+  for (const field of ['source', 'translation'] as const) {
+    if (typeof segment[field] !== 'string') {
+      throw new TypeError(`Expected segment.${field} to be a string, got ${typeof segment[field]}.`);
+    }
+  }
+}
+
+function assertOptions(options: QualityOptions): void {
+  if (options.spelling !== undefined && typeof options.spelling !== 'function') {
+    throw new TypeError(
+      `Expected options.spelling to be a function (word) => boolean, got ${typeof options.spelling}.`,
+    );
+  }
+  const ratio = options.lengthRatio;
+  if (ratio && !(ratio.min >= 0 && ratio.max >= ratio.min)) {
+    throw new RangeError(`Expected options.lengthRatio with 0 <= min <= max, got ${JSON.stringify(ratio)}.`);
+  }
+  for (const category of options.disable ?? []) {
+    if (!(ISSUE_CATEGORIES as readonly string[]).includes(category)) {
+      throw new RangeError(
+        `Unknown issue category '${category}'. Expected one of: ${ISSUE_CATEGORIES.join(', ')}.`,
+      );
+    }
+  }
+}
