@@ -23,3 +23,38 @@ export const TagList = Type.Union([Type.String(), Type.Array(Type.String())]);
 
 /** `T | null`, written as JSON Schema `anyOf`. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** One of a list of string values, written as JSON Schema `anyOf` of constants (validation names the list). */
+export const StringEnum = <const T extends readonly string[]>(
+  values: T,
+  options: { description?: string } = {},
+) =>
+  Type.Union(
+    values.map((value) => Type.Literal(value as T[number])),
+    options,
+  );
+
+function caseInsensitivePattern(value: string): string {
+  return [...value]
+    .map((char) => {
+      const lower = char.toLowerCase();
+      const upper = char.toUpperCase();
+      if (lower !== upper) return `[${lower}${upper}]`;
+      return char === '-' ? '-' : char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
+}
+
+/**
+ * A language code from a fixed list, matched case-insensitively (`EN-us` is `en-US`). The list is kept
+ * in the `x-values` keyword so a validation message can name it.
+ */
+export const LanguageCodeIn = (values: readonly string[], description?: string) =>
+  Type.String({
+    pattern: `^(${values.map(caseInsensitivePattern).join('|')})$`,
+    'x-values': [...values],
+    ...(description ? { description } : {}),
+  });
+
+/** A non-empty display name. */
+export const Name = Type.String({ minLength: 1 });

@@ -1,5 +1,11 @@
 import type { EndpointDefinition } from './endpoint.js';
+import { DOCUMENT_ENDPOINTS } from './endpoints/documents.js';
+import { GLOSSARY_ENDPOINTS } from './endpoints/glossaries.js';
+import { LANGUAGE_TOOL_ENDPOINTS } from './endpoints/language-tools.js';
 import { SPINE_ENDPOINTS } from './endpoints/spine.js';
+import { STYLE_RULE_ENDPOINTS } from './endpoints/style-rules.js';
+import { TRANSLATION_MEMORY_ENDPOINTS } from './endpoints/translation-memories.js';
+import { VOICE_ENDPOINTS } from './endpoints/voice.js';
 
 /**
  * Every endpoint of the interface, keyed by operationId. The server registers its routes and validation
@@ -7,6 +13,12 @@ import { SPINE_ENDPOINTS } from './endpoints/spine.js';
  */
 export const ENDPOINTS = {
   ...SPINE_ENDPOINTS,
+  ...LANGUAGE_TOOL_ENDPOINTS,
+  ...GLOSSARY_ENDPOINTS,
+  ...STYLE_RULE_ENDPOINTS,
+  ...TRANSLATION_MEMORY_ENDPOINTS,
+  ...DOCUMENT_ENDPOINTS,
+  ...VOICE_ENDPOINTS,
 } as const satisfies Record<string, EndpointDefinition>;
 
 export type OperationId = keyof typeof ENDPOINTS;

@@ -15,6 +15,7 @@ function isRealDate(value: string): boolean {
 
 if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID.test(value));
 if (!FormatRegistry.Has('date')) FormatRegistry.Set('date', isRealDate);
+if (!FormatRegistry.Has('uri')) FormatRegistry.Set('uri', (value) => URL.canParse(value));
 if (!FormatRegistry.Has('date-time')) {
   FormatRegistry.Set('date-time', (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
 }
