@@ -1,1 +1,16 @@
-export {};
+export * from './batcher.js';
+export * from './cache/file-store.js';
+export * from './cache/key.js';
+export * from './cache/memory-store.js';
+export * from './cache/redis-store.js';
+export type * from './cache/store.js';
+export * from './cache/translation-cache.js';
+export * from './codes/encode.js';
+export * from './codes/finders.js';
+export * from './codes/icu.js';
+export * from './codes/inline.js';
+export * from './errors.js';
+export * from './lock.js';
+export type * from './segment.js';
+export * from './split.js';
+export * from './translator.js';

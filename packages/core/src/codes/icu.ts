@@ -1,0 +1,232 @@
+/**
+ * ICU MessageFormat: arguments (`{name}`, `{n, number}`, `#`) become standalone codes; each branch of a
+ * `plural`, `selectordinal` or `select` becomes a segment of its own (key `<key>/<arg>.<selector>`), and
+ * the whole construct is one code in the text around it. `rebuild` puts translated branches back.
+ */
+import { MessageFormatError } from '../errors.js';
+import type { CodeMap, InlineCode } from '../segment.js';
+import { escapeInlineText, parseInline } from './inline.js';
+
+type IcuNode =
+  | { readonly type: 'text'; readonly value: string; readonly raw: string }
+  | { readonly type: 'arg'; readonly raw: string }
+  | { readonly type: 'pound' }
+  | {
+      readonly type: 'branching';
+      readonly name: string;
+      readonly kind: string;
+      readonly head: string;
+      readonly options: readonly {
+        readonly lead: string;
+        readonly selector: string;
+        readonly nodes: IcuNode[];
+      }[];
+      readonly tail: string;
+    };
+
+const BRANCHING = new Set(['plural', 'selectordinal', 'select']);
+
+class Parser {
+  i = 0;
+  constructor(readonly s: string) {}
+
+  fail(message: string): never {
+    throw new MessageFormatError(message, this.i);
+  }
+
+  message(inPlural: boolean, nested: boolean): IcuNode[] {
+    const nodes: IcuNode[] = [];
+    let text = '';
+    let from = this.i;
+    const s = this.s;
+    const pushText = () => {
+      if (text) nodes.push({ type: 'text', value: text, raw: s.slice(from, this.i) });
+      text = '';
+    };
+    while (this.i < s.length) {
+      const c = s[this.i]!;
+      if (c === "'") {
+        const next = s[this.i + 1];
+        if (next === "'") {
+          text += "'";
+          this.i += 2;
+        } else if (next === '{' || next === '}' || next === '|' || (next === '#' && inPlural)) {
+          this.i++;
+          while (this.i < s.length) {
+            if (s[this.i] === "'" && s[this.i + 1] === "'") {
+              text += "'";
+              this.i += 2;
+            } else if (s[this.i] === "'") break;
+            else text += s[this.i++];
+          }
+          this.i++;
+        } else {
+          text += c;
+          this.i++;
+        }
+      } else if (c === '{') {
+        pushText();
+        nodes.push(this.argument(inPlural));
+        from = this.i;
+      } else if (c === '}') {
+        if (!nested) this.fail("Unmatched '}'");
+        break;
+      } else if (c === '#' && inPlural) {
+        pushText();
+        nodes.push({ type: 'pound' });
+        this.i++;
+        from = this.i;
+      } else {
+        text += c;
+        this.i++;
+      }
+    }
+    pushText();
+    return nodes;
+  }
+
+  argument(inPlural: boolean): IcuNode {
+    const start = this.i++;
+    const name = this.until(/[,}]/).trim();
+    if (!name) this.fail('Argument without a name');
+    if (this.s[this.i] === '}') return { type: 'arg', raw: this.s.slice(start, ++this.i) };
+    this.i++;
+    const kind = this.until(/[,}]/).trim();
+    if (!BRANCHING.has(kind)) {
+      let depth = 1;
+      while (this.i < this.s.length && depth > 0) {
+        const c = this.s[this.i++];
+        if (c === '{') depth++;
+        else if (c === '}') depth--;
+      }
+      if (depth > 0) this.fail(`Argument '${name}' is not closed`);
+      return { type: 'arg', raw: this.s.slice(start, this.i) };
+    }
+    if (this.s[this.i] !== ',') this.fail(`'${kind}' argument '${name}' has no options`);
+    this.i++;
+    const offset = /^\s*offset\s*:\s*\d+/.exec(this.s.slice(this.i));
+    if (offset) this.i += offset[0].length;
+    const head = this.s.slice(start, this.i);
+    const options: { lead: string; selector: string; nodes: IcuNode[] }[] = [];
+    let tail = '}';
+    for (;;) {
+      const lead = /^\s*/.exec(this.s.slice(this.i))![0];
+      this.i += lead.length;
+      if (this.s[this.i] === '}') {
+        tail = `${lead}}`;
+        break;
+      }
+      if (this.i >= this.s.length) this.fail(`'${name}' is not closed`);
+      const selector = /^(=\d+|[\w-]+)\s*/.exec(this.s.slice(this.i));
+      if (!selector) this.fail(`Expected a selector in '${name}'`);
+      this.i += selector[0].length;
+      if (this.s[this.i] !== '{') this.fail(`Expected '{' after selector '${selector[1]}'`);
+      this.i++;
+      const nodes = this.message(inPlural || kind !== 'select', true);
+      if (this.s[this.i] !== '}') this.fail(`Branch '${selector[1]}' of '${name}' is not closed`);
+      this.i++;
+      options.push({ lead: lead + selector[0], selector: selector[1]!, nodes });
+    }
+    if (!options.some((o) => o.selector === 'other')) this.fail(`'${name}' has no 'other' branch`);
+    this.i++;
+    return { type: 'branching', name, kind, head, options, tail };
+  }
+
+  until(stop: RegExp): string {
+    const from = this.i;
+    while (this.i < this.s.length && !stop.test(this.s[this.i]!)) this.i++;
+    if (this.i >= this.s.length) this.fail('Unexpected end of message');
+    return this.s.slice(from, this.i);
+  }
+}
+
+export interface IcuSegment {
+  readonly key: string;
+  readonly source: string;
+  readonly codes: CodeMap;
+}
+
+export interface IcuExtraction {
+  /** One segment per text run that has words: the top level and every branch, in order. */
+  readonly segments: readonly IcuSegment[];
+  /** The message with each segment replaced by its target (missing targets keep the source). */
+  rebuild(targets: ReadonlyMap<string, string>): string;
+}
+
+/** Escapes literal text for ICU output with the minimal apostrophe quoting. */
+function escapeIcuText(text: string, inPlural: boolean, nextChar: string | undefined): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '{' || c === '}' || (c === '#' && inPlural)) out += `'${c}'`;
+    else if (c === "'") {
+      const n = i + 1 < text.length ? text[i + 1] : nextChar;
+      out += n === "'" || n === '{' || n === '}' || n === '|' || (n === '#' && inPlural) ? "''" : "'";
+    } else out += c;
+  }
+  return out;
+}
+
+type Builder = (targets: ReadonlyMap<string, string>) => string;
+
+/** Parses an ICU message and lists its segments. Throws `MessageFormatError` with an offset. */
+export function extractIcu(message: string, key: string): IcuExtraction {
+  const nodes = new Parser(message).message(false, false);
+  const segments: IcuSegment[] = [];
+
+  const level = (list: readonly IcuNode[], path: string, inPlural: boolean): Builder => {
+    const codes: Record<string, InlineCode> = {};
+    const builders = new Map<string, Builder>();
+    const at = segments.length; // this level comes before its branches
+    let source = '';
+    let words = false;
+    let next = 1;
+    for (const node of list) {
+      if (node.type === 'text') {
+        source += escapeInlineText(node.value);
+        if (/[\p{L}\p{N}]/u.test(node.value)) words = true;
+        continue;
+      }
+      const id = String(next++);
+      source += `<x id="${id}"/>`;
+      if (node.type === 'branching') {
+        const plural = inPlural || node.kind !== 'select';
+        const branches = node.options.map((o) => ({
+          lead: o.lead,
+          build: level(o.nodes, `${path}/${node.name}.${o.selector}`, plural),
+        }));
+        builders.set(
+          id,
+          (t) => node.head + branches.map((b) => `${b.lead}{${b.build(t)}}`).join('') + node.tail,
+        );
+        codes[id] = { kind: 'x', text: `{${node.name}}` };
+      } else {
+        codes[id] = { kind: 'x', text: node.type === 'pound' ? '#' : node.raw };
+      }
+    }
+    if (words) segments.splice(at, 0, { key: path, source, codes });
+    const raw = (id: string, targets: ReadonlyMap<string, string>) =>
+      builders.get(id)?.(targets) ?? codes[id]?.text ?? '';
+    return (targets) => {
+      const target = words ? (targets.get(path) ?? source) : source;
+      if (target === source) {
+        // Unchanged: keep the original bytes (quoting as written).
+        let id = 0;
+        return list.map((n) => (n.type === 'text' ? n.raw : raw(String(++id), targets))).join('');
+      }
+      const tokens = parseInline(target);
+      return tokens
+        .map((t, i) => {
+          if (t.type === 'x') return raw(t.id, targets);
+          if (t.type !== 'text') return '';
+          const after = tokens[i + 1];
+          const nextChar = after?.type === 'x' ? raw(after.id, targets)[0] : undefined;
+          return escapeIcuText(t.text, inPlural, nextChar);
+        })
+        .join('');
+    };
+  };
+
+  const build = level(nodes, key, false);
+  return { segments, rebuild: build };
+}

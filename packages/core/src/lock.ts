@@ -1,0 +1,162 @@
+/**
+ * `glossa.lock`: per locale and segment key, the hash of the source and of the last machine output.
+ * A target that differs from the last machine output was edited by a person and is never overwritten.
+ * Format: JSON, one entry per line, sorted, so it diffs and merges well. Saved atomically.
+ */
+import { open, readFile, rename } from 'node:fs/promises';
+import { contentHash, normalizeSource } from './cache/key.js';
+import { LockFileError } from './errors.js';
+
+export interface LockEntry {
+  /** Hash of the source the machine output was made from. */
+  readonly source: string;
+  /** Hash of the machine output written to the target. */
+  readonly target: string;
+}
+
+/**
+ * - `missing`: no target yet: translate.
+ * - `current`: the target is our machine output for this very source: keep, no request.
+ * - `stale`: the target is our machine output for an older source: retranslate.
+ * - `human-edit`: the target differs from our last machine output: never overwrite.
+ * - `untracked`: a target the lock has never seen (written by a person): never overwrite.
+ */
+export type TargetState = 'missing' | 'current' | 'stale' | 'human-edit' | 'untracked';
+
+export interface StaleTarget {
+  readonly locale: string;
+  readonly key: string;
+  readonly state: TargetState;
+}
+
+const LOCK_VERSION = 1;
+const hash = (text: string) => contentHash(normalizeSource(text));
+
+export class TranslationLock {
+  readonly path: string;
+  readonly #entries: Map<string, Map<string, LockEntry>>;
+  #dirty = false;
+
+  private constructor(path: string, entries: Map<string, Map<string, LockEntry>>) {
+    this.path = path;
+    this.#entries = entries;
+  }
+
+  /** Reads the lock at `path` (an absent file is an empty lock). Throws `LockFileError` if unreadable. */
+  static async open(path: string): Promise<TranslationLock> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new TranslationLock(path, new Map());
+      throw new LockFileError(`Cannot read ${path}: ${(error as Error).message}`, { cause: error });
+    }
+    let data: { version?: unknown; entries?: Record<string, Record<string, LockEntry>> };
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      throw new LockFileError(`${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
+    }
+    if (data.version !== LOCK_VERSION || typeof data.entries !== 'object' || data.entries === null) {
+      throw new LockFileError(`${path}: expected {"version": ${LOCK_VERSION}, "entries": {...}}`);
+    }
+    const entries = new Map<string, Map<string, LockEntry>>();
+    for (const [locale, byKey] of Object.entries(data.entries)) {
+      entries.set(locale, new Map(Object.entries(byKey)));
+    }
+    return new TranslationLock(path, entries);
+  }
+
+  get(locale: string, key: string): LockEntry | undefined {
+    return this.#entries.get(locale)?.get(key);
+  }
+
+  /** What to do with the target of `key` in `locale`, given its current source and target. */
+  state(locale: string, key: string, source: string, target: string | undefined): TargetState {
+    if (target === undefined) return 'missing';
+    const entry = this.get(locale, key);
+    if (!entry) return 'untracked';
+    if (hash(target) !== entry.target) return 'human-edit';
+    return hash(source) === entry.source ? 'current' : 'stale';
+  }
+
+  /** Records a machine output written for `source`. */
+  record(locale: string, key: string, source: string, machineTarget: string): void {
+    let byKey = this.#entries.get(locale);
+    if (!byKey) {
+      byKey = new Map();
+      this.#entries.set(locale, byKey);
+    }
+    const entry = { source: hash(source), target: hash(machineTarget) };
+    const old = byKey.get(key);
+    if (old?.source === entry.source && old.target === entry.target) return;
+    byKey.set(key, entry);
+    this.#dirty = true;
+  }
+
+  /** Targets older than their source: machine output made from an older source, and edits made before it changed. */
+  staleness(
+    locale: string,
+    items: Iterable<{ key: string; source: string; target?: string | undefined }>,
+  ): StaleTarget[] {
+    const stale: StaleTarget[] = [];
+    for (const item of items) {
+      const state = this.state(locale, item.key, item.source, item.target);
+      const entry = this.get(locale, item.key);
+      if (state === 'stale' || (state === 'human-edit' && entry && entry.source !== hash(item.source))) {
+        stale.push({ locale, key: item.key, state });
+      }
+    }
+    return stale;
+  }
+
+  /** Human edits (including untracked targets) among `items`, ready to be imported into a memory. */
+  humanEdits(
+    locale: string,
+    items: Iterable<{ key: string; source: string; target?: string | undefined }>,
+  ): { key: string; source: string; target: string }[] {
+    const edits: { key: string; source: string; target: string }[] = [];
+    for (const item of items) {
+      const state = this.state(locale, item.key, item.source, item.target);
+      if ((state === 'human-edit' || state === 'untracked') && item.target !== undefined) {
+        edits.push({ key: item.key, source: item.source, target: item.target });
+      }
+    }
+    return edits;
+  }
+
+  /** Writes the lock if it changed: temp file, flush, rename. */
+  async save(): Promise<void> {
+    if (!this.#dirty) return;
+    const locales = [...this.#entries.keys()].sort();
+    const lines = ['{', `  "version": ${LOCK_VERSION},`, '  "entries": {'];
+    locales.forEach((locale, i) => {
+      const byKey = this.#entries.get(locale)!;
+      const keys = [...byKey.keys()].sort();
+      lines.push(`    ${JSON.stringify(locale)}: {`);
+      keys.forEach((key, j) => {
+        const e = byKey.get(key)!;
+        const comma = j < keys.length - 1 ? ',' : '';
+        lines.push(
+          `      ${JSON.stringify(key)}: { "source": "${e.source}", "target": "${e.target}" }${comma}`,
+        );
+      });
+      lines.push(`    }${i < locales.length - 1 ? ',' : ''}`);
+    });
+    lines.push('  }', '}', '');
+    const tmp = `${this.path}.tmp-${process.pid}`;
+    try {
+      const handle = await open(tmp, 'w');
+      try {
+        await handle.write(lines.join('\n'));
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(tmp, this.path);
+    } catch (error) {
+      throw new LockFileError(`Cannot write ${this.path}: ${(error as Error).message}`, { cause: error });
+    }
+    this.#dirty = false;
+  }
+}
