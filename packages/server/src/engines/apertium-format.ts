@@ -1,0 +1,191 @@
+/**
+ * Turns a segment into Apertium's stream format and a translation back.
+ *
+ * Out: text is unescaped from XML (when `markup`), Apertium's special characters `\ [ ] ^ $ / @ < > { }`
+ * are backslash-escaped, words inside `<g>` codes travel as word-bound blanks (`[[t:b:1]]red[[/]]`, one
+ * per word, nested codes as `[[t:b:1; t:b:2]]`), `<x/>` codes as superblanks (`[x2]`), and literal `*`
+ * and `#` as superblanks too (`[s3]`): Apertium passes them through unescaped, where they could not be
+ * told apart from its unknown-word marks.
+ *
+ * Back: escapes are undone, unknown-word marks (`*`, `#`, `@` outside blanks) removed, superblanks
+ * replaced by their codes, and each `<g>` is put around the words that carry its blank (see
+ * `apertium-codes.ts`), so the codes land on the translated words even when Apertium reorders them.
+ */
+import { placeCodes, type Unit } from './apertium-codes.js';
+import { EngineError } from './engine.js';
+
+export type Code =
+  | { readonly kind: 'g'; readonly open: string; readonly parent: number | undefined; readonly depth: number }
+  | { readonly kind: 'x'; readonly text: string }
+  | { readonly kind: 'literal'; readonly text: string };
+
+export interface EncodedSegment {
+  /** The segment in Apertium stream format, without the `\n\0` that ends it. */
+  readonly stream: string;
+  /** Inline codes and protected literals, by the index their blanks carry. */
+  readonly codes: readonly Code[];
+  readonly leading: string;
+  readonly trailing: string;
+  /** Whether the segment holds any text to translate (not only codes and whitespace). */
+  readonly hasText: boolean;
+  readonly markup: boolean;
+}
+
+const MARKUP_TOKEN = /<g\b[^<>]*>|<\/g\s*>|<x\b[^<>]*\/>|&(?:#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/g;
+const NAMED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const SPECIAL = new Set(['\\', '[', ']', '^', '$', '/', '@', '<', '>', '{', '}']);
+const PIECE = /\s+|[*#]|[^\s*#]+/g;
+
+function decodeEntity(entity: string): string | undefined {
+  const body = entity.slice(1, -1);
+  if (body.startsWith('#')) {
+    const point = body[1] === 'x' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
+    return point <= 0x10ffff ? String.fromCodePoint(point) : undefined;
+  }
+  return NAMED[body];
+}
+
+const escapeStream = (text: string) =>
+  [...text].map((ch) => (SPECIAL.has(ch) ? `\\${ch}` : ch === '\0' ? ' ' : ch)).join('');
+
+/** Encodes one segment (see the file comment). Throws `EngineError` for unbalanced `<g>` codes. */
+export function encodeSegment(text: string, markup: boolean): EncodedSegment {
+  const leading = /^\s*/.exec(text)![0];
+  const trimmed = text.slice(leading.length);
+  const trailing = /\s*$/.exec(trimmed)![0];
+  const body = trimmed.slice(0, trimmed.length - trailing.length);
+  const codes: Code[] = [];
+  const stack: number[] = [];
+  let stream = '';
+  let hasText = false;
+
+  const addText = (plain: string) => {
+    for (const [piece] of plain.matchAll(PIECE)) {
+      if (/^\s/.test(piece)) stream += piece;
+      else if (piece === '*' || piece === '#') {
+        codes.push({ kind: 'literal', text: piece });
+        stream += `[s${codes.length - 1}]`;
+      } else {
+        hasText = true;
+        const word = escapeStream(piece);
+        stream += stack.length > 0 ? `[[${stack.map((id) => `t:b:${id}`).join('; ')}]]${word}[[/]]` : word;
+      }
+    }
+  };
+
+  if (!markup) {
+    addText(body);
+    return { stream, codes, leading, trailing, hasText, markup };
+  }
+  let last = 0;
+  let plain = '';
+  for (const match of body.matchAll(MARKUP_TOKEN)) {
+    plain += body.slice(last, match.index);
+    last = match.index + match[0].length;
+    const token = match[0];
+    if (token.startsWith('&')) {
+      const decoded = decodeEntity(token);
+      if (decoded !== undefined) {
+        plain += decoded;
+        continue;
+      }
+    }
+    addText(plain);
+    plain = '';
+    if (token.startsWith('</')) {
+      if (stack.pop() === undefined)
+        throw new EngineError('apertium: </g> without a matching <g>', 'apertium');
+    } else if (token.startsWith('<g')) {
+      codes.push({ kind: 'g', open: token, parent: stack.at(-1), depth: stack.length });
+      stack.push(codes.length - 1);
+    } else {
+      // An <x/> code, or an entity XML does not define (kept byte for byte).
+      codes.push(token.startsWith('<') ? { kind: 'x', text: token } : { kind: 'literal', text: token });
+      stream += token.startsWith('<') ? `[x${codes.length - 1}]` : `[s${codes.length - 1}]`;
+    }
+  }
+  addText(plain + body.slice(last));
+  if (stack.length > 0) throw new EngineError('apertium: <g> without a matching </g>', 'apertium');
+  return { stream, codes, leading, trailing, hasText, markup };
+}
+
+/** Removes Apertium's unknown-word marks from a stream, keeping escapes and blanks (for a pivot's 2nd leg). */
+export function stripMarks(stream: string): string {
+  let out = '';
+  for (let i = 0; i < stream.length; i++) {
+    const ch = stream[i]!;
+    if (ch === '\\') {
+      out += stream.slice(i, i + 2);
+      i++;
+    } else if (ch === '[') {
+      const end = blankEnd(stream, i);
+      out += stream.slice(i, end);
+      i = end - 1;
+    } else if (ch !== '*' && ch !== '#' && ch !== '@') out += ch;
+  }
+  return out;
+}
+
+/** Index just past the blank that starts at `start` (`[...]` or `[[...]]`), honouring escapes. */
+function blankEnd(stream: string, start: number): number {
+  const closing = stream.startsWith('[[', start) ? ']]' : ']';
+  for (let i = start + closing.length; i < stream.length; i++) {
+    if (stream[i] === '\\') i++;
+    else if (stream.startsWith(closing, i)) return i + closing.length;
+  }
+  return stream.length;
+}
+
+const escapeXml = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/** Parses Apertium's output into units: text runs (with the `<g>` indices of their word-bound blank) and codes. */
+function parseOutput(output: string, codes: readonly Code[], markup: boolean): Unit[] {
+  const units: Unit[] = [];
+  let text = '';
+  let ids: number[] = [];
+  const flush = () => {
+    if (text !== '') units.push({ text, ids });
+    text = '';
+  };
+  for (let i = 0; i < output.length; i++) {
+    const ch = output[i]!;
+    if (ch === '\\' && i + 1 < output.length) {
+      text += markup ? escapeXml(output[i + 1]!) : output[i + 1]!;
+      i++;
+    } else if (ch === '[') {
+      const end = blankEnd(output, i);
+      const wordBound = output.startsWith('[[', i);
+      const content = output.slice(i + (wordBound ? 2 : 1), end - (wordBound ? 2 : 1));
+      i = end - 1;
+      flush();
+      if (wordBound) {
+        ids = content === '/' ? [] : [...content.matchAll(/t:b:(\d+)/g)].map((m) => Number(m[1]));
+        continue;
+      }
+      const code = /^[xs](\d+)$/.exec(content);
+      const index = code ? Number(code[1]) : -1;
+      if (codes[index]?.kind === 'x') units.push({ code: index });
+      else if (codes[index]?.kind === 'literal') units.push({ text: codes[index].text, ids: [] });
+      else units.push({ text: markup ? escapeXml(content) : content, ids: [] });
+    } else if (ch !== '*' && ch !== '#' && ch !== '@') {
+      text += markup ? escapeXml(ch) : ch;
+    }
+  }
+  flush();
+  return units;
+}
+
+/** Decodes one translation. Throws `EngineError` when a non-empty segment came back without text. */
+export function decodeSegment(output: string, segment: EncodedSegment): string {
+  const raw = output.endsWith('\n') ? output.slice(0, -1) : output;
+  const units = parseOutput(raw, segment.codes, segment.markup);
+  const hasText = units.some((unit) => 'text' in unit && unit.text.trim() !== '');
+  if (segment.hasText && !hasText) {
+    throw new EngineError('apertium: empty translation for a non-empty segment', 'apertium');
+  }
+  const body = segment.markup
+    ? placeCodes(units, segment.codes)
+    : units.map((u) => ('text' in u ? u.text : '')).join('');
+  return segment.leading + body.trim() + segment.trailing;
+}

@@ -1,0 +1,223 @@
+/**
+ * One long-lived Apertium pipeline for one mode (`eng-spa`), fed in null-flush mode: each segment is
+ * written as `text\n\0` and its translation comes back ending in `\0`, in order. Segments are written as
+ * soon as they arrive (the pipeline works on several at once) and matched to callers first in, first out.
+ *
+ * Started lazily on the first segment, stopped after `idleMs` without work, and started again when a
+ * segment arrives after it stopped or died. A crash or a stall (no output for `timeoutMs` while work is
+ * waiting) fails the waiting segments with an `EngineError` and stops the process; the next call restarts it.
+ *
+ * The mode's pipeline is the output of `apertium-wblank-mode -z <mode file>` run by bash with `$1 = -g`
+ * (generation marks unknown words) and `$2` empty, exactly as the `apertium` wrapper does; the wrapper
+ * itself cannot be used because it reads /dev/stdin, which fails for a pipe under Node's spawn.
+ */
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { EngineError } from './engine.js';
+
+const run = promisify(execFile);
+
+export interface ApertiumProcessOptions {
+  /** Path of the `.mode` file, e.g. `/usr/share/apertium/modes/eng-spa.mode`. */
+  readonly modeFile: string;
+  /** Stop the process after this long without work. */
+  readonly idleMs: number;
+  /** Fail the waiting segments and stop the process when no output comes for this long. */
+  readonly timeoutMs: number;
+}
+
+export interface ApertiumProcessStatus {
+  readonly mode: string;
+  /** Process id of the pipeline's shell (its process group), or undefined when not running. */
+  readonly pid: number | undefined;
+  /** Segments written and not yet answered. */
+  readonly pending: number;
+  /** How many times the pipeline has been started. */
+  readonly starts: number;
+}
+
+interface Waiter {
+  resolve(output: string): void;
+  reject(error: Error): void;
+  /** The caller gave up (aborted); the answer is read and dropped. */
+  cancelled: boolean;
+}
+
+interface Running {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly waiters: Waiter[];
+  buffer: string;
+  stderr: string;
+  dead: boolean;
+}
+
+const STDERR_KEEP = 2000;
+
+export class ApertiumProcess {
+  readonly mode: string;
+  #pipeline: Promise<string> | undefined;
+  #running: Running | undefined;
+  #starting: Promise<Running> | undefined;
+  #idleTimer: NodeJS.Timeout | undefined;
+  #stallTimer: NodeJS.Timeout | undefined;
+  #starts = 0;
+  #closed = false;
+
+  constructor(private readonly options: ApertiumProcessOptions) {
+    this.mode = options.modeFile.replace(/^.*\//, '').replace(/\.mode$/, '');
+  }
+
+  status(): ApertiumProcessStatus {
+    const running = this.#running;
+    return {
+      mode: this.mode,
+      pid: running && !running.dead ? running.child.pid : undefined,
+      pending: running ? running.waiters.length : 0,
+      starts: this.#starts,
+    };
+  }
+
+  /** Translates one segment already in Apertium stream format (escaped, with blanks). */
+  async translate(segment: string, signal?: AbortSignal): Promise<string> {
+    if (this.#closed) throw new EngineError(`apertium ${this.mode}: engine is closed`, 'apertium');
+    signal?.throwIfAborted();
+    const running = await this.#ensureRunning();
+    if (running.dead)
+      throw new EngineError(`apertium ${this.mode}: pipeline stopped while starting`, 'apertium');
+    return new Promise<string>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, cancelled: false };
+      if (signal) {
+        const onAbort = () => {
+          waiter.cancelled = true;
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiter.resolve = (output) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(output);
+        };
+      }
+      running.waiters.push(waiter);
+      if (running.waiters.length === 1) this.#armStall(running);
+      this.#clearIdle();
+      // NUL ends a segment in null-flush mode, so it can never be part of one.
+      running.child.stdin.write(segment.replaceAll('\0', ' ') + '\n\0');
+    });
+  }
+
+  /** Stops the process now; waiting segments fail. Later calls restart it unless `close()` was called. */
+  stop(reason = 'stopped'): void {
+    const running = this.#running;
+    if (!running) return;
+    this.#fail(running, reason);
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.stop('engine closed');
+  }
+
+  #pipelineScript(): Promise<string> {
+    this.#pipeline ??= run('apertium-wblank-mode', ['-z', this.options.modeFile]).then(
+      ({ stdout }) => stdout.trim(),
+      (error: unknown) => {
+        this.#pipeline = undefined;
+        throw new EngineError(`apertium ${this.mode}: cannot read the mode's pipeline`, 'apertium', {
+          cause: error,
+        });
+      },
+    );
+    return this.#pipeline;
+  }
+
+  async #ensureRunning(): Promise<Running> {
+    if (this.#running && !this.#running.dead) return this.#running;
+    this.#starting ??= this.#start().finally(() => {
+      this.#starting = undefined;
+    });
+    return this.#starting;
+  }
+
+  async #start(): Promise<Running> {
+    const script = await this.#pipelineScript();
+    // detached: the pipeline gets its own process group, so stopping it stops every stage.
+    const child = spawn('bash', ['-c', script, 'apertium', '-g', ''], { detached: true, stdio: 'pipe' });
+    const running: Running = { child, waiters: [], buffer: '', stderr: '', dead: false };
+    this.#running = running;
+    this.#starts++;
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => this.#onOutput(running, chunk));
+    child.stderr.on('data', (chunk: string) => {
+      running.stderr = (running.stderr + chunk).slice(-STDERR_KEEP);
+    });
+    child.stdin.on('error', () => this.#fail(running, 'its input closed'));
+    child.stdout.on('end', () => this.#fail(running, 'its output ended'));
+    child.on('exit', (code, sig) => this.#fail(running, `it exited (${sig ?? `code ${code}`})`));
+    child.on('error', (error) => this.#fail(running, `it could not run (${error.message})`));
+    if (this.#closed) this.#fail(running, 'engine closed');
+    return running;
+  }
+
+  #onOutput(running: Running, chunk: string): void {
+    running.buffer += chunk;
+    let end = running.buffer.indexOf('\0');
+    while (end !== -1) {
+      const output = running.buffer.slice(0, end);
+      running.buffer = running.buffer.slice(end + 1);
+      const waiter = running.waiters.shift();
+      if (waiter && !waiter.cancelled) waiter.resolve(output);
+      end = running.buffer.indexOf('\0');
+    }
+    if (running.waiters.length > 0) this.#armStall(running);
+    else {
+      this.#clearStall();
+      this.#armIdle(running);
+    }
+  }
+
+  #fail(running: Running, reason: string): void {
+    if (running.dead) return;
+    running.dead = true;
+    if (this.#running === running) {
+      this.#running = undefined;
+      this.#clearStall();
+      this.#clearIdle();
+    }
+    try {
+      if (running.child.pid !== undefined) process.kill(-running.child.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+    const detail = running.stderr.trim();
+    const message = `apertium ${this.mode}: pipeline stopped: ${reason}${detail ? `: ${detail}` : ''}`;
+    for (const waiter of running.waiters.splice(0)) {
+      if (!waiter.cancelled) waiter.reject(new EngineError(message, 'apertium'));
+    }
+  }
+
+  #armStall(running: Running): void {
+    this.#clearStall();
+    this.#stallTimer = setTimeout(
+      () => this.#fail(running, `no output for ${this.options.timeoutMs} ms`),
+      this.options.timeoutMs,
+    );
+    this.#stallTimer.unref();
+  }
+
+  #clearStall(): void {
+    if (this.#stallTimer) clearTimeout(this.#stallTimer);
+    this.#stallTimer = undefined;
+  }
+
+  #armIdle(running: Running): void {
+    this.#clearIdle();
+    this.#idleTimer = setTimeout(() => this.#fail(running, 'idle'), this.options.idleMs);
+    this.#idleTimer.unref();
+  }
+
+  #clearIdle(): void {
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
+  }
+}
