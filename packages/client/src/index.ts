@@ -1,5 +1,6 @@
 export { GlossaClient } from './client.js';
 export * from './errors.js';
+export type { FileInput } from './files.js';
 export {
   type ClientOptions,
   checkReportingTag,
@@ -9,6 +10,38 @@ export {
   type Logger,
   type RequestOptions,
 } from './options.js';
+export type { PollOptions } from './polling.js';
+export type { TranslateDocumentOptions, UploadDocumentOptions } from './resources/documents.js';
+export type { DictionaryEntries, DictionarySpec, Glossaries } from './resources/glossaries.js';
+export type { CreateGlossaryV2Options, GlossariesV2 } from './resources/glossaries-v2.js';
+export {
+  decodeGlossaryEntries,
+  encodeGlossaryEntries,
+  type GlossaryEntries,
+  type GlossaryEntry,
+  glossaryEntriesToMap,
+} from './resources/glossary-entries.js';
+export type {
+  CorrectOptions,
+  EvaluateQualityOptions,
+  RephraseOptions,
+} from './resources/language-tools.js';
+export type { GetLanguagesOptions } from './resources/languages.js';
+export type {
+  ExportMemoryOptions,
+  ImportMemoryOptions,
+  ListMemoriesOptions,
+  MemorySegmentsOptions,
+  TranslationMemories,
+} from './resources/memories.js';
+export type {
+  CreateStyleRuleListOptions,
+  CustomInstructionInput,
+  ListStyleRulesOptions,
+  StyleRules,
+} from './resources/style-rules.js';
+export type { CustomTagUsageOptions } from './resources/usage.js';
+export type { SpokenTermsInput, Voice, VoiceSessionOptions } from './resources/voice.js';
 export {
   backoffCeiling,
   computeRetryDelay,
@@ -17,3 +50,4 @@ export {
   type RetryPolicy,
 } from './retry.js';
 export type { TranslateTextOptions } from './translate.js';
+export type * from './wire-types.js';

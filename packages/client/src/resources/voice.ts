@@ -1,0 +1,147 @@
+/**
+ * Voice: the realtime session request (REST), the WebSocket it leads to, spoken-term collections and the
+ * asynchronous voice jobs (alpha).
+ */
+import WebSocket from 'ws';
+import { type FileInput, loadFile } from '../files.js';
+import type { RequestOptions } from '../options.js';
+import { requestOptionsOf } from '../translate.js';
+import type { Transport } from '../transport.js';
+import { idSegment, requireString, toWire } from '../wire-names.js';
+import type { SpokenTerms, VoiceJobResult, VoiceJobStatus, VoiceSession } from '../wire-types.js';
+
+export interface VoiceSessionOptions extends RequestOptions {
+  /** e.g. `audio/pcm;encoding=s16le;rate=16000`, `audio/wav`. */
+  sourceMediaContentType: string;
+  sourceLanguage?: string;
+  targetLanguages?: string[];
+  spokenTermsId?: string;
+  formality?: string;
+  glossaryId?: string;
+}
+
+export interface SpokenTermsInput {
+  name: string;
+  language: string;
+  terms: string[];
+}
+
+const SESSION_FIELDS = [
+  'sourceMediaContentType',
+  'sourceLanguage',
+  'targetLanguages',
+  'spokenTermsId',
+  'formality',
+  'glossaryId',
+] as const;
+
+export class Voice {
+  readonly #transport: Transport;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** `POST /v3/voice/realtime`: a streaming URL with a single-use, short-lived token. */
+  createSession(options: VoiceSessionOptions): Promise<VoiceSession> {
+    requireString('sourceMediaContentType', options?.sourceMediaContentType);
+    return this.#transport.request<VoiceSession>({
+      method: 'POST',
+      path: '/v3/voice/realtime',
+      json: toWire(options, SESSION_FIELDS),
+      options: requestOptionsOf(options),
+    });
+  }
+
+  /** Open the session's WebSocket (the token in its URL authorizes it; no key is sent). */
+  connect(session: VoiceSession): WebSocket {
+    return new WebSocket(requireString('streaming_url', session?.streaming_url));
+  }
+
+  createSpokenTerms(input: SpokenTermsInput, options?: RequestOptions): Promise<SpokenTerms> {
+    return this.#transport.request<SpokenTerms>({
+      method: 'POST',
+      path: '/v3/voice/spoken_terms',
+      json: spokenTermsBody(input),
+      options: requestOptionsOf(options),
+    });
+  }
+
+  async listSpokenTerms(options?: RequestOptions): Promise<SpokenTerms[]> {
+    const response = await this.#transport.request<{ spoken_terms: SpokenTerms[] } | SpokenTerms[]>({
+      method: 'GET',
+      path: '/v3/voice/spoken_terms',
+      options: requestOptionsOf(options),
+    });
+    return Array.isArray(response) ? response : response.spoken_terms;
+  }
+
+  getSpokenTerms(id: string, options?: RequestOptions): Promise<SpokenTerms> {
+    return this.#transport.request<SpokenTerms>({
+      method: 'GET',
+      path: `/v3/voice/spoken_terms/${idSegment('spokenTermsId', id)}`,
+      options: requestOptionsOf(options),
+    });
+  }
+
+  replaceSpokenTerms(id: string, input: SpokenTermsInput, options?: RequestOptions): Promise<SpokenTerms> {
+    return this.#transport.request<SpokenTerms>({
+      method: 'PUT',
+      path: `/v3/voice/spoken_terms/${idSegment('spokenTermsId', id)}`,
+      json: spokenTermsBody(input),
+      options: requestOptionsOf(options),
+    });
+  }
+
+  async deleteSpokenTerms(id: string, options?: RequestOptions): Promise<void> {
+    await this.#transport.request<void>({
+      method: 'DELETE',
+      path: `/v3/voice/spoken_terms/${idSegment('spokenTermsId', id)}`,
+      expect: 'none',
+      options: requestOptionsOf(options),
+    });
+  }
+
+  /** Alpha: start an asynchronous transcription and translation of an audio file. */
+  async createJob(
+    input: FileInput,
+    options: RequestOptions & { sourceLanguage: string; targetLanguages: string[]; fileName?: string },
+  ): Promise<{ job_id: string }> {
+    const file = await loadFile(input, options.fileName);
+    const form = new FormData();
+    form.append('source_language', requireString('sourceLanguage', options.sourceLanguage));
+    form.append('target_languages', (options.targetLanguages ?? []).join(','));
+    form.append('file', new Blob([file.bytes]), file.fileName);
+    return this.#transport.request<{ job_id: string }>({
+      method: 'POST',
+      path: '/v3/voice/jobs',
+      form,
+      options: requestOptionsOf(options),
+    });
+  }
+
+  getJob(jobId: string, options?: RequestOptions): Promise<VoiceJobStatus> {
+    return this.#transport.request<VoiceJobStatus>({
+      method: 'GET',
+      path: `/v3/voice/jobs/${idSegment('jobId', jobId)}`,
+      options: requestOptionsOf(options),
+    });
+  }
+
+  getJobResult(jobId: string, options?: RequestOptions): Promise<VoiceJobResult> {
+    return this.#transport.request<VoiceJobResult>({
+      method: 'GET',
+      path: `/v3/voice/jobs/${idSegment('jobId', jobId)}/result`,
+      options: requestOptionsOf(options),
+    });
+  }
+}
+
+function spokenTermsBody(input: SpokenTermsInput) {
+  requireString('name', input?.name);
+  requireString('language', input.language);
+  if (!Array.isArray(input.terms) || input.terms.some((term) => typeof term !== 'string')) {
+    throw new TypeError('Expected `terms` to be an array of strings');
+  }
+  return { name: input.name, language: input.language, terms: input.terms };
+}
