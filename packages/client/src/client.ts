@@ -1,12 +1,16 @@
 import type {
   CustomTagUsage,
   CustomTagUsageResponse,
+  DetectResponse,
+  DocumentStatusResponse,
   Language,
+  QualityEvaluateResponse,
   Resource,
   ResourceName,
   TranslateResponse,
   Translation,
   UsageResponse,
+  WriteResponse,
 } from '@glossa/protocol';
 import type { FileInput } from './files.js';
 import {
@@ -38,7 +42,6 @@ import {
 import { Voice } from './resources/voice.js';
 import { type TranslateTextOptions, translateRaw } from './translate.js';
 import { Transport } from './transport.js';
-import type { DetectResponse, DocumentStatus, QualityResponse, WriteResponse } from './wire-types.js';
 
 /**
  * A typed client for every endpoint of the Glossa service interface.
@@ -147,7 +150,7 @@ export class GlossaClient {
   }
 
   /** Per-segment quality issues of translations (closed alpha). */
-  evaluateQuality(options: EvaluateQualityOptions): Promise<QualityResponse> {
+  evaluateQuality(options: EvaluateQualityOptions): Promise<QualityEvaluateResponse> {
     return evaluateQuality(this.#transport, options);
   }
 
@@ -156,7 +159,7 @@ export class GlossaClient {
     input: FileInput,
     output: string,
     options: TranslateDocumentOptions,
-  ): Promise<DocumentStatus> {
+  ): Promise<DocumentStatusResponse> {
     return this.documents.translate(input, output, options);
   }
 }

@@ -1,3 +1,4 @@
+export type * from '@glossa/protocol';
 export { GlossaClient } from './client.js';
 export * from './errors.js';
 export type { FileInput } from './files.js';
@@ -11,7 +12,7 @@ export {
   type RequestOptions,
 } from './options.js';
 export type { PollOptions } from './polling.js';
-export type { TranslateDocumentOptions, UploadDocumentOptions } from './resources/documents.js';
+export type { Documents, TranslateDocumentOptions, UploadDocumentOptions } from './resources/documents.js';
 export type { DictionaryEntries, DictionarySpec, Glossaries } from './resources/glossaries.js';
 export type { CreateGlossaryV2Options, GlossariesV2 } from './resources/glossaries-v2.js';
 export {
@@ -24,6 +25,7 @@ export {
 export type {
   CorrectOptions,
   EvaluateQualityOptions,
+  QualitySegment,
   RephraseOptions,
 } from './resources/language-tools.js';
 export type { GetLanguagesOptions } from './resources/languages.js';
@@ -50,4 +52,3 @@ export {
   type RetryPolicy,
 } from './retry.js';
 export type { TranslateTextOptions } from './translate.js';
-export type * from './wire-types.js';

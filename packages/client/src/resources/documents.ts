@@ -2,6 +2,8 @@
  * Document translation (`/v2/document`): upload (multipart), status, download (once), and
  * `translate(input, output)` which does all three, polling with backoff.
  */
+
+import type { DocumentStatusResponse, UploadDocumentResponse } from '@glossa/protocol';
 import { JobFailedError } from '../errors.js';
 import { type FileInput, loadFile, writeFileAtomic } from '../files.js';
 import type { RequestOptions } from '../options.js';
@@ -9,7 +11,6 @@ import { type PollOptions, pollUntilDone } from '../polling.js';
 import { requestOptionsOf } from '../translate.js';
 import type { Transport } from '../transport.js';
 import { idSegment, requireString, toWire } from '../wire-names.js';
-import type { DocumentHandle, DocumentStatus } from '../wire-types.js';
 
 export interface UploadDocumentOptions extends RequestOptions {
   targetLang: string;
@@ -40,7 +41,7 @@ const UPLOAD_FIELDS = [
   'translationMemoryThreshold',
 ] as const;
 
-function handleBody(handle: DocumentHandle) {
+function handleBody(handle: UploadDocumentResponse) {
   requireString('document_key', handle?.document_key);
   return { document_key: handle.document_key };
 }
@@ -53,7 +54,7 @@ export class Documents {
   }
 
   /** Upload a file for translation; keep the handle to ask for its status and result. */
-  async upload(input: FileInput, options: UploadDocumentOptions): Promise<DocumentHandle> {
+  async upload(input: FileInput, options: UploadDocumentOptions): Promise<UploadDocumentResponse> {
     requireString('targetLang', options?.targetLang);
     const file = await loadFile(input, options.fileName);
     const form = new FormData();
@@ -61,7 +62,7 @@ export class Documents {
       form.append(name, Array.isArray(value) ? value.join(',') : String(value));
     }
     form.append('file', new Blob([file.bytes]), file.fileName);
-    return this.#transport.request<DocumentHandle>({
+    return this.#transport.request<UploadDocumentResponse>({
       method: 'POST',
       path: '/v2/document',
       form,
@@ -69,8 +70,8 @@ export class Documents {
     });
   }
 
-  getStatus(handle: DocumentHandle, options?: RequestOptions): Promise<DocumentStatus> {
-    return this.#transport.request<DocumentStatus>({
+  getStatus(handle: UploadDocumentResponse, options?: RequestOptions): Promise<DocumentStatusResponse> {
+    return this.#transport.request<DocumentStatusResponse>({
       method: 'POST',
       path: `/v2/document/${idSegment('document_id', handle?.document_id)}`,
       json: handleBody(handle),
@@ -79,7 +80,7 @@ export class Documents {
   }
 
   /** The translated file. It can be downloaded once; the service then deletes the document. */
-  download(handle: DocumentHandle, options?: RequestOptions): Promise<Buffer> {
+  download(handle: UploadDocumentResponse, options?: RequestOptions): Promise<Buffer> {
     return this.#transport.request<Buffer>({
       method: 'POST',
       path: `/v2/document/${idSegment('document_id', handle?.document_id)}/result`,
@@ -92,9 +93,9 @@ export class Documents {
 
   /** Poll until the document is done (resolves to its last status) or failed (`JobFailedError`). */
   async waitUntilDone(
-    handle: DocumentHandle,
+    handle: UploadDocumentResponse,
     options: RequestOptions & Omit<PollOptions, 'signal'> = {},
-  ): Promise<DocumentStatus> {
+  ): Promise<DocumentStatusResponse> {
     const status = await pollUntilDone(`Document ${handle.document_id}`, options, async () => {
       const current = await this.getStatus(handle, requestOptionsOf(options));
       const seconds = current.seconds_remaining;
@@ -122,7 +123,7 @@ export class Documents {
     input: FileInput,
     output: string,
     options: TranslateDocumentOptions,
-  ): Promise<DocumentStatus> {
+  ): Promise<DocumentStatusResponse> {
     requireString('output', output);
     const handle = await this.upload(input, options);
     const status = await this.waitUntilDone(handle, options);

@@ -1,9 +1,10 @@
 /** Glossaries, v2 interface (`/v2/glossaries`): one language pair each, not editable. */
+
+import type { GlossaryV2 } from '@glossa/protocol';
 import type { RequestOptions } from '../options.js';
 import { requestOptionsOf } from '../translate.js';
 import type { Transport } from '../transport.js';
 import { idSegment, requireString } from '../wire-names.js';
-import type { GlossaryV2 } from '../wire-types.js';
 import {
   decodeGlossaryEntries,
   encodeGlossaryEntries,

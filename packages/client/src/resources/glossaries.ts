@@ -1,9 +1,10 @@
 /** Glossaries, v3 interface (`/v3/glossaries`): multilingual, editable. Entries are data (see glossary-entries). */
+
+import type { Glossary, GlossaryEntriesResponse } from '@glossa/protocol';
 import type { RequestOptions } from '../options.js';
 import { requestOptionsOf } from '../translate.js';
 import type { Transport } from '../transport.js';
 import { idSegment, requireString } from '../wire-names.js';
-import type { Glossary, GlossaryEntriesResponse } from '../wire-types.js';
 import {
   decodeGlossaryEntries,
   encodeGlossaryEntries,

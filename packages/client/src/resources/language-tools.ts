@@ -1,9 +1,10 @@
 /** Text improvement (rephrase, correct), language detection and quality evaluation. */
+
+import type { DetectResponse, QualityEvaluateResponse, WriteResponse } from '@glossa/protocol';
 import type { RequestOptions } from '../options.js';
 import { requestOptionsOf } from '../translate.js';
 import type { Transport } from '../transport.js';
 import { requireString, textList, toWire } from '../wire-names.js';
-import type { DetectResponse, QualityResponse, QualitySegment, WriteResponse } from '../wire-types.js';
 
 export interface RephraseOptions extends RequestOptions {
   /** The text's own language (or a variant of it): `de`, `en-GB`, `en-US`, ... */
@@ -53,6 +54,11 @@ export function detectLanguage(
   });
 }
 
+export interface QualitySegment {
+  source: string;
+  translation: string;
+}
+
 export interface EvaluateQualityOptions extends RequestOptions {
   sourceLang: string;
   targetLang: string;
@@ -63,13 +69,13 @@ export interface EvaluateQualityOptions extends RequestOptions {
 export function evaluateQuality(
   transport: Transport,
   options: EvaluateQualityOptions,
-): Promise<QualityResponse> {
+): Promise<QualityEvaluateResponse> {
   requireString('sourceLang', options?.sourceLang);
   requireString('targetLang', options.targetLang);
   if (!Array.isArray(options.segments) || options.segments.length === 0) {
     throw new TypeError('Expected `segments` to be a non-empty array of {source, translation}');
   }
-  return transport.request<QualityResponse>({
+  return transport.request<QualityEvaluateResponse>({
     method: 'POST',
     path: '/v3/quality/evaluate',
     json: toWire(options, ['sourceLang', 'targetLang', 'segments', 'glossaryId']),

@@ -2,6 +2,16 @@
  * Translation memories (`/v3/translation_memories`): list, get, delete, page through segments, import a
  * TMX (create the job, PUT the file to the signed `upload_url`, poll the job) and export one to a file.
  */
+
+import type {
+  ImportMemoryResponse,
+  MemoryJob,
+  MemoryJobResult,
+  MemorySegment,
+  MemorySegmentsResponse,
+  TranslationMemory,
+  TranslationMemoryList,
+} from '@glossa/protocol';
 import { JobFailedError } from '../errors.js';
 import { type FileInput, loadFile, writeFileAtomic } from '../files.js';
 import type { RequestOptions } from '../options.js';
@@ -9,15 +19,6 @@ import { type PollOptions, pollUntilDone } from '../polling.js';
 import { requestOptionsOf } from '../translate.js';
 import type { Transport } from '../transport.js';
 import { idSegment, requireString } from '../wire-names.js';
-import type {
-  MemoryImportStart,
-  MemoryJob,
-  MemoryJobResult,
-  MemorySegment,
-  MemorySegmentPage,
-  TranslationMemory,
-  TranslationMemoryList,
-} from '../wire-types.js';
 
 export interface ListMemoriesOptions extends RequestOptions {
   page?: number;
@@ -85,7 +86,7 @@ export class TranslationMemories {
     const path = `/v3/translation_memories/${idSegment('memoryId', memoryId)}/segments`;
     let cursor: string | undefined;
     for (;;) {
-      const page: MemorySegmentPage = await this.#transport.request<MemorySegmentPage>({
+      const page: MemorySegmentsResponse = await this.#transport.request<MemorySegmentsResponse>({
         method: 'GET',
         path,
         query: { page_size: options.pageSize, page_cursor: cursor, filter_text: options.filterText },
@@ -109,7 +110,7 @@ export class TranslationMemories {
   async import(input: FileInput, options: ImportMemoryOptions = {}): Promise<MemoryJobResult> {
     const file = await loadFile(input, options.fileName);
     const call = requestOptionsOf(options);
-    const start = await this.#transport.request<MemoryImportStart>({
+    const start = await this.#transport.request<ImportMemoryResponse>({
       method: 'POST',
       path: '/v3/translation_memories/import',
       json: {

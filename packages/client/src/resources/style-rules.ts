@@ -1,9 +1,10 @@
 /** Style rule lists (`/v3/style_rules`) and their custom instructions. Paid plans only. */
+
+import type { ConfiguredRules, CustomInstruction, StyleRuleList } from '@glossa/protocol';
 import type { RequestOptions } from '../options.js';
 import { requestOptionsOf } from '../translate.js';
 import type { Transport } from '../transport.js';
 import { idSegment, requireString, toWire } from '../wire-names.js';
-import type { ConfiguredRules, CustomInstruction, StyleRuleList } from '../wire-types.js';
 
 export interface CustomInstructionInput {
   label: string;

@@ -2,13 +2,14 @@
  * Voice: the realtime session request (REST), the WebSocket it leads to, spoken-term collections and the
  * asynchronous voice jobs (alpha).
  */
+
+import type { SpokenTerms, VoiceJob, VoiceJobResult, VoiceSessionResponse } from '@glossa/protocol';
 import WebSocket from 'ws';
 import { type FileInput, loadFile } from '../files.js';
 import type { RequestOptions } from '../options.js';
 import { requestOptionsOf } from '../translate.js';
 import type { Transport } from '../transport.js';
 import { idSegment, requireString, toWire } from '../wire-names.js';
-import type { SpokenTerms, VoiceJobResult, VoiceJobStatus, VoiceSession } from '../wire-types.js';
 
 export interface VoiceSessionOptions extends RequestOptions {
   /** e.g. `audio/pcm;encoding=s16le;rate=16000`, `audio/wav`. */
@@ -43,9 +44,9 @@ export class Voice {
   }
 
   /** `POST /v3/voice/realtime`: a streaming URL with a single-use, short-lived token. */
-  createSession(options: VoiceSessionOptions): Promise<VoiceSession> {
+  createSession(options: VoiceSessionOptions): Promise<VoiceSessionResponse> {
     requireString('sourceMediaContentType', options?.sourceMediaContentType);
-    return this.#transport.request<VoiceSession>({
+    return this.#transport.request<VoiceSessionResponse>({
       method: 'POST',
       path: '/v3/voice/realtime',
       json: toWire(options, SESSION_FIELDS),
@@ -54,7 +55,7 @@ export class Voice {
   }
 
   /** Open the session's WebSocket (the token in its URL authorizes it; no key is sent). */
-  connect(session: VoiceSession): WebSocket {
+  connect(session: VoiceSessionResponse): WebSocket {
     return new WebSocket(requireString('streaming_url', session?.streaming_url));
   }
 
@@ -120,8 +121,8 @@ export class Voice {
     });
   }
 
-  getJob(jobId: string, options?: RequestOptions): Promise<VoiceJobStatus> {
-    return this.#transport.request<VoiceJobStatus>({
+  getJob(jobId: string, options?: RequestOptions): Promise<VoiceJob> {
+    return this.#transport.request<VoiceJob>({
       method: 'GET',
       path: `/v3/voice/jobs/${idSegment('jobId', jobId)}`,
       options: requestOptionsOf(options),
