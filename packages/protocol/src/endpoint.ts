@@ -67,6 +67,8 @@ export interface EndpointDefinition {
   readonly encodings?: readonly BodyEncoding[];
   /** Largest accepted body in bytes, where the spec sets one (over it: 413). */
   readonly maxBodyBytes?: number;
+  /** The request uses characters of the monthly quota (exhausted: 456). */
+  readonly billed?: boolean;
   /** Request headers the endpoint reads besides Authorization (lower-case names). */
   readonly headers?: readonly string[];
   /** Success status. */
@@ -84,4 +86,13 @@ export interface EndpointDefinition {
 /** Turn a Fastify-style path into an OpenAPI one: `/v3/glossaries/:glossary_id` → `/v3/glossaries/{glossary_id}`. */
 export function toOpenApiPath(path: string): string {
   return path.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
+
+/**
+ * The 413 message when a body of `byteLength` bytes is over the endpoint's limit, or `undefined` when it
+ * fits (a body exactly at the limit is accepted).
+ */
+export function checkBodySize(endpoint: EndpointDefinition, byteLength: number): string | undefined {
+  if (endpoint.maxBodyBytes === undefined || byteLength <= endpoint.maxBodyBytes) return undefined;
+  return `Request body too large: ${byteLength} bytes (at most ${endpoint.maxBodyBytes} for ${endpoint.path}).`;
 }

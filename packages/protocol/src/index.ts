@@ -12,6 +12,7 @@ export * from './glossary-entries.js';
 export * from './language-support.js';
 export * from './languages.js';
 export * from './limits.js';
+export * from './openapi.js';
 export * from './pseudo.js';
 export * from './quality.js';
 export * from './reporting-tag.js';

@@ -63,36 +63,77 @@ function parameterName(path: string): string {
     .join('');
 }
 
+const TYPE_NAMES: Partial<Record<ValueErrorType, string>> = {
+  [ValueErrorType.Array]: 'an array',
+  [ValueErrorType.Boolean]: 'a boolean',
+  [ValueErrorType.Integer]: 'an integer',
+  [ValueErrorType.Number]: 'a number',
+  [ValueErrorType.Object]: 'an object',
+  [ValueErrorType.String]: 'a string',
+};
+
+const FORMAT_NAMES: Record<string, string> = {
+  uuid: 'a UUID',
+  date: 'a date (YYYY-MM-DD)',
+  'date-time': 'a date-time (ISO 8601)',
+  uri: 'a URL',
+};
+
+const quoteList = (values: readonly unknown[]) => values.map((value) => `'${String(value)}'`).join(', ');
+
 function describeError(error: ValueError | undefined): string {
   if (!error) return 'Invalid request.';
   const name = parameterName(error.path);
   const schema = error.schema as {
     maxItems?: number;
+    minLength?: number;
     maxLength?: number;
     minimum?: number;
     maximum?: number;
+    format?: string;
+    description?: string;
+    'x-values'?: readonly string[];
+    anyOf?: { const?: unknown }[];
+    properties?: Record<string, unknown>;
   };
+  const typeName = TYPE_NAMES[error.type];
+  if (typeName) return name ? `Parameter '${name}' must be ${typeName}.` : `The request must be ${typeName}.`;
   switch (error.type) {
     case ValueErrorType.ObjectRequiredProperty:
       return `Missing required parameter '${name}'.`;
     case ValueErrorType.ObjectAdditionalProperties:
       return `Unknown parameter '${name}'.`;
+    case ValueErrorType.ObjectMinProperties:
+      return `Expected at least one of: ${quoteList(Object.keys(schema.properties ?? {}))}.`;
     case ValueErrorType.ArrayMaxItems:
       return `Parameter '${name}' has too many items (at most ${schema.maxItems}).`;
     case ValueErrorType.ArrayMinItems:
       return `Parameter '${name}' must not be empty.`;
+    case ValueErrorType.StringMinLength:
+      return schema.minLength === 1
+        ? `Parameter '${name}' must not be empty.`
+        : `Parameter '${name}' is too short (at least ${schema.minLength} characters).`;
     case ValueErrorType.StringMaxLength:
       return `Parameter '${name}' is too long (at most ${schema.maxLength} characters).`;
+    case ValueErrorType.StringFormat:
+      return `Parameter '${name}' must be ${FORMAT_NAMES[schema.format ?? ''] ?? `in format '${schema.format}'`}.`;
+    case ValueErrorType.StringPattern:
+      if (schema['x-values']) {
+        return `Value for '${name}' not supported. Expected one of: ${quoteList(schema['x-values'])}.`;
+      }
+      if (schema.format)
+        return `Parameter '${name}' must be ${FORMAT_NAMES[schema.format] ?? schema.format}.`;
+      return `Parameter '${name}' has an invalid format${schema.description ? ` (expected ${schema.description})` : ''}.`;
     case ValueErrorType.NumberMaximum:
     case ValueErrorType.IntegerMaximum:
     case ValueErrorType.NumberMinimum:
     case ValueErrorType.IntegerMinimum:
       return `Parameter '${name}' must be between ${schema.minimum ?? '-∞'} and ${schema.maximum ?? '∞'}.`;
     case ValueErrorType.Union: {
-      const options = (error.schema as { anyOf?: { const?: unknown }[] }).anyOf ?? [];
+      const options = schema.anyOf ?? [];
       const values = options.map((option) => option.const).filter((value) => value !== undefined);
       if (values.length === options.length && values.length > 0) {
-        return `Value for '${name}' not supported. Expected one of: ${values.map((v) => `'${String(v)}'`).join(', ')}.`;
+        return `Value for '${name}' not supported. Expected one of: ${quoteList(values)}.`;
       }
       return `Invalid value for '${name}'.`;
     }

@@ -16,6 +16,7 @@ export const DOCUMENT_ENDPOINTS = {
     method: 'POST',
     path: '/v2/document',
     operationId: 'uploadDocument',
+    billed: true,
     summary: 'Upload a document for translation (multipart: file plus fields)',
     body: UploadDocumentFields,
     encodings: ['multipart'],

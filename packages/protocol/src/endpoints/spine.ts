@@ -18,6 +18,7 @@ export const SPINE_ENDPOINTS = {
     method: 'POST',
     path: '/v2/translate',
     operationId: 'translateText',
+    billed: true,
     summary: 'Translate text',
     group: 'translate',
     access: 'any',
