@@ -1,0 +1,79 @@
+/** Progress events and the final report of a translation run. */
+
+/** A segment that could not be translated: kept in the source language and listed here. */
+export interface RunFailure {
+  readonly locale: string;
+  readonly key: string;
+  /** The file the segment came from, when known. */
+  readonly file?: string;
+  readonly position?: { readonly line: number; readonly column: number; readonly offset?: number };
+  readonly reason: string;
+}
+
+/** A finding of the QA gate (see `QaCheck`). */
+export interface QaFinding {
+  readonly locale: string;
+  readonly key: string;
+  readonly file?: string;
+  readonly severity: 'minor' | 'major' | 'critical';
+  readonly message: string;
+}
+
+export interface RunReport {
+  /** Segment × locale pairs looked at. */
+  readonly segments: number;
+  /** Pairs whose target was already current (lock), or needed no translation (no words). */
+  readonly unchanged: number;
+  /** Pairs kept because a person edited (or wrote) the target. */
+  readonly humanEdits: number;
+  readonly cacheHits: number;
+  /** Pairs translated by the service in this run (after verification). */
+  readonly translated: number;
+  /** Pairs retried with the second code encoding. */
+  readonly retried: number;
+  readonly requests: number;
+  /** Sum of the serialized JSON bodies sent. */
+  readonly requestBytes: number;
+  readonly billedCharacters: number;
+  readonly failures: readonly RunFailure[];
+  readonly qa: readonly QaFinding[];
+  readonly durationMs: number;
+}
+
+export interface RunEstimate {
+  readonly segments: number;
+  readonly unchanged: number;
+  readonly humanEdits: number;
+  readonly cacheHits: number;
+  readonly requests: number;
+  readonly requestBytes: number;
+  /** Code points of the unique texts to send, without codes: what the service would bill. */
+  readonly billedCharacters: number;
+}
+
+export type RunEvent =
+  | { readonly type: 'start'; readonly segments: number; readonly locales: readonly string[] }
+  | { readonly type: 'cache'; readonly hits: number; readonly misses: number }
+  | {
+      readonly type: 'request';
+      readonly done: number;
+      readonly texts: number;
+      readonly bytes: number;
+      readonly billedCharacters: number;
+      readonly error?: Error;
+    }
+  | { readonly type: 'failure'; readonly failure: RunFailure }
+  | { readonly type: 'done'; readonly report: RunReport };
+
+/**
+ * The QA seam: called with every target the run produced (not kept human edits); its findings go into
+ * the report. The checks themselves (e.g. `evaluateSegments` of @glossa/quality) are plugged in here.
+ */
+export type QaCheck = (
+  items: readonly {
+    readonly locale: string;
+    readonly key: string;
+    readonly source: string;
+    readonly target: string;
+  }[],
+) => Promise<readonly Omit<QaFinding, 'file'>[]> | readonly Omit<QaFinding, 'file'>[];

@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import {
+  decodeWithCodes,
+  encodeWithCodes,
+  extractIcu,
+  flattenPairs,
+  InlineSyntaxError,
+  i18nextCodes,
+  inlinePlainText,
+  MessageFormatError,
+  parseInline,
+  printfCodes,
+  restorePairs,
+  verifyCodes,
+} from '../src/index.js';
+
+describe('inline XML', () => {
+  it('parses codes and decodes entities', () => {
+    expect(parseInline('a &lt;b&gt; <g id="1">c &amp; <x id="2"/></g>&#233;')).toEqual([
+      { type: 'text', text: 'a <b> ' },
+      { type: 'open', id: '1' },
+      { type: 'text', text: 'c & ' },
+      { type: 'x', id: '2' },
+      { type: 'close', id: '1' },
+      { type: 'text', text: 'é' },
+    ]);
+    expect(inlinePlainText('Hi <g id="1">there</g><x id="2"/>')).toBe('Hi there');
+  });
+
+  it.each([
+    ['<b>bold</b>', "Unexpected '<' (only <g id>, </g> and <x id/> are allowed) at offset 0"],
+    ['<g id="1">open', '<g id="1"> is not closed at offset 14'],
+    ['close</g>', "'</g>' without an open <g> at offset 5"],
+    ['<x id="1"/><x id="1"/>', "Code id '1' is used twice at offset 11"],
+    ['a & b', "Unescaped '&' at offset 2"],
+    ['<x/>', "'<x/>' has no id at offset 0"],
+  ])('rejects %s with a positioned error', (source, message) => {
+    expect(() => parseInline(source)).toThrow(InlineSyntaxError);
+    expect(() => parseInline(source)).toThrow(message);
+  });
+
+  it('verifies returned codes: same ids, valid nesting', () => {
+    const source = 'Click <g id="1">here</g> for <x id="2"/>.';
+    expect(verifyCodes(source, 'Haz clic <g id="1">aquí</g> para <x id="2"/>.')).toBeUndefined();
+    expect(verifyCodes(source, '<x id="2"/> <g id="1">aquí</g>')).toBeUndefined();
+    expect(verifyCodes(source, 'Haz clic aquí <x id="2"/>')).toBe('Inline codes changed: missing g#1');
+    expect(verifyCodes(source, '<g id="1">a</g><x id="2"/><x id="3"/>')).toBe(
+      'Inline codes changed: unexpected x#3',
+    );
+    expect(verifyCodes(source, '<g id="1">a<x id="2"/>')).toBe('<g id="1"> is not closed at offset 22');
+    expect(verifyCodes(source, '<x id="2"/><x id="1"/>')).toBe(
+      'Inline codes changed: missing g#1; unexpected x#1',
+    );
+  });
+
+  it('flattens pairs for the second encoding and restores them, refusing crossed pairs', () => {
+    const source = 'A <g id="1">b <g id="2">c</g></g> <x id="3"/>';
+    const flat = flattenPairs(source);
+    expect(flat).toBe('A <x id="1.o"/>b <x id="2.o"/>c<x id="2.c"/><x id="1.c"/> <x id="3"/>');
+    expect(restorePairs(flat)).toEqual({ target: source });
+    expect(restorePairs('<x id="1.o"/><x id="2.o"/><x id="1.c"/><x id="2.c"/><x id="3"/>')).toEqual({
+      error: 'Paired code 1 came back crossed or reversed',
+    });
+    expect(restorePairs('<x id="1.c"/><x id="1.o"/>')).toEqual({
+      error: 'Paired code 1 came back crossed or reversed',
+    });
+  });
+});
+
+describe('code finders', () => {
+  it('i18next: interpolation, formats, nesting, Trans components', () => {
+    const text =
+      'Hi {{name}}, <0>see $t(common.more)</0><1/> {{count, number}} {{- raw}} <strong>x</strong> a<b';
+    const encoded = encodeWithCodes(text, i18nextCodes);
+    expect(encoded.source).toBe(
+      'Hi <x id="1"/>, <g id="2">see <x id="3"/></g><x id="4"/> <x id="5"/> <x id="6"/> <g id="7">x</g> a&lt;b',
+    );
+    expect(encoded.codes['2']).toEqual({ kind: 'g', open: '<0>', close: '</0>' });
+    expect(encoded.codes['5']).toEqual({ kind: 'x', text: '{{count, number}}' });
+    expect(decodeWithCodes(encoded.source, encoded.codes)).toBe(text);
+    expect(
+      decodeWithCodes(
+        '<x id="4"/><g id="7">y</g> <x id="1"/> <g id="2"><x id="3"/></g> <x id="5"/><x id="6"/>',
+        encoded.codes,
+      ),
+    ).toBe('<1/><strong>y</strong> {{name}} <0>$t(common.more)</0> {{count, number}}{{- raw}}');
+  });
+
+  it('i18next: an unpaired component tag becomes a standalone code', () => {
+    const encoded = encodeWithCodes('a <0>b', i18nextCodes);
+    expect(encoded.source).toBe('a <x id="1"/>b');
+  });
+
+  it('printf: %s, %1$s, %(name)s, precision, %%; "100% sure" stays text', () => {
+    const text = '%1$s has %(count)d items at %.2f, 100% sure %% %s %@';
+    const encoded = encodeWithCodes(text, printfCodes);
+    expect(encoded.source).toBe(
+      '<x id="1"/> has <x id="2"/> items at <x id="3"/>, 100% sure <x id="4"/> <x id="5"/> <x id="6"/>',
+    );
+    expect(Object.values(encoded.codes).map((c) => c.text)).toEqual([
+      '%1$s',
+      '%(count)d',
+      '%.2f',
+      '%%',
+      '%s',
+      '%@',
+    ]);
+    expect(decodeWithCodes(encoded.source, encoded.codes)).toBe(text);
+  });
+
+  it('decoding an unknown id is a RangeError', () => {
+    expect(() => decodeWithCodes('<x id="9"/>', {})).toThrow(RangeError);
+  });
+});
+
+describe('ICU MessageFormat', () => {
+  const message =
+    "You have {count, plural, offset:1 =0 {no messages} one {# message from {name}} other {# messages}} in '{'inbox'}'. It''s {d, date, short}.";
+
+  it('turns arguments into codes and plural branches into segments', () => {
+    const { segments } = extractIcu(message, 'k');
+    expect(segments).toEqual([
+      {
+        key: 'k',
+        source: 'You have <x id="1"/> in {inbox}. It\'s <x id="2"/>.',
+        codes: { '1': { kind: 'x', text: '{count}' }, '2': { kind: 'x', text: '{d, date, short}' } },
+      },
+      { key: 'k/count.=0', source: 'no messages', codes: {} },
+      {
+        key: 'k/count.one',
+        source: '<x id="1"/> message from <x id="2"/>',
+        codes: { '1': { kind: 'x', text: '#' }, '2': { kind: 'x', text: '{name}' } },
+      },
+      { key: 'k/count.other', source: '<x id="1"/> messages', codes: { '1': { kind: 'x', text: '#' } } },
+    ]);
+  });
+
+  it('rebuilds byte for byte without translations, and quotes what translations need', () => {
+    const icu = extractIcu(message, 'k');
+    expect(icu.rebuild(new Map())).toBe(message);
+    const targets = new Map([
+      ['k', 'Tienes <x id="1"/> en {bandeja}. Es <x id="2"/>.'],
+      ['k/count.=0', 'ningún mensaje'],
+      ['k/count.one', '<x id="1"/> mensaje d\'<x id="2"/> #1'],
+      ['k/count.other', '<x id="1"/> mensajes'],
+    ]);
+    expect(icu.rebuild(targets)).toBe(
+      "Tienes {count, plural, offset:1 =0 {ningún mensaje} one {# mensaje d''{name} '#'1} other {# messages}}".replace(
+        '{# messages}',
+        '{# mensajes}',
+      ) + " en '{'bandeja'}'. Es {d, date, short}.",
+    );
+  });
+
+  it('a select inside a plural keeps # as the plural count; selectordinal branches too', () => {
+    const icu = extractIcu(
+      '{g, select, female {{n, plural, one {# file} other {# files}}} other {{n, selectordinal, one {#st} other {#th}}}}',
+      'm',
+    );
+    expect(icu.segments.map((s) => s.key)).toEqual([
+      'm/g.female/n.one',
+      'm/g.female/n.other',
+      'm/g.other/n.one',
+      'm/g.other/n.other',
+    ]);
+    expect(icu.segments[0]!.source).toBe('<x id="1"/> file');
+    expect(icu.segments[2]!.source).toBe('<x id="1"/>st');
+    expect(icu.rebuild(new Map([['m/g.female/n.one', '<x id="1"/> Datei #']]))).toBe(
+      "{g, select, female {{n, plural, one {# Datei '#'} other {# files}}} other {{n, selectordinal, one {#st} other {#th}}}}",
+    );
+  });
+
+  it.each([
+    ['{count, plural, one {x}}', "'count' has no 'other' branch"],
+    ['Hello {name', 'Unexpected end of message'],
+    ['a } b', "Unmatched '}' at offset 2"],
+    ['{n, plural, one {x} other {y}', "'n' is not closed"],
+  ])('rejects %s', (bad, message) => {
+    expect(() => extractIcu(bad, 'k')).toThrow(MessageFormatError);
+    expect(() => extractIcu(bad, 'k')).toThrow(message);
+  });
+});
