@@ -52,6 +52,9 @@ function chooseSpans(units: readonly Unit[], codes: readonly Code[]): Map<number
         if (span.start < placed.start) span.end = placed.start - 1;
         else span.start = placed.end + 1;
         moved = true;
+        // Keep the span on words that carry the code (not on the whitespace next to the other one).
+        span.start = carrying.find((at) => at >= span.start) ?? span.end + 1;
+        span.end = carrying.findLast((at) => at <= span.end) ?? span.start - 1;
         if (span.start > span.end) break;
       }
       if (!moved) break;
