@@ -1,0 +1,265 @@
+/** `extract`: the segments of a Markdown or MDX file, each with the byte ranges of its text and codes. */
+
+import type { CodeMap, Segment } from '@glossa/core';
+import type { Node, Parent } from 'unist';
+import { jsxAttribute, markdownText, markdownTitle, quotedScalar } from './formats.js';
+import { tomlFields, yamlFields } from './frontmatter.js';
+import { escapeXmlText } from './inline-xml.js';
+import { type MarkdownOptions, type ResolvedMarkdownOptions, resolveMarkdownOptions } from './options.js';
+import { markdownParser } from './parser.js';
+import { endOf, PhrasingBuilder, startOf } from './phrasing.js';
+import type { CodeSpan, SegmentSpan, SpanFormat } from './skeleton.js';
+
+/** A content problem found while extracting (reported on the file by the plugin). */
+export interface ExtractMessage {
+  readonly reason: string;
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
+}
+
+export interface MarkdownExtraction {
+  readonly text: string;
+  readonly options: ResolvedMarkdownOptions;
+  readonly segments: readonly Segment[];
+  /** The original bytes of each segment's inline codes, by segment key. */
+  readonly codes: Readonly<Record<string, CodeMap>>;
+  /** The skeleton: byte ranges of every segment and code, used by `merge`. */
+  readonly spans: readonly SegmentSpan[];
+  readonly messages: readonly ExtractMessage[];
+}
+
+const IGNORE_HTML = /^<!--\s*glossa-ignore-(start|end)\s*-->$/;
+const IGNORE_MDX = /^\s*\/\*\s*glossa-ignore-(start|end)\s*\*\/\s*$/;
+
+class Extractor {
+  readonly spans: SegmentSpan[] = [];
+  readonly segments: Segment[] = [];
+  readonly codes: Record<string, CodeMap> = {};
+  readonly messages: ExtractMessage[] = [];
+  readonly #counters = new Map<string, number>();
+  readonly #lineStarts: number[] = [0];
+  #ignoreStart: number | undefined;
+
+  constructor(
+    readonly text: string,
+    readonly options: ResolvedMarkdownOptions,
+  ) {
+    for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1))
+      this.#lineStarts.push(index + 1);
+  }
+
+  locate(offset: number) {
+    let low = 0;
+    let high = this.#lineStarts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.#lineStarts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low + 1, column: offset - this.#lineStarts[low]! + 1, offset };
+  }
+
+  message(offset: number, reason: string): void {
+    this.messages.push({ reason, ...this.locate(offset) });
+  }
+
+  #key(kind: string, counted = true): string {
+    let local = kind;
+    if (counted) {
+      const count = (this.#counters.get(kind) ?? 0) + 1;
+      this.#counters.set(kind, count);
+      local = `${kind}-${count}`;
+    }
+    return this.options.file ? `${this.options.file}#${local}` : local;
+  }
+
+  #add(
+    key: string,
+    start: number,
+    end: number,
+    source: string,
+    codes: readonly CodeSpan[],
+    format: SpanFormat,
+  ) {
+    this.spans.push({ key, start, end, source, codes, format });
+    this.segments.push({ key, source, position: this.locate(start) });
+    const map: Record<string, { kind: 'g' | 'x'; open?: string; close?: string; text?: string }> = {};
+    const bytes = (piece: CodeSpan['open']) =>
+      'literal' in piece ? piece.literal : this.text.slice(piece.start, piece.end);
+    for (const code of codes)
+      map[code.id] =
+        code.kind === 'x'
+          ? { kind: 'x', text: bytes(code.open) }
+          : { kind: 'g', open: bytes(code.open), close: bytes(code.close!) };
+    if (codes.length > 0) this.codes[key] = map;
+  }
+
+  #plain(kind: string, start: number, end: number, value: string, format: SpanFormat, counted = true) {
+    if (start >= end || !/\p{L}/u.test(value)) return;
+    this.#add(this.#key(kind, counted), start, end, escapeXmlText(value), [], format);
+  }
+
+  flow(parent: Parent): void {
+    for (const node of parent.children) {
+      const marker = this.#ignoreMarker(node);
+      if (marker === 'start') this.#ignoreStart ??= startOf(node);
+      else if (marker === 'end') this.#ignoreStart = undefined;
+      if (marker || this.#ignoreStart !== undefined) continue;
+      this.#block(node);
+    }
+  }
+
+  finish(): void {
+    if (this.#ignoreStart !== undefined)
+      this.message(
+        this.#ignoreStart,
+        'glossa-ignore-start has no glossa-ignore-end: ignored to the end of the file',
+      );
+  }
+
+  #ignoreMarker(node: Node): 'start' | 'end' | undefined {
+    const value = (node as Node & { value?: unknown }).value;
+    if (typeof value !== 'string') return undefined;
+    const match =
+      node.type === 'html'
+        ? IGNORE_HTML.exec(value.trim())
+        : node.type === 'mdxFlowExpression'
+          ? IGNORE_MDX.exec(value)
+          : null;
+    return match?.[1] as 'start' | 'end' | undefined;
+  }
+
+  #block(node: Node): void {
+    switch (node.type) {
+      case 'paragraph':
+      case 'heading':
+        this.#phrasing(node as Parent, node.type, false);
+        return;
+      case 'tableCell':
+        this.#phrasing(node as Parent, 'cell', true);
+        return;
+      case 'yaml':
+      case 'toml':
+        this.#frontmatter(node as Node & { value: string });
+        return;
+      case 'definition':
+        this.#title(node, 'definition-title');
+        return;
+      case 'mdxJsxFlowElement':
+        this.#jsxAttributes(node);
+        this.flow(node as Parent);
+        return;
+      default:
+        if ('children' in node && Array.isArray(node.children)) this.flow(node as Parent);
+    }
+  }
+
+  #phrasing(node: Parent, kind: string, table: boolean): void {
+    const first = node.children[0];
+    const last = node.children.at(-1);
+    if (!first || !last) return;
+    const builder = new PhrasingBuilder((inline) => this.#nested(inline), this.text);
+    builder.addChildren(node);
+    if (!builder.hasText) return;
+    const { mdx, math } = this.options;
+    this.#add(
+      this.#key(kind),
+      startOf(first),
+      endOf(last),
+      builder.source,
+      builder.codes,
+      markdownText({ table, mdx, math }),
+    );
+  }
+
+  #nested(node: Node): void {
+    if (node.type === 'image' || node.type === 'imageReference') this.#alt(node);
+    if (node.type === 'image' || node.type === 'link') this.#title(node, `${node.type}-title`);
+    if (node.type === 'mdxJsxTextElement') this.#jsxAttributes(node);
+  }
+
+  #alt(node: Node): void {
+    const { alt, referenceType } = node as Node & { alt?: string | null; referenceType?: string };
+    if (!alt || (node.type === 'imageReference' && referenceType !== 'full')) return;
+    const start = startOf(node) + 2;
+    let depth = 0;
+    for (let index = start; index < endOf(node); index++) {
+      const char = this.text[index];
+      if (char === '\\') index++;
+      else if (char === '[') depth++;
+      else if (char === ']' && depth-- === 0) {
+        const { mdx, math } = this.options;
+        this.#plain('image-alt', start, index, alt, markdownText({ table: false, mdx, math }));
+        return;
+      }
+    }
+  }
+
+  #title(node: Node, kind: string): void {
+    const title = (node as Node & { title?: string | null }).title;
+    if (!title) return;
+    let close = endOf(node) - 1;
+    if (node.type !== 'definition') close--; // the `)` ending a link or image
+    while (/\s/.test(this.text[close] ?? '')) close--;
+    const delimiter = this.text[close];
+    const opener = delimiter === ')' ? '(' : delimiter;
+    let open = close - 1;
+    while (open > startOf(node) && !(this.text[open] === opener && this.text[open - 1] !== '\\')) open--;
+    if (this.text[open] !== opener) {
+      this.message(startOf(node), `could not locate the ${kind} in the source`);
+      return;
+    }
+    this.#plain(kind, open + 1, close, title, markdownTitle);
+  }
+
+  #jsxAttributes(node: Node): void {
+    const { name, attributes } = node as Node & { name: string | null; attributes: readonly Node[] };
+    for (const attribute of attributes) {
+      const { name: attributeName, value } = attribute as Node & { name?: string; value?: unknown };
+      if (attribute.type !== 'mdxJsxAttribute' || typeof value !== 'string' || !attribute.position) continue;
+      const wanted = this.options.mdxAttributes;
+      if (!wanted.includes(attributeName!) && !wanted.includes(`${name}.${attributeName}`)) continue;
+      const raw = this.text.slice(startOf(attribute), endOf(attribute));
+      const quoteAt = raw.search(/["']/);
+      if (quoteAt === -1) continue;
+      const start = startOf(attribute) + quoteAt + 1;
+      this.#plain(
+        `jsx-${name ?? 'fragment'}.${attributeName}`,
+        start,
+        endOf(attribute) - 1,
+        value,
+        jsxAttribute(raw[quoteAt]!),
+      );
+    }
+  }
+
+  #frontmatter(node: Node & { value: string }): void {
+    const newline = this.text.indexOf('\n', startOf(node));
+    const offset = newline + 1;
+    if (this.text.slice(offset, offset + node.value.length) !== node.value) {
+      this.message(startOf(node), 'front matter could not be located in the source; left as is');
+      return;
+    }
+    const { ranges, problems } = (node.type === 'yaml' ? yamlFields : tomlFields)(
+      node.value,
+      offset,
+      this.options.frontmatter,
+    );
+    for (const problem of problems) this.message(problem.offset, problem.reason);
+    for (const range of ranges)
+      this.#plain(`frontmatter/${range.path}`, range.start, range.end, range.value, quotedScalar, false);
+  }
+}
+
+/** Extracts the segments of a Markdown (or MDX) text. Content problems are listed in `messages`. */
+export function extract(text: string, options?: MarkdownOptions): MarkdownExtraction {
+  if (typeof text !== 'string')
+    throw new TypeError(`extract() expects the file's text as a string, got ${typeof text}`);
+  const resolved = resolveMarkdownOptions(options);
+  const extractor = new Extractor(text, resolved);
+  extractor.flow(markdownParser(resolved).parse(text) as Parent);
+  extractor.finish();
+  const { segments, codes, spans, messages } = extractor;
+  return { text, options: resolved, segments, codes, spans, messages };
+}

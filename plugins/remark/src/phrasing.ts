@@ -1,0 +1,145 @@
+/**
+ * One segment from a run of phrasing content (a paragraph, heading or table cell): text stays text,
+ * inline syntax becomes codes (`<g>` around emphasis, strong, links; `<x/>` for inline code, math,
+ * inline HTML, images, breaks), so a sentence travels whole.
+ */
+import type { Node, Parent } from 'unist';
+import { escapeXmlText } from './inline-xml.js';
+import type { CodeSpan, Piece } from './skeleton.js';
+
+export const startOf = (node: Node) => node.position!.start.offset!;
+export const endOf = (node: Node) => node.position!.end.offset!;
+
+/** Called for the parts of inline nodes that are segments of their own (alt text, titles, JSX attributes). */
+export type NestedSpans = (node: Node) => void;
+
+/** A link whose text is its own URL (`[example.org](https://example.org)`) has nothing to translate. */
+function showsItsUrl(link: Parent & { url: string }): boolean {
+  const [only] = link.children;
+  if (link.children.length !== 1 || only?.type !== 'text') return false;
+  const shown = (only as Node & { value: string }).value;
+  return link.url === shown || link.url.replace(/^[a-z]+:(\/\/)?/i, '') === shown;
+}
+
+export class PhrasingBuilder {
+  source = '';
+  readonly codes: CodeSpan[] = [];
+  hasText = false;
+  #next = 1;
+
+  constructor(
+    private readonly nested: NestedSpans,
+    private readonly text: string,
+  ) {}
+
+  private source0(node: Node): string {
+    return this.text[startOf(node)] ?? '';
+  }
+
+  addText(value: string): void {
+    this.source += escapeXmlText(value.replace(/[ \t]*\r?\n[ \t]*/g, ' '));
+    if (/\p{L}/u.test(value)) this.hasText = true;
+  }
+
+  standalone(open: Piece): void {
+    const id = String(this.#next++);
+    this.codes.push({ id, kind: 'x', open });
+    this.source += `<x id="${id}"/>`;
+  }
+
+  paired(open: Piece, close: Piece, inner: () => void): void {
+    const id = String(this.#next++);
+    this.codes.push({ id, kind: 'g', open, close });
+    this.source += `<g id="${id}">`;
+    inner();
+    this.source += '</g>';
+  }
+
+  /** Adds the phrasing children of `parent`, in order. */
+  addChildren(parent: Parent): void {
+    const children = parent.children;
+    for (let index = 0; index < children.length; index++) {
+      const child = children[index]!;
+      const nextStart = index + 1 < children.length ? startOf(children[index + 1]!) : endOf(parent);
+      this.addNode(child, nextStart);
+    }
+  }
+
+  private wrap(node: Parent, close?: Piece): void {
+    const first = node.children[0];
+    const last = node.children.at(-1);
+    if (!first || !last) {
+      this.standalone({ start: startOf(node), end: endOf(node) });
+      return;
+    }
+    this.paired(
+      { start: startOf(node), end: startOf(first) },
+      close ?? { start: endOf(last), end: endOf(node) },
+      () => this.addChildren(node),
+    );
+  }
+
+  private addNode(node: Node, nextStart: number): void {
+    const whole = { start: startOf(node), end: endOf(node) };
+    switch (node.type) {
+      case 'text':
+        this.addText((node as Node & { value: string }).value);
+        return;
+      case 'emphasis':
+      case 'strong':
+      case 'delete':
+        this.wrap(node as Parent);
+        return;
+      case 'link':
+        // An autolink (`<https://…>`, `www.…`) shows its URL: never translated.
+        if (this.source0(node) === '<') {
+          this.standalone(whole);
+          return;
+        }
+        if (this.source0(node) !== '[') {
+          // A literal autolink (`www.…`) could run into translated text next to it: write it as a link.
+          const { url } = node as Node & { url: string };
+          const shown = this.text.slice(whole.start, whole.end);
+          this.standalone({ literal: `[${shown}](<${url}>)` });
+          return;
+        }
+        if (showsItsUrl(node as Parent & { url: string })) {
+          this.standalone(whole);
+          return;
+        }
+        this.nested(node);
+        this.wrap(node as Parent);
+        return;
+      case 'linkReference': {
+        const reference = node as Parent & { referenceType: string; label?: string };
+        // `[text]` and `[text][]` use the text as the label: a translation keeps the label explicitly.
+        if (reference.referenceType === 'full' || reference.label == null) {
+          this.wrap(reference);
+          return;
+        }
+        this.wrap(reference, { literal: `][${reference.label}]` });
+        return;
+      }
+      case 'mdxJsxTextElement':
+        this.nested(node);
+        this.wrap(node as Parent);
+        return;
+      case 'image':
+      case 'imageReference':
+        this.nested(node);
+        this.standalone(whole);
+        return;
+      case 'break':
+        // The break's bytes run up to the next node: the newline and any container prefix (`> `).
+        this.standalone({ start: whole.start, end: Math.max(whole.end, nextStart) });
+        return;
+      default:
+        if ('children' in node && Array.isArray(node.children)) {
+          this.addChildren(node as Parent);
+          return;
+        }
+        this.standalone(whole);
+        return;
+    }
+  }
+}

@@ -1,0 +1,97 @@
+/** `remarkGlossa`: the unified plugin. Extracts, calls `translate`, and splices the targets back. */
+
+import type { Segment } from '@glossa/core';
+import type { Root } from 'mdast';
+import type { Processor } from 'unified';
+import type { VFile } from 'vfile';
+import { extract } from './extract.js';
+import { merge } from './merge.js';
+import { type MarkdownOptions, resolveMarkdownOptions } from './options.js';
+import { markdownParser } from './parser.js';
+
+export interface RemarkGlossaOptions extends MarkdownOptions {
+  /**
+   * Translates the segments: returns one target per segment, in order (`undefined` keeps that segment in
+   * the source language), or a map of key → target.
+   */
+  readonly translate: (
+    segments: readonly Segment[],
+    file: VFile,
+  ) => Promise<readonly (string | undefined)[] | ReadonlyMap<string, string>>;
+}
+
+/** What the plugin did to a file, on `file.data.glossa`. */
+export interface GlossaFileReport {
+  readonly markdown: string;
+  readonly segments: number;
+  readonly translated: number;
+  readonly kept: readonly string[];
+}
+
+declare module 'vfile' {
+  interface DataMap {
+    glossa: GlossaFileReport;
+  }
+}
+
+/**
+ * Localizes a Markdown or MDX file. The file's text is re-read by position, so the output keeps every
+ * untouched byte; the tree handed on is parsed from the translated text, and when the plugin is the
+ * last one the processor's output is that text.
+ */
+export function remarkGlossa(this: Processor, options: RemarkGlossaOptions) {
+  if (typeof options?.translate !== 'function')
+    throw new TypeError(
+      `remarkGlossa: option \`translate\` must be an async function, got ${typeof options?.translate}`,
+    );
+  resolveMarkdownOptions(options);
+  const { translate } = options;
+  this.compiler = (_tree, file) => file.data.glossa?.markdown ?? String(file.value);
+
+  return async (_tree: Root, file: VFile): Promise<Root> => {
+    const settings = { ...options, file: options.file ?? file.path ?? '' };
+    const extraction = extract(String(file.value), settings);
+    for (const message of extraction.messages)
+      file.message(message.reason, { place: message, ruleId: 'extract', source: 'glossa' });
+    const targets = await translate(extraction.segments, file);
+    let map: ReadonlyMap<string, string>;
+    if (targets instanceof Map) map = targets;
+    else if (Array.isArray(targets) && targets.length === extraction.segments.length)
+      map = new Map(
+        extraction.segments.flatMap((segment, index) => {
+          const target = targets[index];
+          return target === undefined ? [] : [[segment.key, target] as const];
+        }),
+      );
+    else
+      throw new TypeError(
+        `remarkGlossa: translate() must return ${extraction.segments.length} targets or a Map, got ${Array.isArray(targets) ? targets.length : typeof targets}`,
+      );
+    const kept = new Set(
+      extraction.segments.filter((segment) => !map.has(segment.key)).map((segment) => segment.key),
+    );
+    const markdown = merge(extraction, map, {
+      onProblem: (problem) => {
+        kept.add(problem.key);
+        file.message(`${problem.key}: ${problem.reason}; kept in the source language`, {
+          place: extraction.segments.find((segment) => segment.key === problem.key)?.position ?? null,
+          ruleId: 'merge',
+          source: 'glossa',
+        });
+      },
+    });
+    for (const key of kept)
+      if (!map.has(key))
+        file.message(`${key}: no translation; kept in the source language`, {
+          ruleId: 'untranslated',
+          source: 'glossa',
+        });
+    file.data.glossa = {
+      markdown,
+      segments: extraction.segments.length,
+      translated: extraction.segments.length - kept.size,
+      kept: [...kept],
+    };
+    return markdownParser(resolveMarkdownOptions(settings)).parse(markdown) as Root;
+  };
+}
