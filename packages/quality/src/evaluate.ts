@@ -10,7 +10,13 @@ import { checkWhitespace } from './checks/whitespace.js';
 import type { Check, CheckInput } from './finding.js';
 import { maskMarkup } from './markup.js';
 import { codePointOffset } from './spans.js';
-import { ISSUE_CATEGORIES, type QualityIssue, type QualityOptions, type QualitySegment } from './types.js';
+import {
+  CATEGORY_OF_CHECK,
+  CHECK_NAMES,
+  type QualityIssue,
+  type QualityOptions,
+  type QualitySegment,
+} from './types.js';
 
 /** Every check, in the order their issues are reported. */
 const CHECKS: readonly Check[] = [
@@ -44,11 +50,14 @@ export function evaluateSegment(segment: QualitySegment, options: QualityOptions
   const issues: QualityIssue[] = [];
   for (const check of CHECKS) {
     for (const finding of check(input)) {
-      if (disabled.has(finding.category)) continue;
+      if (disabled.has(finding.check)) continue;
       // An empty translation is one problem, not one per missing tag or number.
-      if (empty && finding.category !== 'empty_target') continue;
+      if (empty && finding.check !== 'empty_target') continue;
       issues.push({
-        ...finding,
+        check: finding.check,
+        category: CATEGORY_OF_CHECK[finding.check],
+        severity: finding.severity,
+        message: finding.message,
         start: codePointOffset(input.translation, finding.start),
         end: codePointOffset(input.translation, finding.end),
       });
@@ -89,11 +98,9 @@ function assertOptions(options: QualityOptions): void {
   if (ratio && !(ratio.min >= 0 && ratio.max >= ratio.min)) {
     throw new RangeError(`Expected options.lengthRatio with 0 <= min <= max, got ${JSON.stringify(ratio)}.`);
   }
-  for (const category of options.disable ?? []) {
-    if (!(ISSUE_CATEGORIES as readonly string[]).includes(category)) {
-      throw new RangeError(
-        `Unknown issue category '${category}'. Expected one of: ${ISSUE_CATEGORIES.join(', ')}.`,
-      );
+  for (const check of options.disable ?? []) {
+    if (!(CHECK_NAMES as readonly string[]).includes(check)) {
+      throw new RangeError(`Unknown check '${check}'. Expected one of: ${CHECK_NAMES.join(', ')}.`);
     }
   }
 }

@@ -1,8 +1,8 @@
-import type { IssueCategory, QualityOptions, Severity } from './types.js';
+import type { CheckName, QualityOptions, Severity } from './types.js';
 
 /** An issue as a check reports it: the span is in UTF-16 code units; `evaluate` converts it to code points. */
 export interface Finding {
-  readonly category: IssueCategory;
+  readonly check: CheckName;
   readonly severity: Severity;
   readonly message: string;
   readonly start: number;
@@ -24,9 +24,9 @@ export type Check = (input: CheckInput) => Finding[];
 /** A finding about something missing, which has no place in the translation: it spans the whole of it. */
 export function wholeSegment(
   input: CheckInput,
-  category: IssueCategory,
+  check: CheckName,
   severity: Severity,
   message: string,
 ): Finding {
-  return { category, severity, message, start: 0, end: input.translation.length };
+  return { check, severity, message, start: 0, end: input.translation.length };
 }

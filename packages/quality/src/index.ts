@@ -4,13 +4,13 @@ export { evaluateSegment, evaluateSegments } from './evaluate.js';
 export { findPlaceholders, findTags, type MarkupToken, maskMarkup } from './markup.js';
 export { codePointLength, codePointOffset } from './spans.js';
 export {
+  CATEGORY_OF_CHECK,
+  CHECK_NAMES,
+  type CheckName,
   type GlossaryTerm,
-  ISSUE_CATEGORIES,
-  type IssueCategory,
   type QualityIssue,
   type QualityOptions,
   type QualitySegment,
-  SEVERITIES,
   type Severity,
   type SpellingCheck,
 } from './types.js';

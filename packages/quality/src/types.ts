@@ -1,5 +1,7 @@
-/** What a quality check found wrong in a translation. */
-export const ISSUE_CATEGORIES = [
+import type { QualityCategory, QualitySeverity } from '@glossa/protocol';
+
+/** The checks, each named by what it finds wrong in a translation. */
+export const CHECK_NAMES = [
   'empty_target',
   'untranslated',
   'missing_tag',
@@ -16,10 +18,28 @@ export const ISSUE_CATEGORIES = [
   'length_ratio',
   'spelling',
 ] as const;
-export type IssueCategory = (typeof ISSUE_CATEGORIES)[number];
+export type CheckName = (typeof CHECK_NAMES)[number];
 
-export const SEVERITIES = ['minor', 'major', 'critical'] as const;
-export type Severity = (typeof SEVERITIES)[number];
+export type Severity = QualitySeverity;
+
+/** The interface's issue category (`@glossa/protocol` QUALITY_CATEGORIES) each check reports under. */
+export const CATEGORY_OF_CHECK: Readonly<Record<CheckName, QualityCategory>> = {
+  empty_target: 'untranslated',
+  untranslated: 'untranslated',
+  missing_tag: 'markup',
+  extra_tag: 'markup',
+  reordered_tags: 'markup',
+  missing_placeholder: 'placeholder',
+  extra_placeholder: 'placeholder',
+  number_mismatch: 'number',
+  glossary_term: 'terminology',
+  doubled_word: 'grammar',
+  leading_whitespace: 'whitespace',
+  trailing_whitespace: 'whitespace',
+  punctuation: 'punctuation',
+  length_ratio: 'length',
+  spelling: 'spelling',
+};
 
 /**
  * One problem in a translation. `start` and `end` are code-point offsets into the translation
@@ -27,7 +47,10 @@ export type Severity = (typeof SEVERITIES)[number];
  * whole translation.
  */
 export interface QualityIssue {
-  readonly category: IssueCategory;
+  /** The check that found the issue (`missing_tag`). */
+  readonly check: CheckName;
+  /** Its category in the interface (`markup`). */
+  readonly category: QualityCategory;
   readonly severity: Severity;
   readonly message: string;
   readonly start: number;
@@ -58,6 +81,6 @@ export interface QualityOptions {
   readonly spelling?: SpellingCheck;
   /** Allowed translation/source length ratio in code points (defaults: see `defaultLengthRatio`). */
   readonly lengthRatio?: { readonly min: number; readonly max: number };
-  /** Categories not to report. */
-  readonly disable?: readonly IssueCategory[];
+  /** Checks not to run. */
+  readonly disable?: readonly CheckName[];
 }

@@ -19,7 +19,8 @@ describe('evaluateSegment', () => {
   it('reports an empty translation once, as critical, over the whole (empty) translation', () => {
     expect(evaluateSegment({ source: 'Keep <b>25</b> files.', translation: '  ' }, en_es)).toEqual([
       {
-        category: 'empty_target',
+        check: 'empty_target',
+        category: 'untranslated',
         severity: 'critical',
         message: 'The translation is empty.',
         start: 0,
@@ -30,7 +31,7 @@ describe('evaluateSegment', () => {
 
   it('reports an untranslated segment', () => {
     const issues = evaluateSegment({ source: 'Save your work.', translation: 'Save your work.' }, en_es);
-    expect(issues.map((issue) => issue.category)).toEqual(['untranslated']);
+    expect(issues.map((issue) => issue.check)).toEqual(['untranslated']);
   });
 
   it('does not report same-as-source for a single word or within one language', () => {
@@ -48,21 +49,24 @@ describe('evaluateSegment', () => {
     const issues = evaluateSegment({ source: 'Click <b>Save</b> to keep 25 files.', translation }, en_es);
     expect(issues).toEqual([
       {
-        category: 'missing_tag',
+        check: 'missing_tag',
+        category: 'markup',
         severity: 'major',
         message: 'The tag <b> of the source is missing.',
         start: 0,
         end: 48,
       },
       {
-        category: 'missing_tag',
+        check: 'missing_tag',
+        category: 'markup',
         severity: 'major',
         message: 'The tag </b> of the source is missing.',
         start: 0,
         end: 48,
       },
       {
-        category: 'number_mismatch',
+        check: 'number_mismatch',
+        category: 'number',
         severity: 'major',
         message: 'The number 52 differs from 25 in the source.',
         start: 36,
@@ -75,14 +79,16 @@ describe('evaluateSegment', () => {
   it('reports an extra tag at the tag and reordered tags at the first out-of-order tag', () => {
     expect(evaluateSegment({ source: 'Hello world.', translation: 'Hola <i>mundo</i>.' }, en_es)).toEqual([
       {
-        category: 'extra_tag',
+        check: 'extra_tag',
+        category: 'markup',
         severity: 'major',
         message: 'The tag <i> is not in the source.',
         start: 5,
         end: 8,
       },
       {
-        category: 'extra_tag',
+        check: 'extra_tag',
+        category: 'markup',
         severity: 'major',
         message: 'The tag </i> is not in the source.',
         start: 13,
@@ -95,7 +101,8 @@ describe('evaluateSegment', () => {
     );
     expect(reordered).toEqual([
       {
-        category: 'reordered_tags',
+        check: 'reordered_tags',
+        category: 'markup',
         severity: 'minor',
         message: 'The tags are in another order than in the source (from <x id="2"/>).',
         start: 0,
@@ -112,7 +119,7 @@ describe('evaluateSegment', () => {
       },
       en_es,
     );
-    expect(issues.map((issue) => [issue.category, issue.severity, issue.message])).toEqual([
+    expect(issues.map((issue) => [issue.check, issue.severity, issue.message])).toEqual([
       ['missing_placeholder', 'critical', 'The placeholder %1$d of the source is missing.'],
       ['missing_placeholder', 'critical', 'The placeholder {0} of the source is missing.'],
       ['missing_placeholder', 'critical', 'The placeholder ${user} of the source is missing.'],
@@ -143,7 +150,7 @@ describe('evaluateSegment', () => {
   it('reports a glossary term not used', () => {
     const options = { ...en_es, glossary: [{ source: 'file', target: 'fichero' }] };
     const issues = evaluateSegment({ source: 'Open the file.', translation: 'Abra el archivo.' }, options);
-    expect(issues.map((issue) => [issue.category, issue.message])).toEqual([
+    expect(issues.map((issue) => [issue.check, issue.message])).toEqual([
       ['glossary_term', 'The glossary term "file" should be translated as "fichero".'],
     ]);
     expect(evaluateSegment({ source: 'Open the file.', translation: 'Abra el fichero.' }, options)).toEqual(
@@ -157,7 +164,8 @@ describe('evaluateSegment', () => {
   it('reports a doubled word at its second occurrence, but not one the source doubles or a grammatical pair', () => {
     expect(evaluateSegment({ source: 'Open the file.', translation: 'Abra el el archivo.' }, en_es)).toEqual([
       {
-        category: 'doubled_word',
+        check: 'doubled_word',
+        category: 'grammar',
         severity: 'minor',
         message: 'The word "el" is written twice.',
         start: 8,
@@ -175,14 +183,16 @@ describe('evaluateSegment', () => {
   it('reports leading and trailing whitespace that differ from the source', () => {
     expect(evaluateSegment({ source: ' Save. ', translation: 'Guardar.' }, en_es)).toEqual([
       {
-        category: 'leading_whitespace',
+        check: 'leading_whitespace',
+        category: 'whitespace',
         severity: 'minor',
         message: 'Leading whitespace differs from the source (" " expected, none found).',
         start: 0,
         end: 0,
       },
       {
-        category: 'trailing_whitespace',
+        check: 'trailing_whitespace',
+        category: 'whitespace',
         severity: 'minor',
         message: 'Trailing whitespace differs from the source (" " expected, none found).',
         start: 8,
@@ -194,6 +204,7 @@ describe('evaluateSegment', () => {
   it('reports final punctuation of another kind, with language-specific marks counted as equal', () => {
     expect(evaluateSegment({ source: 'Are you sure?', translation: '¿Está seguro.' }, en_es)).toEqual([
       {
+        check: 'punctuation',
         category: 'punctuation',
         severity: 'minor',
         message: 'The source ends with question, the translation with period.',
@@ -212,6 +223,7 @@ describe('evaluateSegment', () => {
     ).toEqual([]);
     expect(evaluateSegment({ source: 'Save.', translation: 'Guardar' }, en_es)).toEqual([
       {
+        check: 'punctuation',
         category: 'punctuation',
         severity: 'minor',
         message: 'The source ends with period, the translation with none.',
@@ -250,6 +262,7 @@ describe('evaluateSegment', () => {
     );
     expect(issues).toEqual([
       {
+        check: 'spelling',
         category: 'spelling',
         severity: 'minor',
         message: '"arhcivo" may be misspelled.',
@@ -266,7 +279,7 @@ describe('evaluateSegment', () => {
     ).toEqual([]);
   });
 
-  it('leaves out disabled categories', () => {
+  it('leaves out disabled checks', () => {
     const issues = evaluateSegment(
       { source: 'Save.', translation: 'Guardar' },
       { ...en_es, disable: ['punctuation'] },
@@ -295,6 +308,6 @@ describe('evaluateSegment', () => {
       ],
       en_es,
     );
-    expect(results.map((issues) => issues.map((issue) => issue.category))).toEqual([[], ['empty_target']]);
+    expect(results.map((issues) => issues.map((issue) => issue.check))).toEqual([[], ['empty_target']]);
   });
 });

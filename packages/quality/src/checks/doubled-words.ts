@@ -17,7 +17,7 @@ export const checkDoubledWords: Check = (input) => {
     if (LEGITIMATE_DOUBLES.has(word.toLocaleLowerCase())) continue;
     const secondStart = match.index + word.length + match[2]!.length;
     findings.push({
-      category: 'doubled_word',
+      check: 'doubled_word',
       severity: 'minor',
       message: `The word "${word}" is written twice.`,
       start: secondStart,

@@ -28,7 +28,7 @@ export const checkLength: Check = (input) => {
   const ratio = targetLength / sourceLength;
   if (ratio >= min && ratio <= max) return findings;
   findings.push({
-    category: 'length_ratio',
+    check: 'length_ratio',
     severity: 'minor',
     message: `The translation is ${ratio < min ? 'much shorter' : 'much longer'} than the source (length ratio ${ratio.toFixed(2)}, expected ${min}–${max}).`,
     start: 0,

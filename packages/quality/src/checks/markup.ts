@@ -22,7 +22,7 @@ function compare(
       continue;
     }
     findings.push({
-      category: kind === 'tag' ? 'extra_tag' : 'extra_placeholder',
+      check: kind === 'tag' ? 'extra_tag' : 'extra_placeholder',
       severity: kind === 'tag' ? 'major' : 'critical',
       message: `The ${kind} ${token.text} is not in the source.`,
       start: token.start,
@@ -33,7 +33,7 @@ function compare(
     const original = source.find((token) => token.key === key)!;
     for (let index = 0; index < left; index++) {
       findings.push({
-        category: kind === 'tag' ? 'missing_tag' : 'missing_placeholder',
+        check: kind === 'tag' ? 'missing_tag' : 'missing_placeholder',
         severity: kind === 'tag' ? 'major' : 'critical',
         message: `The ${kind} ${original.text} of the source is missing.`,
         start: 0,
@@ -48,7 +48,7 @@ function compare(
       const first = target.findIndex((token, index) => token.key !== source[index]?.key);
       const token = target[first]!;
       findings.push({
-        category: 'reordered_tags',
+        check: 'reordered_tags',
         severity: 'minor',
         message: `The tags are in another order than in the source (from ${token.text}).`,
         start: token.start,

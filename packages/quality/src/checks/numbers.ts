@@ -26,7 +26,7 @@ export const checkNumbers: Check = (input) => {
   for (const token of extra) {
     const replaced = missing.shift();
     findings.push({
-      category: 'number_mismatch',
+      check: 'number_mismatch',
       severity: 'major',
       message:
         replaced === undefined
@@ -38,7 +38,7 @@ export const checkNumbers: Check = (input) => {
   }
   for (const value of missing) {
     findings.push({
-      category: 'number_mismatch',
+      check: 'number_mismatch',
       severity: 'major',
       message: `The number ${value} of the source is missing.`,
       start: 0,

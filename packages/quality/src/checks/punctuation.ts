@@ -32,7 +32,7 @@ export const checkPunctuation: Check = (input) => {
   const found = target.kind ?? 'none';
   const at = target.kind ? target.index : input.translation.trimEnd().length;
   findings.push({
-    category: 'punctuation',
+    check: 'punctuation',
     severity: 'minor',
     message: `The source ends with ${expected}, the translation with ${found}.`,
     start: target.kind ? at : Math.max(0, at - 1),

@@ -20,7 +20,7 @@ export const checkSpelling: Check = (input) => {
     if (/\p{N}/u.test(next) || /\p{N}/u.test(previous)) continue;
     if (spelling(word)) continue;
     findings.push({
-      category: 'spelling',
+      check: 'spelling',
       severity: 'minor',
       message: `"${word}" may be misspelled.`,
       start: match.index,

@@ -7,7 +7,7 @@ export const checkWhitespace: Check = (input) => {
   const targetLead = /^\s*/.exec(input.translation)![0];
   if (sourceLead !== targetLead && input.translation.trim() !== '') {
     findings.push({
-      category: 'leading_whitespace',
+      check: 'leading_whitespace',
       severity: 'minor',
       message: `Leading whitespace differs from the source (${describe(sourceLead)} expected, ${describe(targetLead)} found).`,
       start: 0,
@@ -18,7 +18,7 @@ export const checkWhitespace: Check = (input) => {
   const targetTrail = /\s*$/.exec(input.translation)![0];
   if (sourceTrail !== targetTrail && input.translation.trim() !== '') {
     findings.push({
-      category: 'trailing_whitespace',
+      check: 'trailing_whitespace',
       severity: 'minor',
       message: `Trailing whitespace differs from the source (${describe(sourceTrail)} expected, ${describe(targetTrail)} found).`,
       start: input.translation.length - targetTrail.length,
