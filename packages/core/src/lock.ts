@@ -67,6 +67,11 @@ export class TranslationLock {
     return new TranslationLock(path, entries);
   }
 
+  /** Number of entries for `locale`. */
+  size(locale: string): number {
+    return this.#entries.get(locale)?.size ?? 0;
+  }
+
   get(locale: string, key: string): LockEntry | undefined {
     return this.#entries.get(locale)?.get(key);
   }

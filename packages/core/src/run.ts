@@ -159,7 +159,10 @@ export function createTranslationRun(options: TranslationRunOptions) {
     const retry: { p: Pending; reason: string }[] = [];
     prepared.misses.forEach((p, i) => {
       const r = first.results[i]!;
-      if ('error' in r) return failures.push(failureOf(p, r.error.message));
+      if ('error' in r) {
+        failures.push(failureOf(p, r.error.message));
+        return;
+      }
       const problem = verifyCodes(p.segment.source, r.text);
       if (problem === undefined) good.set(p, r.text);
       else retry.push({ p, reason: problem });
@@ -173,7 +176,10 @@ export function createTranslationRun(options: TranslationRunOptions) {
       second = out;
       retry.forEach(({ p, reason }, i) => {
         const r = out.results[i]!;
-        if ('error' in r) return failures.push(failureOf(p, r.error.message));
+        if ('error' in r) {
+          failures.push(failureOf(p, r.error.message));
+          return;
+        }
         const restored = restorePairs(r.text);
         const problem = 'error' in restored ? restored.error : verifyCodes(p.segment.source, restored.target);
         if (problem === undefined && 'target' in restored) good.set(p, restored.target);
