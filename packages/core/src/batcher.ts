@@ -77,11 +77,12 @@ export function createBatcher(options: BatcherOptions = {}) {
       const key = optionsKey(item.options);
       let g = groups.get(key);
       if (!g) {
-        g = { options: item.options, requests: [], texts: new Map(), lastBytes: 0 };
+        const sent = { ...item.options, showBilledCharacters: true };
+        g = { options: sent, requests: [], texts: new Map(), lastBytes: 0 };
         groups.set(key, g);
       }
       if (g.texts.has(item.text)) continue;
-      const base = Buffer.byteLength(JSON.stringify({ ...wireOptions(item.options), text: [] }));
+      const base = Buffer.byteLength(JSON.stringify({ ...wireOptions(g.options), text: [] }));
       const { lead, core, trail } = trimParts(item.text);
       let parts: string[];
       try {
@@ -156,7 +157,7 @@ export function createBatcher(options: BatcherOptions = {}) {
         let record: RequestRecord;
         try {
           const texts = units.map((u) => u.text);
-          const result = await translator.translateText(texts, { ...g.options, showBilledCharacters: true });
+          const result = await translator.translateText(texts, g.options);
           if (result.length !== texts.length)
             throw new Error(`The service returned ${result.length} translations for ${texts.length} texts`);
           let billed = 0;
