@@ -1,0 +1,24 @@
+import type { EngineRegistry } from './engines/registry.js';
+import type { RateLimiter } from './http/rate-limit.js';
+import type { ResolvedOptions } from './options.js';
+import type { ResourceStore } from './resources.js';
+import type { Account, ApiKeyRecord, Storage } from './storage/storage.js';
+import type { SourceDetector } from './translate/detect-source.js';
+
+/** Everything the routes of both plan listeners share. Resolved once by `createServer`. */
+export interface ServiceContext {
+  readonly options: ResolvedOptions;
+  readonly storage: Storage;
+  readonly resources: ResourceStore;
+  readonly engines: EngineRegistry;
+  readonly detector: SourceDetector;
+  readonly rateLimiter: RateLimiter | undefined;
+  /** Base URLs of the two plans; known once the listeners are bound (or from `publicUrl` options). */
+  readonly urls: { paid: string; free: string };
+}
+
+/** Who is calling: set by the auth hook on every endpoint that needs a key. */
+export interface Caller {
+  readonly account: Account;
+  readonly key: ApiKeyRecord;
+}

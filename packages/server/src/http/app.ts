@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import { createValidator, decodeForm, ERROR_CODES, type Validator } from '@glossa/protocol';
+import type { TSchema } from '@sinclair/typebox';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import type { Caller, ServiceContext } from '../context.js';
+import { badRequest, ServiceError } from '../errors.js';
+import type { Plan } from '../storage/storage.js';
+import { authenticate, checkAccess } from './auth.js';
+import { bodyObject, registerBodyParsers, unsupportedMediaType } from './body.js';
+import type { Route } from './route.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | undefined;
+  }
+  interface FastifyContextConfig {
+    route?: Route;
+  }
+}
+
+/** Body limit of endpoints for which the spec sets none. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+const newTraceId = () => randomBytes(16).toString('hex');
+
+const validators = new WeakMap<TSchema, Validator<TSchema>>();
+function validate(schema: TSchema, value: unknown): unknown {
+  let validator = validators.get(schema);
+  if (!validator) {
+    validator = createValidator(schema);
+    validators.set(schema, validator);
+  }
+  const result = validator.validate(value);
+  if (!result.ok) throw badRequest(result.message);
+  return result.value;
+}
+
+/** Maps anything a request can fail with to the interface's error. */
+function toServiceError(error: unknown, request: FastifyRequest): ServiceError {
+  if (error instanceof ServiceError) return error;
+  const fastifyError = error as Partial<FastifyError>;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ServiceError(
+        413,
+        `Request body too large: the limit is ${request.routeOptions.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes.`,
+        ERROR_CODES.requestTooLarge,
+      );
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return unsupportedMediaType(request);
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ServiceError(status, fastifyError.message ?? 'Invalid request.', ERROR_CODES.invalidRequest);
+  }
+  return new ServiceError(500, 'Internal server error.', ERROR_CODES.internalError);
+}
+
+function loggerOption(context: ServiceContext) {
+  const logger = context.options.logger;
+  if (logger === false) return false;
+  return {
+    level: logger.level,
+    ...(logger.stream ? { stream: logger.stream } : {}),
+    // Belt and braces: the request log never writes headers, but a key must not leak if one is added.
+    redact: {
+      paths: ['req.headers.authorization', 'headers.authorization', '*.authorization'],
+      remove: true,
+    },
+  };
+}
+
+/** The Fastify app of one plan's listener: parsers, trace ids, auth, rate limit, errors and the routes. */
+export function buildApp(plan: Plan, context: ServiceContext, routes: readonly Route[]): FastifyInstance {
+  const app = Fastify({
+    logger: loggerOption(context),
+    genReqId: newTraceId,
+    requestIdHeader: false,
+    // Fastify's own request lines log the URL; ours (onResponse) logs the path only.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    frameworkErrors: (error, request, reply) => {
+      const failure = toServiceError(error, request);
+      // Framework errors reach this before routing, so the reply is untyped here.
+      const raw = reply as unknown as {
+        header(name: string, value: string): typeof raw;
+        code(status: number): typeof raw;
+        send(body: unknown): void;
+      };
+      raw
+        .header('x-trace-id', request.id ?? newTraceId())
+        .code(failure.status)
+        .send(failure.toBody());
+    },
+  });
+  app.decorateRequest('caller', undefined);
+  registerBodyParsers(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-trace-id', request.id);
+    const route = request.routeOptions.config.route;
+    if (!route || route.endpoint.access === 'signed_url') return;
+    const caller = await authenticate(request, plan, context);
+    request.caller = caller;
+    checkAccess(route.endpoint.access, caller);
+    const wait = context.rateLimiter?.take(caller.key.id) ?? 0;
+    if (wait > 0) {
+      throw new ServiceError(429, 'Too many requests. Retry later.', ERROR_CODES.tooManyRequests, undefined, {
+        headers: { 'retry-after': String(wait) },
+      });
+    }
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (context.options.logger === false) return;
+    // Path only: a query string could carry a key from an old client; headers and bodies are never logged.
+    request.log.info(
+      {
+        method: request.method,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        account: request.caller?.account.id,
+      },
+      'request',
+    );
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const failure = toServiceError(error, request);
+    if (failure.status >= 500)
+      request.log.error({ err: error, path: request.url.split('?')[0] }, 'request failed');
+    reply.code(failure.status).headers(failure.headers).send(failure.toBody());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .code(404)
+      .send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}`, code: 'not_found' });
+  });
+
+  for (const route of routes) {
+    const endpoint = route.endpoint;
+    app.route({
+      method: endpoint.method,
+      url: endpoint.path,
+      bodyLimit: endpoint.maxBodyBytes ?? DEFAULT_BODY_LIMIT,
+      config: { route },
+      handler: async (request, reply) => {
+        const rawQuery = request.raw.url?.split('?')[1] ?? '';
+        const query = endpoint.query
+          ? validate(endpoint.query, decodeQuery(rawQuery, endpoint.query))
+          : undefined;
+        const params = endpoint.params ? validate(endpoint.params, request.params) : undefined;
+        const body = endpoint.body
+          ? validate(endpoint.body, bodyObject(request, endpoint.body, endpoint.encodings ?? ['json']))
+          : undefined;
+        const result = await route.handle({
+          caller: request.caller as Caller,
+          query,
+          params,
+          body,
+          request,
+          reply,
+          context,
+        });
+        reply.code(endpoint.status);
+        return result;
+      },
+    });
+  }
+  return app;
+}
+
+function decodeQuery(raw: string, schema: TSchema): unknown {
+  try {
+    decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    throw badRequest('Query string is not valid: a percent-escape is malformed or not UTF-8.');
+  }
+  return decodeForm(raw, schema);
+}

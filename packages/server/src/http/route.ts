@@ -1,0 +1,30 @@
+import type { EndpointDefinition } from '@glossa/protocol';
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller, ServiceContext } from '../context.js';
+
+type StaticOf<T> = T extends TSchema ? Static<T> : undefined;
+
+/** What a route handler receives: the caller and the validated query, body and path parameters. */
+export interface RouteInput<E extends EndpointDefinition> {
+  readonly caller: Caller;
+  readonly query: StaticOf<E['query']>;
+  readonly body: StaticOf<E['body']>;
+  readonly params: StaticOf<E['params']>;
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly context: ServiceContext;
+}
+
+/** One endpoint of the protocol's table and the code that answers it; the handler's result is the JSON body. */
+export interface Route {
+  readonly endpoint: EndpointDefinition;
+  handle(input: RouteInput<EndpointDefinition>): Promise<unknown>;
+}
+
+export function defineRoute<E extends EndpointDefinition>(
+  endpoint: E,
+  handle: (input: RouteInput<E>) => Promise<unknown>,
+): Route {
+  return { endpoint, handle: handle as unknown as Route['handle'] };
+}

@@ -1,0 +1,31 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Plan } from './storage/storage.js';
+
+/** Free-plan keys end with this suffix (wire decisions); the free plan has its own base URL. */
+export const FREE_KEY_SUFFIX = ':fx';
+
+/** A new random API key: 32 random bytes, base64url, with `:fx` for the free plan. Shown once, stored hashed. */
+export function generateKey(plan: Plan): string {
+  const key = randomBytes(32).toString('base64url');
+  return plan === 'free' ? `${key}${FREE_KEY_SUFFIX}` : key;
+}
+
+/**
+ * What the store keeps instead of a key. Keys are 256-bit random values, so one SHA-256 is enough (a slow
+ * password hash guards guessable secrets, which these are not).
+ */
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function planOfKey(key: string): Plan {
+  return key.endsWith(FREE_KEY_SUFFIX) ? 'free' : 'paid';
+}
+
+const AUTHORIZATION = /^Service-Auth-Key ([\x21-\x7e]{1,512})$/i;
+
+/** The key of an `Authorization: Service-Auth-Key <key>` header, or `undefined` when absent or malformed. */
+export function keyFromAuthorization(header: string | undefined): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  return AUTHORIZATION.exec(header.trim())?.[1];
+}

@@ -1,0 +1,114 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { TranslationEngine } from './engines/engine.js';
+import type { Storage } from './storage/storage.js';
+
+export interface LogStream {
+  write(line: string): void;
+}
+
+export interface RateLimitOptions {
+  /** Sustained requests per second per key. */
+  requestsPerSecond: number;
+  /** Requests a key may make at once before the sustained rate applies. Default: twice the rate. */
+  burst?: number;
+}
+
+export interface UpstreamOptions {
+  /** Paid-plan base URL of the remote service. */
+  url: string;
+  key: string;
+}
+
+export interface ServerOptions {
+  /** Where the database and the development key live. Default: `GLOSSA_DATA_DIR`, else `~/.cache/glossa/server`. */
+  dataDir?: string;
+  /** Paid-plan port. Default 8080; 0 picks a free port. */
+  port?: number;
+  /** Free-plan port. Default 8081; 0 picks a free port. */
+  freePort?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** Request log (never holds a key or a body). `true`: info level to stdout. Default false. */
+  logger?: boolean | { level?: string; stream?: LogStream };
+  /** Key of the local development account. Default: `GLOSSA_API_KEY`, else generated once and kept. */
+  devKey?: string;
+  /** Engines to serve, in priority order. Default: pseudo, Apertium (pairs installed), upstream (when set). */
+  engines?: readonly TranslationEngine[];
+  upstream?: UpstreamOptions;
+  /** Per-key rate limit. Default 100 requests/s, burst 200. `false` turns it off. */
+  rateLimit?: false | RateLimitOptions;
+  /** Storage to use instead of SQLite in `dataDir`. */
+  storage?: Storage;
+  /** Base URLs clients reach this server at, when behind a proxy. Default: the listening addresses. */
+  publicUrl?: string;
+  freePublicUrl?: string;
+}
+
+export interface ResolvedOptions {
+  readonly dataDir: string;
+  readonly port: number;
+  readonly freePort: number;
+  readonly host: string;
+  readonly logger: false | { level: string; stream?: LogStream };
+  readonly devKey: string | undefined;
+  readonly rateLimit: false | Required<RateLimitOptions>;
+  readonly upstream: UpstreamOptions | undefined;
+  readonly publicUrl: string | undefined;
+  readonly freePublicUrl: string | undefined;
+}
+
+function port(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 65535) {
+    throw new RangeError(`${name}: expected an integer port from 0 to 65535, got ${JSON.stringify(value)}`);
+  }
+  return value as number;
+}
+
+/** Checks and completes the options once; everything else reads the resolved form. */
+export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`createServer: expected an options object, got ${String(options)}`);
+  }
+  const dataDir =
+    options.dataDir ?? process.env.GLOSSA_DATA_DIR ?? join(homedir(), '.cache', 'glossa', 'server');
+  if (typeof dataDir !== 'string' || dataDir === '') {
+    throw new TypeError(`dataDir: expected a directory path, got ${JSON.stringify(options.dataDir)}`);
+  }
+  const paidPort = port('port', options.port, 8080);
+  const freePort = port('freePort', options.freePort, 8081);
+  if (paidPort !== 0 && paidPort === freePort) {
+    throw new RangeError(`freePort: the free plan needs its own port, got the paid port ${paidPort} twice`);
+  }
+  let rateLimit: ResolvedOptions['rateLimit'] = { requestsPerSecond: 100, burst: 200 };
+  if (options.rateLimit === false) rateLimit = false;
+  else if (options.rateLimit !== undefined) {
+    const { requestsPerSecond, burst = requestsPerSecond * 2 } = options.rateLimit;
+    if (!(requestsPerSecond > 0) || !(burst >= 1)) {
+      throw new RangeError(
+        `rateLimit: expected requestsPerSecond > 0 and burst >= 1, got ${JSON.stringify(options.rateLimit)}`,
+      );
+    }
+    rateLimit = { requestsPerSecond, burst };
+  }
+  const logger = options.logger ?? false;
+  const devKey = options.devKey ?? (process.env.GLOSSA_API_KEY || undefined);
+  return {
+    dataDir,
+    port: paidPort,
+    freePort,
+    host: options.host ?? '127.0.0.1',
+    logger:
+      logger === false
+        ? false
+        : logger === true
+          ? { level: 'info' }
+          : { level: logger.level ?? 'info', ...(logger.stream ? { stream: logger.stream } : {}) },
+    devKey,
+    rateLimit,
+    upstream: options.upstream,
+    publicUrl: options.publicUrl?.replace(/\/+$/, ''),
+    freePublicUrl: options.freePublicUrl?.replace(/\/+$/, ''),
+  };
+}

@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  type CreateAccountOptions,
+  type CreatedAccount,
+  createAccount,
+  ensureDevAccount,
+} from './accounts.js';
+import type { ServiceContext } from './context.js';
+import { defaultEngines } from './engines/defaults.js';
+import { createEngineRegistry } from './engines/registry.js';
+import { buildApp } from './http/app.js';
+import { createRateLimiter } from './http/rate-limit.js';
+import { resolveOptions, type ServerOptions } from './options.js';
+import { NO_RESOURCES } from './resources.js';
+import { ROUTES } from './routes/index.js';
+import { createSqliteStorage } from './storage/sqlite.js';
+import { createSourceDetector } from './translate/detect-source.js';
+
+export interface GlossaServer {
+  /** Paid-plan base URL, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  /** Free-plan base URL (its own port). */
+  readonly freeUrl: string;
+  /** Key of the local development account (paid, admin, detection beta, quality alpha, memory matches). */
+  readonly devKey: string;
+  /** True when this start created the development account (a new data directory). */
+  readonly devAccountCreated: boolean;
+  /** The Fastify apps of the two plans (for `inject` and hooks). */
+  readonly paid: FastifyInstance;
+  readonly free: FastifyInstance;
+  createAccount(options: CreateAccountOptions): Promise<CreatedAccount>;
+  /** Binds both listeners. */
+  listen(): Promise<void>;
+  /** Stops listening, engines and storage. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+function baseUrl(address: string | { address: string; port: number } | null): string {
+  if (address === null || typeof address === 'string') return String(address);
+  const host = address.address.includes(':') ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** Creates the service (storage opened and migrated, development account ensured) without listening. */
+export async function createServer(options: ServerOptions = {}): Promise<GlossaServer> {
+  const resolved = resolveOptions(options);
+  const storage = options.storage ?? createSqliteStorage(resolved.dataDir);
+  const dev = await ensureDevAccount(storage, resolved.dataDir, resolved.devKey);
+  const engines = createEngineRegistry(options.engines ?? defaultEngines(resolved));
+  const hostForUrl = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  const context: ServiceContext = {
+    options: resolved,
+    storage,
+    resources: NO_RESOURCES,
+    engines,
+    detector: createSourceDetector(),
+    rateLimiter: resolved.rateLimit === false ? undefined : createRateLimiter(resolved.rateLimit),
+    urls: {
+      paid: resolved.publicUrl ?? `http://${hostForUrl}:${resolved.port}`,
+      free: resolved.freePublicUrl ?? `http://${hostForUrl}:${resolved.freePort}`,
+    },
+  };
+  const paid = buildApp('paid', context, ROUTES);
+  const free = buildApp('free', context, ROUTES);
+  let closed = false;
+
+  return {
+    get url() {
+      return context.urls.paid;
+    },
+    get freeUrl() {
+      return context.urls.free;
+    },
+    devKey: dev.key,
+    devAccountCreated: dev.created,
+    paid,
+    free,
+    createAccount: (accountOptions) => createAccount(storage, accountOptions),
+    async listen() {
+      await paid.listen({ port: resolved.port, host: resolved.host });
+      try {
+        await free.listen({ port: resolved.freePort, host: resolved.host });
+      } catch (error) {
+        await paid.close();
+        throw error;
+      }
+      if (!resolved.publicUrl) context.urls.paid = baseUrl(paid.server.address());
+      if (!resolved.freePublicUrl) context.urls.free = baseUrl(free.server.address());
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.allSettled([paid.close(), free.close()]);
+      await engines.close();
+      await storage.close();
+    },
+  };
+}
+
+/** `createServer` and `listen` in one call: the embedded server every test and the framework start. */
+export async function startServer(options: ServerOptions = {}): Promise<GlossaServer> {
+  const server = await createServer(options);
+  try {
+    await server.listen();
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  return server;
+}

@@ -1,0 +1,39 @@
+/**
+ * Schema migrations of the SQLite store, applied in order inside one transaction each; the applied count
+ * is kept in `PRAGMA user_version`. Append new migrations; never edit one that has shipped.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    plan TEXT NOT NULL CHECK (plan IN ('free', 'paid')),
+    admin INTEGER NOT NULL DEFAULT 0,
+    detection_beta INTEGER NOT NULL DEFAULT 0,
+    quality_alpha INTEGER NOT NULL DEFAULT 0,
+    memory_matches INTEGER NOT NULL DEFAULT 0,
+    character_limit INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    key_hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX api_keys_account ON api_keys(account_id);
+  CREATE TABLE settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  CREATE TABLE usage (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    key_id TEXT NOT NULL,
+    product TEXT NOT NULL,
+    day TEXT NOT NULL,
+    custom_tag TEXT NOT NULL DEFAULT '',
+    units REAL NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, day, product, key_id, custom_tag)
+  ) WITHOUT ROWID;
+  CREATE INDEX usage_account_tag ON usage(account_id, custom_tag, day);
+  `,
+];

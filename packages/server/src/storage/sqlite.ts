@@ -1,0 +1,216 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations.js';
+import {
+  type Account,
+  type ApiKeyRecord,
+  CHARACTER_PRODUCTS,
+  type CustomTagUsageQuery,
+  type CustomTagUsageRow,
+  type NewAccount,
+  type Reservation,
+  type Storage,
+  type UsageProduct,
+  type UsageRecord,
+  type UsageTotal,
+} from './storage.js';
+
+/** The one database file in the data directory. */
+export const DATABASE_FILE = 'glossa.sqlite';
+
+interface AccountRow {
+  id: string;
+  plan: 'free' | 'paid';
+  admin: number;
+  detection_beta: number;
+  quality_alpha: number;
+  memory_matches: number;
+  character_limit: number;
+  created_at: string;
+}
+
+const toAccount = (row: AccountRow): Account => ({
+  id: row.id,
+  plan: row.plan,
+  admin: row.admin === 1,
+  detectionBeta: row.detection_beta === 1,
+  qualityAlpha: row.quality_alpha === 1,
+  memoryMatches: row.memory_matches === 1,
+  characterLimit: row.character_limit,
+  createdAt: row.created_at,
+});
+
+function migrate(db: Database.Database): void {
+  const applied = db.pragma('user_version', { simple: true }) as number;
+  for (let version = applied; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}
+
+/** Opens (creating and migrating as needed) `<dataDir>/glossa.sqlite` in WAL mode. */
+export function createSqliteStorage(dataDir: string): Storage {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const db = new Database(join(dataDir, DATABASE_FILE));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+
+  const statements = {
+    insertAccount: db.prepare(
+      `INSERT INTO accounts (id, plan, admin, detection_beta, quality_alpha, memory_matches, character_limit, created_at)
+       VALUES (@id, @plan, @admin, @detection_beta, @quality_alpha, @memory_matches, @character_limit, @created_at)`,
+    ),
+    getAccount: db.prepare('SELECT * FROM accounts WHERE id = ?'),
+    insertKey: db.prepare('INSERT INTO api_keys (id, account_id, key_hash, created_at) VALUES (?, ?, ?, ?)'),
+    findKey: db.prepare(
+      `SELECT k.id AS key_id, a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
+    ),
+    getSetting: db.prepare('SELECT value FROM settings WHERE name = ?'),
+    setSetting: db.prepare(
+      'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
+    ),
+    addUsage: db.prepare(
+      `INSERT INTO usage (account_id, key_id, product, day, custom_tag, units)
+       VALUES (@accountId, @keyId, @product, @day, @customTag, @units)
+       ON CONFLICT(account_id, day, product, key_id, custom_tag) DO UPDATE SET units = units + excluded.units`,
+    ),
+    periodCharacters: db.prepare(
+      `SELECT COALESCE(SUM(units), 0) AS units FROM usage
+       WHERE account_id = ? AND day >= ? AND day < ? AND product IN (${CHARACTER_PRODUCTS.map(() => '?').join(', ')})`,
+    ),
+    totals: db.prepare(
+      `SELECT product, SUM(units) AS account_units, SUM(CASE WHEN key_id = ? THEN units ELSE 0 END) AS key_units
+       FROM usage WHERE account_id = ? AND day >= ? AND day < ? GROUP BY product`,
+    ),
+    tagsByPeriod: db.prepare(
+      `SELECT custom_tag, product, SUM(units) AS units FROM usage
+       WHERE custom_tag IN (
+         SELECT DISTINCT custom_tag FROM usage WHERE account_id = @accountId AND custom_tag <> ''
+           AND day >= @from AND day <= @to ORDER BY custom_tag LIMIT @limit OFFSET @offset)
+         AND account_id = @accountId AND day >= @from AND day <= @to
+       GROUP BY custom_tag, product ORDER BY custom_tag`,
+    ),
+    tagsByDay: db.prepare(
+      `WITH page AS (
+         SELECT DISTINCT custom_tag, day FROM usage WHERE account_id = @accountId AND custom_tag <> ''
+           AND day >= @from AND day <= @to ORDER BY custom_tag, day LIMIT @limit OFFSET @offset)
+       SELECT u.custom_tag, u.day, u.product, SUM(u.units) AS units FROM usage u
+       JOIN page p ON p.custom_tag = u.custom_tag AND p.day = u.day
+       WHERE u.account_id = @accountId GROUP BY u.custom_tag, u.day, u.product ORDER BY u.custom_tag, u.day`,
+    ),
+  };
+
+  const reserve = db.transaction((reservation: Reservation): boolean => {
+    const { units: used } = statements.periodCharacters.get(
+      reservation.accountId,
+      reservation.periodFrom,
+      reservation.periodTo,
+      ...CHARACTER_PRODUCTS,
+    ) as { units: number };
+    if (used + reservation.units > reservation.limit) return false;
+    statements.addUsage.run(usageParams(reservation));
+    return true;
+  });
+
+  return {
+    async createAccount(account: NewAccount): Promise<Account> {
+      const row: AccountRow = {
+        id: account.id,
+        plan: account.plan,
+        admin: Number(account.admin),
+        detection_beta: Number(account.detectionBeta),
+        quality_alpha: Number(account.qualityAlpha),
+        memory_matches: Number(account.memoryMatches),
+        character_limit: account.characterLimit,
+        created_at: new Date().toISOString(),
+      };
+      statements.insertAccount.run(row);
+      return toAccount(row);
+    },
+    async getAccount(id) {
+      const row = statements.getAccount.get(id) as AccountRow | undefined;
+      return row && toAccount(row);
+    },
+    async addKey(accountId, keyHash): Promise<ApiKeyRecord> {
+      const id = randomUUID();
+      statements.insertKey.run(id, accountId, keyHash, new Date().toISOString());
+      return { id, accountId };
+    },
+    async findKeyByHash(keyHash) {
+      const row = statements.findKey.get(keyHash) as (AccountRow & { key_id: string }) | undefined;
+      return row && { key: { id: row.key_id, accountId: row.id }, account: toAccount(row) };
+    },
+    async getSetting(name) {
+      return (statements.getSetting.get(name) as { value: string } | undefined)?.value;
+    },
+    async setSetting(name, value) {
+      statements.setSetting.run(name, value);
+    },
+    async reserveCharacters(reservation) {
+      return reserve.immediate(reservation);
+    },
+    async recordUsage(record) {
+      statements.addUsage.run(usageParams(record));
+    },
+    async usageTotals(accountId, keyId, from, to): Promise<UsageTotal[]> {
+      const rows = statements.totals.all(keyId, accountId, from, to) as {
+        product: UsageProduct;
+        account_units: number;
+        key_units: number;
+      }[];
+      return rows.map((row) => ({
+        product: row.product,
+        accountUnits: row.account_units,
+        keyUnits: row.key_units,
+      }));
+    },
+    async customTagUsage(query: CustomTagUsageQuery): Promise<CustomTagUsageRow[]> {
+      const params = {
+        accountId: query.accountId,
+        from: query.from,
+        to: query.to,
+        limit: query.limit,
+        offset: query.offset,
+      };
+      const rows = (query.byDay ? statements.tagsByDay : statements.tagsByPeriod).all(params) as {
+        custom_tag: string;
+        day?: string;
+        product: UsageProduct;
+        units: number;
+      }[];
+      const grouped = new Map<string, { customTag: string; day?: string; units: Record<string, number> }>();
+      for (const row of rows) {
+        const id = `${row.custom_tag}\u0000${row.day ?? ''}`;
+        let entry = grouped.get(id);
+        if (!entry) {
+          entry = { customTag: row.custom_tag, units: {} };
+          if (row.day !== undefined) entry.day = row.day;
+          grouped.set(id, entry);
+        }
+        entry.units[row.product] = row.units;
+      }
+      return [...grouped.values()];
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}
+
+function usageParams(record: UsageRecord) {
+  return {
+    accountId: record.accountId,
+    keyId: record.keyId,
+    product: record.product,
+    day: record.day,
+    customTag: record.customTag,
+    units: record.units,
+  };
+}

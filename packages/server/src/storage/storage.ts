@@ -1,0 +1,102 @@
+/**
+ * Everything the server keeps, behind one interface: SQLite (`createSqliteStorage`) by default, PostgreSQL
+ * later for several instances sharing state. Methods are async so a networked store can implement them;
+ * each method that must be atomic (quota reservation) says so.
+ */
+
+export type Plan = 'free' | 'paid';
+
+export interface Account {
+  readonly id: string;
+  readonly plan: Plan;
+  readonly admin: boolean;
+  readonly detectionBeta: boolean;
+  readonly qualityAlpha: boolean;
+  readonly memoryMatches: boolean;
+  /** Monthly character limit (translate + write characters). */
+  readonly characterLimit: number;
+  readonly createdAt: string;
+}
+
+export interface NewAccount {
+  readonly id: string;
+  readonly plan: Plan;
+  readonly admin: boolean;
+  readonly detectionBeta: boolean;
+  readonly qualityAlpha: boolean;
+  readonly memoryMatches: boolean;
+  readonly characterLimit: number;
+}
+
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly accountId: string;
+}
+
+/** Billing products: characters for translate and write, minutes for voice. */
+export type UsageProduct = 'translate' | 'write' | 'speech_to_text' | 'speech_to_speech';
+/** Products whose units count against the monthly character limit. */
+export const CHARACTER_PRODUCTS: readonly UsageProduct[] = ['translate', 'write'];
+
+export interface UsageRecord {
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly product: UsageProduct;
+  readonly units: number;
+  /** Custom reporting tag, already normalized; `''` when the request had none. */
+  readonly customTag: string;
+  /** UTC day, `YYYY-MM-DD`. */
+  readonly day: string;
+}
+
+export interface Reservation extends UsageRecord {
+  /** Billing period as UTC days: `from` inclusive, `to` exclusive. */
+  readonly periodFrom: string;
+  readonly periodTo: string;
+  readonly limit: number;
+}
+
+export interface UsageTotal {
+  readonly product: UsageProduct;
+  readonly accountUnits: number;
+  readonly keyUnits: number;
+}
+
+export interface CustomTagUsageQuery {
+  readonly accountId: string;
+  /** UTC days, both inclusive. */
+  readonly from: string;
+  readonly to: string;
+  readonly byDay: boolean;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export interface CustomTagUsageRow {
+  readonly customTag: string;
+  /** Present when grouped by day. */
+  readonly day?: string;
+  readonly units: Readonly<Partial<Record<UsageProduct, number>>>;
+}
+
+export interface Storage {
+  createAccount(account: NewAccount): Promise<Account>;
+  getAccount(id: string): Promise<Account | undefined>;
+  /** Stores a key by its hash only. */
+  addKey(accountId: string, keyHash: string): Promise<ApiKeyRecord>;
+  findKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: Account } | undefined>;
+  getSetting(name: string): Promise<string | undefined>;
+  setSetting(name: string, value: string): Promise<void>;
+  /**
+   * Atomically: when the account's character products in the period plus `units` stay within `limit`,
+   * record the usage and return true; otherwise record nothing and return false.
+   */
+  reserveCharacters(reservation: Reservation): Promise<boolean>;
+  /** Adds units (negative to refund a reservation whose work failed). */
+  recordUsage(record: UsageRecord): Promise<void>;
+  /** Units per product for the account and for one of its keys, days `from` inclusive to `to` exclusive. */
+  usageTotals(accountId: string, keyId: string, from: string, to: string): Promise<UsageTotal[]>;
+  /** Tagged usage of one account, ordered by tag (then day), one page. */
+  customTagUsage(query: CustomTagUsageQuery): Promise<CustomTagUsageRow[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,176 @@
+import {
+  canonicalLanguage,
+  checkTranslateRules,
+  DEFAULT_TAG_HANDLING_VERSION,
+  ERROR_CODES,
+  type TranslateRequest,
+  type TranslateResponse,
+  type Translation,
+  toV2LanguageCode,
+} from '@glossa/protocol';
+import type { Caller, ServiceContext } from '../context.js';
+import { EngineError, type EngineFormality } from '../engines/engine.js';
+import type { EngineChoice } from '../engines/registry.js';
+import { badRequest, ServiceError, unsupportedLanguage } from '../errors.js';
+import { billingPeriod } from './billing-period.js';
+import { checkRequestRules, checkResources, engineFormality, prepareOptions } from './options.js';
+import { type PreparedText, prepareText } from './prepare.js';
+
+const v2 = toV2LanguageCode;
+
+function language(code: string, parameter: string): string {
+  const canonical = canonicalLanguage(code);
+  if (!canonical) throw unsupportedLanguage(`Value for '${parameter}' not supported: '${code}'.`);
+  return canonical;
+}
+
+/** The source language of each text: the request's, or detected among the sources that reach the target. */
+async function sourcesOf(
+  prepared: readonly PreparedText[],
+  source: string | undefined,
+  target: string,
+  context: ServiceContext,
+): Promise<string[]> {
+  if (source !== undefined) return prepared.map(() => source);
+  const candidates = context.engines.sourcesFor(target);
+  const detected = await Promise.all(
+    prepared.map((text) =>
+      text.units.length === 0
+        ? undefined
+        : context.detector.detect(text.units.join(' ').replace(/<[^>]*>/g, ' '), candidates),
+    ),
+  );
+  const fallback =
+    detected.find((code) => code !== undefined) ?? (candidates.has('en') ? 'en' : [...candidates][0]);
+  return detected.map((code, index) => {
+    if (code !== undefined) return code;
+    if (prepared[index]!.units.length === 0 && fallback !== undefined) return fallback;
+    throw new ServiceError(
+      400,
+      `Could not detect the source language of text[${index}] among the languages that translate into ${v2(target)}; send 'source_lang'.`,
+      ERROR_CODES.unsupportedLanguage,
+    );
+  });
+}
+
+interface Group {
+  readonly choice: EngineChoice;
+  readonly formality: EngineFormality;
+  readonly units: string[];
+  /** For each unit: [text index, unit index within the text]. */
+  readonly owners: [number, number][];
+}
+
+/** POST /v2/translate after validation: rules, languages, resources, quota, engines, response. */
+export async function translateRequest(
+  request: TranslateRequest,
+  caller: Caller,
+  customTag: string,
+  context: ServiceContext,
+): Promise<TranslateResponse> {
+  const rule = checkTranslateRules(request);
+  if (rule) throw badRequest(rule);
+  const target = language(request.target_lang, 'target_lang');
+  const source = request.source_lang === undefined ? undefined : language(request.source_lang, 'source_lang');
+  checkRequestRules(request, target, caller);
+  if (source !== undefined && !context.engines.select(source, target)) {
+    throw unsupportedLanguage(
+      `Language pair ${v2(source)} → ${v2(target)} is not supported by this server's engines.`,
+    );
+  }
+  if (source === undefined && context.engines.sourcesFor(target).size === 0) {
+    throw unsupportedLanguage(`Target language ${v2(target)} is not supported by this server's engines.`);
+  }
+  await checkResources(request, source, target, caller, context);
+
+  const options = prepareOptions(request);
+  const prepared = request.text.map((text) => prepareText(text, options));
+  const sources = await sourcesOf(prepared, source, target, context);
+
+  const groups = new Map<string, Group>();
+  prepared.forEach((text, textIndex) => {
+    const choice = context.engines.select(sources[textIndex]!, target)!;
+    const key = `${choice.engine.name}:${choice.pair.source}>${choice.pair.target}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { choice, formality: engineFormality(request, choice, target), units: [], owners: [] };
+      groups.set(key, group);
+    }
+    text.units.forEach((unit, unitIndex) => {
+      group.units.push(unit);
+      group.owners.push([textIndex, unitIndex]);
+    });
+  });
+
+  const billed = prepared.reduce((sum, text) => sum + text.billed, 0);
+  const period = billingPeriod();
+  const usage = {
+    accountId: caller.account.id,
+    keyId: caller.key.id,
+    product: 'translate' as const,
+    customTag,
+    day: period.today,
+  };
+  const reserved = await context.storage.reserveCharacters({
+    ...usage,
+    units: billed,
+    periodFrom: period.fromDay,
+    periodTo: period.toDay,
+    limit: caller.account.characterLimit,
+  });
+  if (!reserved) {
+    throw new ServiceError(
+      456,
+      'Quota exceeded: the character limit of this billing period has been reached.',
+      ERROR_CODES.quotaExceeded,
+    );
+  }
+
+  const outputs = prepared.map((text) => new Array<string>(text.units.length));
+  try {
+    await Promise.all(
+      [...groups.values()].map(async (group) => {
+        if (group.units.length === 0) return;
+        const translated = await group.choice.engine.translate({
+          texts: group.units,
+          source: group.choice.pair.source,
+          target: group.choice.pair.target,
+          markup: options.tagHandling !== undefined,
+          formality: group.formality,
+        });
+        group.owners.forEach(([textIndex, unitIndex], index) => {
+          outputs[textIndex]![unitIndex] = translated[index] ?? '';
+        });
+      }),
+    );
+  } catch (error) {
+    await context.storage.recordUsage({ ...usage, units: -billed });
+    if (error instanceof EngineError) {
+      throw new ServiceError(
+        503,
+        `Translation engine '${error.engine}' failed: ${error.message}`,
+        ERROR_CODES.engineError,
+        undefined,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+
+  const translations = prepared.map((text, index): Translation => {
+    const translation: Translation = {
+      detected_source_language: v2(sources[index]!),
+      text: text.assemble(outputs[index]!),
+    };
+    if (request.show_billed_characters) translation.billed_characters = text.billed;
+    if (request.model_type !== undefined) {
+      translation.model_type_used =
+        request.model_type === 'latency_optimized' ? 'latency_optimized' : 'quality_optimized';
+    }
+    if (request.tag_handling !== undefined || request.tag_handling_version !== undefined) {
+      translation.tag_handling_version = request.tag_handling_version ?? DEFAULT_TAG_HANDLING_VERSION;
+    }
+    return translation;
+  });
+  return { translations };
+}

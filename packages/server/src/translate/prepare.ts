@@ -1,0 +1,182 @@
+/**
+ * Turns one request text into engine units and back. Plain text is split into sentences; with
+ * `tag_handling`, the caller's XML or HTML becomes the engine's codes (`<g id>` around inline markup,
+ * `<x id/>` for standalone and ignored parts), structural elements split the text into separate units, and
+ * the translated units are put back into the original markup. Whitespace around units never reaches the
+ * engine, and units without a letter are not sent at all.
+ */
+
+import { type CodeTable, codeIds, restoreCodes } from './codes.js';
+import { escapeText, HTML_RAW_TEXT, hasDirectText, type MarkupNode, parseMarkup } from './markup-parse.js';
+import { type SplitMode, splitSentences } from './sentences.js';
+
+export interface PrepareOptions {
+  readonly tagHandling: 'xml' | 'html' | undefined;
+  readonly splitSentences: SplitMode;
+  readonly splittingTags: ReadonlySet<string>;
+  readonly nonSplittingTags: ReadonlySet<string>;
+  readonly ignoreTags: ReadonlySet<string>;
+  readonly preserveFormatting: boolean;
+}
+
+export interface PreparedText {
+  /** What the engine translates, in order. */
+  readonly units: readonly string[];
+  /** Characters billed: code points of the text, without markup. */
+  readonly billed: number;
+  /** The translated text from the engine's outputs for `units`. */
+  assemble(outputs: readonly string[]): string;
+}
+
+type Part = string | number;
+
+const HTML_BLOCKS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt',
+  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header',
+  'hgroup', 'html', 'legend', 'li', 'main', 'nav', 'ol', 'option', 'p', 'pre', 'section', 'summary', 'table',
+  'tbody', 'td', 'tfoot', 'th', 'thead', 'title', 'tr', 'ul',
+]); // biome-ignore format: a word list
+
+const LETTER = /\p{L}/u;
+const codePoints = (text: string) => {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+};
+
+function addUnit(parts: Part[], units: string[], piece: string, literal = (text: string) => text): void {
+  const core = piece.trim();
+  if (core === '' || !LETTER.test(core.replace(/<[^>]*>|&[a-z]+;/g, ''))) {
+    parts.push(literal(piece));
+    return;
+  }
+  const start = piece.indexOf(core);
+  if (start > 0) parts.push(piece.slice(0, start));
+  parts.push(units.length);
+  units.push(core);
+  if (start + core.length < piece.length) parts.push(piece.slice(start + core.length));
+}
+
+function join(
+  parts: readonly Part[],
+  outputs: readonly string[],
+  map: (output: string, unit: number) => string,
+) {
+  return parts.map((part) => (typeof part === 'string' ? part : map(outputs[part] ?? '', part))).join('');
+}
+
+/** With `preserve_formatting`, the output keeps the source's initial case and its final punctuation. */
+function keepFormatting(source: string, output: string): string {
+  let result = output;
+  const first = /\p{L}/u.exec(source)?.[0];
+  const outFirst = /\p{L}/u.exec(result);
+  if (first && outFirst && first === first.toLowerCase() && first !== first.toUpperCase()) {
+    result = result.slice(0, outFirst.index) + outFirst[0].toLowerCase() + result.slice(outFirst.index + 1);
+  }
+  const end = /[.!?…。]$/u;
+  if (!end.test(source) && end.test(result)) result = result.replace(/[.!?…。]+$/u, '');
+  return result;
+}
+
+function preparePlain(text: string, options: PrepareOptions): PreparedText {
+  const parts: Part[] = [];
+  const units: string[] = [];
+  for (const piece of splitSentences(text, options.splitSentences, false)) addUnit(parts, units, piece);
+  return {
+    units,
+    billed: codePoints(text),
+    assemble: (outputs) =>
+      join(parts, outputs, (output, unit) =>
+        options.preserveFormatting ? keepFormatting(units[unit]!, output) : output,
+      ),
+  };
+}
+
+function prepareMarkup(text: string, options: PrepareOptions): PreparedText {
+  const html = options.tagHandling === 'html';
+  const nodes = parseMarkup(text, html);
+  const codes: CodeTable = new Map();
+  const parts: Part[] = [];
+  const units: string[] = [];
+  let billed = 0;
+
+  const isIgnored = (name: string) => options.ignoreTags.has(name);
+  const isSplitting = (node: Extract<MarkupNode, { kind: 'element' }>) => {
+    if (options.nonSplittingTags.has(node.name)) return false;
+    if (options.splittingTags.has(node.name) || (html && HTML_BLOCKS.has(node.name))) return true;
+    // Outline detection: an element holding only elements (and whitespace) is structure, not a phrase.
+    return !html && !hasDirectText(node) && node.children.some((child) => child.kind === 'element');
+  };
+  const serialize = (list: readonly MarkupNode[]): string =>
+    list
+      .map((node) =>
+        node.kind === 'text'
+          ? node.raw
+          : node.kind === 'standalone'
+            ? node.raw
+            : node.raw || node.open + serialize(node.children) + node.close,
+      )
+      .join('');
+  const codeForm = (list: readonly MarkupNode[]): string =>
+    list
+      .map((node) => {
+        if (node.kind === 'text') {
+          billed += codePoints(node.text);
+          return escapeText(node.text);
+        }
+        const id = codes.size + 1;
+        if (node.kind === 'standalone') {
+          codes.set(id, { kind: 'x', text: node.raw });
+          return `<x id="${id}"/>`;
+        }
+        if (isIgnored(node.name) || (html && HTML_RAW_TEXT.has(node.name))) {
+          billed += isIgnored(node.name) ? codePoints(textOf(node.children)) : 0;
+          codes.set(id, { kind: 'x', text: node.raw || node.open + serialize(node.children) + node.close });
+          return `<x id="${id}"/>`;
+        }
+        codes.set(id, { kind: 'g', open: node.open, close: node.close });
+        return `<g id="${id}">${codeForm(node.children)}</g>`;
+      })
+      .join('');
+  const flushRun = (run: MarkupNode[]) => {
+    if (run.length === 0) return;
+    const form = codeForm(run);
+    const literal = (piece: string) => restoreCodes(piece, codes, codeIds(piece));
+    for (const piece of splitSentences(form, options.splitSentences, true))
+      addUnit(parts, units, piece, literal);
+    run.length = 0;
+  };
+  const walkBlock = (list: readonly MarkupNode[]) => {
+    const run: MarkupNode[] = [];
+    for (const node of list) {
+      if (node.kind === 'element' && !isIgnored(node.name) && isSplitting(node)) {
+        flushRun(run);
+        if (html && HTML_RAW_TEXT.has(node.name)) parts.push(node.raw);
+        else {
+          parts.push(node.open);
+          walkBlock(node.children);
+          parts.push(node.close);
+        }
+      } else run.push(node);
+    }
+    flushRun(run);
+  };
+  walkBlock(nodes);
+
+  return {
+    units,
+    billed,
+    assemble: (outputs) =>
+      join(parts, outputs, (output, unit) => restoreCodes(output, codes, codeIds(units[unit]!))),
+  };
+}
+
+function textOf(list: readonly MarkupNode[]): string {
+  return list
+    .map((node) => (node.kind === 'text' ? node.text : node.kind === 'element' ? textOf(node.children) : ''))
+    .join('');
+}
+
+export function prepareText(text: string, options: PrepareOptions): PreparedText {
+  return options.tagHandling ? prepareMarkup(text, options) : preparePlain(text, options);
+}

@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type GlossaServer, type ServerOptions, startServer } from '../src/index.js';
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+  data: any;
+  text: string;
+}
+
+export interface CallOptions {
+  method?: string;
+  json?: unknown;
+  form?: string | [string, string][];
+  raw?: string | Uint8Array;
+  headers?: Record<string, string>;
+  /** `null`: no Authorization header. Default: the development key. */
+  key?: string | null;
+  base?: string;
+}
+
+export interface TestServer {
+  server: GlossaServer;
+  dataDir: string;
+  call(path: string, options?: CallOptions): Promise<Reply>;
+  translate(body: unknown, options?: CallOptions): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+/** A real server on loopback ports with a fresh data directory (a real SQLite file). */
+export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'glossa-server-test-'));
+  const server = await startServer({
+    dataDir,
+    port: 0,
+    freePort: 0,
+    host: '127.0.0.1',
+    logger: false,
+    ...options,
+  });
+  const call = async (path: string, options: CallOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...options.headers };
+    const key = options.key === undefined ? server.devKey : options.key;
+    if (key !== null) headers.authorization = `Service-Auth-Key ${key}`;
+    let body: string | Uint8Array | undefined;
+    if (options.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form !== undefined) {
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      body = typeof options.form === 'string' ? options.form : new URLSearchParams(options.form).toString();
+    } else if (options.raw !== undefined) body = options.raw;
+    const method = options.method ?? (body === undefined ? 'GET' : 'POST');
+    const response = await fetch((options.base ?? server.url) + path, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+    });
+    const text = await response.text();
+    let data: unknown = text;
+    try {
+      data = JSON.parse(text);
+    } catch {}
+    return { status: response.status, headers: response.headers, data, text };
+  };
+  return {
+    server,
+    dataDir,
+    call,
+    translate: (body, options = {}) => call('/v2/translate', { ...options, json: body }),
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const TRACE_ID = /^[0-9a-f]{32}$/;
+export const codePoints = (text: string) => [...text].length;
