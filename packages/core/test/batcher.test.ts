@@ -4,12 +4,19 @@ import {
   type BatchItem,
   createBatcher,
   createPseudoTranslator,
+  pseudoLocalize,
   splitSource,
+  type TranslationRequestOptions,
   type Translator,
   wireOptions,
 } from '../src/index.js';
 
-const es = { targetLang: 'es', sourceLang: 'en', tagHandling: 'xml', ignoreTags: ['x'] } as const;
+const es: TranslationRequestOptions = {
+  targetLang: 'es',
+  sourceLang: 'en',
+  tagHandling: 'xml',
+  ignoreTags: ['x'],
+};
 const sent = { ...es, showBilledCharacters: true };
 const bodyOf = (texts: string[], options: object) =>
   JSON.stringify({ ...wireOptions(options as typeof es), text: texts });
@@ -60,7 +67,7 @@ describe('batcher', () => {
     expect(bodies.map((b) => JSON.parse(b).text)).toEqual([['One', 'Three'], ['Two'], ['One']]);
     expect(JSON.parse(bodies[1]!).context).toBe('menu');
     expect(out.results.map((r) => ('text' in r ? r.text : r.error.message))).toEqual(
-      ['One', 'Two', 'Three', 'One', 'One'].map((t) => createPseudoTranslator() && pseudoOf(t)),
+      ['One', 'Two', 'Three', 'One', 'One'].map(pseudoOf),
     );
     expect(out.requests.map((r) => r.bytes)).toEqual(bodies.map((b) => Buffer.byteLength(b)));
   });
