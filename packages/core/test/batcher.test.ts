@@ -153,8 +153,6 @@ describe('batcher', () => {
   });
 });
 
-import { pseudoLocalize } from '../src/index.js';
-
 function pseudoOf(text: string) {
   return pseudoLocalize(text, 'en-XA');
 }
