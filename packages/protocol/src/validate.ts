@@ -81,6 +81,36 @@ const FORMAT_NAMES: Record<string, string> = {
 
 const quoteList = (values: readonly unknown[]) => values.map((value) => `'${String(value)}'`).join(', ');
 
+type UnionOption = { const?: unknown; type?: string; anyOf?: UnionOption[]; items?: UnionOption };
+
+/** The constants a union of literals allows (through nested unions), or `undefined` if it allows more. */
+function unionConstants(options: readonly UnionOption[]): unknown[] | undefined {
+  const values: unknown[] = [];
+  for (const option of options) {
+    if (option.const !== undefined) values.push(option.const);
+    else if (option.anyOf) {
+      const nested = unionConstants(option.anyOf);
+      if (!nested) return undefined;
+      values.push(...nested);
+    } else return undefined;
+  }
+  return values.length > 0 ? values : undefined;
+}
+
+function describeUnion(name: string, options: readonly UnionOption[]): string {
+  const values = unionConstants(options);
+  if (values) return `Value for '${name}' not supported. Expected one of: ${quoteList(values)}.`;
+  // A value or a list of values (`include`, `splitting_tags`): describe the value.
+  const scalar = options.find((option) => option.type !== 'array');
+  const array = options.find((option) => option.type === 'array');
+  if (scalar && array && options.length === 2) {
+    const listed = unionConstants([scalar]);
+    if (listed) return `Value for '${name}' not supported. Expected one or more of: ${quoteList(listed)}.`;
+    if (scalar.type) return `Parameter '${name}' must be a ${scalar.type} or an array of them.`;
+  }
+  return `Invalid value for '${name}'.`;
+}
+
 function describeError(error: ValueError | undefined): string {
   if (!error) return 'Invalid request.';
   const name = parameterName(error.path);
@@ -128,15 +158,11 @@ function describeError(error: ValueError | undefined): string {
     case ValueErrorType.IntegerMaximum:
     case ValueErrorType.NumberMinimum:
     case ValueErrorType.IntegerMinimum:
-      return `Parameter '${name}' must be between ${schema.minimum ?? '-∞'} and ${schema.maximum ?? '∞'}.`;
-    case ValueErrorType.Union: {
-      const options = schema.anyOf ?? [];
-      const values = options.map((option) => option.const).filter((value) => value !== undefined);
-      if (values.length === options.length && values.length > 0) {
-        return `Value for '${name}' not supported. Expected one of: ${quoteList(values)}.`;
-      }
-      return `Invalid value for '${name}'.`;
-    }
+      if (schema.maximum === undefined) return `Parameter '${name}' must be at least ${schema.minimum}.`;
+      if (schema.minimum === undefined) return `Parameter '${name}' must be at most ${schema.maximum}.`;
+      return `Parameter '${name}' must be between ${schema.minimum} and ${schema.maximum}.`;
+    case ValueErrorType.Union:
+      return describeUnion(name, schema.anyOf ?? []);
     default:
       return name ? `Invalid value for '${name}': ${error.message}.` : `Invalid request: ${error.message}.`;
   }
