@@ -5,9 +5,9 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
  * Base URL of a local Glossa server's paid-plan port (`glossa-server` with its default ports).
  * Used when no `serverUrl` is given and the key is a paid-plan key.
  */
-export const DEFAULT_SERVER_URL = 'http://127.0.0.1:8787';
+export const DEFAULT_SERVER_URL = 'http://127.0.0.1:8080';
 /** Base URL of a local Glossa server's free-plan port; used for `:fx` keys when no `serverUrl` is given. */
-export const DEFAULT_FREE_SERVER_URL = 'http://127.0.0.1:8788';
+export const DEFAULT_FREE_SERVER_URL = 'http://127.0.0.1:8081';
 
 /** Where log lines go. `console` fits. Lines never contain the key. */
 export interface Logger {
