@@ -1,0 +1,98 @@
+/** `rehypeGlossa`: the unified plugin. Extracts, calls `translate`, and splices the targets back. */
+import type { Segment } from '@glossa/core';
+import type { Root } from 'hast';
+import type { Processor } from 'unified';
+import type { VFile } from 'vfile';
+import { extract, parseHtml } from './extract.js';
+import { merge } from './merge.js';
+import { checkLang, type HtmlOptions, resolveHtmlOptions } from './options.js';
+
+export interface RehypeGlossaOptions extends HtmlOptions {
+  /** The target language: the output's `<html lang>` (and `dir` for right-to-left). */
+  readonly lang?: string;
+  /**
+   * Translates the segments: returns one target per segment, in order (`undefined` keeps that segment in
+   * the source language), or a map of key → target.
+   */
+  readonly translate: (
+    segments: readonly Segment[],
+    file: VFile,
+  ) => Promise<readonly (string | undefined)[] | ReadonlyMap<string, string>>;
+}
+
+/** What the plugin did to a file, on `file.data.glossa`. */
+export interface GlossaFileReport {
+  readonly html: string;
+  readonly segments: number;
+  readonly translated: number;
+  readonly kept: readonly string[];
+}
+
+declare module 'vfile' {
+  interface DataMap {
+    glossa: GlossaFileReport;
+  }
+}
+
+/**
+ * Localizes an HTML file. The file's text is re-read by position, so the output keeps every untouched
+ * byte; the tree handed on is parsed from the translated text, and when the plugin is the last one the
+ * processor's output is that text.
+ */
+export function rehypeGlossa(this: Processor, options: RehypeGlossaOptions) {
+  if (typeof options?.translate !== 'function')
+    throw new TypeError(
+      `rehypeGlossa: option \`translate\` must be an async function, got ${typeof options?.translate}`,
+    );
+  resolveHtmlOptions(options);
+  const lang = checkLang(options.lang);
+  const { translate } = options;
+  this.compiler = (_tree, file) => file.data.glossa?.html ?? String(file.value);
+
+  return async (_tree: Root, file: VFile): Promise<Root> => {
+    const settings = { ...options, file: options.file ?? file.path ?? '' };
+    const extraction = extract(String(file.value), settings);
+    const targets = await translate(extraction.segments, file);
+    let map: ReadonlyMap<string, string>;
+    if (targets instanceof Map) map = targets;
+    else if (Array.isArray(targets) && targets.length === extraction.segments.length)
+      map = new Map(
+        extraction.segments.flatMap((segment, index) => {
+          const target = targets[index];
+          return target === undefined ? [] : [[segment.key, target] as const];
+        }),
+      );
+    else
+      throw new TypeError(
+        `rehypeGlossa: translate() must return ${extraction.segments.length} targets or a Map, got ${Array.isArray(targets) ? targets.length : typeof targets}`,
+      );
+    const kept = new Set<string>();
+    const html = merge(extraction, map, {
+      ...(lang === undefined ? {} : { lang }),
+      onProblem: (problem) => {
+        kept.add(problem.key);
+        file.message(`${problem.key}: ${problem.reason}; kept in the source language`, {
+          place: extraction.segments.find((segment) => segment.key === problem.key)?.position ?? null,
+          ruleId: 'merge',
+          source: 'glossa',
+        });
+      },
+    });
+    for (const segment of extraction.segments)
+      if (!map.has(segment.key)) {
+        kept.add(segment.key);
+        file.message(`${segment.key}: no translation; kept in the source language`, {
+          place: segment.position ?? null,
+          ruleId: 'untranslated',
+          source: 'glossa',
+        });
+      }
+    file.data.glossa = {
+      html,
+      segments: extraction.segments.length,
+      translated: extraction.segments.length - kept.size,
+      kept: [...kept],
+    };
+    return parseHtml(html, resolveHtmlOptions(settings));
+  };
+}
