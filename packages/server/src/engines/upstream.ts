@@ -10,7 +10,7 @@
  *
  * The key is sent only in the `Authorization` header and never appears in an error message.
  */
-import { MAX_TRANSLATE_REQUEST_BYTES } from '@glossa/protocol';
+import { isPseudoLocale, MAX_TRANSLATE_REQUEST_BYTES } from '@glossa/protocol';
 import type { EngineInput, LanguagePair, TranslationEngine } from './engine.js';
 import { EngineError } from './engine.js';
 
@@ -55,7 +55,9 @@ export async function createUpstreamEngine(options: UpstreamEngineOptions): Prom
   const sources = languages.filter((l) => l.usable_as_source).map((l) => base(l.lang));
   const targets = languages.filter((l) => l.usable_as_target);
   const pairs: LanguagePair[] = [...new Set(sources)].flatMap((source) =>
-    targets.filter((t) => base(t.lang) !== source).map((t) => ({ source, target: t.lang })),
+    targets
+      .filter((t) => base(t.lang) !== source || isPseudoLocale(t.lang))
+      .map((t) => ({ source, target: t.lang })),
   );
   const formality = new Set(
     targets.filter((t) => t.features && 'formality' in t.features).map((t) => t.lang.toLowerCase()),
