@@ -73,8 +73,12 @@ describe.each([
     const out = targets.get(locale)!;
     const decoded = (key: string) => decodeWithCodes(out.get(key)!, codes.get(key)!);
 
-    I18NEXT.forEach((text, i) => expectCodesKept(text, decoded(`i18next.${i}`), i18nextCodes));
-    PRINTF.forEach((text, i) => expectCodesKept(text, decoded(`printf.${i}`), printfCodes));
+    I18NEXT.forEach((text, i) => {
+      expectCodesKept(text, decoded(`i18next.${i}`), i18nextCodes);
+    });
+    PRINTF.forEach((text, i) => {
+      expectCodesKept(text, decoded(`printf.${i}`), printfCodes);
+    });
     const message = icu.rebuild(new Map(icu.segments.map((s) => [s.key, out.get(s.key)!])));
     expect(extractIcu(message, 'again').segments.map((s) => s.key.replace('again', 'icu'))).toEqual(
       icu.segments.map((s) => s.key),
