@@ -97,7 +97,7 @@ export class GlossaClient {
   }
 
   /** The whole `/v2/translate` response, including the top-level `billed_characters` when requested. */
-  translateTextResponse(
+  async translateTextResponse(
     texts: string | readonly string[],
     options: TranslateTextOptions,
   ): Promise<TranslateResponse> {
@@ -105,27 +105,30 @@ export class GlossaClient {
   }
 
   /** Rewrite texts for clarity, style or tone, in their own language (paid plans). */
-  rephraseText(texts: string | readonly string[], options: RephraseOptions): Promise<WriteResponse> {
+  async rephraseText(texts: string | readonly string[], options: RephraseOptions): Promise<WriteResponse> {
     return improveText(this.#transport, 'rephrase', texts, options);
   }
 
   /** Fix spelling and grammar only (paid plans). */
-  correctText(texts: string | readonly string[], options: CorrectOptions): Promise<WriteResponse> {
+  async correctText(texts: string | readonly string[], options: CorrectOptions): Promise<WriteResponse> {
     return improveText(this.#transport, 'correct', texts, options);
   }
 
   /** Detect each text's language (beta; accounts enrolled in it). */
-  detectLanguage(texts: string | readonly string[], options?: RequestOptions): Promise<DetectResponse> {
+  async detectLanguage(texts: string | readonly string[], options?: RequestOptions): Promise<DetectResponse> {
     return detectLanguage(this.#transport, texts, options);
   }
 
   /** Languages of a resource with their features; cached (default 1 hour). Unknown codes and keys pass through. */
-  getLanguages(resource: ResourceName | (string & {}), options?: GetLanguagesOptions): Promise<Language[]> {
+  async getLanguages(
+    resource: ResourceName | (string & {}),
+    options?: GetLanguagesOptions,
+  ): Promise<Language[]> {
     return this.#languages.getLanguages(resource, options);
   }
 
   /** Resources and the features each knows; cached like `getLanguages`. */
-  getResources(options?: GetLanguagesOptions): Promise<Resource[]> {
+  async getResources(options?: GetLanguagesOptions): Promise<Resource[]> {
     return this.#languages.getResources(options);
   }
 
@@ -135,7 +138,7 @@ export class GlossaClient {
   }
 
   /** Characters used and the limit, for the key and the account. */
-  getUsage(options?: RequestOptions): Promise<UsageResponse> {
+  async getUsage(options?: RequestOptions): Promise<UsageResponse> {
     return getUsage(this.#transport, options);
   }
 
@@ -145,17 +148,17 @@ export class GlossaClient {
   }
 
   /** One page of the custom-tag usage report. */
-  customTagUsagePage(options: CustomTagUsageOptions): Promise<CustomTagUsageResponse> {
+  async customTagUsagePage(options: CustomTagUsageOptions): Promise<CustomTagUsageResponse> {
     return customTagUsagePage(this.#transport, options);
   }
 
   /** Per-segment quality issues of translations (closed alpha). */
-  evaluateQuality(options: EvaluateQualityOptions): Promise<QualityEvaluateResponse> {
+  async evaluateQuality(options: EvaluateQualityOptions): Promise<QualityEvaluateResponse> {
     return evaluateQuality(this.#transport, options);
   }
 
   /** Translate a document file to `output`: upload, poll with backoff, download; no partial output on failure. */
-  translateDocument(
+  async translateDocument(
     input: FileInput,
     output: string,
     options: TranslateDocumentOptions,

@@ -54,13 +54,11 @@ describe('translate against the real server', () => {
   });
 
   it('returns billed characters when asked', async () => {
-    const response = await real
-      .client()
-      .translateTextResponse(['Hello world'], {
-        targetLang: 'en-XA',
-        sourceLang: 'en',
-        showBilledCharacters: true,
-      });
+    const response = await real.client().translateTextResponse(['Hello world'], {
+      targetLang: 'en-XA',
+      sourceLang: 'en',
+      showBilledCharacters: true,
+    });
     expect(response.translations[0]?.billed_characters).toBe(11);
   });
 

@@ -70,7 +70,7 @@ export class Documents {
     });
   }
 
-  getStatus(handle: UploadDocumentResponse, options?: RequestOptions): Promise<DocumentStatusResponse> {
+  async getStatus(handle: UploadDocumentResponse, options?: RequestOptions): Promise<DocumentStatusResponse> {
     return this.#transport.request<DocumentStatusResponse>({
       method: 'POST',
       path: `/v2/document/${idSegment('document_id', handle?.document_id)}`,
@@ -80,7 +80,7 @@ export class Documents {
   }
 
   /** The translated file. It can be downloaded once; the service then deletes the document. */
-  download(handle: UploadDocumentResponse, options?: RequestOptions): Promise<Buffer> {
+  async download(handle: UploadDocumentResponse, options?: RequestOptions): Promise<Buffer> {
     return this.#transport.request<Buffer>({
       method: 'POST',
       path: `/v2/document/${idSegment('document_id', handle?.document_id)}/result`,

@@ -26,7 +26,7 @@ export class GlossariesV2 {
     this.#transport = transport;
   }
 
-  create(options: CreateGlossaryV2Options): Promise<GlossaryV2> {
+  async create(options: CreateGlossaryV2Options): Promise<GlossaryV2> {
     return this.#transport.request<GlossaryV2>({
       method: 'POST',
       path: '/v2/glossaries',
@@ -49,7 +49,7 @@ export class GlossariesV2 {
     return response.glossaries;
   }
 
-  get(glossaryId: string, options?: RequestOptions): Promise<GlossaryV2> {
+  async get(glossaryId: string, options?: RequestOptions): Promise<GlossaryV2> {
     return this.#transport.request<GlossaryV2>({
       method: 'GET',
       path: `/v2/glossaries/${idSegment('glossaryId', glossaryId)}`,

@@ -40,7 +40,11 @@ export class Glossaries {
   }
 
   /** Create a glossary with one or more dictionaries (one per language pair). */
-  create(name: string, dictionaries: readonly DictionarySpec[], options?: RequestOptions): Promise<Glossary> {
+  async create(
+    name: string,
+    dictionaries: readonly DictionarySpec[],
+    options?: RequestOptions,
+  ): Promise<Glossary> {
     requireString('name', name);
     if (!Array.isArray(dictionaries) || dictionaries.length === 0) {
       throw new TypeError('Expected at least one dictionary');
@@ -62,7 +66,7 @@ export class Glossaries {
     return response.glossaries;
   }
 
-  get(glossaryId: string, options?: RequestOptions): Promise<Glossary> {
+  async get(glossaryId: string, options?: RequestOptions): Promise<Glossary> {
     return this.#transport.request<Glossary>({
       method: 'GET',
       path: `/v3/glossaries/${idSegment('glossaryId', glossaryId)}`,
@@ -94,7 +98,7 @@ export class Glossaries {
   }
 
   /** Rename, and/or merge entries into one dictionary (existing sources get the new target). */
-  update(
+  async update(
     glossaryId: string,
     changes: { name?: string; dictionary?: DictionarySpec },
     options?: RequestOptions,
@@ -112,7 +116,7 @@ export class Glossaries {
   }
 
   /** Create or replace the dictionary of one language pair. */
-  replaceDictionary(
+  async replaceDictionary(
     glossaryId: string,
     dictionary: DictionarySpec,
     options?: RequestOptions,

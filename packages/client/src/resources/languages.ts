@@ -32,7 +32,7 @@ export class LanguageLookup {
   }
 
   /** `GET /v3/languages?resource=...`: the languages a resource supports, with their features. */
-  getLanguages(
+  async getLanguages(
     resource: ResourceName | (string & {}),
     options: GetLanguagesOptions = {},
   ): Promise<Language[]> {
@@ -49,7 +49,7 @@ export class LanguageLookup {
   }
 
   /** `GET /v3/languages/resources`: every resource and the features it knows. */
-  getResources(options: GetLanguagesOptions = {}): Promise<Resource[]> {
+  async getResources(options: GetLanguagesOptions = {}): Promise<Resource[]> {
     return this.#cached('resources', options, () =>
       this.#transport.request<Resource[]>({
         method: 'GET',

@@ -52,7 +52,7 @@ export class TranslationMemories {
   }
 
   /** One page of memories, with the total count. */
-  list(options: ListMemoriesOptions = {}): Promise<TranslationMemoryList> {
+  async list(options: ListMemoriesOptions = {}): Promise<TranslationMemoryList> {
     return this.#transport.request<TranslationMemoryList>({
       method: 'GET',
       path: '/v3/translation_memories',
@@ -61,7 +61,7 @@ export class TranslationMemories {
     });
   }
 
-  get(memoryId: string, options?: RequestOptions): Promise<TranslationMemory> {
+  async get(memoryId: string, options?: RequestOptions): Promise<TranslationMemory> {
     return this.#transport.request<TranslationMemory>({
       method: 'GET',
       path: `/v3/translation_memories/${idSegment('memoryId', memoryId)}`,
@@ -98,7 +98,7 @@ export class TranslationMemories {
     }
   }
 
-  getJob(jobId: string, options?: RequestOptions): Promise<MemoryJob> {
+  async getJob(jobId: string, options?: RequestOptions): Promise<MemoryJob> {
     return this.#transport.request<MemoryJob>({
       method: 'GET',
       path: `/v3/translation_memories/jobs/${idSegment('jobId', jobId)}`,

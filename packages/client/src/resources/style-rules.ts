@@ -42,7 +42,7 @@ export class StyleRules {
     this.#transport = transport;
   }
 
-  create(options: CreateStyleRuleListOptions): Promise<StyleRuleList> {
+  async create(options: CreateStyleRuleListOptions): Promise<StyleRuleList> {
     return this.#transport.request<StyleRuleList>({
       method: 'POST',
       path: '/v3/style_rules',
@@ -67,7 +67,7 @@ export class StyleRules {
     return response.style_rules;
   }
 
-  get(styleId: string, options?: RequestOptions): Promise<StyleRuleList> {
+  async get(styleId: string, options?: RequestOptions): Promise<StyleRuleList> {
     return this.#transport.request<StyleRuleList>({
       method: 'GET',
       path: `/v3/style_rules/${idSegment('styleId', styleId)}`,
@@ -75,7 +75,7 @@ export class StyleRules {
     });
   }
 
-  rename(styleId: string, name: string, options?: RequestOptions): Promise<StyleRuleList> {
+  async rename(styleId: string, name: string, options?: RequestOptions): Promise<StyleRuleList> {
     return this.#transport.request<StyleRuleList>({
       method: 'PATCH',
       path: `/v3/style_rules/${idSegment('styleId', styleId)}`,
@@ -85,7 +85,7 @@ export class StyleRules {
   }
 
   /** Replace all configured rules; custom instructions stay. */
-  replaceConfiguredRules(
+  async replaceConfiguredRules(
     styleId: string,
     rules: ConfiguredRules,
     options?: RequestOptions,
@@ -108,7 +108,7 @@ export class StyleRules {
     });
   }
 
-  addInstruction(
+  async addInstruction(
     styleId: string,
     instruction: CustomInstructionInput,
     options?: RequestOptions,
@@ -122,7 +122,7 @@ export class StyleRules {
   }
 
   /** Replace an instruction; every field is required. */
-  replaceInstruction(
+  async replaceInstruction(
     styleId: string,
     instructionId: string,
     instruction: CustomInstructionInput,

@@ -44,7 +44,7 @@ export class Voice {
   }
 
   /** `POST /v3/voice/realtime`: a streaming URL with a single-use, short-lived token. */
-  createSession(options: VoiceSessionOptions): Promise<VoiceSessionResponse> {
+  async createSession(options: VoiceSessionOptions): Promise<VoiceSessionResponse> {
     requireString('sourceMediaContentType', options?.sourceMediaContentType);
     return this.#transport.request<VoiceSessionResponse>({
       method: 'POST',
@@ -59,7 +59,7 @@ export class Voice {
     return new WebSocket(requireString('streaming_url', session?.streaming_url));
   }
 
-  createSpokenTerms(input: SpokenTermsInput, options?: RequestOptions): Promise<SpokenTerms> {
+  async createSpokenTerms(input: SpokenTermsInput, options?: RequestOptions): Promise<SpokenTerms> {
     return this.#transport.request<SpokenTerms>({
       method: 'POST',
       path: '/v3/voice/spoken_terms',
@@ -77,7 +77,7 @@ export class Voice {
     return Array.isArray(response) ? response : response.spoken_terms;
   }
 
-  getSpokenTerms(id: string, options?: RequestOptions): Promise<SpokenTerms> {
+  async getSpokenTerms(id: string, options?: RequestOptions): Promise<SpokenTerms> {
     return this.#transport.request<SpokenTerms>({
       method: 'GET',
       path: `/v3/voice/spoken_terms/${idSegment('spokenTermsId', id)}`,
@@ -85,7 +85,11 @@ export class Voice {
     });
   }
 
-  replaceSpokenTerms(id: string, input: SpokenTermsInput, options?: RequestOptions): Promise<SpokenTerms> {
+  async replaceSpokenTerms(
+    id: string,
+    input: SpokenTermsInput,
+    options?: RequestOptions,
+  ): Promise<SpokenTerms> {
     return this.#transport.request<SpokenTerms>({
       method: 'PUT',
       path: `/v3/voice/spoken_terms/${idSegment('spokenTermsId', id)}`,
@@ -121,7 +125,7 @@ export class Voice {
     });
   }
 
-  getJob(jobId: string, options?: RequestOptions): Promise<VoiceJob> {
+  async getJob(jobId: string, options?: RequestOptions): Promise<VoiceJob> {
     return this.#transport.request<VoiceJob>({
       method: 'GET',
       path: `/v3/voice/jobs/${idSegment('jobId', jobId)}`,
@@ -129,7 +133,7 @@ export class Voice {
     });
   }
 
-  getJobResult(jobId: string, options?: RequestOptions): Promise<VoiceJobResult> {
+  async getJobResult(jobId: string, options?: RequestOptions): Promise<VoiceJobResult> {
     return this.#transport.request<VoiceJobResult>({
       method: 'GET',
       path: `/v3/voice/jobs/${idSegment('jobId', jobId)}/result`,
