@@ -171,8 +171,24 @@ function errorResponses(collector: SchemaCollector): Json {
   return responses;
 }
 
-/** The OpenAPI 3.1 document of the whole interface, generated from `ENDPOINTS`. */
-export function createOpenApiDocument(endpoints: readonly EndpointDefinition[] = ENDPOINT_LIST): Json {
+export interface OpenApiOptions {
+  /** The endpoints to describe (default: all of `ENDPOINTS`); a server passes the ones it serves. */
+  readonly endpoints?: readonly EndpointDefinition[];
+  /** Server URLs (default: one templated `{base_url}`), e.g. a paid-plan and a free-plan base URL. */
+  readonly servers?: readonly { readonly url: string; readonly description?: string }[];
+}
+
+const DEFAULT_SERVERS = [
+  {
+    url: '{base_url}',
+    description: 'The plan-specific base URL (paid plans and the free plan each have their own)',
+    variables: { base_url: { default: 'http://127.0.0.1:8080' } },
+  },
+];
+
+/** The OpenAPI 3.1 document of the interface, generated from `ENDPOINTS` (no I/O). */
+export function createOpenApiDocument(options: OpenApiOptions = {}): Json {
+  const endpoints = options.endpoints ?? ENDPOINT_LIST;
   const collector = new SchemaCollector();
   const paths: Record<string, Json> = {};
   for (const endpoint of endpoints) {
@@ -193,13 +209,7 @@ export function createOpenApiDocument(endpoints: readonly EndpointDefinition[] =
         'Translation, text improvement, language support and usage analytics. Generated from @glossa/protocol.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [
-      {
-        url: '{base_url}',
-        description: 'The plan-specific base URL (paid plans and the free plan each have their own)',
-        variables: { base_url: { default: 'http://127.0.0.1:8080' } },
-      },
-    ],
+    servers: options.servers ?? DEFAULT_SERVERS,
     security: [{ ServiceAuthKey: [] }],
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {

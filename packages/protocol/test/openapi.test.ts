@@ -43,6 +43,15 @@ describe('openapi.json', () => {
     expect(result.valid).toBe(false);
   });
 
+  it('describes only the endpoints and servers it is given (a server serving part of the interface)', () => {
+    const document = createOpenApiDocument({
+      endpoints: [ENDPOINTS.getUsage],
+      servers: [{ url: 'http://127.0.0.1:1234', description: 'paid plan' }],
+    });
+    expect(Object.keys(document['paths'] as object)).toEqual(['/v2/usage']);
+    expect(document['servers']).toEqual([{ url: 'http://127.0.0.1:1234', description: 'paid plan' }]);
+  });
+
   it('has one operation per endpoint, with its operationId', () => {
     expect(operations.map((operation) => operation.operationId).sort()).toEqual(
       Object.keys(ENDPOINTS).sort(),

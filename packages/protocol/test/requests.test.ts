@@ -75,13 +75,12 @@ describe.each(endpoints)('%s', (operationId, endpoint) => {
     }
   });
 
-  it.runIf(endpoint.encodings?.some((encoding) => encoding === 'form' || encoding === 'multipart'))(
-    'decodes the form twin of its body to the JSON example',
-    () => {
+  if (endpoint.encodings?.some((encoding) => encoding === 'form' || encoding === 'multipart')) {
+    it('decodes the form twin of its body to the JSON example', () => {
       const body = cases.valid.body as Record<string, unknown>;
       expect(decodeForm(toForm(body), endpoint.body!)).toEqual(body);
-    },
-  );
+    });
+  }
 
   it.each((cases.accepts ?? []).map((accept) => [accept.why, accept] as const))(
     'accepts %s',
