@@ -9,13 +9,19 @@ import { join } from 'node:path';
 import { startServer } from '@glossa/server';
 import { type ClientOptions, GlossaClient } from '../src/index.js';
 
+export interface SentRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly authorization: string | null;
+}
+
 export interface RealServer {
   readonly url: string;
   readonly freeUrl: string;
   readonly devKey: string;
   readonly dataDir: string;
   /** Requests sent through clients made by `client()` (each `fetch` call counts). */
-  readonly fetchCalls: { count: number; urls: string[] };
+  readonly fetchCalls: { count: number; urls: string[]; sent: SentRequest[] };
   /** A client on the dev account (or another key), counting its fetch calls. */
   client(options?: Partial<ClientOptions>): GlossaClient;
   createAccount(options: Parameters<Awaited<ReturnType<typeof startServer>>['createAccount']>[0]): Promise<{
@@ -32,10 +38,16 @@ export interface RealServer {
 export async function startRealServer(): Promise<RealServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'glossa-client-test-'));
   const server = await startServer({ dataDir, port: 0, freePort: 0, host: '127.0.0.1', logger: false });
-  const fetchCalls = { count: 0, urls: [] as string[] };
+  const fetchCalls = { count: 0, urls: [] as string[], sent: [] as SentRequest[] };
   const countingFetch: typeof fetch = (input, init) => {
     fetchCalls.count++;
     fetchCalls.urls.push(String(input));
+    const headers = new Headers(init?.headers);
+    fetchCalls.sent.push({
+      method: init?.method ?? 'GET',
+      url: String(input),
+      authorization: headers.get('authorization'),
+    });
     return fetch(input, init);
   };
   const raw = (method: string, path: string, body?: unknown) =>

@@ -1,0 +1,200 @@
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  AuthorizationError,
+  BadRequestError,
+  GlossaClient,
+  type GlossaError,
+  NotFoundError,
+} from '../src/index.js';
+import { startRealServer } from './real-server.js';
+
+const real = await startRealServer();
+const work = await mkdtemp(join(tmpdir(), 'glossa-client-docs-'));
+afterAll(async () => {
+  await real.close();
+  await rm(work, { recursive: true, force: true });
+});
+beforeEach(() => {
+  real.fetchCalls.count = 0;
+});
+
+const has = {
+  rephrase: await real.serves('POST', '/v2/write/rephrase', {}),
+  correct: await real.serves('POST', '/v2/write/correct', {}),
+  detect: await real.serves('POST', '/v3/detect/language', {}),
+  quality: await real.serves('POST', '/v3/quality/evaluate', {}),
+  documents: await real.serves('POST', '/v2/document', {}),
+  voice: await real.serves('POST', '/v3/voice/realtime', {}),
+  spokenTerms: await real.serves('GET', '/v3/voice/spoken_terms'),
+};
+
+async function failure(promise: Promise<unknown>): Promise<GlossaError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as GlossaError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+describe('text improvement against the real server', () => {
+  it.skipIf(!has.correct)('keeps a correct sentence as it is, one improvement per text', async () => {
+    const response = await real
+      .client()
+      .correctText(['The cat is black.', 'I like tea.'], { targetLang: 'en-US' });
+    expect(response.improvements.map((improvement) => improvement.text)).toEqual([
+      'The cat is black.',
+      'I like tea.',
+    ]);
+  });
+
+  it.skipIf(!has.rephrase)(
+    'rephrases with a writing style, and refuses style and tone together before sending',
+    async () => {
+      const client = real.client();
+      const response = await client.rephraseText('The cat is black.', {
+        targetLang: 'en-US',
+        writingStyle: 'business',
+      });
+      expect(response.improvements).toHaveLength(1);
+      expect(response.improvements[0]?.text.length).toBeGreaterThan(0);
+      real.fetchCalls.count = 0;
+      await expect(
+        client.rephraseText('x', { targetLang: 'en-US', writingStyle: 'business', tone: 'friendly' }),
+      ).rejects.toThrow(new TypeError('Expected either `writingStyle` or `tone`, not both'));
+      expect(real.fetchCalls.count).toBe(0);
+    },
+  );
+
+  it.skipIf(!has.rephrase)('is refused to a free-plan key', async () => {
+    const { key } = await real.createAccount({ plan: 'free' });
+    const free = new GlossaClient({ authKey: key, serverUrl: real.freeUrl });
+    expect(await failure(free.rephraseText('Hello.', { targetLang: 'en-US' }))).toBeInstanceOf(
+      AuthorizationError,
+    );
+  });
+});
+
+describe('language detection against the real server', () => {
+  it.skipIf(!has.detect)('detects German and English sentences, in order', async () => {
+    const response = await real
+      .client()
+      .detectLanguage([
+        'Das Haus ist sehr groß und der Garten ist wunderschön.',
+        'The house is very big and the garden is beautiful.',
+      ]);
+    expect(response.results).toEqual([
+      { detection_status: 'success', detected_language: 'de' },
+      { detection_status: 'success', detected_language: 'en' },
+    ]);
+  });
+
+  it.skipIf(!has.detect)('is refused to an account outside the beta', async () => {
+    const { key } = await real.createAccount({ plan: 'paid' });
+    expect(await failure(real.client({ authKey: key }).detectLanguage('Hallo Welt'))).toBeInstanceOf(
+      AuthorizationError,
+    );
+  });
+});
+
+describe('quality evaluation against the real server', () => {
+  it.skipIf(!has.quality)(
+    'returns one issue list per segment, with spans inside the translation',
+    async () => {
+      const segments = [
+        { source: 'Hello {name}!', translation: 'Hola!' },
+        { source: 'Save', translation: 'Guardar' },
+      ];
+      const response = await real.client().evaluateQuality({ sourceLang: 'en', targetLang: 'es', segments });
+      expect(response.segments).toHaveLength(2);
+      response.segments.forEach((segment, index) => {
+        const length = [...(segments[index]?.translation ?? '')].length;
+        for (const issue of segment.issues) {
+          expect(issue.start).toBeGreaterThanOrEqual(0);
+          expect(issue.end).toBeLessThanOrEqual(length);
+          expect(['minor', 'major', 'critical']).toContain(issue.severity);
+        }
+      });
+    },
+  );
+});
+
+describe('documents against the real server', () => {
+  it.skipIf(!has.documents)('translates a text file to en-XA and writes the output', async () => {
+    const output = join(work, 'hello.en-XA.txt');
+    const status = await real.client().translateDocument(Buffer.from('Hello world\n'), output, {
+      targetLang: 'en-XA',
+      sourceLang: 'en',
+      fileName: 'hello.txt',
+      pollInterval: 20,
+    });
+    expect(status.status).toBe('done');
+    expect(await readFile(output, 'utf8')).toContain('[Ĥééļļöö ŵöööŕļð]');
+  });
+
+  it.skipIf(!has.documents)('downloads a result once; the second download is a 404', async () => {
+    const client = real.client();
+    const handle = await client.documents.upload(Buffer.from('Save\n'), {
+      targetLang: 'en-XA',
+      fileName: 'a.txt',
+    });
+    expect(handle.document_id).toMatch(/^[0-9a-f]{32}$/i);
+    await client.documents.waitUntilDone(handle, { pollInterval: 20 });
+    expect((await client.documents.download(handle)).toString('utf8')).toContain('[Šåṽéé]');
+    expect(await failure(client.documents.download(handle))).toBeInstanceOf(NotFoundError);
+  });
+
+  it.skipIf(!has.documents)('leaves no output behind when the translation fails', async () => {
+    const output = join(work, 'never.txt');
+    const error = await failure(
+      real
+        .client()
+        .translateDocument(Buffer.from('Hello\n'), output, { targetLang: 'xx-nope', fileName: 'a.txt' }),
+    );
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(await exists(output)).toBe(false);
+  });
+});
+
+describe('voice against the real server', () => {
+  it.skipIf(!has.voice)('requests a realtime session: a ws:// streaming URL with a token', async () => {
+    const session = await real.client().voice.createSession({
+      sourceMediaContentType: 'audio/wav',
+      sourceLanguage: 'en',
+      targetLanguages: ['es'],
+    });
+    expect(session.streaming_url).toMatch(/^wss?:\/\//);
+    expect(session.token.length).toBeGreaterThan(0);
+    expect(session.session_id.length).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!has.spokenTerms)('creates, reads, replaces and deletes a spoken-term collection', async () => {
+    const client = real.client();
+    const created = await client.voice.createSpokenTerms({
+      name: 'Names',
+      language: 'en',
+      terms: ['Glossa'],
+    });
+    const id = created.spoken_terms_id;
+    expect((await client.voice.getSpokenTerms(id)).terms).toEqual(['Glossa']);
+    await client.voice.replaceSpokenTerms(id, {
+      name: 'Names',
+      language: 'en',
+      terms: ['Glossa', 'Apertium'],
+    });
+    expect((await client.voice.listSpokenTerms()).find((item) => item.spoken_terms_id === id)?.terms).toEqual(
+      ['Glossa', 'Apertium'],
+    );
+    await client.voice.deleteSpokenTerms(id);
+    expect(await failure(client.voice.getSpokenTerms(id))).toBeInstanceOf(NotFoundError);
+  });
+});
