@@ -1,5 +1,6 @@
 import type { EngineRegistry } from './engines/registry.js';
 import type { RateLimiter } from './http/rate-limit.js';
+import type { LanguageCatalog } from './languages.js';
 import type { ResolvedOptions } from './options.js';
 import type { ResourceStore } from './resources.js';
 import type { Account, ApiKeyRecord, Storage } from './storage/storage.js';
@@ -11,6 +12,7 @@ export interface ServiceContext {
   readonly storage: Storage;
   readonly resources: ResourceStore;
   readonly engines: EngineRegistry;
+  readonly languages: LanguageCatalog;
   readonly detector: SourceDetector;
   readonly rateLimiter: RateLimiter | undefined;
   /** Base URLs of the two plans; known once the listeners are bound (or from `publicUrl` options). */

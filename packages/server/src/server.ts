@@ -10,6 +10,7 @@ import { defaultEngines } from './engines/defaults.js';
 import { createEngineRegistry } from './engines/registry.js';
 import { buildApp } from './http/app.js';
 import { createRateLimiter } from './http/rate-limit.js';
+import { createLanguageCatalog } from './languages.js';
 import { resolveOptions, type ServerOptions } from './options.js';
 import { NO_RESOURCES } from './resources.js';
 import { ROUTES } from './routes/index.js';
@@ -45,14 +46,22 @@ function baseUrl(address: string | { address: string; port: number } | null): st
 export async function createServer(options: ServerOptions = {}): Promise<GlossaServer> {
   const resolved = resolveOptions(options);
   const storage = options.storage ?? createSqliteStorage(resolved.dataDir);
-  const dev = await ensureDevAccount(storage, resolved.dataDir, resolved.devKey);
-  const engines = createEngineRegistry(options.engines ?? defaultEngines(resolved));
+  let dev: Awaited<ReturnType<typeof ensureDevAccount>>;
+  let engines: ReturnType<typeof createEngineRegistry>;
+  try {
+    dev = await ensureDevAccount(storage, resolved.dataDir, resolved.devKey);
+    engines = createEngineRegistry(options.engines ?? (await defaultEngines(resolved)));
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   const hostForUrl = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   const context: ServiceContext = {
     options: resolved,
     storage,
     resources: NO_RESOURCES,
     engines,
+    languages: createLanguageCatalog(engines),
     detector: createSourceDetector(),
     rateLimiter: resolved.rateLimit === false ? undefined : createRateLimiter(resolved.rateLimit),
     urls: {

@@ -9,6 +9,7 @@ import Fastify, {
 } from 'fastify';
 import type { Caller, ServiceContext } from '../context.js';
 import { badRequest, ServiceError } from '../errors.js';
+import { buildOpenApiDocument } from '../routes/openapi.js';
 import type { Plan } from '../storage/storage.js';
 import { authenticate, checkAccess } from './auth.js';
 import { bodyObject, registerBodyParsers, unsupportedMediaType } from './body.js';
@@ -146,6 +147,8 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
       .code(404)
       .send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}`, code: 'not_found' });
   });
+
+  app.get('/openapi.json', async () => buildOpenApiDocument(routes, context.urls));
 
   for (const route of routes) {
     const endpoint = route.endpoint;

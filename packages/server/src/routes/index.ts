@@ -1,6 +1,16 @@
 import type { Route } from '../http/route.js';
+import { analyticsRoute } from './analytics.js';
+import { glossaryPairsRoute, languagesRoute, languagesV2Route, resourcesRoute } from './languages.js';
 import { translateRoute } from './translate.js';
 import { usageRoute } from './usage.js';
 
-/** Every route both plan listeners serve. */
-export const ROUTES: readonly Route[] = [translateRoute, usageRoute];
+/** Every route both plan listeners serve, each bound to its entry of the protocol's ENDPOINTS table. */
+export const ROUTES: readonly Route[] = [
+  translateRoute,
+  usageRoute,
+  languagesRoute,
+  resourcesRoute,
+  languagesV2Route,
+  glossaryPairsRoute,
+  analyticsRoute,
+];

@@ -9,6 +9,14 @@ export interface SourceDetector {
   detect(text: string, candidates: ReadonlySet<string>): Promise<string | undefined>;
 }
 
+/** Languages the detector's database knows (eld, extrasmall), as the interface's codes (`no` is `nb`). */
+export const DETECTABLE_LANGUAGES: ReadonlySet<string> = new Set(
+  (
+    'am ar az be bg bn ca cs da de el en es et eu fa fi fr gu he hi hr hu hy is it ja ka kn ko ku lo lt lv ml mr ' +
+    'ms nb nl or pa pl pt ro ru sk sl sq sr sv ta te th tl tr uk ur vi yo zh'
+  ).split(' '),
+);
+
 type Eld = { detect(text: string): { getScores(): Record<string, number>; isReliable(): boolean } };
 
 export function createSourceDetector(): SourceDetector {
@@ -25,7 +33,8 @@ export function createSourceDetector(): SourceDetector {
       if (!result.isReliable() && candidates.has('en')) return 'en';
       let best: string | undefined;
       let bestScore = 0;
-      for (const [language, score] of Object.entries(result.getScores())) {
+      for (const [eldCode, score] of Object.entries(result.getScores())) {
+        const language = eldCode === 'no' ? 'nb' : eldCode;
         if (candidates.has(language) && score > bestScore) {
           best = language;
           bestScore = score;

@@ -19,6 +19,9 @@ export type MarkupNode =
       raw: string;
     };
 
+/** Deeper elements are kept as standalone codes, which bounds every recursive walk over the tree. */
+export const MAX_MARKUP_DEPTH = 100;
+
 const HTML_VOID = new Set([
   'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
 ]); // biome-ignore format: a word list
@@ -115,7 +118,7 @@ export function parseMarkup(source: string, html: boolean): MarkupNode[] {
       flush();
       const name = norm(start[1]!);
       i = START_TAG.lastIndex;
-      if (start[3] === '/' || (html && HTML_VOID.has(name))) {
+      if (start[3] === '/' || (html && HTML_VOID.has(name)) || stack.length >= MAX_MARKUP_DEPTH) {
         current().push({ kind: 'standalone', raw: start[0], name });
         continue;
       }

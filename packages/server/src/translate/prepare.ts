@@ -101,9 +101,25 @@ function prepareMarkup(text: string, options: PrepareOptions): PreparedText {
   let billed = 0;
 
   const isIgnored = (name: string) => options.ignoreTags.has(name);
+  const splits = new WeakMap<MarkupNode, boolean>();
+  const forcesSplit = (node: MarkupNode): boolean => {
+    let result = splits.get(node);
+    if (result === undefined) {
+      result =
+        node.kind === 'element' &&
+        !options.nonSplittingTags.has(node.name) &&
+        !isIgnored(node.name) &&
+        (options.splittingTags.has(node.name) ||
+          (html && HTML_BLOCKS.has(node.name)) ||
+          node.children.some(forcesSplit));
+      splits.set(node, result);
+    }
+    return result;
+  };
   const isSplitting = (node: Extract<MarkupNode, { kind: 'element' }>) => {
     if (options.nonSplittingTags.has(node.name)) return false;
-    if (options.splittingTags.has(node.name) || (html && HTML_BLOCKS.has(node.name))) return true;
+    // A splitting tag, or an element that holds one, splits wherever it is.
+    if (forcesSplit(node)) return true;
     // Outline detection: an element holding only elements (and whitespace) is structure, not a phrase.
     return !html && !hasDirectText(node) && node.children.some((child) => child.kind === 'element');
   };

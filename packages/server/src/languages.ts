@@ -1,0 +1,67 @@
+/**
+ * What `/v3/languages` and the deprecated v2 endpoints report: computed from the engines actually
+ * installed, with a feature only where this server really supports it. Resources served by other parts of
+ * the server (documents, write, voice, glossaries, style rules) add their languages here as they land.
+ */
+import {
+  baseLanguage,
+  canonicalLanguage,
+  type Language,
+  languageName,
+  type ResourceName,
+} from '@glossa/protocol';
+import type { EngineRegistry } from './engines/registry.js';
+import { DETECTABLE_LANGUAGES } from './translate/detect-source.js';
+
+export interface LanguageCatalog {
+  /** The languages of a resource; `beta` adds beta languages and features. */
+  languages(resource: ResourceName, includeBeta: boolean): Language[];
+  /** Whether some engine honours `formality` for this target. */
+  supportsFormality(target: string): boolean;
+}
+
+const byCode = (a: { lang: string }, b: { lang: string }) => a.lang.localeCompare(b.lang);
+
+export function createLanguageCatalog(engines: EngineRegistry): LanguageCatalog {
+  const sources = new Set<string>();
+  const targets = new Set<string>();
+  for (const { pair } of engines.choices) {
+    sources.add(canonicalLanguage(baseLanguage(pair.source)) ?? baseLanguage(pair.source));
+    targets.add(canonicalLanguage(pair.target) ?? pair.target);
+  }
+  const formality = (target: string) =>
+    engines.engines.some(
+      (engine) => engine.pairs().some((pair) => pair.target === target) && engine.supportsFormality(target),
+    );
+
+  const translateText = (): Language[] =>
+    [...new Set([...sources, ...targets])]
+      .map((code): Language => {
+        const features: Language['features'] = {};
+        const isSource = sources.has(code);
+        const isTarget = targets.has(code);
+        if (isSource && DETECTABLE_LANGUAGES.has(code)) features.auto_detection = { status: 'stable' };
+        // Every engine keeps inline markup (the pipeline maps tags to codes), so every pair has tag handling.
+        features.tag_handling = { status: 'stable' };
+        if (isTarget && formality(code)) features.formality = { status: 'stable' };
+        return {
+          lang: code,
+          name: languageName(code) ?? code,
+          usable_as_source: isSource,
+          usable_as_target: isTarget,
+          status: 'stable',
+          features,
+        };
+      })
+      .sort(byCode);
+
+  let cached: Language[] | undefined;
+  return {
+    languages(resource) {
+      if (resource !== 'translate_text') return [];
+      cached ??= translateText();
+      return structuredClone(cached);
+    },
+    supportsFormality: formality,
+  };
+}

@@ -1,0 +1,38 @@
+import { describeResources, ENDPOINTS, type ResourceName, toV2LanguageCode } from '@glossa/protocol';
+import { defineRoute } from '../http/route.js';
+
+/** GET /v3/languages?resource=&include=: from the installed engines (see `languages.ts`). */
+export const languagesRoute = defineRoute(ENDPOINTS.getLanguages, async ({ query, context }) => {
+  const include = query.include === undefined ? [] : [query.include].flat();
+  // Validated against the resource values; the schema's static type is a plain string.
+  return context.languages.languages(query.resource as ResourceName, include.includes('beta'));
+});
+
+/** GET /v3/languages/resources: every resource with the features it can report. */
+export const resourcesRoute = defineRoute(ENDPOINTS.getLanguageResources, async () => describeResources());
+
+/** GET /v2/languages?type=source|target (deprecated): upper-case codes; targets say whether formality works. */
+export const languagesV2Route = defineRoute(ENDPOINTS.getLanguagesV2, async ({ query, context }) => {
+  const target = query.type === 'target';
+  return context.languages
+    .languages('translate_text', false)
+    .filter((language) => (target ? language.usable_as_target : language.usable_as_source))
+    .map((language) => ({
+      language: toV2LanguageCode(language.lang),
+      name: language.name,
+      ...(target ? { supports_formality: 'formality' in language.features } : {}),
+    }));
+});
+
+/** GET /v2/glossary-language-pairs (deprecated): the pairs glossaries support on this server. */
+export const glossaryPairsRoute = defineRoute(ENDPOINTS.getGlossaryLanguagePairs, async ({ context }) => {
+  const glossary = context.languages.languages('glossary', false);
+  const supported_languages = glossary
+    .filter((source) => source.usable_as_source)
+    .flatMap((source) =>
+      glossary
+        .filter((target) => target.usable_as_target && target.lang !== source.lang)
+        .map((target) => ({ source_lang: source.lang, target_lang: target.lang })),
+    );
+  return { supported_languages };
+});
