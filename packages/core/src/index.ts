@@ -17,3 +17,4 @@ export * from './run.js';
 export type * from './segment.js';
 export * from './split.js';
 export * from './translator.js';
+export * from './workers/pool.js';
