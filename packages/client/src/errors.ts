@@ -130,6 +130,11 @@ export class JobFailedError extends GlossaError {
   }
 }
 
+/** A background job did not finish within the `maxWait` of the call. Not retried. */
+export class JobTimeoutError extends GlossaError {
+  override name = 'JobTimeoutError';
+}
+
 const REDACTED = '[redacted]';
 
 /** Replace every occurrence of each secret (and of a free key without its `:fx`) in `text`. */

@@ -1,5 +1,5 @@
 /** Polling a background job with growing waits: documents and translation-memory jobs. */
-import { RequestAbortedError, TimeoutError } from './errors.js';
+import { JobTimeoutError, RequestAbortedError } from './errors.js';
 import { sleep } from './retry.js';
 
 export interface PollOptions {
@@ -8,7 +8,7 @@ export interface PollOptions {
   pollInterval?: number;
   /** Longest wait between polls, in ms. Default 5,000. */
   maxPollInterval?: number;
-  /** Give up (with a `TimeoutError`) after this many ms in all. Default 15 minutes. */
+  /** Give up (with a `JobTimeoutError`) after this many ms in all. Default 15 minutes. */
   maxWait?: number;
 }
 
@@ -33,7 +33,7 @@ export async function pollUntilDone<T>(
     const step = await check();
     if (step.done) return step.value;
     if (Date.now() - started >= maxWait)
-      throw new TimeoutError(`${what} did not finish within ${maxWait} ms`);
+      throw new JobTimeoutError(`${what} did not finish within ${maxWait} ms`);
     const wait =
       step.hintMs !== undefined ? Math.min(Math.max(step.hintMs, interval), maxInterval) : interval;
     try {
