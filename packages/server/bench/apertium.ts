@@ -1,17 +1,20 @@
 /**
  * Apertium en→es throughput: segments/s through the engine (and through the HTTP server when it is
  * available) against the raw null-flush pipeline, on the same 1,000 sentences (bench/apertium-sentences.txt).
- * Target: engine / raw ≥ 0.8. Each figure is the best of ROUNDS runs on a warm pipeline.
+ * Target: engine / raw ≥ 0.8. Rounds interleave all variants on warm pipelines; each line prints the best
+ * segments/s and the median over rounds of (raw time / variant time) within the same round.
  *
  * Run: pnpm --filter @glossa/server bench   (or: npx tsx --conditions @glossa/source bench/apertium.ts)
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createApertiumEngine } from '../src/engines/apertium.js';
 import { encodeSegment } from '../src/engines/apertium-format.js';
+import { startServer } from '../src/index.js';
 
-const ROUNDS = 5;
+const ROUNDS = 7;
 const BATCH = 50;
 const sentences = readFileSync(new URL('./apertium-sentences.txt', import.meta.url), 'utf8')
   .trim()
@@ -57,6 +60,27 @@ const engine = createApertiumEngine();
 const call = (texts: string[]) =>
   engine.translate({ texts, source: 'en', target: 'es', markup: true, formality: 'default' });
 await call(['Warm up.']);
+// The same engine behind a real server: JSON over loopback HTTP, with the translate pipeline around it.
+const dataDir = mkdtempSync(join(tmpdir(), 'glossa-bench-apertium-'));
+const server = await startServer({
+  dataDir,
+  port: 0,
+  freePort: 0,
+  host: '127.0.0.1',
+  logger: false,
+  rateLimit: false,
+});
+const post = async (texts: string[]) => {
+  const response = await fetch(`${server.url}/v2/translate`, {
+    method: 'POST',
+    headers: { authorization: `Service-Auth-Key ${server.devKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ text: texts, source_lang: 'EN', target_lang: 'ES' }),
+  });
+  if (!response.ok) throw new Error(`server answered ${response.status}: ${await response.text()}`);
+  const { translations } = (await response.json()) as { translations: unknown[] };
+  if (translations.length !== texts.length) throw new Error('wrong number of translations');
+};
+await post(['Warm up.']);
 const timed = async (work: () => Promise<unknown>) => {
   const start = performance.now();
   await work();
@@ -70,22 +94,37 @@ const variants = {
     timed(async () => {
       for (const chunk of chunks) await call(chunk);
     }),
+  httpOne: () => timed(() => post(sentences)),
+  httpConcurrent: () => timed(() => Promise.all(chunks.map((chunk) => post(chunk)))),
 };
 // Rounds interleave the variants, so load from other work on the machine hits them alike.
-const fastest = { raw: Infinity, oneCall: Infinity, concurrent: Infinity, sequential: Infinity };
+type Variant = keyof typeof variants;
+const times = Object.fromEntries(Object.keys(variants).map((name) => [name, [] as number[]])) as Record<
+  Variant,
+  number[]
+>;
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, run] of Object.entries(variants) as [keyof typeof variants, () => Promise<number>][]) {
-    fastest[name] = Math.min(fastest[name], await run());
+  for (const [name, run] of Object.entries(variants) as [Variant, () => Promise<number>][]) {
+    times[name].push(await run());
   }
 }
 raw.stop();
 await engine.close();
-const rawMs = fastest.raw;
-
-const row = (name: string, ms: number) =>
-  `${name.padEnd(46)} ${perSecond(ms).toFixed(0).padStart(6)} seg/s  ratio ${(rawMs / ms).toFixed(2)}`;
-console.log(`Apertium en→es, ${sentences.length} sentences, best of ${ROUNDS}, ${cpus().length} CPUs`);
-console.log(row('raw pipeline (baseline)', rawMs));
-console.log(row('engine, 1 call × 1000 texts', fastest.oneCall));
-console.log(row(`engine, ${chunks.length} concurrent calls × ${BATCH} texts`, fastest.concurrent));
-console.log(row(`engine, ${chunks.length} sequential calls × ${BATCH} texts`, fastest.sequential));
+await server.close();
+rmSync(dataDir, { recursive: true, force: true });
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+/** Best figure, and the median over rounds of the ratio to the raw run of the same round. */
+const row = (name: string, variant: Variant) => {
+  const best = Math.min(...times[variant]);
+  const ratio = median(times[variant].map((ms, round) => times.raw[round]! / ms));
+  return `${name.padEnd(46)} ${perSecond(best).toFixed(0).padStart(6)} seg/s  ratio ${ratio.toFixed(2)}`;
+};
+console.log(
+  `Apertium en→es, ${sentences.length} sentences, ${ROUNDS} interleaved rounds, ${cpus().length} CPUs`,
+);
+console.log(row('raw pipeline (baseline)', 'raw'));
+console.log(row('engine, 1 call × 1000 texts', 'oneCall'));
+console.log(row(`engine, ${chunks.length} concurrent calls × ${BATCH} texts`, 'concurrent'));
+console.log(row(`engine, ${chunks.length} sequential calls × ${BATCH} texts`, 'sequential'));
+console.log(row('server, 1 request × 1000 texts', 'httpOne'));
+console.log(row(`server, ${chunks.length} concurrent requests × ${BATCH} texts`, 'httpConcurrent'));
