@@ -18,7 +18,7 @@ const body = {
 };
 const json = JSON.stringify(body);
 const form = new URLSearchParams([
-  ...texts.map((text) => ['text', text]),
+  ...texts.map((text): [string, string] => ['text', text]),
   ['target_lang', 'DE'],
   ['source_lang', 'EN'],
   ['formality', 'prefer_more'],

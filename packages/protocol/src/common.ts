@@ -12,7 +12,7 @@ export const LanguageCode = Type.String({
   minLength: 2,
   maxLength: 35,
   pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
-  description: 'Language code, case-insensitive',
+  description: 'a language code such as de or en-US',
 });
 
 export const DateTime = Type.String({ format: 'date-time' });

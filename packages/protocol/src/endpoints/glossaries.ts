@@ -16,7 +16,9 @@ import {
 } from '../glossaries.js';
 
 const ENTRIES_RULES =
-  'Entries: parseGlossaryEntries (400 with a detail naming the line). Name: checkGlossaryName.';
+  'Entries: parseGlossaryEntries (400 with a detail naming the line). Name: checkGlossaryName. ' +
+  'Entries of up to 10 MiB are valid, so the body limit must allow that much after encoding ' +
+  '(JSON escapes each tab and newline as two bytes).';
 
 /** Glossaries: the older v2 interface and the v3 one (multilingual, editable). */
 export const GLOSSARY_ENDPOINTS = {
