@@ -163,6 +163,13 @@ export const SPINE_CASES = {
       {
         kind: 'format',
         part: 'body',
+        value: edit(translate, { target_lang: 'German!' }),
+        message:
+          "Parameter 'target_lang' has an invalid format (expected a language code such as de or en-US).",
+      },
+      {
+        kind: 'format',
+        part: 'body',
         value: edit(translate, { glossary_ids: ['not-a-uuid'] }),
         message: "Parameter 'glossary_ids[0]' must be a UUID.",
       },
