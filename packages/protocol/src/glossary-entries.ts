@@ -15,8 +15,19 @@ export type GlossaryEntriesResult =
 /** C0 and C1 control characters, and the Unicode line and paragraph separators. */
 const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 
+/** The length of `text` in UTF-8 bytes, without Node's Buffer (the package also runs in browsers). */
 export function utf8Length(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4; // a surrogate pair: one code point above U+FFFF
+      i++;
+    } else bytes += 3; // the rest of the BMP, and a lone surrogate (encoded as U+FFFD)
+  }
+  return bytes;
 }
 
 /** The name rule: non-empty, at most 1024 UTF-8 bytes. Returns the message, or `undefined`. */

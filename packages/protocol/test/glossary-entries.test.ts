@@ -85,6 +85,15 @@ describe('parseGlossaryEntries', () => {
   });
 });
 
+describe('utf8Length', () => {
+  it.each([['a'], ['é'], ['中'], ['😀'], ['\ud800'], ['a\udc00b'], ['mixed é中😀 text'], ['']])(
+    'counts %j as Buffer.byteLength does',
+    (text) => {
+      expect(utf8Length(text)).toBe(Buffer.byteLength(text, 'utf8'));
+    },
+  );
+});
+
 describe('checkGlossaryName', () => {
   it('accepts 1024 UTF-8 bytes and refuses 1025, and refuses a blank name', () => {
     expect(checkGlossaryName('ü'.repeat(512))).toBeUndefined();
