@@ -13,6 +13,8 @@ export * from './errors.js';
 export * from './lock.js';
 export * from './pseudo.js';
 export type * from './report.js';
+export * from './resources/glossary-file.js';
+export * from './resources/sync.js';
 export * from './run.js';
 export type * from './segment.js';
 export * from './split.js';
