@@ -1,0 +1,107 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+
+describe('GET /v3/languages', () => {
+  it('translate_text: computed from the installed engines, features only where supported', async () => {
+    const reply = await t.call('/v3/languages?resource=translate_text');
+    expect(reply.status).toBe(200);
+    const byCode = new Map(reply.data.map((l: { lang: string }) => [l.lang, l]));
+    expect(byCode.get('en')).toEqual({
+      lang: 'en',
+      name: 'English',
+      usable_as_source: true,
+      usable_as_target: true,
+      status: 'stable',
+      features: { auto_detection: { status: 'stable' }, tag_handling: { status: 'stable' } },
+    });
+    expect(byCode.get('es')).toMatchObject({ usable_as_target: true, usable_as_source: true });
+    expect(byCode.get('en-XA')).toMatchObject({
+      usable_as_source: false,
+      usable_as_target: true,
+      features: { tag_handling: { status: 'stable' } },
+    });
+    expect(byCode.get('pt-BR')).toMatchObject({ usable_as_target: true });
+    for (const language of reply.data) expect(language.features).not.toHaveProperty('formality');
+    // Japanese can only be pseudo-localized here: a source, never a target.
+    expect(byCode.get('ja')).toMatchObject({ usable_as_source: true, usable_as_target: false });
+  });
+
+  it('accepts repeated include values; 400 without or with an unknown resource', async () => {
+    expect((await t.call('/v3/languages?resource=translate_text&include=beta&include=external')).status).toBe(
+      200,
+    );
+    expect((await t.call('/v3/languages')).data.message).toBe("Missing required parameter 'resource'.");
+    expect((await t.call('/v3/languages?resource=nope')).status).toBe(400);
+    expect((await t.call('/v3/languages?resource=translate_text&include=alpha')).status).toBe(400);
+  });
+
+  it('/v3/languages/resources lists every resource with the sides each feature needs', async () => {
+    const reply = await t.call('/v3/languages/resources');
+    expect(reply.data.map((r: { name: string }) => r.name)).toEqual([
+      'translate_text',
+      'translate_document',
+      'voice',
+      'write',
+      'glossary',
+      'style_rules',
+    ]);
+    const translate = reply.data[0].features;
+    expect(translate).toContainEqual({
+      name: 'glossary',
+      needs_source_support: true,
+      needs_target_support: true,
+    });
+    expect(translate).toContainEqual({ name: 'formality', needs_target_support: true });
+  });
+});
+
+describe('deprecated v2 endpoints', () => {
+  it('/v2/languages: sources by default, targets with supports_formality, upper-case codes', async () => {
+    const sources = (await t.call('/v2/languages')).data;
+    expect(sources).toContainEqual({ language: 'EN', name: 'English' });
+    const targets = (await t.call('/v2/languages?type=target')).data;
+    expect(targets).toContainEqual({ language: 'ES', name: 'Spanish', supports_formality: false });
+    expect(targets).toContainEqual({
+      language: 'EN-XA',
+      name: 'Pseudo-English (accented, expanded)',
+      supports_formality: false,
+    });
+    expect((await t.call('/v2/languages?type=both')).status).toBe(400);
+  });
+
+  it('/v2/glossary-language-pairs: none until glossaries are served', async () => {
+    expect((await t.call('/v2/glossary-language-pairs')).data).toEqual({ supported_languages: [] });
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document of the served endpoints, without a key', async () => {
+    const reply = await t.call('/openapi.json', { key: null });
+    expect(reply.status).toBe(200);
+    const result = await new Validator().validate(reply.data);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(reply.data.servers).toEqual([
+      { url: t.server.url, description: 'paid plan' },
+      { url: t.server.freeUrl, description: 'free plan (keys ending in :fx)' },
+    ]);
+    expect(Object.keys(reply.data.paths)).toEqual(
+      expect.arrayContaining([
+        '/v2/translate',
+        '/v2/usage',
+        '/v3/languages',
+        '/v2/admin/analytics/custom-tags',
+      ]),
+    );
+    expect(reply.data.paths['/v2/translate'].post.requestBody.content).toHaveProperty(
+      'application/x-www-form-urlencoded',
+    );
+  });
+});
