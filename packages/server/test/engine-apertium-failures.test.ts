@@ -31,12 +31,26 @@ const input = (texts: string[]): EngineInput => ({
 
 describe('apertium engine failures (fake pipelines)', () => {
   it('turns empty output for a non-empty segment into an EngineError (fake pipeline: ru↔uk is not installed)', async () => {
-    const engine = createApertiumEngine({ modesDir: fakeModes('empty', `sed -u -z 's/[^\\n]*//'`) });
+    const engine = createApertiumEngine({
+      modesDir: fakeModes('empty', `sed -u -z 's/^\\(\\[q[0-9]*\\]\\)[^\\n]*/\\1/'`),
+    });
     try {
       await expect(engine.translate(input(['Hello world']))).rejects.toThrow(
         new EngineError('apertium: empty translation for a non-empty segment', 'apertium'),
       );
       expect(await engine.translate(input(['', '<x id="1"/>']))).toEqual(['', '<x id="1"/>']);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('stops a pipeline whose answers lose step with its segments (fake pipeline: a stray NUL)', async () => {
+    const engine = createApertiumEngine({ modesDir: fakeModes('stray', `sed -u -z 's/^\\[q1\\]/[q2]/'`) });
+    try {
+      await expect(engine.translate(input(['Hello']))).rejects.toThrow(
+        /^apertium eng-spa: pipeline stopped: its output lost step with its input/,
+      );
+      expect(engine.status()[0]!.pid).toBeUndefined();
     } finally {
       await engine.close();
     }

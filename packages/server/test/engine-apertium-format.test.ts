@@ -80,3 +80,17 @@ describe('stripMarks', () => {
     );
   });
 });
+
+describe('wordless <g> codes', () => {
+  it('travel as one superblank, in place', () => {
+    const segment = encodeSegment('Click <g id="1"></g>here and <g id="2"> <x id="3"/> </g>now.', true);
+    expect(segment.stream).toBe('Click [x0]here and [x1]now.');
+    expect(decodeSegment('Clic [x0]aquí y [x1]ahora.\n', segment)).toBe(
+      'Clic <g id="1"></g>aquí y <g id="2"> <x id="3"/> </g>ahora.',
+    );
+  });
+
+  it('a <g> holding text still travels on its words', () => {
+    expect(encodeSegment('<g id="1"><x id="2"/> Hi</g>', true).stream).toBe('[x1] [[t:b:0]]Hi[[/]]');
+  });
+});

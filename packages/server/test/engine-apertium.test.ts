@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApertiumEngine, createApertiumEngine } from '../src/engines/apertium.js';
 import { EngineError, type EngineInput } from '../src/engines/engine.js';
@@ -42,6 +43,11 @@ describe('apertium engine (real Apertium, en→es)', () => {
     expect(nested).toBe('El coche <g id="1"><g id="2">rojo</g> grande</g>.');
     expect(wrapped(siblings!, 'a')).toBe('gato');
     expect(wrapped(siblings!, 'b')).toBe('estera');
+  });
+
+  it('keeps a <g> without words in its place', async () => {
+    const [out] = await engine.translate(input(['Click <g id="1"></g>here now.']));
+    expect(out).toBe('Clic <g id="1"></g>aquí ahora.');
   });
 
   it('keeps <x/> codes', async () => {
@@ -174,6 +180,27 @@ describe('apertium engine: process lifecycle (real Apertium)', () => {
       expect(engine.status()[0]!.pid).toBeUndefined();
       expect(await engine.translate(input(['Hello world']))).toEqual(['Hola Mundial']);
       expect(engine.status()[0]).toMatchObject({ mode: 'eng-spa', starts: 2 });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('restarts a pipeline when one of its stages dies', async () => {
+    const engine = createApertiumEngine();
+    try {
+      await engine.translate(input(['Hello']));
+      const { pid } = engine.status()[0]!;
+      const stages = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+        .trim()
+        .split('\n');
+      expect(stages.length).toBeGreaterThan(5);
+      process.kill(Number(stages[3]), 'SIGKILL');
+      const outcome = await engine.translate(input(['Hello world'])).catch((error: unknown) => error);
+      // The call that meets the dying pipeline may fail with an EngineError; the one after must succeed.
+      if (outcome instanceof Error) expect(outcome).toBeInstanceOf(EngineError);
+      else expect(outcome).toEqual(['Hola Mundial']);
+      expect(await engine.translate(input(['Hello world']))).toEqual(['Hola Mundial']);
+      expect(engine.status()[0]!.starts).toBe(2);
     } finally {
       await engine.close();
     }

@@ -79,10 +79,17 @@ export function encodeSegment(text: string, markup: boolean): EncodedSegment {
   }
   let last = 0;
   let plain = '';
-  for (const match of body.matchAll(MARKUP_TOKEN)) {
+  const tokens = new RegExp(MARKUP_TOKEN.source, 'g');
+  for (let match = tokens.exec(body); match; match = tokens.exec(body)) {
     plain += body.slice(last, match.index);
     last = match.index + match[0].length;
-    const token = match[0];
+    let token = match[0];
+    const wordless = token.startsWith('<g') ? wordlessElementEnd(body, last) : undefined;
+    if (wordless !== undefined) {
+      // A <g> without words (an empty link, an icon) has nothing to travel on: it keeps its place as one code.
+      token = body.slice(match.index, wordless);
+      last = tokens.lastIndex = wordless;
+    }
     if (token.startsWith('&')) {
       const decoded = decodeEntity(token);
       if (decoded !== undefined) {
@@ -95,11 +102,11 @@ export function encodeSegment(text: string, markup: boolean): EncodedSegment {
     if (token.startsWith('</')) {
       if (stack.pop() === undefined)
         throw new EngineError('apertium: </g> without a matching <g>', 'apertium');
-    } else if (token.startsWith('<g')) {
+    } else if (token.startsWith('<g') && wordless === undefined) {
       codes.push({ kind: 'g', open: token, parent: stack.at(-1), depth: stack.length });
       stack.push(codes.length - 1);
     } else {
-      // An <x/> code, or an entity XML does not define (kept byte for byte).
+      // An <x/> code, a wordless <g>, or an entity XML does not define (kept byte for byte).
       codes.push(token.startsWith('<') ? { kind: 'x', text: token } : { kind: 'literal', text: token });
       stream += token.startsWith('<') ? `[x${codes.length - 1}]` : `[s${codes.length - 1}]`;
     }
@@ -107,6 +114,25 @@ export function encodeSegment(text: string, markup: boolean): EncodedSegment {
   addText(plain + body.slice(last));
   if (stack.length > 0) throw new EngineError('apertium: <g> without a matching </g>', 'apertium');
   return { stream, codes, leading, trailing, hasText, markup };
+}
+
+/**
+ * Where the `<g>` whose open tag ends at `from` closes, when everything inside it is codes and whitespace;
+ * undefined when it holds text (or never closes).
+ */
+function wordlessElementEnd(body: string, from: number): number | undefined {
+  const tokens = new RegExp(MARKUP_TOKEN.source, 'g');
+  tokens.lastIndex = from;
+  let depth = 1;
+  let at = from;
+  for (let match = tokens.exec(body); match; match = tokens.exec(body)) {
+    if (body.slice(at, match.index).trim() !== '' || match[0].startsWith('&')) return undefined;
+    at = match.index + match[0].length;
+    if (match[0].startsWith('</')) depth--;
+    else if (match[0].startsWith('<g')) depth++;
+    if (depth === 0) return at;
+  }
+  return undefined;
 }
 
 /** Removes Apertium's unknown-word marks from a stream, keeping escapes and blanks (for a pivot's 2nd leg). */

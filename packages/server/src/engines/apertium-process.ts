@@ -1,7 +1,8 @@
 /**
  * One long-lived Apertium pipeline for one mode (`eng-spa`), fed in null-flush mode: each segment is
- * written as `text\n\0` and its translation comes back ending in `\0`, in order. Segments are written as
- * soon as they arrive (the pipeline works on several at once) and matched to callers first in, first out.
+ * written as `[qN]text\n\0` and its translation comes back ending in `\0`, in order. Segments are written
+ * as soon as they arrive (the pipeline works on several at once) and matched to callers first in, first
+ * out; the numbered superblank `[qN]` must lead each answer, else the pipeline is out of step and stopped.
  *
  * Started lazily on the first segment, stopped after `idleMs` without work, and started again when a
  * segment arrives after it stopped or died. A crash or a stall (no output for `timeoutMs` while work is
@@ -37,6 +38,8 @@ export interface ApertiumProcessStatus {
 }
 
 interface Waiter {
+  /** The superblank written before the segment; its translation must start with it. */
+  readonly marker: string;
   resolve(output: string): void;
   reject(error: Error): void;
   /** The caller gave up (aborted); the answer is read and dropped. */
@@ -49,6 +52,7 @@ interface Running {
   buffer: string;
   stderr: string;
   dead: boolean;
+  sequence: number;
 }
 
 const STDERR_KEEP = 2000;
@@ -85,7 +89,9 @@ export class ApertiumProcess {
     if (running.dead)
       throw new EngineError(`apertium ${this.mode}: pipeline stopped while starting`, 'apertium');
     return new Promise<string>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, cancelled: false };
+      // A numbered superblank leads each segment and must lead its answer: a stage that dies can flush a
+      // stray NUL, and the answers would silently shift onto the wrong segments without this check.
+      const waiter: Waiter = { marker: `[q${++running.sequence}]`, resolve, reject, cancelled: false };
       if (signal) {
         const onAbort = () => {
           waiter.cancelled = true;
@@ -107,7 +113,7 @@ export class ApertiumProcess {
         stdin.cork();
         process.nextTick(() => stdin.uncork());
       }
-      stdin.write(segment.replaceAll('\0', ' ') + '\n\0');
+      stdin.write(waiter.marker + segment.replaceAll('\0', ' ') + '\n\0');
     });
   }
 
@@ -148,7 +154,7 @@ export class ApertiumProcess {
     const script = await this.#pipelineScript();
     // detached: the pipeline gets its own process group, so stopping it stops every stage.
     const child = spawn('bash', ['-c', script, 'apertium', '-g', ''], { detached: true, stdio: 'pipe' });
-    const running: Running = { child, waiters: [], buffer: '', stderr: '', dead: false };
+    const running: Running = { child, waiters: [], buffer: '', stderr: '', dead: false, sequence: 0 };
     this.#running = running;
     this.#starts++;
     child.stdout.setEncoding('utf8');
@@ -171,8 +177,13 @@ export class ApertiumProcess {
     while (end !== -1) {
       const output = running.buffer.slice(0, end);
       running.buffer = running.buffer.slice(end + 1);
-      const waiter = running.waiters.shift();
-      if (waiter && !waiter.cancelled) waiter.resolve(output);
+      const waiter = running.waiters[0];
+      if (!waiter || !output.startsWith(waiter.marker)) {
+        this.#fail(running, 'its output lost step with its input');
+        return;
+      }
+      running.waiters.shift();
+      if (!waiter.cancelled) waiter.resolve(output.slice(waiter.marker.length));
       end = running.buffer.indexOf('\0');
     }
     if (running.waiters.length > 0) this.#armStall(running);
