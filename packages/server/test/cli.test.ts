@@ -1,0 +1,101 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const env = { ...process.env, GLOSSA_API_KEY: '' };
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(tsx, ['--conditions', '@glossa/source', bin, ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('glossa-server bin', () => {
+  it('keys create prints the account and the key once; serve accepts it; SIGTERM stops it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'glossa-cli-'));
+    dirs.push(dataDir);
+    const created = await run([
+      'keys',
+      'create',
+      '--plan',
+      'paid',
+      '--admin',
+      '--character-limit',
+      '5000',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(created.code).toBe(0);
+    const [, accountId] = /^account: ([0-9a-f-]{36})$/m.exec(created.stdout) ?? [];
+    const [, key] = /^key: (\S+)$/m.exec(created.stdout) ?? [];
+    expect(accountId).toBeDefined();
+    expect(key).toMatch(/^[\w-]{43}$/);
+    expect(created.stderr).toContain('shown only this once');
+
+    const child = spawn(
+      tsx,
+      [
+        '--conditions',
+        '@glossa/source',
+        bin,
+        '--data-dir',
+        dataDir,
+        '--port',
+        '0',
+        '--free-port',
+        '0',
+        '--log-level',
+        'silent',
+      ],
+      { env },
+    );
+    children.push(child);
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+        const match = /paid plan at (http:\/\/127\.0\.0\.1:\d+), free plan at/.exec(stderr);
+        if (match) resolve(match[1]!);
+      });
+      child.on('close', () => reject(new Error(stderr)));
+    });
+    expect(stderr).toMatch(/local development account created; its key \(shown once\): \S+/);
+    const usage = await fetch(`${url}/v2/usage`, { headers: { authorization: `Service-Auth-Key ${key}` } });
+    expect(usage.status).toBe(200);
+    expect(((await usage.json()) as { character_limit: number }).character_limit).toBe(5000);
+    const analytics = await fetch(
+      `${url}/v2/admin/analytics/custom-tags?start_date=2025-01-01&end_date=2025-01-02`,
+      {
+        headers: { authorization: `Service-Auth-Key ${key}` },
+      },
+    );
+    expect(analytics.status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 60_000);
+
+  it('misuse prints the problem and the usage, exit 2', async () => {
+    const result = await run(['keys', 'create', '--plan', 'gold']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("glossa-server: --plan: expected 'paid' or 'free', got 'gold'");
+    expect(result.stderr).toContain('Usage:');
+    expect((await run(['--port', 'abc'])).stderr).toContain("--port: expected a whole number, got 'abc'");
+  }, 60_000);
+});
