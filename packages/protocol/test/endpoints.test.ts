@@ -213,4 +213,9 @@ describe.each(endpoints)('cases for %s', (operationId, endpoint) => {
       expect(covered, `limit on '${name}'`).toBe(true);
     }
   });
+
+  it('accept each numeric and size limit exactly at its bound', () => {
+    const atBound = new Set((cases.accepts ?? []).flatMap((accept) => accept.bounds ?? []));
+    expect([...facts.limits].filter((name) => !atBound.has(name))).toEqual([]);
+  });
 });

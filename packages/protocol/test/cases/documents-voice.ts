@@ -98,6 +98,9 @@ const jobParamCases = [
     message: "Parameter 'job_id' is too long (at most 128 characters).",
   },
 ] as const;
+const jobAccepts = [
+  { part: 'params', value: { job_id: 'j'.repeat(128) }, why: 'a 128-character job id', bounds: ['job_id'] },
+] as const;
 const formalities = "Expected one of: 'default', 'more', 'less', 'prefer_more', 'prefer_less'.";
 
 export const DOCUMENT_VOICE_CASES = {
@@ -110,6 +113,7 @@ export const DOCUMENT_VOICE_CASES = {
         part: 'body',
         value: edit(upload, { glossary_ids: uuids(5), translation_memory_threshold: 100 }),
         why: 'the bounds',
+        bounds: ['glossary_ids', 'translation_memory_threshold'],
       },
     ],
     rejects: [
@@ -243,11 +247,13 @@ export const DOCUMENT_VOICE_CASES = {
   },
   getVoiceJob: {
     valid: { params: jobParams },
+    accepts: jobAccepts,
     response: { job_id: 'voice-1', status: 'error', error_message: 'audio unreadable' },
     rejects: jobParamCases,
   },
   getVoiceJobResult: {
     valid: { params: jobParams },
+    accepts: jobAccepts,
     response: { transcript: 'Hello there.', translations: [{ target_language: 'es', text: 'Hola.' }] },
     rejects: jobParamCases,
   },

@@ -130,7 +130,12 @@ export const GLOSSARY_CASES = {
     response: glossary,
     accepts: [
       { part: 'body', value: { name: 'renamed' }, why: 'name only' },
-      { part: 'body', value: { dictionaries: [dictionary] }, why: 'one dictionary only' },
+      {
+        part: 'body',
+        value: { dictionaries: [dictionary] },
+        why: 'one dictionary only',
+        bounds: ['dictionaries'],
+      },
     ],
     rejects: [
       missingParams,

@@ -107,7 +107,14 @@ export const LANGUAGE_TOOL_CASES = {
         { detection_status: 'insufficient_confidence' },
       ],
     },
-    accepts: [{ part: 'body', value: { text: Array(50).fill('hello world') }, why: '50 texts (the bound)' }],
+    accepts: [
+      {
+        part: 'body',
+        value: { text: Array(50).fill('hello world') },
+        why: '50 texts (the bound)',
+        bounds: ['text'],
+      },
+    ],
     rejects: [
       { kind: 'missing', part: 'body', value: {}, message: "Missing required parameter 'text'." },
       { kind: 'type', part: 'body', value: { text: 'hello' }, message: "Parameter 'text' must be an array." },

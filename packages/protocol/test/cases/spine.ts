@@ -117,7 +117,15 @@ export const SPINE_CASES = {
         ],
       },
     },
-    accepts: [{ part: 'query', value: edit(analytics, { aggregate_by: '' }), why: 'an empty aggregate_by' }],
+    accepts: [
+      { part: 'query', value: edit(analytics, { aggregate_by: '' }), why: 'an empty aggregate_by' },
+      {
+        part: 'query',
+        value: edit(analytics, { page: 0 }),
+        why: 'page 0 (the lower bound)',
+        bounds: ['page'],
+      },
+    ],
     rejects: [
       {
         kind: 'missing',

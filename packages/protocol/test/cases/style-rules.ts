@@ -77,6 +77,7 @@ const instructionAccepts = [
     part: 'body',
     value: edit(instruction, { prompt: 'x'.repeat(300), source_language: undefined }),
     why: 'a 300-character prompt',
+    bounds: ['prompt'],
   },
 ] as const;
 const languages = "Expected one of: 'de', 'en', 'es', 'fr', 'it', 'ja', 'ko', 'zh'.";
@@ -93,8 +94,11 @@ export const STYLE_RULE_CASES = {
       },
       {
         part: 'body',
-        value: edit(create, { custom_instructions: Array(200).fill(instruction) }),
-        why: '200 instructions',
+        value: edit(create, {
+          custom_instructions: Array(200).fill(edit(instruction, { prompt: 'x'.repeat(300) })),
+        }),
+        why: '200 instructions of 300 characters',
+        bounds: ['custom_instructions', 'custom_instructions[0].prompt'],
       },
     ],
     rejects: [
@@ -142,8 +146,13 @@ export const STYLE_RULE_CASES = {
       style_rules: [list, edit(list, { configured_rules: undefined, custom_instructions: undefined })],
     },
     accepts: [
-      { part: 'query', value: { page_size: 25 }, why: 'page_size 25 (the bound)' },
-      { part: 'query', value: { page_size: 1 }, why: 'page_size 1 (the lower bound)' },
+      { part: 'query', value: { page_size: 25 }, why: 'page_size 25 (the bound)', bounds: ['page_size'] },
+      {
+        part: 'query',
+        value: { page_size: 1, page: 0 },
+        why: 'page_size 1 and page 0 (the lower bounds)',
+        bounds: ['page_size', 'page'],
+      },
     ],
     rejects: [
       {

@@ -54,14 +54,30 @@ export const TRANSLATE_CASES = {
         value: { text: ['Hi'], target_lang: 'en-xa' },
         why: 'minimal request, code in any case',
       },
-      { part: 'body', value: edit(translate, { glossary_ids: uuids(5) }), why: '5 glossary_ids (the bound)' },
+      {
+        part: 'body',
+        value: edit(translate, { glossary_ids: uuids(5) }),
+        why: '5 glossary_ids (the bound)',
+        bounds: ['glossary_ids'],
+      },
       {
         part: 'body',
         value: edit(translate, { custom_instructions: Array(10).fill('x'.repeat(300)) }),
         why: '10 custom instructions of 300 characters (the bounds)',
+        bounds: ['custom_instructions', 'custom_instructions[0]'],
       },
-      { part: 'body', value: edit(translate, { translation_memory_threshold: 0 }), why: 'threshold 0' },
-      { part: 'body', value: edit(translate, { translation_memory_threshold: 100 }), why: 'threshold 100' },
+      {
+        part: 'body',
+        value: edit(translate, { translation_memory_threshold: 0 }),
+        why: 'threshold 0',
+        bounds: ['translation_memory_threshold'],
+      },
+      {
+        part: 'body',
+        value: edit(translate, { translation_memory_threshold: 100 }),
+        why: 'threshold 100',
+        bounds: ['translation_memory_threshold'],
+      },
     ],
     rejects: [
       {

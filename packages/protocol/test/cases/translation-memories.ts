@@ -44,6 +44,10 @@ const jobParamCases = [
     message: "Parameter 'job_id' is too long (at most 128 characters).",
   },
 ] as const;
+const signedAccepts = [
+  { part: 'params', value: { job_id: 'j'.repeat(128) }, why: 'a 128-character job id', bounds: ['job_id'] },
+  { part: 'query', value: { expires: 0, signature: 's' }, why: 'expires 0', bounds: ['expires'] },
+] as const;
 const signedCases = [
   ...jobParamCases,
   {
@@ -78,7 +82,15 @@ export const TRANSLATION_MEMORY_CASES = {
   listTranslationMemories: {
     valid: { query: { page: 0, page_size: 25 } },
     response: { translation_memories: [memory], total_count: 1 },
-    accepts: [{ part: 'query', value: { page_size: 100 }, why: 'page_size 100 (the bound)' }],
+    accepts: [
+      { part: 'query', value: { page_size: 100 }, why: 'page_size 100 (the bound)', bounds: ['page_size'] },
+      {
+        part: 'query',
+        value: { page_size: 1, page: 0 },
+        why: 'the lower bounds',
+        bounds: ['page_size', 'page'],
+      },
+    ],
     rejects: [
       {
         kind: 'type',
@@ -119,8 +131,8 @@ export const TRANSLATION_MEMORY_CASES = {
       next_page_cursor: null,
     },
     accepts: [
-      { part: 'query', value: { page_size: 100 }, why: 'page_size 100 (the bound)' },
-      { part: 'query', value: { page_size: 1 }, why: 'page_size 1' },
+      { part: 'query', value: { page_size: 100 }, why: 'page_size 100 (the bound)', bounds: ['page_size'] },
+      { part: 'query', value: { page_size: 1 }, why: 'page_size 1', bounds: ['page_size'] },
     ],
     rejects: [
       ...memoryParamCases,
@@ -155,7 +167,8 @@ export const TRANSLATION_MEMORY_CASES = {
       {
         part: 'body',
         value: { source_file: { file_name: 'a.tmx', content_length: 1 } },
-        why: 'no optional fields',
+        why: 'no optional fields, content_length 1',
+        bounds: ['source_file.content_length'],
       },
     ],
     rejects: [
@@ -180,7 +193,11 @@ export const TRANSLATION_MEMORY_CASES = {
       },
     ],
   },
-  uploadTranslationMemoryFile: { valid: { params: jobParams, query: signed }, rejects: signedCases },
+  uploadTranslationMemoryFile: {
+    valid: { params: jobParams, query: signed },
+    accepts: signedAccepts,
+    rejects: signedCases,
+  },
   exportTranslationMemory: {
     valid: { params },
     response: { job_id: 'job-2', parameters: { translation_memory_id: G1 } },
@@ -189,10 +206,21 @@ export const TRANSLATION_MEMORY_CASES = {
   getTranslationMemoryJob: {
     valid: { params: jobParams },
     response: job,
-    accepts: [{ part: 'params', value: { job_id: 'j'.repeat(128) }, why: 'a 128-character job id' }],
+    accepts: [
+      {
+        part: 'params',
+        value: { job_id: 'j'.repeat(128) },
+        why: 'a 128-character job id',
+        bounds: ['job_id'],
+      },
+    ],
     rejects: jobParamCases,
   },
-  downloadTranslationMemoryExport: { valid: { params: jobParams, query: signed }, rejects: signedCases },
+  downloadTranslationMemoryExport: {
+    valid: { params: jobParams, query: signed },
+    accepts: signedAccepts,
+    rejects: signedCases,
+  },
 } satisfies Record<string, EndpointCases>;
 
 /** A job response with a status outside the list, for the response-schema test. */

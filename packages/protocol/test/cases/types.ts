@@ -17,6 +17,8 @@ export interface AcceptCase {
   readonly value: unknown;
   /** Why this is interesting (a bound, a case-insensitive code...). */
   readonly why: string;
+  /** Parameters this value holds exactly at a limit (message style: `custom_instructions[0]`). */
+  readonly bounds?: readonly string[];
 }
 
 export interface EndpointCases {
