@@ -36,7 +36,7 @@ export const VoiceStreamQuery = Type.Object(
   { $id: 'VoiceStreamQuery', additionalProperties: false },
 );
 
-/** The text message a client sends after the last audio frame. */
+/** The text message a client sends after the last audio frame (`VoiceClientMessage`). */
 export const END_OF_SOURCE_MEDIA = { type: 'end_of_source_media' } as const;
 
 /** Body of POST and PUT /v3/voice/spoken_terms. */
@@ -103,3 +103,51 @@ export const VoiceJobResult = Type.Object(
   { $id: 'VoiceJobResult' },
 );
 export type VoiceJobResult = Static<typeof VoiceJobResult>;
+
+/**
+ * Messages of the voice WebSocket. The client sends audio as binary frames and ends with the text message
+ * `{"type":"end_of_source_media"}`. The server answers with JSON text messages:
+ * - `partial`: an interim transcript that later messages replace (for live captions);
+ * - `transcript`: a final transcript segment of the source audio, in order;
+ * - `translation`: the translation of the final segment with the same `segment_id` into one target;
+ * - `end_of_stream`: every segment has been sent; the server then closes the socket (1000);
+ * - `error`: the session failed; the server closes with 1011 (or 1008 for a used or expired token).
+ * Only `transcript` messages carry final source text, so joining their `text` gives the transcript.
+ */
+export const VOICE_SERVER_MESSAGE_TYPES = [
+  'partial',
+  'transcript',
+  'translation',
+  'end_of_stream',
+  'error',
+] as const;
+export type VoiceServerMessageType = (typeof VOICE_SERVER_MESSAGE_TYPES)[number];
+
+export const VoicePartialMessage = Type.Object({ type: Type.Literal('partial'), text: Type.String() });
+export const VoiceTranscriptMessage = Type.Object({
+  type: Type.Literal('transcript'),
+  segment_id: Type.Integer({ minimum: 0 }),
+  text: Type.String(),
+  language: Type.String(),
+});
+export const VoiceTranslationMessage = Type.Object({
+  type: Type.Literal('translation'),
+  segment_id: Type.Integer({ minimum: 0 }),
+  target_language: Type.String(),
+  text: Type.String(),
+});
+export const VoiceEndMessage = Type.Object({ type: Type.Literal('end_of_stream') });
+export const VoiceErrorMessage = Type.Object({ type: Type.Literal('error'), message: Type.String() });
+
+export const VoiceServerMessage = Type.Union(
+  [VoicePartialMessage, VoiceTranscriptMessage, VoiceTranslationMessage, VoiceEndMessage, VoiceErrorMessage],
+  { $id: 'VoiceServerMessage' },
+);
+export type VoiceServerMessage = Static<typeof VoiceServerMessage>;
+
+/** The one text message a client sends: after the last audio frame. */
+export const VoiceClientMessage = Type.Object(
+  { type: Type.Literal('end_of_source_media') },
+  { $id: 'VoiceClientMessage', additionalProperties: false },
+);
+export type VoiceClientMessage = Static<typeof VoiceClientMessage>;

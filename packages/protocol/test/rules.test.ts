@@ -3,11 +3,15 @@ import {
   checkAnalyticsRange,
   checkTranslateRules,
   checkWriteRules,
+  createValidator,
   documentExtension,
+  END_OF_SOURCE_MEDIA,
   isRetryableStatus,
   normalizeReportingTag,
   STATUS_MEANINGS,
   styleListAppliesTo,
+  VoiceClientMessage,
+  VoiceServerMessage,
   withoutPreferPrefix,
 } from '../src/index.js';
 
@@ -148,6 +152,37 @@ describe('small helpers', () => {
     ]); // biome-ignore format: one row
     for (const [status, meaning] of Object.entries(STATUS_MEANINGS)) {
       expect(meaning.retryable, status).toBe(isRetryableStatus(Number(status)));
+    }
+  });
+});
+
+describe('voice stream messages', () => {
+  const server = createValidator(VoiceServerMessage);
+
+  it('accepts each server message type and the client end message', () => {
+    const messages = [
+      { type: 'partial', text: 'Hello th' },
+      { type: 'transcript', segment_id: 0, text: 'Hello there.', language: 'en' },
+      { type: 'translation', segment_id: 0, target_language: 'es', text: 'Hola.' },
+      { type: 'end_of_stream' },
+      { type: 'error', message: 'audio unreadable' },
+    ];
+    expect(messages.map((message) => server.check(message))).toEqual([true, true, true, true, true]);
+    expect(createValidator(VoiceClientMessage).check(END_OF_SOURCE_MEDIA)).toBe(true);
+  });
+
+  it('refuses an unknown type and a translation without its target', () => {
+    expect(server.check({ type: 'final', text: 'x' })).toBe(false);
+    expect(server.check({ type: 'translation', segment_id: 0, text: 'Hola.' })).toBe(false);
+  });
+
+  it('keeps final source text only in transcript messages (partials and translations name neither)', () => {
+    // A reader that joins messages whose keys or type mention "final" or "transcript" gets the transcript.
+    const marker = /final|transcript/i;
+    const partial = { type: 'partial', text: 'x' };
+    const translation = { type: 'translation', segment_id: 0, target_language: 'es', text: 'y' };
+    for (const message of [partial, translation]) {
+      expect(marker.test(JSON.stringify(Object.keys(message)) + message.type)).toBe(false);
     }
   });
 });

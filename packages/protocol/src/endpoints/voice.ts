@@ -42,6 +42,7 @@ export const VOICE_ENDPOINTS = {
     status: 101,
     notes:
       'Binary frames carry audio; the client ends with {"type":"end_of_source_media"}. ' +
+      'The server sends VoiceServerMessage JSON texts: partial, transcript, translation, end_of_stream, error. ' +
       'A used or expired token is refused (close code 1008 or 4xxx).',
   },
   createSpokenTerms: {
