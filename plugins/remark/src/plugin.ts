@@ -80,9 +80,10 @@ export function remarkGlossa(this: Processor, options: RemarkGlossaOptions) {
         });
       },
     });
-    for (const key of kept)
-      if (!map.has(key))
-        file.message(`${key}: no translation; kept in the source language`, {
+    for (const segment of extraction.segments)
+      if (!map.has(segment.key))
+        file.message(`${segment.key}: no translation; kept in the source language`, {
+          place: segment.position ?? null,
           ruleId: 'untranslated',
           source: 'glossa',
         });
