@@ -1,0 +1,63 @@
+import american from 'dictionary-en';
+import british from 'dictionary-en-gb';
+import nspell from 'nspell';
+import type { EnglishDialect } from './harper.js';
+
+/**
+ * American ↔ British spelling, decided by the two Hunspell dictionaries of the `dictionary-en` (American)
+ * and `dictionary-en-gb` (British) npm packages, read with nspell: a word the target dialect's dictionary
+ * rejects but the other accepts is replaced by the first candidate from the regular correspondences
+ * (-or/-our, -er/-re, -ize/-ise, -yze/-yse, -og/-ogue, -ense/-ence, doubled l, gray/grey...) that the target
+ * dictionary accepts. Nothing else is changed: vocabulary (truck/lorry) is not spelling.
+ */
+
+type Speller = ReturnType<typeof nspell>;
+const spellers = new Map<EnglishDialect, Speller>();
+
+function speller(dialect: EnglishDialect): Speller {
+  let found = spellers.get(dialect);
+  if (!found) {
+    const { aff, dic } = dialect === 'en-GB' ? british : american;
+    found = nspell(Buffer.from(aff), Buffer.from(dic));
+    spellers.set(dialect, found);
+  }
+  return found;
+}
+
+/** Regular American → British correspondences, as [American, British] patterns on the word. */
+const CORRESPONDENCES: readonly (readonly [RegExp, string, RegExp, string])[] = [
+  [/or(s?)$/, 'our$1', /our(s?)$/, 'or$1'],
+  [/or(ed|ing|ful|ite|ites|ful|able)$/, 'our$1', /our(ed|ing|ful|ite|ites|able)$/, 'or$1'],
+  [/er(s?)$/, 're$1', /re(s?)$/, 'er$1'],
+  [/iz(e|es|ed|ing|ation|ations|er|ers)$/, 'is$1', /is(e|es|ed|ing|ation|ations|er|ers)$/, 'iz$1'],
+  [/yz(e|es|ed|ing)$/, 'ys$1', /ys(e|es|ed|ing)$/, 'yz$1'],
+  [/og(s?)$/, 'ogue$1', /ogue(s?)$/, 'og$1'],
+  [/ense(s?)$/, 'ence$1', /ence(s?)$/, 'ense$1'],
+  [/([aeiou])l(ed|ing|er|ers)$/, '$1ll$2', /([aeiou])ll(ed|ing|er|ers)$/, '$1l$2'],
+  [/^gray/, 'grey', /^grey/, 'gray'],
+  [/^program(s?)$/, 'programme$1', /^programme(s?)$/, 'program$1'],
+];
+
+/** Converts every word of `text` written in the other dialect's spelling. */
+export function convertSpellingVariants(text: string, target: EnglishDialect): string {
+  return text.replace(/\p{L}+/gu, (word) => spellingVariant(word, target) ?? word);
+}
+
+/** The target dialect's spelling of a word written in the other dialect, or undefined. */
+export function spellingVariant(word: string, target: EnglishDialect): string | undefined {
+  const other: EnglishDialect = target === 'en-GB' ? 'en-US' : 'en-GB';
+  const lower = word.toLowerCase();
+  if (speller(target).correct(lower) || !speller(other).correct(lower)) return undefined;
+  for (const [american, british, britishPattern, americanForm] of CORRESPONDENCES) {
+    const candidate =
+      target === 'en-GB' ? lower.replace(american, british) : lower.replace(britishPattern, americanForm);
+    if (candidate !== lower && speller(target).correct(candidate)) return restoreCase(word, candidate);
+  }
+  return undefined;
+}
+
+function restoreCase(original: string, replacement: string): string {
+  if (original === original.toUpperCase()) return replacement.toUpperCase();
+  if (original[0] === original[0]?.toUpperCase()) return replacement[0]!.toUpperCase() + replacement.slice(1);
+  return replacement;
+}

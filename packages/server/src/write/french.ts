@@ -1,0 +1,31 @@
+import { applyEdits, confidentSpellingFix, type Edit } from './edits.js';
+import { checkFrench } from './grammalecte.js';
+import { isCheckable } from './spelling.js';
+
+/**
+ * Corrects French with Grammalecte: a grammar error is fixed when Grammalecte offers exactly one
+ * suggestion (agreement, past participle, elision...); a spelling error when the fix is confident. Two
+ * passes, since fixing one agreement often reveals the next ("Les chat mange" → "Les chats mangent").
+ */
+export async function correctFrench(text: string): Promise<string> {
+  let current = text;
+  for (let pass = 0; pass < 2; pass++) {
+    const { grammar, spelling } = await checkFrench(current);
+    const chars = Array.from(current);
+    const edits: Edit[] = [];
+    for (const error of grammar) {
+      if (error.suggestions.length === 1) {
+        edits.push({ start: error.start, end: error.end, replacement: error.suggestions[0]! });
+      }
+    }
+    for (const error of spelling) {
+      const word = chars.slice(error.start, error.end).join('');
+      if (!isCheckable(current, word, error.start)) continue;
+      const fix = confidentSpellingFix(word, error.suggestions);
+      if (fix !== undefined) edits.push({ start: error.start, end: error.end, replacement: fix });
+    }
+    if (edits.length === 0) break;
+    current = applyEdits(current, edits);
+  }
+  return current;
+}

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { LineProcess } from './line-process.js';
+
+/**
+ * French grammar and spelling with Grammalecte (Debian `grammalecte-cli`, which brings the
+ * `python3-grammalecte` library). One long-lived Python process, started on first use, holds the loaded
+ * checker and answers one JSON line per JSON line: the same engine `grammalecte-server` runs, over stdio
+ * instead of a port.
+ */
+
+const PYTHON = '/usr/bin/python3';
+const LIBRARY = '/usr/lib/python3/dist-packages/grammalecte/__init__.py';
+
+const WORKER = `
+import json, sys
+import grammalecte
+checker = grammalecte.GrammarChecker("fr")
+for line in sys.stdin:
+    try:
+        text = json.loads(line)["text"]
+        grammar, spelling = checker.getParagraphErrors(text, bSpellSugg=True)
+        answer = {
+            "grammar": [{"start": e["nStart"], "end": e["nEnd"], "type": e["sType"], "message": e["sMessage"],
+                         "suggestions": list(e["aSuggestions"])} for e in grammar],
+            "spelling": [{"start": e["nStart"], "end": e["nEnd"], "type": "spelling", "message": "",
+                          "suggestions": list(e.get("aSuggestions", []))} for e in spelling],
+        }
+    except Exception as error:
+        answer = {"error": str(error)}
+    sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\\n")
+    sys.stdout.flush()
+`;
+
+export interface FrenchError {
+  /** Code-point offsets into the text. */
+  readonly start: number;
+  readonly end: number;
+  /** Grammalecte's rule type (`gn` agreement, `ppas` past participle, ...) or `spelling`. */
+  readonly type: string;
+  readonly message: string;
+  readonly suggestions: readonly string[];
+}
+
+let worker: LineProcess | undefined;
+
+export function hasGrammalecte(): boolean {
+  return existsSync(PYTHON) && existsSync(LIBRARY);
+}
+
+/** Grammar and spelling errors of one paragraph of French. */
+export async function checkFrench(
+  text: string,
+): Promise<{ grammar: FrenchError[]; spelling: FrenchError[] }> {
+  worker ??= new LineProcess('grammalecte', PYTHON, ['-c', WORKER]);
+  const [line] = await worker.request(
+    `${JSON.stringify({ text: text.replace(/\n/g, ' ') })}\n`,
+    (lines) => lines.length >= 1,
+  );
+  const answer = JSON.parse(line ?? '{}') as {
+    grammar?: FrenchError[];
+    spelling?: FrenchError[];
+    error?: string;
+  };
+  if (answer.error !== undefined) throw new Error(`grammalecte failed: ${answer.error}`);
+  return { grammar: answer.grammar ?? [], spelling: answer.spelling ?? [] };
+}
+
+export function closeGrammalecte(): void {
+  worker?.close();
+  worker = undefined;
+}
