@@ -1,3 +1,4 @@
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { EndpointDefinition } from './endpoint.js';
 import { DOCUMENT_ENDPOINTS } from './endpoints/documents.js';
 import { GLOSSARY_ENDPOINTS } from './endpoints/glossaries.js';
@@ -22,6 +23,21 @@ export const ENDPOINTS = {
 } as const satisfies Record<string, EndpointDefinition>;
 
 export type OperationId = keyof typeof ENDPOINTS;
+
+type PartOf<Op extends OperationId, Key extends string> = (typeof ENDPOINTS)[Op] extends {
+  readonly [K in Key]: infer Schema extends TSchema;
+}
+  ? Static<Schema>
+  : undefined;
+
+/** The JSON body type of an endpoint (`undefined` when it takes none): `EndpointBody<'translateText'>`. */
+export type EndpointBody<Op extends OperationId> = PartOf<Op, 'body'>;
+/** The query type of an endpoint, or `undefined`. */
+export type EndpointQuery<Op extends OperationId> = PartOf<Op, 'query'>;
+/** The path parameters of an endpoint, or `undefined`. */
+export type EndpointParams<Op extends OperationId> = PartOf<Op, 'params'>;
+/** The JSON response type of an endpoint, or `undefined` (204, files, TSV, the WebSocket). */
+export type EndpointResponse<Op extends OperationId> = PartOf<Op, 'response'>;
 
 /** The table as a list, in a stable order. */
 export const ENDPOINT_LIST: readonly EndpointDefinition[] = Object.values(ENDPOINTS);
