@@ -102,6 +102,12 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   if (typeof authKey !== 'string' || authKey.trim() === '') {
     throw new TypeError('Expected `authKey` to be a non-empty string');
   }
+  if (!/^[\x21-\x7e]+$/.test(authKey)) {
+    // Never echo the key: say what is wrong with it, not what it is.
+    throw new TypeError(
+      'Expected `authKey` to hold printable ASCII without whitespace (it would not fit a header)',
+    );
+  }
   const defaultUrl = isFreeKey(authKey) ? DEFAULT_FREE_SERVER_URL : DEFAULT_SERVER_URL;
   let baseUrl: URL;
   try {

@@ -120,12 +120,12 @@ export class Transport {
       });
     };
     try {
+      // Misuse (a bad header value) throws a TypeError here, before the network, and is not retried.
+      const url = this.#url(request);
+      const init = this.#init(request, controller);
       let response: Response;
       try {
-        response = await raceAbort(
-          this.#config.fetch(this.#url(request), this.#init(request, controller)),
-          controller.signal,
-        );
+        response = await raceAbort(this.#config.fetch(url, init), controller.signal);
       } catch (error) {
         throw failure(error);
       }
