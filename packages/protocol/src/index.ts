@@ -1,4 +1,5 @@
 export * from './analytics.js';
+export * from './auth.js';
 export * from './common.js';
 export * from './detect.js';
 export * from './documents.js';

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import { TRACE_ID_PATTERN } from './auth.js';
 import { BODY_CONTENT_TYPES, type EndpointDefinition, toOpenApiPath } from './endpoint.js';
 import { ENDPOINT_LIST } from './endpoints.js';
 import { EdgeErrorBody, ErrorBody, STATUS_MEANINGS } from './errors.js';
@@ -218,7 +219,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Json {
       headers: {
         TraceId: {
           description: 'Identifies the request for support; log it.',
-          schema: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+          schema: { type: 'string', pattern: TRACE_ID_PATTERN.source },
         },
       },
       securitySchemes: {

@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
+  authorizationHeader,
   checkAnalyticsRange,
   checkTranslateRules,
   checkWriteRules,
   createValidator,
   documentExtension,
   END_OF_SOURCE_MEDIA,
+  isFreePlanKey,
   isRetryableStatus,
   normalizeReportingTag,
+  parseAuthorizationHeader,
   STATUS_MEANINGS,
   styleListAppliesTo,
+  TRACE_ID_HEADER,
+  TRACE_ID_PATTERN,
   VoiceClientMessage,
   VoiceServerMessage,
   withoutPreferPrefix,
@@ -184,5 +189,35 @@ describe('voice stream messages', () => {
     for (const message of [partial, translation]) {
       expect(marker.test(JSON.stringify(Object.keys(message)) + message.type)).toBe(false);
     }
+  });
+});
+
+describe('authorization', () => {
+  it('writes and reads Service-Auth-Key headers strictly', () => {
+    expect(authorizationHeader('abc:fx')).toBe('Service-Auth-Key abc:fx');
+    expect(parseAuthorizationHeader('Service-Auth-Key abc:fx')).toBe('abc:fx');
+    for (const bad of [
+      undefined,
+      '',
+      'Service-Auth-Key',
+      'Service-Auth-Key ',
+      'Service-Auth-Key  abc',
+      'Bearer abc',
+      'service-auth-key abc',
+      'Service-Auth-Key a b',
+    ]) {
+      expect(parseAuthorizationHeader(bad), String(bad)).toBeUndefined();
+    }
+  });
+
+  it('tells free-plan keys by their suffix', () => {
+    expect(isFreePlanKey('0f1e:fx')).toBe(true);
+    expect(isFreePlanKey('0f1e')).toBe(false);
+  });
+
+  it('describes trace ids as 32 lower-case hex characters', () => {
+    expect(TRACE_ID_PATTERN.test('0123456789abcdef0123456789abcdef')).toBe(true);
+    expect(TRACE_ID_PATTERN.test('0123456789ABCDEF0123456789ABCDEF')).toBe(false);
+    expect(TRACE_ID_HEADER).toBe('x-trace-id');
   });
 });
