@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { TRACE_ID_PATTERN } from './auth.js';
-import { BODY_CONTENT_TYPES, type EndpointDefinition, toOpenApiPath } from './endpoint.js';
+import { type AccessRule, BODY_CONTENT_TYPES, type EndpointDefinition, toOpenApiPath } from './endpoint.js';
 import { ENDPOINT_LIST } from './endpoints.js';
 import { EdgeErrorBody, ErrorBody, STATUS_MEANINGS } from './errors.js';
 import { MAX_REPORTING_TAG_LENGTH } from './limits.js';
@@ -11,7 +11,7 @@ type Json = Record<string, unknown>;
 /** Version of the machine-readable description the interface names (service-interface.md, Versioning). */
 export const INTERFACE_VERSION = '3.13.0';
 
-const ACCESS_TEXT: Record<string, string> = {
+const ACCESS_TEXT: Record<AccessRule, string> = {
   any: 'Any valid key (free or paid plan).',
   paid: 'Paid plans only; a free-plan key gets 403.',
   admin: 'Organization administrators only; others get 403.',
