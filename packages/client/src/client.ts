@@ -4,6 +4,7 @@ import type {
   DetectResponse,
   DocumentStatusResponse,
   Language,
+  LanguageV2,
   QualityEvaluateResponse,
   Resource,
   ResourceName,
@@ -130,6 +131,11 @@ export class GlossaClient {
   /** Resources and the features each knows; cached like `getLanguages`. */
   async getResources(options?: GetLanguagesOptions): Promise<Resource[]> {
     return this.#languages.getResources(options);
+  }
+
+  /** Deprecated by the interface (use `getLanguages`): the v2 source or target language list, cached alike. */
+  async getLanguagesV2(type: 'source' | 'target', options?: GetLanguagesOptions): Promise<LanguageV2[]> {
+    return this.#languages.getLanguagesV2(type, options);
   }
 
   /** Forget cached language lookups. */

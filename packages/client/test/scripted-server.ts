@@ -20,7 +20,7 @@ export type Route = (request: ScriptedRequest, res: ServerResponse) => void;
 export interface ScriptedServer {
   readonly url: string;
   readonly requests: ScriptedRequest[];
-  /** Set the routes, keyed `METHOD /path`; unknown routes answer 404. */
+  /** Set the routes, keyed `METHOD /path` (`*` catches the rest); unknown routes answer 404. */
   routes(routes: Record<string, Route>): void;
   close(): Promise<void>;
 }
@@ -46,7 +46,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
         body: Buffer.concat(chunks),
       };
       requests.push(request);
-      const route = table[`${request.method} ${request.path}`];
+      const route = table[`${request.method} ${request.path}`] ?? table['*'];
       if (route) route(request, res);
       else sendJson(res, 404, { message: `Not found: ${request.method} ${request.path}`, code: 'not_found' });
     });

@@ -1,5 +1,5 @@
 /** Language support lookups, cached per client for up to 1 hour (the interface's recommendation). */
-import type { Language, LanguageInclude, Resource, ResourceName } from '@glossa/protocol';
+import type { Language, LanguageInclude, LanguageV2, Resource, ResourceName } from '@glossa/protocol';
 import type { RequestOptions } from '../options.js';
 import { requestOptionsOf } from '../translate.js';
 import type { Transport } from '../transport.js';
@@ -54,6 +54,21 @@ export class LanguageLookup {
       this.#transport.request<Resource[]>({
         method: 'GET',
         path: '/v3/languages/resources',
+        options: requestOptionsOf(options),
+      }),
+    );
+  }
+
+  /** Deprecated by the interface (use `getLanguages`): `GET /v2/languages?type=source|target`, cached alike. */
+  async getLanguagesV2(type: 'source' | 'target', options: GetLanguagesOptions = {}): Promise<LanguageV2[]> {
+    if (type !== 'source' && type !== 'target') {
+      throw new TypeError(`Expected \`type\` to be 'source' or 'target', got ${JSON.stringify(type)}`);
+    }
+    return this.#cached(`languages-v2:${type}`, options, () =>
+      this.#transport.request<LanguageV2[]>({
+        method: 'GET',
+        path: '/v2/languages',
+        query: { type },
         options: requestOptionsOf(options),
       }),
     );

@@ -141,7 +141,6 @@ export class TranslationMemories {
     const job = await this.#transport.request<{ job_id: string }>({
       method: 'POST',
       path: `/v3/translation_memories/${idSegment('memoryId', memoryId)}/export`,
-      json: {},
       options: call,
     });
     const result = await this.#waitForJob(job.job_id, options);
