@@ -12,6 +12,7 @@ import {
 } from '@glossa/protocol';
 import type { EngineRegistry } from './engines/registry.js';
 import { DETECTABLE_LANGUAGES } from './translate/detect-source.js';
+import { writeLanguageObjects } from './write/languages.js';
 
 export interface LanguageCatalog {
   /** The languages of a resource; `beta` adds beta languages and features. */
@@ -58,6 +59,7 @@ export function createLanguageCatalog(engines: EngineRegistry): LanguageCatalog 
   let cached: Language[] | undefined;
   return {
     languages(resource) {
+      if (resource === 'write') return writeLanguageObjects();
       if (resource !== 'translate_text') return [];
       cached ??= translateText();
       return structuredClone(cached);

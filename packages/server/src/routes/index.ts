@@ -1,4 +1,7 @@
+import { detectLanguageRoute } from '../detect/routes.js';
 import type { Route } from '../http/route.js';
+import { evaluateQualityRoute } from '../quality/routes.js';
+import { correctRoute, rephraseRoute } from '../write/routes.js';
 import { analyticsRoute } from './analytics.js';
 import { glossaryPairsRoute, languagesRoute, languagesV2Route, resourcesRoute } from './languages.js';
 import { translateRoute } from './translate.js';
@@ -13,4 +16,8 @@ export const ROUTES: readonly Route[] = [
   languagesV2Route,
   glossaryPairsRoute,
   analyticsRoute,
+  rephraseRoute,
+  correctRoute,
+  detectLanguageRoute,
+  evaluateQualityRoute,
 ];

@@ -61,3 +61,8 @@ function restoreCase(original: string, replacement: string): string {
   if (original[0] === original[0]?.toUpperCase()) return replacement[0]!.toUpperCase() + replacement.slice(1);
   return replacement;
 }
+
+/** Whether the dialect's Hunspell dictionary accepts the word (as written, or lower-cased). */
+export function isEnglishWord(word: string, dialect: EnglishDialect): boolean {
+  return speller(dialect).correct(word) || speller(dialect).correct(word.toLowerCase());
+}
