@@ -2,15 +2,15 @@
  * Translation memories (`/v3/translation_memories`): list, get, delete, page through segments, import a
  * TMX (create the job, PUT the file to the signed `upload_url`, poll the job) and export one to a file.
  */
-
-import type {
-  ImportMemoryResponse,
-  MemoryJob,
-  MemoryJobResult,
-  MemorySegment,
-  MemorySegmentsResponse,
-  TranslationMemory,
-  TranslationMemoryList,
+import {
+  type ImportMemoryResponse,
+  type MemoryJob,
+  type MemoryJobResult,
+  type MemorySegment,
+  type MemorySegmentsResponse,
+  TMX_CONTENT_TYPE,
+  type TranslationMemory,
+  type TranslationMemoryList,
 } from '@glossa/protocol';
 import { JobFailedError } from '../errors.js';
 import { type FileInput, loadFile, writeFileAtomic } from '../files.js';
@@ -41,7 +41,6 @@ export interface ImportMemoryOptions extends RequestOptions, Omit<PollOptions, '
 
 export type ExportMemoryOptions = RequestOptions & Omit<PollOptions, 'signal'>;
 
-const TMX_CONTENT_TYPE = 'application/x-tmx+xml';
 const FINISHED = new Set(['completed', 'downloaded', 'failed', 'expired']);
 
 export class TranslationMemories {

@@ -3,7 +3,13 @@
  * asynchronous voice jobs (alpha).
  */
 
-import type { SpokenTerms, VoiceJob, VoiceJobResult, VoiceSessionResponse } from '@glossa/protocol';
+import type {
+  SpokenTerms,
+  SpokenTermsList,
+  VoiceJob,
+  VoiceJobResult,
+  VoiceSessionResponse,
+} from '@glossa/protocol';
 import WebSocket from 'ws';
 import { type FileInput, loadFile } from '../files.js';
 import type { RequestOptions } from '../options.js';
@@ -69,12 +75,12 @@ export class Voice {
   }
 
   async listSpokenTerms(options?: RequestOptions): Promise<SpokenTerms[]> {
-    const response = await this.#transport.request<{ spoken_terms: SpokenTerms[] } | SpokenTerms[]>({
+    const response = await this.#transport.request<SpokenTermsList>({
       method: 'GET',
       path: '/v3/voice/spoken_terms',
       options: requestOptionsOf(options),
     });
-    return Array.isArray(response) ? response : response.spoken_terms;
+    return response.spoken_terms;
   }
 
   async getSpokenTerms(id: string, options?: RequestOptions): Promise<SpokenTerms> {
