@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,7 +167,7 @@ describe('documents against the real server', () => {
 });
 
 describe('voice against the real server', () => {
-  it.skipIf(!has.voice)('requests a realtime session: a ws:// streaming URL with a token', async () => {
+  it.skipIf(!has.voice)('requests a realtime session and opens its WebSocket with the token', async () => {
     const session = await real.client().voice.createSession({
       sourceMediaContentType: 'audio/wav',
       sourceLanguage: 'en',
@@ -175,6 +176,10 @@ describe('voice against the real server', () => {
     expect(session.streaming_url).toMatch(/^wss?:\/\//);
     expect(session.token.length).toBeGreaterThan(0);
     expect(session.session_id.length).toBeGreaterThan(0);
+    const socket = real.client().voice.connect(session);
+    await once(socket, 'open');
+    socket.close();
+    await once(socket, 'close');
   });
 
   it.skipIf(!has.spokenTerms)('creates, reads, replaces and deletes a spoken-term collection', async () => {
