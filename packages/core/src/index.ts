@@ -9,6 +9,7 @@ export * from './codes/encode.js';
 export * from './codes/finders.js';
 export * from './codes/icu.js';
 export * from './codes/inline.js';
+export * from './config.js';
 export * from './errors.js';
 export * from './lock.js';
 export * from './pseudo.js';
