@@ -60,7 +60,8 @@ const engine = createApertiumEngine();
 const call = (texts: string[]) =>
   engine.translate({ texts, source: 'en', target: 'es', markup: true, formality: 'default' });
 await call(['Warm up.']);
-// The same engine behind a real server: JSON over loopback HTTP, with the translate pipeline around it.
+// The engine behind a real server: JSON over loopback HTTP, with the translate pipeline around it. The
+// server's engine-output cache is off, so every round really translates.
 const dataDir = mkdtempSync(join(tmpdir(), 'glossa-bench-apertium-'));
 const server = await startServer({
   dataDir,
@@ -69,6 +70,7 @@ const server = await startServer({
   host: '127.0.0.1',
   logger: false,
   rateLimit: false,
+  engineCacheEntries: 0,
 });
 const post = async (texts: string[]) => {
   const response = await fetch(`${server.url}/v2/translate`, {
