@@ -97,10 +97,14 @@ export function matchCase(original: string, replacement: string): string {
   return replacement;
 }
 
-/** Words of a text with code-point offsets: letters, marks, inner apostrophes and hyphens. */
-export function words(text: string): { word: string; start: number; end: number }[] {
+/**
+ * Words of a text with code-point offsets: runs of letters and marks; with `joined`, inner apostrophes and
+ * hyphens keep a word together (`don't`), without, they split it (`l’ombrello` → `l`, `ombrello`).
+ */
+export function words(text: string, joined = true): { word: string; start: number; end: number }[] {
   const found: { word: string; start: number; end: number }[] = [];
-  for (const match of text.matchAll(/[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*/gu)) {
+  const pattern = joined ? /[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*/gu : /[\p{L}\p{M}]+/gu;
+  for (const match of text.matchAll(pattern)) {
     const start = Array.from(text.slice(0, match.index)).length;
     found.push({ word: match[0], start, end: start + Array.from(match[0]).length });
   }

@@ -55,6 +55,8 @@ export async function correctEnglish(text: string, dialect: EnglishDialect): Pro
 
 function editFor(text: string, lint: EnglishLint, dialect: EnglishDialect): Edit | undefined {
   if (!CORRECTION_KINDS.has(lint.kind)) return undefined;
+  // Acronyms (ASAP, NASA) are the writer's choice, not an error.
+  if (/^\p{Lu}{2,}$/u.test(lint.problem)) return undefined;
   const suggestion = lint.suggestions[0];
   if (!suggestion) return undefined;
   if (suggestion.kind === 'insert_after')

@@ -59,6 +59,13 @@ export function lintEnglish(text: string, dialect: EnglishDialect): Promise<Engl
   return run;
 }
 
+/** Harper's own judgement of whether the text is English (its dictionary covers most of the words). */
+export function isLikelyEnglish(text: string): Promise<boolean> {
+  const run = queue.then(async () => (await loadLinter()).isLikelyEnglish(text));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
 function toEnglishLint(lint: Lint): EnglishLint {
   // Every object handed out by the WebAssembly module is freed here, or its memory would grow per request.
   const span = lint.span();

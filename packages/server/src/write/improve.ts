@@ -3,6 +3,7 @@ import { sharedLanguageDetector } from '../detect/shared.js';
 import { badRequest, ServiceError, unsupportedLanguage } from '../errors.js';
 import { correctEnglish } from './english.js';
 import { correctFrench } from './french.js';
+import { isLikelyEnglish } from './harper.js';
 import { type WriteLanguage, writeLanguage } from './languages.js';
 import { convertPortuguese } from './portuguese-variants.js';
 import { applyRewrite, TONE_REWRITES, WRITING_STYLE_REWRITES } from './rewrites.js';
@@ -64,22 +65,22 @@ export async function improveTexts(request: ImproveRequest): Promise<Improvement
   const { language, rewrite } = resolveWriteRequest(request);
   const target = language.code;
   const detector = await sharedLanguageDetector();
-  const detected = request.texts.map((text) => {
+  for (const text of request.texts) {
     const result = detector.detect(text);
-    if (result.detection_status !== 'success') return baseLanguage(target);
+    if (result.detection_status !== 'success' || result.detected_language === baseLanguage(target)) continue;
     const letters = text.match(/\p{L}/gu)?.length ?? 0;
-    if (result.detected_language !== baseLanguage(target) && letters >= MIN_LETTERS_FOR_LANGUAGE_CHECK) {
-      throw badRequest(
-        `The text is in '${result.detected_language}' but target_lang is '${target}': improving and translating in one request is not supported.`,
-      );
-    }
-    return baseLanguage(target);
-  });
+    if (letters < MIN_LETTERS_FOR_LANGUAGE_CHECK) continue;
+    // For English, Harper's dictionary gets a say: repeated short words can fool an n-gram detector.
+    if (language.checker === 'harper' && (await isLikelyEnglish(text))) continue;
+    throw badRequest(
+      `The text is in '${result.detected_language}' but target_lang is '${target}': improving and translating in one request is not supported.`,
+    );
+  }
   const improved: Improvement[] = [];
-  for (const [index, text] of request.texts.entries()) {
+  for (const text of request.texts) {
     let output = await correct(text, language);
     if (rewrite && request.mode === 'rephrase') output = applyRewrite(output, rewrite);
-    improved.push({ text: output, detected_source_language: detected[index]!, target_language: target });
+    improved.push({ text: output, detected_source_language: baseLanguage(target), target_language: target });
   }
   return improved;
 }
@@ -93,10 +94,11 @@ async function correct(text: string, language: WriteLanguage): Promise<string> {
       case 'grammalecte':
         return await correctFrench(text);
       case 'hunspell': {
-        const corrected = await correctSpelling(text, language.code);
-        return language.code.startsWith('pt-')
-          ? await convertPortuguese(corrected, language.code as 'pt-BR' | 'pt-PT')
-          : corrected;
+        // Variant conversion first: the other variant's spellings are not misspellings to "correct".
+        const converted = language.code.startsWith('pt-')
+          ? await convertPortuguese(text, language.code as 'pt-BR' | 'pt-PT')
+          : text;
+        return await correctSpelling(converted, language.code);
       }
     }
   } catch (error) {

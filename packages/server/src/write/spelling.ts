@@ -9,7 +9,7 @@ import { checkWords } from './hunspell.js';
 export async function correctSpelling(text: string, language: string): Promise<string> {
   // German capitalizes every noun: a capital says nothing about names there.
   const nounsCapitalized = language === 'de';
-  const candidates = words(text).filter(({ word, start }) =>
+  const candidates = words(text, false).filter(({ word, start }) =>
     isCheckable(text, word, start, nounsCapitalized),
   );
   const checks = await checkWords(
