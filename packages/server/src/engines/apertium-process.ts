@@ -164,6 +164,8 @@ export class ApertiumProcess {
       running.stderr = (running.stderr + chunk).slice(-STDERR_KEEP);
     });
     child.stdin.on('error', () => this.#fail(running, 'its input closed'));
+    child.stdout.on('error', () => this.#fail(running, 'its output failed'));
+    child.stderr.on('error', () => {});
     child.stdout.on('end', () => this.#fail(running, 'its output ended'));
     child.on('exit', (code, sig) => this.#fail(running, `it exited (${sig ?? `code ${code}`})`));
     child.on('error', (error) => this.#fail(running, `it could not run (${error.message})`));
