@@ -1,4 +1,6 @@
+import type { OutputCache } from './engines/output-cache.js';
 import type { EngineRegistry } from './engines/registry.js';
+import type { CallerCache } from './http/auth.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { LanguageCatalog } from './languages.js';
 import type { ResolvedOptions } from './options.js';
@@ -12,9 +14,12 @@ export interface ServiceContext {
   readonly storage: Storage;
   readonly resources: ResourceStore;
   readonly engines: EngineRegistry;
+  /** Engine outputs already computed (see `engineCache`). */
+  readonly outputs: OutputCache;
   readonly languages: LanguageCatalog;
   readonly detector: SourceDetector;
   readonly rateLimiter: RateLimiter | undefined;
+  readonly callers: CallerCache;
   /** Base URLs of the two plans; known once the listeners are bound (or from `publicUrl` options). */
   readonly urls: { paid: string; free: string };
 }

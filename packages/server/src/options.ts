@@ -36,6 +36,8 @@ export interface ServerOptions {
   /** Engines to serve, in priority order. Default: pseudo, Apertium (pairs installed), upstream (when set). */
   engines?: readonly TranslationEngine[];
   upstream?: UpstreamOptions;
+  /** Engine outputs kept in memory, in units (a unit is a sentence or a tagged block). Default 50,000; 0 turns it off. */
+  engineCacheEntries?: number;
   /** Per-key rate limit. Default 100 requests/s, burst 200. `false` turns it off. */
   rateLimit?: false | RateLimitOptions;
   /** Storage to use instead of SQLite in `dataDir`. */
@@ -53,6 +55,7 @@ export interface ResolvedOptions {
   readonly logger: false | { level: string; stream?: LogStream };
   readonly devKey: string | undefined;
   readonly rateLimit: false | Required<RateLimitOptions>;
+  readonly engineCacheEntries: number;
   readonly upstream: UpstreamOptions | undefined;
   readonly publicUrl: string | undefined;
   readonly freePublicUrl: string | undefined;
@@ -92,6 +95,10 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     }
     rateLimit = { requestsPerSecond, burst };
   }
+  const engineCacheEntries = options.engineCacheEntries ?? 50_000;
+  if (!Number.isSafeInteger(engineCacheEntries) || engineCacheEntries < 0) {
+    throw new RangeError(`engineCacheEntries: expected a non-negative integer, got ${engineCacheEntries}`);
+  }
   const logger = options.logger ?? false;
   const devKey = options.devKey ?? (process.env.GLOSSA_API_KEY || undefined);
   return {
@@ -107,6 +114,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
           : { level: logger.level ?? 'info', ...(logger.stream ? { stream: logger.stream } : {}) },
     devKey,
     rateLimit,
+    engineCacheEntries,
     upstream: options.upstream,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     freePublicUrl: options.freePublicUrl?.replace(/\/+$/, ''),

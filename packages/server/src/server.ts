@@ -7,8 +7,10 @@ import {
 } from './accounts.js';
 import type { ServiceContext } from './context.js';
 import { defaultEngines } from './engines/defaults.js';
+import { createOutputCache } from './engines/output-cache.js';
 import { createEngineRegistry } from './engines/registry.js';
 import { buildApp } from './http/app.js';
+import { CallerCache } from './http/auth.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { createLanguageCatalog } from './languages.js';
 import { resolveOptions, type ServerOptions } from './options.js';
@@ -62,8 +64,10 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
     resources: NO_RESOURCES,
     engines,
     languages: createLanguageCatalog(engines),
+    outputs: createOutputCache(resolved.engineCacheEntries),
     detector: createSourceDetector(),
     rateLimiter: resolved.rateLimit === false ? undefined : createRateLimiter(resolved.rateLimit),
+    callers: new CallerCache(),
     urls: {
       paid: resolved.publicUrl ?? `http://${hostForUrl}:${resolved.port}`,
       free: resolved.freePublicUrl ?? `http://${hostForUrl}:${resolved.freePort}`,

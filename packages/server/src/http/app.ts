@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createValidator, decodeForm, ERROR_CODES, type Validator } from '@glossa/protocol';
 import type { TSchema } from '@sinclair/typebox';
 import Fastify, {
@@ -27,7 +27,8 @@ declare module 'fastify' {
 /** Body limit of endpoints for which the spec sets none. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-const newTraceId = () => randomBytes(16).toString('hex');
+/** 32 hex characters (a random UUID without dashes: Node pools its entropy, so this is cheap). */
+const newTraceId = () => randomUUID().replaceAll('-', '');
 
 const validators = new WeakMap<TSchema, Validator<TSchema>>();
 function validate(schema: TSchema, value: unknown): unknown {
@@ -155,7 +156,7 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
     app.route({
       method: endpoint.method,
       url: endpoint.path,
-      bodyLimit: endpoint.maxBodyBytes ?? DEFAULT_BODY_LIMIT,
+      bodyLimit: route.bodyLimit ?? endpoint.maxBodyBytes ?? DEFAULT_BODY_LIMIT,
       config: { route },
       handler: async (request, reply) => {
         const rawQuery = request.raw.url?.split('?')[1] ?? '';
@@ -175,6 +176,8 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
           reply,
           context,
         });
+        // A handler that sent its own reply (a file, another success status) keeps it.
+        if (reply.sent) return reply;
         reply.code(endpoint.status);
         return result;
       },

@@ -5,6 +5,30 @@ import { forbidden } from '../errors.js';
 import { hashKey, keyFromAuthorization } from '../keys.js';
 import type { Plan } from '../storage/storage.js';
 
+/**
+ * Recently seen keys (by hash) and their callers, so a busy key costs no database read per request.
+ * Entries live `ttlMs`; an account change (plan, limit) is seen within that time.
+ */
+export class CallerCache {
+  readonly #entries = new Map<string, { caller: Caller; expires: number }>();
+  constructor(
+    readonly ttlMs = 5_000,
+    readonly maxEntries = 10_000,
+  ) {}
+
+  get(keyHash: string): Caller | undefined {
+    const entry = this.#entries.get(keyHash);
+    if (entry && entry.expires > performance.now()) return entry.caller;
+    if (entry) this.#entries.delete(keyHash);
+    return undefined;
+  }
+
+  set(keyHash: string, caller: Caller): void {
+    if (this.#entries.size >= this.maxEntries) this.#entries.clear();
+    this.#entries.set(keyHash, { caller, expires: performance.now() + this.ttlMs });
+  }
+}
+
 const AUTH_FAILED =
   "Authorization failed. Send a valid key in the header 'Authorization: Service-Auth-Key <key>'.";
 
@@ -19,8 +43,13 @@ export async function authenticate(
 ): Promise<Caller> {
   const key = keyFromAuthorization(request.headers.authorization);
   if (key === undefined) throw forbidden(AUTH_FAILED);
-  const found = await context.storage.findKeyByHash(hashKey(key));
-  if (!found) throw forbidden(AUTH_FAILED);
+  const keyHash = hashKey(key);
+  let found = context.callers.get(keyHash);
+  if (!found) {
+    found = await context.storage.findKeyByHash(keyHash);
+    if (!found) throw forbidden(AUTH_FAILED);
+    context.callers.set(keyHash, found);
+  }
   if (found.account.plan !== plan) {
     const right = found.account.plan === 'free' ? context.urls.free : context.urls.paid;
     throw forbidden(

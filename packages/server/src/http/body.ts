@@ -67,6 +67,12 @@ export function registerBodyParsers(app: FastifyInstance): void {
       }
     },
   );
+  // Upload endpoints (a TMX file to a signed URL) take any content type and read the raw stream themselves.
+  app.addContentTypeParser('*', (request, _payload, done) => {
+    const encodings = request.routeOptions.config.route?.endpoint.encodings ?? [];
+    if (encodings.includes('upload')) done(null, undefined);
+    else done(unsupportedMediaType(request), undefined);
+  });
 }
 
 /** The request's body as the object its endpoint's schema describes (form bodies decoded against it). */

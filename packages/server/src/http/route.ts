@@ -19,6 +19,8 @@ export interface RouteInput<E extends EndpointDefinition> {
 /** One endpoint of the protocol's table and the code that answers it; the handler's result is the JSON body. */
 export interface Route {
   readonly endpoint: EndpointDefinition;
+  /** Body limit in bytes when the endpoint's own (or the default) is not the right one. */
+  readonly bodyLimit?: number;
   handle(input: RouteInput<EndpointDefinition>): Promise<unknown>;
 }
 

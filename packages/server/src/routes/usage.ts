@@ -1,11 +1,11 @@
 import { ENDPOINTS, type PaidUsageResponse, PRODUCT_TYPES } from '@glossa/protocol';
 import { defineRoute } from '../http/route.js';
 import { CHARACTER_PRODUCTS } from '../storage/storage.js';
-import { billingPeriod } from '../translate/billing-period.js';
+import { currentBillingPeriod } from '../translate/billing-period.js';
 
 /** GET /v2/usage: the current calendar month (UTC); paid plans add products, per-key counts and the period. */
 export const usageRoute = defineRoute(ENDPOINTS.getUsage, async ({ caller, context }) => {
-  const period = billingPeriod();
+  const period = currentBillingPeriod();
   const totals = await context.storage.usageTotals(
     caller.account.id,
     caller.key.id,

@@ -12,7 +12,7 @@ import type { Caller, ServiceContext } from '../context.js';
 import { EngineError, type EngineFormality } from '../engines/engine.js';
 import type { EngineChoice } from '../engines/registry.js';
 import { badRequest, ServiceError, unsupportedLanguage } from '../errors.js';
-import { billingPeriod } from './billing-period.js';
+import { currentBillingPeriod } from './billing-period.js';
 import { checkRequestRules, checkResources, engineFormality, prepareOptions } from './options.js';
 import { type PreparedText, prepareText } from './prepare.js';
 
@@ -103,7 +103,7 @@ export async function translateRequest(
   });
 
   const billed = prepared.reduce((sum, text) => sum + text.billed, 0);
-  const period = billingPeriod();
+  const period = currentBillingPeriod();
   const usage = {
     accountId: caller.account.id,
     keyId: caller.key.id,
@@ -131,10 +131,7 @@ export async function translateRequest(
     await Promise.all(
       [...groups.values()].map(async (group) => {
         if (group.units.length === 0) return;
-        const translated = await group.choice.engine.translate({
-          texts: group.units,
-          source: group.choice.pair.source,
-          target: group.choice.pair.target,
+        const translated = await context.outputs.translate(group.choice, group.units, {
           markup: options.tagHandling !== undefined,
           formality: group.formality,
         });
