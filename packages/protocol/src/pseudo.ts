@@ -4,8 +4,10 @@
  *
  * - `en-XA`: letters get accents (`Save` → `Šåvé`), vowels are repeated so the words grow by about 35%,
  *   and the whole text is bracketed (`[…]`) so truncation shows.
- * - `ar-XB`: the text is embedded right-to-left (RLE … PDF) and every word is wrapped in
- *   RLM + RLO … PDF + RLM, so it renders mirrored the way a right-to-left language lays out.
+ * - `ar-XB`: the text is embedded right-to-left (RLE … PDF) and every word with letters is wrapped in
+ *   RLM + RLO … PDF + RLM, so it renders mirrored the way a right-to-left language lays out (numbers stay
+ *   left-to-right, as they do in Arabic).
+ * A text with nothing to localize (empty, whitespace, only codes) comes back unchanged.
  *
  * Never changed: inline codes and tags (`<g id="1">`, `</g>`, `<x id="2"/>`, any `<…>` tag), XML entities
  * (`&lt;`, `&#38;`), and placeholders (`{{name}}`, `{0}`, `{name}`, `${name}`, `%s`, `%1$d`, `%(name)s`, `%@`).
@@ -93,7 +95,12 @@ function accent(pieces: readonly Piece[]): string {
 /** Wraps every word in RLM + RLO … PDF + RLM so it renders mirrored, the whole text in RLE … PDF. */
 function mirror(pieces: readonly Piece[]): string {
   const body = pieces
-    .map((p) => (p.protected ? p.text : p.text.replace(WORD, (word) => RLM + RLO + word + PDF + RLM)))
+    .map((p) =>
+      p.protected
+        ? p.text
+        : // Numbers stay left-to-right in right-to-left languages: only words with letters are mirrored.
+          p.text.replace(WORD, (word) => (/\p{L}/u.test(word) ? RLM + RLO + word + PDF + RLM : word)),
+    )
     .join('');
   return RLE + body + PDF;
 }
@@ -109,8 +116,9 @@ export function pseudoLocalize(text: string, locale: PseudoLocale | (string & {}
   if (lower !== 'en-xa' && lower !== 'ar-xb') {
     throw new RangeError(`pseudoLocalize: expected locale 'en-XA' or 'ar-XB', got ${JSON.stringify(locale)}`);
   }
-  if (text === '') return '';
   const pieces = split(text);
+  // Nothing to localize (empty, whitespace, only codes): the text comes back as it is.
+  if (pieces.every((p) => p.protected || p.text.trim() === '')) return text;
   if (lower === 'ar-xb') return mirror(pieces);
   return '[' + accent(pieces) + ']';
 }

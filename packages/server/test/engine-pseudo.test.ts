@@ -56,8 +56,15 @@ describe('pseudoLocalize', () => {
     expect(pseudoLocalize(text, 'ar-XB')).toBe(pseudoLocalize(text, 'ar-XB'));
   });
 
-  it('leaves an empty text empty', () => {
-    expect(pseudoLocalize('', 'en-XA')).toBe('');
+  it('leaves a text with nothing to localize unchanged', () => {
+    for (const text of ['', '  ', '<x id="1"/>', '<g id="1"> </g> {{name}}']) {
+      expect(pseudoLocalize(text, 'en-XA')).toBe(text);
+      expect(pseudoLocalize(text, 'ar-XB')).toBe(text);
+    }
+  });
+
+  it('ar-XB keeps numbers left-to-right', () => {
+    expect(pseudoLocalize('Page 12', 'ar-XB')).toBe(`${RLE}${rtlWord('Page')} 12${PDF}`);
   });
 
   it('rejects a locale that is not a pseudo-locale with a RangeError', () => {
