@@ -59,6 +59,12 @@ describe('translation memories against the real server', () => {
       });
       expect(result.status).toBe('completed');
       const id = result.translation_memory_id ?? '';
+      const importJob =
+        real.fetchCalls.urls.find((url) => url.includes('/v3/translation_memories/jobs/')) ?? '';
+      const jobId = /jobs\/([^/?]+)/.exec(importJob)?.[1] ?? '';
+      const job = await client.translationMemories.getJob(jobId);
+      expect(job.operation).toBe('import');
+      expect(job.results.at(-1)?.status).toBe('completed');
       // The TMX went to the signed upload_url without the key.
       const puts = real.fetchCalls.sent.filter((sent) => sent.method === 'PUT');
       expect(puts).toHaveLength(1);

@@ -20,6 +20,7 @@ beforeEach(() => {
 const has = {
   languages: await real.serves('GET', '/v3/languages?resource=translate_text'),
   resources: await real.serves('GET', '/v3/languages/resources'),
+  languagesV2: await real.serves('GET', '/v2/languages?type=target'),
   analytics: await real.serves(
     'GET',
     `/v2/admin/analytics/custom-tags?start_date=${today()}&end_date=${today()}`,
@@ -156,6 +157,12 @@ describe('languages against the real server', () => {
     await client.getLanguages('translate_text');
     await client.getLanguages('translate_text');
     expect(real.fetchCalls.count).toBe(2);
+  });
+
+  it.skipIf(!has.languagesV2)('lists v2 target languages in upper case (deprecated endpoint)', async () => {
+    const targets = await real.client().getLanguagesV2('target');
+    expect(targets.some((language) => language.language === 'EN-XA')).toBe(true);
+    await expect(real.client().getLanguagesV2('both' as 'source')).rejects.toThrow(TypeError);
   });
 
   it.skipIf(!has.resources)('lists the resources and their features', async () => {
