@@ -14,7 +14,7 @@ import { CallerCache } from './http/auth.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { createLanguageCatalog } from './languages.js';
 import { resolveOptions, type ServerOptions } from './options.js';
-import { NO_RESOURCES } from './resources.js';
+import { createResourceStore, type ResourceStore } from './resources.js';
 import { ROUTES } from './routes/index.js';
 import { createSqliteStorage } from './storage/sqlite.js';
 import { createSourceDetector } from './translate/detect-source.js';
@@ -50,7 +50,9 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
   const storage = options.storage ?? createSqliteStorage(resolved.dataDir);
   let dev: Awaited<ReturnType<typeof ensureDevAccount>>;
   let engines: ReturnType<typeof createEngineRegistry>;
+  let resources: ResourceStore;
   try {
+    resources = await createResourceStore(resolved.dataDir, storage);
     dev = await ensureDevAccount(storage, resolved.dataDir, resolved.devKey);
     engines = createEngineRegistry(options.engines ?? (await defaultEngines(resolved)));
   } catch (error) {
@@ -61,7 +63,7 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
   const context: ServiceContext = {
     options: resolved,
     storage,
-    resources: NO_RESOURCES,
+    resources,
     engines,
     languages: createLanguageCatalog(engines),
     outputs: createOutputCache(resolved.engineCacheEntries),
@@ -105,6 +107,7 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
       closed = true;
       await Promise.allSettled([paid.close(), free.close()]);
       await engines.close();
+      await resources.close();
       await storage.close();
     },
   };

@@ -1,6 +1,9 @@
 import { detectLanguageRoute } from '../detect/routes.js';
+import { GLOSSARY_ROUTES } from '../glossaries/routes.js';
 import type { Route } from '../http/route.js';
+import { MEMORY_ROUTES } from '../memories/routes.js';
 import { evaluateQualityRoute } from '../quality/routes.js';
+import { STYLE_RULE_ROUTES } from '../style-rules/routes.js';
 import { correctRoute, rephraseRoute } from '../write/routes.js';
 import { analyticsRoute } from './analytics.js';
 import { glossaryPairsRoute, languagesRoute, languagesV2Route, resourcesRoute } from './languages.js';
@@ -16,6 +19,9 @@ export const ROUTES: readonly Route[] = [
   languagesV2Route,
   glossaryPairsRoute,
   analyticsRoute,
+  ...GLOSSARY_ROUTES,
+  ...STYLE_RULE_ROUTES,
+  ...MEMORY_ROUTES,
   rephraseRoute,
   correctRoute,
   detectLanguageRoute,

@@ -88,7 +88,7 @@ export async function checkResources(
         baseLanguage(pair.target) === baseLanguage(target),
     );
     if (!fits) {
-      throw badRequest(`Glossary '${id}' has no dictionary for ${v2(source ?? '')} → ${v2(target)}.`);
+      throw notFound(`Glossary '${id}' has no dictionary for ${v2(source ?? '')} → ${v2(target)}.`);
     }
   }
   if (request.translation_memory_id !== undefined) {

@@ -13,6 +13,7 @@ import { EngineError, type EngineFormality } from '../engines/engine.js';
 import type { EngineChoice } from '../engines/registry.js';
 import { badRequest, ServiceError, unsupportedLanguage } from '../errors.js';
 import { currentBillingPeriod } from './billing-period.js';
+import { loadCustomizations, memoryMatchesOf, type UnitMatch } from './customizations.js';
 import { checkRequestRules, checkResources, engineFormality, prepareOptions } from './options.js';
 import { type PreparedText, prepareText } from './prepare.js';
 
@@ -82,6 +83,7 @@ export async function translateRequest(
     throw unsupportedLanguage(`Target language ${v2(target)} is not supported by this server's engines.`);
   }
   await checkResources(request, source, target, caller, context);
+  const customizations = await loadCustomizations(request, source, target, caller, context);
 
   const options = prepareOptions(request);
   const prepared = request.text.map((text) => prepareText(text, options));
@@ -127,16 +129,20 @@ export async function translateRequest(
   }
 
   const outputs = prepared.map((text) => new Array<string>(text.units.length));
+  const memoryMatches = prepared.map((text) => new Array<UnitMatch | undefined>(text.units.length));
   try {
     await Promise.all(
       [...groups.values()].map(async (group) => {
         if (group.units.length === 0) return;
-        const translated = await context.outputs.translate(group.choice, group.units, {
-          markup: options.tagHandling !== undefined,
-          formality: group.formality,
-        });
+        const engine = (texts: string[], markup: boolean) =>
+          context.outputs.translate(group.choice, texts, { markup, formality: group.formality });
+        const markup = options.tagHandling !== undefined;
+        const result = customizations
+          ? await customizations.translate(group.units, markup, engine)
+          : { outputs: await engine(group.units, markup), matches: [] };
         group.owners.forEach(([textIndex, unitIndex], index) => {
-          outputs[textIndex]![unitIndex] = translated[index] ?? '';
+          outputs[textIndex]![unitIndex] = result.outputs[index] ?? '';
+          memoryMatches[textIndex]![unitIndex] = result.matches[index];
         });
       }),
     );
@@ -160,6 +166,11 @@ export async function translateRequest(
       text: text.assemble(outputs[index]!),
     };
     if (request.show_billed_characters) translation.billed_characters = text.billed;
+    if (request.show_translation_memory_matches) {
+      translation.customizations = {
+        translation_memory_matches: memoryMatchesOf(request.text[index]!, text.units, memoryMatches[index]!),
+      };
+    }
     if (request.model_type !== undefined) {
       translation.model_type_used =
         request.model_type === 'latency_optimized' ? 'latency_optimized' : 'quality_optimized';

@@ -1,0 +1,116 @@
+/**
+ * Locks glossary terms before the engine and puts the target terms in after it. Each matched source term
+ * becomes a standalone code `<x id="N"/>` in the engine's input (the code form of `engine.ts`), which every
+ * engine must return untouched; afterwards each code is replaced by its target term. Matchers apply in
+ * order: the first one locks its matches, the next ones only see the text left between them.
+ */
+import { decodeEntities, escapeText } from '../translate/markup-parse.js';
+import type { TermMatcher } from './matcher.js';
+
+type Segment =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'raw'; readonly text: string }
+  | { readonly kind: 'term'; readonly id: number; readonly target: string };
+
+export interface LockedUnit {
+  /** The engine's input, in code form. */
+  readonly text: string;
+  /** Whether any term was locked. */
+  readonly locked: boolean;
+  /** The final unit (code form when the input was markup, else plain text) from the engine's output. */
+  unlock(output: string): string;
+}
+
+const TAG = /<[^>]*>/g;
+const CODE_ID = /<(?:g|x) id="(\d+)"/g;
+const LETTER = /\p{L}/u;
+
+function initialSegments(unit: string, markup: boolean): Segment[] {
+  if (!markup) return [{ kind: 'text', text: unit }];
+  const segments: Segment[] = [];
+  let last = 0;
+  for (const match of unit.matchAll(TAG)) {
+    if (match.index > last)
+      segments.push({ kind: 'text', text: decodeEntities(unit.slice(last, match.index)) });
+    segments.push({ kind: 'raw', text: match[0] });
+    last = match.index + match[0].length;
+  }
+  if (last < unit.length) segments.push({ kind: 'text', text: decodeEntities(unit.slice(last)) });
+  return segments;
+}
+
+/** The case of the sentence's first letter, given to a term that the engine put first in its output. */
+function sentenceCase(term: string, sourceUnit: string): string {
+  const first = LETTER.exec(sourceUnit.replace(TAG, ''))?.[0];
+  if (!first || first === first.toLowerCase()) return term;
+  const letter = LETTER.exec(term);
+  if (!letter) return term;
+  return term.slice(0, letter.index) + letter[0].toUpperCase() + term.slice(letter.index + letter[0].length);
+}
+
+/**
+ * `unit` is plain text (`markup` false) or code form (`markup` true). The result's `text` is always code
+ * form: plain text is escaped so that the engine can run in markup mode.
+ */
+export function lockTerms(unit: string, markup: boolean, matchers: readonly TermMatcher[]): LockedUnit {
+  let segments = initialSegments(unit, markup);
+  let nextId = 1;
+  for (const match of unit.matchAll(CODE_ID)) nextId = Math.max(nextId, Number(match[1]) + 1);
+  const firstId = nextId;
+  for (const matcher of matchers) {
+    const next: Segment[] = [];
+    for (const segment of segments) {
+      if (segment.kind !== 'text') {
+        next.push(segment);
+        continue;
+      }
+      let last = 0;
+      for (const match of matcher.find(segment.text)) {
+        if (match.start > last) next.push({ kind: 'text', text: segment.text.slice(last, match.start) });
+        next.push({ kind: 'term', id: nextId++, target: match.target });
+        last = match.end;
+      }
+      if (last < segment.text.length) next.push({ kind: 'text', text: segment.text.slice(last) });
+    }
+    segments = next;
+  }
+  const terms = new Map<number, string>();
+  for (const segment of segments) if (segment.kind === 'term') terms.set(segment.id, segment.target);
+  const text = segments
+    .map((segment) =>
+      segment.kind === 'text'
+        ? escapeText(segment.text)
+        : segment.kind === 'raw'
+          ? segment.text
+          : `<x id="${segment.id}"/>`,
+    )
+    .join('');
+
+  return {
+    text,
+    locked: terms.size > 0,
+    unlock(output) {
+      const used = new Set<number>();
+      let result = '';
+      let last = 0;
+      const plainPiece = (piece: string) => (markup ? piece : decodeEntities(piece.replace(TAG, '')));
+      for (const match of output.matchAll(/<x id="(\d+)"\/>/g)) {
+        const id = Number(match[1]);
+        const target = id >= firstId && !used.has(id) ? terms.get(id) : undefined;
+        if (target === undefined) continue;
+        result += plainPiece(output.slice(last, match.index));
+        last = match.index + match[0].length;
+        used.add(id);
+        const placed = LETTER.test(result.replace(TAG, '')) ? target : sentenceCase(target, unit);
+        result += markup ? escapeText(placed) : placed;
+      }
+      result += plainPiece(output.slice(last));
+      // A term the engine lost is appended rather than dropped.
+      for (const [id, target] of terms) {
+        if (!used.has(id))
+          result += `${/\s$/.test(result) || result === '' ? '' : ' '}${markup ? escapeText(target) : target}`;
+      }
+      return result;
+    },
+  };
+}

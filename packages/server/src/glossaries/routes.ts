@@ -1,0 +1,229 @@
+/**
+ * Glossary endpoints, v2 (one language pair per glossary) and v3 (several dictionaries, editable). A v2
+ * request sees the glossaries that hold exactly one dictionary; v3 sees all of them.
+ */
+import {
+  checkGlossaryName,
+  ENDPOINTS,
+  formatGlossaryEntries,
+  GLOSSARY_ENTRIES_CONTENT_TYPE,
+  type Glossary,
+  type GlossaryV2,
+  MAX_GLOSSARY_BYTES,
+  parseGlossaryEntries,
+} from '@glossa/protocol';
+import type { FastifyRequest } from 'fastify';
+import { badRequest, notFound, ServiceError } from '../errors.js';
+import { defineRoute, type Route } from '../http/route.js';
+import { entriesOrThrow, glossaryPair } from './languages.js';
+import type { GlossaryRecord, NewDictionary } from './store.js';
+
+/**
+ * Entries of up to 10 MiB must fit after encoding: JSON writes each tab and line break as two bytes, and
+ * a form body writes each byte outside ASCII as three.
+ */
+export const GLOSSARY_BODY_LIMIT = 3 * MAX_GLOSSARY_BYTES + 64 * 1024;
+
+const checkName = (name: string) => {
+  const problem = checkGlossaryName(name);
+  if (problem) throw badRequest(problem);
+  return name;
+};
+
+const v2Glossary = (glossary: GlossaryRecord): GlossaryV2 | undefined => {
+  const [dictionary, ...others] = glossary.dictionaries;
+  if (!dictionary || others.length > 0) return undefined;
+  return {
+    glossary_id: glossary.id,
+    name: glossary.name,
+    ready: true,
+    source_lang: dictionary.source,
+    target_lang: dictionary.target,
+    creation_time: glossary.createdAt,
+    entry_count: dictionary.entryCount,
+  };
+};
+
+const v3Glossary = (glossary: GlossaryRecord): Glossary => ({
+  glossary_id: glossary.id,
+  name: glossary.name,
+  dictionaries: glossary.dictionaries.map((dictionary) => ({
+    source_lang: dictionary.source,
+    target_lang: dictionary.target,
+    entry_count: dictionary.entryCount,
+  })),
+  creation_time: glossary.createdAt,
+});
+
+const missing = (id: string) => notFound(`Glossary '${id}' not found.`);
+
+function dictionaryInput(input: {
+  source_lang: string;
+  target_lang: string;
+  entries: string;
+  entries_format: 'tsv' | 'csv';
+}): NewDictionary {
+  const pair = glossaryPair(input.source_lang, input.target_lang);
+  const entries = entriesOrThrow(
+    parseGlossaryEntries(input.entries, input.entries_format, {
+      source_lang: pair.source,
+      target_lang: pair.target,
+    }),
+  );
+  return { ...pair, entries };
+}
+
+/** Whether `Accept` allows TSV: absent, `*\/*`, `text/*` or the TSV type itself. */
+function acceptsTsv(request: FastifyRequest): boolean {
+  const accept = request.headers.accept;
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((part) => {
+    const type = part.split(';')[0]!.trim().toLowerCase();
+    return type === '*/*' || type === 'text/*' || type === GLOSSARY_ENTRIES_CONTENT_TYPE;
+  });
+}
+
+const v2Routes: Route[] = [
+  defineRoute(ENDPOINTS.createGlossaryV2, async ({ body, caller, context }) => {
+    const dictionary = dictionaryInput(body);
+    const glossary = await context.resources.glossaries.create(caller.account.id, checkName(body.name), [
+      dictionary,
+    ]);
+    return v2Glossary(glossary);
+  }),
+  defineRoute(ENDPOINTS.listGlossariesV2, async ({ caller, context }) => {
+    const glossaries = await context.resources.glossaries.list(caller.account.id);
+    return { glossaries: glossaries.map(v2Glossary).filter((glossary) => glossary !== undefined) };
+  }),
+  defineRoute(ENDPOINTS.getGlossaryV2, async ({ params, caller, context }) => {
+    const glossary = await context.resources.glossaries.get(caller.account.id, params.glossary_id);
+    const v2 = glossary && v2Glossary(glossary);
+    if (!v2) throw missing(params.glossary_id);
+    return v2;
+  }),
+  defineRoute(ENDPOINTS.deleteGlossaryV2, async ({ params, caller, context }) => {
+    const glossary = await context.resources.glossaries.get(caller.account.id, params.glossary_id);
+    if (!glossary || !v2Glossary(glossary)) throw missing(params.glossary_id);
+    await context.resources.glossaries.delete(caller.account.id, params.glossary_id);
+  }),
+  defineRoute(ENDPOINTS.getGlossaryEntriesV2, async ({ params, caller, context, request, reply }) => {
+    const id = params.glossary_id;
+    const glossary = await context.resources.glossaries.get(caller.account.id, id);
+    const v2 = glossary && v2Glossary(glossary);
+    if (!v2) throw missing(id);
+    if (!acceptsTsv(request)) {
+      throw new ServiceError(
+        415,
+        `Unsupported Accept '${String(request.headers.accept).slice(0, 100)}': glossary entries are served as ${GLOSSARY_ENTRIES_CONTENT_TYPE}.`,
+        'invalid_content_type',
+      );
+    }
+    const entries = await context.resources.glossaries.entries(
+      caller.account.id,
+      id,
+      v2.source_lang,
+      v2.target_lang,
+    );
+    reply.type(`${GLOSSARY_ENTRIES_CONTENT_TYPE}; charset=utf-8`);
+    return formatGlossaryEntries(entries ?? []);
+  }),
+];
+
+const v3Routes: Route[] = [
+  defineRoute(ENDPOINTS.createGlossary, async ({ body, caller, context }) => {
+    const name = checkName(body.name);
+    const dictionaries = body.dictionaries.map(dictionaryInput);
+    const pairs = new Set<string>();
+    for (const dictionary of dictionaries) {
+      const pair = `${dictionary.source}-${dictionary.target}`;
+      if (pairs.has(pair)) throw badRequest(`Dictionary ${pair} is given twice.`);
+      pairs.add(pair);
+    }
+    return v3Glossary(await context.resources.glossaries.create(caller.account.id, name, dictionaries));
+  }),
+  defineRoute(ENDPOINTS.listGlossaries, async ({ caller, context }) => ({
+    glossaries: (await context.resources.glossaries.list(caller.account.id)).map(v3Glossary),
+  })),
+  defineRoute(ENDPOINTS.getGlossary, async ({ params, caller, context }) => {
+    const glossary = await context.resources.glossaries.get(caller.account.id, params.glossary_id);
+    if (!glossary) throw missing(params.glossary_id);
+    return v3Glossary(glossary);
+  }),
+  defineRoute(ENDPOINTS.updateGlossary, async ({ params, body, caller, context }) => {
+    const store = context.resources.glossaries;
+    const id = params.glossary_id;
+    const account = caller.account.id;
+    if (!(await store.get(account, id))) throw missing(id);
+    // Check everything before writing anything.
+    const name = body.name === undefined ? undefined : checkName(body.name);
+    const dictionary = body.dictionaries?.[0] && dictionaryInput(body.dictionaries[0]);
+    if (name !== undefined) await store.rename(account, id, name);
+    if (dictionary) await store.putDictionary(account, id, dictionary, true);
+    const glossary = await store.get(account, id);
+    if (!glossary) throw missing(id);
+    return v3Glossary(glossary);
+  }),
+  defineRoute(ENDPOINTS.deleteGlossary, async ({ params, caller, context }) => {
+    if (!(await context.resources.glossaries.delete(caller.account.id, params.glossary_id))) {
+      throw missing(params.glossary_id);
+    }
+  }),
+  defineRoute(ENDPOINTS.getGlossaryEntries, async ({ params, query, caller, context }) => {
+    const pair = glossaryPair(query.source_lang, query.target_lang);
+    const entries = await context.resources.glossaries.entries(
+      caller.account.id,
+      params.glossary_id,
+      pair.source,
+      pair.target,
+    );
+    if (!entries) {
+      if (!(await context.resources.glossaries.get(caller.account.id, params.glossary_id)))
+        throw missing(params.glossary_id);
+      throw notFound(`Glossary '${params.glossary_id}' has no ${pair.source}-${pair.target} dictionary.`);
+    }
+    return {
+      dictionaries: [
+        {
+          source_lang: pair.source,
+          target_lang: pair.target,
+          entries: formatGlossaryEntries(entries),
+          entries_format: 'tsv',
+        },
+      ],
+    };
+  }),
+  defineRoute(ENDPOINTS.replaceGlossaryDictionary, async ({ params, body, caller, context }) => {
+    const dictionary = dictionaryInput(body);
+    if (
+      !(await context.resources.glossaries.putDictionary(
+        caller.account.id,
+        params.glossary_id,
+        dictionary,
+        false,
+      ))
+    ) {
+      throw missing(params.glossary_id);
+    }
+    return {
+      source_lang: dictionary.source,
+      target_lang: dictionary.target,
+      entry_count: dictionary.entries.length,
+    };
+  }),
+  defineRoute(ENDPOINTS.deleteGlossaryDictionary, async ({ params, query, caller, context }) => {
+    const pair = glossaryPair(query.source_lang, query.target_lang);
+    const id = params.glossary_id;
+    if (
+      !(await context.resources.glossaries.deleteDictionary(caller.account.id, id, pair.source, pair.target))
+    ) {
+      if (!(await context.resources.glossaries.get(caller.account.id, id))) throw missing(id);
+      throw notFound(`Glossary '${id}' has no ${pair.source}-${pair.target} dictionary.`);
+    }
+  }),
+];
+
+/** Every glossary route, with a body limit that lets 10 MiB of entries through. */
+export const GLOSSARY_ROUTES: readonly Route[] = [...v2Routes, ...v3Routes].map((route) => ({
+  ...route,
+  bodyLimit: GLOSSARY_BODY_LIMIT,
+}));

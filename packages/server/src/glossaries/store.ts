@@ -1,0 +1,187 @@
+/**
+ * Glossaries in the resource database: a glossary has a name and dictionaries, one per language pair
+ * (root languages: an `en` dictionary serves en-US and en-GB). Entries are kept as TSV, which is lossless
+ * because no term may hold a tab or a line break.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  formatGlossaryEntries,
+  type GlossaryEntry,
+  MAX_GLOSSARIES_PER_ACCOUNT,
+  MAX_GLOSSARY_BYTES,
+  utf8Length,
+} from '@glossa/protocol';
+import { badRequest, type ServiceError } from '../errors.js';
+import type { ResourceDatabase } from '../storage/resource-db.js';
+
+export interface DictionaryRecord {
+  readonly source: string;
+  readonly target: string;
+  readonly entryCount: number;
+}
+
+export interface GlossaryRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly createdAt: string;
+  /** Changes on every edit; compiled matchers are cached by it. */
+  readonly updatedAt: string;
+  readonly dictionaries: readonly DictionaryRecord[];
+}
+
+export interface NewDictionary {
+  readonly source: string;
+  readonly target: string;
+  readonly entries: readonly GlossaryEntry[];
+}
+
+export interface GlossaryStore {
+  create(accountId: string, name: string, dictionaries: readonly NewDictionary[]): Promise<GlossaryRecord>;
+  list(accountId: string): Promise<GlossaryRecord[]>;
+  get(accountId: string, id: string): Promise<GlossaryRecord | undefined>;
+  /** The entries of one dictionary, or undefined when the glossary or the dictionary does not exist. */
+  entries(
+    accountId: string,
+    id: string,
+    source: string,
+    target: string,
+  ): Promise<GlossaryEntry[] | undefined>;
+  rename(accountId: string, id: string, name: string): Promise<boolean>;
+  /** Merges (`merge`) or replaces the dictionary's entries; creates the dictionary when missing. */
+  putDictionary(accountId: string, id: string, dictionary: NewDictionary, merge: boolean): Promise<boolean>;
+  deleteDictionary(accountId: string, id: string, source: string, target: string): Promise<boolean>;
+  delete(accountId: string, id: string): Promise<boolean>;
+}
+
+interface GlossaryRow {
+  id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export function parseTsv(tsv: string): GlossaryEntry[] {
+  if (tsv === '') return [];
+  return tsv.split('\n').map((line) => {
+    const tab = line.indexOf('\t');
+    return { source: line.slice(0, tab), target: line.slice(tab + 1) };
+  });
+}
+
+function tooLarge(): ServiceError {
+  return badRequest('Glossary too large.', `Entries exceed ${MAX_GLOSSARY_BYTES} bytes.`);
+}
+
+export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
+  const sql = {
+    count: db.prepare('SELECT COUNT(*) AS n FROM glossaries WHERE account_id = ?'),
+    insert: db.prepare(
+      'INSERT INTO glossaries (id, account_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    ),
+    list: db.prepare('SELECT * FROM glossaries WHERE account_id = ? ORDER BY created_at, id'),
+    get: db.prepare('SELECT * FROM glossaries WHERE account_id = ? AND id = ?'),
+    dictionaries: db.prepare(
+      `SELECT source_lang, target_lang, entry_count FROM glossary_dictionaries WHERE glossary_id = ?
+       ORDER BY source_lang, target_lang`,
+    ),
+    entries: db.prepare(
+      'SELECT entries FROM glossary_dictionaries WHERE glossary_id = ? AND source_lang = ? AND target_lang = ?',
+    ),
+    putDictionary: db.prepare(
+      `INSERT INTO glossary_dictionaries (glossary_id, source_lang, target_lang, entries, entry_count)
+       VALUES (?, ?, ?, ?, ?) ON CONFLICT (glossary_id, source_lang, target_lang)
+       DO UPDATE SET entries = excluded.entries, entry_count = excluded.entry_count`,
+    ),
+    deleteDictionary: db.prepare(
+      'DELETE FROM glossary_dictionaries WHERE glossary_id = ? AND source_lang = ? AND target_lang = ?',
+    ),
+    rename: db.prepare('UPDATE glossaries SET name = ?, updated_at = ? WHERE account_id = ? AND id = ?'),
+    touch: db.prepare('UPDATE glossaries SET updated_at = ? WHERE id = ?'),
+    delete: db.prepare('DELETE FROM glossaries WHERE account_id = ? AND id = ?'),
+  };
+
+  const record = (row: GlossaryRow): GlossaryRecord => ({
+    id: row.id,
+    name: row.name,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    dictionaries: (
+      sql.dictionaries.all(row.id) as { source_lang: string; target_lang: string; entry_count: number }[]
+    ).map((dictionary) => ({
+      source: dictionary.source_lang,
+      target: dictionary.target_lang,
+      entryCount: dictionary.entry_count,
+    })),
+  });
+  const owned = (accountId: string, id: string) => sql.get.get(accountId, id) as GlossaryRow | undefined;
+  const writeDictionary = (id: string, dictionary: NewDictionary) => {
+    const tsv = formatGlossaryEntries(dictionary.entries);
+    if (utf8Length(tsv) > MAX_GLOSSARY_BYTES) throw tooLarge();
+    sql.putDictionary.run(id, dictionary.source, dictionary.target, tsv, dictionary.entries.length);
+  };
+
+  const create = db.transaction((accountId: string, name: string, dictionaries: readonly NewDictionary[]) => {
+    const { n } = sql.count.get(accountId) as { n: number };
+    if (n >= MAX_GLOSSARIES_PER_ACCOUNT) {
+      throw badRequest(
+        `Too many glossaries: an account can hold at most ${MAX_GLOSSARIES_PER_ACCOUNT}. Delete one first.`,
+      );
+    }
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    sql.insert.run(id, accountId, name, now, now);
+    for (const dictionary of dictionaries) writeDictionary(id, dictionary);
+    return record(owned(accountId, id)!);
+  });
+
+  const putDictionary = db.transaction(
+    (accountId: string, id: string, dictionary: NewDictionary, merge: boolean) => {
+      if (!owned(accountId, id)) return false;
+      let entries = dictionary.entries;
+      if (merge) {
+        const current = sql.entries.get(id, dictionary.source, dictionary.target) as
+          | { entries: string }
+          | undefined;
+        const merged = new Map(parseTsv(current?.entries ?? '').map((entry) => [entry.source, entry.target]));
+        for (const entry of dictionary.entries) merged.set(entry.source, entry.target);
+        entries = [...merged].map(([source, target]) => ({ source, target }));
+      }
+      writeDictionary(id, { ...dictionary, entries });
+      sql.touch.run(new Date().toISOString(), id);
+      return true;
+    },
+  );
+
+  return {
+    async create(accountId, name, dictionaries) {
+      return create.immediate(accountId, name, dictionaries);
+    },
+    async list(accountId) {
+      return (sql.list.all(accountId) as GlossaryRow[]).map(record);
+    },
+    async get(accountId, id) {
+      const row = owned(accountId, id);
+      return row && record(row);
+    },
+    async entries(accountId, id, source, target) {
+      if (!owned(accountId, id)) return undefined;
+      const row = sql.entries.get(id, source, target) as { entries: string } | undefined;
+      return row && parseTsv(row.entries);
+    },
+    async rename(accountId, id, name) {
+      return sql.rename.run(name, new Date().toISOString(), accountId, id).changes > 0;
+    },
+    async putDictionary(accountId, id, dictionary, merge) {
+      return putDictionary.immediate(accountId, id, dictionary, merge);
+    },
+    async deleteDictionary(accountId, id, source, target) {
+      if (!owned(accountId, id)) return false;
+      const deleted = sql.deleteDictionary.run(id, source, target).changes > 0;
+      if (deleted) sql.touch.run(new Date().toISOString(), id);
+      return deleted;
+    },
+    async delete(accountId, id) {
+      return sql.delete.run(accountId, id).changes > 0;
+    },
+  };
+}

@@ -1,0 +1,241 @@
+/**
+ * Import and export jobs of translation memories, run in the background of the server process.
+ * Import: `awaiting_input` until the TMX is PUT to the signed upload URL (kept as a file in the data
+ * directory), then `processing` → `completed` or `failed`. The memory is written in batches but stays
+ * invisible until one transaction marks it ready *and* the job completed; a server killed mid-import
+ * deletes the half-written memory at its next start and runs the job again from the kept file.
+ * Export: `processing` → `completed` (TMX file, signed `download_url`) → `downloaded`; both end `expired`.
+ */
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { MemoryJobStatus } from '@glossa/protocol';
+import type { ResourceDatabase } from '../storage/resource-db.js';
+import type { MemoryStore } from './store.js';
+import { readTmx, writeTmx } from './tmx.js';
+
+/** How long an upload URL, and a finished export, stay valid. */
+export const JOB_TTL_MS = 60 * 60 * 1000;
+
+export interface JobRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly operation: 'import' | 'export';
+  readonly status: MemoryJobStatus;
+  readonly parameters: Record<string, unknown>;
+  readonly memoryId: string | undefined;
+  readonly contentLength: number | undefined;
+  readonly error: string | undefined;
+  readonly skipped: number | undefined;
+  readonly expiresAt: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+interface JobRow {
+  id: string;
+  account_id: string;
+  operation: 'import' | 'export';
+  status: MemoryJobStatus;
+  parameters: string;
+  memory_id: string | null;
+  content_length: number | null;
+  error: string | null;
+  skipped: number | null;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const EXPIRING: readonly MemoryJobStatus[] = ['awaiting_input', 'completed', 'downloaded'];
+
+function toRecord(row: JobRow): JobRecord {
+  const expired = EXPIRING.includes(row.status) && Date.parse(row.expires_at) <= Date.now();
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    operation: row.operation,
+    status: expired ? 'expired' : row.status,
+    parameters: JSON.parse(row.parameters) as Record<string, unknown>,
+    memoryId: row.memory_id ?? undefined,
+    contentLength: row.content_length ?? undefined,
+    error: row.error ?? undefined,
+    skipped: row.skipped ?? undefined,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export type MemoryJobs = ReturnType<typeof createMemoryJobs>;
+
+export function createMemoryJobs(db: ResourceDatabase, memories: MemoryStore, dataDir: string) {
+  const folder = join(dataDir, 'memory-files');
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const fileOf = (jobId: string) => join(folder, `${jobId}.tmx`);
+  const sql = {
+    insert: db.prepare(
+      `INSERT INTO memory_jobs (id, account_id, operation, status, parameters, memory_id, content_length, file_name,
+       expires_at, created_at, updated_at) VALUES (@id, @account, @operation, @status, @parameters, @memory, @length,
+       @file, @expires, @now, @now)`,
+    ),
+    get: db.prepare('SELECT * FROM memory_jobs WHERE id = ?'),
+    set: db.prepare(
+      `UPDATE memory_jobs SET status = @status, memory_id = COALESCE(@memory, memory_id), error = @error,
+       skipped = @skipped, expires_at = COALESCE(@expires, expires_at), updated_at = @now WHERE id = @id`,
+    ),
+    processing: db.prepare(`SELECT * FROM memory_jobs WHERE status = 'processing'`),
+    exports: db.prepare(
+      `SELECT * FROM memory_jobs WHERE account_id = ? AND memory_id = ? AND operation = 'export'
+       AND status IN ('processing', 'completed', 'downloaded') ORDER BY created_at DESC`,
+    ),
+  };
+  const set = (
+    id: string,
+    status: MemoryJobStatus,
+    extra: { memory?: string; error?: string; skipped?: number; expires?: string } = {},
+  ) =>
+    sql.set.run({
+      id,
+      status,
+      memory: extra.memory ?? null,
+      error: extra.error ?? null,
+      skipped: extra.skipped ?? null,
+      expires: extra.expires ?? null,
+      now: new Date().toISOString(),
+    });
+  const get = (id: string) => {
+    const row = sql.get.get(id) as JobRow | undefined;
+    return row && toRecord(row);
+  };
+  const running = new Set<Promise<void>>();
+  let closed = false;
+  const track = (work: Promise<void>) => {
+    running.add(work);
+    void work.finally(() => running.delete(work));
+  };
+
+  const completeImport = db.transaction(
+    (
+      jobId: string,
+      memoryId: string,
+      summary: { source: string; targets: readonly string[]; segments: number; skipped: number },
+    ) => {
+      memories.finish(memoryId, summary.source, summary.targets, summary.segments);
+      set(jobId, 'completed', { memory: memoryId, skipped: summary.skipped });
+    },
+  );
+
+  async function runImport(job: JobRecord): Promise<void> {
+    const memoryId = memories.begin(
+      job.accountId,
+      String(job.parameters.display_name ?? job.parameters.file_name ?? 'memory'),
+    );
+    set(job.id, 'processing', { memory: memoryId });
+    try {
+      const summary = await readTmx(
+        createReadStream(fileOf(job.id), { highWaterMark: 256 * 1024 }),
+        async (batch) => {
+          if (closed) throw new Error('server closing');
+          memories.addBatch(memoryId, batch);
+          await yieldToEventLoop();
+        },
+      );
+      completeImport.immediate(job.id, memoryId, summary);
+      rmSync(fileOf(job.id), { force: true });
+    } catch (error) {
+      memories.remove(memoryId);
+      // A server closing mid-import leaves the job processing: the next start runs it again.
+      if (closed) return;
+      set(job.id, 'failed', { error: error instanceof Error ? error.message : String(error) });
+      rmSync(fileOf(job.id), { force: true });
+    }
+  }
+
+  async function runExport(job: JobRecord, memoryId: string, source: string): Promise<void> {
+    const temporary = `${fileOf(job.id)}.part`;
+    try {
+      const out = createWriteStream(temporary);
+      for (const piece of writeTmx(source, memories.all(memoryId))) {
+        if (!out.write(piece)) await once(out, 'drain');
+      }
+      out.end();
+      await once(out, 'finish');
+      await rename(temporary, fileOf(job.id));
+      set(job.id, 'completed', { expires: new Date(Date.now() + JOB_TTL_MS).toISOString() });
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      if (!closed) set(job.id, 'failed', { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  return {
+    fileOf,
+    get,
+    createImport(accountId: string, parameters: Record<string, unknown>, contentLength: number): JobRecord {
+      const id = randomUUID();
+      sql.insert.run({
+        id,
+        account: accountId,
+        operation: 'import',
+        status: 'awaiting_input',
+        parameters: JSON.stringify(parameters),
+        memory: null,
+        length: contentLength,
+        file: String(parameters.file_name ?? ''),
+        expires: new Date(Date.now() + JOB_TTL_MS).toISOString(),
+        now: new Date().toISOString(),
+      });
+      return get(id)!;
+    },
+    /** The uploaded file is in place (`fileOf(job.id)`): process it in the background. */
+    startImport(job: JobRecord): void {
+      set(job.id, 'processing');
+      track(runImport(job));
+    },
+    /** An unexpired export of the memory, or a new one (`created: true`). */
+    export(accountId: string, memoryId: string, source: string): { job: JobRecord; created: boolean } {
+      for (const row of sql.exports.all(accountId, memoryId) as JobRow[]) {
+        const existing = toRecord(row);
+        if (existing.status !== 'expired') return { job: existing, created: false };
+      }
+      const id = randomUUID();
+      sql.insert.run({
+        id,
+        account: accountId,
+        operation: 'export',
+        status: 'processing',
+        parameters: JSON.stringify({ translation_memory_id: memoryId }),
+        memory: memoryId,
+        length: null,
+        file: null,
+        expires: new Date(Date.now() + JOB_TTL_MS).toISOString(),
+        now: new Date().toISOString(),
+      });
+      const job = get(id)!;
+      track(runExport(job, memoryId, source));
+      return { job, created: true };
+    },
+    markDownloaded(jobId: string): void {
+      set(jobId, 'downloaded');
+    },
+    /** After a restart: half-written memories go, interrupted imports run again, interrupted exports fail. */
+    resume(): void {
+      memories.removeUnready();
+      for (const row of sql.processing.all() as JobRow[]) {
+        const job = toRecord(row);
+        if (job.operation === 'import' && existsSync(fileOf(job.id))) track(runImport(job));
+        else
+          set(job.id, 'failed', { error: 'The server stopped while this job was running; start it again.' });
+      }
+    },
+    /** Stops taking batches; waits for running jobs to stop. */
+    async close(): Promise<void> {
+      closed = true;
+      await Promise.allSettled([...running]);
+    },
+  };
+}

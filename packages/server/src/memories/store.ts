@@ -1,0 +1,253 @@
+/**
+ * Translation memories in the resource database. A memory is written by one import: its row starts
+ * `ready = 0` (invisible to every read), segments arrive in batches, and one last transaction sets the
+ * languages, the count and `ready = 1`. A memory left unready by a crash is deleted at the next start.
+ *
+ * Fuzzy lookup is indexed: `memory_grams` maps each distinct token (a word 1-gram, see `score.ts`) to the
+ * segments holding it and `memory_gram_counts` counts them. A segment scoring at least t on a text of n
+ * tokens lacks at most D = ⌊n(100 − t)/t⌋ of the text's distinct tokens, so it holds one of the text's
+ * D + 1 rarest tokens: only those postings are read (prefix filtering), then candidates are scored exactly.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ResourceDatabase } from '../storage/resource-db.js';
+import { exactKey, matchScore, tokenize } from './score.js';
+
+export interface MemoryRecord {
+  readonly id: string;
+  readonly name: string;
+  /** Root language codes, lower case. */
+  readonly source: string;
+  readonly targets: readonly string[];
+  readonly segmentCount: number;
+  readonly createdAt: string;
+}
+
+export interface SegmentInput {
+  readonly source: string;
+  readonly targets: readonly { readonly language: string; readonly text: string }[];
+}
+
+export interface StoredSegment {
+  readonly id: number;
+  readonly source: string;
+  readonly targets: readonly { readonly seq: number; readonly language: string; readonly text: string }[];
+}
+
+export interface MemoryMatch {
+  readonly segmentId: number;
+  readonly score: number;
+  readonly target: string;
+}
+
+/** Candidates scored exactly per lookup, at most. */
+const MAX_CANDIDATES = 5000;
+
+interface MemoryRow {
+  id: string;
+  name: string;
+  source_language: string;
+  target_languages: string;
+  segment_count: number;
+  created_at: string;
+}
+
+const toRecord = (row: MemoryRow): MemoryRecord => ({
+  id: row.id,
+  name: row.name,
+  source: row.source_language,
+  targets: JSON.parse(row.target_languages) as string[],
+  segmentCount: row.segment_count,
+  createdAt: row.created_at,
+});
+
+export type MemoryStore = ReturnType<typeof createMemoryStore>;
+
+export function createMemoryStore(db: ResourceDatabase) {
+  const sql = {
+    begin: db.prepare(
+      `INSERT INTO memories (id, account_id, name, source_language, target_languages, ready, created_at)
+       VALUES (?, ?, ?, '', '[]', 0, ?)`,
+    ),
+    insertSegment: db.prepare(
+      'INSERT INTO memory_segments (memory_id, source_text, source_key, token_count) VALUES (?, ?, ?, ?)',
+    ),
+    insertTarget: db.prepare(
+      'INSERT INTO memory_targets (segment_id, seq, language, text) VALUES (?, ?, ?, ?)',
+    ),
+    insertGram: db.prepare(
+      'INSERT OR IGNORE INTO memory_grams (memory_id, gram, segment_id) VALUES (?, ?, ?)',
+    ),
+    countGram: db.prepare(
+      `INSERT INTO memory_gram_counts (memory_id, gram, segments) VALUES (?, ?, 1)
+       ON CONFLICT (memory_id, gram) DO UPDATE SET segments = segments + 1`,
+    ),
+    finish: db.prepare(
+      `UPDATE memories SET source_language = ?, target_languages = ?, segment_count = ?, ready = 1 WHERE id = ?`,
+    ),
+    deleteGrams: db.prepare('DELETE FROM memory_grams WHERE memory_id = ?'),
+    deleteGramCounts: db.prepare('DELETE FROM memory_gram_counts WHERE memory_id = ?'),
+    deleteMemory: db.prepare('DELETE FROM memories WHERE id = ?'),
+    unready: db.prepare('SELECT id FROM memories WHERE ready = 0'),
+    get: db.prepare('SELECT * FROM memories WHERE account_id = ? AND id = ? AND ready = 1'),
+    page: db.prepare(
+      'SELECT * FROM memories WHERE account_id = ? AND ready = 1 ORDER BY created_at, id LIMIT ? OFFSET ?',
+    ),
+    count: db.prepare('SELECT COUNT(*) AS n FROM memories WHERE account_id = ? AND ready = 1'),
+    segmentsAfter: db.prepare(
+      'SELECT id, source_text FROM memory_segments WHERE memory_id = ? AND id > ? ORDER BY id LIMIT ?',
+    ),
+    filteredAfter: db.prepare(
+      `SELECT s.id, s.source_text FROM memory_segments s WHERE s.memory_id = @memory AND s.id > @after
+       AND (s.source_text LIKE @like ESCAPE '\\' OR EXISTS (SELECT 1 FROM memory_targets t
+            WHERE t.segment_id = s.id AND t.text LIKE @like ESCAPE '\\'))
+       ORDER BY s.id LIMIT @limit`,
+    ),
+    filteredCount: db.prepare(
+      `SELECT COUNT(*) AS n FROM memory_segments s WHERE s.memory_id = @memory
+       AND (s.source_text LIKE @like ESCAPE '\\' OR EXISTS (SELECT 1 FROM memory_targets t
+            WHERE t.segment_id = s.id AND t.text LIKE @like ESCAPE '\\'))`,
+    ),
+    targets: db.prepare('SELECT seq, language, text FROM memory_targets WHERE segment_id = ? ORDER BY seq'),
+    exact: db.prepare(
+      'SELECT id, source_text FROM memory_segments WHERE memory_id = ? AND source_key = ? LIMIT 50',
+    ),
+  };
+
+  const addBatch = db.transaction((memoryId: string, segments: readonly SegmentInput[]) => {
+    for (const segment of segments) {
+      const tokens = tokenize(segment.source);
+      const id = Number(
+        sql.insertSegment.run(memoryId, segment.source, exactKey(segment.source), tokens.length)
+          .lastInsertRowid,
+      );
+      segment.targets.forEach((target, seq) => {
+        sql.insertTarget.run(id, seq, target.language, target.text);
+      });
+      for (const gram of new Set(tokens)) {
+        sql.insertGram.run(memoryId, gram, id);
+        sql.countGram.run(memoryId, gram);
+      }
+    }
+  });
+  const remove = db.transaction((memoryId: string) => {
+    sql.deleteGrams.run(memoryId);
+    sql.deleteGramCounts.run(memoryId);
+    sql.deleteMemory.run(memoryId);
+  });
+  const segmentsOf = (rows: { id: number; source_text: string }[]): StoredSegment[] =>
+    rows.map((row) => ({
+      id: row.id,
+      source: row.source_text,
+      targets: sql.targets.all(row.id) as StoredSegment['targets'],
+    }));
+  const targetFor = (segmentId: number, language: string) =>
+    (sql.targets.all(segmentId) as { language: string; text: string }[]).find(
+      (target) => target.language === language,
+    )?.text;
+
+  return {
+    /** Starts an invisible memory; returns its id. */
+    begin(accountId: string, name: string): string {
+      const id = randomUUID();
+      sql.begin.run(id, accountId, name, new Date().toISOString());
+      return id;
+    },
+    /** One transaction per batch. */
+    addBatch(memoryId: string, segments: readonly SegmentInput[]): void {
+      addBatch.immediate(memoryId, segments);
+    },
+    finish(memoryId: string, source: string, targets: readonly string[], count: number): void {
+      sql.finish.run(source, JSON.stringify(targets), count, memoryId);
+    },
+    /** Deletes a memory whatever its state (an abandoned import, or on request). */
+    remove(memoryId: string): void {
+      remove.immediate(memoryId);
+    },
+    /** Deletes every memory an interrupted import left unready; returns their ids. */
+    removeUnready(): string[] {
+      const ids = (sql.unready.all() as { id: string }[]).map((row) => row.id);
+      for (const id of ids) remove.immediate(id);
+      return ids;
+    },
+    get(accountId: string, id: string): MemoryRecord | undefined {
+      const row = sql.get.get(accountId, id) as MemoryRow | undefined;
+      return row && toRecord(row);
+    },
+    list(accountId: string, offset: number, limit: number): { memories: MemoryRecord[]; total: number } {
+      const memories = (sql.page.all(accountId, limit, offset) as MemoryRow[]).map(toRecord);
+      return { memories, total: (sql.count.get(accountId) as { n: number }).n };
+    },
+    /** One page after segment id `after`, optionally only segments whose source or a target contains `filter`. */
+    segments(memoryId: string, after: number, limit: number, filter?: string) {
+      if (filter === undefined || filter === '') {
+        return {
+          segments: segmentsOf(sql.segmentsAfter.all(memoryId, after, limit) as never[]),
+          filtered: undefined,
+        };
+      }
+      const like = `%${filter.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+      const rows = sql.filteredAfter.all({ memory: memoryId, after, limit, like }) as never[];
+      const filtered = (sql.filteredCount.get({ memory: memoryId, like }) as { n: number }).n;
+      return { segments: segmentsOf(rows), filtered };
+    },
+    /** Every segment in id order, in pages (for export). */
+    *all(memoryId: string): Generator<StoredSegment> {
+      let after = 0;
+      for (;;) {
+        const page = segmentsOf(sql.segmentsAfter.all(memoryId, after, 1000) as never[]);
+        if (page.length === 0) return;
+        yield* page;
+        after = page[page.length - 1]!.id;
+      }
+    },
+    /** The best segment with a target in `language` scoring at least `threshold`, or undefined. */
+    lookup(memoryId: string, text: string, language: string, threshold: number): MemoryMatch | undefined {
+      const key = exactKey(text);
+      for (const row of sql.exact.all(memoryId, key) as { id: number; source_text: string }[]) {
+        const target = targetFor(row.id, language);
+        if (target !== undefined) return { segmentId: row.id, score: 100, target };
+      }
+      if (threshold >= 100) return undefined;
+      const tokens = tokenize(text);
+      const distinct = [...new Set(tokens)];
+      if (distinct.length === 0) return undefined;
+      const counts = new Map(
+        (
+          db
+            .prepare(
+              `SELECT gram, segments FROM memory_gram_counts WHERE memory_id = ? AND gram IN (${distinct.map(() => '?').join(',')})`,
+            )
+            .all(memoryId, ...distinct) as { gram: string; segments: number }[]
+        ).map((row) => [row.gram, row.segments]),
+      );
+      const t = Math.max(threshold, 1);
+      const allowed = Math.floor((tokens.length * (100 - t)) / t);
+      const prefix = distinct
+        .sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0))
+        .slice(0, allowed + 1)
+        .filter((gram) => counts.has(gram));
+      if (prefix.length === 0) return undefined;
+      const minTokens = Math.ceil((tokens.length * t) / 100);
+      const maxTokens = Math.floor((tokens.length * 100) / t);
+      const candidates = db
+        .prepare(
+          `SELECT DISTINCT s.id, s.source_text FROM memory_grams g JOIN memory_segments s ON s.id = g.segment_id
+           WHERE g.memory_id = ? AND g.gram IN (${prefix.map(() => '?').join(',')})
+           AND s.token_count BETWEEN ? AND ? LIMIT ${MAX_CANDIDATES}`,
+        )
+        .all(memoryId, ...prefix, minTokens, maxTokens) as { id: number; source_text: string }[];
+      const scored = candidates
+        .map((row) => ({
+          id: row.id,
+          score: matchScore(text, tokens, row.source_text, tokenize(row.source_text)),
+        }))
+        .filter((candidate) => candidate.score >= threshold)
+        .sort((a, b) => b.score - a.score || a.id - b.id);
+      for (const candidate of scored) {
+        const target = targetFor(candidate.id, language);
+        if (target !== undefined) return { segmentId: candidate.id, score: candidate.score, target };
+      }
+      return undefined;
+    },
+  };
+}

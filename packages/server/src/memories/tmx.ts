@@ -1,0 +1,149 @@
+/**
+ * TMX 1.4b reading and writing. Reading is streaming (saxes) and safe: a document type declaration is
+ * refused outright (so no external entity, no entity expansion), only the five predefined entities and
+ * character references exist, nesting is limited to MAX_TMX_DEPTH elements and a segment to
+ * MAX_SEGMENT_CHARACTERS. Inline codes (`bpt`, `ept`, `ph`, `it`, `ut`) and sub-flows (`sub`) are left
+ * out of segment text; `hi` keeps its text.
+ */
+import { SaxesParser } from 'saxes';
+import type { SegmentInput } from './store.js';
+
+/** Largest TMX file an import accepts (100 MiB). */
+export const MAX_TMX_BYTES = 100 * 1024 * 1024;
+export const MAX_TMX_DEPTH = 32;
+export const MAX_SEGMENT_CHARACTERS = 20_000;
+
+/** The file is not a TMX document this server can read; the message says why and where. */
+export class TmxError extends Error {
+  override readonly name = 'TmxError';
+}
+
+export interface TmxSummary {
+  readonly source: string;
+  readonly targets: readonly string[];
+  readonly segments: number;
+  readonly skipped: number;
+}
+
+const SKIPPED_ELEMENTS = new Set(['bpt', 'ept', 'ph', 'it', 'ut', 'sub']);
+const root = (code: string) => code.trim().split(/[-_]/)[0]!.toLowerCase();
+
+/**
+ * Reads a TMX document from `chunks`, handing segments to `onBatch` in batches of `batchSize` (awaited,
+ * so the caller can write each batch in its own transaction and yield to other work).
+ */
+export async function readTmx(
+  chunks: AsyncIterable<string | Buffer>,
+  onBatch: (segments: SegmentInput[]) => Promise<void> | void,
+  batchSize = 1000,
+): Promise<TmxSummary> {
+  const parser = new SaxesParser({ position: true });
+  let failure: Error | undefined;
+  const fail = (message: string) => {
+    failure ??= new TmxError(`${message} (line ${parser.line}, column ${parser.column})`);
+  };
+  const stack: string[] = [];
+  let source = '';
+  let sawTmx = false;
+  let tuvs: { language: string; text: string }[] | undefined;
+  let tuvLanguage: string | undefined;
+  let segText: string | undefined;
+  let skipDepth = 0;
+  let batch: SegmentInput[] = [];
+  const targets = new Set<string>();
+  let segments = 0;
+  let skipped = 0;
+
+  parser.on('doctype', () => fail('TMX files with a document type declaration (DTD) are refused'));
+  parser.on('error', (error) => fail(`Not well-formed XML: ${error.message.replace(/^.*?:\d+:\d+: /, '')}`));
+  parser.on('opentag', (tag) => {
+    stack.push(tag.name);
+    if (stack.length > MAX_TMX_DEPTH) return fail(`Elements nested deeper than ${MAX_TMX_DEPTH}`);
+    const attribute = (name: string) => {
+      const value = tag.attributes[name];
+      return typeof value === 'string' ? value : value?.value;
+    };
+    if (stack.length === 1) {
+      if (tag.name !== 'tmx') return fail(`The root element is <${tag.name}>, not <tmx>`);
+      sawTmx = true;
+    } else if (tag.name === 'header') {
+      const lang = attribute('srclang') ?? '';
+      if (lang !== '' && lang.toLowerCase() !== '*all*') source = root(lang);
+    } else if (tag.name === 'tu') tuvs = [];
+    else if (tag.name === 'tuv') tuvLanguage = attribute('xml:lang') ?? attribute('lang');
+    else if (tag.name === 'seg') segText = '';
+    else if (segText !== undefined && SKIPPED_ELEMENTS.has(tag.name)) skipDepth++;
+  });
+  parser.on('text', (text) => {
+    if (segText !== undefined && skipDepth === 0) segText += text;
+  });
+  parser.on('cdata', (text) => {
+    if (segText !== undefined && skipDepth === 0) segText += text;
+  });
+  parser.on('closetag', (tag) => {
+    stack.pop();
+    if (tag.name === 'seg' && segText !== undefined) {
+      if (tuvs && tuvLanguage) tuvs.push({ language: root(tuvLanguage), text: segText.trim() });
+      segText = undefined;
+    } else if (segText !== undefined && SKIPPED_ELEMENTS.has(tag.name)) skipDepth--;
+    else if (tag.name === 'tuv') tuvLanguage = undefined;
+    else if (tag.name === 'tu' && tuvs) {
+      if (source === '' && tuvs[0]) source = tuvs[0].language;
+      const sourceTuv = tuvs.find((tuv) => tuv.language === source);
+      const targetTuvs = tuvs.filter((tuv) => tuv.language !== source && tuv.text !== '');
+      const tooLong = tuvs.some((tuv) => tuv.text.length > MAX_SEGMENT_CHARACTERS);
+      if (!sourceTuv || sourceTuv.text === '' || targetTuvs.length === 0 || tooLong) skipped++;
+      else {
+        for (const tuv of targetTuvs) targets.add(tuv.language);
+        batch.push({ source: sourceTuv.text, targets: targetTuvs });
+        segments++;
+      }
+      tuvs = undefined;
+    }
+  });
+
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const decode = (chunk: string | Buffer, stream: boolean) => {
+    if (typeof chunk === 'string') return chunk;
+    try {
+      return decoder.decode(chunk, { stream });
+    } catch {
+      throw new TmxError('The file is not valid UTF-8');
+    }
+  };
+  for await (const chunk of chunks) {
+    parser.write(decode(chunk, true));
+    if (failure) throw failure;
+    if (batch.length >= batchSize) {
+      const full = batch;
+      batch = [];
+      await onBatch(full);
+    }
+  }
+  parser.write(decode(Buffer.alloc(0), false));
+  parser.close();
+  if (failure) throw failure;
+  if (!sawTmx) throw new TmxError('The file holds no <tmx> element');
+  if (batch.length > 0) await onBatch(batch);
+  if (segments === 0) throw new TmxError(`The file holds no usable translation unit (${skipped} skipped)`);
+  return { source, targets: [...targets].sort(), segments, skipped };
+}
+
+const escapeXml = (text: string) =>
+  text.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char]!);
+
+/** A TMX 1.4b document, written piece by piece. */
+export function* writeTmx(
+  source: string,
+  segments: Iterable<{ source: string; targets: readonly { language: string; text: string }[] }>,
+): Generator<string> {
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">\n  <header creationtool="glossa" creationtoolversion="1" segtype="sentence" o-tmf="glossa" adminlang="en" srclang="${escapeXml(source)}" datatype="plaintext"/>\n  <body>\n`;
+  for (const segment of segments) {
+    let tu = `    <tu>\n      <tuv xml:lang="${escapeXml(source)}"><seg>${escapeXml(segment.source)}</seg></tuv>\n`;
+    for (const target of segment.targets) {
+      tu += `      <tuv xml:lang="${escapeXml(target.language)}"><seg>${escapeXml(target.text)}</seg></tuv>\n`;
+    }
+    yield `${tu}    </tu>\n`;
+  }
+  yield '  </body>\n</tmx>\n';
+}

@@ -1,0 +1,185 @@
+/**
+ * Glossaries, translation memory, style rules and custom instructions around the engine call of
+ * /v2/translate. Per unit (a sentence, or a structural piece of markup):
+ * 1. translation memory (plain text only): an exact or fuzzy match at or above the threshold is the output;
+ * 2. glossary terms (glossaries in request order) and "do not translate" terms are locked as codes;
+ * 3. the engine translates the rest; codes become the target terms;
+ * 4. configured style rules and "use X instead of Y" instructions post-edit the text (outside markup).
+ */
+import {
+  baseLanguage,
+  DEFAULT_TRANSLATION_MEMORY_THRESHOLD,
+  type TranslateRequest,
+  type TranslationMemoryMatch,
+} from '@glossa/protocol';
+import type { Caller, ServiceContext } from '../context.js';
+import { type LockedUnit, lockTerms } from '../glossaries/lock.js';
+import { TermMatcher } from '../glossaries/matcher.js';
+import { applyPreferences, parseInstruction } from '../style-rules/instructions.js';
+import { applyConfiguredRules } from '../style-rules/rules.js';
+import { decodeEntities, escapeText } from './markup-parse.js';
+
+export interface UnitMatch {
+  readonly memoryId: string;
+  readonly segmentId: number;
+  readonly score: number;
+}
+
+export interface Customizations {
+  /** One output per unit; `engine` is called once, with the units the memory did not answer. */
+  translate(
+    units: readonly string[],
+    markup: boolean,
+    engine: (texts: string[], markup: boolean) => Promise<string[]>,
+  ): Promise<{ outputs: string[]; matches: (UnitMatch | undefined)[] }>;
+}
+
+const matcherCache = new Map<string, TermMatcher>();
+const MATCHER_CACHE_SIZE = 64;
+
+function cachedMatcher(key: string, build: () => TermMatcher): TermMatcher {
+  let matcher = matcherCache.get(key);
+  if (matcher) {
+    matcherCache.delete(key);
+  } else {
+    matcher = build();
+    if (matcherCache.size >= MATCHER_CACHE_SIZE) matcherCache.delete(matcherCache.keys().next().value!);
+  }
+  matcherCache.set(key, matcher);
+  return matcher;
+}
+
+/** The request's customizations, or undefined when it has none. Resources were checked (404) before. */
+export async function loadCustomizations(
+  request: TranslateRequest,
+  source: string | undefined,
+  target: string,
+  caller: Caller,
+  context: ServiceContext,
+): Promise<Customizations | undefined> {
+  const accountId = caller.account.id;
+  const resources = context.resources;
+  const language = baseLanguage(target);
+  const matchers: TermMatcher[] = [];
+  const glossaryIds =
+    request.glossary_ids ?? (request.glossary_id !== undefined ? [request.glossary_id] : []);
+  for (const id of glossaryIds) {
+    const glossary = await resources.glossary(accountId, id);
+    if (!glossary || source === undefined) continue;
+    const pair = { source: baseLanguage(source), target: language };
+    const key = `${id}:${glossary.updatedAt}:${pair.source}>${pair.target}`;
+    const entries = matcherCache.has(key)
+      ? []
+      : ((await resources.glossaries.entries(accountId, id, pair.source, pair.target)) ?? []);
+    matchers.push(cachedMatcher(key, () => new TermMatcher(entries)));
+  }
+
+  const list =
+    request.style_id === undefined ? undefined : await resources.styleList(accountId, request.style_id);
+  const prompts = [
+    ...(list?.customInstructions ?? [])
+      .filter(
+        (item) =>
+          item.source_language === undefined ||
+          source === undefined ||
+          baseLanguage(item.source_language) === baseLanguage(source),
+      )
+      .map((item) => item.prompt),
+    ...(request.custom_instructions ?? []),
+  ];
+  const preferences: { use: string; instead: string }[] = [];
+  const keep: { source: string; target: string }[] = [];
+  for (const prompt of prompts) {
+    const parsed = parseInstruction(prompt);
+    if (parsed?.kind === 'prefer') preferences.push(parsed);
+    else if (parsed?.kind === 'keep') keep.push({ source: parsed.term, target: parsed.term });
+  }
+  if (keep.length > 0) matchers.push(new TermMatcher(keep));
+  const rules = list?.configuredRules ?? {};
+  const memoryId = request.translation_memory_id;
+  const threshold = request.translation_memory_threshold ?? DEFAULT_TRANSLATION_MEMORY_THRESHOLD;
+  if (matchers.length === 0 && preferences.length === 0 && Object.keys(rules).length === 0 && !memoryId)
+    return undefined;
+
+  const postEdit = (text: string) =>
+    applyPreferences(applyConfiguredRules(text, rules, language), preferences);
+  const postEditUnit = (output: string, markup: boolean) =>
+    markup
+      ? output
+          .split(/(<[^>]*>)/)
+          .map((piece, index) => (index % 2 === 1 ? piece : escapeText(postEdit(decodeEntities(piece)))))
+          .join('')
+      : postEdit(output);
+
+  return {
+    async translate(units, markup, engine) {
+      const outputs = new Array<string>(units.length);
+      const matches = new Array<UnitMatch | undefined>(units.length);
+      const pending: number[] = [];
+      units.forEach((unit, index) => {
+        const match =
+          memoryId !== undefined && !markup
+            ? resources.memories.lookup(memoryId, unit, language, threshold)
+            : undefined;
+        if (match) {
+          outputs[index] = match.target;
+          matches[index] = { memoryId: memoryId!, segmentId: match.segmentId, score: match.score };
+        } else pending.push(index);
+      });
+      if (pending.length > 0) {
+        const locked: LockedUnit[] | undefined =
+          matchers.length > 0
+            ? pending.map((index) => lockTerms(units[index]!, markup, matchers))
+            : undefined;
+        const useCodes = markup || (locked?.some((unit) => unit.locked) ?? false);
+        const texts = pending.map((index, position) =>
+          useCodes && locked ? locked[position]!.text : units[index]!,
+        );
+        const translated = await engine(texts, useCodes);
+        pending.forEach((index, position) => {
+          const output = translated[position] ?? '';
+          outputs[index] = useCodes && locked ? locked[position]!.unlock(output) : output;
+        });
+      }
+      return { outputs: outputs.map((output) => postEditUnit(output, markup)), matches };
+    },
+  };
+}
+
+/** UTF-16 offset → code point offset in `text`. */
+function codePointOffset(text: string, index: number): number {
+  let count = 0;
+  for (let i = 0; i < index; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0xdc00 || code > 0xdfff) count++;
+  }
+  return count;
+}
+
+/**
+ * `customizations.translation_memory_matches` of one text: one item per unit a memory answered, with the
+ * unit's place in the request text as code point offsets (`start` inclusive, `end` exclusive).
+ */
+export function memoryMatchesOf(
+  text: string,
+  units: readonly string[],
+  matches: readonly (UnitMatch | undefined)[],
+): TranslationMemoryMatch[] {
+  const result: TranslationMemoryMatch[] = [];
+  let cursor = 0;
+  units.forEach((unit, index) => {
+    const at = text.indexOf(unit, cursor);
+    if (at >= 0) cursor = at + unit.length;
+    const match = matches[index];
+    if (!match) return;
+    const text_ranges =
+      at >= 0 ? [{ start: codePointOffset(text, at), end: codePointOffset(text, at + unit.length) }] : [];
+    result.push({
+      translation_memory_id: match.memoryId,
+      segment_id: String(match.segmentId),
+      match_score: match.score,
+      text_ranges,
+    });
+  });
+  return result;
+}
