@@ -58,6 +58,14 @@ describe('decodeSegment', () => {
     expect(out).toBe('<g id="a">uno tres dos</g> <g id="b">más</g>');
   });
 
+  it('empties a child whose words fall outside its shrunk parent', () => {
+    const out = decode(
+      '<g id="b">three</g> <g id="a">one <g id="c">two</g></g>',
+      '[[t:b:1]]uno[[/]] [[t:b:0]]tres[[/]] [[t:b:1; t:b:2]]dos[[/]] [[t:b:0]]más[[/]]\n',
+    );
+    expect(out).toBe('<g id="a"><g id="c"></g>uno</g> <g id="b">tres dos más</g>');
+  });
+
   it('removes unknown-word marks but keeps escaped characters', () => {
     expect(decode('xyzzy @ me', '*xyzzy \\@ #me @you\n')).toBe('xyzzy @ me you');
   });

@@ -31,6 +31,12 @@ function gParent(codes: readonly Code[], index: number): number | undefined {
   return code?.kind === 'g' ? code.parent : undefined;
 }
 
+/** Narrows a span to start and end on units that carry the code (not on whitespace next to another code). */
+function onCarrying(span: Span, carrying: readonly number[]): void {
+  span.start = carrying.find((at) => at >= span.start) ?? span.end + 1;
+  span.end = carrying.findLast((at) => at <= span.end) ?? span.start - 1;
+}
+
 /** Chooses a span for each `<g>`, or none (comes back empty), so that no two spans cross. */
 function chooseSpans(units: readonly Unit[], codes: readonly Code[]): Map<number, Span> {
   const spans = new Map<number, Span>();
@@ -44,6 +50,7 @@ function chooseSpans(units: readonly Unit[], codes: readonly Code[]): Map<number
       if (!parent) return;
       span.start = Math.max(span.start, parent.start);
       span.end = Math.min(span.end, parent.end);
+      onCarrying(span, carrying);
     }
     for (let pass = 0; pass <= spans.size && span.start <= span.end; pass++) {
       let moved = false;
@@ -52,9 +59,7 @@ function chooseSpans(units: readonly Unit[], codes: readonly Code[]): Map<number
         if (span.start < placed.start) span.end = placed.start - 1;
         else span.start = placed.end + 1;
         moved = true;
-        // Keep the span on words that carry the code (not on the whitespace next to the other one).
-        span.start = carrying.find((at) => at >= span.start) ?? span.end + 1;
-        span.end = carrying.findLast((at) => at <= span.end) ?? span.start - 1;
+        onCarrying(span, carrying);
         if (span.start > span.end) break;
       }
       if (!moved) break;
