@@ -121,20 +121,20 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
     }
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    if (context.options.logger === false) return;
-    // Path only: a query string could carry a key from an old client; headers and bodies are never logged.
-    request.log.info(
-      {
-        method: request.method,
-        path: request.url.split('?')[0],
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        account: request.caller?.account.id,
-      },
-      'request',
-    );
-  });
+  if (context.options.logger !== false)
+    app.addHook('onResponse', async (request, reply) => {
+      // Path only: a query string could carry a key from an old client; headers and bodies are never logged.
+      request.log.info(
+        {
+          method: request.method,
+          path: request.url.split('?')[0],
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+          account: request.caller?.account.id,
+        },
+        'request',
+      );
+    });
 
   app.setErrorHandler((error, request, reply) => {
     const failure = toServiceError(error, request);
