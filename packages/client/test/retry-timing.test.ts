@@ -55,15 +55,18 @@ describe('retry waits with fake timers, against a fault-injecting loopback serve
     vi.restoreAllMocks();
   });
 
-  /** Let real I/O run (setImmediate is not faked) until `condition` holds. */
+  /** Let real I/O run (setImmediate and performance.now are not faked) until `condition` holds. */
   async function until(condition: () => boolean): Promise<void> {
-    for (let i = 0; i < 10_000 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
+    const start = performance.now();
+    while (!condition() && performance.now() - start < 10_000)
+      await new Promise((resolve) => setImmediate(resolve));
     expect(condition()).toBe(true);
   }
 
-  /** Let real I/O run for a while, to show that nothing else happens. */
+  /** Let real I/O run for 100 ms of real time, to show that nothing else happens. */
   async function settle(): Promise<void> {
-    for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve));
+    const start = performance.now();
+    while (performance.now() - start < 100) await new Promise((resolve) => setImmediate(resolve));
   }
 
   /** Start a call whose first attempt fails as planned; resolve once the client is waiting to retry. */
