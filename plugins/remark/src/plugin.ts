@@ -28,9 +28,17 @@ export interface GlossaFileReport {
   readonly kept: readonly string[];
 }
 
+// The same declaration in @glossa/remark and @glossa/rehype: a program importing both must see one type.
 declare module 'vfile' {
   interface DataMap {
-    glossa: GlossaFileReport;
+    /** Set by remarkGlossa (`markdown`) or rehypeGlossa (`html`): see their `GlossaFileReport`. */
+    glossa: {
+      readonly markdown?: string;
+      readonly html?: string;
+      readonly segments: number;
+      readonly translated: number;
+      readonly kept: readonly string[];
+    };
   }
 }
 
