@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, TRACE_ID } from './helpers.js';
 
@@ -27,6 +28,22 @@ describe('errors and trace ids', () => {
       headers: { 'x-trace-id': 'a'.repeat(32), 'request-id': 'b'.repeat(32) },
     });
     expect(reply.headers.get('x-trace-id')).not.toBe('a'.repeat(32));
+  });
+});
+
+describe('malformed HTTP', () => {
+  it('a request the HTTP parser refuses gets a JSON 400 with a trace id', async () => {
+    const { port } = new URL(t.server.url);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GARBAGE / HTTP/9\r\n\r\n'));
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(raw.startsWith('HTTP/1.1 400 Bad Request\r\n')).toBe(true);
+    expect(raw).toMatch(/\r\nX-Trace-ID: [0-9a-f]{32}\r\n/);
+    expect(raw.endsWith('{"message":"Malformed HTTP request.","code":"invalid_request"}')).toBe(true);
   });
 });
 

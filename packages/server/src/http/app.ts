@@ -89,6 +89,20 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
     bodyLimit: DEFAULT_BODY_LIMIT,
     forceCloseConnections: true,
     return503OnClosing: true,
+    // Requests Node's HTTP parser refuses never reach Fastify's handlers: answer them in the same shape.
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable) return;
+      const tooLarge = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW';
+      const body = JSON.stringify({
+        message: tooLarge ? 'Request headers too large.' : 'Malformed HTTP request.',
+        code: ERROR_CODES.invalidRequest,
+      });
+      socket.end(
+        `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `X-Trace-ID: ${newTraceId()}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
     frameworkErrors: (error, request, reply) => {
       const failure = toServiceError(error, request);
       // Framework errors reach this before routing, so the reply is untyped here.
