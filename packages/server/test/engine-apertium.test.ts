@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApertiumEngine, createApertiumEngine } from '../src/engines/apertium.js';
 import { EngineError, type EngineInput } from '../src/engines/engine.js';
@@ -11,6 +11,22 @@ const input = (texts: string[], target = 'es', extra: Partial<EngineInput> = {})
   formality: 'default',
   ...extra,
 });
+
+/** Process ids whose parent is `pid` (the stages of a pipeline), from /proc. */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so read after the last ')'.
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 /** The text a `<g id>` wraps in a translation. */
 const wrapped = (text: string, id: string) => new RegExp(`<g id="${id}">(.*?)</g>`).exec(text)?.[1];
@@ -190,11 +206,9 @@ describe('apertium engine: process lifecycle (real Apertium)', () => {
     try {
       await engine.translate(input(['Hello']));
       const { pid } = engine.status()[0]!;
-      const stages = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-        .trim()
-        .split('\n');
+      const stages = childrenOf(pid!);
       expect(stages.length).toBeGreaterThan(5);
-      process.kill(Number(stages[3]), 'SIGKILL');
+      process.kill(stages[3]!, 'SIGKILL');
       const outcome = await engine.translate(input(['Hello world'])).catch((error: unknown) => error);
       // The call that meets the dying pipeline may fail with an EngineError; the one after must succeed.
       if (outcome instanceof Error) expect(outcome).toBeInstanceOf(EngineError);
