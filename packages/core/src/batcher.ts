@@ -15,7 +15,7 @@ export interface BatchItem {
 
 export interface BatcherOptions {
   readonly translator?: Translator;
-  /** Bytes kept free below the 128 KiB limit for headers-in-body differences. Default 1024. */
+  /** Bytes kept free below the 128 KiB body limit. Default `DEFAULT_MARGIN_BYTES`. */
   readonly marginBytes?: number;
   /** Requests in flight at once. Default 4. */
   readonly concurrency?: number;
@@ -61,10 +61,27 @@ interface Group {
   readonly texts: Map<string, { lead: string; unit: string; trail: string }[] | Error>;
 }
 
+/**
+ * Bodies are sized exactly as the client serializes them (`JSON.stringify` of the wire body), so the
+ * margin only has to absorb a client that formats differently: 256 bytes.
+ */
+export const DEFAULT_MARGIN_BYTES = 256;
+
 const STOPPING_STATUSES = new Set([403, 456]);
 
+/** `optionsKey` per options object: runs share one object per locale and context. */
+const keys = new WeakMap<TranslationRequestOptions, string>();
+function keyOf(options: TranslationRequestOptions): string {
+  let key = keys.get(options);
+  if (key === undefined) {
+    key = optionsKey(options);
+    keys.set(options, key);
+  }
+  return key;
+}
+
 export function createBatcher(options: BatcherOptions = {}) {
-  const margin = options.marginBytes ?? 1024;
+  const margin = options.marginBytes ?? DEFAULT_MARGIN_BYTES;
   const concurrency = options.concurrency ?? 4;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`Expected \`concurrency\` to be a positive integer, got ${concurrency}`);
@@ -74,7 +91,7 @@ export function createBatcher(options: BatcherOptions = {}) {
   function group(items: readonly BatchItem[]): Map<string, Group> {
     const groups = new Map<string, Group>();
     for (const item of items) {
-      const key = optionsKey(item.options);
+      const key = keyOf(item.options);
       let g = groups.get(key);
       if (!g) {
         const sent = { ...item.options, showBilledCharacters: true };
@@ -179,7 +196,7 @@ export function createBatcher(options: BatcherOptions = {}) {
     await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, worker));
 
     const results = items.map((item): BatchResult => {
-      const g = byKey.get(optionsKey(item.options))!;
+      const g = byKey.get(keyOf(item.options))!;
       const pieces = g.texts.get(item.text)!;
       if (pieces instanceof Error) return { error: pieces };
       const out = translated.get(g)!;

@@ -42,13 +42,17 @@ const TOP_LEVEL = new Set([
   'translation',
 ]);
 
-/** Where the embedded server keeps its data when `GLOSSA_DATA_DIR` is not set: the user's cache dir. */
+/**
+ * Where the embedded server keeps its data when `GLOSSA_DATA_DIR` is not set: `glossa/server` under the
+ * user's cache dir (`$XDG_CACHE_HOME` or `~/.cache`; `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on
+ * Windows), the same folder `glossa-server` uses.
+ */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   if (process.platform === 'win32') {
-    return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'glossa', 'cache');
+    return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'glossa', 'server');
   }
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'glossa');
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'glossa');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'glossa', 'server');
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'glossa', 'server');
 }
 
 interface Ctx {

@@ -153,7 +153,10 @@ export class TranslationLock {
     try {
       const handle = await open(tmp, 'w');
       try {
-        await handle.write(lines.join('\n'));
+        for (let i = 0; i < lines.length; i += 4096) {
+          const end = Math.min(i + 4096, lines.length);
+          await handle.write(`${lines.slice(i, end).join('\n')}${end < lines.length ? '\n' : ''}`);
+        }
         await handle.sync();
       } finally {
         await handle.close();

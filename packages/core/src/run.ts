@@ -61,7 +61,19 @@ export function createTranslationRun(options: TranslationRunOptions) {
   }
   const emit = (event: RunEvent) => options.onEvent?.(event);
 
+  // One options object per locale and context, shared by all its segments (100,000 segments, few contexts).
+  const requestCache = new Map<string, TranslationRequestOptions>();
   function requestFor(segment: RunSegment, locale: string): TranslationRequestOptions {
+    const id = `${locale}\n${segment.context ?? ''}\n${segment.context === undefined}`;
+    let request = requestCache.get(id);
+    if (!request) {
+      request = buildRequest(segment, locale);
+      requestCache.set(id, request);
+    }
+    return request;
+  }
+
+  function buildRequest(segment: RunSegment, locale: string): TranslationRequestOptions {
     return {
       ...options.requestOptions,
       targetLang: locale,
@@ -214,12 +226,14 @@ export function createTranslationRun(options: TranslationRunOptions) {
       }
       await options.lock.save();
     }
-    const qaItems = [...good].map(([p, target]) => ({
-      locale: p.locale,
-      key: p.segment.key,
-      source: p.segment.source,
-      target,
-    }));
+    const qaItems = !options.qa
+      ? []
+      : [...good].map(([p, target]) => ({
+          locale: p.locale,
+          key: p.segment.key,
+          source: p.segment.source,
+          target,
+        }));
     const qa = options.qa && qaItems.length > 0 ? await options.qa(qaItems) : [];
     const requests = [...first.requests, ...second.requests];
     const report: RunReport = {

@@ -4,6 +4,7 @@ import {
   type BatchItem,
   createBatcher,
   createPseudoTranslator,
+  DEFAULT_MARGIN_BYTES,
   pseudoLocalize,
   splitSource,
   type TranslationRequestOptions,
@@ -35,22 +36,22 @@ function recording() {
 }
 
 describe('batcher', () => {
-  it('packs unique texts by serialized JSON size under 128 KiB minus the margin: exact counts and sizes', () => {
+  it('packs unique texts by serialized JSON size under 128 KiB minus the 256-byte margin: exact counts and sizes', () => {
     // 300 unique texts of 1,000 ASCII characters: 1,002 JSON bytes each, 1 byte of comma between.
     const texts = Array.from({ length: 300 }, (_, i) => `${String(i).padStart(4, '0')}${'a'.repeat(996)}`);
     const items: BatchItem[] = [...texts, ...texts].map((text) => ({ text, options: es }));
     const plan = createBatcher().plan(items);
     const base = Buffer.byteLength(bodyOf([], sent)); // {"target_lang":"es",...,"text":[]}
-    const limit = MAX_TRANSLATE_REQUEST_BYTES - 1024;
+    const limit = MAX_TRANSLATE_REQUEST_BYTES - DEFAULT_MARGIN_BYTES;
     const perRequest = Math.floor((limit - base + 1) / 1003);
-    expect(perRequest).toBe(129);
+    expect(perRequest).toBe(130);
     expect(base).toBe(120);
     expect(plan.requests).toEqual([
-      { texts: 129, bytes: base + 129 * 1003 - 1 },
-      { texts: 129, bytes: base + 129 * 1003 - 1 },
-      { texts: 42, bytes: base + 42 * 1003 - 1 },
+      { texts: 130, bytes: base + 130 * 1003 - 1 },
+      { texts: 130, bytes: base + 130 * 1003 - 1 },
+      { texts: 40, bytes: base + 40 * 1003 - 1 },
     ]);
-    expect(plan.requests[0]!.bytes).toBe(129_506);
+    expect(plan.requests[0]!.bytes).toBe(130_509);
     expect(plan.billedCharacters).toBe(300_000);
   });
 
@@ -82,7 +83,7 @@ describe('batcher', () => {
     const out = await createBatcher({ translator }).translate([{ text: huge, options: es }]);
     expect(bodies.length).toBe(2);
     for (const body of bodies)
-      expect(Buffer.byteLength(body)).toBeLessThanOrEqual(MAX_TRANSLATE_REQUEST_BYTES - 1024);
+      expect(Buffer.byteLength(body)).toBeLessThanOrEqual(MAX_TRANSLATE_REQUEST_BYTES - DEFAULT_MARGIN_BYTES);
     const parts = bodies.map((b) => JSON.parse(b).text[0] as string);
     expect(parts[0]!.endsWith('in it.')).toBe(true);
     expect(parts.join(' ')).toBe(huge);

@@ -118,17 +118,21 @@ export async function openFileStore(options: FileStoreOptions): Promise<FileStor
     },
     setMany(batch) {
       return serial(async () => {
-        let text = '';
-        for (const [key, value] of batch) {
-          if (entries.get(key) === value) continue;
-          entries.set(key, value);
-          text += `${JSON.stringify([key, value])}\n`;
-          lines++;
-        }
-        if (text === '') return;
+        const chunk: string[] = [];
         try {
+          for (const [key, value] of batch) {
+            if (entries.get(key) === value) continue;
+            entries.set(key, value);
+            chunk.push(`${JSON.stringify([key, value])}\n`);
+            lines++;
+            if (chunk.length >= 4096) {
+              handle ??= await open(path, 'a');
+              await handle.write(chunk.splice(0).join(''));
+            }
+          }
+          if (chunk.length === 0 && !handle) return;
           handle ??= await open(path, 'a');
-          await handle.write(text);
+          if (chunk.length > 0) await handle.write(chunk.join(''));
           await handle.datasync();
           if (lines > Math.max(1000, entries.size * ratio)) await compactNow();
         } catch (error) {

@@ -1,0 +1,52 @@
+// Worker pool scaling on parse-heavy input: the same catalogs parsed with 1 and with 2 worker threads
+// (1 thread is the baseline). Target: 2 threads >= 1.6x the throughput of 1.
+import { availableParallelism } from 'node:os';
+import { createWorkerPool } from '../src/index.js';
+
+const FILES = Number(process.env.BENCH_FILES ?? 48);
+const KEYS = 4000;
+const catalogs = Array.from({ length: FILES }, (_, f) =>
+  JSON.stringify(
+    Object.fromEntries(
+      Array.from({ length: KEYS }, (_, i) => [
+        `k${i}`,
+        i % 3 === 0
+          ? `{count, plural, one {# file in <0>${f}</0> by {user}} other {# files in <0>${f}</0> by {user}}} today`
+          : `Hello {{name}}, you have {{count, number}} new <${i % 5}>messages</${i % 5}> in $t(folder.${i}) number ${f}-${i}.`,
+      ]),
+    ),
+  ),
+);
+const task = new URL('./parse-task.ts', import.meta.url);
+
+async function measure(threads: number) {
+  const pool = createWorkerPool({ maxThreads: threads, minThreads: threads });
+  await Promise.all(
+    Array.from({ length: threads * 2 }, () => pool.run(task, 'extractCatalog', { json: catalogs[0]! })),
+  );
+  const started = performance.now();
+  const counts = await Promise.all(
+    catalogs.map((json) => pool.run<number>(task, 'extractCatalog', { json })),
+  );
+  const ms = performance.now() - started;
+  await pool.destroy();
+  return { ms, segments: counts.reduce((a, b) => a + b, 0) };
+}
+
+const one = await measure(1);
+const two = await measure(2);
+const speedup = one.ms / two.ms;
+const mb = catalogs.reduce((sum, c) => sum + c.length, 0) / 1024 / 1024;
+console.log(
+  `core pool benchmark: ${FILES} catalogs x ${KEYS} keys (${mb.toFixed(1)} MB), ${availableParallelism()} CPUs`,
+);
+console.log('| threads | ms | MB/s | segments |');
+console.log('|---|---|---|---|');
+console.log(
+  `| 1 (baseline) | ${Math.round(one.ms)} | ${(mb / (one.ms / 1000)).toFixed(1)} | ${one.segments} |`,
+);
+console.log(`| 2 | ${Math.round(two.ms)} | ${(mb / (two.ms / 1000)).toFixed(1)} | ${two.segments} |`);
+console.log(
+  `speedup 1 -> 2 threads: ${speedup.toFixed(2)}x; target >= 1.6x: ${speedup >= 1.6 ? 'met' : 'NOT met'}`,
+);
+if (speedup < 1.6) process.exitCode = 1;
