@@ -10,12 +10,11 @@ import {
   type Glossary,
   type GlossaryV2,
   MAX_GLOSSARY_BYTES,
-  parseGlossaryEntries,
 } from '@glossa/protocol';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, notFound, ServiceError } from '../errors.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { entriesOrThrow, glossaryPair } from './languages.js';
+import { glossaryPair, parseEntries } from './languages.js';
 import type { GlossaryRecord, NewDictionary } from './store.js';
 
 /**
@@ -64,12 +63,7 @@ function dictionaryInput(input: {
   entries_format: 'tsv' | 'csv';
 }): NewDictionary {
   const pair = glossaryPair(input.source_lang, input.target_lang);
-  const entries = entriesOrThrow(
-    parseGlossaryEntries(input.entries, input.entries_format, {
-      source_lang: pair.source,
-      target_lang: pair.target,
-    }),
-  );
+  const entries = parseEntries(input.entries, input.entries_format, pair);
   return { ...pair, entries };
 }
 

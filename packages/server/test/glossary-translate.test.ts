@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUpstreamEngine } from '../src/engines/upstream.js';
+import { startTestServer, type TestServer } from './helpers.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function glossary(source: string, target: string, entries: string, server = t): Promise<string> {
+  const reply = await server.call('/v2/glossaries', {
+    json: { name: 'g', source_lang: source, target_lang: target, entries, entries_format: 'tsv' },
+  });
+  expect(reply.status).toBe(201);
+  return reply.data.glossary_id;
+}
+
+async function translate(body: Record<string, unknown>, server = t): Promise<string> {
+  const reply = await server.translate(body);
+  expect(reply.status, JSON.stringify(reply.data)).toBe(200);
+  return reply.data.translations[0].text;
+}
+
+describe('glossaries applied in /v2/translate (real Apertium)', () => {
+  it('a term Apertium mistranslates comes out as the glossary says', async () => {
+    const plain = await translate({ text: ['The file is too large.'], source_lang: 'EN', target_lang: 'ES' });
+    expect(plain).toMatch(/lima/i);
+    const id = await glossary('en', 'es', 'file\tarchivo');
+    const fixed = await translate({
+      text: ['The file is too large.'],
+      source_lang: 'EN',
+      target_lang: 'ES',
+      glossary_id: id,
+    });
+    expect(fixed).toMatch(/\barchivo\b/);
+    expect(fixed).not.toMatch(/lima/i);
+  });
+
+  it('matches case-insensitively on word boundaries, longest first, keeping the sentence-start case', async () => {
+    const id = await glossary('en', 'es', 'file\tarchivo\nfile server\tservidor de ficheros');
+    const start = await translate({
+      text: ['File saved.'],
+      source_lang: 'EN',
+      target_lang: 'ES',
+      glossary_id: id,
+    });
+    expect(start).toMatch(/^Archivo\b/);
+    const longest = await translate({
+      text: ['The FILE SERVER is down.'],
+      source_lang: 'EN',
+      target_lang: 'ES',
+      glossary_id: id,
+    });
+    expect(longest).toContain('servidor de ficheros');
+    expect(longest).not.toContain('archivo');
+    const inside = await translate({
+      text: ['The profile is ready.'],
+      source_lang: 'EN',
+      target_lang: 'ES',
+      glossary_id: id,
+    });
+    expect(inside).not.toContain('archivo');
+  });
+
+  it('applies glossary_ids in order: the first glossary locks its terms first', async () => {
+    const first = await glossary('en', 'es', 'file\tarchivo');
+    const second = await glossary('en', 'es', 'file\tfichero\nwindow\tventanilla');
+    const body = { text: ['Open the file in a new window.'], source_lang: 'EN', target_lang: 'ES' };
+    const a = await translate({ ...body, glossary_ids: [first, second] });
+    expect(a).toContain('archivo');
+    expect(a).toContain('ventanilla');
+    const b = await translate({ ...body, glossary_ids: [second, first] });
+    expect(b).toContain('fichero');
+    expect(b).not.toContain('archivo');
+  });
+
+  it('keeps markup with tag_handling and puts terms inside it', async () => {
+    const id = await glossary('en', 'es', 'file\tarchivo');
+    const text = await translate({
+      text: ['Open the <b>file</b> &amp; close it.'],
+      source_lang: 'EN',
+      target_lang: 'ES',
+      tag_handling: 'xml',
+      glossary_id: id,
+    });
+    expect(text).toContain('<b>archivo</b>');
+    expect(text).toContain('&amp;');
+  });
+
+  it('an en dictionary serves EN-US and EN-GB targets', async () => {
+    const id = await glossary('es', 'en', 'archivo\tdossier');
+    for (const target of ['EN-US', 'EN-GB']) {
+      const text = await translate({
+        text: ['El archivo está listo.'],
+        source_lang: 'ES',
+        target_lang: target,
+        glossary_id: id,
+      });
+      expect(text).toContain('dossier');
+    }
+  });
+
+  it('refuses a glossary without the requested pair (404) and one of another pair', async () => {
+    const id = await glossary('en', 'es', 'file\tarchivo');
+    const pseudo = await t.translate({
+      text: ['file'],
+      source_lang: 'EN',
+      target_lang: 'en-XA',
+      glossary_id: id,
+    });
+    expect(pseudo.status).toBe(404);
+    expect(pseudo.data.message).toBe(`Glossary '${id}' has no dictionary for EN → EN-XA.`);
+    const reversed = await t.translate({
+      text: ['archivo'],
+      source_lang: 'ES',
+      target_lang: 'EN-US',
+      glossary_id: id,
+    });
+    expect(reversed.status).toBe(404);
+    const unknown = await t.translate({
+      text: ['file'],
+      source_lang: 'EN',
+      target_lang: 'ES',
+      glossary_id: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(unknown.status).toBe(404);
+    const noSource = await t.translate({ text: ['file'], target_lang: 'ES', glossary_id: id });
+    expect(noSource.status).toBe(400);
+  });
+});
+
+describe('glossaries applied through the upstream engine (a second real server behind it)', () => {
+  it('locks the term before forwarding and substitutes it after', async () => {
+    const upstream = await startTestServer();
+    const engine = await createUpstreamEngine({
+      baseUrl: upstream.server.url,
+      authKey: upstream.server.devKey,
+    });
+    const gateway = await startTestServer({ engines: [engine] });
+    try {
+      const id = await glossary('en', 'es', 'file\tarchivo', gateway);
+      const text = await translate(
+        { text: ['The file is too large.'], source_lang: 'EN', target_lang: 'ES', glossary_id: id },
+        gateway,
+      );
+      expect(text).toMatch(/\barchivo\b/);
+      expect(text).not.toMatch(/lima/i);
+    } finally {
+      await gateway.close();
+      await upstream.close();
+    }
+  });
+});
