@@ -68,6 +68,10 @@ export class Transport {
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
       throw new RangeError(`Expected \`maxRetries\` to be an integer ≥ 0, got ${String(maxRetries)}`);
     }
+    const timeout = options.timeout;
+    if (timeout !== undefined && (!Number.isInteger(timeout) || timeout < 0)) {
+      throw new RangeError(`Expected \`timeout\` to be an integer ≥ 0 (ms), got ${String(timeout)}`);
+    }
     const operation = this.#describe(request);
     for (let retry = 0; ; retry++) {
       try {

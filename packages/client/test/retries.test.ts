@@ -199,6 +199,16 @@ describe('retries against a fault-injecting loopback server (fake service)', () 
     expect(server.requests[0]?.headers['x-call']).toBe('k');
   });
 
+  it('refuses a bad per-call timeout or maxRetries before sending', async () => {
+    await expect(client().translateText('a', { targetLang: 'es', timeout: -5 })).rejects.toThrow(
+      new RangeError('Expected `timeout` to be an integer ≥ 0 (ms), got -5'),
+    );
+    await expect(client().translateText('a', { targetLang: 'es', maxRetries: 1.5 })).rejects.toThrow(
+      RangeError,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('never retries an aborted call: aborted before the call, or during the wait before a retry', async () => {
     const controller = new AbortController();
     controller.abort();
