@@ -70,6 +70,13 @@ describe('decodeSegment', () => {
     expect(decode('xyzzy @ me', '*xyzzy \\@ #me @you\n')).toBe('xyzzy @ me you');
   });
 
+  it('collapses the spaces a merged-away word leaves, unless the source had runs of spaces', () => {
+    expect(decode('He will <x id="1"/> be late.', 'Él será [x0]  tarde.\n')).toBe(
+      'Él será <x id="1"/> tarde.',
+    );
+    expect(decode('a  b', 'un  b\n')).toBe('un  b');
+  });
+
   it('escapes XML again', () => {
     expect(decode('&lt;b&gt; &amp;', '\\<b\\> &\n')).toBe('&lt;b&gt; &amp;');
   });

@@ -29,6 +29,8 @@ export interface EncodedSegment {
   /** Whether the segment holds any text to translate (not only codes and whitespace). */
   readonly hasText: boolean;
   readonly markup: boolean;
+  /** The source has no run of spaces, so runs in the output (left where a word merged away) are collapsed. */
+  readonly singleSpaced: boolean;
 }
 
 const MARKUP_TOKEN = /<g\b[^<>]*>|<\/g\s*>|<x\b[^<>]*\/>|&(?:#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/g;
@@ -58,6 +60,7 @@ export function encodeSegment(text: string, markup: boolean): EncodedSegment {
   const stack: number[] = [];
   let stream = '';
   let hasText = false;
+  const singleSpaced = !/ {2}/.test(text);
 
   const addText = (plain: string) => {
     for (const [piece] of plain.matchAll(PIECE)) {
@@ -75,7 +78,7 @@ export function encodeSegment(text: string, markup: boolean): EncodedSegment {
 
   if (!markup) {
     addText(body);
-    return { stream, codes, leading, trailing, hasText, markup };
+    return { stream, codes, leading, trailing, hasText, markup, singleSpaced };
   }
   let last = 0;
   let plain = '';
@@ -113,7 +116,7 @@ export function encodeSegment(text: string, markup: boolean): EncodedSegment {
   }
   addText(plain + body.slice(last));
   if (stack.length > 0) throw new EngineError('apertium: <g> without a matching </g>', 'apertium');
-  return { stream, codes, leading, trailing, hasText, markup };
+  return { stream, codes, leading, trailing, hasText, markup, singleSpaced };
 }
 
 /**
@@ -213,5 +216,6 @@ export function decodeSegment(output: string, segment: EncodedSegment): string {
   const body = segment.markup
     ? placeCodes(units, segment.codes)
     : units.map((u) => ('text' in u ? u.text : '')).join('');
-  return segment.leading + body.trim() + segment.trailing;
+  const spaced = segment.singleSpaced ? body.replace(/ {2,}/g, ' ') : body;
+  return segment.leading + spaced.trim() + segment.trailing;
 }
