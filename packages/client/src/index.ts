@@ -18,9 +18,11 @@ export type { CreateGlossaryV2Options, GlossariesV2 } from './resources/glossari
 export {
   decodeGlossaryEntries,
   encodeGlossaryEntries,
+  formatGlossaryCsv,
   type GlossaryEntries,
   type GlossaryEntry,
   glossaryEntriesToMap,
+  parseGlossaryFile,
 } from './resources/glossary-entries.js';
 export type {
   CorrectOptions,

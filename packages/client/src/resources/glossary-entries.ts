@@ -3,7 +3,7 @@
  * Entries come back decoded from the TSV the service sends. A ready-made TSV or CSV text can be passed
  * through with `{ text, format }`.
  */
-import { MAX_GLOSSARY_TERM_BYTES } from '@glossa/protocol';
+import { MAX_GLOSSARY_TERM_BYTES, parseGlossaryEntries } from '@glossa/protocol';
 import { GlossaError } from '../errors.js';
 
 export interface GlossaryEntry {
@@ -86,4 +86,24 @@ export function decodeGlossaryEntries(tsv: string): GlossaryEntry[] {
 /** Entries as a `Map` from source term to target term. */
 export function glossaryEntriesToMap(entries: readonly GlossaryEntry[]): Map<string, string> {
   return new Map(entries.map((entry) => [entry.source, entry.target]));
+}
+
+/**
+ * Read a TSV or CSV glossary file (`source<TAB>target`, or `source,target[,source_lang,target_lang]` with
+ * RFC 4180 quoting) into entries, by the same rules the service applies. Throws a `RangeError` naming the
+ * line of the first problem.
+ */
+export function parseGlossaryFile(text: string, format: 'tsv' | 'csv'): GlossaryEntry[] {
+  if (format !== 'tsv' && format !== 'csv') {
+    throw new TypeError(`Expected format 'tsv' or 'csv', got ${JSON.stringify(format)}`);
+  }
+  const result = parseGlossaryEntries(text, format);
+  if (!result.ok) throw new RangeError(`${result.message} ${result.detail}`);
+  return result.entries.map((entry) => ({ source: entry.source, target: entry.target }));
+}
+
+/** Entries as CSV, one `source,target` record per line, quoted where needed (RFC 4180). */
+export function formatGlossaryCsv(entries: readonly GlossaryEntry[]): string {
+  const field = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+  return entries.map((entry) => `${field(entry.source)},${field(entry.target)}`).join('\n');
 }
