@@ -48,7 +48,7 @@ import { Transport } from './transport.js';
  * A typed client for every endpoint of the Glossa service interface.
  *
  * ```ts
- * const client = new GlossaClient({ authKey: process.env.GLOSSA_API_KEY!, serverUrl: 'http://127.0.0.1:8787' });
+ * const client = new GlossaClient({ authKey: process.env.GLOSSA_API_KEY!, serverUrl: 'http://127.0.0.1:8080' });
  * const result = await client.translateText('Hello', { targetLang: 'es' });
  * ```
  */
