@@ -2,6 +2,10 @@ import { applyEdits, confidentSpellingFix, type Edit } from './edits.js';
 import { checkFrench } from './grammalecte.js';
 import { isCheckable } from './spelling.js';
 
+/** Grammalecte's typographic rule types (curly apostrophes, non-breaking spaces, spacing, ellipses): house
+ * style, not errors, so `correct` leaves them. */
+const TYPOGRAPHY = new Set(['apos', 'nbsp', 'esp', 'typo']);
+
 /**
  * Corrects French with Grammalecte: a grammar error is fixed when Grammalecte offers exactly one
  * suggestion (agreement, past participle, elision...); a spelling error when the fix is confident. Two
@@ -14,7 +18,7 @@ export async function correctFrench(text: string): Promise<string> {
     const chars = Array.from(current);
     const edits: Edit[] = [];
     for (const error of grammar) {
-      if (error.suggestions.length === 1) {
+      if (error.suggestions.length === 1 && !TYPOGRAPHY.has(error.type)) {
         edits.push({ start: error.start, end: error.end, replacement: error.suggestions[0]! });
       }
     }
