@@ -112,6 +112,7 @@ const OUR = '(s|ed|ing|ful|able|ite|ites)?';
 const RE = '(s)?';
 const IZE = '(e|es|ed|ing|ation|ations|er|ers)';
 const WORD = '(s)?';
+const NONE = '()';
 const SPELLINGS: readonly (readonly [string, string, string])[] = [
   ['color', 'colour', OUR], ['favor', 'favour', OUR], ['honor', 'honour', OUR], ['behavior', 'behaviour', OUR],
   ['labor', 'labour', OUR], ['neighbor', 'neighbour', OUR], ['center', 'centre', RE], ['theater', 'theatre', RE],
@@ -119,9 +120,9 @@ const SPELLINGS: readonly (readonly [string, string, string])[] = [
   ['recogniz', 'recognis', IZE], ['apologiz', 'apologis', IZE], ['customiz', 'customis', IZE],
   ['optimiz', 'optimis', IZE], ['prioritiz', 'prioritis', IZE], ['authoriz', 'authoris', IZE],
   ['analyz', 'analys', IZE], ['catalog', 'catalogue', WORD], ['defense', 'defence', WORD], ['gray', 'grey', WORD],
-  ['traveled', 'travelled', ''], ['traveling', 'travelling', ''], ['canceled', 'cancelled', ''],
-  ['canceling', 'cancelling', ''], ['modeling', 'modelling', ''], ['labeled', 'labelled', ''],
-  ['labeling', 'labelling', ''], ['jewelry', 'jewellery', ''], ['aluminum', 'aluminium', ''],
+  ['traveled', 'travelled', NONE], ['traveling', 'travelling', NONE], ['canceled', 'cancelled', NONE],
+  ['canceling', 'cancelling', NONE], ['modeling', 'modelling', NONE], ['labeled', 'labelled', NONE],
+  ['labeling', 'labelling', NONE], ['jewelry', 'jewellery', NONE], ['aluminum', 'aluminium', NONE],
 ]; // biome-ignore format: a word list
 
 const keepCase = (found: string, replacement: string) =>
