@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers.js';
+import { importTmx, tmx, waitForJob } from './memory-helpers.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer({ rateLimit: false });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const UNITS = [
+  ['Your changes have been saved.', 'Se han guardado sus cambios.'],
+  ['The file could not be uploaded.', 'No se pudo cargar el archivo.'],
+  ['Save &amp; close', 'Guardar y cerrar'],
+  ['Open the <bpt i="1">&lt;b&gt;</bpt>settings<ept i="1">&lt;/b&gt;</ept>.', 'Abra la configuración.'],
+  ['Delete the file.', 'Elimine el archivo.'],
+] as const;
+
+describe('translation memory import', () => {
+  it('job awaiting_input → upload without a key → completed; get, list, segments, delete', async () => {
+    const started = await t.call('/v3/translation_memories/import', {
+      json: {
+        source_file: { file_name: 'ui.tmx', content_length: Buffer.byteLength(tmx(UNITS)) },
+        parameters: { display_name: 'UI' },
+      },
+    });
+    expect(started.status).toBe(202);
+    expect(started.data.upload_url).toMatch(
+      /\/v3\/translation_memories\/jobs\/[0-9a-f-]{36}\/upload\?expires=\d+&signature=[0-9a-f]{64}$/,
+    );
+    expect(Date.parse(started.data.expires_at)).toBeGreaterThan(Date.now());
+    const waiting = await t.call(`/v3/translation_memories/jobs/${started.data.job_id}`);
+    expect(waiting.data).toMatchObject({
+      job_id: started.data.job_id,
+      operation: 'import',
+      results: [{ status: 'awaiting_input' }],
+    });
+
+    const put = await fetch(started.data.upload_url, {
+      method: 'PUT',
+      body: tmx(UNITS),
+      headers: { 'content-type': 'application/xml' },
+    });
+    expect(put.status).toBe(204);
+    const done = await waitForJob(t, started.data.job_id);
+    expect(done.result).toEqual({
+      status: 'completed',
+      translation_memory_id: expect.any(String),
+      skipped_segment_count: 0,
+    });
+    const id = done.result.translation_memory_id;
+
+    const memory = await t.call(`/v3/translation_memories/${id}`);
+    expect(memory.data).toEqual({
+      translation_memory_id: id,
+      name: 'UI',
+      source_language: 'en',
+      target_languages: ['es'],
+      segment_count: 5,
+    });
+    const list = await t.call('/v3/translation_memories');
+    expect(list.data.translation_memories).toContainEqual(memory.data);
+    expect(list.data.total_count).toBeGreaterThanOrEqual(1);
+
+    const sources: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page = await t.call(
+        `/v3/translation_memories/${id}/segments?page_size=2${cursor ? `&page_cursor=${cursor}` : ''}`,
+      );
+      expect(page.status).toBe(200);
+      expect(page.data.segment_count).toBe(5);
+      for (const segment of page.data.segments) sources.push(segment.source_text);
+      cursor = page.data.next_page_cursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(sources).toEqual([
+      'Your changes have been saved.',
+      'The file could not be uploaded.',
+      'Save & close',
+      'Open the settings.',
+      'Delete the file.',
+    ]);
+    const filtered = await t.call(`/v3/translation_memories/${id}/segments?filter_text=archivo`);
+    expect(filtered.data.segment_count).toBe(2);
+    expect(filtered.data.segments[0]).toMatchObject({
+      source_text: 'The file could not be uploaded.',
+      targets: [
+        {
+          target_language: 'es',
+          target_text: 'No se pudo cargar el archivo.',
+          target_segment_id: expect.any(String),
+        },
+      ],
+    });
+    expect(filtered.data.next_page_cursor).toBeNull();
+    expect((await t.call(`/v3/translation_memories/${id}/segments?page_cursor=nonsense`)).status).toBe(400);
+    expect((await t.call(`/v3/translation_memories/${id}/segments?page_size=101`)).status).toBe(400);
+
+    expect((await t.call(`/v3/translation_memories/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await t.call(`/v3/translation_memories/${id}`)).status).toBe(404);
+    expect((await t.call(`/v3/translation_memories/${id}/segments`)).status).toBe(404);
+  });
+
+  it('the upload URL is the credential: a changed signature or job is a 403; a second upload a 409', async () => {
+    const content = tmx(UNITS);
+    const started = await t.call('/v3/translation_memories/import', {
+      json: { source_file: { file_name: 'a.tmx', content_length: Buffer.byteLength(content) } },
+    });
+    const url = new URL(started.data.upload_url);
+    const tampered = `${url.origin}${url.pathname}?expires=${url.searchParams.get('expires')}&signature=${'0'.repeat(64)}`;
+    expect((await fetch(tampered, { method: 'PUT', body: content })).status).toBe(403);
+    const later = `${url.origin}${url.pathname}?expires=${Number(url.searchParams.get('expires')) + 1}&signature=${url.searchParams.get('signature')}`;
+    expect((await fetch(later, { method: 'PUT', body: content })).status).toBe(403);
+    expect((await fetch(`${url.href}`, { method: 'PUT', body: content })).status).toBe(204);
+    const again = await fetch(url.href, { method: 'PUT', body: content });
+    expect(again.status).toBe(409);
+  });
+
+  it('refuses a 200 MB TMX when the import is started, and an upload longer than announced', async () => {
+    const huge = await t.call('/v3/translation_memories/import', {
+      json: { source_file: { file_name: 'huge.tmx', content_length: 200 * 1024 * 1024 } },
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.data.message).toBe(
+      'TMX file too large: 209715200 bytes announced, the limit is 104857600 bytes (100 MiB). Split the memory into several files.',
+    );
+    const started = await t.call('/v3/translation_memories/import', {
+      json: { source_file: { file_name: 'small.tmx', content_length: 1000 } },
+    });
+    const over = await fetch(started.data.upload_url, {
+      method: 'PUT',
+      body: Buffer.alloc(2 * 1024 * 1024, 0x20),
+    });
+    expect(over.status).toBe(413);
+    expect(
+      (await t.call(`/v3/translation_memories/jobs/${started.data.job_id}`)).data.results[0].status,
+    ).toBe('awaiting_input');
+  });
+
+  it.each([
+    [
+      'an external entity',
+      '<?xml version="1.0"?><!DOCTYPE tmx [<!ENTITY x SYSTEM "file:///etc/passwd">]><tmx version="1.4"><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>&x;</seg></tuv><tuv xml:lang="es"><seg>a</seg></tuv></tu></body></tmx>',
+      'TMX files with a document type declaration (DTD) are refused',
+    ],
+    [
+      'an entity-expansion bomb',
+      `<?xml version="1.0"?><!DOCTYPE tmx [<!ENTITY a "aaaaaaaaaa">${Array.from({ length: 9 }, (_, i) => `<!ENTITY ${String.fromCharCode(98 + i)} "${`&${String.fromCharCode(97 + i)};`.repeat(10)}">`).join('')}]><tmx version="1.4"><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>&j;</seg></tuv><tuv xml:lang="es"><seg>b</seg></tuv></tu></body></tmx>`,
+      'document type declaration (DTD) are refused',
+    ],
+    [
+      'an undeclared entity',
+      '<tmx version="1.4"><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>&x;</seg></tuv><tuv xml:lang="es"><seg>a</seg></tuv></tu></body></tmx>',
+      'Not well-formed XML',
+    ],
+    ['broken XML', '<tmx version="1.4"><header srclang="en"/><body><tu><tuv', 'Not well-formed XML'],
+    [
+      'nesting deeper than 32',
+      `<tmx><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>${'<hi>'.repeat(40)}x${'</hi>'.repeat(40)}</seg></tuv></tu></body></tmx>`,
+      'Elements nested deeper than 32',
+    ],
+    ['another root element', '<html><body/></html>', 'The root element is <html>, not <tmx>'],
+    [
+      'no usable unit',
+      '<tmx><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>a</seg></tuv></tu></body></tmx>',
+      'no usable translation unit (1 skipped)',
+    ],
+    ['invalid UTF-8', Buffer.from([0x3c, 0x74, 0x6d, 0x78, 0x3e, 0xff, 0xfe, 0x3c]), 'not valid UTF-8'],
+  ])('fails the job on %s, with a message, and stores nothing', async (_name, content, message) => {
+    const before = (await t.call('/v3/translation_memories')).data.total_count;
+    const job = await importTmx(t, content);
+    expect(job.upload).toBe(204);
+    expect(job.status).toBe('failed');
+    expect(job.result.error.message).toContain(message);
+    expect(JSON.stringify(job.result)).not.toContain('root:');
+    expect((await t.call('/v3/translation_memories')).data.total_count).toBe(before);
+  });
+
+  it('counts units without a source or a target as skipped', async () => {
+    const content = tmx(UNITS).replace(
+      '</body>',
+      '<tu><tuv xml:lang="fr"><seg>Bonjour</seg></tuv><tuv xml:lang="es"><seg>Hola</seg></tuv></tu><tu><tuv xml:lang="en"><seg>Alone</seg></tuv></tu></body>',
+    );
+    const job = await importTmx(t, content);
+    // The fr → es unit has no English source and "Alone" no target.
+    expect(job.result).toMatchObject({ status: 'completed', skipped_segment_count: 2 });
+    const memory = await t.call(`/v3/translation_memories/${job.result.translation_memory_id}`);
+    expect(memory.data.segment_count).toBe(5);
+  });
+});
