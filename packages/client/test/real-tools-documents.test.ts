@@ -8,6 +8,7 @@ import {
   BadRequestError,
   GlossaClient,
   type GlossaError,
+  JobFailedError,
   NotFoundError,
 } from '../src/index.js';
 import { startRealServer } from './real-server.js';
