@@ -10,7 +10,8 @@
  * A text with nothing to localize (empty, whitespace, only codes) comes back unchanged.
  *
  * Never changed: inline codes and tags (`<g id="1">`, `</g>`, `<x id="2"/>`, any `<…>` tag), XML entities
- * (`&lt;`, `&#38;`), and placeholders (`{{name}}`, `{0}`, `{name}`, `${name}`, `%s`, `%1$d`, `%(name)s`, `%@`).
+ * (`&lt;`, `&#38;`), and placeholders (`{{name}}`, `{0}`, `{name}`, `${name}`, `%s`, `%1$d`, `%(name)s`, `%@`),
+ * ICU arguments whole (`{count, plural, one {# item} other {# items}}`, nested up to three deep).
  */
 import type { PseudoLocale } from './languages.js';
 
@@ -23,7 +24,7 @@ const PROTECTED = new RegExp(
     '&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#x[0-9A-Fa-f]+);', // an XML/HTML entity
     '\\{\\{[^{}]*\\}\\}', // {{name}}
     '\\$\\{[^{}]*\\}', // ${name}
-    '\\{[^{}]*\\}', // {0}, {name}
+    '\\{(?:[^{}]|\\{(?:[^{}]|\\{[^{}]*\\})*\\})*\\}', // {0}, {name}, an ICU argument nested up to 3 deep
     '%(?:\\d+\\$)?(?:\\([A-Za-z_][A-Za-z0-9_]*\\))?[-+0#]*\\d*(?:\\.\\d+)?[sdifuxXoeEgGcp@%]', // printf
   ].join('|'),
   'g',

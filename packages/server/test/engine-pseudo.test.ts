@@ -49,6 +49,11 @@ describe('pseudoLocalize', () => {
     expect(pseudoLocalize('Save <x id="1"/> now', 'en-XA')).toBe('[Šåṽéé <x id="1"/> ñööŵ]');
   });
 
+  it('keeps an ICU argument whole', () => {
+    const icu = '{count, plural, one {# item} other {# items in {place}}}';
+    expect(pseudoLocalize(`You have ${icu} left`, 'en-XA')).toBe(`[Ýööûû ĥåṽéé ${icu} ļééƒţ]`);
+  });
+
   it('is deterministic', () => {
     const text = 'Click the <g id="1">red car</g> now, {{name}}.';
     const first = pseudoLocalize(text, 'en-XA');
