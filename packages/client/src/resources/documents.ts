@@ -3,7 +3,12 @@
  * `translate(input, output)` which does all three, polling with backoff.
  */
 
-import type { DocumentStatusResponse, UploadDocumentResponse } from '@glossa/protocol';
+import type {
+  DocumentExtension,
+  DocumentStatusResponse,
+  TranslateRequest,
+  UploadDocumentResponse,
+} from '@glossa/protocol';
 import { JobFailedError } from '../errors.js';
 import { type FileInput, loadFile, writeFileAtomic } from '../files.js';
 import type { RequestOptions } from '../options.js';
@@ -18,8 +23,8 @@ export interface UploadDocumentOptions extends RequestOptions {
   /** Needed when the input is a Buffer: its extension names the format (`page.html`). */
   fileName?: string;
   /** Another format to return (`docx` for a `pdf`, ...). */
-  outputFormat?: string;
-  formality?: string;
+  outputFormat?: DocumentExtension;
+  formality?: TranslateRequest['formality'];
   glossaryId?: string;
   glossaryIds?: string[];
   styleId?: string;

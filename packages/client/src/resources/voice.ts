@@ -6,6 +6,7 @@
 import type {
   SpokenTerms,
   SpokenTermsList,
+  TranslateRequest,
   VoiceJob,
   VoiceJobResult,
   VoiceSessionResponse,
@@ -23,7 +24,7 @@ export interface VoiceSessionOptions extends RequestOptions {
   sourceLanguage?: string;
   targetLanguages?: string[];
   spokenTermsId?: string;
-  formality?: string;
+  formality?: TranslateRequest['formality'];
   glossaryId?: string;
 }
 
