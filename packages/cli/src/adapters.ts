@@ -1,0 +1,120 @@
+/**
+ * The file formats the CLI reads, each through its adapter: extract segments (keys prefixed with the
+ * file's project path), read the targets already in an output, and write an output from targets.
+ */
+import type { AdapterName, CodeMap, Segment } from '@glossa/core';
+import * as rehype from '@glossa/rehype';
+import * as remark from '@glossa/remark';
+import { importXliff, parseXliff, segmentKey, translateXliff } from '@glossa/xliff';
+
+export interface ContentMessage {
+  readonly line: number;
+  readonly column: number;
+  readonly reason: string;
+}
+
+/** A segment key whose target could not be used; it stays in the source language. */
+export interface WriteProblem {
+  readonly key: string;
+  readonly reason: string;
+}
+
+export interface Extracted {
+  readonly segments: readonly Segment[];
+  readonly codes: Readonly<Record<string, CodeMap>>;
+  readonly messages: readonly ContentMessage[];
+  /** The output for `locale` with `targets` (by segment key) put in. */
+  write(
+    targets: ReadonlyMap<string, string>,
+    locale: string,
+    onProblem: (p: WriteProblem) => void,
+  ): Promise<string>;
+}
+
+export interface Adapter {
+  extract(text: string, id: string): Extracted;
+  /** Targets (by segment key) in an existing output, or `undefined` when its structure no longer matches. */
+  readTargets(output: string, id: string, source: Extracted): Map<string, string> | undefined;
+}
+
+/** Targets of an output made by a positional adapter: usable only while the segment keys line up. */
+function positionalTargets(output: readonly Segment[], source: Extracted): Map<string, string> | undefined {
+  if (output.length !== source.segments.length) return undefined;
+  const targets = new Map<string, string>();
+  for (const [index, segment] of output.entries()) {
+    if (segment.key !== source.segments[index]!.key) return undefined;
+    targets.set(segment.key, segment.source);
+  }
+  return targets;
+}
+
+const markdown: Adapter = {
+  extract(text, id) {
+    const extraction = remark.extract(text, { file: id });
+    return {
+      segments: extraction.segments,
+      codes: extraction.codes,
+      messages: extraction.messages,
+      write: async (targets, _locale, onProblem) =>
+        remark.merge(extraction, targets, { file: id, onProblem }),
+    };
+  },
+  readTargets: (output, id, source) =>
+    positionalTargets(remark.extract(output, { file: id }).segments, source),
+};
+
+const html: Adapter = {
+  extract(text, id) {
+    const extraction = rehype.extract(text, { file: id });
+    return {
+      segments: extraction.segments,
+      codes: extraction.codes,
+      messages: [],
+      write: async (targets, locale, onProblem) =>
+        rehype.merge(extraction, targets, { file: id, lang: locale, onProblem }),
+    };
+  },
+  readTargets: (output, id, source) =>
+    positionalTargets(rehype.extract(output, { file: id }).segments, source),
+};
+
+const xliff: Adapter = {
+  extract(text, id) {
+    const segments: Segment[] = [];
+    const codes: Record<string, CodeMap> = {};
+    for (const file of parseXliff(text).files) {
+      for (const unit of file.units) {
+        unit.segments.forEach((segment, index) => {
+          const key = `${id}#${segmentKey(unit, index)}`;
+          codes[key] = unit.codes;
+          segments.push({
+            key,
+            source: segment.source,
+            ...(unit.notes.length > 0 && { notes: unit.notes }),
+            ...(unit.maxLength !== undefined && { maxLength: unit.maxLength }),
+          });
+        });
+      }
+    }
+    return {
+      segments,
+      codes,
+      messages: [],
+      async write(targets, locale, onProblem) {
+        const result = await translateXliff(text, {
+          targetLanguage: locale,
+          translate: async (pending) => pending.map((s) => targets.get(`${id}#${s.key}`)),
+        });
+        for (const kept of result.kept) {
+          if (kept.reason !== 'no translation') onProblem({ key: `${id}#${kept.key}`, reason: kept.reason });
+        }
+        return result.xliff;
+      },
+    };
+  },
+  readTargets(output, id) {
+    return new Map(importXliff(output).map((t) => [`${id}#${t.key}`, t.target]));
+  },
+};
+
+export const ADAPTERS: Readonly<Record<Exclude<AdapterName, 'i18next'>, Adapter>> = { markdown, html, xliff };

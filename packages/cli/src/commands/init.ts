@@ -1,0 +1,54 @@
+/** `glossa init`: writes a starting `glossa.config.ts` (or `.json`) in the current folder. */
+import { access, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CONFIG_FILE_NAMES } from '@glossa/core';
+import { parseLocales } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { CommandEnv } from './translate.js';
+
+export interface InitFlags {
+  readonly json?: boolean;
+  readonly to?: string;
+  readonly from?: string;
+  readonly files?: string;
+  readonly out?: string;
+  readonly force?: boolean;
+}
+
+export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<number> {
+  const config = {
+    sourceLang: flags.from === undefined ? 'en' : parseLocales(flags.from)[0]!,
+    targetLocales: flags.to === undefined ? ['es', 'en-XA'] : parseLocales(flags.to),
+    files: [flags.files ?? 'docs/**/*.md'],
+    out: flags.out ?? 'i18n',
+  };
+  const name = flags.json ? 'glossa.config.json' : 'glossa.config.ts';
+  if (!flags.force) {
+    for (const existing of CONFIG_FILE_NAMES) {
+      if (
+        await access(join(ctx.cwd, existing)).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        throw new UsageError(`${existing} already exists here (--force writes ${name} anyway)`);
+      }
+    }
+  }
+  const json = JSON.stringify(config, null, 2);
+  const text = flags.json
+    ? `${json}\n`
+    : [
+        "import type { GlossaConfig } from '@glossa/core';",
+        '',
+        '// Every option is described in docs/config.md of Glossa.',
+        `export default ${json.replace(/"([a-zA-Z]+)":/g, '$1:').replaceAll('"', "'")} satisfies GlossaConfig;`,
+        '',
+      ].join('\n');
+  await writeFile(join(ctx.cwd, name), text, { flag: flags.force ? 'w' : 'wx' });
+  ctx.io.out(
+    `wrote ${name}: ${config.sourceLang} → ${config.targetLocales.join(', ')}, files ${config.files[0]}, output in ${config.out}/<locale>/`,
+  );
+  ctx.io.out('next: glossa translate (or glossa estimate to see the cost first)');
+  return 0;
+}

@@ -1,0 +1,156 @@
+/** `glossa translate` and `glossa estimate`: the main job, and what it would cost. */
+import { relative } from 'node:path';
+import { createTranslationRun, type RunEstimate, type RunReport, type Translator } from '@glossa/core';
+import { loadCommandConfig, type ProjectFlags, targetLocales } from '../context.js';
+import { collectInputs } from '../inputs.js';
+import type { CliIo } from '../io.js';
+import { openCache, openProject, type Project, readExistingTargets, writeOutputs } from '../project.js';
+import { addReports, createProgress, emptyReport, formatReport, where } from '../report.js';
+import { type LocaleResources, syncResources } from '../resources.js';
+import { openService, type Service } from '../service.js';
+
+/** Used when every target is current or cached (the estimate planned no request), so none is sent. */
+const NO_SERVICE: Translator = {
+  translateText: () =>
+    Promise.reject(new Error('glossa: a request was not planned (no service was started)')),
+};
+
+export interface TranslateFlags extends ProjectFlags {
+  readonly json?: boolean;
+}
+
+export interface CommandEnv {
+  readonly io: CliIo;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+async function prepare(ctx: CommandEnv, args: readonly string[], flags: ProjectFlags) {
+  const config = await loadCommandConfig(ctx.cwd, args, flags, ctx.env);
+  const locales = targetLocales(config, flags);
+  const inputs = await collectInputs(config, args, ctx.cwd, config.out);
+  const project = await openProject(config, inputs);
+  for (const w of project.warnings) ctx.io.err(`${w.file}:${w.line}:${w.column}: warning: ${w.reason}`);
+  return { config, locales, project };
+}
+
+function runFor(
+  project: Project,
+  locale: string,
+  resources: LocaleResources | undefined,
+  extra: object = {},
+) {
+  return createTranslationRun({
+    sourceLang: project.config.sourceLang,
+    targetLangs: [locale],
+    concurrency: project.config.service.concurrency,
+    ...(resources && { requestOptions: resources.requestOptions, cacheKeyParts: resources.cacheKeyParts }),
+    ...(project.lock && { lock: project.lock }),
+    ...extra,
+  });
+}
+
+export async function translateCommand(
+  ctx: CommandEnv,
+  args: readonly string[],
+  flags: TranslateFlags,
+): Promise<number> {
+  const { config, locales, project } = await prepare(ctx, args, flags);
+  const cache = await openCache(project);
+  let service: Service | undefined;
+  let report: RunReport = emptyReport();
+  const written: string[] = [];
+  const problems: string[] = [];
+  try {
+    const needsResources = config.glossaries.length + config.memories.length + config.styleLists.length > 0;
+    if (needsResources) service = await openService(config);
+    const resources = service ? (await syncResources(service.client, config, locales)).perLocale : undefined;
+    for (const locale of locales) {
+      const existing = await readExistingTargets(project, locale);
+      for (const path of existing.restructured) {
+        ctx.io.err(
+          `glossa: ${path} no longer matches its source's structure: translating it again (edits in it are not carried over)`,
+        );
+      }
+      const input = { segments: project.segments, existingTargets: new Map([[locale, existing.targets]]) };
+      const planned = await runFor(project, locale, resources?.get(locale), { cache }).estimate(input);
+      if (planned.requests > 0 && service === undefined) service = await openService(config);
+      const progress = createProgress(ctx.io, locale, planned.requests);
+      const run = runFor(project, locale, resources?.get(locale), {
+        cache,
+        onEvent: progress.onEvent,
+        translator: service?.client ?? NO_SERVICE,
+      });
+      const result = await run.translate(input);
+      report = addReports(report, result.report);
+      written.push(
+        ...(await writeOutputs(project, locale, result.targets.get(locale)!, (p) =>
+          problems.push(`${p.file} [${locale}] ${p.key}: ${p.reason}`),
+        )),
+      );
+    }
+  } finally {
+    await cache.close();
+    await service?.close();
+  }
+  if (flags.json) {
+    ctx.io.out(
+      JSON.stringify({ ...report, written: written.map((p) => relative(ctx.cwd, p)), problems }, null, 2),
+    );
+  } else {
+    for (const line of formatReport(report, locales)) ctx.io.out(line);
+    for (const p of problems) ctx.io.out(`  merge problem: ${p}`);
+    ctx.io.out(`wrote ${written.length} file(s)${outputRoots(ctx.cwd, written)}`);
+  }
+  return report.failures.length + problems.length > 0 ? 1 : 0;
+}
+
+function outputRoots(cwd: string, written: readonly string[]): string {
+  if (written.length === 0) return '';
+  const shown = written.slice(0, 6).map((p) => `  ${relative(cwd, p)}`);
+  if (written.length > shown.length) shown.push(`  … and ${written.length - shown.length} more`);
+  return `:\n${shown.join('\n')}`;
+}
+
+export async function estimateCommand(
+  ctx: CommandEnv,
+  args: readonly string[],
+  flags: TranslateFlags,
+): Promise<number> {
+  const { locales, project } = await prepare(ctx, args, flags);
+  const cache = await openCache(project);
+  const totals: RunEstimate[] = [];
+  try {
+    for (const locale of locales) {
+      const existing = await readExistingTargets(project, locale);
+      const input = { segments: project.segments, existingTargets: new Map([[locale, existing.targets]]) };
+      totals.push(await runFor(project, locale, undefined, { cache }).estimate(input));
+    }
+  } finally {
+    await cache.close();
+  }
+  const sum = (pick: (e: RunEstimate) => number) => totals.reduce((s, e) => s + pick(e), 0);
+  const estimate = {
+    files: project.files.length,
+    segments: sum((e) => e.segments),
+    unchanged: sum((e) => e.unchanged),
+    humanEdits: sum((e) => e.humanEdits),
+    cacheHits: sum((e) => e.cacheHits),
+    requests: sum((e) => e.requests),
+    requestBytes: sum((e) => e.requestBytes),
+    billedCharacters: sum((e) => e.billedCharacters),
+  };
+  if (flags.json) ctx.io.out(JSON.stringify(estimate, null, 2));
+  else {
+    ctx.io.out(`files:              ${estimate.files}`);
+    ctx.io.out(`segments:           ${estimate.segments} (${locales.join(', ')})`);
+    ctx.io.out(`  cache hits:       ${estimate.cacheHits}`);
+    ctx.io.out(`  up to date:       ${estimate.unchanged}`);
+    ctx.io.out(`  human edits kept: ${estimate.humanEdits}`);
+    ctx.io.out(`requests:           ${estimate.requests} (${estimate.requestBytes} bytes)`);
+    ctx.io.out(`billed characters:  ${estimate.billedCharacters}`);
+  }
+  return 0;
+}
+
+export { where };

@@ -1,0 +1,166 @@
+/**
+ * Which files a command works on, and where each one's output goes: the paths or globs given on the
+ * command line (outputs in `<out>/<locale>/<path relative to the argument>`), else the config's `files`.
+ */
+import { stat } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { AdapterName, ResolvedConfig } from '@glossa/core';
+import { glob, isDynamicPattern } from 'tinyglobby';
+import { UsageError } from './errors.js';
+
+export const ADAPTER_BY_EXTENSION: Readonly<Record<string, AdapterName>> = {
+  '.md': 'markdown',
+  '.mdx': 'markdown',
+  '.markdown': 'markdown',
+  '.html': 'html',
+  '.htm': 'html',
+  '.xlf': 'xliff',
+  '.xliff': 'xliff',
+};
+
+const SUPPORTED = Object.keys(ADAPTER_BY_EXTENSION).map((e) => e.slice(1));
+
+export interface InputFile {
+  readonly path: string;
+  /** Path relative to the project root, `/`-separated: the prefix of its segment keys. */
+  readonly id: string;
+  readonly adapter: AdapterName;
+  /** Absolute path of the output for `locale`. */
+  outputFor(locale: string): string;
+}
+
+const posix = (path: string) => path.split(sep).join('/');
+
+function adapterOf(path: string, fixed: AdapterName | undefined): AdapterName {
+  if (fixed) return fixed;
+  const adapter = ADAPTER_BY_EXTENSION[extname(path).toLowerCase()];
+  if (!adapter) {
+    throw new UsageError(
+      `no adapter for ${path}: supported extensions are ${SUPPORTED.map((e) => `.${e}`).join(', ')}`,
+    );
+  }
+  return adapter;
+}
+
+/** The folder a glob's matches are relative to: its segments before the first one with a pattern. */
+function globBase(pattern: string): string {
+  const parts = pattern.split('/');
+  const fixed: string[] = [];
+  for (const part of parts) {
+    if (isDynamicPattern(part)) break;
+    fixed.push(part);
+  }
+  return fixed.join('/') || '.';
+}
+
+function fillPattern(pattern: string, locale: string, rel: string): string {
+  const ext = extname(rel);
+  const dir = dirname(rel);
+  return pattern
+    .replaceAll('{locale}', locale)
+    .replaceAll('{path}', rel)
+    .replaceAll('{dir}', dir === '.' ? '' : dir)
+    .replaceAll('{name}', basename(rel, ext))
+    .replaceAll('{ext}', ext);
+}
+
+interface Source {
+  readonly base: string;
+  readonly patterns: readonly string[];
+  readonly ignore: readonly string[];
+  readonly output: string;
+  readonly adapter: AdapterName | undefined;
+}
+
+/** One argument: a file, a folder (every supported file under it) or a glob, relative to `cwd`. */
+async function sourceOfArgument(arg: string, cwd: string, out: string): Promise<Source> {
+  const output = join(out, '{locale}', '{path}');
+  const path = resolve(cwd, arg);
+  if (!isDynamicPattern(posix(arg))) {
+    const info = await stat(path).catch(() => undefined);
+    if (!info) throw new UsageError(`no such file or folder: ${arg}`);
+    if (info.isDirectory()) {
+      return {
+        base: path,
+        patterns: [`**/*.{${SUPPORTED.join(',')}}`],
+        ignore: [],
+        output,
+        adapter: undefined,
+      };
+    }
+    return { base: dirname(path), patterns: [basename(path)], ignore: [], output, adapter: undefined };
+  }
+  const pattern = posix(isAbsolute(arg) ? arg : relative(cwd, path));
+  const base = resolve(cwd, globBase(pattern));
+  return {
+    base,
+    patterns: [posix(relative(base, resolve(cwd, pattern)))],
+    ignore: [],
+    output,
+    adapter: undefined,
+  };
+}
+
+function sourcesOfConfig(config: ResolvedConfig): Source[] {
+  return config.files.flatMap((entry) =>
+    entry.include.map((include) => {
+      const base = resolve(config.root, globBase(include));
+      const rel = posix(relative(base, resolve(config.root, include)));
+      const pattern = isDynamicPattern(include) ? rel : rel || '.';
+      return {
+        base,
+        patterns: [pattern === '' ? `**/*.{${SUPPORTED.join(',')}}` : pattern],
+        ignore: entry.exclude.map((e) => posix(relative(base, resolve(config.root, e)))),
+        output: entry.output,
+        adapter: entry.adapter,
+      };
+    }),
+  );
+}
+
+/**
+ * The input files of a command. `args`: paths or globs (relative to `cwd`); none: the config's `files`.
+ * Outputs are never inputs: files under the output root and `node_modules` are skipped.
+ */
+export async function collectInputs(
+  config: ResolvedConfig,
+  args: readonly string[],
+  cwd: string,
+  out: string,
+): Promise<InputFile[]> {
+  const sources =
+    args.length > 0
+      ? await Promise.all(args.map((a) => sourceOfArgument(a, cwd, out)))
+      : sourcesOfConfig(config);
+  if (sources.length === 0) {
+    throw new UsageError('no input files: pass files, folders or globs, or set `files` in glossa.config');
+  }
+  const seen = new Map<string, InputFile>();
+  for (const source of sources) {
+    const outputRoot = source.output.slice(0, source.output.indexOf('{')).replace(/[/\\]$/, '');
+    const matches = await glob([...source.patterns], {
+      cwd: source.base,
+      ignore: ['**/node_modules/**', ...source.ignore],
+      absolute: true,
+      onlyFiles: true,
+    });
+    for (const match of matches.sort()) {
+      const path = resolve(match);
+      if (outputRoot !== '' && (path === outputRoot || path.startsWith(`${outputRoot}${sep}`))) continue;
+      if (seen.has(path)) continue;
+      const rel = posix(relative(source.base, path));
+      seen.set(path, {
+        path,
+        id: posix(relative(config.root, path)),
+        adapter: adapterOf(path, source.adapter),
+        outputFor: (locale) => resolve(fillPattern(source.output, locale, rel)),
+      });
+    }
+  }
+  if (seen.size === 0) {
+    throw new UsageError(
+      `no input files matched ${args.length > 0 ? args.join(', ') : "the config's `files`"}`,
+    );
+  }
+  return [...seen.values()];
+}

@@ -1,0 +1,94 @@
+/** Progress while a run works, and the summary at its end. */
+import type { RunEvent, RunFailure, RunReport } from '@glossa/core';
+import type { CliIo } from './io.js';
+
+const n = (value: number) => value.toLocaleString('en-US');
+
+/** Progress of one locale's run: a redrawn bar on a TTY, one plain line per request otherwise. */
+export function createProgress(io: CliIo, locale: string, totalRequests: number) {
+  const width = 24;
+  let characters = 0;
+  const draw = (done: number) => {
+    const filled =
+      totalRequests === 0 ? width : Math.round((Math.min(done, totalRequests) / totalRequests) * width);
+    const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
+    process.stderr.write(
+      `\r${locale.padEnd(6)} ${bar} ${done}/${totalRequests} requests, ${n(characters)} characters`,
+    );
+  };
+  return {
+    onEvent(event: RunEvent) {
+      if (event.type === 'request') {
+        characters += event.billedCharacters;
+        if (io.isTTY) draw(event.done);
+        else {
+          const failed = event.error ? ` failed: ${event.error.message}` : '';
+          io.err(
+            `glossa: ${locale}: request ${event.done}/${totalRequests} (${event.texts} texts, ${n(event.billedCharacters)} characters)${failed}`,
+          );
+        }
+      } else if (event.type === 'done' && io.isTTY && totalRequests > 0) {
+        draw(event.report.requests);
+        process.stderr.write('\n');
+      }
+    },
+  };
+}
+
+export function emptyReport(): RunReport {
+  return {
+    segments: 0,
+    unchanged: 0,
+    humanEdits: 0,
+    cacheHits: 0,
+    translated: 0,
+    retried: 0,
+    requests: 0,
+    requestBytes: 0,
+    billedCharacters: 0,
+    failures: [],
+    qa: [],
+    durationMs: 0,
+  };
+}
+
+export function addReports(a: RunReport, b: RunReport): RunReport {
+  return {
+    segments: a.segments + b.segments,
+    unchanged: a.unchanged + b.unchanged,
+    humanEdits: a.humanEdits + b.humanEdits,
+    cacheHits: a.cacheHits + b.cacheHits,
+    translated: a.translated + b.translated,
+    retried: a.retried + b.retried,
+    requests: a.requests + b.requests,
+    requestBytes: a.requestBytes + b.requestBytes,
+    billedCharacters: a.billedCharacters + b.billedCharacters,
+    failures: [...a.failures, ...b.failures],
+    qa: [...a.qa, ...b.qa],
+    durationMs: a.durationMs + b.durationMs,
+  };
+}
+
+/** `docs/intro.md:12:3` (or the segment key when the position is unknown). */
+export function where(failure: Pick<RunFailure, 'file' | 'position' | 'key'>): string {
+  if (failure.file === undefined) return failure.key;
+  if (failure.position === undefined)
+    return `${failure.file} (${failure.key.slice(failure.key.indexOf('#') + 1)})`;
+  return `${failure.file}:${failure.position.line}:${failure.position.column}`;
+}
+
+/** The summary lines of a run. */
+export function formatReport(report: RunReport, locales: readonly string[]): string[] {
+  const lines = [
+    `segments:           ${n(report.segments)} (${locales.join(', ')})`,
+    `  translated:       ${n(report.translated)}`,
+    `  cache hits:       ${n(report.cacheHits)}`,
+    `  up to date:       ${n(report.unchanged)}`,
+    `  human edits kept: ${n(report.humanEdits)}`,
+    `requests:           ${n(report.requests)}`,
+    `billed characters:  ${n(report.billedCharacters)}`,
+    `failures:           ${n(report.failures.length)}`,
+  ];
+  for (const f of report.failures) lines.push(`  ${where(f)} [${f.locale}]: ${f.reason}`);
+  return lines;
+}

@@ -1,0 +1,76 @@
+/** Glossaries, memories and style lists of the config, synced to the service, as request options per locale. */
+import type { GlossaClient } from '@glossa/client';
+import {
+  type ResolvedConfig,
+  type SyncedGlossary,
+  syncGlossary,
+  syncMemory,
+  syncStyleList,
+  type TranslationRunOptions,
+} from '@glossa/core';
+import { baseLanguage } from '@glossa/protocol';
+
+export interface LocaleResources {
+  readonly requestOptions: NonNullable<TranslationRunOptions['requestOptions']>;
+  readonly cacheKeyParts: NonNullable<TranslationRunOptions['cacheKeyParts']>;
+}
+
+export interface SyncSummary {
+  readonly perLocale: Map<string, LocaleResources>;
+  /** One line per resource: what it is, its id, and whether it was created now. */
+  readonly lines: string[];
+}
+
+export async function syncResources(
+  client: GlossaClient,
+  config: ResolvedConfig,
+  locales: readonly string[],
+): Promise<SyncSummary> {
+  const lines: string[] = [];
+  const translation = config.translation;
+  const base = {
+    ...(translation.formality !== undefined && { formality: translation.formality }),
+    ...(translation.modelType !== undefined && { modelType: translation.modelType }),
+    ...(translation.customInstructions !== undefined && {
+      customInstructions: [...translation.customInstructions],
+    }),
+  };
+  const perLocale = new Map<string, LocaleResources>();
+  for (const locale of locales) {
+    let requestOptions: LocaleResources['requestOptions'] = { ...base };
+    let cacheKeyParts: LocaleResources['cacheKeyParts'] = {};
+    const glossary = config.glossaries.find((g) => g.targetLocales.includes(locale));
+    if (glossary) {
+      const synced: SyncedGlossary = await syncGlossary(client, {
+        file: glossary.file,
+        sourceLang: config.sourceLang,
+        targetLang: baseLanguage(locale),
+      });
+      lines.push(`glossary ${synced.name} → ${synced.glossaryId}${synced.created ? ' (created)' : ''}`);
+      requestOptions = { ...requestOptions, glossaryId: synced.glossaryId };
+      cacheKeyParts = { ...cacheKeyParts, glossaryHash: synced.hash };
+    }
+    const memory = config.memories.find((m) => m.targetLocales.includes(locale));
+    if (memory) {
+      const synced = await syncMemory(client, { file: memory.file });
+      lines.push(
+        `memory ${synced.name} → ${synced.translationMemoryId}${synced.created ? ' (created)' : ''}`,
+      );
+      requestOptions = {
+        ...requestOptions,
+        translationMemoryId: synced.translationMemoryId,
+        ...(memory.threshold !== undefined && { translationMemoryThreshold: memory.threshold }),
+      };
+      cacheKeyParts = { ...cacheKeyParts, memory: { id: synced.translationMemoryId, version: synced.hash } };
+    }
+    const style = config.styleLists.find((s) => baseLanguage(s.language) === baseLanguage(locale));
+    if (style) {
+      const synced = await syncStyleList(client, style);
+      lines.push(`style list ${synced.name} → ${synced.styleId}${synced.created ? ' (created)' : ''}`);
+      requestOptions = { ...requestOptions, styleId: synced.styleId };
+      cacheKeyParts = { ...cacheKeyParts, styleList: { id: synced.styleId, version: synced.version } };
+    }
+    perLocale.set(locale, { requestOptions, cacheKeyParts });
+  }
+  return { perLocale, lines: [...new Set(lines)] };
+}
