@@ -1,6 +1,7 @@
 import type { Check, Finding } from '../finding.js';
 
-const WORD = /[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu;
+/** A word: letters and marks, held together by inner apostrophes and hyphens (`aujourd'hui`, `week-end`). */
+const WORD = /[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*/gu;
 
 /**
  * Words of the translation the injected spelling check rejects. Words also found in the source (names,

@@ -1,7 +1,7 @@
-import { baseLanguage, canonicalLanguage, ENDPOINTS } from '@glossa/protocol';
+import { baseLanguage, canonicalLanguage, ENDPOINTS, ERROR_CODES } from '@glossa/protocol';
 import { evaluateSegments, type GlossaryTerm } from '@glossa/quality';
 import type { ServiceContext } from '../context.js';
-import { badRequest, notFound, unsupportedLanguage } from '../errors.js';
+import { badRequest, notFound, ServiceError, unsupportedLanguage } from '../errors.js';
 import { defineRoute } from '../http/route.js';
 import { spellingCheckFor } from './spelling.js';
 
@@ -22,10 +22,13 @@ export const evaluateQualityRoute = defineRoute(
       body.glossary_id === undefined
         ? undefined
         : await glossaryTerms(context, caller.account.id, body.glossary_id, sourceLang, targetLang);
-    const spelling = await spellingCheckFor(
-      targetLang,
-      body.segments.map((segment) => segment.translation),
-    );
+    let spelling: Awaited<ReturnType<typeof spellingCheckFor>>;
+    try {
+      spelling = await spellingCheckFor(targetLang, body.segments);
+    } catch (error) {
+      const message = `Spelling check failed: ${(error as Error).message}`;
+      throw new ServiceError(503, message, ERROR_CODES.engineError, undefined, { cause: error });
+    }
     const results = evaluateSegments(body.segments, {
       sourceLang,
       targetLang,

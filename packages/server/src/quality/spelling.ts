@@ -11,7 +11,7 @@ import { checkWords, HUNSPELL_DICTIONARIES, hasHunspell } from '../write/hunspel
  */
 export async function spellingCheckFor(
   targetLang: string,
-  translations: readonly string[],
+  segments: readonly { readonly source: string; readonly translation: string }[],
 ): Promise<SpellingCheck | undefined> {
   const target = canonicalLanguage(targetLang) ?? targetLang;
   if (baseLanguage(target) === 'en') {
@@ -21,10 +21,31 @@ export async function spellingCheckFor(
   const dictionary =
     target in HUNSPELL_DICTIONARIES ? target : baseLanguage(target) === 'pt' ? 'pt-BR' : baseLanguage(target);
   if (!hasHunspell(dictionary)) return undefined;
+  // Only words the check will ask about: a word also in the segment's source is never checked, and
+  // Hunspell's suggestions for a misspelling (computed whether wanted or not) can be slow.
+  const word = /[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*/gu;
   const words = [
-    ...new Set(translations.flatMap((text) => text.match(/[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*/gu) ?? [])),
+    ...new Set(
+      segments.flatMap(({ source, translation }) => {
+        const inSource = new Set((source.match(word) ?? []).map((found) => found.toLowerCase()));
+        return (translation.match(word) ?? []).filter((found) => !inSource.has(found.toLowerCase()));
+      }),
+    ),
   ];
-  const checks = await checkWords(dictionary, words);
-  const misspelled = new Set(words.filter((_, index) => !checks[index]!.correct));
+  const parts = [...new Set(words.flatMap((found) => found.split(/['’-]/)))];
+  const [checks, partChecks] = await Promise.all([
+    checkWords(dictionary, words),
+    checkWords(dictionary, parts),
+  ]);
+  const knownPart = new Set(parts.filter((_, index) => partChecks[index]!.correct));
+  const misspelled = new Set(
+    words.filter((found, index) => {
+      if (checks[index]!.correct) return false;
+      // `week-end` is right when each part is; an elision (`all'ingresso`, `dov'è`) when the word after it is.
+      if (found.includes('-') && found.split('-').every((part) => knownPart.has(part))) return false;
+      const elided = found.split(/['’]/);
+      return !(elided.length > 1 && knownPart.has(elided.at(-1)!));
+    }),
+  );
   return (word) => !misspelled.has(word);
 }
