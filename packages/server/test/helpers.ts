@@ -32,7 +32,7 @@ export interface TestServer {
 
 /** A real server on loopback ports with a fresh data directory (a real SQLite file). */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'glossa-server-test-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'glossa-server-test-'));
   const server = await startServer({
     dataDir,
     port: 0,

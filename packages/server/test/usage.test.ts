@@ -34,6 +34,17 @@ describe('quota', () => {
     expect(await count()).toBe(20);
   });
 
+  it('concurrent requests never pass the limit together', async () => {
+    const { key } = await t.server.createAccount({ plan: 'paid', characterLimit: 100 });
+    const replies = await Promise.all(
+      Array.from({ length: 30 }, () => t.translate(pseudo(['ten chars!']), { key })),
+    );
+    const statuses = replies.map((reply) => reply.status).sort();
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 456)).toHaveLength(20);
+    expect((await t.call('/v2/usage', { key })).data.character_count).toBe(100);
+  });
+
   it('counts code points per text, not context, not markup', async () => {
     const { key } = await t.server.createAccount({ plan: 'paid' });
     const count = async () => (await t.call('/v2/usage', { key })).data.character_count;
@@ -191,6 +202,20 @@ describe('custom-tag analytics', () => {
       .custom_tag_usage_report;
     expect(page1.usage.map((u: { custom_tag: string }) => u.custom_tag)).toEqual(['tag-100']);
     expect(page1.next_page).toBeNull();
+  });
+});
+
+describe('persistence', () => {
+  it('usage is stored before the answer and survives a restart', async () => {
+    const first = await startTestServer();
+    await first.translate(pseudo(['stored characters']));
+    await first.server.close();
+    const again = await startTestServer({ dataDir: first.dataDir });
+    try {
+      expect((await again.call('/v2/usage')).data.character_count).toBe(17);
+    } finally {
+      await again.close();
+    }
   });
 });
 

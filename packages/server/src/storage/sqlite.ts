@@ -107,17 +107,49 @@ export function createSqliteStorage(dataDir: string): Storage {
     ),
   };
 
-  const reserve = db.transaction((reservation: Reservation): boolean => {
-    const { units: used } = statements.periodCharacters.get(
-      reservation.accountId,
-      reservation.periodFrom,
-      reservation.periodTo,
-      ...CHARACTER_PRODUCTS,
-    ) as { units: number };
-    if (used + reservation.units > reservation.limit) return false;
-    statements.addUsage.run(usageParams(reservation));
-    return true;
+  /**
+   * Usage is written by group commit: each record is checked against an in-memory total of the account's
+   * period (read from the database once, then kept by this process, the only writer of usage), queued, and
+   * committed with the other records of the same turn of the event loop in one transaction. A caller's
+   * promise resolves only after its record is committed, so nothing is answered before it is stored.
+   */
+  const periodTotals = new Map<string, number>();
+  let pending: { record: UsageRecord; done: () => void; failed: (error: unknown) => void }[] = [];
+  const commit = db.transaction((records: readonly UsageRecord[]) => {
+    for (const record of records) statements.addUsage.run(usageParams(record));
   });
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return;
+    try {
+      commit.immediate(batch.map((entry) => entry.record));
+      for (const entry of batch) entry.done();
+    } catch (error) {
+      periodTotals.clear();
+      for (const entry of batch) entry.failed(error);
+    }
+  };
+  const enqueue = (record: UsageRecord) =>
+    new Promise<void>((done, failed) => {
+      if (pending.length === 0) setImmediate(flush);
+      pending.push({ record, done, failed });
+    });
+  const addToTotal = (record: UsageRecord, periodFrom: string, periodTo: string, limit: number): boolean => {
+    const id = `${record.accountId}\u0000${periodFrom}\u0000${periodTo}`;
+    let used = periodTotals.get(id);
+    if (used === undefined) {
+      flush();
+      used = (
+        statements.periodCharacters.get(record.accountId, periodFrom, periodTo, ...CHARACTER_PRODUCTS) as {
+          units: number;
+        }
+      ).units;
+    }
+    if (used + record.units > limit) return false;
+    periodTotals.set(id, used + record.units);
+    return true;
+  };
 
   return {
     async createAccount(account: NewAccount): Promise<Account> {
@@ -154,12 +186,18 @@ export function createSqliteStorage(dataDir: string): Storage {
       statements.setSetting.run(name, value);
     },
     async reserveCharacters(reservation) {
-      return reserve.immediate(reservation);
+      if (!addToTotal(reservation, reservation.periodFrom, reservation.periodTo, reservation.limit))
+        return false;
+      await enqueue(reservation);
+      return true;
     },
     async recordUsage(record) {
-      statements.addUsage.run(usageParams(record));
+      // A refund or an uncapped record: the period totals learn it on their next read from the database.
+      periodTotals.clear();
+      await enqueue(record);
     },
     async usageTotals(accountId, keyId, from, to): Promise<UsageTotal[]> {
+      flush();
       const rows = statements.totals.all(keyId, accountId, from, to) as {
         product: UsageProduct;
         account_units: number;
@@ -172,6 +210,7 @@ export function createSqliteStorage(dataDir: string): Storage {
       }));
     },
     async customTagUsage(query: CustomTagUsageQuery): Promise<CustomTagUsageRow[]> {
+      flush();
       const params = {
         accountId: query.accountId,
         from: query.from,
@@ -199,6 +238,7 @@ export function createSqliteStorage(dataDir: string): Storage {
       return [...grouped.values()];
     },
     async close() {
+      flush();
       if (db.open) db.close();
     },
   };
