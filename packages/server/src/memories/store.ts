@@ -77,10 +77,7 @@ export function createMemoryStore(db: ResourceDatabase) {
     insertGram: db.prepare(
       'INSERT OR IGNORE INTO memory_grams (memory_id, gram, segment_id) VALUES (?, ?, ?)',
     ),
-    countGram: db.prepare(
-      `INSERT INTO memory_gram_counts (memory_id, gram, segments) VALUES (?, ?, 1)
-       ON CONFLICT (memory_id, gram) DO UPDATE SET segments = segments + 1`,
-    ),
+    countGram: db.prepare('INSERT INTO memory_gram_counts (memory_id, gram, segments) VALUES (?, ?, ?)'),
     finish: db.prepare(
       `UPDATE memories SET source_language = ?, target_languages = ?, segment_count = ?, ready = 1 WHERE id = ?`,
     ),
@@ -113,7 +110,14 @@ export function createMemoryStore(db: ResourceDatabase) {
     ),
   };
 
+  /** Segments per token of each import in progress, written once when the import finishes. */
+  const pendingCounts = new Map<string, Map<string, number>>();
   const addBatch = db.transaction((memoryId: string, segments: readonly SegmentInput[]) => {
+    let counts = pendingCounts.get(memoryId);
+    if (!counts) {
+      counts = new Map();
+      pendingCounts.set(memoryId, counts);
+    }
     for (const segment of segments) {
       const tokens = tokenize(segment.source);
       const id = Number(
@@ -125,7 +129,7 @@ export function createMemoryStore(db: ResourceDatabase) {
       });
       for (const gram of new Set(tokens)) {
         sql.insertGram.run(memoryId, gram, id);
-        sql.countGram.run(memoryId, gram);
+        counts.set(gram, (counts.get(gram) ?? 0) + 1);
       }
     }
   });
@@ -156,11 +160,16 @@ export function createMemoryStore(db: ResourceDatabase) {
     addBatch(memoryId: string, segments: readonly SegmentInput[]): void {
       addBatch.immediate(memoryId, segments);
     },
+    /** Writes the token counts and makes the memory visible; call inside the transaction that ends the job. */
     finish(memoryId: string, source: string, targets: readonly string[], count: number): void {
+      for (const [gram, segments] of pendingCounts.get(memoryId) ?? [])
+        sql.countGram.run(memoryId, gram, segments);
+      pendingCounts.delete(memoryId);
       sql.finish.run(source, JSON.stringify(targets), count, memoryId);
     },
     /** Deletes a memory whatever its state (an abandoned import, or on request). */
     remove(memoryId: string): void {
+      pendingCounts.delete(memoryId);
       remove.immediate(memoryId);
     },
     /** Deletes every memory an interrupted import left unready; returns their ids. */
