@@ -252,6 +252,22 @@ describe('apertium engine: process lifecycle (real Apertium)', () => {
     }
   });
 
+  it('keeps at most maxPipelines running, stopping the least recently used idle one', async () => {
+    const engine = createApertiumEngine({ maxPipelines: 1 });
+    try {
+      await engine.translate(input(['Hello world']));
+      expect(await engine.translate(input(['Hola mundo'], 'en', { source: 'es' }))).toEqual(['Hello World']);
+      const pid = (mode: string) => engine.status().find((s) => s.mode === mode)?.pid;
+      expect(pid('eng-spa')).toBeUndefined();
+      expect(pid('spa-eng')).toBeTypeOf('number');
+      expect(await engine.translate(input(['Hello world']))).toEqual(['Hola Mundial']);
+      expect(pid('spa-eng')).toBeUndefined();
+      expect(engine.status().find((s) => s.mode === 'eng-spa')!.starts).toBe(2);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('refuses calls after close', async () => {
     const engine = createApertiumEngine();
     await engine.close();

@@ -19,6 +19,11 @@ export interface ApertiumEngineOptions {
   readonly idleMs?: number;
   /** Fail waiting segments (and restart the pipeline later) after this long without output. Default 30 000 ms. */
   readonly timeoutMs?: number;
+  /**
+   * Pipelines kept running at once (each is a dozen processes, ~150–200 MB). Starting another stops the
+   * least recently used idle one; busy ones are never stopped, so this is a soft limit. Default 8.
+   */
+  readonly maxPipelines?: number;
 }
 
 export interface ApertiumEngine extends TranslationEngine {
@@ -30,9 +35,11 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
   const modesDir = options.modesDir ?? '/usr/share/apertium/modes';
   const idleMs = options.idleMs ?? 60_000;
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxPipelines = options.maxPipelines ?? 8;
   for (const [name, value] of [
     ['idleMs', idleMs],
     ['timeoutMs', timeoutMs],
+    ['maxPipelines', maxPipelines],
   ] as const) {
     if (!Number.isFinite(value) || value <= 0) {
       throw new RangeError(`createApertiumEngine: expected ${name} to be a positive number, got ${value}`);
@@ -42,7 +49,21 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
   const byPair = new Map(routes.map((route) => [`${route.source}>${route.target}`, route]));
   const pairs: readonly LanguagePair[] = routes.map(({ source, target }) => ({ source, target }));
   const processes = new Map<string, ApertiumProcess>();
+  const lastUsed = new Map<ApertiumProcess, number>();
+  let clock = 0;
   let closed = false;
+
+  /** Before `next` starts, stops least recently used idle pipelines so at most `maxPipelines` run. */
+  const makeRoom = (next: ApertiumProcess) => {
+    if (next.status().pid !== undefined) return;
+    const running = [...processes.values()].filter((p) => p !== next && p.status().pid !== undefined);
+    const idle = running
+      .filter((p) => p.status().pending === 0)
+      .sort((a, b) => (lastUsed.get(a) ?? 0) - (lastUsed.get(b) ?? 0));
+    for (const process of idle.slice(0, Math.max(0, running.length - maxPipelines + 1))) {
+      process.stop('stopped to make room for another pair');
+    }
+  };
 
   const routeFor = (source: string, target: string): ApertiumRoute => {
     const route = byPair.get(`${source.toLowerCase()}>${canonicalTarget(target)}`);
@@ -56,6 +77,8 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
       process = new ApertiumProcess({ modeFile: mode.file, idleMs, timeoutMs });
       processes.set(mode.name, process);
     }
+    lastUsed.set(process, ++clock);
+    makeRoom(process);
     return process;
   };
 
