@@ -104,12 +104,16 @@ export function readInline(
         continue;
       }
       if (['x', 'ph', 'it', 'bx', 'ex', 'bpt', 'ept', 'sc', 'ec'].includes(name)) {
-        const id = claim(attributeId(item, 'id', 'startRef'), item);
+        const id = claim(standaloneId(item), item);
         const native =
           ['ph', 'it', 'bpt', 'ept'].includes(name) && item.children.length > 0
             ? textOf(item)
             : data.get(item.attributes['dataRef'] ?? '');
-        if (native !== undefined) codes[id] = { kind: 'x', text: native };
+        // A half of a pair whose other half is elsewhere keeps which half it is: `open` or `close`.
+        const half = halfOf(item);
+        if (half === 'open') codes[id] = { kind: 'x', open: native ?? '' };
+        else if (half === 'close') codes[id] = { kind: 'x', close: native ?? '' };
+        else if (native !== undefined) codes[id] = { kind: 'x', text: native };
         markup[id] = { kind: 'x', open: raw(item) };
         xml += `<x id="${id}"/>`;
         continue;
@@ -124,6 +128,40 @@ export function readInline(
   };
   render(itemsOf(container));
   return { xml, codes, markup };
+}
+
+/** `open` for the first half of a pair (bx, bpt, sc, it pos=open), `close` for the second, else nothing. */
+function halfOf(element: XmlElement): 'open' | 'close' | undefined {
+  const name = localName(element);
+  if (
+    name === 'bx' ||
+    name === 'bpt' ||
+    name === 'sc' ||
+    (name === 'it' && element.attributes['pos'] === 'open')
+  )
+    return 'open';
+  if (
+    name === 'ex' ||
+    name === 'ept' ||
+    name === 'ec' ||
+    (name === 'it' && element.attributes['pos'] === 'close')
+  )
+    return 'close';
+  return undefined;
+}
+
+/**
+ * The Glossa id of a standalone code. The second half of a pair that refers to the first by id (1.2
+ * `ept`, which repeats the `bpt` id; 2.x `ec startRef`) is `<that id>/end`, so both halves of a pair split
+ * over two segments of one unit keep distinct ids.
+ */
+function standaloneId(element: XmlElement): string | undefined {
+  const name = localName(element);
+  if (name === 'ept')
+    return element.attributes['id'] === undefined ? undefined : `${element.attributes['id']}/end`;
+  if (name === 'ec' && element.attributes['id'] === undefined)
+    return element.attributes['startRef'] === undefined ? undefined : `${element.attributes['startRef']}/end`;
+  return element.attributes['id'];
 }
 
 /**
@@ -210,14 +248,36 @@ export function writeInline(
         out += codes[id]
           ? `<ept id="${escapeAttribute(id)}">${escapeText(codes[id]!.close ?? '')}</ept>`
           : '</g>';
-    } else {
-      const code = codes[token.standalone];
-      const id = escapeAttribute(token.standalone);
-      if (version === '2') out += code ? `<ph id="${id}" dataRef="${id}_x"/>` : `<ph id="${id}"/>`;
-      else out += code ? `<ph id="${id}">${escapeText(code.text ?? '')}</ph>` : `<x id="${id}"/>`;
-    }
+    } else out += standalone(token.standalone, version, codes[token.standalone]);
   }
   return out;
+}
+
+/** The `<data>` id of a code's original data: `1_o`, `1_c`, `1_x` (`1/end` shares `1`'s base: `1_c`). */
+export function dataId(id: string, part: 'o' | 'c' | 'x'): string {
+  return `${id.endsWith('/end') ? id.slice(0, -'/end'.length) : id}_${part}`;
+}
+
+/** A standalone code: a placeholder, or one half of a pair whose other half is in another segment. */
+function standalone(id: string, version: '1.2' | '2', code: InlineCode | undefined): string {
+  const end = id.endsWith('/end') ? escapeAttribute(id.slice(0, -'/end'.length)) : undefined;
+  const xmlId = escapeAttribute(id);
+  if (code?.open !== undefined) {
+    if (version === '2')
+      return `<sc id="${xmlId}"${code.open ? ` dataRef="${escapeAttribute(dataId(id, 'o'))}"` : ''}/>`;
+    return code.open ? `<bpt id="${xmlId}">${escapeText(code.open)}</bpt>` : `<bx id="${xmlId}"/>`;
+  }
+  if (code?.close !== undefined) {
+    const data = code.close ? ` dataRef="${escapeAttribute(dataId(id, 'c'))}"` : '';
+    if (version === '2')
+      return end ? `<ec startRef="${end}"${data}/>` : `<ec id="${xmlId}" isolated="yes"${data}/>`;
+    if (end) return `<ept id="${end}">${escapeText(code.close)}</ept>`;
+    return code.close
+      ? `<it id="${xmlId}" pos="close">${escapeText(code.close)}</it>`
+      : `<ex id="${xmlId}"/>`;
+  }
+  if (version === '2') return code ? `<ph id="${xmlId}" dataRef="${xmlId}_x"/>` : `<ph id="${xmlId}"/>`;
+  return code ? `<ph id="${xmlId}">${escapeText(code.text ?? '')}</ph>` : `<x id="${xmlId}"/>`;
 }
 
 /** Writes Glossa inline XML into a file in place: codes take the markup the source was read with. */

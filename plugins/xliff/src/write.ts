@@ -1,5 +1,5 @@
 /** Writing the unit model as XLIFF 1.2 or 2.1. */
-import { writeInline } from './inline.js';
+import { dataId, writeInline } from './inline.js';
 import { stateTo12, type XliffDocument, type XliffUnit } from './model.js';
 import { escapeAttribute as attr, escapeText } from './xml.js';
 
@@ -48,14 +48,17 @@ function unit2(unit: XliffUnit, indent: string): string {
     for (const note of unit.notes) lines.push(`${indent}    <note>${escapeText(note)}</note>`);
     lines.push(`${indent}  </notes>`);
   }
-  const data = Object.entries(unit.codes).flatMap(([id, code]) =>
-    code.kind === 'x'
-      ? [[`${id}_x`, code.text ?? '']]
-      : [
-          [`${id}_o`, code.open ?? ''],
-          [`${id}_c`, code.close ?? ''],
-        ],
-  );
+  const data = Object.entries(unit.codes).flatMap(([id, code]): [string, string][] => {
+    if (code.kind === 'g')
+      return [
+        [`${id}_o`, code.open ?? ''],
+        [`${id}_c`, code.close ?? ''],
+      ];
+    // Halves of pairs split over segments carry data only when they have some (see inline.ts).
+    if (code.open !== undefined) return code.open ? [[dataId(id, 'o'), code.open]] : [];
+    if (code.close !== undefined) return code.close ? [[dataId(id, 'c'), code.close]] : [];
+    return [[`${id}_x`, code.text ?? '']];
+  });
   if (data.length > 0) {
     lines.push(`${indent}  <originalData>`);
     for (const [id, value] of data)

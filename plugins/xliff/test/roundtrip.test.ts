@@ -36,6 +36,17 @@ function inline(next: () => string): fc.Arbitrary<Inline> {
           codes: native ? { [id]: { kind: 'x' as const, text: native } } : {},
         };
       }),
+      // One half of a pair whose other half is in another segment: 1.2 bx/bpt, ex/ept; 2.x sc, ec.
+      fc
+        .tuple(fc.constantFrom('open', 'close', 'close-ref'), fc.option(word, { nil: undefined }))
+        .map(([half, native]) => {
+          const id = half === 'close-ref' ? `${next()}/end` : next();
+          const code =
+            half === 'open'
+              ? { kind: 'x' as const, open: native ?? '' }
+              : { kind: 'x' as const, close: native ?? '' };
+          return { xml: `<x id="${id}"/>`, codes: { [id]: code } };
+        }),
       fc.tuple(fc.array(tie('piece'), { maxLength: 3 }), fc.boolean()).map(([children, native]) => {
         const id = next();
         const codes = Object.assign({}, ...children.map((child) => child.codes));
@@ -134,7 +145,7 @@ describe.each(['1.2', '2.1'] as const)('XLIFF %s property', (version) => {
         for (const [i, u] of again.files[0]!.units.entries())
           for (const [s, segment] of u.segments.entries()) {
             const before = doc.files[0]!.units[i]!.segments[s]!;
-            expect(segment.target).toBe(before.target ? before.target : before.source);
+            expect(segment.target).toBe(before.target?.trim() ? before.target : before.source);
           }
         expect(serializeXliff(parseXliff(serializeXliff(again, version)), version)).toBe(
           serializeXliff(again, version),
@@ -209,6 +220,38 @@ describe('exportXliff / importXliff', () => {
       codes: codes['docs/a.md#paragraph-1'],
       segments: [{ source: segments[0]!.source }],
     });
+  });
+
+  test('a pair split over two segments is written as sc/ec (2.1) and bpt/ept (1.2) and read back', () => {
+    const document: XliffDocument = {
+      version: '2.1',
+      sourceLanguage: 'en',
+      files: [
+        {
+          id: 'f',
+          units: [
+            {
+              id: 'u',
+              notes: [],
+              codes: { '1': { kind: 'x', open: '<b>' }, '1/end': { kind: 'x', close: '</b>' } },
+              segments: [
+                { id: 's1', source: 'One <x id="1"/>bold.' },
+                { id: 's2', source: 'Still bold<x id="1/end"/>.' },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const v2 = serializeXliff(document, '2.1');
+    expect(v2).toContain('<source>One <sc id="1" dataRef="1_o"/>bold.</source>');
+    expect(v2).toContain('<source>Still bold<ec startRef="1" dataRef="1_c"/>.</source>');
+    const v12 = serializeXliff(document, '1.2');
+    expect(v12).toContain(
+      '<seg-source><mrk mtype="seg" mid="s1">One <bpt id="1">&lt;b&gt;</bpt>bold.</mrk><mrk mtype="seg" mid="s2">Still bold<ept id="1">&lt;/b&gt;</ept>.</mrk></seg-source>',
+    );
+    expect(parseXliff(v2)).toEqual(document);
+    expect(parseXliff(v12)).toEqual({ ...document, version: '1.2' });
   });
 
   test('import marks reviewed and final targets as human edits', () => {
