@@ -60,8 +60,8 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
     const idle = running
       .filter((p) => p.status().pending === 0)
       .sort((a, b) => (lastUsed.get(a) ?? 0) - (lastUsed.get(b) ?? 0));
-    for (const process of idle.slice(0, Math.max(0, running.length - maxPipelines + 1))) {
-      process.stop('stopped to make room for another pair');
+    for (const pipeline of idle.slice(0, Math.max(0, running.length - maxPipelines + 1))) {
+      pipeline.stop('stopped to make room for another pair');
     }
   };
 
@@ -72,14 +72,14 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
   };
 
   const processFor = (mode: ApertiumRoute['modes'][number]) => {
-    let process = processes.get(mode.name);
-    if (!process) {
-      process = new ApertiumProcess({ modeFile: mode.file, idleMs, timeoutMs });
-      processes.set(mode.name, process);
+    let pipeline = processes.get(mode.name);
+    if (!pipeline) {
+      pipeline = new ApertiumProcess({ modeFile: mode.file, idleMs, timeoutMs });
+      processes.set(mode.name, pipeline);
     }
-    lastUsed.set(process, ++clock);
-    makeRoom(process);
-    return process;
+    lastUsed.set(pipeline, ++clock);
+    makeRoom(pipeline);
+    return pipeline;
   };
 
   const translateOne = async (text: string, input: EngineInput, route: ApertiumRoute): Promise<string> => {
@@ -106,10 +106,10 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
       const route = routeFor(input.source, input.target);
       return Promise.all(input.texts.map((text) => translateOne(text, input, route)));
     },
-    status: () => [...processes.values()].map((process) => process.status()),
+    status: () => [...processes.values()].map((pipeline) => pipeline.status()),
     async close() {
       closed = true;
-      for (const process of processes.values()) process.close();
+      for (const pipeline of processes.values()) pipeline.close();
     },
   };
 }
