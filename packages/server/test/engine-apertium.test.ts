@@ -28,6 +28,13 @@ function childrenOf(pid: number): number[] {
     .map(Number);
 }
 
+/** Waits until `condition` holds, checking every 20 ms, for at most 5 s. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; waited < 5_000 && !condition(); waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** The text a `<g id>` wraps in a translation. */
 const wrapped = (text: string, id: string) => new RegExp(`<g id="${id}">(.*?)</g>`).exec(text)?.[1];
 
@@ -192,7 +199,7 @@ describe('apertium engine: process lifecycle (real Apertium)', () => {
       const { pid } = engine.status()[0]!;
       expect(pid).toBeTypeOf('number');
       process.kill(-pid!, 'SIGKILL');
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(() => engine.status()[0]!.pid === undefined);
       expect(engine.status()[0]!.pid).toBeUndefined();
       expect(await engine.translate(input(['Hello world']))).toEqual(['Hola Mundial']);
       expect(engine.status()[0]).toMatchObject({ mode: 'eng-spa', starts: 2 });
@@ -241,9 +248,7 @@ describe('apertium engine: process lifecycle (real Apertium)', () => {
     try {
       await engine.translate(input(['Hello']));
       expect(engine.status()[0]!.pid).toBeTypeOf('number');
-      for (let i = 0; i < 50 && engine.status()[0]!.pid !== undefined; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await until(() => engine.status()[0]!.pid === undefined);
       expect(engine.status()[0]!.pid).toBeUndefined();
       expect(await engine.translate(input(['Hello world']))).toEqual(['Hola Mundial']);
       expect(engine.status()[0]!.starts).toBe(2);
