@@ -171,6 +171,27 @@ describe('style lists and instructions applied in /v2/translate (real Apertium)'
     expect(text).not.toMatch(/lima/i);
   });
 
+  it('post-editing never changes a glossary term', async () => {
+    const glossary = await t.call('/v2/glossaries', {
+      json: {
+        name: 'g',
+        source_lang: 'en',
+        target_lang: 'es',
+        entries: 'file\tarchivo',
+        entries_format: 'tsv',
+      },
+    });
+    const reply = await t.translate({
+      text: ['The file is ready.'],
+      source_lang: 'EN',
+      target_lang: 'ES',
+      glossary_id: glossary.data.glossary_id,
+      custom_instructions: ['Use "fichero" instead of "archivo"'],
+    });
+    expect(reply.data.translations[0].text).toMatch(/\barchivo\b/);
+    expect(reply.data.translations[0].text).not.toContain('fichero');
+  });
+
   it('leaves instructions for another source language out', async () => {
     const id = await list('es', {
       custom_instructions: [

@@ -4,7 +4,8 @@
  * 1. translation memory (plain text only): an exact or fuzzy match at or above the threshold is the output;
  * 2. glossary terms (glossaries in request order) and "do not translate" terms are locked as codes;
  * 3. the engine translates the rest; codes become the target terms;
- * 4. configured style rules and "use X instead of Y" instructions post-edit the text (outside markup).
+ * 4. configured style rules and "use X instead of Y" instructions post-edit the engine's text (outside
+ *    markup and before the terms go back in, so they cannot change a glossary term).
  */
 import {
   baseLanguage,
@@ -122,7 +123,7 @@ export async function loadCustomizations(
             ? resources.memories.lookup(memoryId, unit, language, threshold)
             : undefined;
         if (match) {
-          outputs[index] = match.target;
+          outputs[index] = postEdit(match.target);
           matches[index] = { memoryId: memoryId!, segmentId: match.segmentId, score: match.score };
         } else pending.push(index);
       });
@@ -137,11 +138,12 @@ export async function loadCustomizations(
         );
         const translated = await engine(texts, useCodes);
         pending.forEach((index, position) => {
-          const output = translated[position] ?? '';
-          outputs[index] = useCodes && locked ? locked[position]!.unlock(output) : output;
+          // Post-editing runs before the terms go back in, so it cannot change a glossary term either.
+          const edited = postEditUnit(translated[position] ?? '', useCodes);
+          outputs[index] = useCodes && locked ? locked[position]!.unlock(edited) : edited;
         });
       }
-      return { outputs: outputs.map((output) => postEditUnit(output, markup)), matches };
+      return { outputs, matches };
     },
   };
 }
