@@ -1,6 +1,6 @@
 import { baseLanguage, canonicalLanguage } from '@glossa/protocol';
 import type { SpellingCheck } from '@glossa/quality';
-import { isEnglishWord } from '../write/english-variants.js';
+import { isEnglishWord, loadEnglishSpellers } from '../write/english-variants.js';
 import { checkWords, HUNSPELL_DICTIONARIES, hasHunspell } from '../write/hunspell.js';
 
 /**
@@ -16,6 +16,7 @@ export async function spellingCheckFor(
   const target = canonicalLanguage(targetLang) ?? targetLang;
   if (baseLanguage(target) === 'en') {
     const dialect = target === 'en-GB' ? 'en-GB' : 'en-US';
+    await loadEnglishSpellers();
     return (word) => isEnglishWord(word, dialect);
   }
   const dictionary =

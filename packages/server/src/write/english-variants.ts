@@ -1,5 +1,3 @@
-import american from 'dictionary-en';
-import british from 'dictionary-en-gb';
 import nspell from 'nspell';
 import type { EnglishDialect } from './harper.js';
 
@@ -12,16 +10,25 @@ import type { EnglishDialect } from './harper.js';
  */
 
 type Speller = ReturnType<typeof nspell>;
-const spellers = new Map<EnglishDialect, Speller>();
+let spellers: Promise<Record<EnglishDialect, Speller>> | undefined;
+let loaded: Record<EnglishDialect, Speller> | undefined;
+
+/** Loads both dictionaries (once, on first use: they are not needed until English is checked). */
+export function loadEnglishSpellers(): Promise<Record<EnglishDialect, Speller>> {
+  spellers ??= Promise.all([import('dictionary-en'), import('dictionary-en-gb')]).then(
+    ([american, british]) => {
+      const build = ({ aff, dic }: { aff: Uint8Array; dic: Uint8Array }) =>
+        nspell(Buffer.from(aff), Buffer.from(dic));
+      loaded = { 'en-US': build(american.default), 'en-GB': build(british.default) };
+      return loaded;
+    },
+  );
+  return spellers;
+}
 
 function speller(dialect: EnglishDialect): Speller {
-  let found = spellers.get(dialect);
-  if (!found) {
-    const { aff, dic } = dialect === 'en-GB' ? british : american;
-    found = nspell(Buffer.from(aff), Buffer.from(dic));
-    spellers.set(dialect, found);
-  }
-  return found;
+  if (!loaded) throw new Error('English dictionaries not loaded: await loadEnglishSpellers() first.');
+  return loaded[dialect];
 }
 
 /** Regular American → British correspondences, as [American, British] patterns on the word. */

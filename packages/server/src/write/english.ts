@@ -1,5 +1,5 @@
 import { applyEdits, confidentSpellingFix, type Edit, startsSentence } from './edits.js';
-import { convertSpellingVariants, spellingVariant } from './english-variants.js';
+import { convertSpellingVariants, loadEnglishSpellers, spellingVariant } from './english-variants.js';
 import { type EnglishDialect, type EnglishLint, lintEnglish } from './harper.js';
 
 /** Harper lint kinds whose first suggestion `correct` applies. Style, Readability, Enhancement and the like are
@@ -42,6 +42,7 @@ const AGREEMENT_RULES: readonly (readonly [RegExp, string])[] = [
  * are converted.
  */
 export async function correctEnglish(text: string, dialect: EnglishDialect): Promise<string> {
+  await loadEnglishSpellers();
   let current = text;
   for (let pass = 0; pass < 2; pass++) {
     const lints = await lintEnglish(current, dialect);
