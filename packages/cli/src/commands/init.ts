@@ -36,13 +36,19 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
     }
   }
   const json = JSON.stringify(config, null, 2);
+  const quote = (value: string) => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
   const text = flags.json
-    ? `${json}\n`
+    ? `${JSON.stringify(config, null, 2)}\n`
     : [
         "import type { GlossaConfig } from '@glossa/core';",
         '',
         '// Every option is described in docs/config.md of Glossa.',
-        `export default ${json.replace(/"([a-zA-Z]+)":/g, '$1:').replaceAll('"', "'")} satisfies GlossaConfig;`,
+        'export default {',
+        `  sourceLang: ${quote(config.sourceLang)},`,
+        `  targetLocales: [${config.targetLocales.map(quote).join(', ')}],`,
+        `  files: [${config.files.map(quote).join(', ')}],`,
+        `  out: ${quote(config.out)},`,
+        '} satisfies GlossaConfig;',
         '',
       ].join('\n');
   await writeFile(join(ctx.cwd, name), text, { flag: flags.force ? 'w' : 'wx' });

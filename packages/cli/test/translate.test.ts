@@ -1,0 +1,162 @@
+/**
+ * `glossa translate`, `estimate`, `status`, `usage` and `init` as real child processes against a real
+ * @glossa/server peer (SQLite in a temporary folder, Apertium for es).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type GlossaServer, startServer } from '@glossa/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childEnv, glossa, project } from './helpers.js';
+
+let server: GlossaServer;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  server = await startServer({
+    dataDir: await project({}),
+    port: 0,
+    freePort: 0,
+    host: '127.0.0.1',
+    logger: false,
+  });
+  env = childEnv({ GLOSSA_SERVER_URL: server.url, GLOSSA_API_KEY: server.devKey });
+});
+afterAll(() => server.close());
+
+const HTML = `<!doctype html>
+<html lang="en">
+  <head><title>Welcome</title></head>
+  <body>
+    <h1>Welcome to the shop</h1>
+    <p>Open the <a href="/cart.html">cart</a> to pay.</p>
+    <img src="/logo.png" alt="The red house">
+  </body>
+</html>
+`;
+
+const XLIFF = `<?xml version="1.0" encoding="UTF-8"?>
+<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en">
+  <file id="app">
+    <unit id="greeting">
+      <segment><source>Good morning</source></segment>
+    </unit>
+    <unit id="save">
+      <segment><source>Save the <pc id="1">file</pc> now</source></segment>
+    </unit>
+  </file>
+</xliff>
+`;
+
+describe('glossa translate', () => {
+  it('translates HTML and XLIFF through their adapters into <out>/<locale>/<path>', async () => {
+    const cwd = await project({ 'site/index.html': HTML, 'strings/app.xlf': XLIFF });
+    const run = await glossa(['translate', 'site', 'strings/app.xlf', '--to', 'es', '--out', 'out'], {
+      cwd,
+      env,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^failures: +0$/m);
+    const html = await readFile(join(cwd, 'out/es/index.html'), 'utf8');
+    expect(html).toContain('<html lang="es">');
+    expect(html).toContain('<a href="/cart.html">');
+    expect(html).toContain('src="/logo.png"');
+    expect(html).not.toContain('Welcome to the shop');
+    expect(html).toMatch(/<title>Bienvenido<\/title>/);
+    const xlf = await readFile(join(cwd, 'out/es/app.xlf'), 'utf8');
+    expect(xlf).toContain('trgLang="es"');
+    expect(xlf).toMatch(/<target>Buenos días<\/target>/);
+    expect(xlf).toMatch(/<target>[^<]*<pc id="1">[^<]+<\/pc>[^<]*<\/target>/);
+  }, 120_000);
+
+  it('estimate predicts exactly the requests and billed characters translate then uses', async () => {
+    const cwd = await project({
+      'docs/a.md': '# Prices\n\nThe price of the house is *high*.\n\n- Red door\n- Blue window\n',
+    });
+    const estimate = await glossa(['estimate', 'docs', '--to', 'es,en-XA', '--json'], { cwd, env });
+    expect(estimate.code, estimate.stderr).toBe(0);
+    const planned = JSON.parse(estimate.stdout);
+    const before = JSON.parse((await glossa(['usage', '--json'], { cwd, env })).stdout).character_count;
+    const run = await glossa(['translate', 'docs', '--to', 'es,en-XA', '--json'], { cwd, env });
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(planned).toMatchObject({ files: 1, segments: 8, cacheHits: 0, requests: 2 });
+    expect(report.requests).toBe(planned.requests);
+    expect(report.billedCharacters).toBe(planned.billedCharacters);
+    const after = JSON.parse((await glossa(['usage', '--json'], { cwd, env })).stdout).character_count;
+    expect(after - before).toBe(report.billedCharacters);
+    const again = JSON.parse(
+      (await glossa(['estimate', 'docs', '--to', 'es,en-XA', '--json'], { cwd, env })).stdout,
+    );
+    expect(again).toMatchObject({ requests: 0, billedCharacters: 0, unchanged: 8 });
+  }, 120_000);
+
+  it('keeps a person’s edit, retranslates a changed source, and status says which is which', async () => {
+    const cwd = await project({ 'docs/a.md': '# The house\n\nThe door is red.\n\nThe window is blue.\n' });
+    const args = ['docs', '--to', 'es', '--out', 'out'];
+    expect((await glossa(['translate', ...args], { cwd, env })).code).toBe(0);
+    const out = join(cwd, 'out/es/a.md');
+    const first = await readFile(out, 'utf8');
+    const firstLines = first.split('\n');
+    firstLines[2] = 'La puerta está pintada de rojo.'; // a reviewer's edit
+    await writeFile(out, firstLines.join('\n'));
+    await writeFile(join(cwd, 'docs/a.md'), '# The house\n\nThe door is red.\n\nThe window is green.\n');
+
+    const status = await glossa(['status', ...args, '--json'], { cwd, env });
+    expect(JSON.parse(status.stdout).locales.es).toEqual({
+      current: 1,
+      missing: 0,
+      stale: 1,
+      'human-edit': 1,
+      untracked: 0,
+    });
+    expect(JSON.parse(status.stdout).findings).toEqual([
+      { locale: 'es', key: 'docs/a.md#paragraph-2', where: 'docs/a.md:5:1', state: 'stale' },
+    ]);
+    const check = await glossa(['check', ...args], { cwd, env });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain('docs/a.md:5:1 [es]: stale');
+
+    const run = await glossa(['translate', ...args, '--json'], { cwd, env });
+    expect(JSON.parse(run.stdout)).toMatchObject({ translated: 1, humanEdits: 1, unchanged: 1, requests: 1 });
+    const second = (await readFile(out, 'utf8')).split('\n');
+    expect(second[2]).toBe('La puerta está pintada de rojo.');
+    expect(second[4]).not.toBe(firstLines[4]);
+    expect(second[4]).toMatch(/verde/);
+    expect((await glossa(['check', ...args], { cwd, env })).code).toBe(0);
+  }, 180_000);
+
+  it('lists segments the service could not translate with file:line and exits 1', async () => {
+    const cwd = await project({ 'docs/a.md': 'Intro.\n\n## Setup\n\nRun it.\n' });
+    const run = await glossa(['translate', 'docs', '--to', 'ja'], { cwd, env });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^failures: +3$/m);
+    for (const at of ['1:1', '3:4', '5:1']) {
+      expect(run.stdout).toMatch(new RegExp(`^  docs/a\\.md:${at} \\[ja\\]: .*not supported`, 'm'));
+    }
+    expect(run.stderr).toMatch(/glossa: ja: request 1\/1 \(3 texts, 0 characters\) failed/);
+  }, 120_000);
+
+  it('init writes glossa.config.ts, and translate and status follow it without arguments', async () => {
+    const cwd = await project({ 'content/guide/start.md': '# Start\n\nRead this first.\n' });
+    const init = await glossa(['init', '--to', 'es', '--files', 'content/**/*.md', '--out', 'i18n'], {
+      cwd,
+      env,
+    });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain(
+      'wrote glossa.config.ts: en → es, files content/**/*.md, output in i18n/<locale>/',
+    );
+    expect(await readFile(join(cwd, 'glossa.config.ts'), 'utf8')).toContain("targetLocales: ['es']");
+    const run = await glossa(['translate'], { cwd, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await readFile(join(cwd, 'i18n/es/guide/start.md'), 'utf8')).toMatch(
+      /^# Inicio\n\nLeído esto primero\.\n$/,
+    );
+    expect((await glossa(['status'], { cwd, env })).stdout).toBe(
+      'es: 2 current, 0 human edits, 0 stale, 0 missing\n',
+    );
+    const again = await glossa(['init'], { cwd, env });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('glossa.config.ts already exists here');
+  }, 120_000);
+});
