@@ -4,7 +4,8 @@ import type { EngineChoice } from './registry.js';
 /**
  * The server's own cache of engine outputs, per unit: the same unit through the same engine version
  * (its fingerprint), formality and markup mode is translated once. Engines are deterministic for a
- * fingerprint, so a hit is exactly what the engine would answer. Least recently used units go first.
+ * fingerprint, so a hit is exactly what the engine would answer. When full, the oldest entries go first
+ * (insertion order: cheaper than reordering on every hit, and nearly as good for repeated content).
  */
 export interface OutputCache {
   translate(
@@ -28,11 +29,7 @@ export function createOutputCache(maxEntries: number): OutputCache {
         const key = prefix + unit;
         const hit = entries.get(key);
         if (hit === undefined) missing.push(index);
-        else {
-          entries.delete(key);
-          entries.set(key, hit);
-          outputs[index] = hit;
-        }
+        else outputs[index] = hit;
       });
       if (missing.length === 0) return outputs;
       const translated = await choice.engine.translate({

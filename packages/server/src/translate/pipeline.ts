@@ -90,13 +90,19 @@ export async function translateRequest(
   const sources = await sourcesOf(prepared, source, target, context);
 
   const groups = new Map<string, Group>();
+  const groupBySource = new Map<string, Group>();
   prepared.forEach((text, textIndex) => {
-    const choice = context.engines.select(sources[textIndex]!, target)!;
-    const key = `${choice.engine.name}:${choice.pair.source}>${choice.pair.target}`;
-    let group = groups.get(key);
+    const textSource = sources[textIndex]!;
+    let group = groupBySource.get(textSource);
     if (!group) {
-      group = { choice, formality: engineFormality(request, choice, target), units: [], owners: [] };
-      groups.set(key, group);
+      const choice = context.engines.select(textSource, target)!;
+      const key = `${choice.engine.name}:${choice.pair.source}>${choice.pair.target}`;
+      group = groups.get(key);
+      if (!group) {
+        group = { choice, formality: engineFormality(request, choice, target), units: [], owners: [] };
+        groups.set(key, group);
+      }
+      groupBySource.set(textSource, group);
     }
     text.units.forEach((unit, unitIndex) => {
       group.units.push(unit);
@@ -160,9 +166,10 @@ export async function translateRequest(
     throw error;
   }
 
+  const detectedCodes = new Map([...new Set(sources)].map((code) => [code, v2(code)]));
   const translations = prepared.map((text, index): Translation => {
     const translation: Translation = {
-      detected_source_language: v2(sources[index]!),
+      detected_source_language: detectedCodes.get(sources[index]!)!,
       text: text.assemble(outputs[index]!),
     };
     if (request.show_billed_characters) translation.billed_characters = text.billed;

@@ -38,16 +38,25 @@ const HTML_BLOCKS = new Set([
 ]); // biome-ignore format: a word list
 
 const LETTER = /\p{L}/u;
+/** Code points: UTF-16 units less the low halves of surrogate pairs. */
 const codePoints = (text: string) => {
-  let count = 0;
-  for (const _ of text) count++;
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xdc00 && unit <= 0xdfff && i > 0) {
+      const previous = text.charCodeAt(i - 1);
+      if (previous >= 0xd800 && previous <= 0xdbff) count--;
+    }
+  }
   return count;
 };
 
-function addUnit(parts: Part[], units: string[], piece: string, literal = (text: string) => text): void {
+function addUnit(parts: Part[], units: string[], piece: string, literal?: (text: string) => string): void {
   const core = piece.trim();
-  if (core === '' || !LETTER.test(core.replace(/<[^>]*>|&[a-z]+;/g, ''))) {
-    parts.push(literal(piece));
+  // In code form, tags and entities are not letters of the text.
+  const letters = literal ? core.replace(/<[^>]*>|&[a-z]+;/g, '') : core;
+  if (core === '' || !LETTER.test(letters)) {
+    parts.push(literal ? literal(piece) : piece);
     return;
   }
   const start = piece.indexOf(core);

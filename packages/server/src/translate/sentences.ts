@@ -10,6 +10,8 @@ const ABBREVIATIONS = new Set([
 ]); // biome-ignore format: a word list
 
 const CODE = /<g id="\d+">|<\/g>|<x id="\d+"\/>/g;
+/** A cheap first look: no sentence end followed by more text, no newline, so nothing to split. */
+const MAY_SPLIT = /[.!?…。！？]["'’”»)\]]*\s+\S|\n/;
 const BOUNDARY = /[.!?…。！？]+["'’”»)\]]*(?=\s)|\n+/g;
 
 /** Depth of paired codes at each offset (only needed for code-form text). */
@@ -35,7 +37,7 @@ function isAbbreviation(text: string, end: number): boolean {
 }
 
 export function splitSentences(text: string, mode: SplitMode, codes: boolean): string[] {
-  if (mode === '0') return [text];
+  if (mode === '0' || !MAY_SPLIT.test(text)) return [text];
   const depth = codes ? openCodeDepths(text) : undefined;
   const cuts: number[] = [];
   for (const match of text.matchAll(BOUNDARY)) {
