@@ -24,6 +24,17 @@ if (mode === 'run') {
     targetLangs: ['en-XA'],
     cache: createTranslationCache([createMemoryStore(), store]),
     lock,
+    ...(process.env.BENCH_TRACE && {
+      onEvent: (e: { type: string }) =>
+        console.error(
+          e.type,
+          Math.round(process.memoryUsage().rss / 1e6),
+          Math.round(process.memoryUsage().heapUsed / 1e6),
+          e.type === 'done' && (globalThis as { gc?: () => void }).gc
+            ? ((globalThis as { gc: () => void }).gc(), Math.round(process.memoryUsage().heapUsed / 1e6))
+            : '',
+        ),
+    }),
   });
   const result = await run.translate({ segments });
   report = {

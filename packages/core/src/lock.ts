@@ -133,30 +133,11 @@ export class TranslationLock {
   /** Writes the lock if it changed: temp file, flush, rename. */
   async save(): Promise<void> {
     if (!this.#dirty) return;
-    const locales = [...this.#entries.keys()].sort();
-    const lines = ['{', `  "version": ${LOCK_VERSION},`, '  "entries": {'];
-    locales.forEach((locale, i) => {
-      const byKey = this.#entries.get(locale)!;
-      const keys = [...byKey.keys()].sort();
-      lines.push(`    ${JSON.stringify(locale)}: {`);
-      keys.forEach((key, j) => {
-        const e = byKey.get(key)!;
-        const comma = j < keys.length - 1 ? ',' : '';
-        lines.push(
-          `      ${JSON.stringify(key)}: { "source": "${e.source}", "target": "${e.target}" }${comma}`,
-        );
-      });
-      lines.push(`    }${i < locales.length - 1 ? ',' : ''}`);
-    });
-    lines.push('  }', '}', '');
     const tmp = `${this.path}.tmp-${process.pid}`;
     try {
       const handle = await open(tmp, 'w');
       try {
-        for (let i = 0; i < lines.length; i += 4096) {
-          const end = Math.min(i + 4096, lines.length);
-          await handle.write(`${lines.slice(i, end).join('\n')}${end < lines.length ? '\n' : ''}`);
-        }
+        for (const chunk of this.#chunks()) await handle.write(chunk);
         await handle.sync();
       } finally {
         await handle.close();
@@ -166,5 +147,30 @@ export class TranslationLock {
       throw new LockFileError(`Cannot write ${this.path}: ${(error as Error).message}`, { cause: error });
     }
     this.#dirty = false;
+  }
+
+  /** The file's text in chunks of up to 4,096 lines, so a large lock is never one string. */
+  *#chunks(): Generator<string> {
+    const locales = [...this.#entries.keys()].sort();
+    let lines = ['{', `  "version": ${LOCK_VERSION},`, '  "entries": {'];
+    for (const [i, locale] of locales.entries()) {
+      const byKey = this.#entries.get(locale)!;
+      const keys = [...byKey.keys()].sort();
+      lines.push(`    ${JSON.stringify(locale)}: {`);
+      for (const [j, key] of keys.entries()) {
+        const e = byKey.get(key)!;
+        const comma = j < keys.length - 1 ? ',' : '';
+        lines.push(
+          `      ${JSON.stringify(key)}: { "source": "${e.source}", "target": "${e.target}" }${comma}`,
+        );
+        if (lines.length >= 4096) {
+          yield `${lines.join('\n')}\n`;
+          lines = [];
+        }
+      }
+      lines.push(`    }${i < locales.length - 1 ? ',' : ''}`);
+    }
+    lines.push('  }', '}', '');
+    yield lines.join('\n');
   }
 }

@@ -63,6 +63,8 @@ export type RunEvent =
       readonly error?: Error;
     }
   | { readonly type: 'failure'; readonly failure: RunFailure }
+  /** A wave of requests is done and its targets are stored in the cache and the lock. */
+  | { readonly type: 'wave'; readonly done: number; readonly total: number; readonly stored: number }
   | { readonly type: 'done'; readonly report: RunReport };
 
 /**

@@ -3,12 +3,13 @@
  * second encoding) → cache and lock. Nothing is silently dropped: a segment that cannot be translated
  * keeps its source and is listed in the report with its file and position.
  */
-import { type BatchItem, createBatcher } from './batcher.js';
+import { MAX_TRANSLATE_REQUEST_BYTES } from '@glossa/protocol';
+import { createBatcher } from './batcher.js';
 import { type CacheKeyParts, cacheKey } from './cache/key.js';
 import type { TranslationCache } from './cache/translation-cache.js';
-import { flattenPairs, inlinePlainText, restorePairs, verifyCodes } from './codes/inline.js';
 import type { TranslationLock } from './lock.js';
 import type { QaCheck, RunEstimate, RunEvent, RunFailure, RunReport } from './report.js';
+import { cutWaves, type Pending, translateWave } from './run-wave.js';
 import type { Segment } from './segment.js';
 import type { TranslationRequestOptions, Translator } from './translator.js';
 
@@ -30,6 +31,11 @@ export interface TranslationRunOptions {
   readonly lock?: TranslationLock;
   readonly concurrency?: number;
   readonly marginBytes?: number;
+  /**
+   * Unique JSON bytes sent per wave; after each wave the cache and the lock are stored, so a killed run
+   * resends at most one wave. Default `DEFAULT_WAVE_BYTES` (32 full requests).
+   */
+  readonly waveBytes?: number;
   readonly qa?: QaCheck;
   readonly onEvent?: (event: RunEvent) => void;
 }
@@ -46,12 +52,8 @@ export interface RunResult {
   readonly report: RunReport;
 }
 
-interface Pending {
-  readonly locale: string;
-  readonly segment: RunSegment;
-  readonly cacheKey: string;
-  readonly item: BatchItem;
-}
+/** 32 requests' worth of text per wave: at most one partly filled request per wave. */
+export const DEFAULT_WAVE_BYTES = 32 * MAX_TRANSLATE_REQUEST_BYTES;
 
 export function createTranslationRun(options: TranslationRunOptions) {
   if (!Array.isArray(options.targetLangs) || options.targetLangs.length === 0) {
@@ -88,6 +90,8 @@ export function createTranslationRun(options: TranslationRunOptions) {
   async function prepare(input: RunInput) {
     const targets = new Map<string, Map<string, string>>(options.targetLangs.map((l) => [l, new Map()]));
     let unchanged = 0;
+    /** Machine output this run writes without a request (cache hits, texts without words), for the lock. */
+    const resolved: [string, RunSegment, string][] = [];
     let humanEdits = 0;
     const pending: Pending[] = [];
     for (const locale of options.targetLangs) {
@@ -100,8 +104,9 @@ export function createTranslationRun(options: TranslationRunOptions) {
           out.set(segment.key, target!);
           if (state === 'current') unchanged++;
           else humanEdits++;
-        } else if (!/[\p{L}\p{N}]/u.test(inlinePlainText(segment.source))) {
-          out.set(segment.key, segment.source); // nothing to translate: codes, digits-free punctuation
+        } else if (!hasWords(segment.source)) {
+          out.set(segment.key, segment.source); // nothing to translate: only codes, punctuation, spaces
+          resolved.push([locale, segment, segment.source]);
           unchanged++;
         } else {
           const item = { text: segment.source, options: requestFor(segment, locale) };
@@ -126,11 +131,12 @@ export function createTranslationRun(options: TranslationRunOptions) {
       if (hit === undefined) misses.push(p);
       else {
         targets.get(p.locale)!.set(p.segment.key, hit);
+        resolved.push([p.locale, p.segment, hit]);
         cacheHits++;
       }
     }
     emit({ type: 'cache', hits: cacheHits, misses: misses.length });
-    return { targets, unchanged, humanEdits, cacheHits, misses };
+    return { targets, unchanged, humanEdits, cacheHits, misses, resolved };
   }
 
   /** Dry run: what `translate` would send and bill, without calling the service. */
@@ -164,88 +170,63 @@ export function createTranslationRun(options: TranslationRunOptions) {
     emit({ type: 'start', segments: input.segments.length, locales: options.targetLangs });
     const prepared = await prepare(input);
     const batcher = createBatcher(batcherOptions());
-    const first = await batcher.translate(prepared.misses.map((p) => p.item));
+    const sources = new Map(input.segments.map((s) => [s.key, s]));
+    const lock = options.lock;
+    const recordMachineOutput = (locale: string, segment: RunSegment, target: string) => {
+      const before = input.existingTargets?.get(locale)?.get(segment.key);
+      const state =
+        before === undefined ? 'missing' : lock!.state(locale, segment.key, segment.source, before);
+      if (state === 'missing' || state === 'stale') lock!.record(locale, segment.key, segment.source, target);
+    };
+    if (lock) {
+      for (const [locale, segment, target] of prepared.resolved) recordMachineOutput(locale, segment, target);
+      await lock.save();
+    }
 
     const failures: RunFailure[] = [];
-    const good = new Map<Pending, string>();
-    const retry: { p: Pending; reason: string }[] = [];
-    prepared.misses.forEach((p, i) => {
-      const r = first.results[i]!;
-      if ('error' in r) {
-        failures.push(failureOf(p, r.error.message));
-        return;
+    const requests: { bytes: number }[] = [];
+    const qaItems: { locale: string; key: string; source: string; target: string }[] = [];
+    let translated = 0;
+    let retried = 0;
+    let billedCharacters = 0;
+    const waveBytes = options.waveBytes ?? DEFAULT_WAVE_BYTES;
+    const waves = cutWaves(prepared.misses, waveBytes);
+    let stored = 0;
+    for (const [index, wave] of waves.entries()) {
+      const out = await translateWave(batcher, wave);
+      for (const f of out.failures) {
+        prepared.targets.get(f.locale)!.set(f.key, sources.get(f.key)!.source);
+        emit({ type: 'failure', failure: f });
       }
-      const problem = verifyCodes(p.segment.source, r.text);
-      if (problem === undefined) good.set(p, r.text);
-      else retry.push({ p, reason: problem });
-    });
-
-    let second = { requests: [] as readonly { bytes: number }[], billedCharacters: 0 };
-    if (retry.length > 0) {
-      const out = await batcher.translate(
-        retry.map(({ p }) => ({ ...p.item, text: flattenPairs(p.segment.source) })),
-      );
-      second = out;
-      retry.forEach(({ p, reason }, i) => {
-        const r = out.results[i]!;
-        if ('error' in r) {
-          failures.push(failureOf(p, r.error.message));
-          return;
-        }
-        const restored = restorePairs(r.text);
-        const problem = 'error' in restored ? restored.error : verifyCodes(p.segment.source, restored.target);
-        if (problem === undefined && 'target' in restored) good.set(p, restored.target);
-        else failures.push(failureOf(p, `${reason}; after the second encoding: ${problem}`));
-      });
-    }
-
-    const sources = new Map(input.segments.map((s) => [s.key, s]));
-    const failed = new Set<string>();
-    for (const f of failures) {
-      prepared.targets.get(f.locale)!.set(f.key, sources.get(f.key)!.source);
-      failed.add(`${f.locale}\n${f.key}`);
-      emit({ type: 'failure', failure: f });
-    }
-    const toCache = new Map<string, string>();
-    for (const [p, text] of good) {
-      prepared.targets.get(p.locale)!.set(p.segment.key, text);
-      toCache.set(p.cacheKey, text);
-    }
-    await options.cache?.setMany(toCache);
-    if (options.lock) {
-      // Machine output written in this run (translated or from the cache) goes into the lock.
-      for (const [locale, byKey] of prepared.targets) {
-        const existing = input.existingTargets?.get(locale);
-        for (const segment of input.segments) {
-          const target = byKey.get(segment.key);
-          if (target === undefined || failed.has(`${locale}\n${segment.key}`)) continue;
-          const state = options.lock.state(locale, segment.key, segment.source, existing?.get(segment.key));
-          if (state === 'missing' || state === 'stale')
-            options.lock.record(locale, segment.key, segment.source, target);
-        }
+      const toCache = new Map<string, string>();
+      for (const [p, text] of out.good) {
+        prepared.targets.get(p.locale)!.set(p.segment.key, text);
+        toCache.set(p.cacheKey, text);
+        if (lock) recordMachineOutput(p.locale, p.segment, text);
+        if (options.qa)
+          qaItems.push({ locale: p.locale, key: p.segment.key, source: p.segment.source, target: text });
       }
-      await options.lock.save();
+      await options.cache?.setMany(toCache);
+      await lock?.save();
+      failures.push(...out.failures);
+      requests.push(...out.requests);
+      translated += out.good.size;
+      retried += out.retried;
+      billedCharacters += out.billedCharacters;
+      stored += toCache.size;
+      emit({ type: 'wave', done: index + 1, total: waves.length, stored });
     }
-    const qaItems = !options.qa
-      ? []
-      : [...good].map(([p, target]) => ({
-          locale: p.locale,
-          key: p.segment.key,
-          source: p.segment.source,
-          target,
-        }));
     const qa = options.qa && qaItems.length > 0 ? await options.qa(qaItems) : [];
-    const requests = [...first.requests, ...second.requests];
     const report: RunReport = {
       segments: input.segments.length * options.targetLangs.length,
       unchanged: prepared.unchanged,
       humanEdits: prepared.humanEdits,
       cacheHits: prepared.cacheHits,
-      translated: good.size,
-      retried: retry.length,
+      translated,
+      retried,
       requests: requests.length,
       requestBytes: requests.reduce((sum, r) => sum + r.bytes, 0),
-      billedCharacters: first.billedCharacters + second.billedCharacters,
+      billedCharacters,
       failures,
       qa: qa.map((f) => {
         const file = sources.get(f.key)?.file;
@@ -270,14 +251,12 @@ export function translateSegments(
   return createTranslationRun(options).translate({ segments });
 }
 
-function failureOf(p: Pending, reason: string): RunFailure {
-  return {
-    locale: p.locale,
-    key: p.segment.key,
-    ...(p.segment.file !== undefined && { file: p.segment.file }),
-    ...(p.segment.position !== undefined && { position: p.segment.position }),
-    reason,
-  };
+/** Whether a source has a letter or digit outside its codes (checked without building the plain text). */
+function hasWords(source: string): boolean {
+  const words = /<[^>]*>|&[^;]*;|[\p{L}\p{N}]/gu;
+  for (let m = words.exec(source); m; m = words.exec(source))
+    if (m[0][0] !== '<' && m[0][0] !== '&') return true;
+  return false;
 }
 
 function pickKeyOptions(o: TranslationRequestOptions): Partial<CacheKeyParts> {

@@ -180,6 +180,6 @@ describe('runs against the real server', () => {
           'Inline codes changed: missing g#1; after the second encoding: Inline codes changed: missing g#1',
       },
     ]);
-    expect(events).toEqual(['start', 'cache', 'request', 'request', 'failure', 'done']);
+    expect(events).toEqual(['start', 'cache', 'request', 'request', 'failure', 'wave', 'done']);
   });
 });

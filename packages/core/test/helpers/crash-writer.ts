@@ -1,5 +1,5 @@
-// Child process for the crash-safety test: translates chunks of a catalog with the file cache and the
-// lock, printing `chunk <n>` after each chunk is stored, until the parent kills it with SIGKILL.
+// Child process for the crash-safety test: translates a catalog in one run with small waves, using the
+// file cache and the lock, printing `stored <n>` after each wave, until the parent kills it (SIGKILL).
 import {
   createPseudoTranslator,
   createTranslationCache,
@@ -9,25 +9,19 @@ import {
 } from '../../src/index.js';
 import { catalog } from './catalog.js';
 
-const [cachePath, lockPath, total, chunkSize] = [
-  process.argv[2]!,
-  process.argv[3]!,
-  Number(process.argv[4]),
-  Number(process.argv[5]),
-];
+const [cachePath, lockPath, total] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4])];
 const store = await openFileStore({ path: cachePath });
-const cache = createTranslationCache([store]);
 const lock = await TranslationLock.open(lockPath);
 const run = createTranslationRun({
   translator: createPseudoTranslator(),
   sourceLang: 'en',
   targetLangs: ['en-XA'],
-  cache,
+  cache: createTranslationCache([store]),
   lock,
+  waveBytes: 20_000,
+  onEvent: (event) => {
+    if (event.type === 'wave') process.stdout.write(`stored ${event.stored}\n`);
+  },
 });
-const segments = catalog(total);
-for (let i = 0; i * chunkSize < total; i++) {
-  await run.translate({ segments: segments.slice(i * chunkSize, (i + 1) * chunkSize) });
-  process.stdout.write(`chunk ${i}\n`);
-}
+await run.translate({ segments: catalog(total) });
 process.stdout.write('finished\n');
