@@ -39,6 +39,10 @@ export interface MemoryMatch {
   readonly target: string;
 }
 
+const TOKEN_SEPARATOR = '\u0001';
+const storedTokens = (row: { source_text: string; tokens: string }) =>
+  row.tokens === '' ? tokenize(row.source_text) : row.tokens.split(TOKEN_SEPARATOR);
+
 /** Candidates scored exactly per lookup, at most. */
 const MAX_CANDIDATES = 5000;
 
@@ -69,7 +73,7 @@ export function createMemoryStore(db: ResourceDatabase) {
        VALUES (?, ?, ?, '', '[]', 0, ?)`,
     ),
     insertSegment: db.prepare(
-      'INSERT INTO memory_segments (memory_id, source_text, source_key, token_count) VALUES (?, ?, ?, ?)',
+      'INSERT INTO memory_segments (memory_id, source_text, source_key, token_count, tokens) VALUES (?, ?, ?, ?, ?)',
     ),
     insertTarget: db.prepare(
       'INSERT INTO memory_targets (segment_id, seq, language, text) VALUES (?, ?, ?, ?)',
@@ -121,8 +125,13 @@ export function createMemoryStore(db: ResourceDatabase) {
     for (const segment of segments) {
       const tokens = tokenize(segment.source);
       const id = Number(
-        sql.insertSegment.run(memoryId, segment.source, exactKey(segment.source), tokens.length)
-          .lastInsertRowid,
+        sql.insertSegment.run(
+          memoryId,
+          segment.source,
+          exactKey(segment.source),
+          tokens.length,
+          tokens.join(TOKEN_SEPARATOR),
+        ).lastInsertRowid,
       );
       segment.targets.forEach((target, seq) => {
         sql.insertTarget.run(id, seq, target.language, target.text);
@@ -240,15 +249,19 @@ export function createMemoryStore(db: ResourceDatabase) {
       const maxTokens = Math.floor((tokens.length * 100) / t);
       const candidates = db
         .prepare(
-          `SELECT DISTINCT s.id, s.source_text FROM memory_grams g JOIN memory_segments s ON s.id = g.segment_id
+          `SELECT DISTINCT s.id, s.source_text, s.tokens FROM memory_grams g JOIN memory_segments s ON s.id = g.segment_id
            WHERE g.memory_id = ? AND g.gram IN (${prefix.map(() => '?').join(',')})
            AND s.token_count BETWEEN ? AND ? LIMIT ${MAX_CANDIDATES}`,
         )
-        .all(memoryId, ...prefix, minTokens, maxTokens) as { id: number; source_text: string }[];
+        .all(memoryId, ...prefix, minTokens, maxTokens) as {
+        id: number;
+        source_text: string;
+        tokens: string;
+      }[];
       const scored = candidates
         .map((row) => ({
           id: row.id,
-          score: matchScore(text, tokens, row.source_text, tokenize(row.source_text)),
+          score: matchScore(text, tokens, row.source_text, storedTokens(row)),
         }))
         .filter((candidate) => candidate.score >= threshold)
         .sort((a, b) => b.score - a.score || a.id - b.id);

@@ -101,6 +101,8 @@ export const RESOURCE_MIGRATIONS: readonly string[] = [
   CREATE INDEX memory_jobs_status ON memory_jobs(status);
   CREATE INDEX memory_jobs_export ON memory_jobs(account_id, memory_id, operation);
   `,
+  // Each segment's tokens, joined by U+0001, so that a lookup scores candidates without tokenizing them.
+  `ALTER TABLE memory_segments ADD COLUMN tokens TEXT NOT NULL DEFAULT '';`,
 ];
 
 export type ResourceDatabase = Database.Database;
