@@ -39,6 +39,29 @@ describe('translate: real engines', () => {
     ).toEqual(['EN', 'ES']);
   });
 
+  it('a regional source is read as its language; a regional target is served by its language', async () => {
+    const regional = await t.translate({
+      text: ['The house is big.'],
+      target_lang: 'es',
+      source_lang: 'en-us',
+    });
+    expect(regional.data.translations[0]).toEqual({
+      detected_source_language: 'EN',
+      text: 'La casa es grande.',
+    });
+    const unknown = await t.translate({
+      text: ['La casa es grande.'],
+      target_lang: 'EN-GB',
+      source_lang: 'es-MX',
+    });
+    expect(unknown.data.message).toBe("Value for 'source_lang' not supported: 'es-MX'.");
+    const good = await t.translate({ text: ['The house is big.'], target_lang: 'PT-BR', source_lang: 'EN' });
+    expect(good.status).toBe(200);
+    expect(good.data.translations[0].detected_source_language).toBe('EN');
+    const us = await t.translate({ text: ['La casa es grande.'], target_lang: 'EN-US', source_lang: 'ES' });
+    expect(us.data.translations[0]).toEqual({ detected_source_language: 'ES', text: 'The house is big.' });
+  });
+
   it('a pseudo-locale target uses the pseudo engine', async () => {
     const text = first(
       await t.translate({ text: ['Save now'], target_lang: 'en-XA', source_lang: 'EN' }),

@@ -1,4 +1,5 @@
 import {
+  baseLanguage,
   canonicalLanguage,
   checkTranslateRules,
   DEFAULT_TAG_HANDLING_VERSION,
@@ -72,7 +73,12 @@ export async function translateRequest(
   const rule = checkTranslateRules(request);
   if (rule) throw badRequest(rule);
   const target = language(request.target_lang, 'target_lang');
-  const source = request.source_lang === undefined ? undefined : language(request.source_lang, 'source_lang');
+  // A source is a language, not a variant: `EN-US` is read as `en` (and reported as `EN`).
+  const source =
+    request.source_lang === undefined
+      ? undefined
+      : (canonicalLanguage(baseLanguage(language(request.source_lang, 'source_lang'))) ??
+        baseLanguage(request.source_lang));
   checkRequestRules(request, target, caller);
   if (source !== undefined && !context.engines.select(source, target)) {
     throw unsupportedLanguage(
