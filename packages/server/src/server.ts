@@ -50,12 +50,13 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
   const storage = options.storage ?? createSqliteStorage(resolved.dataDir);
   let dev: Awaited<ReturnType<typeof ensureDevAccount>>;
   let engines: ReturnType<typeof createEngineRegistry>;
-  let resources: ResourceStore;
+  let resources: ResourceStore | undefined;
   try {
     resources = await createResourceStore(resolved.dataDir, storage);
     dev = await ensureDevAccount(storage, resolved.dataDir, resolved.devKey);
     engines = createEngineRegistry(options.engines ?? (await defaultEngines(resolved)));
   } catch (error) {
+    await resources?.close();
     await storage.close();
     throw error;
   }
