@@ -11,6 +11,7 @@ import {
   type ResourceName,
 } from '@glossa/protocol';
 import type { EngineRegistry } from './engines/registry.js';
+import { customizationFeatures, customizationLanguages } from './glossaries/languages.js';
 import { DETECTABLE_LANGUAGES } from './translate/detect-source.js';
 import { writeLanguageObjects } from './write/languages.js';
 
@@ -45,6 +46,7 @@ export function createLanguageCatalog(engines: EngineRegistry): LanguageCatalog 
         // Every engine keeps inline markup (the pipeline maps tags to codes), so every pair has tag handling.
         features.tag_handling = { status: 'stable' };
         if (isTarget && formality(code)) features.formality = { status: 'stable' };
+        Object.assign(features, customizationFeatures(code, isTarget));
         return {
           lang: code,
           name: languageName(code) ?? code,
@@ -60,8 +62,10 @@ export function createLanguageCatalog(engines: EngineRegistry): LanguageCatalog 
   return {
     languages(resource) {
       if (resource === 'write') return writeLanguageObjects();
-      if (resource !== 'translate_text') return [];
       cached ??= translateText();
+      if (resource === 'glossary' || resource === 'style_rules')
+        return customizationLanguages(resource, cached);
+      if (resource !== 'translate_text') return [];
       return structuredClone(cached);
     },
     supportsFormality: formality,

@@ -19,7 +19,12 @@ describe('GET /v3/languages', () => {
       usable_as_source: true,
       usable_as_target: true,
       status: 'stable',
-      features: { auto_detection: { status: 'stable' }, tag_handling: { status: 'stable' } },
+      features: {
+        auto_detection: { status: 'stable' },
+        tag_handling: { status: 'stable' },
+        glossary: { status: 'stable' },
+        style_rules: { status: 'stable' },
+      },
     });
     expect(byCode.get('es')).toMatchObject({ usable_as_target: true, usable_as_source: true });
     expect(byCode.get('en-XA')).toMatchObject({
@@ -76,8 +81,11 @@ describe('deprecated v2 endpoints', () => {
     expect((await t.call('/v2/languages?type=both')).status).toBe(400);
   });
 
-  it('/v2/glossary-language-pairs: none until glossaries are served', async () => {
-    expect((await t.call('/v2/glossary-language-pairs')).data).toEqual({ supported_languages: [] });
+  it('/v2/glossary-language-pairs: every pair of root languages glossaries serve', async () => {
+    const pairs = (await t.call('/v2/glossary-language-pairs')).data.supported_languages;
+    expect(pairs).toContainEqual({ source_lang: 'en', target_lang: 'es' });
+    expect(pairs).toContainEqual({ source_lang: 'es', target_lang: 'en' });
+    expect(pairs.some((pair: { target_lang: string }) => pair.target_lang.includes('-'))).toBe(false);
   });
 });
 

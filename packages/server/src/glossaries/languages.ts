@@ -1,8 +1,12 @@
 import {
+  baseLanguage,
   canonicalLanguage,
   type EntriesFormat,
   isPseudoLocale,
+  type Language,
+  languageName,
   parseGlossaryEntries,
+  STYLE_RULE_LANGUAGES,
 } from '@glossa/protocol';
 import { badRequest, unsupportedLanguage } from '../errors.js';
 
@@ -56,4 +60,49 @@ export function parseEntries(text: string, format: EntriesFormat, pair: { source
   const result = parseGlossaryEntries(text, format, { source_lang: pair.source, target_lang: pair.target });
   if (!result.ok) throw badRequest(result.message, result.detail);
   return result.entries;
+}
+
+/**
+ * Features a translate_text language gets from glossaries and style rules: `glossary` for every human
+ * language (glossaries apply with every engine), `style_rules` for targets whose root has style rules.
+ */
+export function customizationFeatures(code: string, isTarget: boolean): Language['features'] {
+  const features: Language['features'] = {};
+  if (isPseudoLocale(code)) return features;
+  features.glossary = { status: 'stable' };
+  if (isTarget && (STYLE_RULE_LANGUAGES as readonly string[]).includes(baseLanguage(code))) {
+    features.style_rules = { status: 'stable' };
+  }
+  return features;
+}
+
+/**
+ * `/v3/languages?resource=glossary`: the root languages of translate_text (glossary dictionaries use root
+ * codes), usable on both sides; `resource=style_rules`: the style rule languages some engine translates into.
+ */
+export function customizationLanguages(
+  resource: 'glossary' | 'style_rules',
+  translate: readonly Language[],
+): Language[] {
+  const roots = new Map<string, { source: boolean; target: boolean }>();
+  for (const language of translate) {
+    if (isPseudoLocale(language.lang)) continue;
+    const root = baseLanguage(language.lang);
+    const entry = roots.get(root) ?? { source: false, target: false };
+    entry.source ||= language.usable_as_source;
+    entry.target ||= language.usable_as_target;
+    roots.set(root, entry);
+  }
+  const codes =
+    resource === 'glossary'
+      ? [...roots.keys()]
+      : STYLE_RULE_LANGUAGES.filter((code) => roots.get(code)?.target === true);
+  return codes.sort().map((code) => ({
+    lang: code,
+    name: languageName(code) ?? code,
+    usable_as_source: resource === 'glossary',
+    usable_as_target: true,
+    status: 'stable',
+    features: {},
+  }));
 }
