@@ -234,5 +234,7 @@ export function extract(text: string, options?: HtmlOptions): HtmlExtraction {
   const extractor = new Extractor(text, resolved);
   extractor.container(tree, true);
   const { segments, codes, spans } = extractor;
+  // Nested segments (an alt text, a link title) are found before the sentence around them: list in document order.
+  segments.sort((a, b) => (a.position?.offset ?? 0) - (b.position?.offset ?? 0));
   return { text, options: resolved, segments, codes, spans, tree };
 }

@@ -261,5 +261,7 @@ export function extract(text: string, options?: MarkdownOptions): MarkdownExtrac
   extractor.flow(markdownParser(resolved).parse(text) as Parent);
   extractor.finish();
   const { segments, codes, spans, messages } = extractor;
+  // Nested segments (an alt text, a link title) are found before the sentence around them: list in document order.
+  segments.sort((a, b) => (a.position?.offset ?? 0) - (b.position?.offset ?? 0));
   return { text, options: resolved, segments, codes, spans, messages };
 }
