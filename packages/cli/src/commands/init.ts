@@ -35,7 +35,6 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
       }
     }
   }
-  const json = JSON.stringify(config, null, 2);
   const quote = (value: string) => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
   const text = flags.json
     ? `${JSON.stringify(config, null, 2)}\n`

@@ -81,13 +81,28 @@ export async function xliffImportCommand(
       problems++;
       continue;
     }
+    if (unit.source !== segment.source) {
+      ctx.io.err(`${file}: unit ${unit.key}: its source changed since the export (skipped; export again)`);
+      problems++;
+      continue;
+    }
     const broken = verifyCodes(segment.source, unit.target);
     if (broken !== undefined) {
       ctx.io.err(`${file}: unit ${unit.key}: ${broken} (skipped; the segment keeps its current target)`);
       problems++;
       continue;
     }
-    if (targets.get(unit.key) !== unit.target) applied++;
+    const current = targets.get(unit.key);
+    if (current === unit.target) continue;
+    const state = project.lock?.state(locale, unit.key, segment.source, current);
+    if (unit.origin === 'machine' && (state === 'human-edit' || state === 'untracked')) {
+      // Not marked reviewed or final: an older export must not undo an edit made since.
+      ctx.io.err(
+        `${file}: unit ${unit.key}: kept the current human edit (the imported target is not reviewed or final)`,
+      );
+      continue;
+    }
+    applied++;
     targets.set(unit.key, unit.target);
   }
   const written = await writeOutputs(project, locale, targets, (p) => {
