@@ -31,6 +31,7 @@ const has = {
   documents: await real.serves('POST', '/v2/document', {}),
   voice: await real.serves('POST', '/v3/voice/realtime', {}),
   spokenTerms: await real.serves('GET', '/v3/voice/spoken_terms'),
+  voiceJobs: await real.serves('POST', '/v3/voice/jobs', {}),
 };
 
 async function failure(promise: Promise<unknown>): Promise<GlossaError> {
@@ -204,4 +205,42 @@ describe('voice against the real server', () => {
     await client.voice.deleteSpokenTerms(id);
     expect(await failure(client.voice.getSpokenTerms(id))).toBeInstanceOf(NotFoundError);
   });
+
+  it.skipIf(!has.voiceJobs)('starts an asynchronous voice job and reads its status (alpha)', async () => {
+    const client = real.client();
+    const { job_id: jobId } = await client.voice.createJob(silentWav(0.5), {
+      sourceLanguage: 'en',
+      targetLanguages: ['es'],
+      fileName: 'silence.wav',
+    });
+    expect(jobId.length).toBeGreaterThan(0);
+    const job = await client.voice.getJob(jobId);
+    expect(job.job_id).toBe(jobId);
+    expect(['queued', 'processing', 'done', 'error']).toContain(job.status);
+    const { key } = await real.createAccount({ plan: 'paid' });
+    const outsider = real.client({ authKey: key });
+    const options = { sourceLanguage: 'en', targetLanguages: ['es'], fileName: 'silence.wav' };
+    expect(await failure(outsider.voice.createJob(silentWav(0.1), options))).toBeInstanceOf(
+      AuthorizationError,
+    );
+  });
 });
+
+/** A mono 16 kHz 16-bit PCM WAV of silence. */
+function silentWav(seconds: number): Buffer {
+  const samples = Math.round(16_000 * seconds);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + samples * 2, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(16_000, 24);
+  header.writeUInt32LE(32_000, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(samples * 2, 40);
+  return Buffer.concat([header, Buffer.alloc(samples * 2)]);
+}
