@@ -103,6 +103,19 @@ describe('glossaries applied in /v2/translate (real Apertium)', () => {
     }
   });
 
+  it('a pt dictionary serves PT-BR and PT-PT targets', async () => {
+    const id = await glossary('es', 'pt', 'archivo\tdossiê');
+    for (const target of ['PT-BR', 'PT-PT']) {
+      const text = await translate({
+        text: ['El archivo está listo.'],
+        source_lang: 'ES',
+        target_lang: target,
+        glossary_id: id,
+      });
+      expect(text).toContain('dossiê');
+    }
+  });
+
   it('refuses a glossary without the requested pair (404) and one of another pair', async () => {
     const id = await glossary('en', 'es', 'file\tarchivo');
     const pseudo = await t.translate({

@@ -109,6 +109,13 @@ describe('translation memory applied in /v2/translate', () => {
       translation_memories: [],
       total_count: 0,
     });
+    const job = (
+      await t.call('/v3/translation_memories/import', {
+        json: { source_file: { file_name: 'x.tmx', content_length: 10 } },
+      })
+    ).data.job_id;
+    expect((await t.call(`/v3/translation_memories/jobs/${job}`, { key: other.key })).status).toBe(404);
+    expect((await t.call(`/v3/translation_memories/jobs/${job}`)).status).toBe(200);
   });
 
   it('show_translation_memory_matches needs a memory and an account with the option (400)', async () => {
