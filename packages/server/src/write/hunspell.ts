@@ -44,10 +44,10 @@ export async function checkWords(language: string, words: readonly string[]): Pr
   if (!dictionary) throw new RangeError(`No Hunspell dictionary for '${language}'.`);
   let process = processes.get(language);
   if (!process) {
-    process = new LineProcess(`hunspell ${dictionary}`, 'hunspell', ['-a', '-i', 'utf-8', '-d', dictionary]);
+    // `hunspell -a` starts with one banner line ("@(#) International Ispell ...").
+    const args = ['-a', '-i', 'utf-8', '-d', dictionary];
+    process = new LineProcess(`hunspell ${dictionary}`, 'hunspell', args, 30_000, 1);
     processes.set(language, process);
-    // The banner line comes first; a first empty request consumes it.
-    await process.request('\n', (lines) => lines.length >= 1 && lines.at(-1) === '');
   }
   const input = `${words.map((word) => `^${word.replace(/\s+/g, '')}`).join('\n')}\n`;
   const lines = await process.request(

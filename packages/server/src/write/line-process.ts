@@ -8,11 +8,14 @@ import { EngineError } from '../engines/engine.js';
  */
 export class LineProcess {
   private child: ChildProcessWithoutNullStreams | undefined;
-  private buffer = '';
+  /** Lines still to drop from a freshly started process (its banner). */
+  private skip = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private current:
     | {
         readonly lines: string[];
+        /** The process the request was written to: only its exit fails the request. */
+        readonly owner: ChildProcessWithoutNullStreams;
         readonly isComplete: (lines: readonly string[]) => boolean;
         readonly done: (lines: string[]) => void;
         readonly fail: (error: Error) => void;
@@ -24,6 +27,8 @@ export class LineProcess {
     private readonly command: string,
     private readonly args: readonly string[],
     private readonly timeoutMs = 30_000,
+    /** How many lines the program prints when it starts (a banner), dropped before any answer. */
+    private readonly bannerLines = 0,
   ) {}
 
   /** Writes `input` (which must end with a newline) and resolves with the answer's lines. */
@@ -53,6 +58,7 @@ export class LineProcess {
       };
       this.current = {
         lines: [],
+        owner: child,
         isComplete,
         done: (lines) => finish(() => resolve(lines)),
         fail: (error) => finish(() => reject(error)),
@@ -65,26 +71,31 @@ export class LineProcess {
     if (this.child && this.child.exitCode === null) return this.child;
     const child = spawn(this.command, this.args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
-    this.buffer = '';
+    let buffer = '';
+    this.skip = this.bannerLines;
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      let newline = this.buffer.indexOf('\n');
+      // Output of a process that was replaced (timed out, closed) is nobody's answer.
+      if (this.child !== child) return;
+      buffer += chunk;
+      let newline = buffer.indexOf('\n');
       while (newline >= 0) {
-        const line = this.buffer.slice(0, newline);
-        this.buffer = this.buffer.slice(newline + 1);
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
         const current = this.current;
-        if (current) {
+        if (this.skip > 0) this.skip--;
+        else if (current) {
           current.lines.push(line);
           if (current.isComplete(current.lines)) current.done(current.lines);
         }
-        newline = this.buffer.indexOf('\n');
+        newline = buffer.indexOf('\n');
       }
     });
     child.stderr.resume();
     const failed = (cause: unknown) => {
       if (this.child === child) this.child = undefined;
-      this.current?.fail(new EngineError(`${this.name} stopped`, this.name, { cause }));
+      if (this.current?.owner === child)
+        this.current.fail(new EngineError(`${this.name} stopped`, this.name, { cause }));
     };
     child.on('error', failed);
     child.on('exit', (code) => failed(new Error(`exit code ${code}`)));
