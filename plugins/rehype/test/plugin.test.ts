@@ -55,6 +55,12 @@ describe('merge', () => {
     );
   });
 
+  test('accepts <x id></x> for a standalone code', () => {
+    expect(merge('<p>Line<br>break</p>', { 'p-1': 'Ligne<x id="1"></x>coupée' })).toBe(
+      '<p>Ligne<br>coupée</p>',
+    );
+  });
+
   test('sets dir="rtl" for a right-to-left target and replaces an existing lang', () => {
     expect(merge('<html lang="en"><p>Hi there</p></html>', {}, { lang: 'ar' })).toBe(
       '<html dir="rtl" lang="ar"><p>Hi there</p></html>',

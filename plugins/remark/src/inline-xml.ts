@@ -54,10 +54,13 @@ export function tokenizeInline(xml: string): InlineToken[] {
     if (name === 'g' && slash === '/' && !selfClosing) tokens.push({ type: 'close', id: '' });
     else if (name === 'g' && !slash && !selfClosing && idValue !== undefined)
       tokens.push({ type: 'open', id: idValue });
-    else if (name === 'x' && !slash && selfClosing && idValue !== undefined)
+    else if (name === 'x' && !slash && idValue !== undefined) {
+      // `<x id="1"></x>` is the same standalone code as `<x id="1"/>`.
+      if (!selfClosing && !xml.startsWith('</x>', lt + whole.length))
+        throw new SyntaxError(`unclosed ${whole} at offset ${lt}`);
       tokens.push({ type: 'standalone', id: idValue });
-    else throw new SyntaxError(`unexpected tag ${whole} at offset ${lt}`);
-    position = lt + whole.length;
+    } else throw new SyntaxError(`unexpected tag ${whole} at offset ${lt}`);
+    position = lt + whole.length + (name === 'x' && !selfClosing ? '</x>'.length : 0);
   }
   return tokens;
 }

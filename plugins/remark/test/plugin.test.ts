@@ -113,6 +113,15 @@ describe('merge', () => {
     expect(out).toBe('[La página](/p) \\*se ve\\* *aquí* & \\[1\\]\n');
   });
 
+  test('accepts <x id></x> for a standalone code, refuses an unclosed <x id>', () => {
+    expect(merge('Run `npm i` now.\n', { 'paragraph-1': 'Ejecute <x id="1"></x> ahora.' })).toBe(
+      'Ejecute `npm i` ahora.\n',
+    );
+    expect(() => merge('Run `npm i` now.\n', { 'paragraph-1': 'Ejecute <x id="1"> ahora.' })).toThrow(
+      'paragraph-1 (offset 0): target is not valid inline XML: unclosed <x id="1"> at offset 8',
+    );
+  });
+
   test('a translated segment that starts like a block marker is escaped', () => {
     expect(merge('Word\n', { 'paragraph-1': '# not a heading' })).toBe('\\# not a heading\n');
     expect(merge('Word\n', { 'paragraph-1': '1. not a list' })).toBe('1\\. not a list\n');
