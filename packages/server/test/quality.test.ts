@@ -136,6 +136,70 @@ describe('POST /v3/quality/evaluate', () => {
     expect((await evaluate(body, { key: flagged.key })).status).toBe(200);
   });
 
+  it('reports glossary terms not used, from the glossary of the account for the pair', async () => {
+    const created = await t.call('/v2/glossaries', {
+      json: {
+        name: 'UI',
+        source_lang: 'en',
+        target_lang: 'es',
+        entries: 'file\tfichero\nsave\tguardar',
+        entries_format: 'tsv',
+      },
+    });
+    expect(created.status).toBe(201);
+    const reply = await evaluate({
+      source_lang: 'en',
+      target_lang: 'es',
+      glossary_id: created.data.glossary_id,
+      segments: [
+        { source: 'Save the file.', translation: 'Guarde el archivo.' },
+        { source: 'Open the file.', translation: 'Abra el fichero.' },
+      ],
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.data.segments).toEqual([
+      {
+        issues: [
+          {
+            category: 'terminology',
+            severity: 'major',
+            message: 'The glossary term "file" should be translated as "fichero".',
+            start: 0,
+            end: 18,
+            check: 'glossary_term',
+          },
+          {
+            category: 'terminology',
+            severity: 'major',
+            message: 'The glossary term "save" should be translated as "guardar".',
+            start: 0,
+            end: 18,
+            check: 'glossary_term',
+          },
+        ],
+      },
+      { issues: [] },
+    ]);
+    const otherPair = await evaluate({
+      source_lang: 'en',
+      target_lang: 'de',
+      glossary_id: created.data.glossary_id,
+      segments: [{ source: 'Open the file.', translation: 'Öffnen Sie die Datei.' }],
+    });
+    expect(otherPair.status).toBe(400);
+    const stranger = await t.server.createAccount({ plan: 'paid', qualityAlpha: true });
+    const isolated = await evaluate(
+      {
+        source_lang: 'en',
+        target_lang: 'es',
+        glossary_id: created.data.glossary_id,
+        segments: [{ source: 'a', translation: 'b' }],
+      },
+      { key: stranger.key },
+    );
+    expect(isolated.status).toBe(404);
+  });
+
   it('answers 404 for a glossary the account does not have', async () => {
     const reply = await evaluate({
       source_lang: 'en',

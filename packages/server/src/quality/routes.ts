@@ -50,19 +50,9 @@ export const evaluateQualityRoute = defineRoute(
   },
 );
 
-/** What the quality route needs from the glossary storage: the entries of one dictionary of a glossary. */
-interface GlossaryEntries {
-  entries(
-    accountId: string,
-    id: string,
-    source: string,
-    target: string,
-  ): Promise<readonly GlossaryTerm[] | undefined>;
-}
-
 /**
- * The terms of the glossary's dictionary for the pair (base codes): 404 when the account has no such
- * glossary, 400 when it has no dictionary for the pair.
+ * The terms of the glossary's dictionary for the pair (root languages): 404 when the account has no such
+ * glossary, 400 when the glossary has no dictionary for the pair.
  */
 async function glossaryTerms(
   context: ServiceContext,
@@ -73,11 +63,8 @@ async function glossaryTerms(
 ): Promise<readonly GlossaryTerm[]> {
   const source = baseLanguage(sourceLang);
   const target = baseLanguage(targetLang);
-  const store = (context as { glossaries?: Partial<GlossaryEntries> }).glossaries;
-  if (typeof store?.entries === 'function') {
-    const entries = await store.entries(accountId, id, source, target);
-    if (entries) return entries;
-  }
+  const entries = await context.resources.glossaries.entries(accountId, id, source, target);
+  if (entries) return entries;
   const glossary = await context.resources.glossary(accountId, id);
   if (!glossary) throw notFound(`Glossary '${id}' not found.`);
   throw badRequest(`Glossary '${id}' has no dictionary for ${source} → ${target}.`);
