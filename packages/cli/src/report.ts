@@ -16,6 +16,7 @@ export function createProgress(io: CliIo, locale: string, totalRequests: number)
       `\r${locale.padEnd(6)} ${bar} ${done}/${totalRequests} requests, ${n(characters)} characters`,
     );
   };
+  if (io.isTTY && totalRequests > 0) draw(0);
   return {
     onEvent(event: RunEvent) {
       if (event.type === 'request') {
