@@ -85,10 +85,11 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     ...(values.host === undefined ? {} : { host: values.host }),
     logger: values['log-level'] === 'silent' ? false : { level: values['log-level'] },
   });
-  io.err(`glossa-server: paid plan at ${server.url}, free plan at ${server.freeUrl}`);
   if (server.devAccountCreated && !process.env.GLOSSA_API_KEY) {
     io.err(`glossa-server: local development account created; its key (shown once): ${server.devKey}`);
   }
+  // Last, so a supervisor that waits for this line has everything above.
+  io.err(`glossa-server: paid plan at ${server.url}, free plan at ${server.freeUrl}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
