@@ -119,6 +119,21 @@ describe('POST /v3/quality/evaluate', () => {
     ]);
   });
 
+  it('accepts a form body with indexed segments', async () => {
+    const reply = await t.call('/v3/quality/evaluate', {
+      form: [
+        ['source_lang', 'en'],
+        ['target_lang', 'es'],
+        ['segments[0].source', 'Keep 25 files.'],
+        ['segments[0].translation', 'Conserve 26 archivos.'],
+      ],
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.data.segments[0].issues.map((issue: { check: string }) => issue.check)).toEqual([
+      'number_mismatch',
+    ]);
+  });
+
   it('is a closed alpha: 403 for an account without the flag, 200 with it', async () => {
     const body = {
       source_lang: 'en',
