@@ -19,18 +19,35 @@ export function exactKey(text: string): string {
   return text.normalize('NFC').replace(/\s+/gu, ' ').trim();
 }
 
+let previousRow = new Int32Array(64);
+let currentRow = new Int32Array(64);
+
 export function tokenDistance(a: readonly string[], b: readonly string[]): number {
   if (a.length < b.length) [a, b] = [b, a];
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  if (previousRow.length <= b.length) {
+    previousRow = new Int32Array(b.length * 2 + 1);
+    currentRow = new Int32Array(b.length * 2 + 1);
+  }
+  let previous = previousRow;
+  let current = currentRow;
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
+    const token = a[i - 1];
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const cost = token === b[j - 1] ? 0 : 1;
       current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
     }
-    previous = current;
+    [previous, current] = [current, previous];
   }
   return previous[b.length]!;
+}
+
+/** The score of two different texts from their tokens (at most 99). */
+export function fuzzyScore(tokens: readonly string[], segmentTokens: readonly string[]): number {
+  const longest = Math.max(tokens.length, segmentTokens.length);
+  if (longest === 0) return 0;
+  return Math.min(99, Math.floor(100 * (1 - tokenDistance(tokens, segmentTokens) / longest)));
 }
 
 export function matchScore(
@@ -39,11 +56,7 @@ export function matchScore(
   segment: string,
   segmentTokens: readonly string[],
 ): number {
-  if (exactKey(text) === exactKey(segment)) return 100;
-  const longest = Math.max(tokens.length, segmentTokens.length);
-  if (longest === 0) return 0;
-  const score = Math.floor(100 * (1 - tokenDistance(tokens, segmentTokens) / longest));
-  return Math.min(score, 99);
+  return exactKey(text) === exactKey(segment) ? 100 : fuzzyScore(tokens, segmentTokens);
 }
 
 /**

@@ -9,8 +9,9 @@
  * D + 1 rarest tokens: only those postings are read (prefix filtering), then candidates are scored exactly.
  */
 import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
 import type { ResourceDatabase } from '../storage/resource-db.js';
-import { exactKey, matchScore, tokenize } from './score.js';
+import { exactKey, fuzzyScore, matchScore, tokenize } from './score.js';
 
 export interface MemoryRecord {
   readonly id: string;
@@ -153,6 +154,17 @@ export function createMemoryStore(db: ResourceDatabase) {
       source: row.source_text,
       targets: sql.targets.all(row.id) as StoredSegment['targets'],
     }));
+  /** Lookup statements differ only in how many tokens they list: prepared once per shape. */
+  const statements = new Map<string, Database.Statement>();
+  const statement = (text: string) => {
+    let prepared = statements.get(text);
+    if (!prepared) {
+      prepared = db.prepare(text);
+      if (statements.size > 500) statements.clear();
+      statements.set(text, prepared);
+    }
+    return prepared;
+  };
   const targetFor = (segmentId: number, language: string) =>
     (sql.targets.all(segmentId) as { language: string; text: string }[]).find(
       (target) => target.language === language,
@@ -231,11 +243,9 @@ export function createMemoryStore(db: ResourceDatabase) {
       if (distinct.length === 0) return undefined;
       const counts = new Map(
         (
-          db
-            .prepare(
-              `SELECT gram, segments FROM memory_gram_counts WHERE memory_id = ? AND gram IN (${distinct.map(() => '?').join(',')})`,
-            )
-            .all(memoryId, ...distinct) as { gram: string; segments: number }[]
+          statement(
+            `SELECT gram, segments FROM memory_gram_counts WHERE memory_id = ? AND gram IN (${distinct.map(() => '?').join(',')})`,
+          ).all(memoryId, ...distinct) as { gram: string; segments: number }[]
         ).map((row) => [row.gram, row.segments]),
       );
       const t = Math.max(threshold, 1);
@@ -247,13 +257,11 @@ export function createMemoryStore(db: ResourceDatabase) {
       if (prefix.length === 0) return undefined;
       const minTokens = Math.ceil((tokens.length * t) / 100);
       const maxTokens = Math.floor((tokens.length * 100) / t);
-      const candidates = db
-        .prepare(
-          `SELECT DISTINCT s.id, s.source_text, s.tokens FROM memory_grams g JOIN memory_segments s ON s.id = g.segment_id
+      const candidates = statement(
+        `SELECT DISTINCT s.id, s.source_text, s.tokens FROM memory_grams g JOIN memory_segments s ON s.id = g.segment_id
            WHERE g.memory_id = ? AND g.gram IN (${prefix.map(() => '?').join(',')})
            AND s.token_count BETWEEN ? AND ? LIMIT ${MAX_CANDIDATES}`,
-        )
-        .all(memoryId, ...prefix, minTokens, maxTokens) as {
+      ).all(memoryId, ...prefix, minTokens, maxTokens) as {
         id: number;
         source_text: string;
         tokens: string;
@@ -261,7 +269,11 @@ export function createMemoryStore(db: ResourceDatabase) {
       const scored = candidates
         .map((row) => ({
           id: row.id,
-          score: matchScore(text, tokens, row.source_text, storedTokens(row)),
+          // Exact matches were looked up first: what is left scores as two different texts.
+          score:
+            row.source_text === text
+              ? matchScore(text, tokens, row.source_text, storedTokens(row))
+              : fuzzyScore(tokens, storedTokens(row)),
         }))
         .filter((candidate) => candidate.score >= threshold)
         .sort((a, b) => b.score - a.score || a.id - b.id);

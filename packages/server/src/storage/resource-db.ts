@@ -115,6 +115,10 @@ export function openResourceDatabase(dataDir: string): ResourceDatabase {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Fuzzy lookups read postings and segments all over a large memory: a 32 MiB page cache and reads
+  // through mmap (the OS page cache) keep them off the disk.
+  db.pragma('cache_size = -32768');
+  db.pragma('mmap_size = 268435456');
   const applied = db.pragma('user_version', { simple: true }) as number;
   for (let version = applied; version < RESOURCE_MIGRATIONS.length; version++) {
     db.transaction(() => {
