@@ -35,7 +35,7 @@ export interface EncodedSegment {
 
 const MARKUP_TOKEN = /<g\b[^<>]*>|<\/g\s*>|<x\b[^<>]*\/>|&(?:#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/g;
 const NAMED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-const SPECIAL = new Set(['\\', '[', ']', '^', '$', '/', '@', '<', '>', '{', '}']);
+const SPECIAL = /[\\[\]^$/@<>{}]/g;
 const PIECE = /\s+|[*#]|[^\s*#]+/g;
 
 function decodeEntity(entity: string): string | undefined {
@@ -47,8 +47,7 @@ function decodeEntity(entity: string): string | undefined {
   return NAMED[body];
 }
 
-const escapeStream = (text: string) =>
-  [...text].map((ch) => (SPECIAL.has(ch) ? `\\${ch}` : ch === '\0' ? ' ' : ch)).join('');
+const escapeStream = (text: string) => text.replace(SPECIAL, '\\$&').replaceAll('\0', ' ');
 
 /** Encodes one segment (see the file comment). Throws `EngineError` for unbalanced `<g>` codes. */
 export function encodeSegment(text: string, markup: boolean): EncodedSegment {
@@ -138,31 +137,18 @@ function wordlessElementEnd(body: string, from: number): number | undefined {
   return undefined;
 }
 
+/**
+ * One token of Apertium's output: an escaped character (1), a word-bound blank's content (2), a
+ * superblank's content (3), an unknown-word mark (`*`, `#`, `@`), a run of plain text, or a stray `[`.
+ */
+const OUTPUT_TOKEN =
+  /\\([\s\S])|\[\[((?:\\[\s\S]|[^\]\\])*)\]\]|\[((?:\\[\s\S]|[^\]\\])*)\]|[*#@]|[^\\[*#@]+|[\s\S]/g;
+
 /** Removes Apertium's unknown-word marks from a stream, keeping escapes and blanks (for a pivot's 2nd leg). */
 export function stripMarks(stream: string): string {
-  let out = '';
-  for (let i = 0; i < stream.length; i++) {
-    const ch = stream[i]!;
-    if (ch === '\\') {
-      out += stream.slice(i, i + 2);
-      i++;
-    } else if (ch === '[') {
-      const end = blankEnd(stream, i);
-      out += stream.slice(i, end);
-      i = end - 1;
-    } else if (ch !== '*' && ch !== '#' && ch !== '@') out += ch;
-  }
-  return out;
-}
-
-/** Index just past the blank that starts at `start` (`[...]` or `[[...]]`), honouring escapes. */
-function blankEnd(stream: string, start: number): number {
-  const closing = stream.startsWith('[[', start) ? ']]' : ']';
-  for (let i = start + closing.length; i < stream.length; i++) {
-    if (stream[i] === '\\') i++;
-    else if (stream.startsWith(closing, i)) return i + closing.length;
-  }
-  return stream.length;
+  return stream.replace(OUTPUT_TOKEN, (token) =>
+    token === '*' || token === '#' || token === '@' ? '' : token,
+  );
 }
 
 const escapeXml = (text: string) =>
@@ -174,32 +160,22 @@ function parseOutput(output: string, codes: readonly Code[], markup: boolean): U
   let text = '';
   let ids: number[] = [];
   const flush = () => {
-    if (text !== '') units.push({ text, ids });
+    if (text !== '') units.push({ text: markup ? escapeXml(text) : text, ids });
     text = '';
   };
-  for (let i = 0; i < output.length; i++) {
-    const ch = output[i]!;
-    if (ch === '\\' && i + 1 < output.length) {
-      text += markup ? escapeXml(output[i + 1]!) : output[i + 1]!;
-      i++;
-    } else if (ch === '[') {
-      const end = blankEnd(output, i);
-      const wordBound = output.startsWith('[[', i);
-      const content = output.slice(i + (wordBound ? 2 : 1), end - (wordBound ? 2 : 1));
-      i = end - 1;
+  for (const [token, escaped, wordBound, superblank] of output.matchAll(OUTPUT_TOKEN)) {
+    if (escaped !== undefined) text += escaped;
+    else if (wordBound !== undefined) {
       flush();
-      if (wordBound) {
-        ids = content === '/' ? [] : [...content.matchAll(/t:b:(\d+)/g)].map((m) => Number(m[1]));
-        continue;
-      }
-      const code = /^[xs](\d+)$/.exec(content);
+      ids = wordBound === '/' ? [] : [...wordBound.matchAll(/t:b:(\d+)/g)].map((m) => Number(m[1]));
+    } else if (superblank !== undefined) {
+      flush();
+      const code = /^[xs](\d+)$/.exec(superblank);
       const index = code ? Number(code[1]) : -1;
       if (codes[index]?.kind === 'x') units.push({ code: index });
       else if (codes[index]?.kind === 'literal') units.push({ text: codes[index].text, ids: [] });
-      else units.push({ text: markup ? escapeXml(content) : content, ids: [] });
-    } else if (ch !== '*' && ch !== '#' && ch !== '@') {
-      text += markup ? escapeXml(ch) : ch;
-    }
+      else units.push({ text: markup ? escapeXml(superblank) : superblank, ids: [] });
+    } else if (token !== '*' && token !== '#' && token !== '@') text += token;
   }
   flush();
   return units;
