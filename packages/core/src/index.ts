@@ -16,6 +16,7 @@ export * from './pseudo.js';
 export type * from './report.js';
 export * from './resources/glossary-file.js';
 export * from './resources/sync.js';
+export * from './resources/tmx.js';
 export * from './run.js';
 export type * from './segment.js';
 export * from './split.js';

@@ -10,6 +10,8 @@ import {
   syncGlossary,
   syncMemory,
   syncStyleList,
+  TranslationLock,
+  writeTmx,
 } from '../src/index.js';
 import { startTestServer } from './helpers/server.js';
 
@@ -87,6 +89,28 @@ describe('resource sync against the real server (each test turns on when its end
     expect(again).toEqual({ ...first, created: false });
   });
 
+  it('human edits harvested from the lock into a memory are imported once and applied to translation', async (ctx) => {
+    if (!(await has('/v3/translation_memories'))) ctx.skip('the server has no /v3/translation_memories yet');
+    const lock = await TranslationLock.open(join(dir, 'glossa.lock'));
+    lock.record('es', 'home#title', 'Welcome to the site', 'Bienvenido al sitio');
+    const edits = lock.humanEdits('es', [
+      { key: 'home#title', source: 'Welcome to the site', target: 'Te damos la bienvenida' },
+    ]);
+    expect(edits).toEqual([
+      { key: 'home#title', source: 'Welcome to the site', target: 'Te damos la bienvenida' },
+    ]);
+    const content = writeTmx(edits, { sourceLang: 'en', targetLang: 'es' });
+    const memory = await syncMemory(env.client, { file: 'human-edits.tmx', content });
+    expect(memory.created).toBe(true);
+    expect((await syncMemory(env.client, { file: 'human-edits.tmx', content })).created).toBe(false);
+    const [translation] = await env.client.translateText(['Welcome to the site'], {
+      targetLang: 'es',
+      sourceLang: 'en',
+      translationMemoryId: memory.translationMemoryId,
+    });
+    expect(translation!.text).toBe('Te damos la bienvenida');
+  });
+
   it('style lists: created from config once and reused', async (ctx) => {
     if (!(await has('/v3/style_rules'))) ctx.skip('the server has no /v3/style_rules yet');
     const config = {
@@ -98,5 +122,38 @@ describe('resource sync against the real server (each test turns on when its end
     const again = await syncStyleList(env.client, config);
     expect(first.created).toBe(true);
     expect(again).toEqual({ ...first, created: false });
+  });
+});
+
+describe('harvesting human edits', () => {
+  it('writes edits with codes as TMX 1.4 inline elements', () => {
+    expect(
+      writeTmx(
+        [
+          {
+            source: 'Open <g id="1">the menu</g> &amp; <x id="2"/>',
+            target: 'Abre <g id="1">el menú</g> y <x id="2"/>',
+          },
+        ],
+        {
+          sourceLang: 'en',
+          targetLang: 'es',
+        },
+      ),
+    ).toBe(
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<tmx version="1.4">',
+        '  <header creationtool="glossa" creationtoolversion="1" segtype="sentence" o-tmf="glossa" adminlang="en" srclang="en" datatype="xml"/>',
+        '  <body>',
+        '    <tu>',
+        '      <tuv xml:lang="en"><seg>Open <bpt i="1">&lt;g id=&quot;1&quot;&gt;</bpt>the menu<ept i="1">&lt;/g&gt;</ept> &amp; <ph x="2">&lt;x id=&quot;2&quot;/&gt;</ph></seg></tuv>',
+        '      <tuv xml:lang="es"><seg>Abre <bpt i="1">&lt;g id=&quot;1&quot;&gt;</bpt>el menú<ept i="1">&lt;/g&gt;</ept> y <ph x="2">&lt;x id=&quot;2&quot;/&gt;</ph></seg></tuv>',
+        '    </tu>',
+        '  </body>',
+        '</tmx>',
+        '',
+      ].join('\n'),
+    );
   });
 });

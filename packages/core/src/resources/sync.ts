@@ -6,7 +6,11 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { GlossaClient } from '@glossa/client';
-import { MAX_STYLE_RULES_PAGE_SIZE, MAX_TRANSLATION_MEMORIES_PAGE_SIZE } from '@glossa/protocol';
+import {
+  MAX_GLOSSARIES_PER_ACCOUNT,
+  MAX_STYLE_RULES_PAGE_SIZE,
+  MAX_TRANSLATION_MEMORIES_PAGE_SIZE,
+} from '@glossa/protocol';
 import { contentHash } from '../cache/key.js';
 import { ResourceSyncError } from '../errors.js';
 import { readGlossaryFile } from './glossary-file.js';
@@ -34,8 +38,14 @@ export async function syncGlossary(
 ): Promise<SyncedGlossary> {
   const { terms, hash } = await readGlossaryFile(options.file, options);
   const name = `${MANAGED_PREFIX}${stem(options.file)}:${options.sourceLang}-${options.targetLang}:${hash}`;
-  const existing = (await client.glossariesV2.list()).find((g) => g.name === name);
+  const all = await client.glossariesV2.list();
+  const existing = all.find((g) => g.name === name);
   if (existing) return { glossaryId: existing.glossary_id, name, hash, created: false };
+  if (all.length >= MAX_GLOSSARIES_PER_ACCOUNT) {
+    throw new ResourceSyncError(
+      `The account holds ${all.length} glossaries, the limit is ${MAX_GLOSSARIES_PER_ACCOUNT}: run cleanupGlossaries() first`,
+    );
+  }
   const created = await client.glossariesV2.create({
     name,
     sourceLang: options.sourceLang,
@@ -66,11 +76,17 @@ export interface SyncedMemory {
   readonly created: boolean;
 }
 
-/** Imports the TMX at `file` (import job, polled) unless a memory with the same content exists. */
-export async function syncMemory(client: ResourceClient, options: { file: string }): Promise<SyncedMemory> {
+/**
+ * Imports the TMX at `file` (or the given `content`, named after `file`) through an import job, polled,
+ * unless a memory with the same content exists.
+ */
+export async function syncMemory(
+  client: ResourceClient,
+  options: { file: string; content?: string },
+): Promise<SyncedMemory> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(options.file);
+    bytes = options.content !== undefined ? Buffer.from(options.content) : await readFile(options.file);
   } catch (error) {
     throw new ResourceSyncError(`Cannot read memory ${options.file}: ${(error as Error).message}`, {
       cause: error,
