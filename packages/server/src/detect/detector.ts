@@ -93,6 +93,8 @@ export async function createLanguageDetector(
     const narrow = best && (FROM_ELD[best[0]] ?? (best[0] as DetectionLanguage));
     const narrowConfident =
       best !== undefined && best[1] >= minScore && best[1] - (second?.[1] ?? 0) >= minMargin;
+    // eld sure and well above the Indonesian rule's bar: cld3 could not change the answer, so it is not run.
+    if (narrow && narrowConfident && best![1] > 0.7) return success(narrow);
     const wide = cld3.findLanguage(cleaned);
     const wideLanguage = FROM_CLD3[wide.language] ?? wide.language;
     const wideSure = wide.is_reliable && wide.probability >= 0.9;
