@@ -145,6 +145,20 @@ describe('glossaries applied in /v2/translate (real Apertium)', () => {
   });
 });
 
+describe('glossaries applied through the pseudo engine', () => {
+  it('an en → ar dictionary serves the ar-XB pseudo-locale, and the term is not pseudo-localized', async () => {
+    const id = await glossary('en', 'ar', 'file\tملف');
+    const text = await translate({
+      text: ['Open the file now.'],
+      source_lang: 'EN',
+      target_lang: 'ar-XB',
+      glossary_id: id,
+    });
+    expect(text).toContain('ملف');
+    expect(text).not.toMatch(/file/i);
+  });
+});
+
 describe('glossaries applied through the upstream engine (a second real server behind it)', () => {
   it('locks the term before forwarding and substitutes it after', async () => {
     const upstream = await startTestServer();
