@@ -2,6 +2,7 @@
 import type { GlossaClient } from '@glossa/client';
 import {
   type ResolvedConfig,
+  readGlossaryFile,
   type SyncedGlossary,
   syncGlossary,
   syncMemory,
@@ -73,4 +74,38 @@ export async function syncResources(
     perLocale.set(locale, { requestOptions, cacheKeyParts });
   }
   return { perLocale, lines: [...new Set(lines)] };
+}
+
+/**
+ * What `estimate` can know without the service: the request options and the glossary content hash per
+ * locale (so cache hits of glossary runs are counted). Memories and style lists are identified by ids
+ * only the service knows; `unknown` says whether any locale uses one.
+ */
+export async function localResources(config: ResolvedConfig, locales: readonly string[]) {
+  const perLocale = new Map<string, LocaleResources>();
+  let unknown = false;
+  for (const locale of locales) {
+    const glossary = config.glossaries.find((g) => g.targetLocales.includes(locale));
+    const hash = glossary
+      ? (
+          await readGlossaryFile(glossary.file, {
+            sourceLang: config.sourceLang,
+            targetLang: baseLanguage(locale),
+          })
+        ).hash
+      : undefined;
+    const t = config.translation;
+    perLocale.set(locale, {
+      requestOptions: {
+        ...(t.formality !== undefined && { formality: t.formality }),
+        ...(t.modelType !== undefined && { modelType: t.modelType }),
+        ...(t.customInstructions !== undefined && { customInstructions: [...t.customInstructions] }),
+      },
+      cacheKeyParts: hash === undefined ? {} : { glossaryHash: hash },
+    });
+    unknown ||=
+      config.memories.some((m) => m.targetLocales.includes(locale)) ||
+      config.styleLists.some((s) => baseLanguage(s.language) === baseLanguage(locale));
+  }
+  return { perLocale, unknown };
 }

@@ -1,6 +1,6 @@
 /** `glossa sync` and `glossa serve` as child processes: resources on a real server, a real server process. */
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { authorizationHeader } from '@glossa/protocol';
@@ -42,6 +42,11 @@ describe('glossa sync', () => {
     const run = await glossa(['translate'], { cwd, env });
     expect(run.code, run.stderr).toBe(0);
     expect(await readFile(join(cwd, 'i18n/es/a.md'), 'utf8')).toMatch(/obrador/);
+    // Without outputs and lock, estimate finds the glossary run's targets in the cache (same content hash).
+    await rm(join(cwd, 'i18n'), { recursive: true });
+    await rm(join(cwd, 'glossa.lock'));
+    const estimate = await glossa(['estimate', '--json'], { cwd, env });
+    expect(JSON.parse(estimate.stdout)).toMatchObject({ segments: 1, cacheHits: 1, requests: 0 });
   }, 120_000);
 
   it('says when there is nothing to sync', async () => {

@@ -159,4 +159,31 @@ describe('glossa translate', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('glossa.config.ts already exists here');
   }, 120_000);
+  it('check fails on a target that lost its link (QA), and --fail-on critical lets it pass', async () => {
+    const cwd = await project({ 'docs/a.md': 'Read the [guide](guide.md) first.\n' });
+    const args = ['docs', '--to', 'es', '--out', 'out'];
+    expect((await glossa(['translate', ...args], { cwd, env })).code).toBe(0);
+    expect((await glossa(['check', ...args], { cwd, env })).code).toBe(0);
+    const out = join(cwd, 'out/es/a.md');
+    const translated = await readFile(out, 'utf8');
+    expect(translated).toMatch(/\[[^\]]+\]\(guide\.md\)/);
+    await writeFile(out, translated.replace(/\[([^\]]+)\]\(guide\.md\)/, '$1'));
+    const check = await glossa(['check', ...args, '--json'], { cwd, env });
+    expect(check.code).toBe(1);
+    const result = JSON.parse(check.stdout);
+    expect(result).toMatchObject({ ok: false, failOn: 'major', missing: [] });
+    expect(result.qa).toContainEqual(
+      expect.objectContaining({
+        locale: 'es',
+        where: 'docs/a.md:1:1',
+        check: 'missing_tag',
+        severity: 'major',
+      }),
+    );
+    const lenient = await glossa(['check', ...args, '--fail-on', 'critical'], { cwd, env });
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toMatch(
+      /^ok: 0 missing or stale, 0 QA issue\(s\) at critical or worse, [1-9]\d* below$/m,
+    );
+  }, 120_000);
 });

@@ -6,7 +6,7 @@ import { collectInputs } from '../inputs.js';
 import type { CliIo } from '../io.js';
 import { openCache, openProject, type Project, readExistingTargets, writeOutputs } from '../project.js';
 import { addReports, createProgress, emptyReport, formatReport, where } from '../report.js';
-import { type LocaleResources, syncResources } from '../resources.js';
+import { type LocaleResources, localResources, syncResources } from '../resources.js';
 import { openService, type Service } from '../service.js';
 
 /** Used when every target is current or cached (the estimate planned no request), so none is sent. */
@@ -120,11 +120,12 @@ export async function estimateCommand(
   const { locales, project } = await prepare(ctx, args, flags);
   const cache = await openCache(project);
   const totals: RunEstimate[] = [];
+  const resources = await localResources(project.config, locales);
   try {
     for (const locale of locales) {
       const existing = await readExistingTargets(project, locale);
       const input = { segments: project.segments, existingTargets: new Map([[locale, existing.targets]]) };
-      totals.push(await runFor(project, locale, undefined, { cache }).estimate(input));
+      totals.push(await runFor(project, locale, resources.perLocale.get(locale), { cache }).estimate(input));
     }
   } finally {
     await cache.close();
@@ -140,6 +141,11 @@ export async function estimateCommand(
     requestBytes: sum((e) => e.requestBytes),
     billedCharacters: sum((e) => e.billedCharacters),
   };
+  if (resources.unknown) {
+    ctx.io.err(
+      'glossa: memories and style lists are identified by the service: their cached targets count as misses here',
+    );
+  }
   if (flags.json) ctx.io.out(JSON.stringify(estimate, null, 2));
   else {
     ctx.io.out(`files:              ${estimate.files}`);
