@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startServer } from '../src/index.js';
 
 const dirs: string[] = [];
@@ -21,6 +21,14 @@ async function usageStatus(url: string, key: string) {
 }
 
 describe('development account', () => {
+  const presetKey = process.env.GLOSSA_API_KEY;
+  beforeEach(() => {
+    delete process.env.GLOSSA_API_KEY;
+  });
+  afterEach(() => {
+    if (presetKey !== undefined) process.env.GLOSSA_API_KEY = presetKey;
+  });
+
   it('is created on first start, keeps its key across restarts in an owner-only file', async () => {
     const dataDir = newDataDir();
     const first = await startServer({ ...base, dataDir });
