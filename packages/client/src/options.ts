@@ -19,35 +19,35 @@ export interface ClientOptions {
   /** The account's key, sent as `Authorization: Service-Auth-Key <key>`. Required. */
   authKey: string;
   /** Base URL of the service. Default: `DEFAULT_SERVER_URL`, or `DEFAULT_FREE_SERVER_URL` for a `:fx` key. */
-  serverUrl?: string | URL;
+  serverUrl?: string | URL | undefined;
   /** The `fetch` to use. Default: the global `fetch`. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Retries after the first attempt for retryable failures. Default 4. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Time limit of one attempt in ms (headers and body); 0 = none. Default 60,000. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Headers added to every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Custom reporting tag (`X-Service-Reporting-Tag`): ≤100 ASCII characters, no whitespace inside. */
-  reportingTag?: string;
+  reportingTag?: string | undefined;
   /** Receives a debug line per response and a warn line per retry. Default: none. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Ceiling of the first retry's random wait in ms. Default 500. */
-  retryBaseDelay?: number;
+  retryBaseDelay?: number | undefined;
   /** Largest backoff ceiling in ms. Default 8,000. */
-  retryMaxDelay?: number;
+  retryMaxDelay?: number | undefined;
   /** Largest `Retry-After` honoured, in ms. Default 60,000. */
-  maxRetryAfter?: number;
+  maxRetryAfter?: number | undefined;
   /** How long language lookups are cached, in ms (0 = not cached). Default and maximum 1 hour. */
-  languagesCacheTtl?: number;
+  languagesCacheTtl?: number | undefined;
 }
 
 /** Per-call options; each overrides the client's default for that call. */
 export interface RequestOptions {
-  signal?: AbortSignal;
-  timeout?: number;
-  maxRetries?: number;
-  headers?: Record<string, string>;
+  signal?: AbortSignal | undefined;
+  timeout?: number | undefined;
+  maxRetries?: number | undefined;
+  headers?: Record<string, string> | undefined;
 }
 
 export interface ResolvedClientOptions {

@@ -3,13 +3,13 @@ import { JobTimeoutError, RequestAbortedError } from './errors.js';
 import { sleep } from './retry.js';
 
 export interface PollOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** First wait between polls, in ms. Default 250. */
-  pollInterval?: number;
+  pollInterval?: number | undefined;
   /** Longest wait between polls, in ms. Default 5,000. */
-  maxPollInterval?: number;
+  maxPollInterval?: number | undefined;
   /** Give up (with a `JobTimeoutError`) after this many ms in all. Default 15 minutes. */
-  maxWait?: number;
+  maxWait?: number | undefined;
 }
 
 export interface PollStep<T> {

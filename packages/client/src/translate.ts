@@ -9,26 +9,26 @@ type Wire = TranslateRequest;
 /** Options of `translateText`: the camelCase form of every `/v2/translate` parameter, plus per-call options. */
 export interface TranslateTextOptions extends RequestOptions {
   targetLang: string;
-  sourceLang?: string;
-  context?: string;
-  showBilledCharacters?: boolean;
-  splitSentences?: Wire['split_sentences'];
-  preserveFormatting?: boolean;
-  formality?: Wire['formality'];
-  modelType?: Wire['model_type'];
-  glossaryId?: string;
-  glossaryIds?: string[];
-  styleId?: string;
-  translationMemoryId?: string;
-  translationMemoryThreshold?: number;
-  showTranslationMemoryMatches?: boolean;
-  customInstructions?: string[];
-  tagHandling?: Wire['tag_handling'];
-  tagHandlingVersion?: Wire['tag_handling_version'];
-  outlineDetection?: boolean;
-  splittingTags?: string | string[];
-  nonSplittingTags?: string | string[];
-  ignoreTags?: string | string[];
+  sourceLang?: string | undefined;
+  context?: string | undefined;
+  showBilledCharacters?: boolean | undefined;
+  splitSentences?: Wire['split_sentences'] | undefined;
+  preserveFormatting?: boolean | undefined;
+  formality?: Wire['formality'] | undefined;
+  modelType?: Wire['model_type'] | undefined;
+  glossaryId?: string | undefined;
+  glossaryIds?: string[] | undefined;
+  styleId?: string | undefined;
+  translationMemoryId?: string | undefined;
+  translationMemoryThreshold?: number | undefined;
+  showTranslationMemoryMatches?: boolean | undefined;
+  customInstructions?: string[] | undefined;
+  tagHandling?: Wire['tag_handling'] | undefined;
+  tagHandlingVersion?: Wire['tag_handling_version'] | undefined;
+  outlineDetection?: boolean | undefined;
+  splittingTags?: string | string[] | undefined;
+  nonSplittingTags?: string | string[] | undefined;
+  ignoreTags?: string | string[] | undefined;
 }
 
 const TRANSLATE_PARAMETERS = [

@@ -19,17 +19,17 @@ import { idSegment, requireString, toWire } from '../wire-names.js';
 
 export interface UploadDocumentOptions extends RequestOptions {
   targetLang: string;
-  sourceLang?: string;
+  sourceLang?: string | undefined;
   /** Needed when the input is a Buffer: its extension names the format (`page.html`). */
-  fileName?: string;
+  fileName?: string | undefined;
   /** Another format to return (`docx` for a `pdf`, ...). */
-  outputFormat?: DocumentExtension;
-  formality?: TranslateRequest['formality'];
-  glossaryId?: string;
-  glossaryIds?: string[];
-  styleId?: string;
-  translationMemoryId?: string;
-  translationMemoryThreshold?: number;
+  outputFormat?: DocumentExtension | undefined;
+  formality?: TranslateRequest['formality'] | undefined;
+  glossaryId?: string | undefined;
+  glossaryIds?: string[] | undefined;
+  styleId?: string | undefined;
+  translationMemoryId?: string | undefined;
+  translationMemoryThreshold?: number | undefined;
 }
 
 export type TranslateDocumentOptions = UploadDocumentOptions & Omit<PollOptions, 'signal'>;

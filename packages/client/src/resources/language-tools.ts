@@ -10,9 +10,9 @@ export interface RephraseOptions extends RequestOptions {
   /** The text's own language (or a variant of it): `de`, `en-GB`, `en-US`, ... */
   targetLang: string;
   /** `business`, `academic`, `casual`, `simple`, or `prefer_*`. Not together with `tone`. */
-  writingStyle?: string;
+  writingStyle?: string | undefined;
   /** `friendly`, `confident`, `diplomatic`, `enthusiastic`, or `prefer_*`. Not together with `writingStyle`. */
-  tone?: string;
+  tone?: string | undefined;
 }
 
 export interface CorrectOptions extends RequestOptions {
@@ -63,7 +63,7 @@ export interface EvaluateQualityOptions extends RequestOptions {
   sourceLang: string;
   targetLang: string;
   segments: QualitySegment[];
-  glossaryId?: string;
+  glossaryId?: string | undefined;
 }
 
 export function evaluateQuality(

@@ -7,9 +7,9 @@ import { requireString } from '../wire-names.js';
 
 export interface GetLanguagesOptions extends RequestOptions {
   /** `beta` adds beta languages and features, `external` adds third-party features. */
-  include?: readonly (LanguageInclude | (string & {}))[];
+  include?: readonly (LanguageInclude | (string & {}))[] | undefined;
   /** Skip the cache and refresh it. */
-  refresh?: boolean;
+  refresh?: boolean | undefined;
 }
 
 interface CacheEntry {

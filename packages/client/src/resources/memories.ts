@@ -21,22 +21,22 @@ import type { Transport } from '../transport.js';
 import { idSegment, requireString } from '../wire-names.js';
 
 export interface ListMemoriesOptions extends RequestOptions {
-  page?: number;
-  pageSize?: number;
+  page?: number | undefined;
+  pageSize?: number | undefined;
 }
 
 export interface MemorySegmentsOptions extends RequestOptions {
   /** Segments per page, 1 to 100 (default 50). */
-  pageSize?: number;
+  pageSize?: number | undefined;
   /** Only segments whose text holds this string. */
-  filterText?: string;
+  filterText?: string | undefined;
 }
 
 export interface ImportMemoryOptions extends RequestOptions, Omit<PollOptions, 'signal'> {
   /** Display name of the new memory. Default: the file name. */
-  name?: string;
+  name?: string | undefined;
   /** Needed when the input is a Buffer. */
-  fileName?: string;
+  fileName?: string | undefined;
 }
 
 export type ExportMemoryOptions = RequestOptions & Omit<PollOptions, 'signal'>;

@@ -10,23 +10,23 @@ export interface CustomInstructionInput {
   label: string;
   /** At most 300 characters. */
   prompt: string;
-  sourceLanguage?: string;
+  sourceLanguage?: string | undefined;
 }
 
 export interface CreateStyleRuleListOptions extends RequestOptions {
   name: string;
   /** Root target language: de, en, es, fr, it, ja, ko or zh. */
   language: string;
-  configuredRules?: ConfiguredRules;
-  customInstructions?: CustomInstructionInput[];
+  configuredRules?: ConfiguredRules | undefined;
+  customInstructions?: CustomInstructionInput[] | undefined;
 }
 
 export interface ListStyleRulesOptions extends RequestOptions {
-  page?: number;
+  page?: number | undefined;
   /** 1 to 25; default 10. */
-  pageSize?: number;
+  pageSize?: number | undefined;
   /** Include each list's rules and instructions. */
-  detailed?: boolean;
+  detailed?: boolean | undefined;
 }
 
 function instructionBody(instruction: CustomInstructionInput) {

@@ -20,9 +20,9 @@ export interface CustomTagUsageOptions extends RequestOptions {
   /** `YYYY-MM-DD`; at most 366 days after `startDate`. */
   endDate: string;
   /** `period` (default: one entry per tag) or `day` (one entry per tag and day). */
-  aggregateBy?: AggregateBy;
+  aggregateBy?: AggregateBy | undefined;
   /** A `next_page` value of a previous response. */
-  page?: number;
+  page?: number | undefined;
 }
 
 /** One page of `GET /v2/admin/analytics/custom-tags`. */

@@ -21,11 +21,11 @@ import { idSegment, requireString, toWire } from '../wire-names.js';
 export interface VoiceSessionOptions extends RequestOptions {
   /** e.g. `audio/pcm;encoding=s16le;rate=16000`, `audio/wav`. */
   sourceMediaContentType: string;
-  sourceLanguage?: string;
-  targetLanguages?: string[];
-  spokenTermsId?: string;
-  formality?: TranslateRequest['formality'];
-  glossaryId?: string;
+  sourceLanguage?: string | undefined;
+  targetLanguages?: string[] | undefined;
+  spokenTermsId?: string | undefined;
+  formality?: TranslateRequest['formality'] | undefined;
+  glossaryId?: string | undefined;
 }
 
 export interface SpokenTermsInput {
