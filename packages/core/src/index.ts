@@ -13,6 +13,7 @@ export * from './config.js';
 export * from './errors.js';
 export * from './lock.js';
 export * from './pseudo.js';
+export * from './qa.js';
 export type * from './report.js';
 export * from './resources/glossary-file.js';
 export * from './resources/sync.js';
