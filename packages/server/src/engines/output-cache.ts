@@ -19,18 +19,33 @@ export interface OutputCache {
 const MAX_CACHED_UNIT_LENGTH = 2_000;
 
 export function createOutputCache(maxEntries: number): OutputCache {
-  const entries = new Map<string, string>();
+  // One map per engine version, formality and markup mode, keyed by the unit itself: a unit's hash is
+  // computed once per string, where a concatenated key would be built and hashed again on every lookup.
+  const tables = new Map<string, Map<string, string>>();
+  let size = 0;
+  const evictOne = (preferred: Map<string, string>) => {
+    const table = preferred.size > 0 ? preferred : [...tables.values()].find((other) => other.size > 0);
+    const oldest = table?.keys().next().value;
+    if (table && oldest !== undefined) {
+      table.delete(oldest);
+      size--;
+    }
+  };
   return {
     async translate(choice, units, options) {
-      const prefix = `${choice.engine.name}\u0000${choice.engine.fingerprint(choice.pair)}\u0000${options.formality}\u0000${options.markup ? 1 : 0}\u0000`;
+      const id = `${choice.engine.name}\u0000${choice.engine.fingerprint(choice.pair)}\u0000${options.formality}\u0000${options.markup ? 1 : 0}`;
+      let table = tables.get(id);
+      if (!table) {
+        table = new Map();
+        tables.set(id, table);
+      }
       const outputs = new Array<string>(units.length);
       const missing: number[] = [];
-      units.forEach((unit, index) => {
-        const key = prefix + unit;
-        const hit = entries.get(key);
+      for (let index = 0; index < units.length; index++) {
+        const hit = table.get(units[index]!);
         if (hit === undefined) missing.push(index);
         else outputs[index] = hit;
-      });
+      }
       if (missing.length === 0) return outputs;
       const translated = await choice.engine.translate({
         texts: missing.map((index) => units[index]!),
@@ -43,9 +58,10 @@ export function createOutputCache(maxEntries: number): OutputCache {
         const output = translated[index] ?? '';
         outputs[unitIndex] = output;
         const unit = units[unitIndex]!;
-        if (unit.length > MAX_CACHED_UNIT_LENGTH || maxEntries === 0) return;
-        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-        entries.set(prefix + unit, output);
+        if (unit.length > MAX_CACHED_UNIT_LENGTH || maxEntries === 0 || table.has(unit)) return;
+        if (size >= maxEntries) evictOne(table);
+        table.set(unit, output);
+        size++;
       });
       return outputs;
     },

@@ -66,12 +66,34 @@ function addUnit(parts: Part[], units: string[], piece: string, literal?: (text:
   if (start + core.length < piece.length) parts.push(piece.slice(start + core.length));
 }
 
-function join(
-  parts: readonly Part[],
-  outputs: readonly string[],
-  map: (output: string, unit: number) => string,
-) {
-  return parts.map((part) => (typeof part === 'string' ? part : map(outputs[part] ?? '', part))).join('');
+/**
+ * A prepared text: the template (literal strings and unit indexes) and how to restore each unit's output.
+ * A class rather than closures: one is made per text of every request.
+ */
+class Prepared implements PreparedText {
+  constructor(
+    readonly units: readonly string[],
+    readonly billed: number,
+    private readonly parts: readonly Part[],
+    private readonly restore: 'plain' | 'preserve' | 'codes',
+    private readonly codes?: CodeTable,
+  ) {}
+
+  assemble(outputs: readonly string[]): string {
+    let result = '';
+    for (const part of this.parts) {
+      if (typeof part === 'string') result += part;
+      else result += this.unitOutput(outputs[part] ?? '', part);
+    }
+    return result;
+  }
+
+  private unitOutput(output: string, unit: number): string {
+    if (this.restore === 'plain') return output;
+    const source = this.units[unit]!;
+    if (this.restore === 'preserve') return keepFormatting(source, output);
+    return restoreCodes(output, this.codes!, codeIds(source));
+  }
 }
 
 /** With `preserve_formatting`, the output keeps the source's initial case and its final punctuation. */
@@ -91,14 +113,7 @@ function preparePlain(text: string, options: PrepareOptions): PreparedText {
   const parts: Part[] = [];
   const units: string[] = [];
   for (const piece of splitSentences(text, options.splitSentences, false)) addUnit(parts, units, piece);
-  return {
-    units,
-    billed: codePoints(text),
-    assemble: (outputs) =>
-      join(parts, outputs, (output, unit) =>
-        options.preserveFormatting ? keepFormatting(units[unit]!, output) : output,
-      ),
-  };
+  return new Prepared(units, codePoints(text), parts, options.preserveFormatting ? 'preserve' : 'plain');
 }
 
 function prepareMarkup(text: string, options: PrepareOptions): PreparedText {
@@ -188,12 +203,7 @@ function prepareMarkup(text: string, options: PrepareOptions): PreparedText {
   };
   walkBlock(nodes);
 
-  return {
-    units,
-    billed,
-    assemble: (outputs) =>
-      join(parts, outputs, (output, unit) => restoreCodes(output, codes, codeIds(units[unit]!))),
-  };
+  return new Prepared(units, billed, parts, 'codes', codes);
 }
 
 function textOf(list: readonly MarkupNode[]): string {
