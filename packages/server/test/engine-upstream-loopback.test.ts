@@ -29,20 +29,21 @@ const LANGUAGES = [
   { lang: 'en-US', usable_as_source: false, usable_as_target: true, features: {} },
 ];
 
-let server: Server | undefined;
+const servers = new Set<Server>();
+const stop = async (server: Server) => {
+  servers.delete(server);
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+};
 afterEach(async () => {
-  const running = server;
-  server = undefined;
-  if (!running) return;
-  running.closeAllConnections();
-  await new Promise((resolve) => running.close(resolve));
+  await Promise.all([...servers].map(stop));
 });
 
 /** Starts the scripted remote; `translate` answers POST /v2/translate, languages are fixed. */
-async function remote(translate: Handler): Promise<{ url: string; seen: Seen[] }> {
+async function remote(translate: Handler): Promise<{ url: string; seen: Seen[]; server: Server }> {
   const seen: Seen[] = [];
   let translateCount = 0;
-  server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
     const entry: Seen = {
@@ -56,8 +57,9 @@ async function remote(translate: Handler): Promise<{ url: string; seen: Seen[] }
     if (entry.url.startsWith('/v3/languages')) res.end(JSON.stringify(LANGUAGES));
     else translate(entry, res, ++translateCount);
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  servers.add(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
 }
 
 const echo: Handler = (seen, res) =>
@@ -161,6 +163,19 @@ describe('upstream engine (loopback test server standing in for a remote service
     );
   });
 
+  it('rejects malformed answers with an EngineError, never a TypeError', async () => {
+    const { url } = await remote((_, res) => res.end(JSON.stringify({ translations: [null, 5] })));
+    const engine = await createUpstreamEngine({ baseUrl: url, authKey: KEY });
+    await expect(engine.translate(input(['a', 'b']))).rejects.toThrow(
+      new EngineError('upstream: /v2/translate answered 2 translations for 2 texts', 'upstream'),
+    );
+    const notJson = await remote((_, res) => res.end('<html>'));
+    const other = await createUpstreamEngine({ baseUrl: notJson.url, authKey: KEY });
+    await expect(other.translate(input(['a']))).rejects.toThrow(
+      'upstream: POST /v2/translate answered invalid JSON',
+    );
+  });
+
   it('times out a remote that does not answer', async () => {
     const { url } = await remote(() => {});
     const engine = await createUpstreamEngine({ baseUrl: url, authKey: KEY, timeoutMs: 200, maxRetries: 0 });
@@ -170,12 +185,8 @@ describe('upstream engine (loopback test server standing in for a remote service
   });
 
   it('reports an unreachable remote and bad options', async () => {
-    const { url } = await remote(echo);
-    await new Promise((resolve) => {
-      server!.closeAllConnections();
-      server!.close(resolve);
-    });
-    server = undefined;
+    const { url, server } = await remote(echo);
+    await stop(server);
     await expect(createUpstreamEngine({ baseUrl: url, authKey: KEY, maxRetries: 0 })).rejects.toThrow(
       'upstream: GET /v3/languages: could not connect',
     );

@@ -49,9 +49,12 @@ const base = (code: string) => code.split('-')[0]!.toLowerCase();
  */
 export async function createUpstreamEngine(options: UpstreamEngineOptions): Promise<TranslationEngine> {
   const resolved = resolveOptions(options);
-  const languages = await request<RemoteLanguage[]>(resolved, 'GET', '/v3/languages?resource=translate_text');
-  if (!Array.isArray(languages))
+  const answer = await request<unknown>(resolved, 'GET', '/v3/languages?resource=translate_text');
+  if (!Array.isArray(answer))
     throw new EngineError('upstream: /v3/languages did not answer a list', 'upstream');
+  const languages = answer.filter(
+    (l): l is RemoteLanguage => typeof l === 'object' && l !== null && typeof l.lang === 'string',
+  );
   const sources = languages.filter((l) => l.usable_as_source).map((l) => base(l.lang));
   const targets = languages.filter((l) => l.usable_as_target);
   const pairs: LanguagePair[] = [...new Set(sources)].flatMap((source) =>
@@ -60,7 +63,9 @@ export async function createUpstreamEngine(options: UpstreamEngineOptions): Prom
       .map((t) => ({ source, target: t.lang })),
   );
   const formality = new Set(
-    targets.filter((t) => t.features && 'formality' in t.features).map((t) => t.lang.toLowerCase()),
+    targets
+      .filter((t) => typeof t.features === 'object' && t.features !== null && 'formality' in t.features)
+      .map((t) => t.lang.toLowerCase()),
   );
   const origin = resolved.baseUrl.replace(/^https?:\/\//, '');
 
@@ -79,14 +84,13 @@ export async function createUpstreamEngine(options: UpstreamEngineOptions): Prom
         };
         if (input.markup) body['tag_handling'] = 'xml';
         if (input.formality !== 'default') body['formality'] = input.formality;
-        const answer = await request<{ translations?: { text?: unknown }[] }>(
-          resolved,
-          'POST',
-          '/v2/translate',
-          body,
-          input.signal,
-        );
-        const texts = answer?.translations?.map((t) => t.text);
+        const answer = await request<unknown>(resolved, 'POST', '/v2/translate', body, input.signal);
+        const list = (answer as { translations?: unknown } | null)?.translations;
+        const texts = Array.isArray(list)
+          ? list.map((t: unknown) =>
+              typeof t === 'object' && t !== null ? (t as { text?: unknown }).text : t,
+            )
+          : undefined;
         if (!texts || texts.length !== batch.length || texts.some((t) => typeof t !== 'string')) {
           throw new EngineError(
             `upstream: /v2/translate answered ${texts?.length ?? 'no'} translations for ${batch.length} texts`,
