@@ -57,7 +57,7 @@ export function cutWaves(misses: readonly Pending[], waveBytes: number): Pending
   return waves;
 }
 
-export function failureOf(p: Pending, reason: string): RunFailure {
+export function failureOf(p: Pick<Pending, 'locale' | 'segment'>, reason: string): RunFailure {
   return {
     locale: p.locale,
     key: p.segment.key,

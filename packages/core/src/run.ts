@@ -7,9 +7,10 @@ import { MAX_TRANSLATE_REQUEST_BYTES } from '@glossa/protocol';
 import { createBatcher } from './batcher.js';
 import { type CacheKeyParts, cacheKey } from './cache/key.js';
 import type { TranslationCache } from './cache/translation-cache.js';
+import { inlinePlainText, parseInline } from './codes/inline.js';
 import type { TranslationLock } from './lock.js';
-import type { QaCheck, RunEstimate, RunEvent, RunFailure, RunReport } from './report.js';
-import { cutWaves, type Pending, translateWave } from './run-wave.js';
+import type { QaCheck, QaFinding, RunEstimate, RunEvent, RunFailure, RunReport } from './report.js';
+import { cutWaves, failureOf, type Pending, translateWave } from './run-wave.js';
 import type { Segment } from './segment.js';
 import type { TranslationRequestOptions, Translator } from './translator.js';
 
@@ -94,10 +95,19 @@ export function createTranslationRun(options: TranslationRunOptions) {
     const resolved: [string, RunSegment, string][] = [];
     let humanEdits = 0;
     const pending: Pending[] = [];
+    const invalid = checkSources(input.segments);
+    const failures: RunFailure[] = [];
     for (const locale of options.targetLangs) {
       const out = targets.get(locale)!;
       const existing = input.existingTargets?.get(locale);
       for (const segment of input.segments) {
+        const problem = invalid.get(segment);
+        if (problem !== undefined) {
+          // Bad content from an adapter: reported with its position, kept as it is; the rest goes on.
+          out.set(segment.key, existing?.get(segment.key) ?? segment.source);
+          failures.push(failureOf({ locale, segment }, problem));
+          continue;
+        }
         const target = existing?.get(segment.key);
         const state = options.lock?.state(locale, segment.key, segment.source, target) ?? 'missing';
         if (state === 'current' || state === 'human-edit' || state === 'untracked') {
@@ -136,7 +146,7 @@ export function createTranslationRun(options: TranslationRunOptions) {
       }
     }
     emit({ type: 'cache', hits: cacheHits, misses: misses.length });
-    return { targets, unchanged, humanEdits, cacheHits, misses, resolved };
+    return { targets, unchanged, humanEdits, cacheHits, misses, resolved, failures };
   }
 
   /** Dry run: what `translate` would send and bill, without calling the service. */
@@ -183,7 +193,9 @@ export function createTranslationRun(options: TranslationRunOptions) {
       await lock.save();
     }
 
-    const failures: RunFailure[] = [];
+    const failures: RunFailure[] = [...prepared.failures];
+    for (const f of prepared.failures) emit({ type: 'failure', failure: f });
+    const lengthFindings: Omit<QaFinding, 'file'>[] = [];
     const requests: { bytes: number }[] = [];
     const qaItems: { locale: string; key: string; source: string; target: string }[] = [];
     let translated = 0;
@@ -203,6 +215,9 @@ export function createTranslationRun(options: TranslationRunOptions) {
         prepared.targets.get(p.locale)!.set(p.segment.key, text);
         toCache.set(p.cacheKey, text);
         if (lock) recordMachineOutput(p.locale, p.segment, text);
+        const over = overLength(p.segment, text);
+        if (over)
+          lengthFindings.push({ locale: p.locale, key: p.segment.key, severity: 'major', message: over });
         if (options.qa)
           qaItems.push({ locale: p.locale, key: p.segment.key, source: p.segment.source, target: text });
       }
@@ -216,7 +231,7 @@ export function createTranslationRun(options: TranslationRunOptions) {
       stored += toCache.size;
       emit({ type: 'wave', done: index + 1, total: waves.length, stored });
     }
-    const qa = options.qa && qaItems.length > 0 ? await options.qa(qaItems) : [];
+    const qa = [...lengthFindings, ...(options.qa && qaItems.length > 0 ? await options.qa(qaItems) : [])];
     const report: RunReport = {
       segments: input.segments.length * options.targetLangs.length,
       unchanged: prepared.unchanged,
@@ -249,6 +264,31 @@ export function translateSegments(
   options: TranslationRunOptions,
 ): Promise<RunResult> {
   return createTranslationRun(options).translate({ segments });
+}
+
+/** Sources that are not valid inline XML, and keys used twice, with the reason. */
+function checkSources(segments: readonly RunSegment[]): Map<RunSegment, string> {
+  const invalid = new Map<RunSegment, string>();
+  const keys = new Set<string>();
+  for (const segment of segments) {
+    if (keys.has(segment.key)) invalid.set(segment, `Segment key '${segment.key}' is used twice`);
+    keys.add(segment.key);
+    try {
+      parseInline(segment.source);
+    } catch (error) {
+      invalid.set(segment, `Invalid segment source: ${(error as Error).message}`);
+    }
+  }
+  return invalid;
+}
+
+/** A message when the target is longer than the segment's `maxLength` (code points, codes excluded). */
+function overLength(segment: RunSegment, target: string): string | undefined {
+  if (segment.maxLength === undefined) return undefined;
+  const length = [...inlinePlainText(target)].length;
+  return length > segment.maxLength
+    ? `max_length: the target has ${length} characters, the limit is ${segment.maxLength}`
+    : undefined;
 }
 
 /** Whether a source has a letter or digit outside its codes (checked without building the plain text). */

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createPseudoTranslator,
+  createTranslationRun,
+  pseudoLocalize,
+  type RunSegment,
+} from '../src/index.js';
+
+describe('translation run (local pseudo translator)', () => {
+  it('reports a broken source and a reused key with file and position, and translates the rest', async () => {
+    const segments: RunSegment[] = [
+      { key: 'ok', file: 'page.html', source: 'Fine <x id="1"/> text' },
+      { key: 'bad', file: 'page.html', source: 'Broken <g id="1">text', position: { line: 7, column: 2 } },
+      { key: 'ok', file: 'page.html', source: 'Same key again', position: { line: 9, column: 1 } },
+    ];
+    const events: string[] = [];
+    const run = createTranslationRun({
+      translator: createPseudoTranslator(),
+      targetLangs: ['en-XA'],
+      onEvent: (e) => events.push(e.type),
+    });
+    const { targets, report } = await run.translate({ segments });
+    expect(report.failures).toEqual([
+      {
+        locale: 'en-XA',
+        key: 'bad',
+        file: 'page.html',
+        position: { line: 7, column: 2 },
+        reason: 'Invalid segment source: <g id="1"> is not closed at offset 21',
+      },
+      {
+        locale: 'en-XA',
+        key: 'ok',
+        file: 'page.html',
+        position: { line: 9, column: 1 },
+        reason: "Segment key 'ok' is used twice",
+      },
+    ]);
+    expect(targets.get('en-XA')!.get('bad')).toBe('Broken <g id="1">text');
+    expect(report.translated).toBe(1);
+    expect(events).toEqual(['start', 'cache', 'failure', 'failure', 'request', 'wave', 'done']);
+  });
+
+  it('flags targets longer than maxLength (codes not counted) in the report', async () => {
+    const segments: RunSegment[] = [
+      { key: 'button', file: 'ui.json', source: 'Save <x id="1"/>', maxLength: 6 },
+      { key: 'title', file: 'ui.json', source: 'Settings', maxLength: 40 },
+    ];
+    const run = createTranslationRun({ translator: createPseudoTranslator(), targetLangs: ['en-XA'] });
+    const { report, targets } = await run.translate({ segments });
+    const length = [...pseudoLocalize('Save ', 'en-XA')].length;
+    expect(targets.get('en-XA')!.get('button')).toBe(pseudoLocalize('Save <x id="1"/>', 'en-XA'));
+    expect(report.qa).toEqual([
+      {
+        locale: 'en-XA',
+        key: 'button',
+        file: 'ui.json',
+        severity: 'major',
+        message: `max_length: the target has ${length} characters, the limit is 6`,
+      },
+    ]);
+  });
+
+  it('misuse throws a TypeError saying what was expected', () => {
+    expect(() => createTranslationRun({ targetLangs: [] })).toThrow(
+      'createTranslationRun: expected `targetLangs` to be a non-empty array of language codes',
+    );
+  });
+});
