@@ -17,6 +17,9 @@ import type { ResourceDatabase } from '../storage/resource-db.js';
 import type { MemoryStore } from './store.js';
 import { readTmx, writeTmx } from './tmx.js';
 
+/** Segments written per transaction; the event loop serves requests between two batches. */
+const IMPORT_BATCH = 500;
+
 /** How long an upload URL, and a finished export, stay valid. */
 export const JOB_TTL_MS = 60 * 60 * 1000;
 
@@ -88,6 +91,9 @@ export function createMemoryJobs(db: ResourceDatabase, memories: MemoryStore, da
        skipped = @skipped, expires_at = COALESCE(@expires, expires_at), updated_at = @now WHERE id = @id`,
     ),
     processing: db.prepare(`SELECT * FROM memory_jobs WHERE status = 'processing'`),
+    finishedExports: db.prepare(
+      `SELECT * FROM memory_jobs WHERE operation = 'export' AND status IN ('completed', 'downloaded')`,
+    ),
     exports: db.prepare(
       `SELECT * FROM memory_jobs WHERE account_id = ? AND memory_id = ? AND operation = 'export'
        AND status IN ('processing', 'completed', 'downloaded') ORDER BY created_at DESC`,
@@ -143,6 +149,7 @@ export function createMemoryJobs(db: ResourceDatabase, memories: MemoryStore, da
           memories.addBatch(memoryId, batch);
           await yieldToEventLoop();
         },
+        IMPORT_BATCH,
       );
       completeImport.immediate(job.id, memoryId, summary);
       rmSync(fileOf(job.id), { force: true });
@@ -225,6 +232,10 @@ export function createMemoryJobs(db: ResourceDatabase, memories: MemoryStore, da
     /** After a restart: half-written memories go, interrupted imports run again, interrupted exports fail. */
     resume(): void {
       memories.removeUnready();
+      // Files of exports whose download URL has expired are no longer reachable.
+      for (const row of sql.finishedExports.all() as JobRow[]) {
+        if (toRecord(row).status === 'expired') rmSync(fileOf(row.id), { force: true });
+      }
       for (const row of sql.processing.all() as JobRow[]) {
         const job = toRecord(row);
         if (job.operation === 'import' && existsSync(fileOf(job.id))) track(runImport(job));
