@@ -72,49 +72,37 @@ interface Source {
   readonly adapter: AdapterName | undefined;
 }
 
-/** One argument: a file, a folder (every supported file under it) or a glob, relative to `cwd`. */
-async function sourceOfArgument(arg: string, cwd: string, out: string): Promise<Source> {
-  const output = join(out, '{locale}', '{path}');
+/** One path, folder or glob (relative to `cwd`), with the output pattern and adapter its outputs use. */
+async function sourceOf(
+  arg: string,
+  cwd: string,
+  output: string,
+  adapter: AdapterName | undefined,
+  ignore: readonly string[] = [],
+): Promise<Source> {
   const path = resolve(cwd, arg);
   if (!isDynamicPattern(posix(arg))) {
     const info = await stat(path).catch(() => undefined);
     if (!info) throw new UsageError(`no such file or folder: ${arg}`);
     if (info.isDirectory()) {
-      return {
-        base: path,
-        patterns: [`**/*.{${SUPPORTED.join(',')}}`],
-        ignore: [],
-        output,
-        adapter: undefined,
-      };
+      return { base: path, patterns: [`**/*.{${SUPPORTED.join(',')}}`], ignore, output, adapter };
     }
-    return { base: dirname(path), patterns: [basename(path)], ignore: [], output, adapter: undefined };
+    return { base: dirname(path), patterns: [basename(path)], ignore, output, adapter };
   }
   const pattern = posix(isAbsolute(arg) ? arg : relative(cwd, path));
   const base = resolve(cwd, globBase(pattern));
-  return {
-    base,
-    patterns: [posix(relative(base, resolve(cwd, pattern)))],
-    ignore: [],
-    output,
-    adapter: undefined,
-  };
+  return { base, patterns: [posix(relative(base, resolve(cwd, pattern)))], ignore, output, adapter };
 }
 
-function sourcesOfConfig(config: ResolvedConfig): Source[] {
-  return config.files.flatMap((entry) =>
-    entry.include.map((include) => {
-      const base = resolve(config.root, globBase(include));
-      const rel = posix(relative(base, resolve(config.root, include)));
-      const pattern = isDynamicPattern(include) ? rel : rel || '.';
-      return {
-        base,
-        patterns: [pattern === '' ? `**/*.{${SUPPORTED.join(',')}}` : pattern],
-        ignore: entry.exclude.map((e) => posix(relative(base, resolve(config.root, e)))),
-        output: entry.output,
-        adapter: entry.adapter,
-      };
-    }),
+function sourcesOfConfig(config: ResolvedConfig): Promise<Source[]> {
+  return Promise.all(
+    config.files.flatMap((entry) =>
+      entry.include.map((include) => {
+        const base = resolve(config.root, isDynamicPattern(include) ? globBase(include) : include);
+        const ignore = entry.exclude.map((e) => posix(relative(base, resolve(config.root, e))));
+        return sourceOf(include, config.root, entry.output, entry.adapter, ignore);
+      }),
+    ),
   );
 }
 
@@ -126,18 +114,24 @@ export async function collectInputs(
   config: ResolvedConfig,
   args: readonly string[],
   cwd: string,
-  out: string,
+  locales: readonly string[],
 ): Promise<InputFile[]> {
+  const output = join(config.out, '{locale}', '{path}');
   const sources =
     args.length > 0
-      ? await Promise.all(args.map((a) => sourceOfArgument(a, cwd, out)))
-      : sourcesOfConfig(config);
+      ? await Promise.all(args.map((a) => sourceOf(a, cwd, output, undefined)))
+      : await sourcesOfConfig(config);
   if (sources.length === 0) {
     throw new UsageError('no input files: pass files, folders or globs, or set `files` in glossa.config');
   }
   const seen = new Map<string, InputFile>();
   for (const source of sources) {
-    const outputRoot = source.output.slice(0, source.output.indexOf('{')).replace(/[/\\]$/, '');
+    // The folders outputs go to (`out/es`, `locales/fr`): what is in them is never an input.
+    const outputRoots = locales.map((locale) => {
+      const filled = source.output.replaceAll('{locale}', locale);
+      const brace = filled.indexOf('{');
+      return (brace === -1 ? filled : filled.slice(0, brace)).replace(/[/\\]$/, '');
+    });
     const matches = await glob([...source.patterns], {
       cwd: source.base,
       ignore: ['**/node_modules/**', ...source.ignore],
@@ -146,7 +140,8 @@ export async function collectInputs(
     });
     for (const match of matches.sort()) {
       const path = resolve(match);
-      if (outputRoot !== '' && (path === outputRoot || path.startsWith(`${outputRoot}${sep}`))) continue;
+      if (outputRoots.some((root) => root !== '' && (path === root || path.startsWith(`${root}${sep}`))))
+        continue;
       if (seen.has(path)) continue;
       const rel = posix(relative(source.base, path));
       seen.set(path, {

@@ -186,4 +186,26 @@ describe('glossa translate', () => {
       /^ok: 0 missing or stale, 0 QA issue\(s\) at critical or worse, [1-9]\d* below$/m,
     );
   }, 120_000);
+  it('follows the config’s files: a single file, and outputs inside the input folder are never inputs', async () => {
+    const cwd = await project({
+      'glossa.config.json': JSON.stringify({
+        targetLocales: ['en-XA'],
+        files: ['site/**/*.html', { include: 'notes/todo.md', output: 'notes/todo.{locale}.md' }],
+        out: 'site',
+      }),
+      'site/index.html': '<p>Home page</p>\n',
+      'site/blog/post.html': '<p>First post</p>\n',
+      'notes/todo.md': 'Buy milk.\n',
+    });
+    const first = await glossa(['translate', '--json'], { cwd, env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout).written.sort()).toEqual([
+      'notes/todo.en-XA.md',
+      'site/en-XA/blog/post.html',
+      'site/en-XA/index.html',
+    ]);
+    const second = await glossa(['translate', '--json'], { cwd, env });
+    expect(JSON.parse(second.stdout)).toMatchObject({ segments: 3, unchanged: 3, requests: 0 });
+    expect(await readFile(join(cwd, 'notes/todo.en-XA.md'), 'utf8')).toMatch(/^\[Ɓûûý ɱîîļķ\.\]\n$/);
+  }, 120_000);
 });

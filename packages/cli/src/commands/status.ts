@@ -64,7 +64,7 @@ export async function statusCommand(
 ): Promise<number> {
   const config = await loadCommandConfig(ctx.cwd, args, flags, ctx.env);
   const locales = targetLocales(config, flags);
-  const project = await openProject(config, await collectInputs(config, args, ctx.cwd, config.out));
+  const project = await openProject(config, await collectInputs(config, args, ctx.cwd, locales));
   const { findings, counts } = await collectStatus(project, locales);
   if (flags.json) {
     ctx.io.out(JSON.stringify({ segments: project.segments.length, locales: counts, findings }, null, 2));
@@ -99,7 +99,7 @@ export async function checkCommand(
   }
   const config = await loadCommandConfig(ctx.cwd, args, flags, ctx.env);
   const locales = targetLocales(config, flags);
-  const project = await openProject(config, await collectInputs(config, args, ctx.cwd, config.out));
+  const project = await openProject(config, await collectInputs(config, args, ctx.cwd, locales));
   const { findings, present } = await collectStatus(project, locales);
   const gate = findings.filter((f) => f.state === 'missing' || f.state === 'stale');
   const qa: { locale: string; where: string; check: string; severity: Severity; message: string }[] = [];

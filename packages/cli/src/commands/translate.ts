@@ -28,7 +28,7 @@ export interface CommandEnv {
 async function prepare(ctx: CommandEnv, args: readonly string[], flags: ProjectFlags) {
   const config = await loadCommandConfig(ctx.cwd, args, flags, ctx.env);
   const locales = targetLocales(config, flags);
-  const inputs = await collectInputs(config, args, ctx.cwd, config.out);
+  const inputs = await collectInputs(config, args, ctx.cwd, locales);
   const project = await openProject(config, inputs);
   for (const w of project.warnings) ctx.io.err(`${w.file}:${w.line}:${w.column}: warning: ${w.reason}`);
   return { config, locales, project };

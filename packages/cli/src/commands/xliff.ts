@@ -29,7 +29,7 @@ export async function xliffExportCommand(
     throw new UsageError(`--version: expected 1.2 or 2.1, got '${version}'`);
   const config = await loadCommandConfig(ctx.cwd, args, flags, ctx.env);
   const locales = targetLocales(config, flags);
-  const project = await openProject(config, await collectInputs(config, args, ctx.cwd, config.out));
+  const project = await openProject(config, await collectInputs(config, args, ctx.cwd, locales));
   const dir = resolve(ctx.cwd, flags.dir ?? 'xliff');
   await mkdir(dir, { recursive: true });
   const codes = Object.assign({}, ...project.files.map((f) => f.extracted.codes));
@@ -70,7 +70,7 @@ export async function xliffImportCommand(
     flags.to !== undefined ? parseLocales(flags.to)[0]! : fileLocale && canonicalLanguage(fileLocale);
   if (locale === undefined) throw new UsageError(`${file} names no target language: pass --to <locale>`);
   const config = await loadCommandConfig(ctx.cwd, args, flags, ctx.env);
-  const project = await openProject(config, await collectInputs(config, args, ctx.cwd, config.out));
+  const project = await openProject(config, await collectInputs(config, args, ctx.cwd, [locale]));
   const { targets } = await readExistingTargets(project, locale);
   let applied = 0;
   let problems = 0;
