@@ -1,1 +1,3 @@
-export {};
+export { MissingTranslationsError } from './errors.js';
+export { type Alternate, withAlternates } from './localize.js';
+export { type GlossaViteOptions, glossaVite, outputPath } from './plugin.js';

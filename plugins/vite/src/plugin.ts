@@ -1,0 +1,217 @@
+/**
+ * `glossaVite()`: localizes the site's HTML pages at build time (`dist/<locale>/…`) and serves localized
+ * pages under `/<locale>/` in the dev server. Options override the project's `glossa.config.*`.
+ */
+import { readFile } from 'node:fs/promises';
+import { extname, join, posix } from 'node:path';
+import {
+  type CacheConfig,
+  type GlossaConfig,
+  type ResolvedConfig as GlossaResolvedConfig,
+  loadConfig,
+  type RunEvent,
+  resolveConfig,
+} from '@glossa/core';
+import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite';
+import { type Alternate, describeReport, localizePages, type Page, withAlternates } from './localize.js';
+import { openSession, type Session } from './service.js';
+
+export interface GlossaViteOptions {
+  /** Locales to produce. Default: the config's `targetLocales`. */
+  readonly locales?: readonly string[];
+  /** Language of the pages. Default: the config's `sourceLang` (`en`). */
+  readonly sourceLang?: string;
+  /** Where a localized page goes in the output, with `{locale}` and `{path}`. Default `{locale}/{path}`. */
+  readonly output?: string;
+  /**
+   * CI mode: translate from the cache only; a missing translation fails the build with the list of them,
+   * and no request is made. Default: `GLOSSA_CACHE_ONLY=1` in the environment.
+   */
+  readonly cacheOnly?: boolean;
+  /** Origin for absolute `hreflang` URLs, e.g. `https://example.com`. Default: root-relative URLs. */
+  readonly siteUrl?: string;
+  /** A `glossa.config.*` file; default: looked up from Vite's root; `false`: none. */
+  readonly configFile?: string | false;
+  readonly cache?: CacheConfig;
+  readonly service?: GlossaConfig['service'];
+  readonly translation?: GlossaConfig['translation'];
+}
+
+export function glossaVite(options: GlossaViteOptions = {}): Plugin {
+  const output = options.output ?? '{locale}/{path}';
+  if (!output.includes('{locale}') || !output.includes('{path}')) {
+    throw new TypeError(
+      `glossaVite: \`output\` must contain {locale} and {path}, got ${JSON.stringify(output)}`,
+    );
+  }
+  const cacheOnly = options.cacheOnly ?? process.env.GLOSSA_CACHE_ONLY === '1';
+  let vite: ResolvedConfig;
+  let glossa: GlossaResolvedConfig;
+  let locales: readonly string[] = [];
+
+  const log = (message: string) => vite.logger.info(message, { timestamp: true });
+  const onEvent = (event: RunEvent) => {
+    if (event.type === 'cache' && event.misses > 0) {
+      log(`glossa: ${event.hits} from cache, ${event.misses} to translate`);
+    } else if (event.type === 'request') {
+      const failed = event.error ? ` failed: ${event.error.message}` : '';
+      log(`glossa: request ${event.done} (${event.texts} texts, ${event.bytes} bytes)${failed}`);
+    }
+  };
+  const localeHref = (locale: string | undefined, path: string) => {
+    const file = locale === undefined ? path : outputPath(output, locale, path);
+    const href = `${vite.base}${file.replace(/(^|\/)index\.html$/, '$1')}`;
+    return options.siteUrl ? new URL(href, options.siteUrl).href : href;
+  };
+  const alternatesOf = (path: string): Alternate[] => [
+    { lang: glossa.sourceLang, href: localeHref(undefined, path) },
+    ...locales.map((locale) => ({ lang: locale, href: localeHref(locale, path) })),
+  ];
+  const localizeOptions = (session: Session) => ({
+    session,
+    sourceLang: glossa.sourceLang,
+    locales,
+    cacheOnly,
+    onEvent,
+    requestOptions: requestOptionsOf(glossa),
+  });
+
+  return {
+    name: 'glossa',
+    enforce: 'post',
+
+    async configResolved(config) {
+      vite = config;
+      const overrides: GlossaConfig = {
+        ...(options.sourceLang !== undefined && { sourceLang: options.sourceLang }),
+        ...(options.locales !== undefined && { targetLocales: options.locales }),
+        ...(options.cache !== undefined && { cache: options.cache }),
+        ...(options.service !== undefined && { service: options.service }),
+        ...(options.translation !== undefined && { translation: options.translation }),
+      };
+      glossa =
+        options.configFile === false
+          ? resolveConfig(overrides, { root: config.root })
+          : await loadConfig({
+              cwd: config.root,
+              overrides,
+              ...(options.configFile !== undefined && { configFile: options.configFile }),
+            });
+      locales = glossa.targetLocales;
+      if (locales.length === 0) {
+        throw new TypeError('glossaVite: no locales: set `locales` or `targetLocales` in glossa.config');
+      }
+      if (config.command === 'build' && !/^(\/|https?:)/.test(config.base)) {
+        throw new TypeError(
+          `glossaVite: \`base\` must be absolute ("/" or a URL) so asset URLs work in every locale's folder, got ${JSON.stringify(config.base)}`,
+        );
+      }
+    },
+
+    generateBundle: {
+      order: 'post',
+      async handler(_outputOptions, bundle) {
+        if (this.environment.name !== 'client') return;
+        const htmlAssets = Object.values(bundle).filter(
+          (item) => item.type === 'asset' && item.fileName.endsWith('.html'),
+        );
+        const pages: Page[] = htmlAssets.map((item) => ({
+          path: item.fileName,
+          html: String(item.type === 'asset' ? asText(item.source) : ''),
+        }));
+        const session = await openSession(glossa, cacheOnly);
+        try {
+          if (pages.length > 0) {
+            const localized = await localizePages(pages, localizeOptions(session));
+            for (const problem of localized.problems) {
+              this.warn(
+                `${problem.file}: ${problem.locale} ${problem.key}: ${problem.reason} (kept in ${glossa.sourceLang})`,
+              );
+            }
+            for (const failure of localized.report.failures) {
+              this.warn(
+                `${failure.file}: ${failure.locale} ${failure.key}: ${failure.reason} (kept in ${glossa.sourceLang})`,
+              );
+            }
+            for (const item of htmlAssets) {
+              if (item.type !== 'asset') continue;
+              const alternates = alternatesOf(item.fileName);
+              const defaultHref = alternates[0]!.href;
+              item.source = withAlternates(asText(item.source), alternates, defaultHref);
+              for (const locale of locales) {
+                const html = localized.pages.get(locale)!.get(item.fileName)!;
+                this.emitFile({
+                  type: 'asset',
+                  fileName: outputPath(output, locale, item.fileName),
+                  source: withAlternates(html, alternates, defaultHref),
+                });
+              }
+            }
+            log(describeReport(localized.report, pages.length, locales));
+          }
+        } finally {
+          await session.close();
+        }
+      },
+    },
+
+    configureServer(server) {
+      let session: Promise<Session> | undefined;
+      server.httpServer?.once('close', () => void session?.then((s) => s.close()));
+      server.watcher.on('change', (file) => {
+        if (file.endsWith('.html')) server.ws.send({ type: 'full-reload', path: '*' });
+      });
+      server.middlewares.use((req, res, next) => {
+        const url = new URL(req.url ?? '/', 'http://localhost');
+        const match = /^\/([^/]+)(\/.*)$/.exec(url.pathname);
+        const locale = match && locales.find((l) => l.toLowerCase() === match[1]!.toLowerCase());
+        if (!match || !locale) return next();
+        let path = match[2]!;
+        if (path.endsWith('/')) path += 'index.html';
+        else if (extname(path) === '') path += '.html';
+        if (!path.endsWith('.html')) {
+          req.url = `${path}${url.search}`; // an asset next to the page: the source language's file
+          return next();
+        }
+        session ??= openSession(glossa, cacheOnly);
+        servePage(server, locale, path, session)
+          .then((html) => {
+            if (html === undefined) return next();
+            res.setHeader('Content-Type', 'text/html; charset=utf-8');
+            res.end(html);
+          })
+          .catch(next);
+      });
+    },
+  };
+
+  async function servePage(server: ViteDevServer, locale: string, path: string, session: Promise<Session>) {
+    const file = join(vite.root, ...path.split('/'));
+    const raw = await readFile(file, 'utf8').catch(() => undefined);
+    if (raw === undefined) return undefined;
+    const html = await server.transformIndexHtml(path, raw);
+    const pagePath = posix.normalize(path).replace(/^\//, '');
+    const localized = await localizePages([{ path: pagePath, html }], {
+      ...localizeOptions(await session),
+      locales: [locale],
+    });
+    const alternates = alternatesOf(pagePath);
+    return withAlternates(localized.pages.get(locale)!.get(pagePath)!, alternates, alternates[0]!.href);
+  }
+}
+
+export function outputPath(pattern: string, locale: string, path: string): string {
+  return pattern.replaceAll('{locale}', locale).replaceAll('{path}', path);
+}
+
+const asText = (source: string | Uint8Array) =>
+  typeof source === 'string' ? source : new TextDecoder().decode(source);
+
+function requestOptionsOf(config: GlossaResolvedConfig) {
+  const t = config.translation;
+  return {
+    ...(t.formality !== undefined && { formality: t.formality }),
+    ...(t.modelType !== undefined && { modelType: t.modelType }),
+    ...(t.customInstructions !== undefined && { customInstructions: [...t.customInstructions] }),
+  };
+}

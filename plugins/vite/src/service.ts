@@ -1,0 +1,75 @@
+/**
+ * The translator and cache a build uses. The service is `service.url` (or `GLOSSA_SERVER_URL`) when set,
+ * else the embedded `@glossa/server` on loopback, started only when a translation is actually missing:
+ * a build whose translations are all cached never starts it.
+ */
+import { GlossaClient } from '@glossa/client';
+import {
+  openConfiguredCache,
+  type ResolvedConfig,
+  type TranslationCache,
+  type Translator,
+} from '@glossa/core';
+import { MissingTranslationsError } from './errors.js';
+
+export interface Session {
+  readonly translator: Translator;
+  readonly cache: TranslationCache;
+  close(): Promise<void>;
+}
+
+export async function openSession(
+  config: Pick<ResolvedConfig, 'service' | 'cache'>,
+  cacheOnly: boolean,
+): Promise<Session> {
+  const cache = await openConfiguredCache(config);
+  if (cacheOnly) {
+    return { translator: refusingTranslator, cache, close: () => cache.close() };
+  }
+  let opened: Promise<{ client: GlossaClient; close: () => Promise<void> }> | undefined;
+  const translator: Translator = {
+    translateText: async (texts, options) => {
+      opened ??= openService(config.service);
+      return (await opened).client.translateText(texts, options);
+    },
+  };
+  return {
+    translator,
+    cache,
+    close: async () => {
+      await cache.close();
+      if (opened) await (await opened).close();
+    },
+  };
+}
+
+/** `cacheOnly`: no request ever leaves; every miss fails its segment, and the build lists them. */
+const refusingTranslator: Translator = {
+  translateText: async () => {
+    throw new MissingTranslationsError([], 'not in the cache (cacheOnly: no service calls)');
+  },
+};
+
+async function openService(service: ResolvedConfig['service']) {
+  const { url, apiKey, dataDir } = service;
+  if (url !== undefined) {
+    if (apiKey === undefined) {
+      throw new TypeError(`glossaVite: GLOSSA_API_KEY is not set: a key is needed for the service at ${url}`);
+    }
+    return { client: new GlossaClient({ authKey: apiKey, serverUrl: url }), close: async () => {} };
+  }
+  const { startServer } = await import('@glossa/server'); // large: loaded only when a translation is missing
+  const server = await startServer({
+    dataDir,
+    port: 0,
+    freePort: 0,
+    host: '127.0.0.1',
+    logger: false,
+    ...(apiKey !== undefined && { devKey: apiKey }),
+  });
+  const key = apiKey ?? server.devKey;
+  return {
+    client: new GlossaClient({ authKey: key, serverUrl: key.endsWith(':fx') ? server.freeUrl : server.url }),
+    close: () => server.close(),
+  };
+}
