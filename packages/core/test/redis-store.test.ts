@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CacheStoreError, createMemoryStore, createTranslationCache, openRedisStore } from '../src/index.js';
+import {
+  CacheStoreError,
+  createMemoryStore,
+  createPseudoTranslator,
+  createTranslationCache,
+  createTranslationRun,
+  openRedisStore,
+  type Translator,
+} from '../src/index.js';
+import { catalog } from './helpers/catalog.js';
 import { hasRedisServer, startRedis } from './helpers/redis.js';
 
 if (!hasRedisServer) {
@@ -45,6 +54,38 @@ describe.skipIf(!hasRedisServer)('Redis store (real redis-server)', () => {
     });
     expect(await memory.getMany(['k'])).toEqual(new Map([['k', 'v']]));
     await cache.close();
+  });
+
+  it('a second build machine sharing the Redis cache sends no requests', async () => {
+    const segments = catalog(500);
+    const machine = async () => {
+      let texts = 0;
+      const pseudo = createPseudoTranslator();
+      const counting: Translator = {
+        translateText: (batch, options) => {
+          texts += batch.length;
+          return pseudo.translateText(batch, options);
+        },
+      };
+      const cache = createTranslationCache([
+        createMemoryStore(),
+        await openRedisStore({ url: redis.url, prefix: 'fleet:' }),
+      ]);
+      const run = createTranslationRun({
+        translator: counting,
+        sourceLang: 'en',
+        targetLangs: ['en-XA'],
+        cache,
+      });
+      const { report } = await run.translate({ segments });
+      await cache.close();
+      return { texts, report };
+    };
+    const a = await machine();
+    const b = await machine();
+    expect(a.texts).toBe(500);
+    expect(b.texts).toBe(0);
+    expect(b.report).toMatchObject({ requests: 0, cacheHits: 500 });
   });
 
   it('expires entries with ttlSeconds', async () => {
