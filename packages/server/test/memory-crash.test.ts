@@ -134,7 +134,7 @@ describe('a server killed (SIGKILL) during a large TMX import', () => {
     // Consistent: one memory, every segment once, nothing left of the killed attempt.
     expect(count('SELECT COUNT(*) AS n FROM memories')).toBe(1);
     expect(count('SELECT COUNT(*) AS n FROM memory_segments')).toBe(UNITS);
-    expect(count('SELECT COUNT(DISTINCT memory_id) AS n FROM memory_grams')).toBe(1);
+    expect(count('SELECT COUNT(DISTINCT memory_id) AS n FROM memory_postings')).toBe(1);
     second.child.kill('SIGTERM');
   }, 180_000);
 });

@@ -3,8 +3,8 @@
  * `ready = 0` (invisible to every read), segments arrive in batches, and one last transaction sets the
  * languages, the count and `ready = 1`. A memory left unready by a crash is deleted at the next start.
  *
- * Fuzzy lookup is indexed: `memory_grams` maps each distinct token (a word 1-gram, see `score.ts`) to the
- * segments holding it and `memory_gram_counts` counts them. A segment scoring at least t on a text of n
+ * Fuzzy lookup is indexed: `memory_postings` maps each distinct token (a word 1-gram, see `score.ts`) to
+ * the segments holding it and their count (collected while importing, written when the import finishes). A segment scoring at least t on a text of n
  * tokens lacks at most D = ⌊n(100 − t)/t⌋ of the text's distinct tokens, so it holds one of the text's
  * D + 1 rarest tokens: only those postings are read (prefix filtering), then candidates are scored exactly.
  */
@@ -79,15 +79,17 @@ export function createMemoryStore(db: ResourceDatabase) {
     insertTarget: db.prepare(
       'INSERT INTO memory_targets (segment_id, seq, language, text) VALUES (?, ?, ?, ?)',
     ),
-    insertGram: db.prepare(
-      'INSERT OR IGNORE INTO memory_grams (memory_id, gram, segment_id) VALUES (?, ?, ?)',
+    insertPosting: db.prepare(
+      'INSERT INTO memory_postings (memory_id, gram, segments, ids) VALUES (?, ?, ?, ?)',
     ),
-    countGram: db.prepare('INSERT INTO memory_gram_counts (memory_id, gram, segments) VALUES (?, ?, ?)'),
     finish: db.prepare(
       `UPDATE memories SET source_language = ?, target_languages = ?, segment_count = ?, ready = 1 WHERE id = ?`,
     ),
-    deleteGrams: db.prepare('DELETE FROM memory_grams WHERE memory_id = ?'),
-    deleteGramCounts: db.prepare('DELETE FROM memory_gram_counts WHERE memory_id = ?'),
+    deletePostings: db.prepare('DELETE FROM memory_postings WHERE memory_id = ?'),
+    candidates: db.prepare(
+      `SELECT id, source_text, tokens FROM memory_segments WHERE id IN (SELECT value FROM json_each(?))
+       AND token_count BETWEEN ? AND ? LIMIT ${MAX_CANDIDATES}`,
+    ),
     deleteMemory: db.prepare('DELETE FROM memories WHERE id = ?'),
     unready: db.prepare('SELECT id FROM memories WHERE ready = 0'),
     get: db.prepare('SELECT * FROM memories WHERE account_id = ? AND id = ? AND ready = 1'),
@@ -116,12 +118,12 @@ export function createMemoryStore(db: ResourceDatabase) {
   };
 
   /** Segments per token of each import in progress, written once when the import finishes. */
-  const pendingCounts = new Map<string, Map<string, number>>();
+  const pendingPostings = new Map<string, Map<string, number[]>>();
   const addBatch = db.transaction((memoryId: string, segments: readonly SegmentInput[]) => {
-    let counts = pendingCounts.get(memoryId);
-    if (!counts) {
-      counts = new Map();
-      pendingCounts.set(memoryId, counts);
+    let postings = pendingPostings.get(memoryId);
+    if (!postings) {
+      postings = new Map();
+      pendingPostings.set(memoryId, postings);
     }
     for (const segment of segments) {
       const tokens = tokenize(segment.source);
@@ -138,14 +140,14 @@ export function createMemoryStore(db: ResourceDatabase) {
         sql.insertTarget.run(id, seq, target.language, target.text);
       });
       for (const gram of new Set(tokens)) {
-        sql.insertGram.run(memoryId, gram, id);
-        counts.set(gram, (counts.get(gram) ?? 0) + 1);
+        const list = postings.get(gram);
+        if (list) list.push(id);
+        else postings.set(gram, [id]);
       }
     }
   });
   const remove = db.transaction((memoryId: string) => {
-    sql.deleteGrams.run(memoryId);
-    sql.deleteGramCounts.run(memoryId);
+    sql.deletePostings.run(memoryId);
     sql.deleteMemory.run(memoryId);
   });
   const segmentsOf = (rows: { id: number; source_text: string }[]): StoredSegment[] =>
@@ -183,14 +185,15 @@ export function createMemoryStore(db: ResourceDatabase) {
     },
     /** Writes the token counts and makes the memory visible; call inside the transaction that ends the job. */
     finish(memoryId: string, source: string, targets: readonly string[], count: number): void {
-      for (const [gram, segments] of pendingCounts.get(memoryId) ?? [])
-        sql.countGram.run(memoryId, gram, segments);
-      pendingCounts.delete(memoryId);
+      for (const [gram, ids] of pendingPostings.get(memoryId) ?? []) {
+        sql.insertPosting.run(memoryId, gram, ids.length, JSON.stringify(ids));
+      }
+      pendingPostings.delete(memoryId);
       sql.finish.run(source, JSON.stringify(targets), count, memoryId);
     },
     /** Deletes a memory whatever its state (an abandoned import, or on request). */
     remove(memoryId: string): void {
-      pendingCounts.delete(memoryId);
+      pendingPostings.delete(memoryId);
       remove.immediate(memoryId);
     },
     /** Deletes every memory an interrupted import left unready; returns their ids. */
@@ -244,7 +247,7 @@ export function createMemoryStore(db: ResourceDatabase) {
       const counts = new Map(
         (
           statement(
-            `SELECT gram, segments FROM memory_gram_counts WHERE memory_id = ? AND gram IN (${distinct.map(() => '?').join(',')})`,
+            `SELECT gram, segments FROM memory_postings WHERE memory_id = ? AND gram IN (${distinct.map(() => '?').join(',')})`,
           ).all(memoryId, ...distinct) as { gram: string; segments: number }[]
         ).map((row) => [row.gram, row.segments]),
       );
@@ -257,11 +260,12 @@ export function createMemoryStore(db: ResourceDatabase) {
       if (prefix.length === 0) return undefined;
       const minTokens = Math.ceil((tokens.length * t) / 100);
       const maxTokens = Math.floor((tokens.length * 100) / t);
-      const candidates = statement(
-        `SELECT DISTINCT s.id, s.source_text, s.tokens FROM memory_grams g JOIN memory_segments s ON s.id = g.segment_id
-           WHERE g.memory_id = ? AND g.gram IN (${prefix.map(() => '?').join(',')})
-           AND s.token_count BETWEEN ? AND ? LIMIT ${MAX_CANDIDATES}`,
-      ).all(memoryId, ...prefix, minTokens, maxTokens) as {
+      const ids = new Set<number>();
+      const lists = statement(
+        `SELECT ids FROM memory_postings WHERE memory_id = ? AND gram IN (${prefix.map(() => '?').join(',')})`,
+      ).all(memoryId, ...prefix) as { ids: string }[];
+      for (const list of lists) for (const id of JSON.parse(list.ids) as number[]) ids.add(id);
+      const candidates = sql.candidates.all(JSON.stringify([...ids]), minTokens, maxTokens) as {
         id: number;
         source_text: string;
         tokens: string;

@@ -103,6 +103,21 @@ export const RESOURCE_MIGRATIONS: readonly string[] = [
   `,
   // Each segment's tokens, joined by U+0001, so that a lookup scores candidates without tokenizing them.
   `ALTER TABLE memory_segments ADD COLUMN tokens TEXT NOT NULL DEFAULT '';`,
+  // One row per token and memory holding its posting list (segment ids as a JSON array), written once when
+  // an import finishes: a fraction of the writes of one row per token and segment.
+  `
+  CREATE TABLE memory_postings (
+    memory_id TEXT NOT NULL,
+    gram TEXT NOT NULL,
+    segments INTEGER NOT NULL,
+    ids TEXT NOT NULL,
+    PRIMARY KEY (memory_id, gram)
+  ) WITHOUT ROWID;
+  INSERT INTO memory_postings (memory_id, gram, segments, ids)
+    SELECT memory_id, gram, COUNT(*), json_group_array(segment_id) FROM memory_grams GROUP BY memory_id, gram;
+  DROP TABLE memory_grams;
+  DROP TABLE memory_gram_counts;
+  `,
 ];
 
 export type ResourceDatabase = Database.Database;
