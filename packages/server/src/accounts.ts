@@ -60,7 +60,7 @@ export async function createAccount(
 
 /** Where the local development key is kept (mode 0600) so the embedded server finds it on the next start. */
 export const DEV_KEY_FILE = 'dev-key';
-const DEV_ACCOUNT_SETTING = 'dev_account_id';
+const DEV_ACCOUNT_SETTING: Record<Plan, string> = { paid: 'dev_account_id', free: 'dev_account_id:free' };
 
 export interface DevAccount {
   readonly account: Account;
@@ -72,32 +72,30 @@ export interface DevAccount {
 /**
  * The local development account: paid, admin, detection beta, quality alpha, memory matches. Created on
  * the first start; its key is `presetKey` (`GLOSSA_API_KEY`) when given, else a new random key kept in
- * `<dataDir>/dev-key` (owner-only). The database only ever holds the key's hash.
+ * `<dataDir>/dev-key` (owner-only). The database only ever holds the key's hash. A preset free-plan key
+ * (ending in `:fx`) gets a development account of its own on the free plan (same flags), served at the
+ * free base URL, as clients that pick the URL by the key's suffix expect.
  */
 export async function ensureDevAccount(
   storage: Storage,
   dataDir: string,
   presetKey: string | undefined,
 ): Promise<DevAccount> {
-  if (presetKey !== undefined && planOfKey(presetKey) === 'free') {
-    throw new TypeError(
-      'GLOSSA_API_KEY: the development account is on the paid plan; its key cannot end in :fx',
-    );
-  }
-  const accountId = await storage.getSetting(DEV_ACCOUNT_SETTING);
+  const plan = presetKey === undefined ? 'paid' : planOfKey(presetKey);
+  const accountId = await storage.getSetting(DEV_ACCOUNT_SETTING[plan]);
   const existing = accountId === undefined ? undefined : await storage.getAccount(accountId);
   const account =
     existing ??
     (await storage.createAccount({
       id: randomUUID(),
-      plan: 'paid',
+      plan,
       admin: true,
       detectionBeta: true,
       qualityAlpha: true,
       memoryMatches: true,
       characterLimit: DEFAULT_PAID_CHARACTER_LIMIT,
     }));
-  if (!existing) await storage.setSetting(DEV_ACCOUNT_SETTING, account.id);
+  if (!existing) await storage.setSetting(DEV_ACCOUNT_SETTING[plan], account.id);
 
   const keyFile = join(dataDir, DEV_KEY_FILE);
   const key = presetKey ?? (existing ? await readKeyFile(keyFile) : undefined) ?? generateKey('paid');

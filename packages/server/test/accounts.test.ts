@@ -47,7 +47,7 @@ describe('development account', () => {
     }
   });
 
-  it('uses GLOSSA_API_KEY (the devKey option) as its key; a :fx key is refused', async () => {
+  it('uses GLOSSA_API_KEY (the devKey option) as its key; a :fx key gets a free-plan development account', async () => {
     const dataDir = newDataDir();
     const server = await startServer({ ...base, dataDir, devKey: 'local-dev-key-123' });
     try {
@@ -60,9 +60,13 @@ describe('development account', () => {
     } finally {
       await server.close();
     }
-    await expect(startServer({ ...base, dataDir: newDataDir(), devKey: 'abc:fx' })).rejects.toThrow(
-      TypeError,
-    );
+    const free = await startServer({ ...base, dataDir: newDataDir(), devKey: 'local-dev-key:fx' });
+    try {
+      expect(await usageStatus(free.freeUrl, 'local-dev-key:fx')).toBe(200);
+      expect(await usageStatus(free.url, 'local-dev-key:fx')).toBe(403);
+    } finally {
+      await free.close();
+    }
   });
 });
 
