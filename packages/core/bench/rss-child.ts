@@ -24,16 +24,12 @@ if (mode === 'run') {
     targetLangs: ['en-XA'],
     cache: createTranslationCache([createMemoryStore(), store]),
     lock,
+    // BENCH_TRACE=1: memory (MB, RSS and heap) at each progress event, on stderr.
     ...(process.env.BENCH_TRACE && {
-      onEvent: (e: { type: string }) =>
-        console.error(
-          e.type,
-          Math.round(process.memoryUsage().rss / 1e6),
-          Math.round(process.memoryUsage().heapUsed / 1e6),
-          e.type === 'done' && (globalThis as { gc?: () => void }).gc
-            ? ((globalThis as { gc: () => void }).gc(), Math.round(process.memoryUsage().heapUsed / 1e6))
-            : '',
-        ),
+      onEvent: (e: { type: string }) => {
+        const { rss, heapUsed } = process.memoryUsage();
+        console.error(e.type, Math.round(rss / 1e6), Math.round(heapUsed / 1e6));
+      },
     }),
   });
   const result = await run.translate({ segments });
