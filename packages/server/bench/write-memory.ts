@@ -70,6 +70,24 @@ for (let round = 0; round < 300; round++) {
 }
 const after = rss();
 console.log(`after 300 more write requests: ${mib(after)} RSS (growth ${mib(after - detection)})`);
+// Responsiveness: Harper runs in a worker thread, so a 10 KiB correct must not stall other requests.
+const usage = async () => {
+  const started = performance.now();
+  await fetch(`${server.url}/v2/usage`, { headers: { authorization: `Service-Auth-Key ${server.devKey}` } });
+  return performance.now() - started;
+};
+const idle = await usage();
+const long = 'The quick brown fox jumps over the lazy dog. I recieved teh package. '
+  .repeat(150)
+  .slice(0, 10_000);
+const started = performance.now();
+const inFlight = post('/v2/write/correct', { text: [long], target_lang: 'en-US' });
+await new Promise((resolve) => setTimeout(resolve, 200));
+const during = await usage();
+await inFlight;
+console.log(
+  `GET /v2/usage during a 10 KiB English correct (${(performance.now() - started).toFixed(0)} ms): ${during.toFixed(1)} ms; idle ${idle.toFixed(1)} ms`,
+);
 await post('/v2/write/correct', { text: ['Les chat mange la souris.'], target_lang: 'fr' });
 await post('/v2/write/correct', { text: ['Ich habe meinen Schirm vergesen.'], target_lang: 'de' });
 console.log(`helper processes (Grammalecte, Hunspell de): ${mib(childrenRss())} RSS; server ${mib(rss())}`);
