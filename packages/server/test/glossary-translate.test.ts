@@ -77,6 +77,20 @@ describe('glossaries applied in /v2/translate (real Apertium)', () => {
     expect(b).not.toContain('archivo');
   });
 
+  it('an edited glossary applies at once (compiled matchers are cached by version)', async () => {
+    const id = await glossary('en', 'es', 'file\tarchivo');
+    const body = { text: ['The file is ready.'], source_lang: 'EN', target_lang: 'ES', glossary_id: id };
+    expect(await translate(body)).toContain('archivo');
+    const put = await t.call(`/v3/glossaries/${id}/dictionaries`, {
+      method: 'PUT',
+      json: { source_lang: 'en', target_lang: 'es', entries: 'file\tfichero', entries_format: 'tsv' },
+    });
+    expect(put.status).toBe(200);
+    const edited = await translate(body);
+    expect(edited).toContain('fichero');
+    expect(edited).not.toContain('archivo');
+  });
+
   it('keeps markup with tag_handling and puts terms inside it', async () => {
     const id = await glossary('en', 'es', 'file\tarchivo');
     const text = await translate({

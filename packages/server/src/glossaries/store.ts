@@ -24,8 +24,9 @@ export interface GlossaryRecord {
   readonly id: string;
   readonly name: string;
   readonly createdAt: string;
-  /** Changes on every edit; compiled matchers are cached by it. */
   readonly updatedAt: string;
+  /** Increases on every edit; compiled matchers are cached by it. */
+  readonly version: number;
   readonly dictionaries: readonly DictionaryRecord[];
 }
 
@@ -58,6 +59,7 @@ interface GlossaryRow {
   name: string;
   created_at: string;
   updated_at: string;
+  version: number;
 }
 
 export function parseTsv(tsv: string): GlossaryEntry[] {
@@ -95,8 +97,10 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
     deleteDictionary: db.prepare(
       'DELETE FROM glossary_dictionaries WHERE glossary_id = ? AND source_lang = ? AND target_lang = ?',
     ),
-    rename: db.prepare('UPDATE glossaries SET name = ?, updated_at = ? WHERE account_id = ? AND id = ?'),
-    touch: db.prepare('UPDATE glossaries SET updated_at = ? WHERE id = ?'),
+    rename: db.prepare(
+      'UPDATE glossaries SET name = ?, updated_at = ?, version = version + 1 WHERE account_id = ? AND id = ?',
+    ),
+    touch: db.prepare('UPDATE glossaries SET updated_at = ?, version = version + 1 WHERE id = ?'),
     delete: db.prepare('DELETE FROM glossaries WHERE account_id = ? AND id = ?'),
   };
 
@@ -105,6 +109,7 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
     name: row.name,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    version: row.version,
     dictionaries: (
       sql.dictionaries.all(row.id) as { source_lang: string; target_lang: string; entry_count: number }[]
     ).map((dictionary) => ({

@@ -118,6 +118,8 @@ export const RESOURCE_MIGRATIONS: readonly string[] = [
   DROP TABLE memory_grams;
   DROP TABLE memory_gram_counts;
   `,
+  // A counter that changes on every edit of a glossary: compiled matchers are cached by it.
+  `ALTER TABLE glossaries ADD COLUMN version INTEGER NOT NULL DEFAULT 1;`,
 ];
 
 export type ResourceDatabase = Database.Database;

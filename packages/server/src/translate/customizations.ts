@@ -68,7 +68,7 @@ export async function loadCustomizations(
     const glossary = await resources.glossary(accountId, id);
     if (!glossary || source === undefined) continue;
     const pair = { source: baseLanguage(source), target: language };
-    const key = `${id}:${glossary.updatedAt}:${pair.source}>${pair.target}`;
+    const key = `${id}:${glossary.version}:${pair.source}>${pair.target}`;
     const entries = matcherCache.has(key)
       ? []
       : ((await resources.glossaries.entries(accountId, id, pair.source, pair.target)) ?? []);
