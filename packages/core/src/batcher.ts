@@ -185,8 +185,15 @@ export function createBatcher(options: BatcherOptions = {}) {
           record = { texts: units.length, bytes, billedCharacters: billed };
         } catch (error) {
           const err = error instanceof Error ? error : new Error(String(error));
-          for (const u of units) out.set(u.text, err);
-          if (STOPPING_STATUSES.has((err as { status?: number }).status ?? 0)) stop = err;
+          const status = (err as { status?: number }).status ?? 0;
+          if (status === 413 && units.length > 1) {
+            // The service counts the body differently: send the halves instead.
+            const half = Math.ceil(units.length / 2);
+            jobs.push({ g, units: units.slice(0, half) }, { g, units: units.slice(half) });
+          } else {
+            for (const u of units) out.set(u.text, err);
+          }
+          if (STOPPING_STATUSES.has(status)) stop = err;
           record = { texts: units.length, bytes, billedCharacters: 0, error: err };
         }
         requests.push(record);

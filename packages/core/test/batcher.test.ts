@@ -147,6 +147,28 @@ describe('batcher', () => {
     expect(out.results).toEqual([{ text: 'a' }, { error: quota }, { error: quota }]);
   });
 
+  it('a 413 (a service that counts bodies differently) is answered by sending the halves', async () => {
+    const sizes: number[] = [];
+    const translator: Translator = {
+      async translateText(texts) {
+        sizes.push(texts.length);
+        if (texts.length > 2) throw Object.assign(new Error('Request body too large'), { status: 413 });
+        return texts.map((text) => ({ text: text.toUpperCase(), detected_source_language: 'EN' }));
+      },
+    };
+    const items = ['a', 'b', 'c', 'd', 'e'].map((text) => ({ text, options: es }));
+    const out = await createBatcher({ translator, concurrency: 1 }).translate(items);
+    expect(sizes).toEqual([5, 3, 2, 2, 1]);
+    expect(out.results).toEqual(['A', 'B', 'C', 'D', 'E'].map((text) => ({ text })));
+    expect(out.requests.map((r) => r.error?.message)).toEqual([
+      'Request body too large',
+      'Request body too large',
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
   it('rejects a bad concurrency with a RangeError', () => {
     expect(() => createBatcher({ concurrency: 0 })).toThrow(
       'Expected `concurrency` to be a positive integer, got 0',
