@@ -8,7 +8,10 @@ function recordingPseudo(calls: string[][]): TranslationEngine {
   const engine = createPseudoEngine();
   return {
     ...engine,
-    translate: (input: EngineInput) => (calls.push([...input.texts]), engine.translate(input)),
+    translate: (input: EngineInput) => {
+      calls.push([...input.texts]);
+      return engine.translate(input);
+    },
   };
 }
 

@@ -10,7 +10,6 @@ import {
   type CustomTagUsageQuery,
   type CustomTagUsageRow,
   type NewAccount,
-  type Reservation,
   type Storage,
   type UsageProduct,
   type UsageRecord,
