@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.js';
 import { importTmx, tmx, waitForJob } from './memory-helpers.js';
 
@@ -119,6 +119,25 @@ describe('translation memory import', () => {
     expect((await fetch(`${url.href}`, { method: 'PUT', body: content })).status).toBe(204);
     const again = await fetch(url.href, { method: 'PUT', body: content });
     expect(again.status).toBe(409);
+  });
+
+  it('an upload URL expires after an hour, and so does its job', async () => {
+    const content = tmx(UNITS);
+    const started = await t.call('/v3/translation_memories/import', {
+      json: { source_file: { file_name: 'late.tmx', content_length: Buffer.byteLength(content) } },
+    });
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61 * 60 * 1000 });
+    try {
+      const late = await fetch(started.data.upload_url, { method: 'PUT', body: content });
+      expect(late.status).toBe(403);
+      expect(((await late.json()) as { message: string }).message).toBe(
+        'This URL has expired; start a new job.',
+      );
+      const job = await t.call(`/v3/translation_memories/jobs/${started.data.job_id}`);
+      expect(job.data.results[0].status).toBe('expired');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses a 200 MB TMX when the import is started, and an upload longer than announced', async () => {
