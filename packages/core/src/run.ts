@@ -7,9 +7,9 @@ import { MAX_TRANSLATE_REQUEST_BYTES } from '@glossa/protocol';
 import { createBatcher } from './batcher.js';
 import { type CacheKeyParts, cacheKey } from './cache/key.js';
 import type { TranslationCache } from './cache/translation-cache.js';
-import { inlinePlainText, parseInline } from './codes/inline.js';
 import type { TranslationLock } from './lock.js';
 import type { QaCheck, QaFinding, RunEstimate, RunEvent, RunFailure, RunReport } from './report.js';
+import { checkSources, hasWords, overLength } from './run-checks.js';
 import { cutWaves, failureOf, type Pending, translateWave } from './run-wave.js';
 import type { Segment } from './segment.js';
 import type { TranslationRequestOptions, Translator } from './translator.js';
@@ -264,39 +264,6 @@ export function translateSegments(
   options: TranslationRunOptions,
 ): Promise<RunResult> {
   return createTranslationRun(options).translate({ segments });
-}
-
-/** Sources that are not valid inline XML, and keys used twice, with the reason. */
-function checkSources(segments: readonly RunSegment[]): Map<RunSegment, string> {
-  const invalid = new Map<RunSegment, string>();
-  const keys = new Set<string>();
-  for (const segment of segments) {
-    if (keys.has(segment.key)) invalid.set(segment, `Segment key '${segment.key}' is used twice`);
-    keys.add(segment.key);
-    try {
-      parseInline(segment.source);
-    } catch (error) {
-      invalid.set(segment, `Invalid segment source: ${(error as Error).message}`);
-    }
-  }
-  return invalid;
-}
-
-/** A message when the target is longer than the segment's `maxLength` (code points, codes excluded). */
-function overLength(segment: RunSegment, target: string): string | undefined {
-  if (segment.maxLength === undefined) return undefined;
-  const length = [...inlinePlainText(target)].length;
-  return length > segment.maxLength
-    ? `max_length: the target has ${length} characters, the limit is ${segment.maxLength}`
-    : undefined;
-}
-
-/** Whether a source has a letter or digit outside its codes (checked without building the plain text). */
-function hasWords(source: string): boolean {
-  const words = /<[^>]*>|&[^;]*;|[\p{L}\p{N}]/gu;
-  for (let m = words.exec(source); m; m = words.exec(source))
-    if (m[0][0] !== '<' && m[0][0] !== '&') return true;
-  return false;
 }
 
 function pickKeyOptions(o: TranslationRequestOptions): Partial<CacheKeyParts> {
