@@ -3,7 +3,7 @@
  * machine translation, XLIFF export for a translator, the translator's edit (made here by a script,
  * standing in for a CAT tool), import, and a second run that keeps the edit.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from '@glossa/cli';
 
@@ -13,6 +13,10 @@ const glossa = async (...args: string[]) => {
   const code = await runCli(args, { cwd });
   if (code !== 0) process.exit(code);
 };
+
+// Start over each time (the translation cache in .glossa/ is kept, so a rerun sends nothing).
+for (const path of ['out', 'xliff', 'glossa.lock'])
+  await rm(join(cwd, path), { recursive: true, force: true });
 
 await glossa('translate');
 await glossa('xliff', 'export', '--dir', 'xliff');
