@@ -1,0 +1,269 @@
+/**
+ * `GlossaBackend`: an i18next backend that serves a namespace in any language from the source catalog,
+ * translating through core (cache first; what is missing in one batched run, not one request per key).
+ * Reads in the same tick (or `batchWindowMs`) share a run. Callback API: `callback(err, retry)`, where
+ * `retry` is true only for errors worth retrying (connection, timeout, 429, 5xx); without a callback
+ * the methods return promises.
+ */
+import { readFile } from 'node:fs/promises';
+import {
+  createMemoryStore,
+  createTranslationCache,
+  createTranslationRun,
+  type TranslationCache,
+  type TranslationRunOptions,
+  type Translator,
+} from '@glossa/core';
+import { buildCatalog, type Catalog, type CatalogExtraction, extractCatalog } from './catalog.js';
+import { lazyTranslator, type ServiceOptions } from './service.js';
+
+export interface GlossaBackendOptions {
+  /** Language of the source catalogs. Default `en`. */
+  readonly sourceLang?: string;
+  /** The source catalog of a namespace (or use `sourcePath`). */
+  readonly loadSource?: (namespace: string) => Catalog | Promise<Catalog>;
+  /** A JSON file per namespace: `{{ns}}` is replaced, e.g. `locales/en/{{ns}}.json`. */
+  readonly sourcePath?: string;
+  /** Default: `service` (or `GLOSSA_SERVER_URL`), else the embedded server. */
+  readonly translator?: Translator;
+  readonly service?: ServiceOptions;
+  /** Default: an in-memory cache (pass `openConfiguredCache(...)` of @glossa/core to persist). */
+  readonly cache?: TranslationCache;
+  readonly requestOptions?: TranslationRunOptions['requestOptions'];
+  /** Gather reads for this long before translating them together. Default 0 (the same tick). */
+  readonly batchWindowMs?: number;
+}
+
+type Callback<T> = (error: Error | null, result?: T | boolean) => void;
+type Resources = Record<string, Record<string, Catalog>>;
+interface Wanted {
+  readonly namespaces: Set<string>;
+  readonly waiters: { resolve: (r: Record<string, Catalog>) => void; reject: (e: unknown) => void }[];
+}
+interface I18nextServices {
+  readonly resourceStore?: { addResource(lng: string, ns: string, key: string, value: string): void };
+}
+
+export class GlossaBackend {
+  static readonly type = 'backend';
+  readonly type = 'backend';
+  /** Tells i18next which convention `read` and `create` follow: callbacks when it calls them. */
+  readonly callbackApi = true;
+  private options: GlossaBackendOptions = {};
+  private services: I18nextServices = {};
+  private keySeparator = '.';
+  private translator: Translator & { close?: () => Promise<void> } = lazyTranslator();
+  private cache: TranslationCache = createTranslationCache([createMemoryStore()]);
+  private readonly sources = new Map<string, Promise<CatalogExtraction>>();
+  private pending = new Map<string, Wanted>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Languages served per namespace, so a key created later is translated into them too. */
+  private readonly served = new Map<string, Set<string>>();
+
+  constructor(
+    services?: unknown,
+    options?: GlossaBackendOptions,
+    i18nextOptions?: { keySeparator?: unknown },
+  ) {
+    if (options) this.init(services, options, i18nextOptions);
+  }
+
+  init(
+    services: unknown,
+    options: GlossaBackendOptions = {},
+    i18nextOptions: { keySeparator?: unknown } = {},
+  ) {
+    if (!options.loadSource && !options.sourcePath) {
+      throw new TypeError(
+        'GlossaBackend: set `loadSource(namespace)` or `sourcePath` (e.g. "locales/en/{{ns}}.json")',
+      );
+    }
+    this.services = (services ?? {}) as I18nextServices;
+    this.options = options;
+    if (typeof i18nextOptions.keySeparator === 'string') this.keySeparator = i18nextOptions.keySeparator;
+    this.translator = options.translator ?? lazyTranslator(options.service);
+    if (options.cache) this.cache = options.cache;
+    this.sources.clear();
+  }
+
+  get sourceLang(): string {
+    return this.options.sourceLang ?? 'en';
+  }
+
+  read(language: string, namespace: string, callback?: Callback<Catalog>): Promise<Catalog | undefined> {
+    const result = this.want(language, [namespace]).then((catalogs) => catalogs[namespace]!);
+    return settle(result, callback);
+  }
+
+  readMulti(languages: string[], namespaces: string[], callback?: Callback<Resources>) {
+    const result = Promise.all(languages.map((l) => this.want(l, namespaces))).then((all) =>
+      Object.fromEntries(languages.map((l, i) => [l, all[i]!])),
+    );
+    return settle(result, callback);
+  }
+
+  /**
+   * saveMissing: adds `key` to the namespace's source catalog (in memory) and translates it into every
+   * language already served, adding the result to i18next's store.
+   */
+  create(
+    languages: string[],
+    namespace: string,
+    key: string,
+    fallbackValue: string,
+    callback?: Callback<void>,
+  ) {
+    const result = (async () => {
+      const source = await this.source(namespace);
+      setPath(source.catalog, key.split(this.keySeparator), fallbackValue);
+      this.sources.set(
+        namespace,
+        Promise.resolve(extractCatalog(source.catalog, this.catalogOptions(namespace))),
+      );
+      const targets = [...(this.served.get(namespace) ?? [])].filter((l) => !languages.includes(l));
+      await Promise.all(
+        targets.map(async (language) => {
+          const catalog = (await this.want(language, [namespace]))[namespace]!;
+          const value = getPath(catalog, key.split(this.keySeparator));
+          if (typeof value === 'string')
+            this.services.resourceStore?.addResource(language, namespace, key, value);
+        }),
+      );
+    })();
+    return settle(result, callback);
+  }
+
+  /** Stops the embedded server if one was started (the cache given in options is yours to close). */
+  async close(): Promise<void> {
+    await this.translator.close?.();
+  }
+
+  private want(language: string, namespaces: string[]): Promise<Record<string, Catalog>> {
+    return new Promise((resolve, reject) => {
+      const wanted = this.pending.get(language) ?? { namespaces: new Set<string>(), waiters: [] };
+      for (const ns of namespaces) wanted.namespaces.add(ns);
+      wanted.waiters.push({ resolve, reject });
+      this.pending.set(language, wanted);
+      this.timer ??= setTimeout(() => this.flush(), this.options.batchWindowMs ?? 0);
+    });
+  }
+
+  private flush() {
+    const batch = this.pending;
+    this.pending = new Map();
+    this.timer = undefined;
+    for (const [language, wanted] of batch) {
+      this.translate(language, [...wanted.namespaces]).then(
+        (catalogs) => {
+          for (const w of wanted.waiters) w.resolve(catalogs);
+        },
+        (error: unknown) => {
+          for (const w of wanted.waiters) w.reject(error);
+        },
+      );
+    }
+  }
+
+  private async translate(language: string, namespaces: string[]): Promise<Record<string, Catalog>> {
+    const sources = await Promise.all(namespaces.map((ns) => this.source(ns)));
+    for (const ns of namespaces) {
+      const served = this.served.get(ns) ?? new Set<string>();
+      this.served.set(ns, served.add(language));
+    }
+    if (language === this.sourceLang) {
+      return Object.fromEntries(namespaces.map((ns, i) => [ns, sources[i]!.catalog]));
+    }
+    const errors: Error[] = [];
+    const run = createTranslationRun({
+      translator: this.translator,
+      cache: this.cache,
+      sourceLang: this.sourceLang,
+      targetLangs: [language],
+      ...(this.options.requestOptions && { requestOptions: this.options.requestOptions }),
+      onEvent: (event) => {
+        if (event.type === 'request' && event.error) errors.push(event.error);
+      },
+    });
+    const { targets, report } = await run.translate({ segments: sources.flatMap((s) => s.segments) });
+    if (errors.length > 0) {
+      // A request failed: fail the read (the translated part is in the cache, so a retry is cheap).
+      throw new BackendReadError(`${language}: ${report.failures.length} strings not translated`, errors[0]!);
+    }
+    const localeTargets = targets.get(language)!;
+    return Object.fromEntries(
+      namespaces.map((ns, i) => [
+        ns,
+        buildCatalog(sources[i]!, localeTargets, { locale: language, keySeparator: this.keySeparator }),
+      ]),
+    );
+  }
+
+  private source(namespace: string): Promise<CatalogExtraction> {
+    let source = this.sources.get(namespace);
+    if (!source) {
+      source = this.loadSource(namespace).then((catalog) =>
+        extractCatalog(catalog, this.catalogOptions(namespace)),
+      );
+      source.catch(() => this.sources.delete(namespace)); // a failed load is tried again next time
+      this.sources.set(namespace, source);
+    }
+    return source;
+  }
+
+  private async loadSource(namespace: string): Promise<Catalog> {
+    if (this.options.loadSource) return structuredClone(await this.options.loadSource(namespace));
+    const path = this.options
+      .sourcePath!.replaceAll('{{ns}}', namespace)
+      .replaceAll('{{lng}}', this.sourceLang);
+    return JSON.parse(await readFile(path, 'utf8')) as Catalog;
+  }
+
+  private catalogOptions(namespace: string) {
+    return { file: `${namespace}.json`, keySeparator: this.keySeparator };
+  }
+}
+
+/** A read failed because a request to the service failed; `cause` is the client's error. */
+export class BackendReadError extends Error {
+  override name = 'BackendReadError';
+  readonly code = 'backend_read';
+  constructor(message: string, cause: Error) {
+    super(`${message}: ${cause.message}`, { cause });
+  }
+  /** Worth retrying: the service's error was transient (connection, timeout, 429, 5xx). */
+  get retryable(): boolean {
+    return (this.cause as { retryable?: boolean }).retryable === true;
+  }
+}
+
+/** Promise style without a callback; with one, `callback(err, retry)` and a promise that never rejects. */
+function settle<T>(promise: Promise<T>, callback: Callback<T> | undefined): Promise<T | undefined> {
+  if (!callback) return promise;
+  return promise.then(
+    (value) => {
+      callback(null, value);
+      return value;
+    },
+    (error: unknown) => {
+      const err = error instanceof Error ? error : new Error(String(error));
+      callback(err, (err as { retryable?: boolean }).retryable === true);
+      return undefined;
+    },
+  );
+}
+
+function setPath(catalog: Catalog, path: string[], value: string) {
+  let node = catalog;
+  for (const part of path.slice(0, -1)) {
+    const next = node[part];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) node[part] = {};
+    node = node[part] as Catalog;
+  }
+  node[path.at(-1)!] ??= value;
+}
+
+function getPath(catalog: Catalog, path: string[]): unknown {
+  let node: unknown = catalog;
+  for (const part of path) node = (node as Catalog | undefined)?.[part];
+  return node;
+}
