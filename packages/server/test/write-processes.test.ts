@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../src/engines/engine.js';
 import { checkWords, closeHunspell } from '../src/write/hunspell.js';
@@ -70,5 +74,31 @@ describe('Hunspell', () => {
     expect(checks).toHaveLength(5);
     expect(checks[4]).toEqual({ correct: true, suggestions: [] });
     closeHunspell();
+  });
+});
+
+describe('helpers and process exit', () => {
+  it('idle Hunspell and Grammalecte helpers do not keep a process alive', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'glossa-exit-'));
+    const script = join(dir, 'script.mts');
+    const source = new URL('../src/write/', import.meta.url).pathname;
+    writeFileSync(
+      script,
+      `import { checkWords } from '${source}hunspell.ts';
+import { checkFrench } from '${source}grammalecte.ts';
+console.log((await checkWords('de', ['gehen'])).length, (await checkFrench('Les chat mange.')).grammar.length);`,
+    );
+    try {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', '--conditions', '@glossa/source', script], {
+        cwd: new URL('..', import.meta.url).pathname,
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(run.signal).toBeNull();
+      expect(run.stdout.trim()).toBe('1 1');
+      expect(run.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -71,6 +71,11 @@ export class LineProcess {
     if (this.child && this.child.exitCode === null) return this.child;
     const child = spawn(this.command, this.args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
+    // An idle helper never keeps the process alive (a CLI with the embedded server must be able to exit);
+    // a request in flight does, through its timeout timer.
+    child.unref();
+    for (const stream of [child.stdin, child.stdout, child.stderr])
+      (stream as { unref?: () => void }).unref?.();
     let buffer = '';
     this.skip = this.bannerLines;
     child.stdout.setEncoding('utf8');
