@@ -64,7 +64,15 @@ export type RunEvent =
     }
   | { readonly type: 'failure'; readonly failure: RunFailure }
   /** A wave of requests is done and its targets are stored in the cache and the lock. */
-  | { readonly type: 'wave'; readonly done: number; readonly total: number; readonly stored: number }
+  | {
+      readonly type: 'wave';
+      readonly done: number;
+      readonly total: number;
+      /** Segment × locale pairs translated (and stored) so far in this run. */
+      readonly translated: number;
+      /** Pairs sent so far, translated or failed. */
+      readonly sent: number;
+    }
   | { readonly type: 'done'; readonly report: RunReport };
 
 /**

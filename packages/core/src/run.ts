@@ -203,7 +203,7 @@ export function createTranslationRun(options: TranslationRunOptions) {
     let billedCharacters = 0;
     const waveBytes = options.waveBytes ?? DEFAULT_WAVE_BYTES;
     const waves = cutWaves(prepared.misses, waveBytes);
-    let stored = 0;
+    let done = 0;
     for (const [index, wave] of waves.entries()) {
       const out = await translateWave(batcher, wave);
       for (const f of out.failures) {
@@ -228,8 +228,8 @@ export function createTranslationRun(options: TranslationRunOptions) {
       translated += out.good.size;
       retried += out.retried;
       billedCharacters += out.billedCharacters;
-      stored += toCache.size;
-      emit({ type: 'wave', done: index + 1, total: waves.length, stored });
+      done += out.good.size + out.failures.length;
+      emit({ type: 'wave', done: index + 1, total: waves.length, translated, sent: done });
     }
     const qa = [...lengthFindings, ...(options.qa && qaItems.length > 0 ? await options.qa(qaItems) : [])];
     const report: RunReport = {

@@ -4,6 +4,7 @@ import {
   createTranslationRun,
   pseudoLocalize,
   type RunSegment,
+  type Translator,
 } from '../src/index.js';
 
 describe('translation run (local pseudo translator)', () => {
@@ -59,6 +60,37 @@ describe('translation run (local pseudo translator)', () => {
         message: `max_length: the target has ${length} characters, the limit is 6`,
       },
     ]);
+  });
+
+  it('works in waves, each duplicate in the wave of its first occurrence, and says so in wave events', async () => {
+    const sent: string[][] = [];
+    const pseudo = createPseudoTranslator();
+    const translator: Translator = {
+      translateText(texts, options) {
+        sent.push(texts);
+        return pseudo.translateText(texts, options);
+      },
+    };
+    const sources = ['One apple', 'Two pears', 'One apple', 'Three plums', 'Two pears', 'One apple'];
+    const segments: RunSegment[] = sources.map((source, i) => ({ key: `k${i}`, source }));
+    const waves: [number, number, number][] = [];
+    const run = createTranslationRun({
+      translator,
+      targetLangs: ['en-XA'],
+      waveBytes: 12, // one text per wave
+      onEvent: (e) => {
+        if (e.type === 'wave') waves.push([e.done, e.total, e.translated]);
+      },
+    });
+    const { targets, report } = await run.translate({ segments });
+    expect(sent).toEqual([['One apple'], ['Two pears'], ['Three plums']]);
+    expect(waves).toEqual([
+      [1, 3, 3],
+      [2, 3, 5],
+      [3, 3, 6],
+    ]);
+    expect(report).toMatchObject({ requests: 3, translated: 6 });
+    expect(targets.get('en-XA')!.get('k5')).toBe(pseudoLocalize('One apple', 'en-XA'));
   });
 
   it('misuse throws a TypeError saying what was expected', () => {

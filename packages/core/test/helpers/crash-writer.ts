@@ -1,5 +1,5 @@
 // Child process for the crash-safety test: translates a catalog in one run with small waves, using the
-// file cache and the lock, printing `stored <n>` after each wave, until the parent kills it (SIGKILL).
+// file cache and the lock, printing `stored <n>` (pairs translated and stored) after each wave, until the parent kills it (SIGKILL).
 import {
   createPseudoTranslator,
   createTranslationCache,
@@ -20,7 +20,7 @@ const run = createTranslationRun({
   lock,
   waveBytes: 20_000,
   onEvent: (event) => {
-    if (event.type === 'wave') process.stdout.write(`stored ${event.stored}\n`);
+    if (event.type === 'wave') process.stdout.write(`stored ${event.translated}\n`);
   },
 });
 await run.translate({ segments: catalog(total) });
