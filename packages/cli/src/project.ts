@@ -3,7 +3,7 @@
  * their outputs, the lock and the cache. Commands build on `openProject`.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, relative } from 'node:path';
+import { dirname } from 'node:path';
 import {
   openConfiguredCache,
   type ResolvedConfig,
@@ -36,7 +36,7 @@ export interface Project {
 
 export interface ExistingTargets {
   readonly targets: Map<string, string>;
-  /** Outputs whose structure no longer matches their source (their targets are not reused). */
+  /** Outputs (absolute paths) whose structure no longer matches their source (their targets are not reused). */
   readonly restructured: string[];
 }
 
@@ -88,12 +88,13 @@ export async function readExistingTargets(project: Project, locale: string): Pro
     } catch {
       found = undefined;
     }
-    if (found === undefined) restructured.push(relative(process.cwd(), path));
+    if (found === undefined) restructured.push(path);
     else {
+      const sources = new Map(file.extracted.segments.map((s) => [s.key, s.source]));
       for (const [key, target] of found) {
         // A target equal to its source that the lock never saw is a segment left untranslated (a
         // failure kept in the source language): missing, not a person's edit.
-        const source = file.extracted.segments.find((s) => s.key === key)?.source;
+        const source = sources.get(key);
         if (target === source && project.lock?.get(locale, key) === undefined) continue;
         targets.set(key, target);
       }

@@ -208,4 +208,20 @@ describe('glossa translate', () => {
     expect(JSON.parse(second.stdout)).toMatchObject({ segments: 3, unchanged: 3, requests: 0 });
     expect(await readFile(join(cwd, 'notes/todo.en-XA.md'), 'utf8')).toMatch(/^\\\[Ɓû+ý+ ɱî+ļķ\.\\\]\n$/);
   }, 120_000);
+  it('rebuilds an output whose source gained a paragraph, from the cache plus one request', async () => {
+    const cwd = await project({ 'docs/a.md': 'The door is red.\n\nThe window is blue.\n' });
+    const args = ['docs', '--to', 'es', '--out', 'out'];
+    expect((await glossa(['translate', ...args], { cwd, env })).code).toBe(0);
+    await writeFile(join(cwd, 'docs/a.md'), 'The house is old.\n\nThe door is red.\n\nThe window is blue.\n');
+    const run = await glossa(['translate', ...args, '--json'], { cwd, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      "glossa: out/es/a.md no longer matches its source's structure: translating it again",
+    );
+    expect(JSON.parse(run.stdout)).toMatchObject({ segments: 3, cacheHits: 2, translated: 1, requests: 1 });
+    const out = (await readFile(join(cwd, 'out/es/a.md'), 'utf8')).split('\n\n');
+    expect(out).toHaveLength(3);
+    expect(out[0]).toMatch(/casa/);
+    expect(out[2]).toMatch(/ventana/);
+  }, 120_000);
 });

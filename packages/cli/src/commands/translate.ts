@@ -69,7 +69,7 @@ export async function translateCommand(
       const existing = await readExistingTargets(project, locale);
       for (const path of existing.restructured) {
         ctx.io.err(
-          `glossa: ${path} no longer matches its source's structure: translating it again (edits in it are not carried over)`,
+          `glossa: ${relative(ctx.cwd, path)} no longer matches its source's structure: translating it again (edits in it are not carried over)`,
         );
       }
       const input = { segments: project.segments, existingTargets: new Map([[locale, existing.targets]]) };
