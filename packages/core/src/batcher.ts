@@ -57,6 +57,10 @@ interface Group {
   readonly requests: Unit[][];
   /** Body size of the last request so far. */
   lastBytes: number;
+  /** Size of the body without texts. */
+  readonly base: number;
+  /** Units already queued (two texts can share one after trimming or splitting). */
+  readonly queued: Set<string>;
   /** Per unique text: the parts (units) it was cut into, with their whitespace. */
   readonly texts: Map<string, { lead: string; unit: string; trail: string }[] | Error>;
 }
@@ -95,11 +99,12 @@ export function createBatcher(options: BatcherOptions = {}) {
       let g = groups.get(key);
       if (!g) {
         const sent = { ...item.options, showBilledCharacters: true };
-        g = { options: sent, requests: [], texts: new Map(), lastBytes: 0 };
+        const base = Buffer.byteLength(JSON.stringify({ ...wireOptions(sent), text: [] }));
+        g = { options: sent, requests: [], texts: new Map(), lastBytes: 0, base, queued: new Set() };
         groups.set(key, g);
       }
       if (g.texts.has(item.text)) continue;
-      const base = Buffer.byteLength(JSON.stringify({ ...wireOptions(g.options), text: [] }));
+      const base = g.base;
       const { lead, core, trail } = trimParts(item.text);
       let parts: string[];
       try {
@@ -119,7 +124,8 @@ export function createBatcher(options: BatcherOptions = {}) {
       if (pieces.length === 0) pieces.push({ lead, unit: '', trail });
       g.texts.set(item.text, pieces);
       for (const piece of pieces) {
-        if (piece.unit === '') continue;
+        if (piece.unit === '' || g.queued.has(piece.unit)) continue;
+        g.queued.add(piece.unit);
         const bytes = Buffer.byteLength(JSON.stringify(piece.unit));
         const last = g.requests.at(-1);
         if (last && g.lastBytes + 1 + bytes <= limit) {

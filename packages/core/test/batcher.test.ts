@@ -73,6 +73,19 @@ describe('batcher', () => {
     expect(out.requests.map((r) => r.bytes)).toEqual(bodies.map((b) => Buffer.byteLength(b)));
   });
 
+  it('sends a text once even when two items differ only in outer whitespace', async () => {
+    const { bodies, translator } = recording();
+    const out = await createBatcher({ translator }).translate([
+      { text: 'Hello there', options: es },
+      { text: '  Hello there\n', options: es },
+    ]);
+    expect(bodies.map((b) => JSON.parse(b).text)).toEqual([['Hello there']]);
+    expect(out.results).toEqual([
+      { text: pseudoOf('Hello there') },
+      { text: `  ${pseudoOf('Hello there')}\n` },
+    ]);
+  });
+
   it('splits a text larger than one request at sentence boundaries and rejoins it', async () => {
     const sentence = (i: number) => `Sentence number ${i} has <g id="${i}">some words</g> in it. `;
     const huge = Array.from({ length: 3000 }, (_, i) => sentence(i + 1))
