@@ -3,6 +3,7 @@
  * file's project path), read the targets already in an output, and write an output from targets.
  */
 import type { AdapterName, CodeMap, Segment } from '@glossa/core';
+import { buildCatalog, extractCatalog } from '@glossa/i18next';
 import * as rehype from '@glossa/rehype';
 import * as remark from '@glossa/remark';
 import { importXliff, parseXliff, segmentKey, translateXliff } from '@glossa/xliff';
@@ -117,4 +118,31 @@ const xliff: Adapter = {
   },
 };
 
-export const ADAPTERS: Readonly<Record<Exclude<AdapterName, 'i18next'>, Adapter>> = { markdown, html, xliff };
+/** i18next JSON v4 catalogs: keyed, so targets are read back by key; plurals follow the target locale. */
+const i18next: Adapter = {
+  extract(text, id) {
+    const extraction = extractCatalog(text, { file: id });
+    return {
+      segments: extraction.segments,
+      codes: extraction.codes,
+      messages: [],
+      async write(targets, locale, onProblem) {
+        const catalog = buildCatalog(extraction, targets, {
+          locale,
+          onProblem: (p) => onProblem({ key: p.key, reason: p.reason }),
+        });
+        return `${JSON.stringify(catalog, null, 2)}\n`;
+      },
+    };
+  },
+  readTargets(output, id, source) {
+    const keys = new Set(source.segments.map((s) => s.key));
+    return new Map(
+      extractCatalog(output, { file: id })
+        .segments.filter((s) => keys.has(s.key))
+        .map((s) => [s.key, s.source]),
+    );
+  },
+};
+
+export const ADAPTERS: Readonly<Record<AdapterName, Adapter>> = { markdown, html, xliff, i18next };

@@ -16,9 +16,12 @@ export const ADAPTER_BY_EXTENSION: Readonly<Record<string, AdapterName>> = {
   '.htm': 'html',
   '.xlf': 'xliff',
   '.xliff': 'xliff',
+  '.json': 'i18next',
 };
 
 const SUPPORTED = Object.keys(ADAPTER_BY_EXTENSION).map((e) => e.slice(1));
+/** What a folder argument takes: not `.json` (a folder holds config files too); name catalogs by glob or file. */
+const IN_FOLDERS = SUPPORTED.filter((e) => e !== 'json');
 
 export interface InputFile {
   readonly path: string;
@@ -85,7 +88,7 @@ async function sourceOf(
     const info = await stat(path).catch(() => undefined);
     if (!info) throw new UsageError(`no such file or folder: ${arg}`);
     if (info.isDirectory()) {
-      return { base: path, patterns: [`**/*.{${SUPPORTED.join(',')}}`], ignore, output, adapter };
+      return { base: path, patterns: [`**/*.{${IN_FOLDERS.join(',')}}`], ignore, output, adapter };
     }
     return { base: dirname(path), patterns: [basename(path)], ignore, output, adapter };
   }

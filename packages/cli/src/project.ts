@@ -45,9 +45,6 @@ export async function openProject(config: ResolvedConfig, inputs: readonly Input
   const files: ProjectFile[] = [];
   const warnings: ContentWarning[] = [];
   for (const input of inputs) {
-    if (input.adapter === 'i18next') {
-      throw new UsageError(`${input.id}: the i18next catalog adapter is not available to the CLI yet`);
-    }
     const text = await readFile(input.path, 'utf8');
     let extracted: Extracted;
     try {
@@ -80,11 +77,7 @@ export async function readExistingTargets(project: Project, locale: string): Pro
     if (text === undefined) continue;
     let found: Map<string, string> | undefined;
     try {
-      found = ADAPTERS[file.input.adapter as keyof typeof ADAPTERS].readTargets(
-        text,
-        file.input.id,
-        file.extracted,
-      );
+      found = ADAPTERS[file.input.adapter].readTargets(text, file.input.id, file.extracted);
     } catch {
       found = undefined;
     }

@@ -224,4 +224,29 @@ describe('glossa translate', () => {
     expect(out[0]).toMatch(/casa/);
     expect(out[2]).toMatch(/ventana/);
   }, 120_000);
+  it('translates i18next catalogs by key, with placeholders kept and the target locale’s plural forms', async () => {
+    const catalog = {
+      greeting: 'Hello {{name}}',
+      items_one: '{{count}} item',
+      items_other: '{{count}} items',
+      nav: { home: 'Home page' },
+    };
+    const cwd = await project({
+      'glossa.config.json': JSON.stringify({
+        targetLocales: ['es'],
+        files: [{ include: 'locales/en/*.json', output: 'locales/{locale}/{path}' }],
+      }),
+      'locales/en/common.json': JSON.stringify(catalog, null, 2),
+    });
+    const run = await glossa(['translate'], { cwd, env });
+    expect(run.code, run.stderr).toBe(0);
+    const es = JSON.parse(await readFile(join(cwd, 'locales/es/common.json'), 'utf8'));
+    const forms = new Intl.PluralRules('es').resolvedOptions().pluralCategories.map((f) => `items_${f}`);
+    expect(Object.keys(es).sort()).toEqual(['greeting', ...forms, 'nav'].sort());
+    expect(es.greeting).toMatch(/^Hola \{\{name\}\}$/);
+    expect(es.items_other).toMatch(/^\{\{count\}\} \S+$/);
+    expect(es.nav.home).not.toBe('Home page');
+    const again = await glossa(['translate', '--json'], { cwd, env });
+    expect(JSON.parse(again.stdout)).toMatchObject({ segments: 4, unchanged: 4, requests: 0 });
+  }, 120_000);
 });
