@@ -25,6 +25,11 @@ export interface EngineInput {
   readonly target: string;
   readonly markup: boolean;
   readonly formality: EngineFormality;
+  /**
+   * Custom instructions the pipeline could not apply itself (beyond its deterministic subset, see
+   * docs/resources.md): an engine that can follow natural-language instructions uses them, others ignore them.
+   */
+  readonly instructions?: readonly string[];
   readonly signal?: AbortSignal;
 }
 

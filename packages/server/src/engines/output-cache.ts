@@ -11,7 +11,11 @@ export interface OutputCache {
   translate(
     choice: EngineChoice,
     units: readonly string[],
-    options: { readonly markup: boolean; readonly formality: EngineFormality },
+    options: {
+      readonly markup: boolean;
+      readonly formality: EngineFormality;
+      readonly instructions?: readonly string[];
+    },
   ): Promise<string[]>;
 }
 
@@ -33,7 +37,7 @@ export function createOutputCache(maxEntries: number): OutputCache {
   };
   return {
     async translate(choice, units, options) {
-      const id = `${choice.engine.name}\u0000${choice.engine.fingerprint(choice.pair)}\u0000${options.formality}\u0000${options.markup ? 1 : 0}`;
+      const id = `${choice.engine.name}\u0000${choice.engine.fingerprint(choice.pair)}\u0000${options.formality}\u0000${options.markup ? 1 : 0}\u0000${(options.instructions ?? []).join('\u0001')}`;
       let table = tables.get(id);
       if (!table) {
         table = new Map();
@@ -53,6 +57,7 @@ export function createOutputCache(maxEntries: number): OutputCache {
         target: choice.pair.target,
         markup: options.markup,
         formality: options.formality,
+        ...(options.instructions?.length ? { instructions: options.instructions } : {}),
       });
       missing.forEach((unitIndex, index) => {
         const output = translated[index] ?? '';

@@ -84,6 +84,7 @@ export async function createUpstreamEngine(options: UpstreamEngineOptions): Prom
         };
         if (input.markup) body['tag_handling'] = 'xml';
         if (input.formality !== 'default') body['formality'] = input.formality;
+        if (input.instructions?.length) body['custom_instructions'] = input.instructions;
         const answer = await request<unknown>(resolved, 'POST', '/v2/translate', body, input.signal);
         const list = (answer as { translations?: unknown } | null)?.translations;
         const texts = Array.isArray(list)

@@ -26,7 +26,12 @@ export interface UnitMatch {
   readonly score: number;
 }
 
+/** Instructions forwarded to an engine per request, at most (the interface's limit on translate). */
+const MAX_FORWARDED_INSTRUCTIONS = 10;
+
 export interface Customizations {
+  /** Custom instructions outside the deterministic subset, for engines that can follow them (upstream). */
+  readonly instructions: readonly string[];
   /** One output per unit; `engine` is called once, with the units the memory did not answer. */
   translate(
     units: readonly string[],
@@ -90,16 +95,24 @@ export async function loadCustomizations(
   ];
   const preferences: { use: string; instead: string }[] = [];
   const keep: { source: string; target: string }[] = [];
+  const forwarded: string[] = [];
   for (const prompt of prompts) {
     const parsed = parseInstruction(prompt);
     if (parsed?.kind === 'prefer') preferences.push(parsed);
     else if (parsed?.kind === 'keep') keep.push({ source: parsed.term, target: parsed.term });
+    else if (forwarded.length < MAX_FORWARDED_INSTRUCTIONS) forwarded.push(prompt);
   }
   if (keep.length > 0) matchers.push(new TermMatcher(keep));
   const rules = list?.configuredRules ?? {};
   const memoryId = request.translation_memory_id;
   const threshold = request.translation_memory_threshold ?? DEFAULT_TRANSLATION_MEMORY_THRESHOLD;
-  if (matchers.length === 0 && preferences.length === 0 && Object.keys(rules).length === 0 && !memoryId)
+  if (
+    matchers.length === 0 &&
+    preferences.length === 0 &&
+    forwarded.length === 0 &&
+    Object.keys(rules).length === 0 &&
+    !memoryId
+  )
     return undefined;
 
   const postEdit = (text: string) =>
@@ -113,6 +126,7 @@ export async function loadCustomizations(
       : postEdit(output);
 
   return {
+    instructions: forwarded,
     async translate(units, markup, engine) {
       const outputs = new Array<string>(units.length);
       const matches = new Array<UnitMatch | undefined>(units.length);

@@ -146,8 +146,13 @@ export async function translateRequest(
     await Promise.all(
       [...groups.values()].map(async (group) => {
         if (group.units.length === 0) return;
+        const instructions = customizations?.instructions ?? [];
         const engine = (texts: string[], markup: boolean) =>
-          context.outputs.translate(group.choice, texts, { markup, formality: group.formality });
+          context.outputs.translate(group.choice, texts, {
+            markup,
+            formality: group.formality,
+            ...(instructions.length > 0 ? { instructions } : {}),
+          });
         const markup = options.tagHandling !== undefined;
         const result = customizations
           ? await customizations.translate(group.units, markup, engine)
