@@ -31,9 +31,9 @@ let locked = 0;
 for (const sentence of sentences) if (lockTerms(sentence, false, [matcher]).locked) locked++;
 const trieMs = performance.now() - started;
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const patterns = unique.map(
-  (entry) => new RegExp(`(?<![\\p{L}\\p{N}])${escape(entry.source)}(?![\\p{L}\\p{N}])`, 'iu'),
+  (entry) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(entry.source)}(?![\\p{L}\\p{N}])`, 'iu'),
 );
 const sample = sentences.slice(0, 50);
 started = performance.now();
