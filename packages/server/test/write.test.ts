@@ -5,6 +5,8 @@ import { startTestServer, type TestServer } from './helpers.js';
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
+  // Loading Harper takes seconds on a busy machine: done here (hook timeout), not inside the first test.
+  await t.call('/v2/write/correct', { json: { text: ['Warm up.'], target_lang: 'en-US' } });
 });
 afterAll(async () => {
   await t?.close();
