@@ -19,6 +19,9 @@ export function siteConfig(glossa: Partial<GlossaViteOptions> | false = {}, outD
         input: { index: `${siteRoot}index.html`, about: `${siteRoot}about.html` },
       },
     },
-    plugins: glossa === false ? [] : [glossaVite({ locales, configFile: false, ...glossa })],
+    plugins:
+      glossa === false
+        ? []
+        : [glossaVite({ locales, configFile: false, catalogs: { source: 'locales/en' }, ...glossa })],
   };
 }

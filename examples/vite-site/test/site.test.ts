@@ -50,11 +50,17 @@ afterAll(async () => {
 });
 
 const PAGES = [
-  { path: '/es/', lang: 'es', title: 'La Panadería de Esquina', h1: /panadería/ },
+  { path: '/es/', lang: 'es', title: 'La Panadería de Esquina', h1: /panadería/, tagline: /^Pan fresco/ },
   { path: '/es/about.html', lang: 'es', title: /panadería/i, h1: /nos/i },
-  { path: '/en-XA/', lang: 'en-XA', title: '[Ţĥé Çööŕñééŕ Ɓååķééŕýý]', h1: /^\[.*\]$/ },
+  { path: '/en-XA/', lang: 'en-XA', title: '[Ţĥé Çööŕñééŕ Ɓååķééŕýý]', h1: /^\[.*\]$/, tagline: /^\[Ƒŕ/ },
   { path: '/en-XA/about.html', lang: 'en-XA', title: /^\[Åƀööûûţ ţĥé ƀååķééŕýý\]$/, h1: /^\[.*\]$/ },
-  { path: '/', lang: 'en', title: 'The Corner Bakery', h1: 'Welcome to the bakery' },
+  {
+    path: '/',
+    lang: 'en',
+    title: 'The Corner Bakery',
+    h1: 'Welcome to the bakery',
+    tagline: /^Fresh bread, every single day\.$/,
+  },
 ];
 
 /** Evaluated in the page (a string: this file is type-checked for Node, without the DOM library). */
@@ -62,6 +68,7 @@ const PAGE_FACTS = `({
   lang: document.documentElement.lang,
   title: document.title,
   h1: document.querySelector('h1')?.textContent ?? '',
+  tagline: document.querySelector('#tagline')?.textContent,
   ready: document.body.dataset.ready,
   color: getComputedStyle(document.body).color,
   images: [...document.images].map((img) => ({ src: img.src, width: img.naturalWidth })),
@@ -71,6 +78,7 @@ interface PageFacts {
   lang: string;
   title: string;
   h1: string;
+  tagline: string | undefined;
   ready: string | undefined;
   color: string;
   images: { src: string; width: number }[];
@@ -100,6 +108,8 @@ describe('examples/vite-site in headless Chromium', () => {
       else expect(facts.title).toMatch(expected.title);
       if (typeof expected.h1 === 'string') expect(facts.h1).toBe(expected.h1);
       else expect(facts.h1).toMatch(expected.h1);
+      // the app's strings: this language's content-hashed catalog, found through the manifest
+      if ('tagline' in expected) expect(facts.tagline).toMatch(expected.tagline);
       expect(facts.ready).toBe('true'); // the module script loaded and ran
       expect(facts.color).toBe('rgb(51, 34, 17)'); // the stylesheet loaded
       for (const image of facts.images) expect(image.width, image.src).toBeGreaterThan(0);

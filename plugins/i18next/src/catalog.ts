@@ -34,6 +34,7 @@ export interface CatalogExtraction {
 }
 
 const PLURAL = /^(.*?)_(ordinal_)?(zero|one|two|few|many|other)$/;
+const FORMS = ['zero', 'one', 'two', 'few', 'many', 'other'];
 
 /** Extracts the segments of a catalog (JSON text or parsed). Throws `CatalogError` for a non-object. */
 export function extractCatalog(input: string | Catalog, options: CatalogOptions = {}): CatalogExtraction {
@@ -119,7 +120,7 @@ export function buildCatalog(
         const prefix = `${plural[1]}_${plural[2] ?? ''}`;
         if (k !== firstFormKey(value, prefix)) continue;
         const wanted = [...(group.forms.has('zero') ? ['zero'] : []), ...(plural[2] ? ordinal : cardinal)];
-        for (const form of new Set(wanted)) {
+        for (const form of FORMS.filter((f) => wanted.includes(f))) {
           const from = group.forms.has(form) ? form : 'other';
           const source = value[`${prefix}${from}`];
           if (typeof source !== 'string') continue; // the source has no `other` form to fall back on

@@ -52,7 +52,7 @@ describe('buildCatalog', () => {
   it('expands plurals to the target locale forms from Intl.PluralRules (Arabic: six forms)', async () => {
     const out = await pseudo('ar');
     expect(Object.keys(out).filter((k) => k.startsWith('items_'))).toEqual(
-      new Intl.PluralRules('ar').resolvedOptions().pluralCategories.map((c) => `items_${c}`),
+      ['zero', 'one', 'two', 'few', 'many', 'other'].map((c) => `items_${c}`),
     );
     expect(out.items_few).toBe(out.items_other); // a form English lacks takes the translated `other`
     expect(String(out.items_other)).toContain('{{count}}');
@@ -74,9 +74,7 @@ describe('buildCatalog', () => {
     expect(Array.isArray(out.list) && out.list.length).toBe(2);
     expect(out.version).toBe(3);
     expect(Object.keys(out).filter((k) => k.startsWith('place_ordinal_'))).toEqual(
-      new Intl.PluralRules('en', { type: 'ordinal' })
-        .resolvedOptions()
-        .pluralCategories.map((c) => `place_ordinal_${c}`),
+      ['one', 'two', 'few', 'other'].map((c) => `place_ordinal_${c}`),
     );
   });
 

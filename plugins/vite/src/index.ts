@@ -1,3 +1,4 @@
+export type { CatalogManifest, CatalogOptions } from './catalogs.js';
 export { MissingTranslationsError } from './errors.js';
 export { type Alternate, withAlternates } from './localize.js';
 export { type GlossaViteOptions, glossaVite, outputPath } from './plugin.js';

@@ -13,6 +13,7 @@ import {
   resolveConfig,
 } from '@glossa/core';
 import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite';
+import { type CatalogOptions, emitCatalogs } from './catalogs.js';
 import { type Alternate, describeReport, localizePages, type Page, withAlternates } from './localize.js';
 import { openSession, type Session } from './service.js';
 
@@ -30,6 +31,8 @@ export interface GlossaViteOptions {
   readonly cacheOnly?: boolean;
   /** Origin for absolute `hreflang` URLs, e.g. `https://example.com`. Default: root-relative URLs. */
   readonly siteUrl?: string;
+  /** i18next JSON catalogs to translate and emit content-hashed with a manifest. */
+  readonly catalogs?: CatalogOptions;
   /** A `glossa.config.*` file; default: looked up from Vite's root; `false`: none. */
   readonly configFile?: string | false;
   readonly cache?: CacheConfig;
@@ -148,6 +151,14 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
               }
             }
             log(describeReport(localized.report, pages.length, locales));
+          }
+          if (options.catalogs) {
+            await emitCatalogs(options.catalogs, {
+              root: vite.root,
+              localize: localizeOptions(session),
+              emit: (fileName, source) => this.emitFile({ type: 'asset', fileName, source }),
+              log,
+            });
           }
         } finally {
           await session.close();
