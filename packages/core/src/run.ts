@@ -109,7 +109,12 @@ export function createTranslationRun(options: TranslationRunOptions) {
           continue;
         }
         const target = existing?.get(segment.key);
-        const state = options.lock?.state(locale, segment.key, segment.source, target) ?? 'missing';
+        // Without a lock, an existing target cannot be told from a human edit: it is kept.
+        const state = options.lock
+          ? options.lock.state(locale, segment.key, segment.source, target)
+          : target === undefined
+            ? 'missing'
+            : 'untracked';
         if (state === 'current' || state === 'human-edit' || state === 'untracked') {
           out.set(segment.key, target!);
           if (state === 'current') unchanged++;
@@ -125,7 +130,7 @@ export function createTranslationRun(options: TranslationRunOptions) {
             source: segment.source,
             ...(options.sourceLang !== undefined && { sourceLang: options.sourceLang }),
             targetLang: locale,
-            ...pickKeyOptions(item.options),
+            ...pickKeyOptions(item.options, options.cacheKeyParts),
           });
           pending.push({ locale, segment, cacheKey: key, item });
         }
@@ -266,8 +271,26 @@ export function translateSegments(
   return createTranslationRun(options).translate({ segments });
 }
 
-function pickKeyOptions(o: TranslationRequestOptions): Partial<CacheKeyParts> {
+/**
+ * The request options that change the output, for the cache key. Resource ids stand in for content
+ * hashes and versions the caller did not give (`cacheKeyParts`), so a glossary or memory is never ignored.
+ */
+function pickKeyOptions(
+  o: TranslationRequestOptions,
+  given: TranslationRunOptions['cacheKeyParts'] = {},
+): Partial<CacheKeyParts> {
+  const threshold = o.translationMemoryThreshold;
+  const memory =
+    given.memory ??
+    (o.translationMemoryId !== undefined ? { id: o.translationMemoryId, version: 'unknown' } : undefined);
   return {
+    ...(given.glossaryHash === undefined &&
+      o.glossaryId !== undefined && { glossaryHash: `id:${o.glossaryId}` }),
+    ...(memory && {
+      memory: threshold === undefined ? memory : { ...memory, version: `${memory.version}@${threshold}` },
+    }),
+    ...(given.styleList === undefined &&
+      o.styleId !== undefined && { styleList: { id: o.styleId, version: 'unknown' } }),
     ...(o.formality !== undefined && { formality: o.formality }),
     ...(o.customInstructions !== undefined && { customInstructions: o.customInstructions }),
     ...(o.context !== undefined && { context: o.context }),

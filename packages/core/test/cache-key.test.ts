@@ -45,6 +45,44 @@ describe('cache key', () => {
   });
 });
 
+describe('cache key in a run', () => {
+  it('a glossary, memory or style id on the request changes the key even without content hashes', async () => {
+    const { createMemoryStore, createTranslationCache, createPseudoTranslator } = await import(
+      '../src/index.js'
+    );
+    const cache = createTranslationCache([createMemoryStore()]);
+    const sent: string[] = [];
+    const pseudo = createPseudoTranslator();
+    const translator = {
+      translateText: (texts: string[], o: Parameters<typeof pseudo.translateText>[1]) => {
+        sent.push(...texts);
+        return pseudo.translateText(texts, o);
+      },
+    };
+    const segments: RunSegment[] = [{ key: 'a', source: 'Hello' }];
+    const runWith = (requestOptions: object) =>
+      createTranslationRun({
+        translator,
+        sourceLang: 'en',
+        targetLangs: ['en-XA'],
+        cache,
+        requestOptions,
+      }).translate({
+        segments,
+      });
+    await runWith({});
+    await runWith({ glossaryId: '00000000-0000-4000-8000-000000000001' });
+    await runWith({ translationMemoryId: '00000000-0000-4000-8000-000000000002' });
+    await runWith({
+      translationMemoryId: '00000000-0000-4000-8000-000000000002',
+      translationMemoryThreshold: 90,
+    });
+    await runWith({ styleId: '00000000-0000-4000-8000-000000000003' });
+    await runWith({});
+    expect(sent).toEqual(['Hello', 'Hello', 'Hello', 'Hello', 'Hello']);
+  });
+});
+
 describe('dry run', () => {
   it('estimates requests and billed characters without a translator', async () => {
     const segments: RunSegment[] = [

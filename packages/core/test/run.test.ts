@@ -93,6 +93,24 @@ describe('translation run (local pseudo translator)', () => {
     expect(targets.get('en-XA')!.get('k5')).toBe(pseudoLocalize('One apple', 'en-XA'));
   });
 
+  it('without a lock, an existing target is kept (it may be a human edit) and counted as one', async () => {
+    const run = createTranslationRun({ translator: createPseudoTranslator(), targetLangs: ['en-XA'] });
+    const { targets, report } = await run.translate({
+      segments: [
+        { key: 'a', source: 'Hello' },
+        { key: 'b', source: 'World' },
+      ],
+      existingTargets: new Map([['en-XA', new Map([['a', 'Hi (by hand)']])]]),
+    });
+    expect(targets.get('en-XA')).toEqual(
+      new Map([
+        ['a', 'Hi (by hand)'],
+        ['b', pseudoLocalize('World', 'en-XA')],
+      ]),
+    );
+    expect(report).toMatchObject({ humanEdits: 1, translated: 1 });
+  });
+
   it('misuse throws a TypeError saying what was expected', () => {
     expect(() => createTranslationRun({ targetLangs: [] })).toThrow(
       'createTranslationRun: expected `targetLangs` to be a non-empty array of language codes',
