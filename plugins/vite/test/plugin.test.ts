@@ -1,0 +1,122 @@
+/** glossaVite in real Vite builds and a real dev server, against a real @glossa/server over loopback. */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '@glossa/server';
+import { build, createServer, type InlineConfig } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GlossaViteOptions, glossaVite, MissingTranslationsError } from '../src/index.js';
+
+let dir: string;
+let server: Awaited<ReturnType<typeof startServer>>;
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head><title>Opening hours</title><link rel="stylesheet" href="/style.css"></head>
+<body><p>We are open <strong>every day</strong>.</p></body>
+</html>
+`;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'glossa-vite-'));
+  server = await startServer({
+    dataDir: join(dir, 'server'),
+    port: 0,
+    freePort: 0,
+    host: '127.0.0.1',
+    logger: false,
+  });
+  await mkdir(join(dir, 'site', 'locales', 'en'), { recursive: true });
+  await writeFile(join(dir, 'site', 'index.html'), PAGE);
+  await writeFile(join(dir, 'site', 'style.css'), 'p { color: green; }\n');
+  await writeFile(join(dir, 'site', 'locales', 'en', 'app.json'), '{"hello": "Hello {{name}}"}\n');
+});
+afterAll(async () => {
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function config(options: Partial<GlossaViteOptions>, outDir = 'dist'): InlineConfig {
+  return {
+    root: join(dir, 'site'),
+    configFile: false,
+    logLevel: 'silent',
+    build: { outDir: join(dir, outDir), emptyOutDir: true },
+    plugins: [
+      glossaVite({
+        locales: ['en-XA'],
+        configFile: false,
+        cache: { path: join(dir, 'cache.jsonl') },
+        service: { url: server.url, apiKey: server.devKey },
+        catalogs: { source: 'locales/en' },
+        ...options,
+      }),
+    ],
+  };
+}
+
+describe('glossaVite build', () => {
+  it('cacheOnly with an empty cache fails with the list of missing translations and calls nothing', async () => {
+    // A service that does not exist: a call would fail with a connection error, not this one.
+    const thrown = await build(
+      config({ cacheOnly: true, service: { url: 'http://127.0.0.1:9', apiKey: 'unused' } }),
+    ).catch((e: unknown) => e);
+    expect((thrown as Error).message).toContain('index.html#p-1'); // what the developer sees
+    // Vite 8 (Rolldown) wraps plugin errors: `errors` holds the plugin's own error.
+    const failure = (thrown as { errors?: unknown[] }).errors?.[0];
+    expect(failure).toBeInstanceOf(MissingTranslationsError);
+    const missing = (failure as MissingTranslationsError).missing.map((m) => `${m.locale} ${m.key}`);
+    expect(missing).toEqual(['en-XA index.html#title-1', 'en-XA index.html#p-1']);
+    expect((failure as Error).message).toMatch(/2 translation\(s\) missing[\s\S]*en-XA {2}index.html#p-1/);
+  });
+
+  it('emits the localized page, catalogs and manifest; then cacheOnly builds the same output', async () => {
+    await build(config({}));
+    const page = await readFile(join(dir, 'dist', 'en-XA', 'index.html'), 'utf8');
+    expect(page).toContain('<html lang="en-XA">');
+    expect(page).toMatch(/<p>\[.+<strong>.+<\/strong>.*\]<\/p>/);
+    expect(page).toContain('<link rel="alternate" hreflang="en" href="/">');
+    expect(page).toContain('<link rel="alternate" hreflang="en-XA" href="/en-XA/">');
+    const manifest = JSON.parse(await readFile(join(dir, 'dist', 'locales', 'manifest.json'), 'utf8'));
+    expect(manifest.locales['en-XA'].app).toMatch(/^en-XA\/app\.[0-9a-f]{10}\.json$/);
+    const catalog = JSON.parse(
+      await readFile(join(dir, 'dist', 'locales', manifest.locales['en-XA'].app), 'utf8'),
+    );
+    expect(catalog.hello).toMatch(/^\[.*\{\{name\}\}\]$/);
+
+    await build(
+      config({ cacheOnly: true, service: { url: 'http://127.0.0.1:9', apiKey: 'unused' } }, 'dist2'),
+    );
+    expect(await readFile(join(dir, 'dist2', 'en-XA', 'index.html'), 'utf8')).toBe(page);
+  });
+
+  it('refuses a relative base (asset URLs would break in the locale folders) and an output without {locale}', async () => {
+    await expect(build({ ...config({}), base: './' })).rejects.toThrow(/`base` must be absolute/);
+    expect(() => glossaVite({ output: 'out/{path}' })).toThrow(/must contain \{locale\} and \{path\}/);
+  });
+});
+
+describe('glossaVite dev server', () => {
+  it('serves localized pages under /<locale>/ and picks up a change to the page', async () => {
+    const dev = await createServer({ ...config({}), server: { port: 0, host: '127.0.0.1', ws: false } });
+    await dev.listen();
+    try {
+      const base = `http://127.0.0.1:${(dev.httpServer!.address() as AddressInfo).port}`;
+      const first = await (await fetch(`${base}/en-XA/`)).text();
+      expect(first).toContain('<html lang="en-XA">');
+      expect(first).toContain('/@vite/client'); // Vite's own transforms ran first
+      expect(first).toMatch(/<title>\[.+\]<\/title>/);
+      const css = await fetch(`${base}/en-XA/style.css`);
+      expect(css.status).toBe(200);
+
+      await writeFile(join(dir, 'site', 'index.html'), PAGE.replace('Opening hours', 'Closing hours'));
+      const second = await (await fetch(`${base}/en-XA/index.html`)).text();
+      expect(second).toMatch(/<title>\[Çļöö?šîîñĝ.*\]<\/title>/);
+      expect((await fetch(`${base}/`)).status).toBe(200); // the source page is Vite's as usual
+    } finally {
+      await dev.close();
+      await writeFile(join(dir, 'site', 'index.html'), PAGE);
+    }
+  });
+});
