@@ -71,6 +71,17 @@ describe('translation memory applied in /v2/translate', () => {
     ]);
   });
 
+  it('with tag_handling, a unit without inline markup takes the memory; one with inline markup does not', async () => {
+    const reply = await translate(['<p>Your changes have been saved.</p><p>Close the <b>window</b></p>'], {
+      tag_handling: 'html',
+      show_translation_memory_matches: true,
+    });
+    const translation = reply.data.translations[0];
+    expect(translation.text).toMatch(/^<p>Se han guardado sus cambios\.<\/p><p>.*<b>.*<\/b><\/p>$/);
+    expect(translation.text).not.toContain('Cerrar la ventana');
+    expect(translation.customizations.translation_memory_matches).toHaveLength(1);
+  });
+
   it('case and spacing differences score 99, and the threshold 100 needs the same text', async () => {
     const reply = await translate(['close  the WINDOW'], { show_translation_memory_matches: true });
     expect(reply.data.translations[0].text).toBe('Cerrar la ventana');

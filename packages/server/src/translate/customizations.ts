@@ -1,7 +1,8 @@
 /**
  * Glossaries, translation memory, style rules and custom instructions around the engine call of
  * /v2/translate. Per unit (a sentence, or a structural piece of markup):
- * 1. translation memory (plain text only): an exact or fuzzy match at or above the threshold is the output;
+ * 1. translation memory (plain text, or a markup unit without inline codes): an exact or fuzzy match at or
+ *    above the threshold is the output;
  * 2. glossary terms (glossaries in request order) and "do not translate" terms are locked as codes;
  * 3. the engine translates the rest; codes become the target terms;
  * 4. configured style rules and "use X instead of Y" instructions post-edit the engine's text (outside
@@ -132,12 +133,13 @@ export async function loadCustomizations(
       const matches = new Array<UnitMatch | undefined>(units.length);
       const pending: number[] = [];
       units.forEach((unit, index) => {
-        const match =
-          memoryId !== undefined && !markup
-            ? resources.memories.lookup(memoryId, unit, language, threshold)
-            : undefined;
+        // With markup, only a unit without codes (text between tags) can take a memory's plain text.
+        const lookable = memoryId !== undefined && (!markup || !unit.includes('<'));
+        const match = lookable
+          ? resources.memories.lookup(memoryId!, markup ? decodeEntities(unit) : unit, language, threshold)
+          : undefined;
         if (match) {
-          outputs[index] = postEdit(match.target);
+          outputs[index] = markup ? escapeText(postEdit(match.target)) : postEdit(match.target);
           matches[index] = { memoryId: memoryId!, segmentId: match.segmentId, score: match.score };
         } else pending.push(index);
       });
