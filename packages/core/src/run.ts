@@ -195,6 +195,7 @@ export function createTranslationRun(options: TranslationRunOptions) {
     };
     if (lock) {
       for (const [locale, segment, target] of prepared.resolved) recordMachineOutput(locale, segment, target);
+      prepared.resolved.length = 0;
       await lock.save();
     }
 
@@ -208,8 +209,11 @@ export function createTranslationRun(options: TranslationRunOptions) {
     let billedCharacters = 0;
     const waveBytes = options.waveBytes ?? DEFAULT_WAVE_BYTES;
     const waves = cutWaves(prepared.misses, waveBytes);
+    prepared.misses.length = 0; // each wave's work is released once the wave is done
     let done = 0;
-    for (const [index, wave] of waves.entries()) {
+    for (let index = 0; index < waves.length; index++) {
+      const wave = waves[index]!;
+      waves[index] = [];
       const out = await translateWave(batcher, wave);
       for (const f of out.failures) {
         prepared.targets.get(f.locale)!.set(f.key, sources.get(f.key)!.source);
