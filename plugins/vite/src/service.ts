@@ -5,7 +5,9 @@
  */
 import { GlossaClient } from '@glossa/client';
 import {
+  createTranslationCache,
   openConfiguredCache,
+  openFileStore,
   type ResolvedConfig,
   type TranslationCache,
   type Translator,
@@ -22,7 +24,11 @@ export async function openSession(
   config: Pick<ResolvedConfig, 'service' | 'cache'>,
   cacheOnly: boolean,
 ): Promise<Session> {
-  const cache = await openConfiguredCache(config);
+  // A build reads each key once: the file store (a Map in memory) needs no LRU tier in front of it.
+  const cache =
+    config.cache.store === 'file'
+      ? createTranslationCache([await openFileStore({ path: config.cache.path })])
+      : await openConfiguredCache(config);
   if (cacheOnly) {
     return { translator: refusingTranslator, cache, close: () => cache.close() };
   }
