@@ -6,6 +6,7 @@ import {
   ensureDevAccount,
 } from './accounts.js';
 import type { ServiceContext } from './context.js';
+import { startDocumentService } from './documents/service.js';
 import { defaultEngines } from './engines/defaults.js';
 import { createOutputCache } from './engines/output-cache.js';
 import { createEngineRegistry } from './engines/registry.js';
@@ -78,6 +79,9 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
   };
   const paid = buildApp('paid', context, ROUTES);
   const free = buildApp('free', context, ROUTES);
+  const documents = startDocumentService(context, {
+    logError: (error, documentId) => paid.log.error({ err: error, documentId }, 'document job failed'),
+  });
   let closed = false;
 
   return {
@@ -107,6 +111,7 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
       if (closed) return;
       closed = true;
       await Promise.allSettled([paid.close(), free.close()]);
+      await documents.close();
       await engines.close();
       await resources.close();
       await storage.close();

@@ -178,9 +178,11 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
           ? validate(endpoint.query, decodeQuery(rawQuery, endpoint.query))
           : undefined;
         const params = endpoint.params ? validate(endpoint.params, request.params) : undefined;
-        const body = endpoint.body
-          ? validate(endpoint.body, bodyObject(request, endpoint.body, endpoint.encodings ?? ['json']))
-          : undefined;
+        // A multipart body is read and validated by its route (the fields arrive with the file stream).
+        const body =
+          endpoint.body && !endpoint.encodings?.includes('multipart')
+            ? validate(endpoint.body, bodyObject(request, endpoint.body, endpoint.encodings ?? ['json']))
+            : undefined;
         const result = await route.handle({
           caller: request.caller as Caller,
           query,

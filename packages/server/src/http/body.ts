@@ -67,10 +67,11 @@ export function registerBodyParsers(app: FastifyInstance): void {
       }
     },
   );
-  // Upload endpoints (a TMX file to a signed URL) take any content type and read the raw stream themselves.
+  // Upload endpoints (a TMX file to a signed URL) and multipart endpoints (a document) take their content
+  // type and read the raw stream themselves.
   app.addContentTypeParser('*', (request, _payload, done) => {
     const encodings = request.routeOptions.config.route?.endpoint.encodings ?? [];
-    if (encodings.includes('upload')) done(null, undefined);
+    if (encodings.includes('upload') || encodings.includes('multipart')) done(null, undefined);
     else done(unsupportedMediaType(request), undefined);
   });
 }

@@ -1,4 +1,5 @@
 import { detectLanguageRoute } from '../detect/routes.js';
+import { DOCUMENT_ROUTES } from '../documents/routes.js';
 import { GLOSSARY_ROUTES } from '../glossaries/routes.js';
 import type { Route } from '../http/route.js';
 import { MEMORY_ROUTES } from '../memories/routes.js';
@@ -26,4 +27,5 @@ export const ROUTES: readonly Route[] = [
   correctRoute,
   detectLanguageRoute,
   evaluateQualityRoute,
+  ...DOCUMENT_ROUTES,
 ];

@@ -1,0 +1,26 @@
+/** The document formats this server translates, by file extension; the others are refused by name. */
+import type { DocumentExtension } from '@glossa/protocol';
+import type { DocumentFormat } from './format.js';
+import { htmlFormat } from './html.js';
+import { jsonFormat } from './json.js';
+import { docxFormat, pptxFormat, xlsxFormat } from './ooxml.js';
+import { srtFormat } from './srt.js';
+import { txtFormat } from './txt.js';
+import { createXliffFormat } from './xliff.js';
+
+export const DOCUMENT_FORMATS: Readonly<Partial<Record<DocumentExtension, DocumentFormat>>> = {
+  txt: txtFormat,
+  docx: docxFormat,
+  pptx: pptxFormat,
+  xlsx: xlsxFormat,
+  htm: htmlFormat,
+  html: htmlFormat,
+  srt: srtFormat,
+  json: jsonFormat,
+  xlf: createXliffFormat('XLF'),
+  xliff: createXliffFormat('XLIFF'),
+};
+
+export function formatOf(extension: DocumentExtension): DocumentFormat | undefined {
+  return DOCUMENT_FORMATS[extension];
+}

@@ -1,0 +1,137 @@
+/**
+ * DOCX, PPTX and XLSX: ZIP packages of XML parts (read with the limits of `zip.ts`; every part translated
+ * is checked by `checkXml` first). The text parts are rewritten paragraph by paragraph (`ooxml-runs.ts`);
+ * every other entry (styles, media, formulas, numbers, relationships) is copied unchanged.
+ */
+import { DOCUMENT_MINIMUM_BILLED_CHARACTERS } from '@glossa/protocol';
+import type { DocumentFormat, DocumentText } from './format.js';
+import { encodeParagraph, type RunDialect } from './ooxml-runs.js';
+import { Template } from './template.js';
+import { checkXml } from './xml-check.js';
+import { leafElements } from './xml-scan.js';
+import { partText, readZip, writeZip } from './zip.js';
+
+interface OoxmlSpec {
+  readonly name: string;
+  readonly contentType: string;
+  /** The parts to translate, and the paragraph element to look for in each. */
+  readonly parts: readonly {
+    readonly match: RegExp;
+    readonly paragraph: string;
+    readonly dialect: RunDialect;
+  }[];
+  /** A part every package of the format has. */
+  readonly mainPart: string;
+}
+
+const none: ReadonlySet<string> = new Set();
+
+const WORD: RunDialect = {
+  prefix: 'w:',
+  standalone: new Set(['tab', 'br', 'cr', 'noBreakHyphen', 'softHyphen', 'sym']),
+  dropped: new Set(['proofErr', 'lastRenderedPageBreak']),
+  wrappers: new Set(['hyperlink', 'smartTag', 'ins']),
+  leading: new Set(['pPr']),
+  trailing: none,
+  preserveSpace: true,
+};
+const DRAWING: RunDialect = {
+  prefix: 'a:',
+  standalone: new Set(['br']),
+  dropped: none,
+  wrappers: none,
+  leading: new Set(['pPr']),
+  trailing: new Set(['endParaRPr']),
+  preserveSpace: false,
+};
+const SHEET: RunDialect = {
+  prefix: '',
+  standalone: none,
+  dropped: none,
+  wrappers: none,
+  leading: none,
+  trailing: new Set(['rPh', 'phoneticPr']),
+  preserveSpace: true,
+};
+
+function translatePart(xml: string, paragraph: string, dialect: RunDialect): Template {
+  const template = new Template();
+  let last = 0;
+  for (const range of leafElements(xml, paragraph)) {
+    const encoded = encodeParagraph(xml.slice(range.innerStart, range.innerEnd), dialect);
+    if (!encoded) continue;
+    template.literal(xml.slice(last, range.innerStart) + encoded.leading);
+    template.text(encoded.form, 'xml', encoded.decode);
+    template.literal(encoded.trailing);
+    last = range.innerEnd;
+  }
+  template.literal(xml.slice(last));
+  return template;
+}
+
+function createOoxmlFormat(spec: OoxmlSpec): DocumentFormat {
+  return {
+    name: spec.name,
+    maxBytes: 30 * 1024 * 1024,
+    contentType: spec.contentType,
+    minimumBilled: DOCUMENT_MINIMUM_BILLED_CHARACTERS,
+    extract(bytes) {
+      const entries = readZip(bytes, spec.name);
+      partText(entries, spec.mainPart, spec.name);
+      const templates: { name: string; template: Template }[] = [];
+      for (const name of entries.keys()) {
+        const part = spec.parts.find((candidate) => candidate.match.test(name));
+        if (!part) continue;
+        const xml = partText(entries, name, spec.name);
+        checkXml(xml, `The ${spec.name} part '${name}'`);
+        templates.push({ name, template: translatePart(xml, part.paragraph, part.dialect) });
+      }
+      const texts: DocumentText[] = templates.flatMap((entry) => entry.template.texts);
+      return {
+        texts,
+        rebuild(outputs) {
+          const result = new Map(entries);
+          let offset = 0;
+          for (const { name, template } of templates) {
+            const count = template.texts.length;
+            result.set(name, new TextEncoder().encode(template.fill(outputs.slice(offset, offset + count))));
+            offset += count;
+          }
+          return writeZip(result);
+        },
+      };
+    },
+  };
+}
+
+export const docxFormat = createOoxmlFormat({
+  name: 'DOCX',
+  contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  mainPart: 'word/document.xml',
+  parts: [
+    {
+      match: /^word\/(document|header\d*|footer\d*|footnotes|endnotes)\.xml$/,
+      paragraph: 'w:p',
+      dialect: WORD,
+    },
+  ],
+});
+
+export const pptxFormat = createOoxmlFormat({
+  name: 'PPTX',
+  contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  mainPart: 'ppt/presentation.xml',
+  parts: [
+    { match: /^ppt\/(slides\/slide|notesSlides\/notesSlide)\d+\.xml$/, paragraph: 'a:p', dialect: DRAWING },
+  ],
+});
+
+export const xlsxFormat = createOoxmlFormat({
+  name: 'XLSX',
+  contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  mainPart: 'xl/workbook.xml',
+  parts: [
+    { match: /^xl\/sharedStrings\.xml$/, paragraph: 'si', dialect: SHEET },
+    { match: /^xl\/worksheets\/sheet\d+\.xml$/, paragraph: 'is', dialect: SHEET },
+  ],
+});

@@ -1,0 +1,42 @@
+/**
+ * The documents part of a running server: its database, store and queue, created by `createServer` once
+ * the service context exists and closed with it. Routes find it through the context.
+ */
+import type { ServiceContext } from '../context.js';
+import { openDocumentDatabase } from './db.js';
+import { createDocumentQueue, type DocumentQueue, type DocumentQueueOptions } from './queue.js';
+import { createDocumentStore, type DocumentStore } from './store.js';
+
+export interface DocumentService {
+  readonly store: DocumentStore;
+  readonly queue: DocumentQueue;
+  close(): Promise<void>;
+}
+
+const services = new WeakMap<ServiceContext, DocumentService>();
+
+/** Opens `documents.sqlite` in the data directory, resumes queued documents and sweeps expired ones. */
+export function startDocumentService(
+  context: ServiceContext,
+  options: DocumentQueueOptions = {},
+): DocumentService {
+  const { db, folder } = openDocumentDatabase(context.options.dataDir);
+  const store = createDocumentStore(db, folder);
+  const queue = createDocumentQueue(store, db, context, options);
+  const service: DocumentService = {
+    store,
+    queue,
+    async close() {
+      services.delete(context);
+      await queue.close();
+    },
+  };
+  services.set(context, service);
+  return service;
+}
+
+export function documentServiceOf(context: ServiceContext): DocumentService {
+  const service = services.get(context);
+  if (!service) throw new Error('The document service was not started for this server.');
+  return service;
+}

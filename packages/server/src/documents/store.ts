@@ -1,0 +1,180 @@
+/**
+ * Document rows and files. A document belongs to one account; its key is kept only as a SHA-256 hash and
+ * compared in constant time. Files: `<folder>/<id>.in` (the upload) and `<id>.out` (the result), each
+ * written to a temporary name and renamed, so a crash never leaves half a file under the real name.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
+import type { DocumentDatabase } from './db.js';
+import type { DocumentParameters } from './translate.js';
+
+export interface DocumentRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly extension: DocumentExtension;
+  readonly outputExtension: DocumentExtension;
+  readonly parameters: DocumentParameters;
+  readonly status: DocumentStatus;
+  readonly billedCharacters: number;
+  readonly usageDay: string;
+  readonly errorMessage: string | undefined;
+  readonly estimateMs: number;
+  readonly startedAt: string | undefined;
+  readonly expiresAt: string;
+}
+
+interface Row {
+  id: string;
+  account_id: string;
+  key_id: string;
+  key_hash: string;
+  extension: DocumentExtension;
+  output_extension: DocumentExtension;
+  parameters: string;
+  status: DocumentStatus;
+  billed_characters: number;
+  usage_day: string;
+  error_message: string | null;
+  estimate_ms: number;
+  started_at: string | null;
+  expires_at: string;
+}
+
+const toRecord = (row: Row): DocumentRecord => ({
+  id: row.id,
+  accountId: row.account_id,
+  keyId: row.key_id,
+  extension: row.extension,
+  outputExtension: row.output_extension,
+  parameters: JSON.parse(row.parameters) as DocumentParameters,
+  status: row.status,
+  billedCharacters: row.billed_characters,
+  usageDay: row.usage_day,
+  errorMessage: row.error_message ?? undefined,
+  estimateMs: row.estimate_ms,
+  startedAt: row.started_at ?? undefined,
+  expiresAt: row.expires_at,
+});
+
+export const hashDocumentKey = (key: string) =>
+  createHash('sha256').update(key.toLowerCase(), 'utf8').digest('hex');
+
+export type NewDocument = Omit<DocumentRecord, 'status' | 'errorMessage' | 'startedAt'> & {
+  readonly keyHash: string;
+};
+
+export type DocumentStore = ReturnType<typeof createDocumentStore>;
+
+export function createDocumentStore(db: DocumentDatabase, folder: string) {
+  const sql = {
+    insert: db.prepare(
+      `INSERT INTO documents (id, account_id, key_id, key_hash, extension, output_extension, parameters, status,
+       billed_characters, usage_day, estimate_ms, expires_at, created_at, seq)
+       VALUES (@id, @account, @keyId, @keyHash, @extension, @output, @parameters, 'queued', @billed, @day,
+       @estimate, @expires, @now, (SELECT COALESCE(MAX(seq), 0) + 1 FROM documents))`,
+    ),
+    get: db.prepare('SELECT * FROM documents WHERE id = ? AND account_id = ?'),
+    byId: db.prepare('SELECT * FROM documents WHERE id = ?'),
+    nextQueued: db.prepare(`SELECT * FROM documents WHERE status = 'queued' ORDER BY seq LIMIT 1`),
+    queuedBefore: db.prepare(
+      `SELECT COALESCE(SUM(estimate_ms), 0) AS ms, COUNT(*) AS n FROM documents WHERE status = 'queued' AND seq < (SELECT seq FROM documents WHERE id = ?)`,
+    ),
+    start: db.prepare(
+      `UPDATE documents SET status = 'translating', started_at = ? WHERE id = ? AND status = 'queued'`,
+    ),
+    finish: db.prepare(`UPDATE documents SET status = 'done' WHERE id = ?`),
+    fail: db.prepare(`UPDATE documents SET status = 'error', error_message = ? WHERE id = ?`),
+    requeue: db.prepare(
+      `UPDATE documents SET status = 'queued', started_at = NULL WHERE status = 'translating'`,
+    ),
+    remove: db.prepare('DELETE FROM documents WHERE id = ?'),
+    expired: db.prepare('SELECT id FROM documents WHERE expires_at <= ?'),
+  };
+  const fileOf = (id: string, kind: 'in' | 'out') => join(folder, `${id}.${kind}`);
+
+  return {
+    fileOf,
+    /** Writes the upload, then the row: a row always has its file. */
+    insert(document: NewDocument, bytes: Uint8Array): void {
+      const temporary = `${fileOf(document.id, 'in')}.part`;
+      writeFileSync(temporary, bytes, { mode: 0o600 });
+      renameSync(temporary, fileOf(document.id, 'in'));
+      sql.insert.run({
+        id: document.id,
+        account: document.accountId,
+        keyId: document.keyId,
+        keyHash: document.keyHash,
+        extension: document.extension,
+        output: document.outputExtension,
+        parameters: JSON.stringify(document.parameters),
+        billed: document.billedCharacters,
+        day: document.usageDay,
+        estimate: document.estimateMs,
+        expires: document.expiresAt,
+        now: new Date().toISOString(),
+      });
+    },
+    /** The account's document when the key matches and it has not expired; else undefined (a 404). */
+    find(accountId: string, id: string, key: string): DocumentRecord | undefined {
+      const row = sql.get.get(id.toLowerCase(), accountId) as Row | undefined;
+      if (!row) return undefined;
+      const given = Buffer.from(hashDocumentKey(key), 'hex');
+      if (!timingSafeEqual(given, Buffer.from(row.key_hash, 'hex'))) return undefined;
+      if (Date.parse(row.expires_at) <= Date.now()) {
+        this.remove(row.id);
+        return undefined;
+      }
+      return toRecord(row);
+    },
+    get(id: string): DocumentRecord | undefined {
+      const row = sql.byId.get(id) as Row | undefined;
+      return row && toRecord(row);
+    },
+    nextQueued(): DocumentRecord | undefined {
+      const row = sql.nextQueued.get() as Row | undefined;
+      return row && toRecord(row);
+    },
+    /** Estimated work queued ahead of a document, in ms, and how many documents that is. */
+    queuedAhead(id: string): { ms: number; count: number } {
+      const row = sql.queuedBefore.get(id) as { ms: number; n: number };
+      return { ms: row.ms, count: row.n };
+    },
+    /** Marks a queued document translating; false when another runner took it. */
+    start(id: string): boolean {
+      return sql.start.run(new Date().toISOString(), id).changes === 1;
+    },
+    /** Writes the result, then marks the document done. */
+    finish(id: string, result: Uint8Array): void {
+      const temporary = `${fileOf(id, 'out')}.part`;
+      writeFileSync(temporary, result, { mode: 0o600 });
+      renameSync(temporary, fileOf(id, 'out'));
+      sql.finish.run(id);
+      rmSync(fileOf(id, 'in'), { force: true });
+    },
+    fail(id: string, message: string): void {
+      sql.fail.run(message, id);
+      rmSync(fileOf(id, 'in'), { force: true });
+    },
+    /** After a restart: documents that were translating when the server stopped are queued again. */
+    requeueInterrupted(): number {
+      return sql.requeue.run().changes;
+    },
+    /** Deletes the row first (a second download finds nothing), then the files. */
+    remove(id: string): void {
+      sql.remove.run(id);
+      rmSync(fileOf(id, 'in'), { force: true });
+      rmSync(fileOf(id, 'out'), { force: true });
+      rmSync(`${fileOf(id, 'in')}.part`, { force: true });
+      rmSync(`${fileOf(id, 'out')}.part`, { force: true });
+    },
+    /** Removes every expired document; returns how many. */
+    sweep(now = new Date()): number {
+      const rows = sql.expired.all(now.toISOString()) as { id: string }[];
+      for (const row of rows) this.remove(row.id);
+      return rows.length;
+    },
+  };
+}

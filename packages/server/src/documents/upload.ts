@@ -1,0 +1,204 @@
+/**
+ * POST /v2/document: the file is read and its format checked (400/413 before anything is stored), the
+ * languages and resources checked like /v2/translate, the characters counted (with the format's billing
+ * minimum) and reserved from the quota (456), then the document is queued and its id and key returned.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  baseLanguage,
+  canonicalLanguage,
+  createValidator,
+  DOCUMENT_EXTENSIONS,
+  type DocumentExtension,
+  decodeForm,
+  documentExtension,
+  ERROR_CODES,
+  UploadDocumentFields,
+  type UploadDocumentResponse,
+  toV2LanguageCode as v2,
+} from '@glossa/protocol';
+import type { FastifyRequest } from 'fastify';
+import type { Caller, ServiceContext } from '../context.js';
+import { badRequest, ServiceError, unsupportedLanguage } from '../errors.js';
+import { unsupportedMediaType } from '../http/body.js';
+import { currentBillingPeriod } from '../translate/billing-period.js';
+import { checkResources, engineFormality } from '../translate/options.js';
+import { DocumentFormatError, type Extraction } from './formats/format.js';
+import { DOCUMENT_FORMATS, formatOf } from './formats/index.js';
+import { plainOf } from './formats/inline.js';
+import { readUpload, tooLarge } from './multipart.js';
+import type { DocumentService } from './service.js';
+import { hashDocumentKey } from './store.js';
+import { asTranslateRequest, billedOf, type DocumentParameters, prepareTexts } from './translate.js';
+
+const validator = createValidator(UploadDocumentFields);
+const MAX_UPLOAD_BYTES = Math.max(...Object.values(DOCUMENT_FORMATS).map((format) => format.maxBytes));
+/** Estimated translation speed for `seconds_remaining` before a job has started, characters per second. */
+const ESTIMATED_CHARACTERS_PER_SECOND = 5000;
+/** How long a document and its result are kept (downloaded or not). */
+export const DOCUMENT_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Output formats a document of each extension can be written as: its own (and its alias). */
+const ALIASES: Partial<Record<DocumentExtension, DocumentExtension>> = {
+  htm: 'html',
+  html: 'htm',
+  xlf: 'xliff',
+  xliff: 'xlf',
+};
+
+function language(code: string, parameter: string): string {
+  const canonical = canonicalLanguage(code);
+  if (!canonical) throw unsupportedLanguage(`Value for '${parameter}' not supported: '${code}'.`);
+  return canonical;
+}
+
+async function detectSource(
+  extraction: Extraction,
+  target: string,
+  context: ServiceContext,
+): Promise<string> {
+  const candidates = context.engines.sourcesFor(target);
+  const sample = extraction.texts
+    .map((text) =>
+      text.mode === 'plain' ? text.text : plainOf(text.text.replace(/<(?!\/?g[ >]|x )[^>]*>/g, ' ')),
+    )
+    .join(' ')
+    .slice(0, 4000);
+  const detected = sample.trim() === '' ? undefined : await context.detector.detect(sample, candidates);
+  const source = detected ?? (sample.trim() === '' && candidates.has('en') ? 'en' : undefined);
+  if (!source) {
+    throw new ServiceError(
+      400,
+      `Could not detect the source language of the document among the languages that translate into ${v2(target)}; send 'source_lang'.`,
+      ERROR_CODES.unsupportedLanguage,
+    );
+  }
+  return source;
+}
+
+export async function uploadDocument(
+  request: FastifyRequest,
+  caller: Caller,
+  context: ServiceContext,
+  service: DocumentService,
+): Promise<UploadDocumentResponse> {
+  if (
+    !String(request.headers['content-type'] ?? '')
+      .toLowerCase()
+      .startsWith('multipart/form-data')
+  )
+    throw unsupportedMediaType(request);
+  const upload = await readUpload(request, MAX_UPLOAD_BYTES);
+  if (!upload.file) throw badRequest("Parameter 'file' is required: send the document as the 'file' part.");
+  const checked = validator.validate(decodeForm(upload.fields, UploadDocumentFields));
+  if (!checked.ok) throw badRequest(checked.message);
+  const fields = checked.value;
+
+  const extension = documentExtension(upload.file.name);
+  if (!extension) {
+    const given = /\.([^./\\]{1,20})$/.exec(upload.file.name)?.[1];
+    throw badRequest(
+      `Unsupported file type${given ? ` '.${given}'` : ' (the file name has no extension)'}: send one of ${DOCUMENT_EXTENSIONS.join(', ')}.`,
+    );
+  }
+  const format = formatOf(extension);
+  if (!format)
+    throw badRequest(
+      `Document format '${extension}' is not supported by this server (yet); no document was created.`,
+    );
+  if (
+    fields.output_format !== undefined &&
+    fields.output_format !== extension &&
+    fields.output_format !== ALIASES[extension]
+  )
+    throw badRequest(
+      `Parameter 'output_format' '${fields.output_format}' is not supported for '${extension}' documents.`,
+    );
+  if (upload.file.bytes.length > format.maxBytes)
+    throw tooLarge(`Document too large: ${format.name} documents may be at most ${format.maxBytes} bytes.`);
+  if (upload.file.bytes.length === 0) throw badRequest('The document is empty.');
+
+  const target = language(fields.target_lang, 'target_lang');
+  let extraction: Extraction;
+  try {
+    extraction = format.extract(upload.file.bytes, { targetLang: target });
+  } catch (error) {
+    if (error instanceof DocumentFormatError)
+      throw new ServiceError(
+        error.status,
+        error.message,
+        error.status === 413 ? ERROR_CODES.requestTooLarge : ERROR_CODES.invalidRequest,
+      );
+    throw error;
+  }
+  const source =
+    fields.source_lang === undefined
+      ? await detectSource(extraction, target, context)
+      : (canonicalLanguage(baseLanguage(language(fields.source_lang, 'source_lang'))) ??
+        baseLanguage(fields.source_lang));
+  const choice = context.engines.select(source, target);
+  if (!choice)
+    throw unsupportedLanguage(
+      `Language pair ${v2(source)} → ${v2(target)} is not supported by this server's engines.`,
+    );
+  const glossaryIds =
+    fields.glossary_ids ?? (fields.glossary_id !== undefined ? [fields.glossary_id] : undefined);
+  const parameters: DocumentParameters = {
+    file_name: upload.file.name.slice(0, 255),
+    target_lang: target,
+    source_lang: source,
+    ...(fields.formality !== undefined ? { formality: fields.formality } : {}),
+    ...(glossaryIds !== undefined ? { glossary_ids: glossaryIds } : {}),
+    ...(fields.style_id !== undefined ? { style_id: fields.style_id } : {}),
+    ...(fields.translation_memory_id !== undefined
+      ? { translation_memory_id: fields.translation_memory_id }
+      : {}),
+    ...(fields.translation_memory_threshold !== undefined
+      ? { translation_memory_threshold: fields.translation_memory_threshold }
+      : {}),
+  };
+  const asRequest = asTranslateRequest(parameters);
+  await checkResources(asRequest, source, target, caller, context);
+  engineFormality(asRequest, choice, target);
+
+  const billed = Math.max(billedOf(prepareTexts(extraction.texts)), format.minimumBilled);
+  const period = currentBillingPeriod();
+  const reserved = await context.storage.reserveCharacters({
+    accountId: caller.account.id,
+    keyId: caller.key.id,
+    product: 'translate',
+    customTag: '',
+    units: billed,
+    day: period.today,
+    periodFrom: period.fromDay,
+    periodTo: period.toDay,
+    limit: caller.account.characterLimit,
+  });
+  if (!reserved)
+    throw new ServiceError(
+      456,
+      'Quota exceeded: the character limit of this billing period has been reached.',
+      ERROR_CODES.quotaExceeded,
+    );
+
+  const id = randomBytes(16).toString('hex');
+  const key = randomBytes(32).toString('hex');
+  service.store.insert(
+    {
+      id,
+      accountId: caller.account.id,
+      keyId: caller.key.id,
+      keyHash: hashDocumentKey(key),
+      extension,
+      outputExtension: fields.output_format ?? extension,
+      parameters,
+      billedCharacters: billed,
+      usageDay: period.today,
+      estimateMs: Math.ceil((billed / ESTIMATED_CHARACTERS_PER_SECOND) * 1000),
+      expiresAt: new Date(Date.now() + DOCUMENT_TTL_MS).toISOString(),
+    },
+    upload.file.bytes,
+  );
+  service.queue.notify();
+  return { document_id: id, document_key: key };
+}
