@@ -64,3 +64,25 @@ describe('engine output cache', () => {
     expect((await uncached.call('/v2/usage')).data.character_count).toBe(30);
   });
 });
+
+describe('engine answers that break the contract', () => {
+  it('fake engine returning too few outputs (the real engines cannot): 503, nothing billed, no empty text', async () => {
+    const pseudo = createPseudoEngine();
+    const broken: TranslationEngine = {
+      ...pseudo,
+      translate: async (input) => (await pseudo.translate(input)).slice(1),
+    };
+    const t = await startTestServer({ engines: [broken] });
+    try {
+      const reply = await t.translate({ text: ['One.', 'Two.'], target_lang: 'en-XA', source_lang: 'EN' });
+      expect(reply.status).toBe(503);
+      expect(reply.data).toEqual({
+        message: "Translation engine 'pseudo' failed: pseudo returned 1 outputs for 2 texts",
+        code: 'engine_error',
+      });
+      expect((await t.call('/v2/usage')).data.character_count).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});

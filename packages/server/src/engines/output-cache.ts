@@ -1,4 +1,4 @@
-import type { EngineFormality } from './engine.js';
+import { EngineError, type EngineFormality } from './engine.js';
 import type { EngineChoice } from './registry.js';
 
 /**
@@ -59,8 +59,14 @@ export function createOutputCache(maxEntries: number): OutputCache {
         formality: options.formality,
         ...(options.instructions?.length ? { instructions: options.instructions } : {}),
       });
+      if (!Array.isArray(translated) || translated.length !== missing.length) {
+        throw new EngineError(
+          `${choice.engine.name} returned ${Array.isArray(translated) ? translated.length : 'no'} outputs for ${missing.length} texts`,
+          choice.engine.name,
+        );
+      }
       missing.forEach((unitIndex, index) => {
-        const output = translated[index] ?? '';
+        const output = translated[index]!;
         outputs[unitIndex] = output;
         const unit = units[unitIndex]!;
         if (unit.length > MAX_CACHED_UNIT_LENGTH || maxEntries === 0 || table.has(unit)) return;
