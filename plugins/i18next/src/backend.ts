@@ -6,6 +6,7 @@
  * the methods return promises.
  */
 import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import {
   createMemoryStore,
   createTranslationCache,
@@ -30,6 +31,11 @@ export interface GlossaBackendOptions {
   /** Default: an in-memory cache (pass `openConfiguredCache(...)` of @glossa/core to persist). */
   readonly cache?: TranslationCache;
   readonly requestOptions?: TranslationRunOptions['requestOptions'];
+  /**
+   * The `manifest.json` @glossa/vite emits with built catalogs (locale → namespace → file, relative to
+   * the manifest): a namespace it lists for a language is served from that file without translating.
+   */
+  readonly manifest?: string;
   /** Gather reads for this long before translating them together. Default 0 (the same tick). */
   readonly batchWindowMs?: number;
 }
@@ -53,9 +59,10 @@ export class GlossaBackend {
   private services: I18nextServices = {};
   private keySeparator = '.';
   private translator: Translator & { close?: () => Promise<void> } = lazyTranslator();
-  private cache: TranslationCache = createTranslationCache([createMemoryStore()]);
+  private cache: TranslationCache | undefined;
   private readonly sources = new Map<string, Promise<CatalogExtraction>>();
   private pending = new Map<string, Wanted>();
+  private manifest: Promise<{ locales?: Record<string, Record<string, string>> }> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Languages served per namespace, so a key created later is translated into them too. */
   private readonly served = new Map<string, Set<string>>();
@@ -82,7 +89,7 @@ export class GlossaBackend {
     this.options = options;
     if (typeof i18nextOptions.keySeparator === 'string') this.keySeparator = i18nextOptions.keySeparator;
     this.translator = options.translator ?? lazyTranslator(options.service);
-    if (options.cache) this.cache = options.cache;
+    this.cache = options.cache; // default: an in-memory cache, made on first use
     this.sources.clear();
   }
 
@@ -164,19 +171,22 @@ export class GlossaBackend {
     }
   }
 
-  private async translate(language: string, namespaces: string[]): Promise<Record<string, Catalog>> {
+  private async translate(language: string, requested: string[]): Promise<Record<string, Catalog>> {
+    const built = await this.fromManifest(language, requested);
+    const namespaces = requested.filter((ns) => !(ns in built));
+    if (namespaces.length === 0) return built;
     const sources = await Promise.all(namespaces.map((ns) => this.source(ns)));
     for (const ns of namespaces) {
       const served = this.served.get(ns) ?? new Set<string>();
       this.served.set(ns, served.add(language));
     }
     if (language === this.sourceLang) {
-      return Object.fromEntries(namespaces.map((ns, i) => [ns, sources[i]!.catalog]));
+      return { ...built, ...Object.fromEntries(namespaces.map((ns, i) => [ns, sources[i]!.catalog])) };
     }
     const errors: Error[] = [];
     const run = createTranslationRun({
       translator: this.translator,
-      cache: this.cache,
+      cache: (this.cache ??= createTranslationCache([createMemoryStore()])),
       sourceLang: this.sourceLang,
       targetLangs: [language],
       ...(this.options.requestOptions && { requestOptions: this.options.requestOptions }),
@@ -190,12 +200,31 @@ export class GlossaBackend {
       throw new BackendReadError(`${language}: ${report.failures.length} strings not translated`, errors[0]!);
     }
     const localeTargets = targets.get(language)!;
-    return Object.fromEntries(
-      namespaces.map((ns, i) => [
-        ns,
-        buildCatalog(sources[i]!, localeTargets, { locale: language, keySeparator: this.keySeparator }),
-      ]),
+    return {
+      ...built,
+      ...Object.fromEntries(
+        namespaces.map((ns, i) => [
+          ns,
+          buildCatalog(sources[i]!, localeTargets, { locale: language, keySeparator: this.keySeparator }),
+        ]),
+      ),
+    };
+  }
+
+  private async fromManifest(language: string, namespaces: string[]): Promise<Record<string, Catalog>> {
+    const path = this.options.manifest;
+    if (path === undefined) return {};
+    this.manifest ??= readFile(path, 'utf8').then(
+      (text) => JSON.parse(text) as { locales?: Record<string, Record<string, string>> },
     );
+    const files = (await this.manifest).locales?.[language] ?? {};
+    const listed = namespaces.filter((ns) => typeof files[ns] === 'string');
+    const catalogs = await Promise.all(
+      listed.map(
+        async (ns) => JSON.parse(await readFile(join(dirname(path), files[ns]!), 'utf8')) as Catalog,
+      ),
+    );
+    return Object.fromEntries(listed.map((ns, i) => [ns, catalogs[i]!]));
   }
 
   private source(namespace: string): Promise<CatalogExtraction> {

@@ -1,5 +1,5 @@
 /** GlossaBackend inside real i18next, against a real @glossa/server (Apertium for Spanish) over loopback. */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GlossaClient } from '@glossa/client';
@@ -117,6 +117,25 @@ describe('GlossaBackend in i18next', () => {
     });
     expect(instance.t('thanks', 'Thank you')).toBe('Thank you');
     await expect.poll(() => instance.t('thanks'), { timeout: 10_000 }).toBe('Gracias');
+  });
+
+  it('serves a namespace the build manifest lists from its file, translating only the others', async () => {
+    await mkdir(join(dir, 'built', 'es'), { recursive: true });
+    await writeFile(join(dir, 'built', 'es', 'extra.abc.json'), '{"bye": "Hasta luego"}');
+    await writeFile(
+      join(dir, 'built', 'manifest.json'),
+      '{"sourceLang": "en", "locales": {"es": {"extra": "es/extra.abc.json"}}}',
+    );
+    const translator = counting();
+    const backend = new GlossaBackend(undefined, {
+      loadSource,
+      translator,
+      manifest: join(dir, 'built', 'manifest.json'),
+    });
+    expect(await backend.readMulti(['es'], ['extra', 'common'])).toMatchObject({
+      es: { extra: { bye: 'Hasta luego' }, common: { title: 'La casa roja' } },
+    });
+    expect(translator.requests).toEqual([4]); // only common's strings
   });
 
   it('needs a source: a clear TypeError without loadSource or sourcePath', () => {
