@@ -11,6 +11,7 @@ import {
   parseInline,
   printfCodes,
   restorePairs,
+  serializeInline,
   verifyCodes,
 } from '../src/index.js';
 
@@ -178,5 +179,91 @@ describe('ICU MessageFormat', () => {
   ])('rejects %s', (bad, message) => {
     expect(() => extractIcu(bad, 'k')).toThrow(MessageFormatError);
     expect(() => extractIcu(bad, 'k')).toThrow(message);
+  });
+});
+
+describe('bad input never crashes', () => {
+  // A seeded generator over the characters that matter to each parser.
+  function randomStrings(alphabet: string[], count: number, seed: number): string[] {
+    let s = seed;
+    const next = () => {
+      s = (s * 1103515245 + 12345) % 2 ** 31;
+      return s / 2 ** 31;
+    };
+    return Array.from({ length: count }, () =>
+      Array.from(
+        { length: Math.floor(next() * 30) },
+        () => alphabet[Math.floor(next() * alphabet.length)]!,
+      ).join(''),
+    );
+  }
+
+  it('parseInline: 5,000 random strings give tokens or an InlineSyntaxError, and round trip when valid', () => {
+    const parts = [
+      '<g id="1">',
+      '</g>',
+      '<x id="2"/>',
+      '<x id="3"/>',
+      '<',
+      '>',
+      '&',
+      '&amp;',
+      '&#x41;',
+      'a',
+      ' ',
+      '"',
+      'é',
+    ];
+    let valid = 0;
+    for (const text of randomStrings(parts, 5000, 1)) {
+      try {
+        const tokens = parseInline(text);
+        valid++;
+        expect(parseInline(serializeInline(tokens))).toEqual(tokens);
+      } catch (error) {
+        expect(error).toBeInstanceOf(InlineSyntaxError);
+      }
+    }
+    expect(valid).toBeGreaterThan(100);
+  });
+
+  it('extractIcu: 5,000 random messages give segments or a MessageFormatError; rebuild gives the input back', () => {
+    const parts = ['{', '}', "'", '#', ',', ' plural', ' select', ' one ', ' other ', 'n', 'x', ' ', '=0 '];
+    let valid = 0;
+    for (const text of randomStrings(parts, 5000, 2)) {
+      try {
+        const icu = extractIcu(text, 'k');
+        valid++;
+        expect(icu.rebuild(new Map())).toBe(text);
+      } catch (error) {
+        expect(error).toBeInstanceOf(MessageFormatError);
+      }
+    }
+    expect(valid).toBeGreaterThan(100);
+  });
+
+  it('encode/decode: every finder result round trips on random text', () => {
+    const parts = [
+      '{{a}}',
+      '{{',
+      '}}',
+      '<0>',
+      '</0>',
+      '<1/>',
+      '$t(k)',
+      '%s',
+      '%1$d',
+      '%',
+      '<',
+      '&',
+      'x',
+      ' ',
+    ];
+    for (const text of randomStrings(parts, 3000, 3)) {
+      for (const finder of [i18nextCodes, printfCodes]) {
+        const encoded = encodeWithCodes(text, finder);
+        expect(decodeWithCodes(encoded.source, encoded.codes)).toBe(text);
+      }
+    }
   });
 });
