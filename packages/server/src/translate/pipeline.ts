@@ -35,11 +35,19 @@ async function sourcesOf(
 ): Promise<string[]> {
   if (source !== undefined) return prepared.map(() => source);
   const candidates = context.engines.sourcesFor(target);
+  // The same text is detected once per request (a request may repeat a short text thousands of times).
+  const seen = new Map<string, Promise<string | undefined>>();
+  const detectOnce = (text: string) => {
+    let result = seen.get(text);
+    if (!result) {
+      result = context.detector.detect(text, candidates);
+      seen.set(text, result);
+    }
+    return result;
+  };
   const detected = await Promise.all(
     prepared.map((text) =>
-      text.units.length === 0
-        ? undefined
-        : context.detector.detect(text.units.join(' ').replace(/<[^>]*>/g, ' '), candidates),
+      text.units.length === 0 ? undefined : detectOnce(text.units.join(' ').replace(/<[^>]*>/g, ' ')),
     ),
   );
   const fallback =
