@@ -94,4 +94,29 @@ describe('text formats through the pseudo engine (en-XA)', () => {
 <file id="f"><unit id="u"><segment><source>Open the file.</source>\n<target>${xa('Open the file.')}</target></segment></unit></file></xliff>`,
     );
   });
+
+  it('xml: text nodes and alt/title attributes translated; structure, other attributes and comments kept', async () => {
+    const source =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<!-- build 7 -->\n<help id="h1">\n  <section name="intro" title="Getting started">\n' +
+      '    <para>Press <key>Enter</key> to continue.</para>\n    <image href="a.png" alt="A red button"/>\n  </section>\n</help>\n';
+    const { text } = await translateFile(t, 'help.xml', source);
+    expect(text).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<!-- build 7 -->\n<help id="h1">\n  <section name="intro" title="${xa('Getting started')}">\n` +
+        `    <para>${xa('Press <g id="1">Enter</g> to continue.').replace('<g id="1">', '<key>').replace('</g>', '</key>')}</para>\n` +
+        `    <image href="a.png" alt="${xa('A red button')}"/>\n  </section>\n</help>\n`,
+    );
+  });
+
+  it('dita: a DOCTYPE naming the DTD is accepted; codeph and translate="no" kept; navtitle translated', async () => {
+    const source =
+      '<?xml version="1.0"?>\n<!DOCTYPE concept PUBLIC "-//OASIS//DTD DITA Concept//EN" "concept.dtd">\n' +
+      '<concept id="c"><title>Install the tool</title><conbody><p>Run <codeph>npm install</codeph> now.</p>' +
+      '<p translate="no">Glossa CLI</p><topicref navtitle="Next steps" href="n.dita"/></conbody></concept>\n';
+    const { text } = await translateFile(t, 'topic.dita', source);
+    expect(text).toBe(
+      '<?xml version="1.0"?>\n<!DOCTYPE concept PUBLIC "-//OASIS//DTD DITA Concept//EN" "concept.dtd">\n' +
+        `<concept id="c"><title>${xa('Install the tool')}</title><conbody><p>${xa('Run <x id="1"/> now.').replace('<x id="1"/>', '<codeph>npm install</codeph>')}</p>` +
+        `<p translate="no">Glossa CLI</p><topicref navtitle="${xa('Next steps')}" href="n.dita"/></conbody></concept>\n`,
+    );
+  });
 });

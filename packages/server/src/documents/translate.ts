@@ -55,7 +55,12 @@ const OPTIONS: Record<DocumentText['mode'], PrepareOptions> = {
 };
 
 export function prepareTexts(texts: readonly DocumentText[]): PreparedText[] {
-  return texts.map((text) => prepareText(text.text, OPTIONS[text.mode]));
+  return texts.map((text) =>
+    prepareText(
+      text.text,
+      text.splittingTags ? { ...OPTIONS[text.mode], splittingTags: text.splittingTags } : OPTIONS[text.mode],
+    ),
+  );
 }
 
 /** Characters billed for the texts: code points without markup, as /v2/translate counts them. */

@@ -12,6 +12,8 @@ export interface DocumentText {
    * translated with HTML tag handling (scripts and styles untouched).
    */
   readonly mode: 'plain' | 'xml' | 'html';
+  /** Markup elements that split the text into separate units (block elements). */
+  readonly splittingTags?: ReadonlySet<string>;
 }
 
 export interface Extraction {

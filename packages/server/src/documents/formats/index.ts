@@ -7,6 +7,7 @@ import { docxFormat, pptxFormat, xlsxFormat } from './ooxml.js';
 import { srtFormat } from './srt.js';
 import { txtFormat } from './txt.js';
 import { createXliffFormat } from './xliff.js';
+import { ditaFormat, xmlFormat } from './xml.js';
 
 export const DOCUMENT_FORMATS: Readonly<Partial<Record<DocumentExtension, DocumentFormat>>> = {
   txt: txtFormat,
@@ -17,6 +18,8 @@ export const DOCUMENT_FORMATS: Readonly<Partial<Record<DocumentExtension, Docume
   html: htmlFormat,
   srt: srtFormat,
   json: jsonFormat,
+  xml: xmlFormat,
+  dita: ditaFormat,
   xlf: createXliffFormat('XLF'),
   xliff: createXliffFormat('XLIFF'),
 };

@@ -8,11 +8,16 @@ import { DocumentFormatError } from './format.js';
 
 export const MAX_XML_DEPTH = 256;
 
-export function checkXml(text: string, where: string): void {
+/** A DOCTYPE that only names an external DTD (which is never fetched): no internal subset, no entities. */
+const EXTERNAL_ONLY =
+  /^\s*[A-Za-z_][\w:.-]*(\s+(PUBLIC\s+("[^"]*"|'[^']*')\s+("[^"]*"|'[^']*')|SYSTEM\s+("[^"]*"|'[^']*')))?\s*$/;
+
+export function checkXml(text: string, where: string, options: { allowExternalDtd?: boolean } = {}): void {
   const parser = new SaxesParser({ position: true });
   let depth = 0;
   let failure: string | undefined;
-  parser.on('doctype', () => {
+  parser.on('doctype', (doctype) => {
+    if (options.allowExternalDtd && EXTERNAL_ONLY.test(doctype)) return;
     failure ??= `${where}: a document type declaration (<!DOCTYPE>) is refused (entity declarations are not allowed).`;
   });
   parser.on('opentag', (tag) => {
