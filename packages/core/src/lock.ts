@@ -130,6 +130,17 @@ export class TranslationLock {
     return edits;
   }
 
+  /** Drops the entries of `locale` whose key is not in `keys` (segments deleted from the project). */
+  prune(locale: string, keys: Iterable<string>): string[] {
+    const byKey = this.#entries.get(locale);
+    if (!byKey) return [];
+    const live = new Set(keys);
+    const dropped = [...byKey.keys()].filter((key) => !live.has(key));
+    for (const key of dropped) byKey.delete(key);
+    if (dropped.length > 0) this.#dirty = true;
+    return dropped;
+  }
+
   /** Writes the lock if it changed: temp file, flush, rename. */
   async save(): Promise<void> {
     if (!this.#dirty) return;

@@ -57,6 +57,17 @@ describe('glossa.lock', () => {
     expect(again.state('fr', 'z.md#1', 'Zed', 'Zède')).toBe('current');
   });
 
+  it('prunes entries of deleted segments', async () => {
+    const path = join(dir, 'glossa.lock');
+    const lock = await TranslationLock.open(path);
+    lock.record('es', 'a', 'A', 'A');
+    lock.record('es', 'b', 'B', 'B');
+    expect(lock.prune('es', ['a'])).toEqual(['b']);
+    expect(lock.prune('fr', ['a'])).toEqual([]);
+    await lock.save();
+    expect((await TranslationLock.open(path)).size('es')).toBe(1);
+  });
+
   it('an invalid lock is a LockFileError naming the file', async () => {
     const path = join(dir, 'glossa.lock');
     await writeFile(path, '{"version": 1, "entries": ');

@@ -30,6 +30,11 @@ describe('glossary files', () => {
     expect(parseGlossary('"a, ""b""",x\n', 'q.csv')).toEqual([{ source: 'a, "b"', target: 'x' }]);
   });
 
+  it('skips a byte order mark', () => {
+    expect(parseGlossary('\uFEFFcar,coche\r\n', 'bom.csv')).toEqual([{ source: 'car', target: 'coche' }]);
+    expect(parseGlossary('\uFEFFcar\tcoche\n', 'bom.tsv')).toEqual([{ source: 'car', target: 'coche' }]);
+  });
+
   it.each([
     ['car\tcoche\ncar\tauto\n', 'g.tsv', "g.tsv:2: duplicate source term 'car' (first on line 1)"],
     ['car\t\n', 'g.tsv', 'g.tsv:1: empty target term'],

@@ -63,10 +63,11 @@ export function parseGlossary(
   pair?: { sourceLang: string; targetLang: string },
 ): GlossaryTerm[] {
   const format = extname(file).toLowerCase() === '.csv' ? 'csv' : 'tsv';
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text; // byte order mark of spreadsheet exports
   const rows =
     format === 'csv'
-      ? csvRows(text, file)
-      : text.split(/\r?\n/).map((row, i) => ({ line: i + 1, fields: row.split('\t') }));
+      ? csvRows(body, file)
+      : body.split(/\r?\n/).map((row, i) => ({ line: i + 1, fields: row.split('\t') }));
   const terms: GlossaryTerm[] = [];
   const seen = new Map<string, number>();
   for (const { line, fields } of rows) {
