@@ -16,7 +16,7 @@ import FsBackend from 'i18next-fs-backend';
 import { type Catalog, GlossaBackend } from '../src/index.js';
 
 const KEYS = 1_000;
-const ROUNDS = 40;
+const ROUNDS = Number(process.env.ROUNDS ?? 40);
 const source: Catalog = {};
 for (let i = 0; i < KEYS; i++) {
   source[`key${i}`] =

@@ -97,8 +97,11 @@ export function buildCatalog(
     const key = `${extraction.file}#${keyPath}`;
     const target = targets.get(key);
     if (target === undefined) return source;
+    const codes = extraction.codes[key] ?? {};
+    // Most strings have no codes: without markup or entities the target is already the text.
+    if (!/[&<]/.test(target) && Object.keys(codes).length === 0) return target;
     try {
-      return decodeWithCodes(target, extraction.codes[key] ?? {});
+      return decodeWithCodes(target, codes);
     } catch (error) {
       options.onProblem?.({
         locale: options.locale,
