@@ -170,8 +170,40 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
       let session: Promise<Session> | undefined;
       server.httpServer?.once('close', () => void session?.then((s) => s.close()));
       server.watcher.on('change', (file) => {
-        if (file.endsWith('.html')) server.ws.send({ type: 'full-reload', path: '*' });
+        if (file.endsWith('.html') || (options.catalogs && file.endsWith('.json'))) {
+          server.ws.send({ type: 'full-reload', path: '*' });
+        }
       });
+      if (options.catalogs) {
+        // The catalogs and manifest a build would emit, made on request (cache first).
+        const catalogs = options.catalogs;
+        const prefix = `/${(catalogs.outDir ?? 'locales').replace(/^\/+|\/+$/g, '')}/`;
+        let files: Promise<Map<string, string>> | undefined;
+        const build = async () => {
+          const out = new Map<string, string>();
+          session ??= openSession(glossa, cacheOnly);
+          await emitCatalogs(catalogs, {
+            root: vite.root,
+            localize: localizeOptions(await session),
+            emit: (fileName, source) => out.set(`/${fileName}`, source),
+            log,
+          });
+          return out;
+        };
+        server.middlewares.use((req, res, next) => {
+          const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+          if (!path.startsWith(prefix)) return next();
+          if (path.endsWith('/manifest.json') || !files) files = build();
+          files
+            .then((built) => {
+              const body = built.get(path);
+              if (body === undefined) return next();
+              res.setHeader('Content-Type', 'application/json; charset=utf-8');
+              res.end(body);
+            })
+            .catch(next);
+        });
+      }
       server.middlewares.use((req, res, next) => {
         const url = new URL(req.url ?? '/', 'http://localhost');
         const match = /^\/([^/]+)(\/.*)$/.exec(url.pathname);

@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { startServer } from '@glossa/server';
 import { build, createServer, type InlineConfig } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GlossaViteOptions, glossaVite, MissingTranslationsError } from '../src/index.js';
+import {
+  type CatalogManifest,
+  type GlossaViteOptions,
+  glossaVite,
+  MissingTranslationsError,
+} from '../src/index.js';
 
 let dir: string;
 let server: Awaited<ReturnType<typeof startServer>>;
@@ -98,7 +103,7 @@ describe('glossaVite build', () => {
 });
 
 describe('glossaVite dev server', () => {
-  it('serves localized pages under /<locale>/ and picks up a change to the page', async () => {
+  it('serves localized pages under /<locale>/ and the catalogs, and picks up a change to the page', async () => {
     const dev = await createServer({ ...config({}), server: { port: 0, host: '127.0.0.1', ws: false } });
     await dev.listen();
     try {
@@ -109,6 +114,12 @@ describe('glossaVite dev server', () => {
       expect(first).toMatch(/<title>\[.+\]<\/title>/);
       const css = await fetch(`${base}/en-XA/style.css`);
       expect(css.status).toBe(200);
+
+      const manifest = (await (await fetch(`${base}/locales/manifest.json`)).json()) as CatalogManifest;
+      const catalog = (await (await fetch(`${base}/locales/${manifest.locales['en-XA']!.app}`)).json()) as {
+        hello: string;
+      };
+      expect(catalog.hello).toMatch(/^\[.*\{\{name\}\}\]$/);
 
       await writeFile(join(dir, 'site', 'index.html'), PAGE.replace('Opening hours', 'Closing hours'));
       const second = await (await fetch(`${base}/en-XA/index.html`)).text();
