@@ -171,11 +171,53 @@ describe('ICU MessageFormat', () => {
     );
   });
 
+  it('rich-text tags become paired codes in the same segment; <br/> a standalone one', () => {
+    const message =
+      'Read <link>the {doc} guide</link> first.<br/>{n, plural, one {<b>#</b> file} other {<b>#</b> files}}';
+    const icu = extractIcu(message, 't');
+    expect(icu.segments).toEqual([
+      {
+        key: 't',
+        source: 'Read <g id="1">the <x id="2"/> guide</g> first.<x id="3"/><x id="4"/>',
+        codes: {
+          '1': { kind: 'g', open: '<link>', close: '</link>' },
+          '2': { kind: 'x', text: '{doc}' },
+          '3': { kind: 'x', text: '<br/>' },
+          '4': { kind: 'x', text: '{n}' },
+        },
+      },
+      {
+        key: 't/n.one',
+        source: '<g id="1"><x id="2"/></g> file',
+        codes: { '1': { kind: 'g', open: '<b>', close: '</b>' }, '2': { kind: 'x', text: '#' } },
+      },
+      {
+        key: 't/n.other',
+        source: '<g id="1"><x id="2"/></g> files',
+        codes: { '1': { kind: 'g', open: '<b>', close: '</b>' }, '2': { kind: 'x', text: '#' } },
+      },
+    ]);
+    expect(icu.rebuild(new Map())).toBe(message);
+    expect(
+      icu.rebuild(
+        new Map([
+          ['t', 'Lee primero <g id="1">la guía <x id="2"/></g> (a &lt; b).<x id="3"/><x id="4"/>'],
+          ['t/n.one', '<g id="1"><x id="2"/></g> archivo'],
+        ]),
+      ),
+    ).toBe(
+      "Lee primero <link>la guía {doc}</link> (a '<' b).<br/>{n, plural, one {<b>#</b> archivo} other {<b>#</b> files}}",
+    );
+  });
+
   it.each([
     ['{count, plural, one {x}}', "'count' has no 'other' branch"],
     ['Hello {name', 'Unexpected end of message'],
     ['a } b', "Unmatched '}' at offset 2"],
     ['{n, plural, one {x} other {y}', "'n' is not closed"],
+    ['a <b>bold', '<b> is not closed'],
+    ['a </b> b', "Unexpected '</b>'"],
+    ['{n, plural, other {<b>x}}</b>', '<b> is not closed'],
   ])('rejects %s', (bad, message) => {
     expect(() => extractIcu(bad, 'k')).toThrow(MessageFormatError);
     expect(() => extractIcu(bad, 'k')).toThrow(message);
@@ -228,7 +270,25 @@ describe('bad input never crashes', () => {
   });
 
   it('extractIcu: 5,000 random messages give segments or a MessageFormatError; rebuild gives the input back', () => {
-    const parts = ['{', '}', "'", '#', ',', ' plural', ' select', ' one ', ' other ', 'n', 'x', ' ', '=0 '];
+    const parts = [
+      '{',
+      '}',
+      "'",
+      '#',
+      ',',
+      ' plural',
+      ' select',
+      ' one ',
+      ' other ',
+      'n',
+      'x',
+      ' ',
+      '=0 ',
+      '<b>',
+      '</b>',
+      '<br/>',
+      '<',
+    ];
     let valid = 0;
     for (const text of randomStrings(parts, 5000, 2)) {
       try {

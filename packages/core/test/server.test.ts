@@ -28,7 +28,7 @@ const I18NEXT = [
 ];
 const PRINTF = ['%1$s sent you %2$d files of %(size)s.', 'Download %s of %d finished, 100%% complete.'];
 const ICU =
-  'Hello {name}! {count, plural, =0 {You have no new messages.} one {You have # new message from {sender}.} other {You have # new messages from {sender}.}}';
+  'Hello <b>{name}</b>! {count, plural, =0 {You have no new messages.} one {You have # new message from {sender}.} other {You have # new messages from {sender}.}}';
 
 /** Segments for every code kind, with the CodeMap of each to decode the targets. */
 function corpus() {
@@ -84,7 +84,7 @@ describe.each([
       icu.segments.map((s) => s.key),
     );
     expect(message).toMatch(
-      /^.*\{name\}.*\{count, plural, =0 \{.*\} one \{.*#.*\{sender\}.*\} other \{.*#.*\{sender\}.*\}\}$/,
+      /^.*<b>\{name\}<\/b>.*\{count, plural, =0 \{.*\} one \{.*#.*\{sender\}.*\} other \{.*#.*\{sender\}.*\}\}$/,
     );
 
     if (locale === 'en-XA') {

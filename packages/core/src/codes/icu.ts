@@ -11,6 +11,13 @@ type IcuNode =
   | { readonly type: 'text'; readonly value: string; readonly raw: string }
   | { readonly type: 'arg'; readonly raw: string }
   | { readonly type: 'pound' }
+  /** Rich-text tag (`<b>…</b>`, `<br/>`): a paired code around its children, in the same segment. */
+  | {
+      readonly type: 'tag';
+      readonly open: string;
+      readonly close: string;
+      readonly children: IcuNode[] | null;
+    }
   | {
       readonly type: 'branching';
       readonly name: string;
@@ -25,6 +32,8 @@ type IcuNode =
     };
 
 const BRANCHING = new Set(['plural', 'selectordinal', 'select']);
+const TAG_START = /^<([A-Za-z][\w-]*)\s*(\/?)>/;
+const TAG_END = /^<\/([A-Za-z][\w-]*)\s*>/;
 
 class Parser {
   i = 0;
@@ -34,7 +43,7 @@ class Parser {
     throw new MessageFormatError(message, this.i);
   }
 
-  message(inPlural: boolean, nested: boolean): IcuNode[] {
+  message(inPlural: boolean, nested: boolean, closeTag?: string): IcuNode[] {
     const nodes: IcuNode[] = [];
     let text = '';
     let from = this.i;
@@ -50,7 +59,13 @@ class Parser {
         if (next === "'") {
           text += "'";
           this.i += 2;
-        } else if (next === '{' || next === '}' || next === '|' || (next === '#' && inPlural)) {
+        } else if (
+          next === '{' ||
+          next === '}' ||
+          next === '|' ||
+          next === '<' ||
+          (next === '#' && inPlural)
+        ) {
           this.i++;
           while (this.i < s.length) {
             if (s[this.i] === "'" && s[this.i + 1] === "'") {
@@ -69,8 +84,25 @@ class Parser {
         nodes.push(this.argument(inPlural));
         from = this.i;
       } else if (c === '}') {
+        if (closeTag !== undefined) this.fail(`<${closeTag}> is not closed`);
         if (!nested) this.fail("Unmatched '}'");
         break;
+      } else if (c === '<' && TAG_END.test(s.slice(this.i, this.i + 64))) {
+        const end = TAG_END.exec(s.slice(this.i, this.i + 64))!;
+        if (end[1] !== closeTag) this.fail(`Unexpected '${end[0]}'`);
+        break;
+      } else if (c === '<' && TAG_START.test(s.slice(this.i, this.i + 64))) {
+        pushText();
+        const [open, name, selfClosing] = TAG_START.exec(s.slice(this.i, this.i + 64))!;
+        this.i += open.length;
+        if (selfClosing) nodes.push({ type: 'tag', open, close: '', children: null });
+        else {
+          const children = this.message(inPlural, nested, name);
+          const close = TAG_END.exec(s.slice(this.i, this.i + 64))?.[0] ?? '';
+          this.i += close.length;
+          nodes.push({ type: 'tag', open, close, children });
+        }
+        from = this.i;
       } else if (c === '#' && inPlural) {
         pushText();
         nodes.push({ type: 'pound' });
@@ -82,6 +114,8 @@ class Parser {
       }
     }
     pushText();
+    if (closeTag !== undefined && !s.startsWith(`</${closeTag}`, this.i))
+      this.fail(`<${closeTag}> is not closed`);
     return nodes;
   }
 
@@ -158,10 +192,12 @@ function escapeIcuText(text: string, inPlural: boolean, nextChar: string | undef
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    if (c === '{' || c === '}' || (c === '#' && inPlural)) out += `'${c}'`;
+    if (c === '{' || c === '}' || c === '<' || (c === '#' && inPlural)) out += `'${c}'`;
     else if (c === "'") {
       const n = i + 1 < text.length ? text[i + 1] : nextChar;
-      out += n === "'" || n === '{' || n === '}' || n === '|' || (n === '#' && inPlural) ? "''" : "'";
+      const special =
+        n === "'" || n === '{' || n === '}' || n === '|' || n === '<' || (n === '#' && inPlural);
+      out += special ? "''" : "'";
     } else out += c;
   }
   return out;
@@ -181,46 +217,80 @@ export function extractIcu(message: string, key: string): IcuExtraction {
     let source = '';
     let words = false;
     let next = 1;
-    for (const node of list) {
-      if (node.type === 'text') {
-        source += escapeInlineText(node.value);
-        if (/[\p{L}\p{N}]/u.test(node.value)) words = true;
-        continue;
+    const emit = (nodes: readonly IcuNode[]) => {
+      for (const node of nodes) {
+        if (node.type === 'text') {
+          source += escapeInlineText(node.value);
+          if (/[\p{L}\p{N}]/u.test(node.value)) words = true;
+          continue;
+        }
+        const id = String(next++);
+        if (node.type === 'tag') {
+          if (node.children === null) {
+            source += `<x id="${id}"/>`;
+            codes[id] = { kind: 'x', text: node.open };
+          } else {
+            source += `<g id="${id}">`;
+            codes[id] = { kind: 'g', open: node.open, close: node.close };
+            emit(node.children);
+            source += '</g>';
+          }
+          continue;
+        }
+        source += `<x id="${id}"/>`;
+        if (node.type === 'branching') {
+          const plural = inPlural || node.kind !== 'select';
+          const branches = node.options.map((o) => ({
+            lead: o.lead,
+            build: level(o.nodes, `${path}/${node.name}.${o.selector}`, plural),
+          }));
+          builders.set(
+            id,
+            (t) => node.head + branches.map((b) => `${b.lead}{${b.build(t)}}`).join('') + node.tail,
+          );
+          codes[id] = { kind: 'x', text: `{${node.name}}` };
+        } else {
+          codes[id] = { kind: 'x', text: node.type === 'pound' ? '#' : node.raw };
+        }
       }
-      const id = String(next++);
-      source += `<x id="${id}"/>`;
-      if (node.type === 'branching') {
-        const plural = inPlural || node.kind !== 'select';
-        const branches = node.options.map((o) => ({
-          lead: o.lead,
-          build: level(o.nodes, `${path}/${node.name}.${o.selector}`, plural),
-        }));
-        builders.set(
-          id,
-          (t) => node.head + branches.map((b) => `${b.lead}{${b.build(t)}}`).join('') + node.tail,
-        );
-        codes[id] = { kind: 'x', text: `{${node.name}}` };
-      } else {
-        codes[id] = { kind: 'x', text: node.type === 'pound' ? '#' : node.raw };
-      }
-    }
+    };
+    emit(list);
     if (words) segments.splice(at, 0, { key: path, source, codes });
     const raw = (id: string, targets: ReadonlyMap<string, string>) =>
       builders.get(id)?.(targets) ?? codes[id]?.text ?? '';
     return (targets) => {
       const target = words ? (targets.get(path) ?? source) : source;
       if (target === source) {
-        // Unchanged: keep the original bytes (quoting as written).
+        // Unchanged: keep the original bytes (quoting as written), codes numbered as in `emit`.
         let id = 0;
-        return list.map((n) => (n.type === 'text' ? n.raw : raw(String(++id), targets))).join('');
+        const original = (nodes: readonly IcuNode[]): string =>
+          nodes
+            .map((n) => {
+              if (n.type === 'text') return n.raw;
+              const code = String(++id);
+              if (n.type !== 'tag') return raw(code, targets);
+              return n.children === null ? n.open : n.open + original(n.children) + n.close;
+            })
+            .join('');
+        return original(list);
       }
       const tokens = parseInline(target);
+      const open: string[] = [];
       return tokens
         .map((t, i) => {
           if (t.type === 'x') return raw(t.id, targets);
-          if (t.type !== 'text') return '';
+          if (t.type === 'open') {
+            open.push(t.id);
+            return codes[t.id]?.open ?? '';
+          }
+          if (t.type === 'close') return codes[open.pop()!]?.close ?? '';
           const after = tokens[i + 1];
-          const nextChar = after?.type === 'x' ? raw(after.id, targets)[0] : undefined;
+          const nextChar =
+            after?.type === 'x'
+              ? raw(after.id, targets)[0]
+              : after?.type === 'open' || after?.type === 'close'
+                ? '<'
+                : undefined;
           return escapeIcuText(t.text, inPlural, nextChar);
         })
         .join('');
