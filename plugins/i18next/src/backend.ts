@@ -186,7 +186,7 @@ export class GlossaBackend {
     const errors: Error[] = [];
     const run = createTranslationRun({
       translator: this.translator,
-      cache: (this.cache ??= createTranslationCache([createMemoryStore()])),
+      cache: this.translationCache(),
       sourceLang: this.sourceLang,
       targetLangs: [language],
       ...(this.options.requestOptions && { requestOptions: this.options.requestOptions }),
@@ -225,6 +225,11 @@ export class GlossaBackend {
       ),
     );
     return Object.fromEntries(listed.map((ns, i) => [ns, catalogs[i]!]));
+  }
+
+  private translationCache(): TranslationCache {
+    this.cache ??= createTranslationCache([createMemoryStore()]);
+    return this.cache;
   }
 
   private source(namespace: string): Promise<CatalogExtraction> {
