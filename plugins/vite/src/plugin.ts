@@ -206,14 +206,17 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
       }
       server.middlewares.use((req, res, next) => {
         const url = new URL(req.url ?? '/', 'http://localhost');
-        const match = /^\/([^/]+)(\/.*)$/.exec(url.pathname);
+        // Runs before Vite's own middlewares, so the URL still carries `base` (e.g. /app/es/).
+        const base = vite.base.startsWith('/') ? vite.base : '/';
+        if (!url.pathname.startsWith(base)) return next();
+        const match = /^\/([^/]+)(\/.*)$/.exec(`/${url.pathname.slice(base.length)}`);
         const locale = match && locales.find((l) => l.toLowerCase() === match[1]!.toLowerCase());
         if (!match || !locale) return next();
         let path = match[2]!;
         if (path.endsWith('/')) path += 'index.html';
         else if (extname(path) === '') path += '.html';
         if (!path.endsWith('.html')) {
-          req.url = `${path}${url.search}`; // an asset next to the page: the source language's file
+          req.url = `${base}${path.slice(1)}${url.search}`; // an asset next to the page: the source file
           return next();
         }
         session ??= openSession(glossa, cacheOnly);

@@ -96,6 +96,24 @@ describe('glossaVite build', () => {
     expect(await readFile(join(dir, 'dist2', 'en-XA', 'index.html'), 'utf8')).toBe(page);
   });
 
+  it('sets dir="rtl" for a right-to-left locale, absolute hreflang URLs with siteUrl, a custom output', async () => {
+    await build(
+      config(
+        { locales: ['ar-XB'], siteUrl: 'https://bakery.example', output: 'intl/{locale}/{path}' },
+        'dist3',
+      ),
+    );
+    const page = await readFile(join(dir, 'dist3', 'intl', 'ar-XB', 'index.html'), 'utf8');
+    expect(page).toMatch(/<html dir="rtl" lang="ar-XB">/);
+    expect(page).toContain(
+      '<link rel="alternate" hreflang="ar-XB" href="https://bakery.example/intl/ar-XB/">',
+    );
+    expect(page).toContain('<link rel="alternate" hreflang="x-default" href="https://bakery.example/">');
+    const source = await readFile(join(dir, 'dist3', 'index.html'), 'utf8');
+    expect(source).toContain('<html lang="en">');
+    expect(source).toContain('hreflang="ar-XB" href="https://bakery.example/intl/ar-XB/"');
+  });
+
   it('refuses a relative base (asset URLs would break in the locale folders) and an output without {locale}', async () => {
     await expect(build({ ...config({}), base: './' })).rejects.toThrow(/`base` must be absolute/);
     expect(() => glossaVite({ output: 'out/{path}' })).toThrow(/must contain \{locale\} and \{path\}/);
