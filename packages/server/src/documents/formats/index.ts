@@ -3,7 +3,7 @@ import type { DocumentExtension } from '@glossa/protocol';
 import type { DocumentFormat } from './format.js';
 import { htmlFormat } from './html.js';
 import { jsonFormat } from './json.js';
-import { docxFormat, pptxFormat, xlsxFormat } from './ooxml.js';
+import { docxFormat, idmlFormat, pptxFormat, xlsxFormat } from './ooxml.js';
 import { srtFormat } from './srt.js';
 import { txtFormat } from './txt.js';
 import { createXliffFormat } from './xliff.js';
@@ -14,6 +14,7 @@ export const DOCUMENT_FORMATS: Readonly<Partial<Record<DocumentExtension, Docume
   docx: docxFormat,
   pptx: pptxFormat,
   xlsx: xlsxFormat,
+  idml: idmlFormat,
   htm: htmlFormat,
   html: htmlFormat,
   srt: srtFormat,

@@ -22,10 +22,22 @@ export interface RunDialect {
   readonly trailing: ReadonlySet<string>;
   /** `xml:space="preserve"` on the text element. */
   readonly preserveSpace: boolean;
+  /** Local names of the run, its text and its properties (default `r`, `t`, `rPr`). */
+  readonly names?: { readonly run: string; readonly text: string; readonly props: string };
+  /** The run's start tag carries formatting too (IDML `CharacterStyleRange`): it is part of the format. */
+  readonly propsInOpenTag?: boolean;
+}
+
+const DEFAULT_NAMES = { run: 'r', text: 't', props: 'rPr' };
+
+/** How a run of some formatting is written: its start tag and properties, then the text, then the end tag. */
+interface RunShape {
+  readonly open: string;
+  readonly close: string;
 }
 
 type Item =
-  | { readonly kind: 'text'; readonly props: string; readonly text: string }
+  | { readonly kind: 'text'; readonly props: string; readonly shape: RunShape; readonly text: string }
   | { readonly kind: 'x'; readonly xml: string }
   | { readonly kind: 'open'; readonly open: string; readonly close: string }
   | { readonly kind: 'close' };
@@ -49,15 +61,21 @@ const local = (node: XmlNode, prefix: string) =>
   node.name.startsWith(prefix) ? node.name.slice(prefix.length) : '';
 
 function runItems(run: XmlNode, d: RunDialect): Item[] {
+  const names = d.names ?? DEFAULT_NAMES;
   const children = childNodes(run.inner).filter((node) => node.kind === 'element');
-  const props = children.find((node) => local(node, d.prefix) === 'rPr')?.raw ?? '';
+  const propsXml = children.find((node) => local(node, d.prefix) === names.props)?.raw ?? '';
+  const props = d.propsInOpenTag ? run.open + propsXml : propsXml;
+  const shape = {
+    open: (d.propsInOpenTag ? run.open : `<${d.prefix}${names.run}>`) + propsXml,
+    close: run.close,
+  };
   const items: Item[] = [];
   for (const child of children) {
     const name = local(child, d.prefix);
-    if (name === 'rPr' || d.dropped.has(name)) continue;
-    if (name === 't') items.push({ kind: 'text', props, text: decodeEntities(child.inner) });
+    if (name === names.props || d.dropped.has(name)) continue;
+    if (name === names.text) items.push({ kind: 'text', props, shape, text: decodeEntities(child.inner) });
     else if (d.standalone.has(name))
-      items.push({ kind: 'x', xml: `${run.open}${props}${child.raw}${run.close}` });
+      items.push({ kind: 'x', xml: `${shape.open}${child.raw}${shape.close}` });
     // Anything else (a field, a drawing, an embedded object): the whole run is kept as it is.
     else return [{ kind: 'x', xml: run.raw }];
   }
@@ -72,9 +90,14 @@ function paragraphItems(nodes: readonly XmlNode[], d: RunDialect, items: Item[])
     }
     const name = local(node, d.prefix);
     if (d.dropped.has(name)) continue;
-    if (name === 'r') items.push(...runItems(node, d));
+    if (name === (d.names ?? DEFAULT_NAMES).run) items.push(...runItems(node, d));
     else if (name === 't' && d.prefix === '')
-      items.push({ kind: 'text', props: '', text: decodeEntities(node.inner) });
+      items.push({
+        kind: 'text',
+        props: '',
+        shape: { open: '<r>', close: '</r>' },
+        text: decodeEntities(node.inner),
+      });
     else if (d.wrappers.has(name) && node.close !== '') {
       items.push({ kind: 'open', open: node.open, close: node.close });
       paragraphItems(childNodes(node.inner), d, items);
@@ -101,8 +124,12 @@ export function encodeParagraph(inner: string, d: RunDialect): EncodedParagraph 
   const items: Item[] = [];
   paragraphItems(nodes.slice(first, last), d, items);
   const lengths = new Map<string, number>();
-  for (const item of items)
-    if (item.kind === 'text') lengths.set(item.props, (lengths.get(item.props) ?? 0) + item.text.length);
+  const shapes = new Map<string, RunShape>();
+  for (const item of items) {
+    if (item.kind !== 'text') continue;
+    lengths.set(item.props, (lengths.get(item.props) ?? 0) + item.text.length);
+    if (!shapes.has(item.props)) shapes.set(item.props, item.shape);
+  }
   if (![...items].some((item) => item.kind === 'text' && /\p{L}/u.test(item.text))) return undefined;
   const base = [...lengths].sort((a, b) => b[1] - a[1])[0]![0];
   const onlyPlainText =
@@ -140,8 +167,13 @@ export function encodeParagraph(inner: string, d: RunDialect): EncodedParagraph 
 
   const p = d.prefix;
   const space = d.preserveSpace ? ' xml:space="preserve"' : '';
-  const run = (props: string, text: string) =>
-    text === '' ? '' : `<${p}r>${props}<${p}t${space}>${escapeXml(text)}</${p}t></${p}r>`;
+  const textName = (d.names ?? DEFAULT_NAMES).text;
+  const run = (props: string, text: string) => {
+    const shape = shapes.get(props) ?? { open: `<${p}r>${props}`, close: `</${p}r>` };
+    return text === ''
+      ? ''
+      : `${shape.open}<${p}${textName}${space}>${escapeXml(text)}</${p}${textName}>${shape.close}`;
+  };
   const leading = nodes
     .slice(0, first)
     .map((node) => node.raw)

@@ -22,6 +22,8 @@ interface OoxmlSpec {
   }[];
   /** A part every package of the format has. */
   readonly mainPart: string;
+  /** Billing minimum (default: the OOXML minimum of 50,000 characters). */
+  readonly minimumBilled?: number;
 }
 
 const none: ReadonlySet<string> = new Set();
@@ -74,7 +76,7 @@ function createOoxmlFormat(spec: OoxmlSpec): DocumentFormat {
     name: spec.name,
     maxBytes: 30 * 1024 * 1024,
     contentType: spec.contentType,
-    minimumBilled: DOCUMENT_MINIMUM_BILLED_CHARACTERS,
+    minimumBilled: spec.minimumBilled ?? DOCUMENT_MINIMUM_BILLED_CHARACTERS,
     extract(bytes) {
       const entries = readZip(bytes, spec.name);
       partText(entries, spec.mainPart, spec.name);
@@ -103,6 +105,27 @@ function createOoxmlFormat(spec: OoxmlSpec): DocumentFormat {
     },
   };
 }
+
+const STORY: RunDialect = {
+  prefix: '',
+  standalone: new Set(['Br']),
+  dropped: none,
+  wrappers: none,
+  leading: new Set(['Properties']),
+  trailing: none,
+  preserveSpace: false,
+  names: { run: 'CharacterStyleRange', text: 'Content', props: 'Properties' },
+  propsInOpenTag: true,
+};
+
+/** InDesign markup (IDML): a ZIP of XML parts like OOXML; the text is in the stories. */
+export const idmlFormat = createOoxmlFormat({
+  name: 'IDML',
+  contentType: 'application/vnd.adobe.indesign-idml-package',
+  mainPart: 'designmap.xml',
+  minimumBilled: 0,
+  parts: [{ match: /^Stories\/Story_[^/]+\.xml$/, paragraph: 'ParagraphStyleRange', dialect: STORY }],
+});
 
 export const docxFormat = createOoxmlFormat({
   name: 'DOCX',

@@ -111,7 +111,8 @@ export function readZip(bytes: Uint8Array, format: string): ZipEntries {
   return entries;
 }
 
-const STORED = /\.(png|jpe?g|gif|tiff?|emf|wmf|mp[34]|wav|zip|bin)$/i;
+/** Stored, not deflated: media (already compressed) and IDML's `mimetype`, which readers expect stored. */
+const STORED = /\.(png|jpe?g|gif|tiff?|emf|wmf|mp[34]|wav|zip|bin)$|^mimetype$/i;
 
 /** A ZIP package of the entries, in their order (media stored, XML deflated). */
 export function writeZip(entries: ZipEntries): Uint8Array {
