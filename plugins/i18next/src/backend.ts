@@ -180,7 +180,7 @@ export class GlossaBackend {
       const served = this.served.get(ns) ?? new Set<string>();
       this.served.set(ns, served.add(language));
     }
-    if (language === this.sourceLang) {
+    if (this.isSource(language)) {
       return { ...built, ...Object.fromEntries(namespaces.map((ns, i) => [ns, sources[i]!.catalog])) };
     }
     const errors: Error[] = [];
@@ -225,6 +225,15 @@ export class GlossaBackend {
       ),
     );
     return Object.fromEntries(listed.map((ns, i) => [ns, catalogs[i]!]));
+  }
+
+  /**
+   * The source language itself, a regional variant of it (`en-US` for `en`: served as written, not
+   * translated), or i18next's `dev` default fallback.
+   */
+  private isSource(language: string): boolean {
+    const primary = (code: string) => code.toLowerCase().split(/[-_]/)[0];
+    return language === 'dev' || primary(language) === primary(this.sourceLang);
   }
 
   private translationCache(): TranslationCache {

@@ -71,6 +71,9 @@ describe('GlossaBackend in i18next', () => {
     expect(second).toEqual(first);
     expect(translator.requests).toEqual([4]);
     expect(await backend.read('en', 'common')).toEqual(common); // the source language is served as is
+    expect(await backend.read('en-US', 'common')).toEqual(common); // and its regional variants
+    expect(await backend.read('dev', 'common')).toEqual(common); // i18next's default fallback
+    expect(translator.requests).toEqual([4]);
     const multi = await backend.readMulti(['es', 'en'], ['extra']);
     expect(multi).toEqual({ es: { extra: { bye: 'Noche buena' } }, en: { extra } });
   });
