@@ -3,6 +3,7 @@ import type { DocumentExtension } from '@glossa/protocol';
 import type { DocumentFormat } from './format.js';
 import { htmlFormat } from './html.js';
 import { jsonFormat } from './json.js';
+import { mifFormat } from './mif.js';
 import { docxFormat, idmlFormat, pptxFormat, xlsxFormat } from './ooxml.js';
 import { srtFormat } from './srt.js';
 import { txtFormat } from './txt.js';
@@ -15,6 +16,7 @@ export const DOCUMENT_FORMATS: Readonly<Partial<Record<DocumentExtension, Docume
   pptx: pptxFormat,
   xlsx: xlsxFormat,
   idml: idmlFormat,
+  mif: mifFormat,
   htm: htmlFormat,
   html: htmlFormat,
   srt: srtFormat,
