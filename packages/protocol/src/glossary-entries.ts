@@ -14,6 +14,12 @@ export type GlossaryEntriesResult =
 
 /** C0 and C1 control characters, and the Unicode line and paragraph separators. */
 const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+/**
+ * The forbidden characters that `trim()` would remove from the ends of a term: refused in the raw field,
+ * so that none is silently dropped. Tab and carriage return stay allowed as padding (TSV's separator and
+ * a stray line ending); inside a term they are refused like every other control character.
+ */
+const FORBIDDEN_PADDING = /[\u000b\u000c\u2028\u2029]/u;
 
 /** The length of `text` in UTF-8 bytes, without Node's Buffer (the package also runs in browsers). */
 export function utf8Length(text: string): number {
@@ -77,8 +83,9 @@ function fail(line: number, problem: string): GlossaryEntriesResult {
  * Parse glossary entries as the wire decisions define them. TSV: `source<TAB>target` per line. CSV:
  * `source,target[,source_lang,target_lang]` with RFC 4180 quoting; language columns, when present, must
  * name the dictionary's pair. Blank lines are skipped; terms are trimmed. Refused, with a `detail` naming
- * the line: a missing column, an empty term, a control character or U+2028/2029, a duplicate source, a
- * term over 1024 UTF-8 bytes; and entries over 10 MiB in all.
+ * the line: a missing column, an empty term, a control character or U+2028/2029 (also at the end of a
+ * term, where trimming would drop it; tab and carriage return aside), a duplicate source, a term over
+ * 1024 UTF-8 bytes; and entries over 10 MiB in all.
  */
 export function parseGlossaryEntries(
   text: string,
@@ -107,14 +114,16 @@ export function parseGlossaryEntries(
         `expected ${format === 'tsv' ? 'source<TAB>target' : 'source,target[,source_lang,target_lang]'}.`,
       );
     }
-    const [source, target] = fields.slice(0, 2).map((field) => field.trim()) as [string, string];
-    for (const [side, term] of [
-      ['source', source],
-      ['target', target],
+    const [rawSource, rawTarget] = fields as [string, string];
+    const [source, target] = [rawSource.trim(), rawTarget.trim()];
+    for (const [side, raw, term] of [
+      ['source', rawSource, source],
+      ['target', rawTarget, target],
     ] as const) {
-      if (term.length === 0) return fail(number, `empty ${side} term.`);
-      if (FORBIDDEN.test(term))
+      if (FORBIDDEN.test(term) || FORBIDDEN_PADDING.test(raw)) {
         return fail(number, `${side} term contains a control or separator character.`);
+      }
+      if (term.length === 0) return fail(number, `empty ${side} term.`);
       if (utf8Length(term) > MAX_GLOSSARY_TERM_BYTES) {
         return fail(number, `${side} term is longer than ${MAX_GLOSSARY_TERM_BYTES} UTF-8 bytes.`);
       }

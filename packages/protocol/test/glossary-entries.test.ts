@@ -20,6 +20,13 @@ describe('parseGlossaryEntries', () => {
     });
   });
 
+  it('keeps tab and carriage return as padding around a CSV term', () => {
+    expect(parseGlossaryEntries('\tfile ,archivo\r', 'csv')).toEqual({
+      ok: true,
+      entries: [{ source: 'file', target: 'archivo' }],
+    });
+  });
+
   it('reads CSV with RFC 4180 quotes and optional language columns', () => {
     const csv = '"save, now",guardar\nfile,archivo,en,es\n"say ""hi""",decir hola';
     expect(parseGlossaryEntries(csv, 'csv', { source_lang: 'EN', target_lang: 'es' })).toEqual({
@@ -40,6 +47,12 @@ describe('parseGlossaryEntries', () => {
     ['a\tb\tc', 'tsv', 'Line 1: expected source<TAB>target.'],
     ['a\u0007\tb', 'tsv', 'Line 1: source term contains a control or separator character.'],
     ['a\tb\u2028c', 'tsv', 'Line 1: target term contains a control or separator character.'],
+    ['a\tb\u2028', 'tsv', 'Line 1: target term contains a control or separator character.'],
+    ['a\tb\n\u2029x\ty', 'tsv', 'Line 2: source term contains a control or separator character.'],
+    ['a\u000b\tb', 'tsv', 'Line 1: source term contains a control or separator character.'],
+    ['a,b\u000c', 'csv', 'Line 1: target term contains a control or separator character.'],
+    ['a\tb\rc', 'tsv', 'Line 1: target term contains a control or separator character.'],
+    ['a\t\u2028', 'tsv', 'Line 1: target term contains a control or separator character.'],
     ['a,b,c', 'csv', 'Line 1: expected source,target[,source_lang,target_lang].'],
     ['"a,b', 'csv', 'Line 1: broken CSV quoting.'],
     ['"a"x,b', 'csv', 'Line 1: broken CSV quoting.'],
