@@ -40,23 +40,8 @@ export function glossaryPair(source: string, target: string): { source: string; 
   return pair;
 }
 
-/** Control characters (tab and line breaks aside) and U+2028/2029, anywhere on a line. */
-const FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/u;
-
-/**
- * The entries, or a 400 whose `detail` names the line. Forbidden characters are looked for before the
- * parser trims the terms, so that one at the end of a term (U+2028 and U+2029 count as white space) is
- * refused rather than silently dropped.
- */
+/** The entries, or a 400 whose `detail` names the line (the protocol's parser). */
 export function parseEntries(text: string, format: EntriesFormat, pair: { source: string; target: string }) {
-  const lines = text.split(/\r?\n/);
-  const line = lines.findIndex((content) => FORBIDDEN.test(content));
-  if (line >= 0) {
-    throw badRequest(
-      'Invalid glossary entries.',
-      `Line ${line + 1}: a term contains a control or separator character.`,
-    );
-  }
   const result = parseGlossaryEntries(text, format, { source_lang: pair.source, target_lang: pair.target });
   if (!result.ok) throw badRequest(result.message, result.detail);
   return result.entries;
