@@ -13,6 +13,7 @@ import {
 import type { EngineRegistry } from './engines/registry.js';
 import { customizationFeatures, customizationLanguages } from './glossaries/languages.js';
 import { DETECTABLE_LANGUAGES } from './translate/detect-source.js';
+import { voiceLanguageObjects } from './voice/languages.js';
 import { writeLanguageObjects } from './write/languages.js';
 
 export interface LanguageCatalog {
@@ -62,6 +63,7 @@ export function createLanguageCatalog(engines: EngineRegistry): LanguageCatalog 
   return {
     languages(resource) {
       if (resource === 'write') return writeLanguageObjects();
+      if (resource === 'voice') return voiceLanguageObjects(engines);
       cached ??= translateText();
       if (resource === 'glossary' || resource === 'style_rules')
         return customizationLanguages(resource, cached);

@@ -11,6 +11,8 @@ import type { Caller, ServiceContext } from '../context.js';
 import { badRequest, ServiceError } from '../errors.js';
 import { buildOpenApiDocument } from '../routes/openapi.js';
 import type { Plan } from '../storage/storage.js';
+import { registerVoiceSocket } from '../voice/socket.js';
+import { closeVoiceDatabase } from '../voice/spoken-terms.js';
 import { authenticate, checkAccess } from './auth.js';
 import { bodyObject, registerBodyParsers, unsupportedMediaType } from './body.js';
 import type { Route } from './route.js';
@@ -162,6 +164,9 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
       .code(404)
       .send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}`, code: 'not_found' });
   });
+
+  registerVoiceSocket(app, context);
+  app.addHook('onClose', async () => closeVoiceDatabase(context));
 
   app.get('/openapi.json', async () => buildOpenApiDocument(routes, context.urls));
 

@@ -5,6 +5,7 @@ import type { Route } from '../http/route.js';
 import { MEMORY_ROUTES } from '../memories/routes.js';
 import { evaluateQualityRoute } from '../quality/routes.js';
 import { STYLE_RULE_ROUTES } from '../style-rules/routes.js';
+import { VOICE_ROUTES } from '../voice/index.js';
 import { correctRoute, rephraseRoute } from '../write/routes.js';
 import { analyticsRoute } from './analytics.js';
 import { glossaryPairsRoute, languagesRoute, languagesV2Route, resourcesRoute } from './languages.js';
@@ -28,4 +29,5 @@ export const ROUTES: readonly Route[] = [
   detectLanguageRoute,
   evaluateQualityRoute,
   ...DOCUMENT_ROUTES,
+  ...VOICE_ROUTES,
 ];

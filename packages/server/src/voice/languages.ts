@@ -1,0 +1,43 @@
+/**
+ * What `/v3/languages?resource=voice` reports, exactly as installed: transcription where a pocketsphinx
+ * acoustic model is installed (Debian's pocketsphinx-en-us: English), targets where an engine translates from
+ * a transcribed language, `spoken_terms` on transcribed sources. `translated_speech` is not reported: this
+ * server does not synthesize speech yet.
+ */
+import { existsSync } from 'node:fs';
+import { type Language, languageName } from '@glossa/protocol';
+import type { EngineRegistry } from '../engines/registry.js';
+
+const MODEL_DIRS: Record<string, string> = { en: '/usr/share/pocketsphinx/model/en-us/en-us' };
+
+/** Source languages with an installed acoustic model and a `pocketsphinx_continuous` to run it. */
+export const TRANSCRIPTION_LANGUAGES: readonly string[] = existsSync('/usr/bin/pocketsphinx_continuous')
+  ? Object.keys(MODEL_DIRS).filter((code) => existsSync(MODEL_DIRS[code] as string))
+  : [];
+
+/** The voice resource's languages (the languages module calls this for `resource=voice`). */
+export function voiceLanguageObjects(engines: EngineRegistry): Language[] {
+  const targets = new Set<string>();
+  for (const source of TRANSCRIPTION_LANGUAGES) {
+    for (const { pair } of engines.choices) {
+      if (pair.source.toLowerCase().split('-')[0] === source) targets.add(pair.target);
+    }
+  }
+  const codes = [...new Set([...TRANSCRIPTION_LANGUAGES, ...targets])].sort();
+  return codes.map((code): Language => {
+    const isSource = TRANSCRIPTION_LANGUAGES.includes(code);
+    const features: Language['features'] = {};
+    if (isSource) {
+      features.transcription = { status: 'stable' };
+      features.spoken_terms = { status: 'stable' };
+    }
+    return {
+      lang: code,
+      name: languageName(code) ?? code,
+      usable_as_source: isSource,
+      usable_as_target: targets.has(code),
+      status: 'stable',
+      features,
+    };
+  });
+}

@@ -1,0 +1,119 @@
+import {
+  canonicalLanguage,
+  ENDPOINTS,
+  type EndpointDefinition,
+  normalizeReportingTag,
+  REPORTING_TAG_HEADER,
+  VoiceSessionResponse,
+  VoiceStreamQuery,
+} from '@glossa/protocol';
+import type { FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../context.js';
+import { badRequest, notFound, unsupportedLanguage } from '../errors.js';
+import { defineRoute } from '../http/route.js';
+import { TRANSCRIPTION_LANGUAGES } from './languages.js';
+import { SUPPORTED_MEDIA_TYPES, soxInputType } from './recognizer.js';
+import type { SessionConfig, VoiceSession } from './sessions.js';
+import { voiceSessions } from './sessions.js';
+import { findSpokenTerms } from './spoken-terms.js';
+
+/** The path of the WebSocket (see `socket.ts`). */
+export const VOICE_SOCKET_PATH = '/v3/voice/realtime/connect';
+
+/** GET /v3/voice/realtime?token=: the protocol's table has no entry for the reconnect yet. */
+const reconnectEndpoint = {
+  group: 'voice',
+  access: 'any',
+  method: 'GET',
+  path: '/v3/voice/realtime',
+  operationId: 'reconnectVoiceSession',
+  summary: 'Reconnect a voice session: trade its last token for a fresh single-use token',
+  query: VoiceStreamQuery,
+  status: 200,
+  response: VoiceSessionResponse,
+} as const satisfies EndpointDefinition;
+
+function customTagOf(request: FastifyRequest): string {
+  const header = request.headers[REPORTING_TAG_HEADER];
+  if (header === undefined) return '';
+  const tag = normalizeReportingTag(header);
+  if (!tag.ok) throw badRequest(tag.message);
+  return tag.tag;
+}
+
+function sessionResponse(session: VoiceSession, token: string, base: string) {
+  const ws = base.replace(/^http/, 'ws');
+  return {
+    streaming_url: `${ws}${VOICE_SOCKET_PATH}?token=${encodeURIComponent(token)}`,
+    token,
+    session_id: session.id,
+  };
+}
+
+const baseUrl = (context: ServiceContext, plan: 'free' | 'paid') =>
+  plan === 'free' ? context.urls.free : context.urls.paid;
+
+export const createVoiceSessionRoute = defineRoute(
+  ENDPOINTS.createVoiceSession,
+  async ({ body, caller, request, context }) => {
+    const mediaType = body.source_media_content_type;
+    const inputType = soxInputType(mediaType);
+    if (inputType === undefined) {
+      throw badRequest(
+        `source_media_content_type ${mediaType} is not supported; use one of ${SUPPORTED_MEDIA_TYPES.join(', ')} ` +
+          '(audio/pcm is 16 kHz mono 16-bit little-endian).',
+      );
+    }
+    const source = canonicalLanguage(body.source_language ?? 'en') ?? body.source_language ?? 'en';
+    if (!TRANSCRIPTION_LANGUAGES.includes(source)) {
+      throw unsupportedLanguage(
+        `Transcription of ${source} is not installed; this server transcribes ${TRANSCRIPTION_LANGUAGES.join(', ')}.`,
+      );
+    }
+    const targets: string[] = [];
+    for (const requested of body.target_languages ?? []) {
+      const target = canonicalLanguage(requested) ?? requested;
+      if (!context.engines.select(source, target)) {
+        throw unsupportedLanguage(
+          `Translation ${source} → ${requested} is not supported by this server's engines.`,
+        );
+      }
+      if (!targets.includes(target)) targets.push(target);
+    }
+    if (body.glossary_id !== undefined) {
+      throw badRequest('glossary_id is not supported on voice sessions by this server yet.');
+    }
+    const formality = body.formality ?? 'default';
+    let engineFormality: SessionConfig['formality'] = 'default';
+    if (formality !== 'default') {
+      const wanted = formality.endsWith('more') ? 'more' : 'less';
+      const supported = targets.every((target) => context.languages.supportsFormality(target));
+      if (supported) engineFormality = wanted;
+      else if (!formality.startsWith('prefer_')) {
+        throw badRequest(
+          `formality ${formality} is not supported for every target language; use prefer_${wanted}.`,
+        );
+      }
+    }
+    let spokenTerms: readonly string[] = [];
+    if (body.spoken_terms_id !== undefined) {
+      const collection = findSpokenTerms(context, caller.account.id, body.spoken_terms_id);
+      if (!collection) throw notFound(`Spoken-term collection ${body.spoken_terms_id} not found.`);
+      spokenTerms = collection.terms;
+    }
+    const { session, token } = voiceSessions(context).create(
+      { accountId: caller.account.id, keyId: caller.key.id, customTag: customTagOf(request) },
+      { mediaType, inputType, source, targets, formality: engineFormality, spokenTerms },
+    );
+    return sessionResponse(session, token, baseUrl(context, caller.account.plan));
+  },
+);
+
+export const reconnectVoiceSessionRoute = defineRoute(
+  reconnectEndpoint,
+  async ({ query, caller, context }) => {
+    const renewed = voiceSessions(context).reissue(query.token, caller.account.id);
+    if (!renewed) throw notFound('No idle voice session of this account has that token.');
+    return sessionResponse(renewed.session, renewed.token, baseUrl(context, caller.account.plan));
+  },
+);

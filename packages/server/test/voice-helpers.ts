@@ -1,0 +1,75 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+
+/** English speech from Debian's flite (voice kal16: 16 kHz mono WAV), made at test time. */
+export function fliteWav(text: string): Buffer {
+  const file = join(mkdtempSync(join(tmpdir(), 'glossa-voice-')), 'speech.wav');
+  execFileSync('flite', ['-voice', 'kal16', '-t', text, '-o', file]);
+  return readFileSync(file);
+}
+
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z' ]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+
+/** Word error rate: word-level edit distance over the reference length. */
+export function wordErrorRate(reference: string, hypothesis: string): number {
+  const a = words(reference);
+  const b = words(hypothesis);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(
+        previous[j]! + 1,
+        row[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = row;
+  }
+  return previous[b.length]! / a.length;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: server messages are read as JSON
+export type Message = any;
+
+export interface StreamResult {
+  messages: Message[];
+  closeCode: number;
+}
+
+/** Streams audio in chunks, then end_of_source_media; resolves with every JSON message and the close code. */
+export async function streamAudio(url: string, audio: Buffer, chunk = 8192): Promise<StreamResult> {
+  const socket = new WebSocket(url);
+  const messages: Message[] = [];
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  socket.on('message', (data, isBinary) => {
+    if (!isBinary) messages.push(JSON.parse(data.toString()));
+  });
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  for (let i = 0; i < audio.length && socket.readyState === socket.OPEN; i += chunk) {
+    socket.send(audio.subarray(i, i + chunk));
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'end_of_source_media' }));
+  return { messages, closeCode: await closed };
+}
+
+/** Opens a socket and waits for its close, collecting messages (for refused tokens). */
+export async function openAndWait(url: string): Promise<StreamResult> {
+  const socket = new WebSocket(url);
+  const messages: Message[] = [];
+  socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
+  const closeCode = await new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  return { messages, closeCode };
+}
