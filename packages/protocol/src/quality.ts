@@ -35,13 +35,19 @@ export const QualityEvaluateRequest = Type.Object(
 );
 export type QualityEvaluateRequest = Static<typeof QualityEvaluateRequest>;
 
-/** An issue; `start`/`end` are code-point offsets into the translation (end exclusive). */
+/**
+ * An issue; `start`/`end` are code-point offsets into the translation (end exclusive); `check` names the
+ * check that found it (`missing_tag`, `spelling`: the names of `@glossa/quality`, more may be added).
+ */
 export const QualityIssue = Type.Object({
   category: StringEnum(QUALITY_CATEGORIES),
   severity: StringEnum(QUALITY_SEVERITIES),
   message: Type.String(),
   start: Type.Integer({ minimum: 0 }),
   end: Type.Integer({ minimum: 0 }),
+  check: Type.String({
+    description: 'The check that found the issue, e.g. missing_tag (more may be added).',
+  }),
 });
 export type QualityIssue = Static<typeof QualityIssue>;
 

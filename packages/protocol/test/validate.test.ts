@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createValidator, decodeForm, TranslateRequest } from '../src/index.js';
+import { createValidator, decodeForm, QualityEvaluateResponse, TranslateRequest } from '../src/index.js';
 
 const translate = createValidator(TranslateRequest);
 
@@ -24,5 +24,15 @@ describe('TranslateRequest', () => {
       glossary_ids: ['a', 'b'],
       translation_memory_threshold: 80,
     });
+  });
+});
+
+describe('QualityEvaluateResponse', () => {
+  const quality = createValidator(QualityEvaluateResponse);
+  const issue = { category: 'markup', severity: 'major', message: 'Tag <b> is missing.', start: 0, end: 4 };
+
+  it('carries the name of the check that found each issue', () => {
+    expect(quality.validate({ segments: [{ issues: [{ ...issue, check: 'missing_tag' }] }] }).ok).toBe(true);
+    expect(quality.validate({ segments: [{ issues: [issue] }] }).ok).toBe(false);
   });
 });

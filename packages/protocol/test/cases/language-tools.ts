@@ -133,8 +133,22 @@ export const LANGUAGE_TOOL_CASES = {
       segments: [
         {
           issues: [
-            { category: 'markup', severity: 'major', message: 'Tag <b> is missing.', start: 13, end: 20 },
-            { category: 'number', severity: 'critical', message: '25 became 52.', start: 36, end: 38 },
+            {
+              category: 'markup',
+              severity: 'major',
+              message: 'Tag <b> is missing.',
+              start: 13,
+              end: 20,
+              check: 'missing_tag',
+            },
+            {
+              category: 'number',
+              severity: 'critical',
+              message: '25 became 52.',
+              start: 36,
+              end: 38,
+              check: 'number_mismatch',
+            },
           ],
         },
       ],
