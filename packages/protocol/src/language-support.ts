@@ -7,7 +7,8 @@ import {
   type ResourceName,
 } from './features.js';
 
-const literals = <T extends readonly string[]>(values: T) => values.map((value) => Type.Literal(value));
+const literals = <const T extends readonly string[]>(values: T) =>
+  values.map((value) => Type.Literal(value as T[number]));
 
 /** `include` values of `GET /v3/languages`: `beta` adds beta languages and features, `external` third-party ones. */
 export const LANGUAGE_INCLUDES = ['beta', 'external'] as const;

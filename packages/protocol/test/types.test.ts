@@ -6,6 +6,8 @@ import type {
   EndpointResponse,
   Glossary,
   LanguagesQuery,
+  QualityIssue,
+  ResourceName,
   TranslateRequest,
   TranslateResponse,
 } from '../src/index.js';
@@ -17,6 +19,11 @@ describe('types from the ENDPOINTS table', () => {
     expectTypeOf<EndpointQuery<'getLanguages'>>().toEqualTypeOf<LanguagesQuery>();
     expectTypeOf<EndpointParams<'getGlossary'>>().toEqualTypeOf<{ glossary_id: string }>();
     expectTypeOf<EndpointResponse<'getGlossary'>>().toEqualTypeOf<Glossary>();
+  });
+
+  it('types enumerated values as their literals, not as plain strings', () => {
+    expectTypeOf<LanguagesQuery['resource']>().toEqualTypeOf<ResourceName>();
+    expectTypeOf<QualityIssue['check']>().toEqualTypeOf<string>();
   });
 
   it('is undefined for the parts an endpoint lacks', () => {
