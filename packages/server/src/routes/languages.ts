@@ -1,11 +1,10 @@
-import { describeResources, ENDPOINTS, type ResourceName, toV2LanguageCode } from '@glossa/protocol';
+import { describeResources, ENDPOINTS, toV2LanguageCode } from '@glossa/protocol';
 import { defineRoute } from '../http/route.js';
 
 /** GET /v3/languages?resource=&include=: from the installed engines (see `languages.ts`). */
 export const languagesRoute = defineRoute(ENDPOINTS.getLanguages, async ({ query, context }) => {
   const include = query.include === undefined ? [] : [query.include].flat();
-  // Validated against the resource values; the schema's static type is a plain string.
-  return context.languages.languages(query.resource as ResourceName, include.includes('beta'));
+  return context.languages.languages(query.resource, include.includes('beta'));
 });
 
 /** GET /v3/languages/resources: every resource with the features it can report. */
