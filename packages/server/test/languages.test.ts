@@ -1,3 +1,4 @@
+import { createOpenApiDocument, ENDPOINT_LIST } from '@glossa/protocol';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.js';
@@ -111,5 +112,24 @@ describe('GET /openapi.json', () => {
     expect(reply.data.paths['/v2/translate'].post.requestBody.content).toHaveProperty(
       'application/x-www-form-urlencoded',
     );
+  });
+
+  it("is the protocol's document (createOpenApiDocument) for the served endpoints, not a second generator", async () => {
+    const reply = await t.call('/openapi.json', { key: null });
+    const paths = reply.data.paths as Record<string, Record<string, { operationId: string }>>;
+    const served = new Set(Object.values(paths).flatMap((path) => Object.values(path)));
+    const ids = new Set([...served].map((operation) => operation.operationId));
+    const chosen = ENDPOINT_LIST.filter((endpoint) => ids.has(endpoint.operationId));
+    expect(chosen.length).toBeGreaterThan(40);
+    const expected = createOpenApiDocument({ endpoints: chosen, servers: reply.data.servers });
+    for (const part of ['openapi', 'info', 'servers', 'security'] as const) {
+      expect(reply.data[part]).toEqual(expected[part]);
+    }
+    for (const [path, operations] of Object.entries(expected['paths'] as typeof paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        expect(paths[path]?.[method], `${method} ${path}`).toEqual(operation);
+      }
+    }
+    expect(reply.data.paths['/v2/translate'].post['x-glossa-access']).toBeDefined();
   });
 });
