@@ -50,8 +50,12 @@ interface Piece {
   readonly protected: boolean;
 }
 
+/** A protected run starts with one of these; a text without any is one translatable run. */
+const PROTECTED_START = /[<&{$%]/;
+
 /** Splits text into translatable runs and protected runs (codes, entities, placeholders). */
 function split(text: string): Piece[] {
+  if (!PROTECTED_START.test(text)) return [{ text, protected: false }];
   const pieces: Piece[] = [];
   let last = 0;
   for (const match of text.matchAll(PROTECTED)) {
@@ -63,34 +67,96 @@ function split(text: string): Piece[] {
   return pieces;
 }
 
-/** Accents letters and repeats vowels, spreading `PSEUDO_EXPANSION` extra characters evenly over them. */
-function accent(pieces: readonly Piece[]): string {
-  const free = pieces.filter((p) => !p.protected).map((p) => p.text);
-  const letters = free.join('').replace(/\s/g, '').length;
-  const vowelCount = [...free.join('')].filter((ch) => VOWELS.has(ch)).length;
-  const extra = Math.round(letters * PSEUDO_EXPANSION);
-  let vowelIndex = 0;
+/** UTF-16 units that `\s` matches (ECMAScript WhiteSpace and LineTerminator). */
+function isSpace(unit: number): boolean {
+  if (unit < 0x80) return unit === 0x20 || (unit >= 0x09 && unit <= 0x0d);
+  return (
+    unit === 0xa0 ||
+    unit === 0x1680 ||
+    (unit >= 0x2000 && unit <= 0x200a) ||
+    unit === 0x2028 ||
+    unit === 0x2029 ||
+    unit === 0x202f ||
+    unit === 0x205f ||
+    unit === 0x3000 ||
+    unit === 0xfeff
+  );
+}
+
+/** ASCII code → the UTF-16 unit of its accented letter, or itself; and which codes are vowels. */
+const ACCENTED_BY_CODE = Array.from({ length: 128 }, (_, code) => code);
+for (const [letter, accented] of Object.entries(ACCENTED))
+  ACCENTED_BY_CODE[letter.charCodeAt(0)] = accented.charCodeAt(0);
+const IS_VOWEL = Array.from({ length: 128 }, (_, code) => VOWELS.has(String.fromCharCode(code)));
+
+/** Output buffer of `accent`, reused: the text is built as UTF-16 units and made a string once. */
+let buffer = new Uint16Array(1024);
+
+function fromUnits(units: Uint16Array, length: number): string {
   let out = '';
+  // fromCharCode takes the units as arguments: in chunks, so a long text stays within the stack.
+  for (let start = 0; start < length; start += 8192) {
+    out += String.fromCharCode.apply(null, units.subarray(start, Math.min(length, start + 8192)) as never);
+  }
+  return out;
+}
+
+/**
+ * Accents letters and repeats vowels, spreading `PSEUDO_EXPANSION` extra characters evenly over them.
+ * Only ASCII letters change (into one UTF-16 unit each), so the loops walk UTF-16 units: other
+ * characters, surrogate pairs included, are copied as they are.
+ */
+function accent(pieces: readonly Piece[]): string {
+  let letters = 0;
+  let vowelCount = 0;
+  let length = 0;
   for (const piece of pieces) {
+    const text = piece.text;
+    length += text.length;
+    if (piece.protected) continue;
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit < 0x80) {
+        if (IS_VOWEL[unit]) vowelCount++;
+        if (unit !== 0x20 && (unit < 0x09 || unit > 0x0d)) letters++;
+      } else if (!isSpace(unit)) letters++;
+    }
+  }
+  const extra = Math.round(letters * PSEUDO_EXPANSION);
+  // Every input unit, the repeated vowels (`extra` in total) and, without vowels, the padding.
+  if (buffer.length < length + extra + 2) buffer = new Uint16Array(2 * (length + extra + 2));
+  const out = buffer;
+  let n = 0;
+  let vowelIndex = 0;
+  for (const piece of pieces) {
+    const text = piece.text;
     if (piece.protected) {
-      out += piece.text;
+      for (let i = 0; i < text.length; i++) out[n++] = text.charCodeAt(i);
       continue;
     }
-    for (const ch of piece.text) {
-      const mapped = ACCENTED[ch] ?? ch;
-      out += mapped;
-      if (VOWELS.has(ch)) {
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit >= 0x80) {
+        out[n++] = unit;
+        continue;
+      }
+      const mapped = ACCENTED_BY_CODE[unit]!;
+      out[n++] = mapped;
+      if (IS_VOWEL[unit]) {
         // Vowel i gets floor((i+1)·extra/V) − floor(i·extra/V) copies: `extra` in total, evenly spread.
-        const copies =
+        let copies =
           Math.floor(((vowelIndex + 1) * extra) / vowelCount) - Math.floor((vowelIndex * extra) / vowelCount);
-        out += mapped.repeat(copies);
+        while (copies-- > 0) out[n++] = mapped;
         vowelIndex++;
       }
     }
   }
   // No vowel to stretch (digits, symbols, other scripts): pad at the end so the length still grows.
-  if (vowelCount === 0 && extra > 0) out += ' ' + '·'.repeat(Math.max(0, extra - 1));
-  return out;
+  if (vowelCount === 0 && extra > 0) {
+    out[n++] = 0x20;
+    for (let i = 1; i < extra; i++) out[n++] = 0xb7; // ·
+  }
+  return fromUnits(out, n);
 }
 
 /** Wraps every word in RLM + RLO … PDF + RLM so it renders mirrored, the whole text in RLE … PDF. */
