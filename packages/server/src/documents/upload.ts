@@ -161,7 +161,8 @@ export async function uploadDocument(
   await checkResources(asRequest, source, target, caller, context);
   engineFormality(asRequest, choice, target);
 
-  const billed = Math.max(billedOf(prepareTexts(extraction.texts)), format.minimumBilled);
+  const counted = billedOf(prepareTexts(extraction.texts));
+  const billed = Math.max(counted, format.minimumBilled);
   const period = currentBillingPeriod();
   const reserved = await context.storage.reserveCharacters({
     accountId: caller.account.id,
@@ -194,7 +195,8 @@ export async function uploadDocument(
       parameters,
       billedCharacters: billed,
       usageDay: period.today,
-      estimateMs: Math.ceil((billed / ESTIMATED_CHARACTERS_PER_SECOND) * 1000),
+      // The time estimate follows the text there is, not the billing minimum.
+      estimateMs: Math.ceil((counted / ESTIMATED_CHARACTERS_PER_SECOND) * 1000),
       expiresAt: new Date(Date.now() + DOCUMENT_TTL_MS).toISOString(),
     },
     upload.file.bytes,
