@@ -1,4 +1,5 @@
 import type { Route } from '../http/route.js';
+import { VOICE_JOB_ROUTES } from './jobs.js';
 import { createVoiceSessionRoute, reconnectVoiceSessionRoute } from './routes.js';
 import { SPOKEN_TERMS_ROUTES } from './spoken-terms.js';
 
@@ -10,4 +11,5 @@ export const VOICE_ROUTES: readonly Route[] = [
   createVoiceSessionRoute,
   reconnectVoiceSessionRoute,
   ...SPOKEN_TERMS_ROUTES,
+  ...VOICE_JOB_ROUTES,
 ];

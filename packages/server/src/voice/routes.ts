@@ -33,7 +33,7 @@ const reconnectEndpoint = {
   response: VoiceSessionResponse,
 } as const satisfies EndpointDefinition;
 
-function customTagOf(request: FastifyRequest): string {
+export function customTagOf(request: FastifyRequest): string {
   const header = request.headers[REPORTING_TAG_HEADER];
   if (header === undefined) return '';
   const tag = normalizeReportingTag(header);

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { ServiceContext } from '../context.js';
 import { utcDay } from '../translate/billing-period.js';
+import { runVoiceJobs } from './jobs.js';
 import { startRecognizer } from './recognizer.js';
 import { VOICE_SOCKET_PATH } from './routes.js';
 import { type VoiceSession, voiceSessions } from './sessions.js';
@@ -46,6 +47,10 @@ const fail = (socket: WebSocket, code: number, message: string) => {
 /** Registers the WebSocket route on one plan's app. */
 export function registerVoiceSocket(app: FastifyInstance, context: ServiceContext): void {
   app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+  // Voice jobs a stopped server left queued or processing run again once it listens.
+  app.addHook('onReady', async () =>
+    runVoiceJobs(context, (error) => app.log.error({ err: error }, 'voice job failed')),
+  );
   app.register(async (scoped) => {
     scoped.get(VOICE_SOCKET_PATH, { websocket: true }, (socket, request) => {
       const token = new URLSearchParams(request.url.split('?')[1] ?? '').get('token') ?? '';

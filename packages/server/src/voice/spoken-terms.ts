@@ -30,6 +30,22 @@ export const VOICE_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX spoken_terms_account ON spoken_terms(account_id, created_at);
   `,
+  `
+  CREATE TABLE voice_jobs (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    key_id TEXT NOT NULL,
+    custom_tag TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'processing', 'done', 'error')),
+    source TEXT NOT NULL,
+    targets TEXT NOT NULL,
+    input_type TEXT NOT NULL,
+    error_message TEXT,
+    result TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX voice_jobs_status ON voice_jobs(status, created_at);
+  `,
 ];
 
 interface Row {
@@ -42,7 +58,8 @@ interface Row {
 
 const databases = new WeakMap<ServiceContext, Database.Database>();
 
-function database(context: ServiceContext): Database.Database {
+/** The voice database of a server, opened (and migrated) on first use. */
+export function voiceDatabase(context: ServiceContext): Database.Database {
   let db = databases.get(context);
   if (db?.open) return db;
   mkdirSync(context.options.dataDir, { recursive: true, mode: 0o700 });
@@ -79,7 +96,7 @@ export function findSpokenTerms(
   accountId: string,
   id: string,
 ): SpokenTerms | undefined {
-  const row = database(context)
+  const row = voiceDatabase(context)
     .prepare('SELECT * FROM spoken_terms WHERE id = ? AND account_id = ?')
     .get(id, accountId) as Row | undefined;
   return row && toJson(row);
@@ -107,7 +124,7 @@ export const SPOKEN_TERMS_ROUTES: readonly Route[] = [
       terms: JSON.stringify(terms),
       created_at: new Date().toISOString(),
     };
-    database(context)
+    voiceDatabase(context)
       .prepare(
         'INSERT INTO spoken_terms (id, account_id, name, language, terms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       )
@@ -115,7 +132,7 @@ export const SPOKEN_TERMS_ROUTES: readonly Route[] = [
     return toJson(row);
   }),
   defineRoute(ENDPOINTS.listSpokenTerms, async ({ caller, context }) => {
-    const rows = database(context)
+    const rows = voiceDatabase(context)
       .prepare('SELECT * FROM spoken_terms WHERE account_id = ? ORDER BY created_at, id')
       .all(caller.account.id) as Row[];
     return { spoken_terms: rows.map(toJson) };
@@ -127,14 +144,14 @@ export const SPOKEN_TERMS_ROUTES: readonly Route[] = [
   }),
   defineRoute(ENDPOINTS.replaceSpokenTerms, async ({ params, body, caller, context }) => {
     const { language, terms } = checkInput(body);
-    const changed = database(context)
+    const changed = voiceDatabase(context)
       .prepare('UPDATE spoken_terms SET name = ?, language = ?, terms = ? WHERE id = ? AND account_id = ?')
       .run(body.name, language, JSON.stringify(terms), params.spoken_terms_id, caller.account.id).changes;
     if (changed === 0) throw notFound(`Spoken-term collection ${params.spoken_terms_id} not found.`);
     return findSpokenTerms(context, caller.account.id, params.spoken_terms_id);
   }),
   defineRoute(ENDPOINTS.deleteSpokenTerms, async ({ params, caller, context }) => {
-    const changed = database(context)
+    const changed = voiceDatabase(context)
       .prepare('DELETE FROM spoken_terms WHERE id = ? AND account_id = ?')
       .run(params.spoken_terms_id, caller.account.id).changes;
     if (changed === 0) throw notFound(`Spoken-term collection ${params.spoken_terms_id} not found.`);

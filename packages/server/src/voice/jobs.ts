@@ -1,0 +1,198 @@
+/**
+ * Asynchronous voice jobs (alpha: accounts with the alpha flag, else 403): an uploaded audio file is
+ * transcribed by the same recognizer as the real-time sessions and translated into each target. Jobs live
+ * in `voice.sqlite` (`voice_jobs`), the audio under `<dataDir>/voice-jobs/` until processed; one job runs at
+ * a time; jobs left queued or processing by a stopped server are run again when it starts.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CreateVoiceJobFields,
+  canonicalLanguage,
+  createValidator,
+  decodeForm,
+  ENDPOINTS,
+  type VoiceJobStatus,
+} from '@glossa/protocol';
+import type { ServiceContext } from '../context.js';
+import { readUpload } from '../documents/multipart.js';
+import { badRequest, notFound, ServiceError, unsupportedLanguage } from '../errors.js';
+import { defineRoute, type Route } from '../http/route.js';
+import { utcDay } from '../translate/billing-period.js';
+import { TRANSCRIPTION_LANGUAGES } from './languages.js';
+import { startRecognizer } from './recognizer.js';
+import { customTagOf } from './routes.js';
+import { voiceDatabase } from './spoken-terms.js';
+
+export const MAX_JOB_FILE_BYTES = 100 * 1024 * 1024;
+/** File extensions `sox` reads for a job, and the type passed to it. */
+const JOB_TYPES: Record<string, string> = { wav: 'wav', flac: 'flac', ogg: 'ogg', oga: 'ogg' };
+
+const validator = createValidator(CreateVoiceJobFields);
+
+interface JobRow {
+  id: string;
+  account_id: string;
+  key_id: string;
+  custom_tag: string;
+  status: VoiceJobStatus;
+  source: string;
+  targets: string;
+  input_type: string;
+  error_message: string | null;
+  result: string | null;
+}
+
+const jobDir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');
+const running = new WeakMap<ServiceContext, Promise<void>>();
+
+/** Runs queued jobs one after the other until none is left (idempotent while running). */
+export function runVoiceJobs(context: ServiceContext, logError: (error: unknown) => void): void {
+  if (running.has(context)) return;
+  const loop = (async () => {
+    const db = voiceDatabase(context);
+    db.prepare("UPDATE voice_jobs SET status = 'queued' WHERE status = 'processing'").run();
+    for (;;) {
+      if (!db.open) return;
+      const job = db
+        .prepare("SELECT * FROM voice_jobs WHERE status = 'queued' ORDER BY created_at, id LIMIT 1")
+        .get() as JobRow | undefined;
+      if (!job) return;
+      db.prepare("UPDATE voice_jobs SET status = 'processing' WHERE id = ?").run(job.id);
+      const file = join(jobDir(context), job.id);
+      try {
+        const result = await processJob(context, job, readFileSync(file));
+        if (db.open)
+          db.prepare("UPDATE voice_jobs SET status = 'done', result = ? WHERE id = ?").run(
+            JSON.stringify(result),
+            job.id,
+          );
+      } catch (error) {
+        const message =
+          error instanceof Error && error.message.startsWith('The audio')
+            ? error.message
+            : 'Transcription failed.';
+        if (message === 'Transcription failed.') logError(error);
+        if (db.open)
+          db.prepare("UPDATE voice_jobs SET status = 'error', error_message = ? WHERE id = ?").run(
+            message,
+            job.id,
+          );
+      }
+      rmSync(file, { force: true });
+    }
+  })();
+  running.set(context, loop);
+  loop.catch(logError).finally(() => running.delete(context));
+}
+
+async function processJob(context: ServiceContext, job: JobRow, audio: Buffer) {
+  const utterances: string[] = [];
+  const recognizer = startRecognizer({
+    inputType: job.input_type,
+    onUtterance: (text) => utterances.push(text),
+  });
+  recognizer.write(audio);
+  await recognizer.finish();
+  const transcript = utterances.join(' ');
+  const translations = [];
+  for (const target of JSON.parse(job.targets) as string[]) {
+    const choice = context.engines.select(job.source, target);
+    if (!choice) throw new Error(`No engine for ${job.source} → ${target}.`);
+    const texts = await choice.engine.translate({
+      texts: utterances,
+      source: choice.pair.source,
+      target: choice.pair.target,
+      markup: false,
+      formality: 'default',
+    });
+    translations.push({ target_language: target, text: texts.join(' ') });
+  }
+  await context.storage.recordUsage({
+    accountId: job.account_id,
+    keyId: job.key_id,
+    product: 'speech_to_text',
+    units: recognizer.seconds / 60,
+    customTag: job.custom_tag,
+    day: utcDay(new Date()),
+  });
+  return { transcript, translations };
+}
+
+const findJob = (context: ServiceContext, accountId: string, id: string) => {
+  const row = voiceDatabase(context)
+    .prepare('SELECT * FROM voice_jobs WHERE id = ? AND account_id = ?')
+    .get(id, accountId) as JobRow | undefined;
+  if (!row) throw notFound(`Voice job ${id} not found.`);
+  return row;
+};
+
+export const VOICE_JOB_ROUTES: readonly Route[] = [
+  {
+    ...defineRoute(ENDPOINTS.createVoiceJob, async ({ request, caller, context }) => {
+      const customTag = customTagOf(request);
+      const upload = await readUpload(request, MAX_JOB_FILE_BYTES);
+      if (!upload.file) throw badRequest("Parameter 'file' is required: send the audio as the 'file' part.");
+      const fields = new URLSearchParams();
+      for (const [name, value] of upload.fields) {
+        if (name === 'target_languages')
+          for (const part of value.split(',')) fields.append(name, part.trim());
+        else fields.append(name, value);
+      }
+      const checked = validator.validate(decodeForm(fields, CreateVoiceJobFields));
+      if (!checked.ok) throw badRequest(checked.message);
+      const extension = /\.([a-z0-9]{1,5})$/i.exec(upload.file.name)?.[1]?.toLowerCase() ?? '';
+      const inputType = JOB_TYPES[extension];
+      if (!inputType) throw badRequest(`Audio files must end in .${Object.keys(JOB_TYPES).join(', .')}.`);
+      const source = canonicalLanguage(checked.value.source_language) ?? checked.value.source_language;
+      if (!TRANSCRIPTION_LANGUAGES.includes(source))
+        throw unsupportedLanguage(`Transcription of ${source} is not installed on this server.`);
+      const targets = [
+        ...new Set(checked.value.target_languages.map((code) => canonicalLanguage(code) ?? code)),
+      ];
+      for (const target of targets)
+        if (!context.engines.select(source, target))
+          throw unsupportedLanguage(
+            `Translation ${source} → ${target} is not supported by this server's engines.`,
+          );
+      const id = randomUUID();
+      mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
+      writeFileSync(join(jobDir(context), id), upload.file.bytes);
+      voiceDatabase(context)
+        .prepare(
+          `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type, created_at)
+           VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)`,
+        )
+        .run(
+          id,
+          caller.account.id,
+          caller.key.id,
+          customTag,
+          source,
+          JSON.stringify(targets),
+          inputType,
+          new Date().toISOString(),
+        );
+      runVoiceJobs(context, (error) => request.log.error({ err: error }, 'voice job failed'));
+      return { job_id: id };
+    }),
+    bodyLimit: MAX_JOB_FILE_BYTES + 1024 * 1024,
+  },
+  defineRoute(ENDPOINTS.getVoiceJob, async ({ params, caller, context }) => {
+    const job = findJob(context, caller.account.id, params.job_id);
+    return {
+      job_id: job.id,
+      status: job.status,
+      ...(job.error_message ? { error_message: job.error_message } : {}),
+    };
+  }),
+  defineRoute(ENDPOINTS.getVoiceJobResult, async ({ params, caller, context }) => {
+    const job = findJob(context, caller.account.id, params.job_id);
+    if (job.status === 'error')
+      throw badRequest(`The voice job failed: ${job.error_message ?? 'unknown error'}`);
+    if (job.status !== 'done' || !job.result)
+      throw new ServiceError(503, `The voice job is ${job.status}; poll its status until done.`);
+    return JSON.parse(job.result);
+  }),
+];

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestServer, type TestServer } from './helpers.js';
+import { fliteWav, type Message, wordErrorRate } from './voice-helpers.js';
+
+const REFERENCE = 'please send me the report before the meeting tomorrow morning.';
+let t: TestServer;
+let wav: Buffer;
+beforeAll(async () => {
+  t = await startTestServer();
+  wav = fliteWav(REFERENCE);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const upload = (
+  fields: [string, string][],
+  file: Buffer | undefined,
+  name = 'speech.wav',
+  key = t.server.devKey,
+) => {
+  const form = new FormData();
+  for (const [field, value] of fields) form.append(field, value);
+  if (file) form.append('file', new Blob([file]), name);
+  return fetch(`${t.server.url}/v3/voice/jobs`, {
+    method: 'POST',
+    headers: { authorization: `Service-Auth-Key ${key}` },
+    body: form,
+  }).then(async (r) => ({ status: r.status, data: (await r.json()) as Message }));
+};
+
+describe('asynchronous voice jobs (alpha)', () => {
+  it('upload, poll until done, download transcript and Spanish translation', async () => {
+    const created = await upload(
+      [
+        ['source_language', 'en'],
+        ['target_languages', 'es'],
+      ],
+      wav,
+    );
+    expect(created.status).toBe(202);
+    const id = created.data.job_id;
+    await vi.waitFor(
+      async () => expect((await t.call(`/v3/voice/jobs/${id}`)).data).toEqual({ job_id: id, status: 'done' }),
+      { timeout: 20_000, interval: 200 },
+    );
+    const result = await t.call(`/v3/voice/jobs/${id}/result`);
+    expect(result.status).toBe(200);
+    expect(wordErrorRate(REFERENCE, result.data.transcript)).toBeLessThanOrEqual(0.15);
+    expect(result.data.translations).toHaveLength(1);
+    expect(result.data.translations[0].target_language).toBe('es');
+    expect(result.data.translations[0].text).toMatch(/\b(informe|reunión|mañana)\b/i);
+  });
+
+  it('a file that is not audio ends in status error; its result is 400', async () => {
+    const created = await upload(
+      [
+        ['source_language', 'en'],
+        ['target_languages', 'es'],
+      ],
+      Buffer.from('nope'),
+    );
+    const id = created.data.job_id;
+    await vi.waitFor(async () => expect((await t.call(`/v3/voice/jobs/${id}`)).data.status).toBe('error'), {
+      timeout: 20_000,
+      interval: 200,
+    });
+    expect((await t.call(`/v3/voice/jobs/${id}`)).data.error_message).toMatch(/could not be decoded/);
+    expect((await t.call(`/v3/voice/jobs/${id}/result`)).status).toBe(400);
+  });
+
+  it('refuses missing files, bad fields and languages (400), accounts outside the alpha (403), others’ jobs (404)', async () => {
+    const fields: [string, string][] = [
+      ['source_language', 'en'],
+      ['target_languages', 'es'],
+    ];
+    expect((await upload(fields, undefined)).status).toBe(400);
+    expect((await upload([['source_language', 'en']], wav)).status).toBe(400);
+    expect(
+      (
+        await upload(
+          [
+            ['source_language', 'de'],
+            ['target_languages', 'es'],
+          ],
+          wav,
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await upload(
+          [
+            ['source_language', 'en'],
+            ['target_languages', 'xx'],
+          ],
+          wav,
+        )
+      ).status,
+    ).toBe(400);
+    expect((await upload(fields, wav, 'speech.mp4')).status).toBe(400);
+    const outsider = await t.server.createAccount({ plan: 'paid' });
+    expect((await upload(fields, wav, 'speech.wav', outsider.key)).status).toBe(403);
+    const member = await t.server.createAccount({ plan: 'paid', qualityAlpha: true });
+    const created = await upload(fields, wav);
+    expect((await t.call(`/v3/voice/jobs/${created.data.job_id}`, { key: member.key })).status).toBe(404);
+    expect((await t.call('/v3/voice/jobs/unknown')).status).toBe(404);
+  });
+
+  it('a result asked before the job is done is 503', async () => {
+    const created = await upload(
+      [
+        ['source_language', 'en'],
+        ['target_languages', 'es,ca'],
+      ],
+      Buffer.concat([wav, wav.subarray(44), wav.subarray(44)]),
+    );
+    const result = await t.call(`/v3/voice/jobs/${created.data.job_id}/result`);
+    expect(result.status).toBe(503);
+    await vi.waitFor(
+      async () => expect((await t.call(`/v3/voice/jobs/${created.data.job_id}`)).data.status).toBe('done'),
+      { timeout: 30_000, interval: 200 },
+    );
+    const done = await t.call(`/v3/voice/jobs/${created.data.job_id}/result`);
+    expect(done.data.translations.map((x: { target_language: string }) => x.target_language)).toEqual([
+      'es',
+      'ca',
+    ]);
+  });
+});
