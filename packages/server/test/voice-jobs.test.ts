@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.js';
 import { fliteWav, type Message, wordErrorRate } from './voice-helpers.js';
@@ -126,5 +129,32 @@ describe('asynchronous voice jobs (alpha)', () => {
       'es',
       'ca',
     ]);
+  });
+
+  it('a job interrupted by a server stop runs again when the server starts on the same data', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'glossa-voice-restart-'));
+    const first = await startTestServer({ dataDir });
+    const form = new FormData();
+    form.append('source_language', 'en');
+    form.append('target_languages', 'es');
+    form.append('file', new Blob([wav]), 'speech.wav');
+    const reply = await fetch(`${first.server.url}/v3/voice/jobs`, {
+      method: 'POST',
+      headers: { authorization: `Service-Auth-Key ${first.server.devKey}` },
+      body: form,
+    });
+    const { job_id } = (await reply.json()) as { job_id: string };
+    await first.server.close();
+    const second = await startTestServer({ dataDir });
+    try {
+      await vi.waitFor(
+        async () => expect((await second.call(`/v3/voice/jobs/${job_id}`)).data.status).toBe('done'),
+        { timeout: 20_000, interval: 200 },
+      );
+      const result = await second.call(`/v3/voice/jobs/${job_id}/result`);
+      expect(wordErrorRate(REFERENCE, result.data.transcript)).toBeLessThanOrEqual(0.15);
+    } finally {
+      await second.close();
+    }
   });
 });

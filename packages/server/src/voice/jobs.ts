@@ -80,7 +80,8 @@ export function runVoiceJobs(context: ServiceContext, logError: (error: unknown)
             job.id,
           );
       }
-      rmSync(file, { force: true });
+      // A server closed mid-job keeps the file: the job runs again at the next start.
+      if (db.open) rmSync(file, { force: true });
     }
   })();
   running.set(context, loop);
