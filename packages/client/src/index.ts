@@ -54,3 +54,4 @@ export {
   type RetryPolicy,
 } from './retry.js';
 export type { TranslateTextOptions } from './translate.js';
+export { type StreamVoiceOptions, streamVoice, type VoiceAudio, VoiceStreamError } from './voice-stream.js';
