@@ -51,7 +51,9 @@ export interface RecognizerOptions {
 }
 
 export interface Recognizer {
-  write(chunk: Buffer): void;
+  /** False when the input buffer is full: wait for `drained()` before writing more. */
+  write(chunk: Buffer): boolean;
+  drained(): Promise<void>;
   /** Ends the audio and resolves once every utterance has been reported. */
   finish(): Promise<void>;
   /** Kills the processes (a dropped connection); idempotent. */
@@ -137,11 +139,17 @@ export function startRecognizer(options: RecognizerOptions): Recognizer {
 
   return {
     write(chunk) {
-      if (converter) converter.stdin.write(chunk);
-      else {
-        pcmBytes += chunk.length;
-        recognizer.stdin.write(chunk);
-      }
+      if (converter) return converter.stdin.write(chunk);
+      pcmBytes += chunk.length;
+      return recognizer.stdin.write(chunk);
+    },
+    drained() {
+      const input = converter ? converter.stdin : recognizer.stdin;
+      if (!input.writableNeedDrain || input.destroyed) return Promise.resolve();
+      return new Promise((resolve) => {
+        input.once('drain', resolve);
+        input.once('close', resolve);
+      });
     },
     async finish() {
       if (converter) {

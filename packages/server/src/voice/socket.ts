@@ -136,7 +136,11 @@ function stream(
     touch();
     const chunk = Buffer.isBuffer(data) ? data : Buffer.concat([data].flat() as Buffer[]);
     if (isBinary) {
-      recognizer.write(chunk);
+      // Backpressure: stop reading the socket while the recognizer's input is full.
+      if (!recognizer.write(chunk)) {
+        socket.pause();
+        void recognizer.drained().then(() => socket.resume());
+      }
       if (recognizer.seconds > MAX_SECONDS)
         end(CLOSE_CODES.tooLong, `Audio is limited to ${MAX_SECONDS / 3600} hours.`);
       return;
