@@ -6,6 +6,7 @@
 import {
   baseLanguage,
   canonicalLanguage,
+  isPseudoLocale,
   type Language,
   languageName,
   type ResourceName,
@@ -28,10 +29,14 @@ const byCode = (a: { lang: string }, b: { lang: string }) => a.lang.localeCompar
 export function createLanguageCatalog(engines: EngineRegistry): LanguageCatalog {
   const sources = new Set<string>();
   const targets = new Set<string>();
-  for (const { pair } of engines.choices) {
+  // A source counts only if it reaches a real (non-pseudo) target: the pseudo engine accepts every source,
+  // which would list Japanese as a source with nothing but pseudo-locales to go to. When only pseudo
+  // targets are offered, every source they accept is listed (see docs/engines.md).
+  const real = engines.choices.filter(({ pair }) => !isPseudoLocale(pair.target));
+  for (const { pair } of real.length > 0 ? real : engines.choices) {
     sources.add(canonicalLanguage(baseLanguage(pair.source)) ?? baseLanguage(pair.source));
-    targets.add(canonicalLanguage(pair.target) ?? pair.target);
   }
+  for (const { pair } of engines.choices) targets.add(canonicalLanguage(pair.target) ?? pair.target);
   const formality = (target: string) =>
     engines.engines.some(
       (engine) => engine.pairs().some((pair) => pair.target === target) && engine.supportsFormality(target),

@@ -1,6 +1,7 @@
 import { createOpenApiDocument, ENDPOINT_LIST } from '@glossa/protocol';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPseudoEngine } from '../src/engines/pseudo.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 let t: TestServer;
@@ -35,8 +36,23 @@ describe('GET /v3/languages', () => {
     });
     expect(byCode.get('pt-BR')).toMatchObject({ usable_as_target: true });
     for (const language of reply.data) expect(language.features).not.toHaveProperty('formality');
-    // Japanese can only be pseudo-localized here: a source, never a target.
-    expect(byCode.get('ja')).toMatchObject({ usable_as_source: true, usable_as_target: false });
+    // Japanese can only be pseudo-localized here: not listed, as no real engine translates from it...
+    expect(byCode.has('ja')).toBe(false);
+    // ...but pseudo-localizing from it still works.
+    const pseudo = await t.translate({ text: ['こんにちは'], source_lang: 'JA', target_lang: 'en-XA' });
+    expect(pseudo.status).toBe(200);
+  });
+
+  it('lists every source the pseudo engine accepts when it is the only engine', async () => {
+    const only = await startTestServer({ engines: [createPseudoEngine()] });
+    try {
+      const reply = await only.call('/v3/languages?resource=translate_text');
+      const byCode = new Map(reply.data.map((l: { lang: string }) => [l.lang, l]));
+      expect(byCode.get('ja')).toMatchObject({ usable_as_source: true, usable_as_target: false });
+      expect(byCode.get('en-XA')).toMatchObject({ usable_as_source: false, usable_as_target: true });
+    } finally {
+      await only.close();
+    }
   });
 
   it('accepts repeated include values; 400 without or with an unknown resource', async () => {
