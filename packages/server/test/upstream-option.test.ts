@@ -28,11 +28,21 @@ describe('upstream option (gateway mode, two real servers over loopback)', () =>
     expect((await remote.call('/v2/usage')).data.character_count).toBe(0);
   });
 
-  it('a pair no local engine has goes to the upstream service, whose refusal is an engine error', async () => {
+  it('a pair the remote does not list is not claimed: 400, never sent upstream', async () => {
     const reply = await gateway.translate({ text: ['日本語の文'], target_lang: 'ES', source_lang: 'JA' });
-    expect(reply.status).toBe(503);
-    expect(reply.data.code).toBe('engine_error');
-    expect(reply.data.message).toMatch(/^Translation engine 'upstream' failed: /);
+    expect(reply.status).toBe(400);
+    expect(reply.data.code).toBe('unsupported_language');
+    expect(reply.data.message).toBe("Language pair JA → ES is not supported by this server's engines.");
+    expect((await gateway.call('/v2/usage')).data.character_count).toBe(17);
+  });
+
+  it('a claimed pair the remote refuses (ca→es: no Spanish leg there either) is a 400, not a 503', async () => {
+    const reply = await gateway.translate({ text: ['El cotxe.'], target_lang: 'ES', source_lang: 'CA' });
+    expect(reply.status).toBe(400);
+    expect(reply.data.code).toBe('unsupported_language');
+    expect(reply.data.message).toBe(
+      "Language pair not supported by the remote service: upstream: Language pair CA → ES is not supported by this server's engines.",
+    );
     expect((await gateway.call('/v2/usage')).data.character_count).toBe(17);
   });
 

@@ -50,7 +50,7 @@ export interface TranslationEngine {
 
 /** An engine failed (crashed, produced empty output for non-empty input, timed out). Maps to a 5xx. */
 export class EngineError extends Error {
-  override readonly name = 'EngineError';
+  override readonly name: string = 'EngineError';
   constructor(
     message: string,
     readonly engine: string,
@@ -58,4 +58,12 @@ export class EngineError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/**
+ * The engine claimed a pair it turned out not to translate (a remote service refused the languages with
+ * `unsupported_language`). Maps to a 400 for the caller, like a pair no engine claims.
+ */
+export class UnsupportedPairError extends EngineError {
+  override readonly name = 'UnsupportedPairError';
 }

@@ -10,9 +10,9 @@
  *
  * The key is sent only in the `Authorization` header and never appears in an error message.
  */
-import { isPseudoLocale, MAX_TRANSLATE_REQUEST_BYTES } from '@glossa/protocol';
+import { ERROR_CODES, isPseudoLocale, MAX_TRANSLATE_REQUEST_BYTES } from '@glossa/protocol';
 import type { EngineInput, LanguagePair, TranslationEngine } from './engine.js';
-import { EngineError } from './engine.js';
+import { EngineError, UnsupportedPairError } from './engine.js';
 
 export interface UpstreamEngineOptions {
   /** Base URL of the remote service, e.g. `https://glossa.example.com` (paths like `/v2/translate` follow). */
@@ -220,12 +220,18 @@ async function request<T>(
     }
     const detail = await response.text().catch(() => '');
     let message = detail.slice(0, 200);
+    let code: unknown;
     try {
-      message = String((JSON.parse(detail) as { message?: unknown }).message ?? message);
+      const parsed = JSON.parse(detail) as { message?: unknown; code?: unknown };
+      message = String(parsed.message ?? message);
+      code = parsed.code;
     } catch {
       // Not JSON: keep the text.
     }
     message = message.replaceAll(options.authKey, '[redacted]');
+    if (response.status === 400 && code === ERROR_CODES.unsupportedLanguage) {
+      throw new UnsupportedPairError(`upstream: ${message}`, 'upstream');
+    }
     throw new EngineError(
       `upstream: ${method} ${path.split('?')[0]} answered ${response.status}${message ? `: ${message}` : ''}`,
       'upstream',

@@ -10,7 +10,7 @@ import {
   toV2LanguageCode,
 } from '@glossa/protocol';
 import type { Caller, ServiceContext } from '../context.js';
-import { EngineError, type EngineFormality } from '../engines/engine.js';
+import { EngineError, type EngineFormality, UnsupportedPairError } from '../engines/engine.js';
 import type { EngineChoice } from '../engines/registry.js';
 import { badRequest, ServiceError, unsupportedLanguage } from '../errors.js';
 import { currentBillingPeriod } from './billing-period.js';
@@ -173,6 +173,9 @@ export async function translateRequest(
     );
   } catch (error) {
     await context.storage.recordUsage({ ...usage, units: -billed });
+    if (error instanceof UnsupportedPairError) {
+      throw unsupportedLanguage(`Language pair not supported by the remote service: ${error.message}`);
+    }
     if (error instanceof EngineError) {
       throw new ServiceError(
         503,
