@@ -23,4 +23,5 @@ export * from './translation-memories.js';
 export * from './usage.js';
 export * from './validate.js';
 export * from './voice.js';
+export * from './voice-messages.js';
 export * from './write.js';

@@ -11,6 +11,12 @@ export const VoiceSessionRequest = Type.Object(
     spoken_terms_id: Type.Optional(Uuid),
     glossary_id: Type.Optional(Uuid),
     formality: Type.Optional(StringEnum(FORMALITIES)),
+    target_media_content_type: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'audio/wav: also send synthesized speech of each translation (speech messages)',
+      }),
+    ),
   },
   { $id: 'VoiceSessionRequest', additionalProperties: false },
 );
