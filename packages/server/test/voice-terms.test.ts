@@ -112,11 +112,48 @@ describe('voice minutes and languages', () => {
     expect(en).toMatchObject({ usable_as_source: true, features: { transcription: {}, spoken_terms: {} } });
     expect(en.features.translated_speech).toBeUndefined();
     const es = reply.data.find((l: { lang: string }) => l.lang === 'es');
-    expect(es).toMatchObject({ usable_as_source: false, usable_as_target: true, features: {} });
+    expect(es).toMatchObject({
+      usable_as_source: false,
+      usable_as_target: true,
+      features: { translated_speech: { status: 'stable' } },
+    });
     expect(
       reply.data
         .filter((l: { usable_as_source: boolean }) => l.usable_as_source)
         .map((l: { lang: string }) => l.lang),
     ).toEqual(['en']);
+  });
+
+  it('translated speech: a WAV per translation from espeak-ng, minutes counted as speech-to-speech', async () => {
+    const account = await t.server.createAccount({ plan: 'paid', admin: true });
+    const request = (json: object) =>
+      t.call('/v3/voice/realtime', { key: account.key, json, headers: { 'x-service-reporting-tag': 'dub' } });
+    const base = { source_media_content_type: 'audio/wav', target_languages: ['es'] };
+    expect((await request({ ...base, target_media_content_type: 'audio/mpeg' })).status).toBe(400);
+    expect(
+      (await request({ source_media_content_type: 'audio/wav', target_media_content_type: 'audio/wav' }))
+        .status,
+    ).toBe(400);
+    const session = await request({ ...base, target_media_content_type: 'audio/wav' });
+    expect(session.status).toBe(200);
+    const wav = fliteWav('I would like to buy a ticket to the city.');
+    const { messages, closeCode } = await streamAudio(session.data.streaming_url, wav);
+    expect(closeCode).toBe(1000);
+    expect(messages.map((m) => m.type)).toEqual(['transcript', 'translation', 'speech', 'end_of_stream']);
+    const speech = messages[2];
+    expect(speech).toMatchObject({ segment_id: 0, target_language: 'es', content_type: 'audio/wav' });
+    const audio = Buffer.from(speech.audio, 'base64');
+    expect(audio.subarray(0, 4).toString()).toBe('RIFF');
+    expect(audio.subarray(8, 12).toString()).toBe('WAVE');
+    // 22.05 kHz 16-bit mono: a spoken sentence lasts more than a second.
+    expect(audio.length - 44).toBeGreaterThan(44_100);
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await t.call(`/v2/admin/analytics/custom-tags?start_date=${today}&end_date=${today}`, {
+      key: account.key,
+    });
+    const [entry] = report.data.custom_tag_usage_report.usage;
+    expect(entry.custom_tag).toBe('dub');
+    expect(entry.breakdown.speech_to_speech_minutes).toBeCloseTo((wav.length - 44) / 32_000 / 60, 3);
+    expect(entry.breakdown.speech_to_text_minutes).toBe(0);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * What `/v3/languages?resource=voice` reports, exactly as installed: transcription where a pocketsphinx
  * acoustic model is installed (Debian's pocketsphinx-en-us: English), targets where an engine translates from
- * a transcribed language, `spoken_terms` on transcribed sources. `translated_speech` is not reported: this
- * server does not synthesize speech yet.
+ * a transcribed language, `spoken_terms` on transcribed sources, `translated_speech` on targets with an
+ * installed espeak-ng voice.
  */
 import { existsSync } from 'node:fs';
 import { type Language, languageName } from '@glossa/protocol';
 import type { EngineRegistry } from '../engines/registry.js';
+import { speechVoice } from './speech.js';
 
 const MODEL_DIRS: Record<string, string> = { en: '/usr/share/pocketsphinx/model/en-us/en-us' };
 
@@ -31,6 +32,7 @@ export function voiceLanguageObjects(engines: EngineRegistry): Language[] {
       features.transcription = { status: 'stable' };
       features.spoken_terms = { status: 'stable' };
     }
+    if (targets.has(code) && speechVoice(code)) features.translated_speech = { status: 'stable' };
     return {
       lang: code,
       name: languageName(code) ?? code,

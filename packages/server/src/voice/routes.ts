@@ -15,6 +15,7 @@ import { TRANSCRIPTION_LANGUAGES } from './languages.js';
 import { SUPPORTED_MEDIA_TYPES, soxInputType } from './recognizer.js';
 import type { SessionConfig, VoiceSession } from './sessions.js';
 import { voiceSessions } from './sessions.js';
+import { SPEECH_CONTENT_TYPES, speechVoice } from './speech.js';
 import { findSpokenTerms } from './spoken-terms.js';
 
 /** The path of the WebSocket (see `socket.ts`). */
@@ -101,9 +102,17 @@ export const createVoiceSessionRoute = defineRoute(
       if (!collection) throw notFound(`Spoken-term collection ${body.spoken_terms_id} not found.`);
       spokenTerms = collection.terms;
     }
+    const speech = body.target_media_content_type;
+    if (speech !== undefined) {
+      if (!SPEECH_CONTENT_TYPES.includes(speech))
+        throw badRequest(`target_media_content_type must be one of ${SPEECH_CONTENT_TYPES.join(', ')}.`);
+      if (targets.length === 0) throw badRequest('target_media_content_type needs target_languages.');
+      const silent = targets.find((target) => !speechVoice(target));
+      if (silent) throw unsupportedLanguage(`Speech synthesis is not installed for ${silent}.`);
+    }
     const { session, token } = voiceSessions(context).create(
       { accountId: caller.account.id, keyId: caller.key.id, customTag: customTagOf(request) },
-      { mediaType, inputType, source, targets, formality: engineFormality, spokenTerms },
+      { mediaType, inputType, source, targets, formality: engineFormality, spokenTerms, speech },
     );
     return sessionResponse(session, token, baseUrl(context, caller.account.plan));
   },

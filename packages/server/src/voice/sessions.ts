@@ -16,8 +16,10 @@ export interface SessionConfig {
   readonly source: string;
   readonly targets: readonly string[];
   readonly formality: 'default' | 'more' | 'less';
-  /** Dictionary file with the spoken terms' words, and the terms to keep as written. */
+  /** Terms to keep as written. */
   readonly spokenTerms: readonly string[];
+  /** Synthesized speech of each translation (`audio/wav`), or none. */
+  readonly speech: string | undefined;
 }
 
 export interface VoiceSession {

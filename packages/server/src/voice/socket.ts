@@ -6,7 +6,7 @@
  */
 
 import websocket from '@fastify/websocket';
-import type { VoiceServerMessage } from '@glossa/protocol';
+import type { VoiceStreamMessage } from '@glossa/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { ServiceContext } from '../context.js';
@@ -15,6 +15,7 @@ import { runVoiceJobs } from './jobs.js';
 import { startRecognizer } from './recognizer.js';
 import { VOICE_SOCKET_PATH } from './routes.js';
 import { type VoiceSession, voiceSessions } from './sessions.js';
+import { synthesize } from './speech.js';
 import { applySpokenTerms } from './terms.js';
 
 /** Close codes besides 1000 (done): see docs/voice.md. */
@@ -35,7 +36,7 @@ export const IDLE_MS = 30_000;
 export const MAX_SECONDS = 3 * 60 * 60;
 const MAX_FRAME_BYTES = 1024 * 1024;
 
-const send = (socket: WebSocket, message: VoiceServerMessage) => {
+const send = (socket: WebSocket, message: VoiceStreamMessage) => {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
 };
 
@@ -115,7 +116,8 @@ function stream(
     await context.storage.recordUsage({
       accountId: session.accountId,
       keyId: session.keyId,
-      product: 'speech_to_text',
+      // A session that speaks its translations is speech-to-speech; otherwise speech-to-text.
+      product: session.config.speech ? 'speech_to_speech' : 'speech_to_text',
       units: minutes,
       customTag: session.customTag,
       day: utcDay(new Date()),
@@ -210,5 +212,15 @@ async function deliver(
       formality: config.formality,
     });
     send(socket, { type: 'translation', segment_id: id, target_language: target, text: translated });
+    if (config.speech && translated.trim()) {
+      const audio = await synthesize(translated, target);
+      send(socket, {
+        type: 'speech',
+        segment_id: id,
+        target_language: target,
+        content_type: config.speech,
+        audio: audio.toString('base64'),
+      });
+    }
   }
 }
