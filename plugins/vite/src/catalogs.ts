@@ -10,6 +10,7 @@ import { createTranslationRun } from '@glossa/core';
 import { buildCatalog, type Catalog, extractCatalog } from '@glossa/i18next';
 import { MissingTranslationsError } from './errors.js';
 import type { LocalizeOptions } from './localize.js';
+import { recordingCache } from './results.js';
 
 export interface CatalogOptions {
   /** Folder of the source language's catalogs, relative to Vite's root, e.g. `locales/en`. */
@@ -34,40 +35,62 @@ export async function emitCatalogs(options: CatalogOptions, ctx: EmitContext): P
   const dir = resolve(ctx.root, options.source);
   const outDir = (options.outDir ?? 'locales').replace(/^\/+|\/+$/g, '');
   const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
-  const catalogs = await Promise.all(
-    files.map(async (file) => extractCatalog(await readFile(join(dir, file), 'utf8'), { file })),
+  const sources = await Promise.all(
+    files.map(async (file) => ({ file, text: await readFile(join(dir, file), 'utf8') })),
   );
   const { session, sourceLang, locales, cacheOnly } = ctx.localize;
-  const run = createTranslationRun({
-    translator: session.translator,
-    cache: session.cache,
+  const materialOf = (s: { file: string; text: string }) => [
+    'catalog',
+    s.file,
+    s.text,
     sourceLang,
-    targetLangs: locales,
-    ...(ctx.localize.requestOptions && { requestOptions: ctx.localize.requestOptions }),
-    ...(ctx.localize.onEvent && { onEvent: ctx.localize.onEvent }),
-  });
-  const { targets, report } = await run.translate({ segments: catalogs.flatMap((c) => c.segments) });
-  if (cacheOnly && report.failures.length > 0) throw new MissingTranslationsError(report.failures);
+    locales,
+    ctx.localize.requestOptions ?? {},
+  ];
+  // Per file, per locale (source language included): the emitted text; from the result cache if unchanged.
+  const texts = await Promise.all(sources.map((s) => session.results?.get(materialOf(s))));
+  const todo = sources.filter((_, i) => texts[i] === undefined);
+  let summary = `${todo.length === 0 ? 'all' : sources.length - todo.length} unchanged (result cache)`;
+  if (todo.length > 0) {
+    const catalogs = todo.map((s) => extractCatalog(s.text, { file: s.file }));
+    const recording = recordingCache(session.cache);
+    const run = createTranslationRun({
+      translator: session.translator,
+      cache: recording.cache,
+      sourceLang,
+      targetLangs: locales,
+      ...(ctx.localize.requestOptions && { requestOptions: ctx.localize.requestOptions }),
+      ...(ctx.localize.onEvent && { onEvent: ctx.localize.onEvent }),
+    });
+    const { targets, report } = await run.translate({ segments: catalogs.flatMap((c) => c.segments) });
+    if (cacheOnly && report.failures.length > 0) throw new MissingTranslationsError(report.failures);
+    for (const [i, c] of catalogs.entries()) {
+      const outputs: Record<string, string> = { [sourceLang]: serialize(c.catalog) };
+      for (const locale of locales) {
+        outputs[locale] = serialize(buildCatalog(c, targets.get(locale)!, { locale }));
+      }
+      texts[sources.indexOf(todo[i]!)] = outputs;
+      if (session.results && !report.failures.some((f) => f.file === c.file)) {
+        await session.results.set(materialOf(todo[i]!), outputs, recording.used);
+      }
+    }
+    summary += `, ${report.cacheHits} from cache, ${report.translated} translated, ${report.failures.length} failure(s)`;
+  }
 
   const manifest: CatalogManifest = { sourceLang, locales: {} };
-  const write = (locale: string, file: string, catalog: Catalog) => {
-    const text = `${JSON.stringify(catalog, null, 2)}\n`;
-    const hash = createHash('sha256').update(text).digest('hex').slice(0, 10);
-    const name = `${locale}/${file.replace(/\.json$/, '')}.${hash}.json`;
-    ctx.emit(`${outDir}/${name}`, text);
-    manifest.locales[locale] ??= {};
-    manifest.locales[locale][file.replace(/\.json$/, '')] = name;
-  };
-  for (const c of catalogs) write(sourceLang, c.file, c.catalog);
-  for (const locale of locales) {
-    for (const c of catalogs) {
-      write(locale, c.file, buildCatalog(c, targets.get(locale)!, { locale }));
+  for (const locale of [sourceLang, ...locales]) {
+    for (const [i, { file }] of sources.entries()) {
+      const text = texts[i]![locale]!;
+      const hash = createHash('sha256').update(text).digest('hex').slice(0, 10);
+      const name = `${locale}/${file.replace(/\.json$/, '')}.${hash}.json`;
+      ctx.emit(`${outDir}/${name}`, text);
+      manifest.locales[locale] ??= {};
+      manifest.locales[locale][file.replace(/\.json$/, '')] = name;
     }
   }
   ctx.emit(`${outDir}/manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);
-  ctx.log(
-    `glossa: ${files.length} catalog(s) × ${locales.join(', ')}: ${report.cacheHits} from cache, ` +
-      `${report.translated} translated, ${report.failures.length} failure(s)`,
-  );
+  ctx.log(`glossa: ${files.length} catalog(s) × ${locales.join(', ')}: ${summary}`);
   return manifest;
 }
+
+const serialize = (catalog: Catalog) => `${JSON.stringify(catalog, null, 2)}\n`;

@@ -13,6 +13,7 @@ import {
 } from '@glossa/core';
 import { extract, merge } from '@glossa/rehype';
 import { MissingTranslationsError } from './errors.js';
+import { recordingCache } from './results.js';
 import type { Session } from './service.js';
 
 export interface Page {
@@ -33,19 +34,42 @@ export interface LocalizeOptions {
 export interface Localized {
   /** Per locale, per page path: the localized HTML (without alternates). */
   readonly pages: Map<string, Map<string, string>>;
+  /** The run over the pages not in the result cache (an empty report when there were none). */
   readonly report: RunReport;
+  /** Pages taken whole from the result cache (source, options and translations unchanged). */
+  readonly reused: number;
   /** Segments whose translation could not be merged: they stay in the source language. */
   readonly problems: readonly RunFailure[];
 }
 
 export async function localizePages(pages: readonly Page[], options: LocalizeOptions): Promise<Localized> {
-  const extractions = pages.map((page) => ({ page, extraction: extract(page.html, { file: page.path }) }));
+  const out = new Map(options.locales.map((locale) => [locale, new Map<string, string>()]));
+  const results = options.session.results;
+  const materialOf = (page: Page) => [
+    'page',
+    page.path,
+    page.html,
+    options.sourceLang,
+    options.locales,
+    options.requestOptions ?? {},
+  ];
+  const cached = await Promise.all(pages.map((page) => results?.get(materialOf(page))));
+  const todo = pages.filter((page, i) => {
+    const outputs = cached[i];
+    if (outputs === undefined) return true;
+    for (const locale of options.locales) out.get(locale)!.set(page.path, outputs[locale]!);
+    return false;
+  });
+  if (todo.length === 0) return { pages: out, report: EMPTY_REPORT, reused: pages.length, problems: [] };
+
+  const extractions = todo.map((page) => ({ page, extraction: extract(page.html, { file: page.path }) }));
   const segments: RunSegment[] = extractions.flatMap(({ page, extraction }) =>
     extraction.segments.map((segment) => ({ ...segment, file: page.path })),
   );
+  const recording = recordingCache(options.session.cache);
   const run = createTranslationRun({
     translator: options.session.translator,
-    cache: options.session.cache,
+    cache: recording.cache,
     sourceLang: options.sourceLang,
     targetLangs: options.locales,
     ...(options.requestOptions && { requestOptions: options.requestOptions }),
@@ -54,23 +78,39 @@ export async function localizePages(pages: readonly Page[], options: LocalizeOpt
   const { targets, report } = await run.translate({ segments });
   if (options.cacheOnly && report.failures.length > 0) throw new MissingTranslationsError(report.failures);
 
-  const out = new Map<string, Map<string, string>>();
   const problems: RunFailure[] = [];
-  for (const locale of options.locales) {
-    const localeTargets = targets.get(locale)!;
-    const localePages = new Map<string, string>();
-    for (const { page, extraction } of extractions) {
-      const html = merge(extraction, localeTargets, {
+  for (const { page, extraction } of extractions) {
+    const outputs: Record<string, string> = {};
+    const before = problems.length;
+    for (const locale of options.locales) {
+      outputs[locale] = merge(extraction, targets.get(locale)!, {
         file: page.path,
         lang: locale,
         onProblem: (p) => problems.push({ locale, key: p.key, file: page.path, reason: p.reason }),
       });
-      localePages.set(page.path, html);
+      out.get(locale)!.set(page.path, outputs[locale]);
     }
-    out.set(locale, localePages);
+    // A page with a failure or problem is made again next time (its source text stands in).
+    const clean = problems.length === before && !report.failures.some((f) => f.file === page.path);
+    if (results && clean) await results.set(materialOf(page), outputs, recording.used);
   }
-  return { pages: out, report, problems };
+  return { pages: out, report, reused: pages.length - todo.length, problems };
 }
+
+const EMPTY_REPORT: RunReport = {
+  segments: 0,
+  unchanged: 0,
+  humanEdits: 0,
+  cacheHits: 0,
+  translated: 0,
+  retried: 0,
+  requests: 0,
+  requestBytes: 0,
+  billedCharacters: 0,
+  failures: [],
+  qa: [],
+  durationMs: 0,
+};
 
 export interface Alternate {
   readonly lang: string;
@@ -92,10 +132,16 @@ export function withAlternates(html: string, alternates: readonly Alternate[], d
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
 /** One line for Vite's logger. */
-export function describeReport(report: RunReport, pages: number, locales: readonly string[]): string {
+export function describeReport(
+  report: RunReport,
+  pages: number,
+  locales: readonly string[],
+  reused = 0,
+): string {
   const s = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
   return (
-    `glossa: ${s(pages, 'page')} × ${locales.join(', ')}: ${s(report.segments, 'segment')}, ` +
+    `glossa: ${s(pages, 'page')} × ${locales.join(', ')}: ${reused} unchanged (result cache), ` +
+    `${s(report.segments, 'segment')}, ` +
     `${report.cacheHits} from cache, ${report.translated} translated in ${s(report.requests, 'request')} ` +
     `(${s(report.billedCharacters, 'billed character')}), ${s(report.failures.length, 'failure')} ` +
     `in ${Math.round(report.durationMs)} ms`

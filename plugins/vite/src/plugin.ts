@@ -150,7 +150,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
                 });
               }
             }
-            log(describeReport(localized.report, pages.length, locales));
+            log(describeReport(localized.report, pages.length, locales, localized.reused));
           }
           if (options.catalogs) {
             await emitCatalogs(options.catalogs, {
@@ -160,6 +160,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
               log,
             });
           }
+          await session.results?.prune();
         } finally {
           await session.close();
         }

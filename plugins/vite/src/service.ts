@@ -3,6 +3,7 @@
  * else the embedded `@glossa/server` on loopback, started only when a translation is actually missing:
  * a build whose translations are all cached never starts it.
  */
+import { dirname, join } from 'node:path';
 import { GlossaClient } from '@glossa/client';
 import {
   createTranslationCache,
@@ -13,10 +14,13 @@ import {
   type Translator,
 } from '@glossa/core';
 import { MissingTranslationsError } from './errors.js';
+import { createResultStore, type ResultStore } from './results.js';
 
 export interface Session {
   readonly translator: Translator;
   readonly cache: TranslationCache;
+  /** Outputs of earlier builds, next to the cache file (`<cache dir>/vite/`); none with another store. */
+  readonly results?: ResultStore;
   close(): Promise<void>;
 }
 
@@ -29,8 +33,12 @@ export async function openSession(
     config.cache.store === 'file'
       ? createTranslationCache([await openFileStore({ path: config.cache.path })])
       : await openConfiguredCache(config);
+  const results =
+    config.cache.store === 'file'
+      ? { results: createResultStore(join(dirname(config.cache.path), 'vite'), cache) }
+      : {};
   if (cacheOnly) {
-    return { translator: refusingTranslator, cache, close: () => cache.close() };
+    return { translator: refusingTranslator, cache, ...results, close: () => cache.close() };
   }
   let opened: Promise<{ client: GlossaClient; close: () => Promise<void> }> | undefined;
   const translator: Translator = {
@@ -42,6 +50,7 @@ export async function openSession(
   return {
     translator,
     cache,
+    ...results,
     close: async () => {
       await cache.close();
       if (opened) await (await opened).close();

@@ -1,5 +1,5 @@
 /** glossaVite in real Vite builds and a real dev server, against a real @glossa/server over loopback. */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +112,61 @@ describe('glossaVite build', () => {
     const source = await readFile(join(dir, 'dist3', 'index.html'), 'utf8');
     expect(source).toContain('<html lang="en">');
     expect(source).toContain('hreflang="ar-XB" href="https://bakery.example/intl/ar-XB/"');
+  });
+
+  it('reuses a page from the result cache only while its source and translations are unchanged', async () => {
+    const site = join(dir, 'site-results');
+    await mkdir(join(site, 'locales', 'en'), { recursive: true });
+    await writeFile(join(site, 'index.html'), PAGE);
+    await writeFile(join(site, 'locales', 'en', 'app.json'), '{"hello": "Hello {{name}}"}\n');
+    const cachePath = join(dir, 'results', 'cache.jsonl');
+    const at = (out: string, cacheOnly = true) => ({
+      ...config({
+        cache: { path: cachePath },
+        ...(cacheOnly && { cacheOnly, service: { url: 'http://127.0.0.1:9', apiKey: 'unused' } }),
+      }),
+      root: site,
+      build: { outDir: join(dir, out), emptyOutDir: true },
+    });
+    const pageIn = (out: string) => readFile(join(dir, out, 'en-XA', 'index.html'), 'utf8');
+    await build(at('r1', false));
+    const first = await pageIn('r1');
+
+    // The entry is what a warm build emits: a marker put in its output shows up.
+    const entries = join(dir, 'results', 'vite');
+    const names = await readdir(entries);
+    expect(names).toHaveLength(2); // the page and the catalog
+    for (const name of names) {
+      const entry = JSON.parse(await readFile(join(entries, name), 'utf8'));
+      if (!entry.outputs['en-XA'].includes('<html')) continue;
+      entry.outputs['en-XA'] = entry.outputs['en-XA'].replace('</body>', '<!-- from the entry --></body>');
+      await writeFile(join(entries, name), JSON.stringify(entry));
+    }
+    await build(at('r2'));
+    expect(await pageIn('r2')).toBe(first.replace('</body>', '<!-- from the entry --></body>'));
+
+    // A changed translation in the cache: the page is made again from it.
+    const lines = (await readFile(cachePath, 'utf8')).trimEnd().split('\n');
+    const edited = lines.map((line) => {
+      const [key, value] = JSON.parse(line) as [string, string];
+      return JSON.stringify([
+        key,
+        value.includes('<') && value.startsWith('[') ? `[EDITED ${value.slice(1)}` : value,
+      ]);
+    });
+    await writeFile(cachePath, `${edited.join('\n')}\n`);
+    await build(at('r3'));
+    const rebuilt = await pageIn('r3');
+    expect(rebuilt).not.toContain('from the entry');
+    expect(rebuilt).toMatch(/<p>\[EDITED .+<strong>/);
+
+    // A changed source: not reused (cacheOnly lists the new text as missing), then translated.
+    await writeFile(join(site, 'index.html'), PAGE.replace('every day', 'every morning'));
+    const thrown = await build(at('r4')).catch((e: unknown) => e);
+    expect((thrown as Error).message).toContain('en-XA  index.html#p-1');
+    await build(at('r5', false));
+    expect(await pageIn('r5')).toMatch(/<p>\[.*<strong>[^<]*ɱööŕñîîñĝ/);
+    expect(await readdir(entries)).toHaveLength(2); // the old page's entry is pruned
   });
 
   it('refuses a relative base (asset URLs would break in the locale folders) and an output without {locale}', async () => {
