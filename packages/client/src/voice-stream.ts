@@ -4,7 +4,7 @@
  * JSON messages as they arrive. A close other than 1000 ends the iteration with a `VoiceStreamError`.
  */
 import { readFile } from 'node:fs/promises';
-import type { VoiceServerMessage } from '@glossa/protocol';
+import type { VoiceStreamMessage } from '@glossa/protocol';
 import { GlossaError } from './errors.js';
 import type { Voice, VoiceSessionOptions } from './resources/voice.js';
 
@@ -40,11 +40,11 @@ export async function* streamVoice(
   voice: Voice,
   audio: VoiceAudio,
   options: StreamVoiceOptions,
-): AsyncGenerator<VoiceServerMessage> {
+): AsyncGenerator<VoiceStreamMessage> {
   const { chunkBytes = 32_000, ...sessionOptions } = options;
   const session = await voice.createSession(sessionOptions);
   const socket = voice.connect(session);
-  const pending: VoiceServerMessage[] = [];
+  const pending: VoiceStreamMessage[] = [];
   let wake: (() => void) | undefined;
   let closed: { code: number; reason: string } | undefined;
   let failure: Error | undefined;
@@ -55,7 +55,7 @@ export async function* streamVoice(
   socket.on('message', (data, isBinary) => {
     if (isBinary) return;
     try {
-      pending.push(JSON.parse(data.toString()) as VoiceServerMessage);
+      pending.push(JSON.parse(data.toString()) as VoiceStreamMessage);
     } catch {
       failure = new VoiceStreamError('The server sent a message that is not JSON.', 1002);
     }
@@ -91,7 +91,7 @@ export async function* streamVoice(
 
   try {
     for (;;) {
-      while (pending.length > 0) yield pending.shift() as VoiceServerMessage;
+      while (pending.length > 0) yield pending.shift() as VoiceStreamMessage;
       if (failure) throw failure;
       if (closed) {
         if (closed.code !== 1000) {

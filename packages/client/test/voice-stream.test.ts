@@ -28,6 +28,20 @@ describe('streamVoice against the real server (pocketsphinx, Apertium)', () => {
     expect(messages.at(-1)).toEqual({ type: 'end_of_stream' });
   });
 
+  it('asks for translated speech: speech messages carry base64 WAV', async () => {
+    const types = [];
+    for await (const message of streamVoice(real.client().voice, wavFile, {
+      sourceMediaContentType: 'audio/wav',
+      targetLanguages: ['es'],
+      targetMediaContentType: 'audio/wav',
+    })) {
+      types.push(message.type);
+      if (message.type === 'speech')
+        expect(Buffer.from(message.audio, 'base64').subarray(0, 4).toString()).toBe('RIFF');
+    }
+    expect(types).toEqual(['transcript', 'translation', 'speech', 'end_of_stream']);
+  });
+
   it('streams a Node stream', async () => {
     const { readFileSync } = await import('node:fs');
     const bytes = readFileSync(wavFile);

@@ -26,6 +26,8 @@ export interface VoiceSessionOptions extends RequestOptions {
   spokenTermsId?: string | undefined;
   formality?: TranslateRequest['formality'] | undefined;
   glossaryId?: string | undefined;
+  /** `audio/wav`: the server also sends synthesized speech of each translation (`speech` messages). */
+  targetMediaContentType?: string | undefined;
 }
 
 export interface SpokenTermsInput {
@@ -41,6 +43,7 @@ const SESSION_FIELDS = [
   'spokenTermsId',
   'formality',
   'glossaryId',
+  'targetMediaContentType',
 ] as const;
 
 export class Voice {
