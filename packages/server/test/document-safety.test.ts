@@ -112,14 +112,11 @@ describe('packages and XML that are refused', () => {
     expect(noMain.data.message).toMatch(/has no 'xl\/workbook.xml' part/);
   });
 
-  it.each(['pdf', 'png', 'jpg', 'jpeg'])(
-    '%s is refused by name until it is supported: 400',
-    async (extension) => {
-      const reply = await upload(t, `file.${extension}`, 'x');
-      expect(reply.status).toBe(400);
-      expect(reply.data.message).toBe(
-        `Document format '${extension}' is not supported by this server (yet); no document was created.`,
-      );
-    },
-  );
+  it.each(['pdf'])('%s is refused by name until it is supported: 400', async (extension) => {
+    const reply = await upload(t, `file.${extension}`, 'x');
+    expect(reply.status).toBe(400);
+    expect(reply.data.message).toBe(
+      `Document format '${extension}' is not supported by this server (yet); no document was created.`,
+    );
+  });
 });

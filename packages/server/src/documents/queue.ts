@@ -51,7 +51,10 @@ export function createDocumentQueue(
       if (!format || !caller || !choice)
         throw new DocumentFormatError('This document can no longer be translated.');
       const bytes = readFileSync(store.fileOf(document.id, 'in'));
-      const extraction = format.extract(bytes, { targetLang: document.parameters.target_lang });
+      const extraction = await format.extract(bytes, {
+        targetLang: document.parameters.target_lang,
+        sourceLang: document.parameters.source_lang,
+      });
       const outputs = await translateTexts({
         texts: extraction.texts,
         parameters: document.parameters,
@@ -63,7 +66,7 @@ export function createDocumentQueue(
           if (closed) throw new Closing();
         },
       });
-      const result = extraction.rebuild(outputs);
+      const result = await extraction.rebuild(outputs);
       if (closed) throw new Closing();
       if (store.get(document.id)) store.finish(document.id, result);
       else store.remove(document.id);

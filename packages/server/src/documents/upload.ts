@@ -44,6 +44,8 @@ const ALIASES: Partial<Record<DocumentExtension, DocumentExtension>> = {
   html: 'htm',
   xlf: 'xliff',
   xliff: 'xlf',
+  jpeg: 'jpg',
+  jpg: 'jpeg',
 };
 
 function language(code: string, parameter: string): string {
@@ -121,7 +123,11 @@ export async function uploadDocument(
   const target = language(fields.target_lang, 'target_lang');
   let extraction: Extraction;
   try {
-    extraction = format.extract(upload.file.bytes, { targetLang: target });
+    const given = fields.source_lang === undefined ? undefined : canonicalLanguage(fields.source_lang);
+    extraction = await format.extract(upload.file.bytes, {
+      targetLang: target,
+      ...(given !== undefined ? { sourceLang: given } : {}),
+    });
   } catch (error) {
     if (error instanceof DocumentFormatError)
       throw new ServiceError(

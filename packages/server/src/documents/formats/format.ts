@@ -19,12 +19,14 @@ export interface DocumentText {
 export interface Extraction {
   readonly texts: readonly DocumentText[];
   /** The translated document: `outputs[i]` is the translation of `texts[i]`, in the same form. */
-  rebuild(outputs: readonly string[]): Uint8Array;
+  rebuild(outputs: readonly string[]): Uint8Array | Promise<Uint8Array>;
 }
 
 export interface ExtractOptions {
   /** Target language (canonical code), for formats that record it. */
   readonly targetLang?: string;
+  /** Source language (canonical code) when known, for formats that read it (OCR of images). */
+  readonly sourceLang?: string;
 }
 
 export interface DocumentFormat {
@@ -36,7 +38,8 @@ export interface DocumentFormat {
   readonly contentType: string;
   /** Billed at least this many characters. */
   readonly minimumBilled: number;
-  extract(bytes: Uint8Array, options: ExtractOptions): Extraction;
+  /** Synchronous for text formats; a promise for formats that run a tool (OCR of images). */
+  extract(bytes: Uint8Array, options: ExtractOptions): Extraction | Promise<Extraction>;
 }
 
 /** Content the format cannot read, or a limit it is over (entry count, expansion, nesting). */

@@ -2,6 +2,7 @@
 import type { DocumentExtension } from '@glossa/protocol';
 import type { DocumentFormat } from './format.js';
 import { htmlFormat } from './html.js';
+import { jpegFormat, pngFormat } from './image.js';
 import { jsonFormat } from './json.js';
 import { mifFormat } from './mif.js';
 import { docxFormat, idmlFormat, pptxFormat, xlsxFormat } from './ooxml.js';
@@ -25,6 +26,9 @@ export const DOCUMENT_FORMATS: Readonly<Partial<Record<DocumentExtension, Docume
   dita: ditaFormat,
   xlf: createXliffFormat('XLF'),
   xliff: createXliffFormat('XLIFF'),
+  png: pngFormat,
+  jpg: jpegFormat,
+  jpeg: jpegFormat,
 };
 
 export function formatOf(extension: DocumentExtension): DocumentFormat | undefined {

@@ -1,0 +1,75 @@
+/**
+ * Images (beta: `jpeg`, `jpg`, `png`): the words are read by Tesseract OCR with their boxes, each block
+ * (a paragraph of lines) is one plain text, and the translated document is the same image, the same size
+ * and format, with each block's region covered in its background colour and the translation drawn over it,
+ * fitted to the region. The image is decoded by sharp (libvips) with a pixel limit, turned upright by its
+ * EXIF orientation, and must be what its extension says.
+ */
+import sharp from 'sharp';
+import { type DocumentFormat, DocumentFormatError, type Extraction } from './format.js';
+import { drawTranslations } from './image-draw.js';
+import { recognize } from './ocr.js';
+
+/** Largest image accepted, in pixels (width × height): about 7,000 × 7,000. */
+export const MAX_IMAGE_PIXELS = 50_000_000;
+/** Largest upload accepted, in bytes. */
+const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+type ImageKind = 'png' | 'jpeg';
+
+export interface DecodedImage {
+  /** The upright image as raw RGBA pixels. */
+  readonly pixels: Buffer;
+  readonly width: number;
+  readonly height: number;
+  readonly kind: ImageKind;
+}
+
+/** Decodes the upload: an image of the kind its extension names, within the pixel limit. */
+export async function decodeImage(bytes: Uint8Array, kind: ImageKind, name: string): Promise<DecodedImage> {
+  let format: string | undefined;
+  try {
+    format = (await sharp(bytes, { limitInputPixels: false }).metadata()).format;
+  } catch {
+    throw new DocumentFormatError(`The ${name} document is not a readable image.`);
+  }
+  if (format !== kind)
+    throw new DocumentFormatError(`The ${name} document is not a ${kind.toUpperCase()} image.`);
+  try {
+    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
+      .rotate()
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { pixels: data, width: info.width, height: info.height, kind };
+  } catch (error) {
+    if (error instanceof Error && /pixel limit/i.test(error.message))
+      throw new DocumentFormatError(
+        `Image too large: ${name} documents may be at most ${MAX_IMAGE_PIXELS} pixels (width × height).`,
+        413,
+      );
+    throw new DocumentFormatError(`The ${name} document is not a readable image.`);
+  }
+}
+
+function createImageFormat(name: string, kind: ImageKind): DocumentFormat {
+  return {
+    name,
+    maxBytes: MAX_IMAGE_BYTES,
+    contentType: kind === 'png' ? 'image/png' : 'image/jpeg',
+    minimumBilled: 0,
+    async extract(bytes, options): Promise<Extraction> {
+      const image = await decodeImage(bytes, kind, name);
+      const raw = { raw: { width: image.width, height: image.height, channels: 4 as const } };
+      const png = await sharp(image.pixels, raw).png({ compressionLevel: 1 }).toBuffer();
+      const blocks = (await recognize(png, options.sourceLang)).filter((block) => /\p{L}/u.test(block.text));
+      return {
+        texts: blocks.map((block) => ({ text: block.text, mode: 'plain' as const })),
+        rebuild: (outputs) => drawTranslations(image, blocks, outputs),
+      };
+    },
+  };
+}
+
+export const pngFormat = createImageFormat('PNG', 'png');
+export const jpegFormat = createImageFormat('JPEG', 'jpeg');

@@ -1,0 +1,171 @@
+/**
+ * OCR with Debian's `tesseract` (tesseract-ocr): the image (PNG bytes) goes in on stdin, TSV word boxes come
+ * out on stdout, grouped here into blocks (Tesseract's paragraphs) of lines of words. Run with
+ * `OMP_THREAD_LIMIT=1` (about 7× faster here than letting OpenMP spin on every core).
+ */
+import { execFile, spawn } from 'node:child_process';
+import { DocumentFormatError } from './format.js';
+
+export interface Box {
+  readonly left: number;
+  readonly top: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+export interface OcrLine extends Box {
+  readonly words: readonly string[];
+}
+
+export interface OcrBlock extends Box {
+  readonly lines: readonly OcrLine[];
+  /** The words of the block, lines joined by spaces (a hyphen that ends a line joins the word). */
+  readonly text: string;
+}
+
+/** Words read with less confidence than this (0..100) are left out: specks and texture, not text. */
+const MIN_CONFIDENCE = 40;
+const TIMEOUT_MS = 120_000;
+/** Tesseract's data names for the languages the server may be asked to read (installed ones are used). */
+const TESSERACT_LANGUAGES: Readonly<Record<string, string>> = {
+  en: 'eng',
+  es: 'spa',
+  fr: 'fra',
+  de: 'deu',
+  it: 'ita',
+  pt: 'por',
+  ca: 'cat',
+  nl: 'nld',
+};
+
+let installed: Promise<ReadonlySet<string>> | undefined;
+
+/** The language data Tesseract has here (empty when `tesseract` is not installed). */
+function installedLanguages(): Promise<ReadonlySet<string>> {
+  installed ??= new Promise((resolve) => {
+    execFile('tesseract', ['--list-langs'], { timeout: 10_000 }, (error, stdout) => {
+      resolve(
+        new Set(
+          error
+            ? []
+            : stdout
+                .split('\n')
+                .slice(1)
+                .map((line) => line.trim())
+                .filter(Boolean),
+        ),
+      );
+    });
+  });
+  return installed;
+}
+
+/** Tesseract's language for a source language: its own data when installed, else English. */
+async function tesseractLanguage(sourceLang: string | undefined): Promise<string> {
+  const languages = await installedLanguages();
+  if (!languages.has('eng'))
+    throw new DocumentFormatError(
+      'Image documents need Tesseract OCR with English data on the server (tesseract-ocr, tesseract-ocr-eng).',
+    );
+  const wanted = sourceLang && TESSERACT_LANGUAGES[sourceLang.split('-')[0]!.toLowerCase()];
+  return wanted && languages.has(wanted) ? wanted : 'eng';
+}
+
+/** Reads the words of a PNG image, grouped into blocks of lines. */
+export async function recognize(png: Uint8Array, sourceLang: string | undefined): Promise<OcrBlock[]> {
+  const lang = await tesseractLanguage(sourceLang);
+  const tsv = await runTesseract(png, lang);
+  return parseTsv(tsv);
+}
+
+function runTesseract(png: Uint8Array, lang: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('tesseract', ['stdin', 'stdout', '-l', lang, 'tsv'], {
+      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    let errors = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (errors.length < 2000) errors += chunk.toString('utf8');
+    });
+    child.stdin.on('error', () => {}); // the exit code reports the failure
+    child.on('error', () => {
+      clearTimeout(timer);
+      reject(new DocumentFormatError('The image could not be read: Tesseract OCR is not available.'));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      else
+        reject(
+          new DocumentFormatError(
+            signal === 'SIGKILL'
+              ? `The image could not be read: OCR took longer than ${TIMEOUT_MS / 1000} s.`
+              : `The image could not be read by Tesseract OCR (exit ${code}).`,
+          ),
+        );
+    });
+    child.stdin.end(png);
+  });
+}
+
+interface Word extends Box {
+  readonly block: string;
+  readonly line: string;
+  readonly text: string;
+}
+
+/** TSV rows of level 5 (words) into blocks (block + paragraph numbers) of lines, in reading order. */
+export function parseTsv(tsv: string): OcrBlock[] {
+  const words: Word[] = [];
+  for (const row of tsv.split('\n').slice(1)) {
+    const cells = row.split('\t');
+    if (cells.length < 12 || cells[0] !== '5') continue;
+    const text = cells.slice(11).join('\t').trim();
+    const confidence = Number(cells[10]);
+    if (text === '' || !(confidence >= MIN_CONFIDENCE)) continue;
+    const [, page, block, par, line, , left, top, width, height] = cells.map(Number) as number[];
+    words.push({
+      block: `${page}/${block}/${par}`,
+      line: `${page}/${block}/${par}/${line}`,
+      text,
+      left: left!,
+      top: top!,
+      width: width!,
+      height: height!,
+    });
+  }
+  const blocks = new Map<string, Map<string, Word[]>>();
+  for (const word of words) {
+    const lines = blocks.get(word.block) ?? new Map<string, Word[]>();
+    blocks.set(word.block, lines);
+    lines.set(word.line, [...(lines.get(word.line) ?? []), word]);
+  }
+  return [...blocks.values()].map((lines) => {
+    const ocrLines = [...lines.values()].map((line) => ({
+      ...union(line),
+      words: line.map((word) => word.text),
+    }));
+    return { ...union(ocrLines), lines: ocrLines, text: joinLines(ocrLines) };
+  });
+}
+
+function joinLines(lines: readonly OcrLine[]): string {
+  let text = '';
+  for (const line of lines) {
+    const words = line.words.join(' ');
+    text = text === '' ? words : /\p{L}-$/u.test(text) ? `${text.slice(0, -1)}${words}` : `${text} ${words}`;
+  }
+  return text;
+}
+
+export function union(boxes: readonly Box[]): Box {
+  const left = Math.min(...boxes.map((box) => box.left));
+  const top = Math.min(...boxes.map((box) => box.top));
+  const right = Math.max(...boxes.map((box) => box.left + box.width));
+  const bottom = Math.max(...boxes.map((box) => box.top + box.height));
+  return { left, top, width: right - left, height: bottom - top };
+}
