@@ -19,6 +19,7 @@ import { createResourceStore, type ResourceStore } from './resources.js';
 import { ROUTES } from './routes/index.js';
 import { createSqliteStorage } from './storage/sqlite.js';
 import { createSourceDetector } from './translate/detect-source.js';
+import { retainHelperProcesses } from './write/helper-lifetime.js';
 
 export interface GlossaServer {
   /** Paid-plan base URL, e.g. `http://127.0.0.1:41234`. */
@@ -82,6 +83,7 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
   const documents = startDocumentService(context, {
     logError: (error, documentId) => paid.log.error({ err: error, documentId }, 'document job failed'),
   });
+  const releaseHelpers = retainHelperProcesses();
   let closed = false;
 
   return {
@@ -111,6 +113,7 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
       if (closed) return;
       closed = true;
       await Promise.allSettled([paid.close(), free.close()]);
+      releaseHelpers();
       await documents.close();
       await engines.close();
       await resources.close();
