@@ -33,6 +33,7 @@ export const ERROR_CODES = {
   unsupportedLanguage: 'unsupported_language',
   engineError: 'engine_error',
   documentNotReady: 'document_not_ready',
+  serviceUnavailable: 'service_unavailable',
   internalError: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

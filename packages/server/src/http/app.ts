@@ -90,7 +90,8 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: DEFAULT_BODY_LIMIT,
     forceCloseConnections: true,
-    return503OnClosing: true,
+    // A closing server answers 503 itself (onRequest below), in the interface's shape with a trace id.
+    return503OnClosing: false,
     // Requests Node's HTTP parser refuses never reach Fastify's handlers: answer them in the same shape.
     clientErrorHandler: (error, socket) => {
       if (!socket.writable) return;
@@ -122,8 +123,24 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
   app.decorateRequest('caller', undefined);
   registerBodyParsers(app);
 
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-trace-id', request.id);
+    if (closing) {
+      throw new ServiceError(
+        503,
+        'The server is shutting down. Retry later.',
+        ERROR_CODES.serviceUnavailable,
+        undefined,
+        {
+          headers: { connection: 'close' },
+        },
+      );
+    }
     const route = request.routeOptions.config.route;
     if (!route || route.endpoint.access === 'signed_url') return;
     const caller = await authenticate(request, plan, context);
