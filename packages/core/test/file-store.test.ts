@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -55,6 +55,18 @@ describe('file store', () => {
     await store.setMany(new Map([['d', 'D']]));
     expect(await readFile(path, 'utf8')).toBe('["a","A"]\nnot json\n["b","B"]\n["d","D"]\n');
     await store.close();
+  });
+
+  it('opening reads only the file: the folder is made on the first write, stale compaction copies go at the next compaction', async () => {
+    const path = join(dir, 'new', 'cache.jsonl');
+    const store = await openFileStore({ path });
+    expect(await readdir(dir)).toEqual([]); // opening a missing cache creates nothing
+    await store.setMany(new Map([['a', 'A']]));
+    await writeFile(`${path}.tmp-1-2`, '["half"'); // left by a compaction that was killed
+    await store.compact();
+    expect(await readdir(join(dir, 'new'))).toEqual(['cache.jsonl']);
+    await store.close();
+    expect((await (await openFileStore({ path })).getMany(['a'])).get('a')).toBe('A');
   });
 
   it('an unreadable path is a CacheStoreError', async () => {

@@ -41,10 +41,8 @@ export async function openFileStore(options: FileStoreOptions): Promise<FileStor
   let lines = 0;
   let droppedLines = 0;
   try {
-    await mkdir(dir, { recursive: true });
-    for (const name of await readdir(dir)) {
-      if (name.startsWith(`${basename(path)}.tmp-`)) await rm(join(dir, name), { force: true });
-    }
+    // No directory work here (opened once per build): it is made on the first write, and the copies
+    // an interrupted compaction left are removed by the next compaction.
     const data = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return '';
       throw error;
@@ -80,9 +78,18 @@ export async function openFileStore(options: FileStoreOptions): Promise<FileStor
     return run;
   };
 
+  const openAppend = async () => {
+    await mkdir(dir, { recursive: true });
+    return open(path, 'a');
+  };
+
   const compactNow = async () => {
     await handle?.close();
     handle = undefined;
+    await mkdir(dir, { recursive: true });
+    for (const name of await readdir(dir)) {
+      if (name.startsWith(`${basename(path)}.tmp-`)) await rm(join(dir, name), { force: true });
+    }
     const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
     const sorted = [...entries.keys()].sort();
     const out = await open(tmp, 'w');
@@ -126,12 +133,12 @@ export async function openFileStore(options: FileStoreOptions): Promise<FileStor
             chunk.push(`${JSON.stringify([key, value])}\n`);
             lines++;
             if (chunk.length >= 4096) {
-              handle ??= await open(path, 'a');
+              handle ??= await openAppend();
               await handle.write(chunk.splice(0).join(''));
             }
           }
           if (chunk.length === 0 && !handle) return;
-          handle ??= await open(path, 'a');
+          handle ??= await openAppend();
           if (chunk.length > 0) await handle.write(chunk.join(''));
           await handle.datasync();
           if (lines > Math.max(1000, entries.size * ratio)) await compactNow();
