@@ -1,4 +1,4 @@
-import type { MergeProblem } from './skeleton.js';
+import type { MergeProblem } from '@glossa/core';
 
 /**
  * Thrown by `merge` when translations are unusable and no `onProblem` handler was given. Every problem

@@ -1,14 +1,13 @@
 /** `extract`: the segments of an HTML file, each with the byte ranges of its text and codes. */
-import type { CodeMap, Segment } from '@glossa/core';
+import type { CodeMap, CodeSpan, Piece, Segment, SegmentSpan, SpanFormat } from '@glossa/core';
+import { escapeXmlText } from '@glossa/core';
 import type { Comment, Element, ElementContent, Root, RootContent, Text } from 'hast';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
 import type { Position } from 'unist';
 import { INLINE, translatableAttributes, translateState, UNTOUCHED, VOID } from './elements.js';
 import { attributeValue, htmlText } from './formats.js';
-import { escapeXmlText } from './inline-xml.js';
 import { type HtmlOptions, type ResolvedHtmlOptions, resolveHtmlOptions } from './options.js';
-import type { CodeSpan, Piece, SegmentSpan, SpanFormat } from './skeleton.js';
 
 export interface HtmlExtraction {
   readonly text: string;

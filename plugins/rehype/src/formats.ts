@@ -1,5 +1,5 @@
 /** How translated text is written back into HTML: element text and attribute values. */
-import type { SpanFormat } from './skeleton.js';
+import type { SpanFormat } from '@glossa/core';
 
 export const htmlText: SpanFormat = {
   encode: (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),

@@ -1,8 +1,9 @@
 /** The `lang` (and `dir`) of the output's `<html>` start tag, as edits to the original bytes. */
+
+import type { Edit } from '@glossa/core';
 import { isRightToLeft } from '@glossa/protocol';
 import type { Element, Root } from 'hast';
 import { tagPositions } from './extract.js';
-import type { Edit } from './skeleton.js';
 
 /** Edits that set `<html lang>` to `lang` and `dir` to `rtl` for right-to-left targets; none for a fragment. */
 export function langEdits(tree: Root, lang: string): Edit[] {

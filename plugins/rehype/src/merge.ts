@@ -1,9 +1,10 @@
 /** `merge`: splices translated segments into the original HTML by position. */
+
+import { type MergeProblem, spliceTranslations } from '@glossa/core';
 import { MergeError } from './errors.js';
 import { extract, type HtmlExtraction } from './extract.js';
 import { langEdits } from './lang.js';
 import { checkLang, type HtmlOptions } from './options.js';
-import { type MergeProblem, spliceTranslations } from './skeleton.js';
 
 export interface MergeOptions extends HtmlOptions {
   /** The output's language: set as `<html lang>` (and `dir="rtl"` for right-to-left languages). */

@@ -1,14 +1,13 @@
 /** `extract`: the segments of a Markdown or MDX file, each with the byte ranges of its text and codes. */
 
-import type { CodeMap, Segment } from '@glossa/core';
+import type { CodeMap, CodeSpan, Segment, SegmentSpan, SpanFormat } from '@glossa/core';
+import { escapeXmlText } from '@glossa/core';
 import type { Node, Parent } from 'unist';
 import { jsxAttribute, markdownText, markdownTitle, quotedScalar } from './formats.js';
 import { tomlFields, yamlFields } from './frontmatter.js';
-import { escapeXmlText } from './inline-xml.js';
 import { type MarkdownOptions, type ResolvedMarkdownOptions, resolveMarkdownOptions } from './options.js';
 import { markdownParser } from './parser.js';
 import { endOf, PhrasingBuilder, startOf } from './phrasing.js';
-import type { CodeSpan, SegmentSpan, SpanFormat } from './skeleton.js';
 
 /** A content problem found while extracting (reported on the file by the plugin). */
 export interface ExtractMessage {

@@ -3,7 +3,7 @@
  * same text: escaped Markdown text, a link title, a JSX attribute value, a front-matter string.
  * Only translated segments are written this way; untouched segments keep their original bytes.
  */
-import type { SpanFormat } from './skeleton.js';
+import type { SpanFormat } from '@glossa/core';
 
 const oneLine = (text: string) => text.replace(/[ \t]*\r?\n[ \t]*/g, ' ');
 

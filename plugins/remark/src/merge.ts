@@ -1,8 +1,9 @@
 /** `merge`: splices translated segments into the original Markdown by position. */
+
+import { type MergeProblem, spliceTranslations } from '@glossa/core';
 import { MergeError } from './errors.js';
 import { extract, type MarkdownExtraction } from './extract.js';
 import type { MarkdownOptions } from './options.js';
-import { type MergeProblem, spliceTranslations } from './skeleton.js';
 
 export interface MergeOptions extends MarkdownOptions {
   /** Called for each unusable target (its segment stays in the source language). Without it, `merge` throws `MergeError`. */

@@ -3,9 +3,10 @@
  * inline syntax becomes codes (`<g>` around emphasis, strong, links; `<x/>` for inline code, math,
  * inline HTML, images, breaks), so a sentence travels whole.
  */
+
+import type { CodeSpan, Piece } from '@glossa/core';
+import { escapeXmlText } from '@glossa/core';
 import type { Node, Parent } from 'unist';
-import { escapeXmlText } from './inline-xml.js';
-import type { CodeSpan, Piece } from './skeleton.js';
 
 export const startOf = (node: Node) => node.position!.start.offset!;
 export const endOf = (node: Node) => node.position!.end.offset!;

@@ -1,9 +1,11 @@
 /**
- * The inline XML of a segment (`text <g id="1">linked</g> <x id="2"/>`): escaping text into it, and
- * reading a translated target back into tokens, checked against the source's codes.
+ * The inline XML of a segment (`text <g id="1">linked</g> <x id="2"/>`) as the document adapters
+ * (@glossa/remark, @glossa/rehype) use it: escaping text into it, and reading a translated target back
+ * into tokens, checked against the source's codes. Problems are returned as reasons, never thrown, so an
+ * adapter can report them with a position and keep the segment in the source language.
  */
 
-export type InlineToken =
+export type TargetToken =
   | { readonly type: 'text'; readonly value: string }
   | { readonly type: 'open'; readonly id: string }
   | { readonly type: 'close'; readonly id: string }
@@ -36,8 +38,8 @@ function decodeEntities(text: string, at: number): string {
 const TAG = /<(\/?)([a-z]+)((?:\s+[a-z]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/gy;
 
 /** Splits inline XML into tokens. Throws `SyntaxError` on anything but text, `<g>`, `</g>` and `<x/>`. */
-export function tokenizeInline(xml: string): InlineToken[] {
-  const tokens: InlineToken[] = [];
+export function tokenizeInlineTarget(xml: string): TargetToken[] {
+  const tokens: TargetToken[] = [];
   let position = 0;
   while (position < xml.length) {
     const lt = xml.indexOf('<', position);
@@ -72,16 +74,16 @@ export function tokenizeInline(xml: string): InlineToken[] {
 export function readTarget(
   target: string,
   codeKinds: ReadonlyMap<string, 'g' | 'x'>,
-): { tokens: InlineToken[] } | { problem: string } {
-  let tokens: InlineToken[];
+): { tokens: TargetToken[] } | { problem: string } {
+  let tokens: TargetToken[];
   try {
-    tokens = tokenizeInline(target);
+    tokens = tokenizeInlineTarget(target);
   } catch (error) {
     return { problem: `target is not valid inline XML: ${(error as Error).message}` };
   }
   const seen = new Set<string>();
   const stack: string[] = [];
-  const result: InlineToken[] = [];
+  const result: TargetToken[] = [];
   for (const token of tokens) {
     if (token.type === 'text') {
       result.push(token);

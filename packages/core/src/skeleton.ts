@@ -3,7 +3,8 @@
  * Merging splices translated segments into the original by position, so bytes outside translated
  * segments (markers, spacing, line breaks, URLs) come out exactly as written. Segments may nest inside
  * codes (an image's alt text inside the paragraph holding the image); a range is rendered with the
- * segments inside it applied, innermost first.
+ * segments inside it applied, innermost first. Shared by the document adapters (@glossa/remark,
+ * @glossa/rehype).
  */
 import { readTarget } from './inline-xml.js';
 
