@@ -15,6 +15,7 @@ import {
   type TranslationRunOptions,
   type Translator,
 } from '@glossa/core';
+import { PSEUDO_LOCALES } from '@glossa/protocol';
 import { buildCatalog, type Catalog, type CatalogExtraction, extractCatalog } from './catalog.js';
 import { lazyTranslator, type ServiceOptions } from './service.js';
 
@@ -229,11 +230,12 @@ export class GlossaBackend {
 
   /**
    * The source language itself, a regional variant of it (`en-US` for `en`: served as written, not
-   * translated), or i18next's `dev` default fallback.
+   * translated), or i18next's `dev` default fallback. A pseudo-locale (`en-XA`) is translated.
    */
   private isSource(language: string): boolean {
     const primary = (code: string) => code.toLowerCase().split(/[-_]/)[0];
-    return language === 'dev' || primary(language) === primary(this.sourceLang);
+    const pseudo = PSEUDO_LOCALES.some((p) => p.toLowerCase() === language.toLowerCase());
+    return language === 'dev' || (!pseudo && primary(language) === primary(this.sourceLang));
   }
 
   private translationCache(): TranslationCache {

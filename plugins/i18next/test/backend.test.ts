@@ -74,6 +74,10 @@ describe('GlossaBackend in i18next', () => {
     expect(await backend.read('en-US', 'common')).toEqual(common); // and its regional variants
     expect(await backend.read('dev', 'common')).toEqual(common); // i18next's default fallback
     expect(translator.requests).toEqual([4]);
+    // A pseudo-locale is not a regional variant of English: it is translated.
+    const pseudo = (await backend.read('en-XA', 'common')) as Record<string, unknown>;
+    expect(translator.requests).toEqual([4, 4]);
+    expect(pseudo).not.toEqual(common);
     const multi = await backend.readMulti(['es', 'en'], ['extra']);
     expect(multi).toEqual({ es: { extra: { bye: 'Noche buena' } }, en: { extra } });
   });
