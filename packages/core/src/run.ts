@@ -5,7 +5,7 @@
  */
 import { MAX_TRANSLATE_REQUEST_BYTES } from '@glossa/protocol';
 import { createBatcher } from './batcher.js';
-import { type CacheKeyParts, cacheKey } from './cache/key.js';
+import { type CacheKeyParts, cacheKeyer } from './cache/key.js';
 import type { TranslationCache } from './cache/translation-cache.js';
 import type { TranslationLock } from './lock.js';
 import type { QaCheck, QaFinding, RunEstimate, RunEvent, RunFailure, RunReport } from './report.js';
@@ -76,6 +76,22 @@ export function createTranslationRun(options: TranslationRunOptions) {
     return request;
   }
 
+  /** One keyer per request options object (locale and context): the parts besides the source. */
+  const keyers = new Map<TranslationRequestOptions, (source: string) => string>();
+  function keyerFor(request: TranslationRequestOptions): (source: string) => string {
+    let keyer = keyers.get(request);
+    if (!keyer) {
+      keyer = cacheKeyer({
+        ...options.cacheKeyParts,
+        ...(options.sourceLang !== undefined && { sourceLang: options.sourceLang }),
+        targetLang: request.targetLang,
+        ...pickKeyOptions(request, options.cacheKeyParts),
+      });
+      keyers.set(request, keyer);
+    }
+    return keyer;
+  }
+
   function buildRequest(segment: RunSegment, locale: string): TranslationRequestOptions {
     return {
       ...options.requestOptions,
@@ -125,14 +141,7 @@ export function createTranslationRun(options: TranslationRunOptions) {
           unchanged++;
         } else {
           const item = { text: segment.source, options: requestFor(segment, locale) };
-          const key = cacheKey({
-            ...options.cacheKeyParts,
-            source: segment.source,
-            ...(options.sourceLang !== undefined && { sourceLang: options.sourceLang }),
-            targetLang: locale,
-            ...pickKeyOptions(item.options, options.cacheKeyParts),
-          });
-          pending.push({ locale, segment, cacheKey: key, item });
+          pending.push({ locale, segment, cacheKey: keyerFor(item.options)(segment.source), item });
         }
       }
     }

@@ -1,5 +1,12 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type CacheKeyParts, cacheKey, createTranslationRun, type RunSegment } from '../src/index.js';
+import {
+  type CacheKeyParts,
+  cacheKey,
+  cacheKeyer,
+  createTranslationRun,
+  type RunSegment,
+} from '../src/index.js';
 
 const base: CacheKeyParts = {
   source: 'Open the <g id="1">menu</g>',
@@ -102,5 +109,30 @@ describe('dry run', () => {
       billedCharacters: 2 * ('Hello  world'.length + 'Goodbye'.length),
     });
     await expect(run.translate({ segments })).rejects.toThrow('`translator` is required to translate');
+  });
+});
+
+describe('cacheKeyer', () => {
+  it('gives the keys existing caches hold: sha256 of the canonical JSON of every part', () => {
+    const { source: _, ...rest } = base;
+    const canonical = JSON.stringify([
+      'glossa-cache-v1',
+      base.source,
+      'en',
+      'es',
+      'more',
+      'a1',
+      ['m', '1'],
+      ['s', '3'],
+      ['Be brief.'],
+      base.context ?? null,
+      base.modelType ?? null,
+      base.tagHandlingVersion ?? null,
+      base.engineFingerprint ?? null,
+    ]);
+    const expected = createHash('sha256').update(canonical).digest('hex');
+    expect(cacheKey(base)).toBe(expected);
+    expect(cacheKeyer(rest)(base.source)).toBe(expected);
+    expect(cacheKeyer({ targetLang: 'de' })('  Hi\r\n')).toBe(cacheKey({ targetLang: 'de', source: 'Hi' }));
   });
 });

@@ -28,9 +28,15 @@ export function normalizeSource(source: string): string {
 
 /** sha256 (hex) of a canonical JSON array of every part; a missing part and `''` differ from each other. */
 export function cacheKey(parts: CacheKeyParts): string {
-  const canonical = JSON.stringify([
-    'glossa-cache-v1',
-    normalizeSource(parts.source),
+  return cacheKeyer(parts)(parts.source);
+}
+
+/**
+ * The cache key of any source with the other parts fixed: the canonical JSON of those parts is built
+ * once, so a run keys each segment with one `JSON.stringify` of its source and one hash.
+ */
+export function cacheKeyer(parts: Omit<CacheKeyParts, 'source'>): (source: string) => string {
+  const rest = JSON.stringify([
     parts.sourceLang?.toLowerCase() ?? null,
     parts.targetLang.toLowerCase(),
     parts.formality ?? null,
@@ -42,8 +48,11 @@ export function cacheKey(parts: CacheKeyParts): string {
     parts.modelType ?? null,
     parts.tagHandlingVersion ?? null,
     parts.engineFingerprint ?? null,
-  ]);
-  return createHash('sha256').update(canonical).digest('hex');
+  ]).slice(1); // `…]`: appended after the source
+  return (source) =>
+    createHash('sha256')
+      .update(`["glossa-cache-v1",${JSON.stringify(normalizeSource(source))},${rest}`)
+      .digest('hex');
 }
 
 /** Short content hash used in the lock and in resource names. */
