@@ -5,6 +5,7 @@
  * `retry` is true only for errors worth retrying (connection, timeout, 429, 5xx); without a callback
  * the methods return promises.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
@@ -184,10 +185,28 @@ export class GlossaBackend {
     if (this.isSource(language)) {
       return { ...built, ...Object.fromEntries(namespaces.map((ns, i) => [ns, sources[i]!.catalog])) };
     }
+    const cache = this.translationCache();
+    const reused = await Promise.all(sources.map((source) => this.reuse(cache, source, language)));
+    const todo = sources.filter((_, i) => reused[i] === undefined);
+    if (todo.length === 0) {
+      return { ...built, ...Object.fromEntries(namespaces.map((ns, i) => [ns, reused[i]!])) };
+    }
+    const used = new Map<string, string>(); // every translation the run read or wrote: the entries' proof
     const errors: Error[] = [];
     const run = createTranslationRun({
       translator: this.translator,
-      cache: this.translationCache(),
+      cache: {
+        getMany: async (keys) => {
+          const result = await cache.getMany(keys);
+          for (const [key, value] of result.found) used.set(key, value);
+          return result;
+        },
+        setMany: async (entries) => {
+          await cache.setMany(entries);
+          for (const [key, value] of entries) used.set(key, value);
+        },
+        close: () => cache.close(),
+      },
       sourceLang: this.sourceLang,
       targetLangs: [language],
       ...(this.options.requestOptions && { requestOptions: this.options.requestOptions }),
@@ -195,21 +214,61 @@ export class GlossaBackend {
         if (event.type === 'request' && event.error) errors.push(event.error);
       },
     });
-    const { targets, report } = await run.translate({ segments: sources.flatMap((s) => s.segments) });
+    const { targets, report } = await run.translate({ segments: todo.flatMap((s) => s.segments) });
     if (errors.length > 0) {
       // A request failed: fail the read (the translated part is in the cache, so a retry is cheap).
       throw new BackendReadError(`${language}: ${report.failures.length} strings not translated`, errors[0]!);
     }
     const localeTargets = targets.get(language)!;
-    return {
-      ...built,
-      ...Object.fromEntries(
-        namespaces.map((ns, i) => [
-          ns,
-          buildCatalog(sources[i]!, localeTargets, { locale: language, keySeparator: this.keySeparator }),
-        ]),
-      ),
-    };
+    const out: Record<string, Catalog> = { ...built };
+    for (const [i, ns] of namespaces.entries()) {
+      if (reused[i] !== undefined) {
+        out[ns] = reused[i];
+        continue;
+      }
+      let problems = 0;
+      out[ns] = buildCatalog(sources[i]!, localeTargets, {
+        locale: language,
+        keySeparator: this.keySeparator,
+        onProblem: () => problems++,
+      });
+      const failed = report.failures.some((f) => f.file === sources[i]!.file);
+      if (!failed && problems === 0) {
+        const entry = JSON.stringify({ catalog: out[ns], translations: [...used] });
+        await cache.setMany(new Map([[this.resultKey(sources[i]!, language), entry]]));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A catalog built earlier from the same source, language and options, kept in the translation cache
+   * under its own key with every translation it was built from; reused only while each is unchanged.
+   */
+  private async reuse(cache: TranslationCache, source: CatalogExtraction, language: string) {
+    const key = this.resultKey(source, language);
+    const text = (await cache.getMany([key])).found.get(key);
+    if (text === undefined) return undefined;
+    try {
+      const entry = JSON.parse(text) as { catalog: Catalog; translations: [string, string][] };
+      const { found } = await cache.getMany(entry.translations.map(([k]) => k));
+      return entry.translations.every(([k, v]) => found.get(k) === v) ? entry.catalog : undefined;
+    } catch {
+      return undefined; // not an entry: built again
+    }
+  }
+
+  private resultKey(source: CatalogExtraction, language: string): string {
+    const material = JSON.stringify([
+      'glossa-i18next-catalog-v1',
+      source.file,
+      source.catalog,
+      this.sourceLang,
+      language,
+      this.keySeparator,
+      this.options.requestOptions ?? {},
+    ]);
+    return createHash('sha256').update(material).digest('hex');
   }
 
   private async fromManifest(language: string, namespaces: string[]): Promise<Record<string, Catalog>> {

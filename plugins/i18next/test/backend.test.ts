@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GlossaClient } from '@glossa/client';
-import type { Translator } from '@glossa/core';
+import { cacheKey, createMemoryStore, createTranslationCache, type Translator } from '@glossa/core';
 import { startServer } from '@glossa/server';
 import i18next from 'i18next';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,33 @@ describe('GlossaBackend in i18next', () => {
     expect(instance.t('cart.items', { count: 3 })).toBe('Tienes 3 perros');
     expect(instance.t('extra:bye')).toBe('Noche buena');
     expect(translator.requests).toEqual([5]); // 5 strings of 2 namespaces, one request
+  });
+
+  it('reuses a built catalog from the cache only while its source and translations are unchanged', async () => {
+    const translator = counting();
+    const cache = createTranslationCache([createMemoryStore()]);
+    const backend = (catalog: Catalog) =>
+      new GlossaBackend(undefined, { loadSource: () => catalog, translator, cache });
+    const first = (await backend(common).read('es', 'common')) as Catalog;
+    expect(await backend(common).read('es', 'common')).toEqual(first);
+    expect(translator.requests).toEqual([4]);
+
+    // A translation changed in the cache (a reviewer's fix): the catalog is built again with it.
+    const title = cacheKey({
+      source: 'The red house',
+      sourceLang: 'en',
+      targetLang: 'es',
+      tagHandlingVersion: 'v1',
+    });
+    await cache.setMany(new Map([[title, 'La casa colorada']]));
+    const edited = (await backend(common).read('es', 'common')) as Catalog;
+    expect(edited).toEqual({ ...first, title: 'La casa colorada' });
+
+    // A changed source: the new string is translated, the rest comes from the cache.
+    const changed = (await backend({ ...common, title: 'The blue house' }).read('es', 'common')) as Catalog;
+    expect(translator.requests).toEqual([4, 1]);
+    expect(changed.title).toMatch(/azul/);
+    expect(changed.welcome).toEqual(first.welcome);
   });
 
   it('reads from the cache the second time (no request) and returns promises without a callback', async () => {
