@@ -111,12 +111,4 @@ describe('packages and XML that are refused', () => {
     expect(noMain.status).toBe(400);
     expect(noMain.data.message).toMatch(/has no 'xl\/workbook.xml' part/);
   });
-
-  it.each(['pdf'])('%s is refused by name until it is supported: 400', async (extension) => {
-    const reply = await upload(t, `file.${extension}`, 'x');
-    expect(reply.status).toBe(400);
-    expect(reply.data.message).toBe(
-      `Document format '${extension}' is not supported by this server (yet); no document was created.`,
-    );
-  });
 });

@@ -6,6 +6,7 @@ import { jpegFormat, pngFormat } from './image.js';
 import { jsonFormat } from './json.js';
 import { mifFormat } from './mif.js';
 import { docxFormat, idmlFormat, pptxFormat, xlsxFormat } from './ooxml.js';
+import { pdfFormat } from './pdf.js';
 import { srtFormat } from './srt.js';
 import { txtFormat } from './txt.js';
 import { createXliffFormat } from './xliff.js';
@@ -26,6 +27,7 @@ export const DOCUMENT_FORMATS: Readonly<Partial<Record<DocumentExtension, Docume
   dita: ditaFormat,
   xlf: createXliffFormat('XLF'),
   xliff: createXliffFormat('XLIFF'),
+  pdf: pdfFormat,
   png: pngFormat,
   jpg: jpegFormat,
   jpeg: jpegFormat,

@@ -1,0 +1,90 @@
+import { decodePDFRawStream, PDFDocument, PDFRawStream, StandardFonts } from 'pdf-lib';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translateFile, upload } from './document-helpers.js';
+import { startTestServer, type TestServer } from './helpers.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+
+/** Two pages: a heading and a paragraph of two lines, then a page with one sentence and a rectangle. */
+async function leaflet(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const first = pdf.addPage([595, 842]);
+  first.drawText('The house is big.', { x: 72, y: 760, size: 24, font });
+  first.drawText('Good morning, my friend.', { x: 72, y: 700, size: 12, font });
+  first.drawText('The dog is in the garden.', { x: 72, y: 686, size: 12, font });
+  const second = pdf.addPage([595, 842]);
+  second.drawRectangle({ x: 60, y: 600, width: 200, height: 100 });
+  second.drawText('The cat is black.', { x: 72, y: 500, size: 14, font });
+  return pdf.save();
+}
+
+/** The text of each page, as pdf.js reads it. */
+async function pagesOf(bytes: Uint8Array): Promise<string[]> {
+  const document = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+  const pages: string[] = [];
+  for (let number = 1; number <= document.numPages; number++) {
+    const content = await (await document.getPage(number)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  await document.destroy();
+  return pages;
+}
+
+/** Every stream of the file, decoded (latin1): what is in the file, referenced from a page or not. */
+async function streamsOf(bytes: Uint8Array): Promise<string[]> {
+  const document = await PDFDocument.load(bytes);
+  return document.context
+    .enumerateIndirectObjects()
+    .flatMap(([, object]) => (object instanceof PDFRawStream ? [decodePDFRawStream(object).decode()] : []))
+    .map((data) => Buffer.from(data).toString('latin1'));
+}
+
+const hex = (text: string) => Buffer.from(text, 'latin1').toString('hex').toUpperCase();
+
+describe('pdf documents', () => {
+  it('pdf with Apertium en→es: same pages, the Spanish text in place of the English, billed 50,000', async () => {
+    const { bytes, final } = await translateFile(t, 'leaflet.pdf', await leaflet(), {
+      target_lang: 'ES',
+      source_lang: 'EN',
+    });
+    expect(final.billed_characters).toBe(50_000);
+    const pages = await pagesOf(bytes);
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toContain('La casa es grande.');
+    expect(pages[0]).toMatch(/Buenos días, mi amigo/);
+    expect(pages[1]).toContain('El gato es negro.');
+    expect(pages.join(' ')).not.toMatch(/house|morning|cat is/);
+    // The English is gone from the file (not only hidden), the rectangle drawn on page 2 is still there.
+    const streams = await streamsOf(bytes);
+    expect(streams.filter((data) => /house|cat is/.test(data) || data.includes(hex('The cat')))).toEqual([]);
+    expect(streams.some((data) => data.includes('60 600 cm'))).toBe(true);
+    const reopened = await PDFDocument.load(bytes);
+    expect(reopened.getPage(0).getSize()).toEqual({ width: 595, height: 842 });
+  });
+
+  it('pdf with the pseudo engine: every block pseudo-localized, in a font that covers it', async () => {
+    const { bytes } = await translateFile(t, 'leaflet.pdf', await leaflet());
+    const pages = await pagesOf(bytes);
+    expect(pages[0]).toContain('[Ţĥé ĥööûûšéé îîš ƀîîĝ.]');
+    expect(pages[1]).toContain('[Ţĥé');
+    expect(pages.join(' ')).not.toContain('The house');
+  });
+
+  it('a PDF of 501 pages: 413', async () => {
+    const pdf = await PDFDocument.create();
+    for (let page = 0; page < 501; page++) pdf.addPage([100, 100]);
+    const reply = await upload(t, 'long.pdf', await pdf.save());
+    expect([reply.status, reply.data.message]).toEqual([413, 'PDF documents may have at most 500 pages.']);
+  });
+
+  it('bytes that are no PDF: 400, nothing created', async () => {
+    const reply = await upload(t, 'leaflet.pdf', 'not a pdf');
+    expect([reply.status, reply.data.message]).toEqual([400, 'The PDF document is not a readable PDF.']);
+  });
+});
