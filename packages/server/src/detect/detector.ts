@@ -1,5 +1,5 @@
 import { DETECTION_LANGUAGES, type DetectionLanguage } from '@glossa/protocol';
-import { type LanguageIdentifier, loadModule } from 'cld3-asm';
+import type { LanguageIdentifier } from 'cld3-asm';
 
 export const DETECTION_STATUSES = [
   'success',
@@ -74,8 +74,10 @@ export async function createLanguageDetector(
   if (!(minScore >= 0 && minScore <= 1)) throw new RangeError(`Expected minScore in 0..1, got ${minScore}.`);
   if (!(minMargin >= 0 && minMargin <= 1))
     throw new RangeError(`Expected minMargin in 0..1, got ${minMargin}.`);
-  // eld's large n-gram database is a big module: imported here, on first use, not when the server starts.
+  // eld's large n-gram database and cld3's WebAssembly build are big modules: imported here, on first use,
+  // not when the server starts.
   const { eld } = await import('eld/large');
+  const { loadModule } = await import('cld3-asm');
   const restricted = eld.newInstance();
   restricted.setLanguageSubset(ELD_CODES);
   const cld3: LanguageIdentifier = (await loadModule()).create(0, 1000);
