@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { build } from 'vite';
 import { siteConfig } from '../site.config.js';
 
-const ROUNDS = 15;
+const ROUNDS = Number(process.env.ROUNDS ?? 30);
 const dir = await mkdtemp(join(tmpdir(), 'glossa-vite-bench-'));
 const glossa = {
   cache: { path: join(dir, 'cache.jsonl') },
