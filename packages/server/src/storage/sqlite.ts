@@ -115,7 +115,14 @@ export function createSqliteStorage(dataDir: string): Storage {
   const periodTotals = new Map<string, number>();
   let pending: { record: UsageRecord; done: () => void; failed: (error: unknown) => void }[] = [];
   const commit = db.transaction((records: readonly UsageRecord[]) => {
-    for (const record of records) statements.addUsage.run(usageParams(record));
+    // Records of the same row (account, key, product, day, tag) are summed first: one upsert each.
+    const rows = new Map<string, UsageRecord>();
+    for (const record of records) {
+      const id = `${record.accountId}\u0000${record.keyId}\u0000${record.product}\u0000${record.day}\u0000${record.customTag}`;
+      const row = rows.get(id);
+      rows.set(id, row ? { ...row, units: row.units + record.units } : record);
+    }
+    for (const record of rows.values()) statements.addUsage.run(usageParams(record));
   });
   const flush = () => {
     const batch = pending;
