@@ -67,8 +67,9 @@ interface Group {
   readonly choice: EngineChoice;
   readonly formality: EngineFormality;
   readonly units: string[];
-  /** For each unit: [text index, unit index within the text]. */
-  readonly owners: [number, number][];
+  /** For each unit: the index of its text, and its index within that text (flat: one group holds many). */
+  readonly textIndexes: number[];
+  readonly unitIndexes: number[];
 }
 
 /** POST /v2/translate after validation: rules, languages, resources, quota, engines, response. */
@@ -113,15 +114,17 @@ export async function translateRequest(
       const key = `${choice.engine.name}:${choice.pair.source}>${choice.pair.target}`;
       group = groups.get(key);
       if (!group) {
-        group = { choice, formality: engineFormality(request, choice, target), units: [], owners: [] };
+        const formality = engineFormality(request, choice, target);
+        group = { choice, formality, units: [], textIndexes: [], unitIndexes: [] };
         groups.set(key, group);
       }
       groupBySource.set(textSource, group);
     }
-    text.units.forEach((unit, unitIndex) => {
-      group.units.push(unit);
-      group.owners.push([textIndex, unitIndex]);
-    });
+    for (let unitIndex = 0; unitIndex < text.units.length; unitIndex++) {
+      group.units.push(text.units[unitIndex]!);
+      group.textIndexes.push(textIndex);
+      group.unitIndexes.push(unitIndex);
+    }
   });
 
   const billed = prepared.reduce((sum, text) => sum + text.billed, 0);
@@ -149,7 +152,10 @@ export async function translateRequest(
   }
 
   const outputs = prepared.map((text) => new Array<string>(text.units.length));
-  const memoryMatches = prepared.map((text) => new Array<UnitMatch | undefined>(text.units.length));
+  // Memory matches exist only with customizations (a translation memory): no arrays for them otherwise.
+  const memoryMatches = customizations
+    ? prepared.map((text) => new Array<UnitMatch | undefined>(text.units.length))
+    : undefined;
   try {
     await Promise.all(
       [...groups.values()].map(async (group) => {
@@ -165,10 +171,12 @@ export async function translateRequest(
         const result = customizations
           ? await customizations.translate(group.units, markup, engine)
           : { outputs: await engine(group.units, markup), matches: [] };
-        group.owners.forEach(([textIndex, unitIndex], index) => {
+        for (let index = 0; index < group.units.length; index++) {
+          const textIndex = group.textIndexes[index]!;
+          const unitIndex = group.unitIndexes[index]!;
           outputs[textIndex]![unitIndex] = result.outputs[index] ?? '';
-          memoryMatches[textIndex]![unitIndex] = result.matches[index];
-        });
+          if (memoryMatches) memoryMatches[textIndex]![unitIndex] = result.matches[index];
+        }
       }),
     );
   } catch (error) {
@@ -197,7 +205,11 @@ export async function translateRequest(
     if (request.show_billed_characters) translation.billed_characters = text.billed;
     if (request.show_translation_memory_matches) {
       translation.customizations = {
-        translation_memory_matches: memoryMatchesOf(request.text[index]!, text.units, memoryMatches[index]!),
+        translation_memory_matches: memoryMatchesOf(
+          request.text[index]!,
+          text.units,
+          memoryMatches?.[index] ?? [],
+        ),
       };
     }
     if (request.model_type !== undefined) {
