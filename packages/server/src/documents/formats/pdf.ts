@@ -92,26 +92,32 @@ function drawBlock(
   // A translation may run up to 30% wider than the original line, within the page's right margin.
   const width = Math.max(block.width, Math.min(block.width * 1.3, page.getWidth() - block.x - 36));
   const room = Math.max(block.top - block.bottom, block.size * 1.2);
+  // Word widths are measured once, at size 1 (fontkit's layout is slow), and scaled.
+  const words = text.split(/\s+/).map((word) => ({ word, width: font.widthOfTextAtSize(word, 1) }));
+  const space = font.widthOfTextAtSize(' ', 1);
   let size = block.size;
-  let lines = wrap(text, font, size, width);
+  let lines = wrap(words, space, width / size);
   while (size > 4 && lines.length * size * 1.2 > room * 1.05) {
     size *= 0.92;
-    lines = wrap(text, font, size, width);
+    lines = wrap(words, space, width / size);
   }
   lines.forEach((line, index) => {
     page.drawText(line, { x: block.x, y: block.y - index * size * 1.2, size, font, color: rgb(0, 0, 0) });
   });
 }
 
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+/** Lines of words within `width` (in units of the font size). */
+function wrap(words: readonly { word: string; width: number }[], space: number, width: number): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(/\s+/)) {
-    const next = line === '' ? word : `${line} ${word}`;
-    if (line !== '' && font.widthOfTextAtSize(next, size) > width) {
+  let used = 0;
+  for (const { word, width: wordWidth } of words) {
+    if (line !== '' && used + space + wordWidth > width) {
       lines.push(line);
-      line = word;
-    } else line = next;
+      line = '';
+    }
+    used = line === '' ? wordWidth : used + space + wordWidth;
+    line = line === '' ? word : `${line} ${word}`;
   }
   if (line !== '') lines.push(line);
   return lines;

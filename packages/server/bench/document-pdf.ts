@@ -1,0 +1,135 @@
+/**
+ * PDF and image document benchmark: documents per minute through the whole job (upload, extract, translate,
+ * rebuild, status polling, download) with Apertium (en→es), 4 documents in flight, for a 10-page PDF (about
+ * 30 lines a page in 10 paragraphs) and a 1200 × 800 PNG with 8 lines of text. Baseline measured in the same
+ * run: the same text sent to POST /v2/translate (50 texts a request), so the ratio is what reading and
+ * rewriting the file costs on top of translating its text (for images: OCR and drawing). Every document
+ * has different sentences, so the engine output cache never answers.
+ *   pnpm --filter @glossa/server bench:document-pdf
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import sharp from 'sharp';
+import { startServer } from '../src/index.js';
+
+const DOCUMENTS = 4;
+const sentences = readFileSync(new URL('./apertium-sentences.txt', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '');
+/** A word of letters only that names (document, paragraph, sentence), so no two units are the same. */
+const label = (...numbers: number[]) =>
+  `Zq${numbers.map((value) => value.toString(26).replace(/./g, (digit) => String.fromCharCode(97 + Number.parseInt(digit, 26)))).join('x')}`;
+const sentence = (n: number) => `${label(n)} ${sentences[n % sentences.length]!}`;
+
+/** Paragraphs of document `n`: 10 pages of 10 paragraphs of 3 sentences. */
+const pdfParagraphs = (n: number) =>
+  Array.from({ length: 100 }, (_, i) => [0, 1, 2].map((s) => sentence(n * 301 + i * 3 + s)).join(' '));
+
+async function makePdf(n: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const paragraphs = pdfParagraphs(n);
+  for (let page = 0; page < 10; page++) {
+    const sheet = pdf.addPage([595, 842]);
+    let y = 780;
+    for (const paragraph of paragraphs.slice(page * 10, page * 10 + 10)) {
+      sheet.drawText(paragraph, { x: 56, y, size: 10, font, maxWidth: 480, lineHeight: 12 });
+      y -= 12 * Math.ceil(font.widthOfTextAtSize(paragraph, 10) / 480) + 18;
+    }
+  }
+  return pdf.save();
+}
+
+const imageLines = (n: number) => Array.from({ length: 8 }, (_, i) => sentence(n * 53 + i).slice(0, 50));
+
+async function makePng(n: number): Promise<Buffer> {
+  const overlays = await Promise.all(
+    imageLines(n).map(async (line, i) => ({
+      input: await sharp({ text: { text: line, font: 'DejaVu Sans 22', dpi: 96, rgba: true } })
+        .png()
+        .toBuffer(),
+      left: 40,
+      top: 40 + i * 90,
+    })),
+  );
+  return sharp({ create: { width: 1200, height: 800, channels: 3, background: '#ffffff' } })
+    .composite(overlays)
+    .png()
+    .toBuffer();
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'glossa-bench-document-pdf-'));
+const server = await startServer({
+  dataDir,
+  port: 0,
+  freePort: 0,
+  host: '127.0.0.1',
+  logger: false,
+  rateLimit: false,
+});
+const auth = { authorization: `Service-Auth-Key ${server.devKey}` };
+
+async function translateDocument(bytes: Uint8Array, name: string): Promise<void> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
+  form.append('target_lang', 'ES');
+  form.append('source_lang', 'EN');
+  const uploaded = await fetch(`${server.url}/v2/document`, { method: 'POST', body: form, headers: auth });
+  if (uploaded.status !== 200) throw new Error(`upload ${uploaded.status}: ${await uploaded.text()}`);
+  const ids = (await uploaded.json()) as { document_id: string; document_key: string };
+  const body = JSON.stringify({ document_key: ids.document_key });
+  const headers = { ...auth, 'content-type': 'application/json' };
+  for (;;) {
+    const reply = await fetch(`${server.url}/v2/document/${ids.document_id}`, {
+      method: 'POST',
+      body,
+      headers,
+    });
+    const status = (await reply.json()) as { status: string; error_message?: string };
+    if (status.status === 'error') throw new Error(status.error_message);
+    if (status.status === 'done') break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  await (
+    await fetch(`${server.url}/v2/document/${ids.document_id}/result`, { method: 'POST', body, headers })
+  ).arrayBuffer();
+}
+
+async function translateText(texts: readonly string[]): Promise<void> {
+  for (let start = 0; start < texts.length; start += 50) {
+    const response = await fetch(`${server.url}/v2/translate`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: texts.slice(start, start + 50), target_lang: 'ES', source_lang: 'EN' }),
+    });
+    if (response.status !== 200) throw new Error(`translate ${response.status}`);
+  }
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+const cases = [
+  { name: '10-page PDF', file: 'report.pdf', make: makePdf, texts: pdfParagraphs },
+  { name: '1200×800 PNG, 8 lines', file: 'poster.png', make: makePng, texts: imageLines },
+] as const;
+for (const [index, kind] of cases.entries()) {
+  const first = 1000 * (index + 1);
+  const files = await Promise.all(Array.from({ length: DOCUMENTS }, (_, i) => kind.make(first + i)));
+  const documentMs = await timed(() =>
+    Promise.all(files.map((bytes) => translateDocument(bytes, kind.file))),
+  );
+  const textMs = await timed(() =>
+    Promise.all(Array.from({ length: DOCUMENTS }, (_, i) => translateText(kind.texts(first + 100 + i)))),
+  );
+  console.log(
+    `${kind.name} (apertium en→es, ${DOCUMENTS} in flight): ${(documentMs / 1000).toFixed(2)} s, ${((DOCUMENTS / documentMs) * 60_000).toFixed(1)} documents per minute; the same text through /v2/translate ${(textMs / 1000).toFixed(2)} s; ratio ${(documentMs / textMs).toFixed(2)}×`,
+  );
+}
+await server.close();
+rmSync(dataDir, { recursive: true, force: true });
