@@ -5,7 +5,6 @@
  * `retry` is true only for errors worth retrying (connection, timeout, 429, 5xx); without a callback
  * the methods return promises.
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
@@ -17,6 +16,7 @@ import {
   type Translator,
 } from '@glossa/core';
 import { PSEUDO_LOCALES } from '@glossa/protocol';
+import { builtKey, recordingCache, reuseBuilt, storeBuilt } from './built.js';
 import { buildCatalog, type Catalog, type CatalogExtraction, extractCatalog } from './catalog.js';
 import { lazyTranslator, type ServiceOptions } from './service.js';
 
@@ -186,27 +186,18 @@ export class GlossaBackend {
       return { ...built, ...Object.fromEntries(namespaces.map((ns, i) => [ns, sources[i]!.catalog])) };
     }
     const cache = this.translationCache();
-    const reused = await Promise.all(sources.map((source) => this.reuse(cache, source, language)));
+    const reused = await Promise.all(
+      sources.map((source) => reuseBuilt(cache, this.resultKey(source, language))),
+    );
     const todo = sources.filter((_, i) => reused[i] === undefined);
     if (todo.length === 0) {
       return { ...built, ...Object.fromEntries(namespaces.map((ns, i) => [ns, reused[i]!])) };
     }
-    const used = new Map<string, string>(); // every translation the run read or wrote: the entries' proof
+    const recording = recordingCache(cache); // every translation the run read or wrote: the entries' proof
     const errors: Error[] = [];
     const run = createTranslationRun({
       translator: this.translator,
-      cache: {
-        getMany: async (keys) => {
-          const result = await cache.getMany(keys);
-          for (const [key, value] of result.found) used.set(key, value);
-          return result;
-        },
-        setMany: async (entries) => {
-          await cache.setMany(entries);
-          for (const [key, value] of entries) used.set(key, value);
-        },
-        close: () => cache.close(),
-      },
+      cache: recording.cache,
       sourceLang: this.sourceLang,
       targetLangs: [language],
       ...(this.options.requestOptions && { requestOptions: this.options.requestOptions }),
@@ -234,33 +225,15 @@ export class GlossaBackend {
       });
       const failed = report.failures.some((f) => f.file === sources[i]!.file);
       if (!failed && problems === 0) {
-        const entry = JSON.stringify({ catalog: out[ns], translations: [...used] });
-        await cache.setMany(new Map([[this.resultKey(sources[i]!, language), entry]]));
+        await storeBuilt(cache, this.resultKey(sources[i]!, language), out[ns], recording.used);
       }
     }
     return out;
   }
 
-  /**
-   * A catalog built earlier from the same source, language and options, kept in the translation cache
-   * under its own key with every translation it was built from; reused only while each is unchanged.
-   */
-  private async reuse(cache: TranslationCache, source: CatalogExtraction, language: string) {
-    const key = this.resultKey(source, language);
-    const text = (await cache.getMany([key])).found.get(key);
-    if (text === undefined) return undefined;
-    try {
-      const entry = JSON.parse(text) as { catalog: Catalog; translations: [string, string][] };
-      const { found } = await cache.getMany(entry.translations.map(([k]) => k));
-      return entry.translations.every(([k, v]) => found.get(k) === v) ? entry.catalog : undefined;
-    } catch {
-      return undefined; // not an entry: built again
-    }
-  }
-
+  /** The key of a built catalog in the cache: the hash of everything it is made from but translations. */
   private resultKey(source: CatalogExtraction, language: string): string {
-    const material = JSON.stringify([
-      'glossa-i18next-catalog-v1',
+    return builtKey([
       source.file,
       source.catalog,
       this.sourceLang,
@@ -268,7 +241,6 @@ export class GlossaBackend {
       this.keySeparator,
       this.options.requestOptions ?? {},
     ]);
-    return createHash('sha256').update(material).digest('hex');
   }
 
   private async fromManifest(language: string, namespaces: string[]): Promise<Record<string, Catalog>> {
