@@ -4,6 +4,7 @@
  * `OMP_THREAD_LIMIT=1` (about 7× faster here than letting OpenMP spin on every core).
  */
 import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { DocumentFormatError } from './format.js';
 
 export interface Box {
@@ -71,11 +72,22 @@ async function tesseractLanguage(sourceLang: string | undefined): Promise<string
   return wanted && languages.has(wanted) ? wanted : 'eng';
 }
 
+/** The last images read (by content and language): the job reads again what its upload just read. */
+const recent = new Map<string, Promise<OcrBlock[]>>();
+const RECENT_MAX = 8;
+
 /** Reads the words of a PNG image, grouped into blocks of lines. */
 export async function recognize(png: Uint8Array, sourceLang: string | undefined): Promise<OcrBlock[]> {
   const lang = await tesseractLanguage(sourceLang);
-  const tsv = await runTesseract(png, lang);
-  return parseTsv(tsv);
+  const key = `${lang}:${createHash('sha256').update(png).digest('hex')}`;
+  const known = recent.get(key);
+  if (known) return known;
+  const reading = runTesseract(png, lang).then(parseTsv);
+  recent.set(key, reading);
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
+  // A failed read is not remembered.
+  reading.catch(() => recent.delete(key));
+  return reading;
 }
 
 function runTesseract(png: Uint8Array, lang: string): Promise<string> {
