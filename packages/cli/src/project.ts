@@ -83,12 +83,9 @@ export async function readExistingTargets(project: Project, locale: string): Pro
     }
     if (found === undefined) restructured.push(path);
     else {
-      const sources = new Map(file.extracted.segments.map((s) => [s.key, s.source]));
+      // A target equal to its source that the lock never saw (a failure kept in the source language) is
+      // treated as missing by core's run.
       for (const [key, target] of found) {
-        // A target equal to its source that the lock never saw is a segment left untranslated (a
-        // failure kept in the source language): missing, not a person's edit.
-        const source = sources.get(key);
-        if (target === source && project.lock?.get(locale, key) === undefined) continue;
         targets.set(key, target);
       }
     }

@@ -131,7 +131,10 @@ export function createTranslationRun(options: TranslationRunOptions) {
           : target === undefined
             ? 'missing'
             : 'untracked';
-        if (state === 'current' || state === 'human-edit' || state === 'untracked') {
+        // A target equal to its source that no lock entry vouches for was left in the source language by an
+        // earlier failure (failures are never recorded in the lock): it is missing, not a person's edit.
+        const leftInSource = state === 'untracked' && target === segment.source;
+        if (!leftInSource && (state === 'current' || state === 'human-edit' || state === 'untracked')) {
           out.set(segment.key, target!);
           if (state === 'current') unchanged++;
           else humanEdits++;

@@ -111,6 +111,28 @@ describe('translation run (local pseudo translator)', () => {
     expect(report).toMatchObject({ humanEdits: 1, translated: 1 });
   });
 
+  it('an untracked target equal to its source (a failure kept in the source language) is translated again', async () => {
+    const run = createTranslationRun({ translator: createPseudoTranslator(), targetLangs: ['en-XA'] });
+    const { targets, report } = await run.translate({
+      segments: [
+        { key: 'a', source: 'Hello' },
+        { key: 'b', source: '<x id="1"/>' },
+      ],
+      existingTargets: new Map([
+        [
+          'en-XA',
+          new Map([
+            ['a', 'Hello'],
+            ['b', '<x id="1"/>'],
+          ]),
+        ],
+      ]),
+    });
+    expect(targets.get('en-XA')!.get('a')).toBe(pseudoLocalize('Hello', 'en-XA'));
+    expect(targets.get('en-XA')!.get('b')).toBe('<x id="1"/>');
+    expect(report).toMatchObject({ humanEdits: 0, translated: 1 });
+  });
+
   it('misuse throws a TypeError saying what was expected', () => {
     expect(() => createTranslationRun({ targetLangs: [] })).toThrow(
       'createTranslationRun: expected `targetLangs` to be a non-empty array of language codes',
