@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mammoth from 'mammoth';
 import { decodePDFRawStream, PDFDocument, PDFRawStream, StandardFonts } from 'pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +79,41 @@ describe('pdf documents', () => {
     expect(pages[0]).toContain('[Ţĥé ĥööûûšéé îîš ƀîîĝ.]');
     expect(pages[1]).toContain('[Ţĥé');
     expect(pages.join(' ')).not.toContain('The house');
+  });
+
+  it('pdf with output_format=docx (Apertium en→es): a DOCX mammoth reads, one paragraph per block', async () => {
+    const { bytes } = await translateFile(t, 'leaflet.pdf', await leaflet(), {
+      target_lang: 'ES',
+      source_lang: 'EN',
+      output_format: 'docx',
+    });
+    const { value } = await mammoth.extractRawText({ buffer: bytes });
+    const paragraphs = value.split('\n').filter((line) => line.trim() !== '');
+    expect(paragraphs[0]).toBe('La casa es grande.');
+    expect(paragraphs[1]).toMatch(/^Buenos días, mi amigo\. .*jardín/);
+    expect(paragraphs[2]).toBe('El gato es negro.');
+    expect(paragraphs).toHaveLength(3);
+    // LibreOffice headless opens it too (converted to text).
+    const dir = mkdtempSync(join(tmpdir(), 'glossa-pdf-docx-'));
+    try {
+      writeFileSync(join(dir, 'leaflet.docx'), bytes);
+      execFileSync(
+        'soffice',
+        [
+          '--headless',
+          `-env:UserInstallation=file://${dir}/profile`,
+          '--convert-to',
+          'txt:Text',
+          '--outdir',
+          dir,
+          join(dir, 'leaflet.docx'),
+        ],
+        { stdio: 'pipe', timeout: 120_000 },
+      );
+      expect(readFileSync(join(dir, 'leaflet.txt'), 'utf8')).toContain('El gato es negro.');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a PDF of 501 pages: 413', async () => {

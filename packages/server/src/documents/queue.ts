@@ -54,6 +54,7 @@ export function createDocumentQueue(
       const extraction = await format.extract(bytes, {
         targetLang: document.parameters.target_lang,
         sourceLang: document.parameters.source_lang,
+        outputFormat: document.outputExtension,
       });
       const outputs = await translateTexts({
         texts: extraction.texts,

@@ -111,7 +111,8 @@ export async function uploadDocument(
   if (
     fields.output_format !== undefined &&
     fields.output_format !== extension &&
-    fields.output_format !== ALIASES[extension]
+    fields.output_format !== ALIASES[extension] &&
+    !(extension === 'pdf' && fields.output_format === 'docx')
   )
     throw badRequest(
       `Parameter 'output_format' '${fields.output_format}' is not supported for '${extension}' documents.`,

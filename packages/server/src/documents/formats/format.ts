@@ -27,6 +27,8 @@ export interface ExtractOptions {
   readonly targetLang?: string;
   /** Source language (canonical code) when known, for formats that read it (OCR of images). */
   readonly sourceLang?: string;
+  /** The format to write when it is not the upload's own (a PDF written as `docx`). */
+  readonly outputFormat?: string;
 }
 
 export interface DocumentFormat {

@@ -18,6 +18,7 @@ import {
   rgb,
 } from 'pdf-lib';
 import { type DocumentFormat, DocumentFormatError, type Extraction } from './format.js';
+import { pdfBlocksToDocx } from './pdf-docx.js';
 import { stripText } from './pdf-strip.js';
 import { type PdfBlock, readPdfText } from './pdf-text.js';
 
@@ -28,12 +29,20 @@ export const pdfFormat: DocumentFormat = {
   maxBytes: 30 * 1024 * 1024,
   contentType: 'application/pdf',
   minimumBilled: 50_000,
-  async extract(bytes): Promise<Extraction> {
+  async extract(bytes, options): Promise<Extraction> {
     const { blocks } = await readPdfText(bytes);
     const texts = blocks.filter((block) => /\p{L}/u.test(block.text));
     return {
       texts: texts.map((block) => ({ text: block.text, mode: 'plain' as const })),
-      rebuild: (outputs) => rebuildPdf(bytes, blocks, new Map(texts.map((block, i) => [block, outputs[i]]))),
+      rebuild: (outputs) => {
+        const translations = new Map(texts.map((block, i) => [block, outputs[i]]));
+        if (options.outputFormat === 'docx')
+          return pdfBlocksToDocx(
+            blocks,
+            blocks.map((block) => translations.get(block)?.trim() || block.text),
+          );
+        return rebuildPdf(bytes, blocks, translations);
+      },
     };
   },
 };
