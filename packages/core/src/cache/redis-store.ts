@@ -2,7 +2,6 @@
  * The shared tier for fleets of build machines: a Redis server (node-redis client). Keys are
  * `<prefix><cache key>`; entries optionally expire.
  */
-import { createClient } from 'redis';
 import { CacheStoreError } from '../errors.js';
 import type { CacheStore } from './store.js';
 
@@ -17,6 +16,8 @@ export interface RedisStoreOptions {
 
 export async function openRedisStore(options: RedisStoreOptions): Promise<CacheStore> {
   const prefix = options.prefix ?? 'glossa:tm:';
+  // Loaded on first use: most projects never use Redis and should not pay for loading its client.
+  const { createClient } = await import('redis');
   const client = createClient({
     url: options.url,
     socket: { reconnectStrategy: false, connectTimeout: 5000 },
