@@ -23,7 +23,9 @@ it('renders the strings in es through the runtime backend, and again from the ca
   const options = { cachePath: join(dir, 'cache.jsonl'), dataDir: join(dir, 'server') };
   expect(await renderStrings('es', options)).toEqual(SPANISH);
   const cached = (await readFile(options.cachePath, 'utf8')).trim().split('\n');
-  expect(cached).toHaveLength(5); // one entry per translated string
+  // One entry per translated string, plus the built Spanish catalog (reused while those five are unchanged).
+  expect(cached).toHaveLength(6);
+  expect(cached.filter((line) => line.includes('\\"catalog\\"'))).toHaveLength(1);
   expect(await renderStrings('es', options)).toEqual(SPANISH);
 });
 
