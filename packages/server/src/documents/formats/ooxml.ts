@@ -6,9 +6,9 @@
 import { DOCUMENT_MINIMUM_BILLED_CHARACTERS } from '@glossa/protocol';
 import type { DocumentFormat, DocumentText } from './format.js';
 import { encodeParagraph, type RunDialect } from './ooxml-runs.js';
-import { Template } from './template.js';
+import { nestedMarker, Template } from './template.js';
 import { checkXml } from './xml-check.js';
-import { leafElements } from './xml-scan.js';
+import { childNodes, outerElements } from './xml-scan.js';
 import { partText, readZip, writeZip } from './zip.js';
 
 interface OoxmlSpec {
@@ -59,16 +59,81 @@ const SHEET: RunDialect = {
 function translatePart(xml: string, paragraph: string, dialect: RunDialect): Template {
   const template = new Template();
   let last = 0;
-  for (const range of leafElements(xml, paragraph)) {
-    const encoded = encodeParagraph(xml.slice(range.innerStart, range.innerEnd), dialect);
-    if (!encoded) continue;
-    template.literal(xml.slice(last, range.innerStart) + encoded.leading);
-    template.text(encoded.form, 'xml', encoded.decode);
-    template.literal(encoded.trailing);
-    last = range.innerEnd;
+  for (const range of outerElements(xml, paragraph)) {
+    template.literal(xml.slice(last, range.start));
+    translateParagraph(
+      xml.slice(range.start, range.end),
+      range.innerStart - range.start,
+      range.innerEnd - range.start,
+      paragraph,
+      dialect,
+      template,
+    );
+    last = range.end;
   }
   template.literal(xml.slice(last));
   return template;
+}
+
+/**
+ * One paragraph (`xml`, its content from `innerStart` to `innerEnd`) into `template`. Paragraphs nested in
+ * it (a text box's, inside a run's drawing) are texts of their own: in the paragraph's text they are inside
+ * the `<x/>` code of their run, as a marker the nested translation replaces.
+ */
+function translateParagraph(
+  xml: string,
+  innerStart: number,
+  innerEnd: number,
+  paragraph: string,
+  dialect: RunDialect,
+  template: Template,
+): void {
+  let inner = xml.slice(innerStart, innerEnd);
+  const children: Template[] = [];
+  let marked = '';
+  let last = 0;
+  for (const range of outerElements(inner, paragraph)) {
+    marked += inner.slice(last, range.start) + nestedMarker(children.length);
+    children.push(translatePart(inner.slice(range.start, range.end), paragraph, dialect));
+    last = range.end;
+  }
+  if (children.length > 0) inner = marked + inner.slice(last);
+  const head = children.length > 0 ? new Template() : template;
+  const encoded = encodeParagraph(inner, dialect);
+  if (!encoded) head.literal(xml.slice(0, innerStart) + inner + xml.slice(innerEnd));
+  else {
+    head.literal(xml.slice(0, innerStart) + encoded.leading);
+    head.text(
+      encoded.form,
+      'xml',
+      children.length > 0
+        ? (output) => keepNested(encoded.decode(output), inner, children.length, dialect)
+        : encoded.decode,
+    );
+    head.literal(encoded.trailing + xml.slice(innerEnd));
+  }
+  if (children.length > 0) template.nest(head, children);
+}
+
+/** A translation that lost a nested paragraph's code gets the run holding it back, at the end. */
+function keepNested(xml: string, inner: string, count: number, d: RunDialect): string {
+  for (let k = 0; k < count; k++) {
+    const marker = nestedMarker(k);
+    if (xml.includes(marker)) continue;
+    let nodes = childNodes(inner);
+    for (;;) {
+      const node = nodes.find((candidate) => candidate.raw.includes(marker));
+      if (!node) break;
+      const name = node.name.startsWith(d.prefix) ? node.name.slice(d.prefix.length) : '';
+      if (node.kind === 'element' && node.close !== '' && d.wrappers.has(name)) {
+        nodes = childNodes(node.inner);
+        continue;
+      }
+      xml += node.raw;
+      break;
+    }
+  }
+  return xml;
 }
 
 function createOoxmlFormat(spec: OoxmlSpec): DocumentFormat {

@@ -82,30 +82,32 @@ export interface ElementRange {
   readonly innerEnd: number;
 }
 
-/** Every `name` element that holds no other `name` element, in document order. */
-export function leafElements(xml: string, name: string): ElementRange[] {
+/** Every `name` element that is inside no other `name` element, in document order. */
+export function outerElements(xml: string, name: string): ElementRange[] {
   const ranges: ElementRange[] = [];
-  const stack: { start: number; innerStart: number; nested: boolean }[] = [];
+  let depth = 0;
+  let start = 0;
+  let innerStart = 0;
   for (const match of xml.matchAll(TOKEN)) {
     const [raw, slash, tagName, , selfClose] = match;
     if (tagName !== name) continue;
     if (slash) {
-      const open = stack.pop();
-      if (!open) continue;
-      if (!open.nested)
-        ranges.push({
-          start: open.start,
-          end: match.index + raw.length,
-          innerStart: open.innerStart,
-          innerEnd: match.index,
-        });
-      const parent = stack.at(-1);
-      if (parent) parent.nested = true;
-    } else if (!selfClose) {
-      const parent = stack.at(-1);
-      if (parent) parent.nested = true;
-      stack.push({ start: match.index, innerStart: match.index + raw.length, nested: false });
+      if (depth === 0) continue;
+      depth--;
+      if (depth === 0)
+        ranges.push({ start, end: match.index + raw.length, innerStart, innerEnd: match.index });
+    } else if (selfClose) {
+      if (depth === 0) {
+        const end = match.index + raw.length;
+        ranges.push({ start: match.index, end, innerStart: end, innerEnd: end });
+      }
+    } else {
+      if (depth === 0) {
+        start = match.index;
+        innerStart = match.index + raw.length;
+      }
+      depth++;
     }
   }
-  return ranges.sort((a, b) => a.start - b.start);
+  return ranges;
 }
