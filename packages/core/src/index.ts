@@ -21,6 +21,7 @@ export * from './resources/sync.js';
 export * from './resources/tmx.js';
 export * from './run.js';
 export type * from './segment.js';
+export * from './service.js';
 export * from './skeleton.js';
 export * from './split.js';
 export * from './translator.js';

@@ -2,8 +2,7 @@
  * A translator for the backend: a given `Translator` (e.g. `GlossaClient`), the service at `service.url`,
  * or the embedded `@glossa/server` on loopback, started on the first translation actually needed.
  */
-import { GlossaClient } from '@glossa/client';
-import { defaultDataDir, type Translator } from '@glossa/core';
+import { connectService, defaultDataDir, type ServiceConnection, type Translator } from '@glossa/core';
 
 export interface ServiceOptions {
   readonly url?: string;
@@ -13,7 +12,7 @@ export interface ServiceOptions {
 }
 
 export function lazyTranslator(service: ServiceOptions = {}): Translator & { close(): Promise<void> } {
-  let opened: Promise<{ client: GlossaClient; close: () => Promise<void> }> | undefined;
+  let opened: Promise<ServiceConnection> | undefined;
   return {
     translateText: async (texts, options) => {
       opened ??= open(service);
@@ -25,24 +24,12 @@ export function lazyTranslator(service: ServiceOptions = {}): Translator & { clo
   };
 }
 
-async function open(service: ServiceOptions) {
+function open(service: ServiceOptions): Promise<ServiceConnection> {
   const url = service.url ?? process.env.GLOSSA_SERVER_URL;
   const apiKey = service.apiKey ?? process.env.GLOSSA_API_KEY;
-  if (url) {
-    if (!apiKey)
-      throw new TypeError(`@glossa/i18next: GLOSSA_API_KEY is not set: a key is needed for ${url}`);
-    return { client: new GlossaClient({ authKey: apiKey, serverUrl: url }), close: async () => {} };
+  if (url && !apiKey) {
+    throw new TypeError(`@glossa/i18next: GLOSSA_API_KEY is not set: a key is needed for ${url}`);
   }
-  const { startServer } = await import('@glossa/server');
-  const server = await startServer({
-    dataDir: service.dataDir ?? process.env.GLOSSA_DATA_DIR ?? defaultDataDir(),
-    port: 0,
-    freePort: 0,
-    host: '127.0.0.1',
-    logger: false,
-  });
-  return {
-    client: new GlossaClient({ authKey: server.devKey, serverUrl: server.url }),
-    close: () => server.close(),
-  };
+  const dataDir = service.dataDir ?? process.env.GLOSSA_DATA_DIR ?? defaultDataDir();
+  return connectService({ url: url || undefined, apiKey: apiKey || undefined, dataDir });
 }

@@ -4,12 +4,13 @@
  * a build whose translations are all cached never starts it.
  */
 import { dirname, join } from 'node:path';
-import { GlossaClient } from '@glossa/client';
 import {
+  connectService,
   createTranslationCache,
   openConfiguredCache,
   openFileStore,
   type ResolvedConfig,
+  type ServiceConnection,
   type TranslationCache,
   type Translator,
 } from '@glossa/core';
@@ -40,7 +41,7 @@ export async function openSession(
   if (cacheOnly) {
     return { translator: refusingTranslator, cache, ...results, close: () => cache.close() };
   }
-  let opened: Promise<{ client: GlossaClient; close: () => Promise<void> }> | undefined;
+  let opened: Promise<ServiceConnection> | undefined;
   const translator: Translator = {
     translateText: async (texts, options) => {
       opened ??= openService(config.service);
@@ -66,25 +67,10 @@ const refusingTranslator: Translator = {
 };
 
 async function openService(service: ResolvedConfig['service']) {
-  const { url, apiKey, dataDir } = service;
-  if (url !== undefined) {
-    if (apiKey === undefined) {
-      throw new TypeError(`glossaVite: GLOSSA_API_KEY is not set: a key is needed for the service at ${url}`);
-    }
-    return { client: new GlossaClient({ authKey: apiKey, serverUrl: url }), close: async () => {} };
+  if (service.url !== undefined && service.apiKey === undefined) {
+    throw new TypeError(
+      `glossaVite: GLOSSA_API_KEY is not set: a key is needed for the service at ${service.url}`,
+    );
   }
-  const { startServer } = await import('@glossa/server'); // large: loaded only when a translation is missing
-  const server = await startServer({
-    dataDir,
-    port: 0,
-    freePort: 0,
-    host: '127.0.0.1',
-    logger: false,
-    ...(apiKey !== undefined && { devKey: apiKey }),
-  });
-  const key = apiKey ?? server.devKey;
-  return {
-    client: new GlossaClient({ authKey: key, serverUrl: key.endsWith(':fx') ? server.freeUrl : server.url }),
-    close: () => server.close(),
-  };
+  return connectService(service);
 }

@@ -1,0 +1,51 @@
+/**
+ * The service a project talks to: the one at `url` when given (`GLOSSA_SERVER_URL`, or the config's
+ * `service.url`), else the embedded `@glossa/server` started in-process on loopback ports with its data in
+ * `dataDir`. The server is loaded only then: it is large, and a warm build never needs it.
+ */
+import { GlossaClient } from '@glossa/client';
+
+export interface ServiceOptions {
+  readonly url?: string | undefined;
+  readonly apiKey?: string | undefined;
+  /** The embedded server's data folder. */
+  readonly dataDir: string;
+}
+
+export interface ServiceConnection {
+  readonly client: GlossaClient;
+  /** The base URL the client sends requests to. */
+  readonly url: string;
+  /** Whether this process started the server. */
+  readonly embedded: boolean;
+  close(): Promise<void>;
+}
+
+/** Throws a `TypeError` when a remote `url` is given without an `apiKey`. */
+export async function connectService(options: ServiceOptions): Promise<ServiceConnection> {
+  const { url, apiKey, dataDir } = options;
+  if (url !== undefined) {
+    if (apiKey === undefined) {
+      throw new TypeError(`GLOSSA_API_KEY is not set: a key is needed for the service at ${url}`);
+    }
+    const client = new GlossaClient({ authKey: apiKey, serverUrl: url });
+    return { client, url, embedded: false, close: async () => {} };
+  }
+  const { startServer } = await import('@glossa/server');
+  const server = await startServer({
+    dataDir,
+    port: 0,
+    freePort: 0,
+    host: '127.0.0.1',
+    logger: false,
+    ...(apiKey !== undefined && { devKey: apiKey }),
+  });
+  const key = apiKey ?? server.devKey;
+  const serverUrl = key.endsWith(':fx') ? server.freeUrl : server.url;
+  return {
+    client: new GlossaClient({ authKey: key, serverUrl }),
+    url: serverUrl,
+    embedded: true,
+    close: () => server.close(),
+  };
+}
