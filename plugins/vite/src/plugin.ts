@@ -70,6 +70,13 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     { lang: glossa.sourceLang, href: localeHref(undefined, path) },
     ...locales.map((locale) => ({ lang: locale, href: localeHref(locale, path) })),
   ];
+  // The dev server's session, opened on the first request that needs it and closed (awaited) with the server.
+  let devSession: Promise<Session> | undefined;
+  let devSessionClosed: Promise<void> | undefined;
+  const closeDevSession = () => {
+    devSessionClosed ??= devSession?.then((session) => session.close()) ?? Promise.resolve();
+    return devSessionClosed;
+  };
   const localizeOptions = (session: Session) => ({
     session,
     sourceLang: glossa.sourceLang,
@@ -167,9 +174,15 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
       },
     },
 
+    // `server.close()` runs this hook and waits for it, so the cache is written before it returns.
+    async closeBundle() {
+      await closeDevSession();
+    },
+
     configureServer(server) {
-      let session: Promise<Session> | undefined;
-      server.httpServer?.once('close', () => void session?.then((s) => s.close()));
+      server.httpServer?.once('close', () => {
+        closeDevSession().catch((error: Error) => server.config.logger.error(`glossa: ${error.message}`));
+      });
       server.watcher.on('change', (file) => {
         if (file.endsWith('.html') || (options.catalogs && file.endsWith('.json'))) {
           server.ws.send({ type: 'full-reload', path: '*' });
@@ -182,10 +195,10 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
         let files: Promise<Map<string, string>> | undefined;
         const build = async () => {
           const out = new Map<string, string>();
-          session ??= openSession(glossa, cacheOnly);
+          devSession ??= openSession(glossa, cacheOnly);
           await emitCatalogs(catalogs, {
             root: vite.root,
-            localize: localizeOptions(await session),
+            localize: localizeOptions(await devSession),
             emit: (fileName, source) => out.set(`/${fileName}`, source),
             log,
           });
@@ -220,8 +233,8 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
           req.url = `${base}${path.slice(1)}${url.search}`; // an asset next to the page: the source file
           return next();
         }
-        session ??= openSession(glossa, cacheOnly);
-        servePage(server, locale, path, session)
+        devSession ??= openSession(glossa, cacheOnly);
+        servePage(server, locale, path, devSession)
           .then((html) => {
             if (html === undefined) return next();
             res.setHeader('Content-Type', 'text/html; charset=utf-8');
