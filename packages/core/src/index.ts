@@ -2,6 +2,7 @@ export * from './batcher.js';
 export * from './cache/file-store.js';
 export * from './cache/key.js';
 export * from './cache/memory-store.js';
+export * from './cache/recording-cache.js';
 export * from './cache/redis-store.js';
 export type * from './cache/store.js';
 export * from './cache/translation-cache.js';

@@ -11,12 +11,13 @@ import {
   createMemoryStore,
   createTranslationCache,
   createTranslationRun,
+  recordingCache,
   type TranslationCache,
   type TranslationRunOptions,
   type Translator,
 } from '@glossa/core';
 import { PSEUDO_LOCALES } from '@glossa/protocol';
-import { builtKey, recordingCache, reuseBuilt, storeBuilt } from './built.js';
+import { builtKey, reuseBuilt, storeBuilt } from './built.js';
 import { buildCatalog, type Catalog, type CatalogExtraction, extractCatalog } from './catalog.js';
 import { lazyTranslator, type ServiceOptions } from './service.js';
 

@@ -34,26 +34,3 @@ export async function storeBuilt(
   const entry = JSON.stringify({ catalog, translations: [...translations] });
   await cache.setMany(new Map([[key, entry]]));
 }
-
-/** A cache that remembers every key it answered or stored, with the value: what a run's output used. */
-export function recordingCache(cache: TranslationCache): {
-  cache: TranslationCache;
-  used: Map<string, string>;
-} {
-  const used = new Map<string, string>();
-  return {
-    used,
-    cache: {
-      async getMany(keys) {
-        const result = await cache.getMany(keys);
-        for (const [key, value] of result.found) used.set(key, value);
-        return result;
-      },
-      async setMany(entries) {
-        await cache.setMany(entries);
-        for (const [key, value] of entries) used.set(key, value);
-      },
-      close: () => cache.close(),
-    },
-  };
-}

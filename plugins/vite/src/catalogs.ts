@@ -6,11 +6,10 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createTranslationRun } from '@glossa/core';
+import { createTranslationRun, recordingCache } from '@glossa/core';
 import { buildCatalog, type Catalog, extractCatalog } from '@glossa/i18next';
 import { MissingTranslationsError } from './errors.js';
 import type { LocalizeOptions } from './localize.js';
-import { recordingCache } from './results.js';
 
 export interface CatalogOptions {
   /** Folder of the source language's catalogs, relative to Vite's root, e.g. `locales/en`. */

@@ -9,11 +9,11 @@ import {
   type RunFailure,
   type RunReport,
   type RunSegment,
+  recordingCache,
   type TranslationRunOptions,
 } from '@glossa/core';
 import { extract, merge } from '@glossa/rehype';
 import { MissingTranslationsError } from './errors.js';
-import { recordingCache } from './results.js';
 import type { Session } from './service.js';
 
 export interface Page {
