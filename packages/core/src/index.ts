@@ -14,6 +14,7 @@ export * from './config.js';
 export * from './errors.js';
 export * from './inline-xml.js';
 export * from './lock.js';
+export * from './plugin-targets.js';
 export * from './pseudo.js';
 export * from './qa.js';
 export type * from './report.js';

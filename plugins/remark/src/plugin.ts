@@ -1,6 +1,6 @@
 /** `remarkGlossa`: the unified plugin. Extracts, calls `translate`, and splices the targets back. */
 
-import type { Segment } from '@glossa/core';
+import { type Segment, type TranslateResult, targetsByKey } from '@glossa/core';
 import type { Root } from 'mdast';
 import type { Processor } from 'unified';
 import type { VFile } from 'vfile';
@@ -14,10 +14,7 @@ export interface RemarkGlossaOptions extends MarkdownOptions {
    * Translates the segments: returns one target per segment, in order (`undefined` keeps that segment in
    * the source language), or a map of key → target.
    */
-  readonly translate: (
-    segments: readonly Segment[],
-    file: VFile,
-  ) => Promise<readonly (string | undefined)[] | ReadonlyMap<string, string>>;
+  readonly translate: (segments: readonly Segment[], file: VFile) => Promise<TranslateResult>;
 }
 
 /** What the plugin did to a file, on `file.data.glossa`. */
@@ -62,19 +59,7 @@ export function remarkGlossa(this: Processor, options: RemarkGlossaOptions) {
     for (const message of extraction.messages)
       file.message(message.reason, { place: message, ruleId: 'extract', source: 'glossa' });
     const targets = await translate(extraction.segments, file);
-    let map: ReadonlyMap<string, string>;
-    if (targets instanceof Map) map = targets;
-    else if (Array.isArray(targets) && targets.length === extraction.segments.length)
-      map = new Map(
-        extraction.segments.flatMap((segment, index) => {
-          const target = targets[index];
-          return target === undefined ? [] : [[segment.key, target] as const];
-        }),
-      );
-    else
-      throw new TypeError(
-        `remarkGlossa: translate() must return ${extraction.segments.length} targets or a Map, got ${Array.isArray(targets) ? targets.length : typeof targets}`,
-      );
+    const map = targetsByKey(extraction.segments, targets, 'remarkGlossa');
     const kept = new Set(
       extraction.segments.filter((segment) => !map.has(segment.key)).map((segment) => segment.key),
     );
