@@ -18,8 +18,9 @@ import {
 } from '@glossa/core';
 import { PSEUDO_LOCALES } from '@glossa/protocol';
 import { builtKey, reuseBuilt, storeBuilt } from './built.js';
-import { buildCatalog, type Catalog, type CatalogExtraction, extractCatalog } from './catalog.js';
+import { buildCatalog, type Catalog } from './catalog.js';
 import { lazyTranslator, type ServiceOptions } from './service.js';
+import { type NamespaceSource, sourceOf } from './source.js';
 
 export interface GlossaBackendOptions {
   /** Language of the source catalogs. Default `en`. */
@@ -63,10 +64,10 @@ export class GlossaBackend {
   private keySeparator = '.';
   private translator: Translator & { close?: () => Promise<void> } = lazyTranslator();
   private cache: TranslationCache | undefined;
-  private readonly sources = new Map<string, Promise<CatalogExtraction>>();
+  private readonly sources = new Map<string, Promise<NamespaceSource>>();
   private pending = new Map<string, Wanted>();
   private manifest: Promise<{ locales?: Record<string, Record<string, string>> }> | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private scheduled = false;
   /** Languages served per namespace, so a key created later is translated into them too. */
   private readonly served = new Map<string, Set<string>>();
 
@@ -124,11 +125,11 @@ export class GlossaBackend {
     callback?: Callback<void>,
   ) {
     const result = (async () => {
-      const source = await this.source(namespace);
-      setPath(source.catalog, key.split(this.keySeparator), fallbackValue);
+      const catalog = (await this.source(namespace)).catalog();
+      setPath(catalog, key.split(this.keySeparator), fallbackValue);
       this.sources.set(
         namespace,
-        Promise.resolve(extractCatalog(source.catalog, this.catalogOptions(namespace))),
+        Promise.resolve(sourceOf(JSON.stringify(catalog), this.extractOptions(namespace))),
       );
       const targets = [...(this.served.get(namespace) ?? [])].filter((l) => !languages.includes(l));
       await Promise.all(
@@ -154,14 +155,19 @@ export class GlossaBackend {
       for (const ns of namespaces) wanted.namespaces.add(ns);
       wanted.waiters.push({ resolve, reject });
       this.pending.set(language, wanted);
-      this.timer ??= setTimeout(() => this.flush(), this.options.batchWindowMs ?? 0);
+      if (this.scheduled) return;
+      this.scheduled = true;
+      // The same tick: setImmediate (a 0 ms setTimeout waits at least 1 ms).
+      const window = this.options.batchWindowMs ?? 0;
+      if (window > 0) setTimeout(() => this.flush(), window);
+      else setImmediate(() => this.flush());
     });
   }
 
   private flush() {
     const batch = this.pending;
     this.pending = new Map();
-    this.timer = undefined;
+    this.scheduled = false;
     for (const [language, wanted] of batch) {
       this.translate(language, [...wanted.namespaces]).then(
         (catalogs) => {
@@ -184,13 +190,14 @@ export class GlossaBackend {
       this.served.set(ns, served.add(language));
     }
     if (this.isSource(language)) {
-      return { ...built, ...Object.fromEntries(namespaces.map((ns, i) => [ns, sources[i]!.catalog])) };
+      return { ...built, ...Object.fromEntries(namespaces.map((ns, i) => [ns, sources[i]!.catalog()])) };
     }
     const cache = this.translationCache();
     const reused = await Promise.all(
       sources.map((source) => reuseBuilt(cache, this.resultKey(source, language))),
     );
-    const todo = sources.filter((_, i) => reused[i] === undefined);
+    // Extracted only on a miss: a hit is keyed on the source's content hash.
+    const todo = sources.filter((_, i) => reused[i] === undefined).map((source) => source.extraction());
     if (todo.length === 0) {
       return { ...built, ...Object.fromEntries(namespaces.map((ns, i) => [ns, reused[i]!])) };
     }
@@ -219,12 +226,13 @@ export class GlossaBackend {
         continue;
       }
       let problems = 0;
-      out[ns] = buildCatalog(sources[i]!, localeTargets, {
+      const extraction = sources[i]!.extraction();
+      out[ns] = buildCatalog(extraction, localeTargets, {
         locale: language,
         keySeparator: this.keySeparator,
         onProblem: () => problems++,
       });
-      const failed = report.failures.some((f) => f.file === sources[i]!.file);
+      const failed = report.failures.some((f) => f.file === extraction.file);
       if (!failed && problems === 0) {
         await storeBuilt(cache, this.resultKey(sources[i]!, language), out[ns], recording.used);
       }
@@ -233,10 +241,10 @@ export class GlossaBackend {
   }
 
   /** The key of a built catalog in the cache: the hash of everything it is made from but translations. */
-  private resultKey(source: CatalogExtraction, language: string): string {
+  private resultKey(source: NamespaceSource, language: string): string {
     return builtKey([
       source.file,
-      source.catalog,
+      source.hash,
       this.sourceLang,
       language,
       this.keySeparator,
@@ -275,27 +283,30 @@ export class GlossaBackend {
     return this.cache;
   }
 
-  private source(namespace: string): Promise<CatalogExtraction> {
+  private source(namespace: string): Promise<NamespaceSource> {
     let source = this.sources.get(namespace);
     if (!source) {
-      source = this.loadSource(namespace).then((catalog) =>
-        extractCatalog(catalog, this.catalogOptions(namespace)),
+      // A failed load, or a text that is not a catalog, is read again next time.
+      const forget = () => this.sources.delete(namespace);
+      source = this.loadSource(namespace).then((text) =>
+        sourceOf(text, { ...this.extractOptions(namespace), onInvalid: forget }),
       );
-      source.catch(() => this.sources.delete(namespace)); // a failed load is tried again next time
+      source.catch(forget);
       this.sources.set(namespace, source);
     }
     return source;
   }
 
-  private async loadSource(namespace: string): Promise<Catalog> {
-    if (this.options.loadSource) return structuredClone(await this.options.loadSource(namespace));
+  /** The source catalog's JSON text (parsed and extracted only when a read needs it). */
+  private async loadSource(namespace: string): Promise<string> {
+    if (this.options.loadSource) return JSON.stringify(await this.options.loadSource(namespace));
     const path = this.options
       .sourcePath!.replaceAll('{{ns}}', namespace)
       .replaceAll('{{lng}}', this.sourceLang);
-    return JSON.parse(await readFile(path, 'utf8')) as Catalog;
+    return readFile(path, 'utf8');
   }
 
-  private catalogOptions(namespace: string) {
+  private extractOptions(namespace: string) {
     return { file: `${namespace}.json`, keySeparator: this.keySeparator };
   }
 }

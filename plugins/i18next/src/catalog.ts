@@ -39,10 +39,7 @@ const FORMS = ['zero', 'one', 'two', 'few', 'many', 'other'];
 /** Extracts the segments of a catalog (JSON text or parsed). Throws `CatalogError` for a non-object. */
 export function extractCatalog(input: string | Catalog, options: CatalogOptions = {}): CatalogExtraction {
   const file = options.file ?? '';
-  const catalog = typeof input === 'string' ? parseCatalog(input, file) : input;
-  if (typeof catalog !== 'object' || catalog === null || Array.isArray(catalog)) {
-    throw new CatalogError(`${file || 'catalog'}: expected a JSON object of strings`);
-  }
+  const catalog = checkedCatalog(input, file);
   const separator = options.keySeparator ?? '.';
   const segments: Segment[] = [];
   const codes: Record<string, CodeMap> = {};
@@ -144,6 +141,15 @@ function firstFormKey(value: Catalog, prefix: string): string | undefined {
   return Object.keys(value).find(
     (k) => k.startsWith(prefix) && /^(zero|one|two|few|many|other)$/.test(k.slice(prefix.length)),
   );
+}
+
+/** A catalog from JSON text (or as given), checked to be an object. Throws `CatalogError`. */
+export function checkedCatalog(input: string | Catalog, file = ''): Catalog {
+  const catalog = typeof input === 'string' ? parseCatalog(input, file) : input;
+  if (typeof catalog !== 'object' || catalog === null || Array.isArray(catalog)) {
+    throw new CatalogError(`${file || 'catalog'}: expected a JSON object of strings`);
+  }
+  return catalog;
 }
 
 function parseCatalog(text: string, file: string): Catalog {
