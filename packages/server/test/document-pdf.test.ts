@@ -123,6 +123,33 @@ describe('pdf documents', () => {
     expect([reply.status, reply.data.message]).toEqual([413, 'PDF documents may have at most 500 pages.']);
   });
 
+  it('an encrypted PDF (qpdf, empty user password: readable, not rewritable): 400 at upload', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'glossa-pdf-encrypted-'));
+    try {
+      writeFileSync(join(dir, 'plain.pdf'), await leaflet());
+      execFileSync('qpdf', ['--encrypt', '', 'owner', '256', '--', 'plain.pdf', 'locked.pdf'], { cwd: dir });
+      const reply = await upload(t, 'locked.pdf', readFileSync(join(dir, 'locked.pdf')));
+      expect([reply.status, reply.data.message]).toEqual([
+        400,
+        'The PDF document is encrypted: it cannot be rewritten. Remove its protection and send it again.',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a PDF with no text layer (only drawings): 400 at upload, nothing billed', async () => {
+    const pdf = await PDFDocument.create();
+    pdf.addPage([595, 842]).drawRectangle({ x: 60, y: 600, width: 200, height: 100 });
+    const before = (await t.call('/v2/usage')).data.character_count;
+    const reply = await upload(t, 'scan.pdf', await pdf.save());
+    expect([reply.status, reply.data.message]).toEqual([
+      400,
+      'The PDF document has no text layer (scanned pages?): there is no text to translate. Send the pages as PNG or JPEG images to have them read by OCR.',
+    ]);
+    expect((await t.call('/v2/usage')).data.character_count).toBe(before);
+  });
+
   it('bytes that are no PDF: 400, nothing created', async () => {
     const reply = await upload(t, 'leaflet.pdf', 'not a pdf');
     expect([reply.status, reply.data.message]).toEqual([400, 'The PDF document is not a readable PDF.']);

@@ -1,9 +1,18 @@
 /**
- * The text of a PDF with its positions, read by pdf.js (`pdfjs-dist`, legacy build for Node): text items
- * are joined into lines (same baseline) and lines into blocks (the next line close below, of about the same
- * size). Coordinates are PDF user space (origin bottom left), as pdf-lib draws.
+ * The text of a PDF with its positions and styles, read by pdf.js (`pdfjs-dist`, legacy build for Node):
+ * text items are joined into lines (same baseline) and lines into blocks (the next line close below, of
+ * about the same size); each block keeps the style of every character as runs. Annotations that carry
+ * text of their own (FreeText boxes, notes) are read too. Coordinates are PDF user space (origin bottom
+ * left), as pdf-lib draws.
  */
 import { DocumentFormatError } from './format.js';
+import { createStyleCursor, PdfStyles, PLAIN_STYLE, readCharStyles } from './pdf-styles.js';
+
+/** A stretch of a block's text in one style (an index into the document's styles). */
+export interface PdfRun {
+  readonly text: string;
+  readonly style: number;
+}
 
 export interface PdfBlock {
   readonly page: number;
@@ -18,6 +27,24 @@ export interface PdfBlock {
   readonly size: number;
   readonly lines: number;
   readonly text: string;
+  /** The text in runs of one style each (their texts joined are `text`). */
+  readonly runs: readonly PdfRun[];
+}
+
+/** An annotation with text of its own: its `/Contents`, and for FreeText its appearance on the page. */
+export interface PdfAnnotation {
+  readonly page: number;
+  readonly subtype: string;
+  /** Object number and generation of the annotation dictionary. */
+  readonly ref: { readonly num: number; readonly gen: number };
+  readonly text: string;
+}
+
+export interface PdfText {
+  readonly pages: number;
+  readonly blocks: PdfBlock[];
+  readonly annotations: PdfAnnotation[];
+  readonly styles: PdfStyles;
 }
 
 interface Line {
@@ -26,18 +53,21 @@ interface Line {
   right: number;
   size: number;
   text: string;
+  styles: number[];
 }
 
 /** Pages read at most (over it: 413). */
 export const MAX_PDF_PAGES = 500;
+/** Annotations whose `/Contents` is not text for a reader to translate (links, form fields, popups). */
+const SKIPPED_ANNOTATIONS = new Set(['Link', 'Widget', 'Popup']);
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<PdfJs> | undefined;
 
-export async function readPdfText(bytes: Uint8Array): Promise<{ pages: number; blocks: PdfBlock[] }> {
+export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
   pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  const { getDocument } = await pdfjs;
-  const task = getDocument({
+  const lib = await pdfjs;
+  const task = lib.getDocument({
     data: new Uint8Array(bytes),
     isEvalSupported: false,
     disableFontFace: true,
@@ -57,9 +87,13 @@ export async function readPdfText(bytes: Uint8Array): Promise<{ pages: number; b
   try {
     if (document.numPages > MAX_PDF_PAGES)
       throw new DocumentFormatError(`PDF documents may have at most ${MAX_PDF_PAGES} pages.`, 413);
+    const styles = new PdfStyles();
+    const plain = styles.indexOf(PLAIN_STYLE);
     const blocks: PdfBlock[] = [];
+    const annotations: PdfAnnotation[] = [];
     for (let number = 1; number <= document.numPages; number++) {
       const page = await document.getPage(number);
+      const styleOf = createStyleCursor(await readCharStyles(lib, page, styles), plain);
       const content = await page.getTextContent();
       const lines: Line[] = [];
       let line: Line | undefined;
@@ -67,28 +101,56 @@ export async function readPdfText(bytes: Uint8Array): Promise<{ pages: number; b
         if (!('str' in item)) continue;
         const [a, b, , d, x, y] = item.transform as number[];
         const size = Math.hypot(a!, b!) || Math.abs(d!);
+        const itemStyles = styleOf(item.str);
         if (item.str.trim() === '') {
-          if (line && item.str !== '') line.text += ' ';
+          if (line && item.str !== '') append(line, ' ', itemStyles);
           if (item.hasEOL) line = undefined;
           continue;
         }
         if (line && Math.abs(line.y - y!) < size * 0.5) {
           const gap = x! - line.right;
-          line.text += gap > size * 0.15 && !line.text.endsWith(' ') ? ` ${item.str}` : item.str;
+          if (gap > size * 0.15 && !line.text.endsWith(' ')) append(line, ' ', itemStyles);
+          append(line, item.str, itemStyles);
           line.right = Math.max(line.right, x! + item.width);
         } else {
-          line = { x: x!, y: y!, right: x! + item.width, size, text: item.str };
+          line = { x: x!, y: y!, right: x! + item.width, size, text: item.str, styles: itemStyles };
           lines.push(line);
         }
         if (item.hasEOL) line = undefined;
       }
       blocks.push(...groupLines(lines, number - 1));
+      annotations.push(...(await readAnnotations(page, number - 1)));
       page.cleanup();
     }
-    return { pages: document.numPages, blocks };
+    return { pages: document.numPages, blocks, annotations, styles };
   } finally {
     await document.destroy();
   }
+}
+
+/** Adds text to a line; a space takes the style of the text it follows. */
+function append(line: Line, text: string, styles: readonly number[]): void {
+  line.styles.push(...(text === ' ' ? [line.styles.at(-1) ?? styles[0]!] : styles));
+  line.text += text;
+}
+
+async function readAnnotations(
+  page: Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>,
+  index: number,
+): Promise<PdfAnnotation[]> {
+  const found: PdfAnnotation[] = [];
+  for (const annotation of await page.getAnnotations({ intent: 'display' })) {
+    const text = String(annotation.contentsObj?.str ?? '');
+    const ref = /^(\d+)R(\d*)$/.exec(String(annotation.id ?? ''));
+    if (!ref || SKIPPED_ANNOTATIONS.has(annotation.subtype) || !/\p{L}/u.test(text)) continue;
+    found.push({
+      page: index,
+      subtype: String(annotation.subtype),
+      ref: { num: Number(ref[1]), gen: Number(ref[2] || 0) },
+      text,
+    });
+  }
+  return found;
 }
 
 function groupLines(lines: readonly Line[], page: number): PdfBlock[] {
@@ -105,10 +167,19 @@ function groupLines(lines: readonly Line[], page: number): PdfBlock[] {
     const last = group.at(-1)!;
     const x = Math.min(...group.map((line) => line.x));
     let text = '';
+    let styles: number[] = [];
     for (const line of group) {
+      const start = line.text.length - line.text.trimStart().length;
       const words = line.text.trim();
-      text =
-        text === '' ? words : /\p{L}-$/u.test(text) ? `${text.slice(0, -1)}${words}` : `${text} ${words}`;
+      const wordStyles = line.styles.slice(start, start + words.length);
+      if (text === '') [text, styles] = [words, wordStyles];
+      else if (/\p{L}-$/u.test(text)) {
+        text = `${text.slice(0, -1)}${words}`;
+        styles = [...styles.slice(0, -1), ...wordStyles];
+      } else {
+        text = `${text} ${words}`;
+        styles = [...styles, styles.at(-1)!, ...wordStyles];
+      }
     }
     return {
       page,
@@ -120,6 +191,18 @@ function groupLines(lines: readonly Line[], page: number): PdfBlock[] {
       size: first.size,
       lines: group.length,
       text,
+      runs: runsOf(text, styles),
     };
   });
+}
+
+function runsOf(text: string, styles: readonly number[]): PdfRun[] {
+  const runs: PdfRun[] = [];
+  let start = 0;
+  for (let at = 1; at <= text.length; at++) {
+    if (at < text.length && styles[at] === styles[start]) continue;
+    runs.push({ text: text.slice(start, at), style: styles[start] ?? 0 });
+    start = at;
+  }
+  return runs;
 }

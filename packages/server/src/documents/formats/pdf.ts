@@ -1,28 +1,33 @@
 /**
- * PDF: the text is read with its positions by pdf.js and grouped into blocks (one plain text each); the
- * translated PDF is the same file (pages, images, drawings, links) with the page content streams' text
- * objects removed and every block drawn again in its place with pdf-lib, in DejaVu Sans embedded as a
- * subset (Latin, Greek, Cyrillic, Arabic, Hebrew …), wrapped at the block's width and made smaller until it
- * fits the block's height. Billed at least 50,000 characters.
+ * PDF: the text is read with its positions and styles by pdf.js and grouped into blocks (a block whose
+ * text mixes styles is markup in code form, one `<g>` per style, so the styles follow the words they
+ * belong to); the translated PDF is the same file (pages, images, drawings, links) with the text objects
+ * removed from the page content streams and the form XObjects they use, and every block drawn again in
+ * its place with pdf-lib, in the DejaVu face that matches each style (bold, italic; Sans, Serif or Mono)
+ * and its colour, embedded as subsets (Latin, Greek, Cyrillic, Arabic, Hebrew …), wrapped at the block's
+ * width and made smaller until it fits the block's height. Annotations with text (FreeText boxes, notes)
+ * are translated too. A PDF that pdf-lib cannot rewrite (encrypted, unreadable) or that has no text
+ * layer is refused at upload. Billed at least 50,000 characters.
  */
-import { readFileSync } from 'node:fs';
-import fontkit from '@pdf-lib/fontkit';
 import {
   decodePDFRawStream,
+  EncryptedPDFError,
   PDFArray,
+  PDFDict,
   PDFDocument,
-  type PDFFont,
   PDFName,
   PDFRawStream,
   PDFRef,
-  rgb,
+  type PDFStream,
 } from 'pdf-lib';
-import { type DocumentFormat, DocumentFormatError, type Extraction } from './format.js';
+import { type DocumentFormat, DocumentFormatError, type DocumentText, type Extraction } from './format.js';
+import { escapeXml, parseInline } from './inline.js';
+import { translateAnnotations } from './pdf-annotations.js';
 import { pdfBlocksToDocx } from './pdf-docx.js';
+import { createFontSet, drawStyledText, pageDrawer, type StyledText } from './pdf-draw.js';
 import { stripText } from './pdf-strip.js';
+import type { PdfStyle } from './pdf-styles.js';
 import { type PdfBlock, readPdfText } from './pdf-text.js';
-
-const FONT_FILE = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 
 export const pdfFormat: DocumentFormat = {
   name: 'PDF',
@@ -30,45 +35,123 @@ export const pdfFormat: DocumentFormat = {
   contentType: 'application/pdf',
   minimumBilled: 50_000,
   async extract(bytes, options): Promise<Extraction> {
-    const { blocks } = await readPdfText(bytes);
-    const texts = blocks.filter((block) => /\p{L}/u.test(block.text));
+    const { blocks, annotations, styles } = await readPdfText(bytes);
+    const document = await loadForRewrite(bytes);
+    const texts = blocks.filter((block) => /\p{L}/u.test(block.text)).map((block) => blockText(block));
+    if (texts.length === 0 && annotations.length === 0)
+      throw new DocumentFormatError(
+        'The PDF document has no text layer (scanned pages?): there is no text to translate. Send the pages as PNG or JPEG images to have them read by OCR.',
+      );
     return {
-      texts: texts.map((block) => ({ text: block.text, mode: 'plain' as const })),
-      rebuild: (outputs) => {
-        const translations = new Map(texts.map((block, i) => [block, outputs[i]]));
-        if (options.outputFormat === 'docx')
-          return pdfBlocksToDocx(
-            blocks,
-            blocks.map((block) => translations.get(block)?.trim() || block.text),
+      texts: [
+        ...texts.map((text) => text.text),
+        ...annotations.map((a) => ({ text: a.text, mode: 'plain' as const })),
+      ],
+      rebuild: async (outputs) => {
+        const translated = new Map(
+          texts.map((text, i) => [text.block, piecesOf(text, outputs[i], styles.list)]),
+        );
+        const pieces = blocks.map(
+          (block) =>
+            translated.get(block) ??
+            block.runs.map((run) => ({ text: run.text, style: styles.list[run.style]! })),
+        );
+        if (options.outputFormat === 'docx') return pdfBlocksToDocx(blocks, pieces);
+        stripPages(document);
+        const fonts = createFontSet(document);
+        const pages = document.getPages();
+        for (const [index, block] of blocks.entries()) {
+          const page = pages[block.page];
+          if (!page) continue;
+          // A translation may run up to 30% wider than the original line, within the page's right margin.
+          const width = Math.max(block.width, Math.min(block.width * 1.3, page.getWidth() - block.x - 36));
+          const height = Math.max(block.top - block.bottom, block.size * 1.2);
+          await drawStyledText(
+            pieces[index]!,
+            fonts,
+            { x: block.x, y: block.y, width, height, size: block.size },
+            pageDrawer(page),
           );
-        return rebuildPdf(bytes, blocks, translations);
+        }
+        await translateAnnotations(document, fonts, annotations, outputs.slice(texts.length));
+        return document.save();
       },
     };
   },
 };
 
-async function rebuildPdf(
-  bytes: Uint8Array,
-  blocks: readonly PdfBlock[],
-  translations: ReadonlyMap<PdfBlock, string | undefined>,
-): Promise<Uint8Array> {
-  let document: PDFDocument;
+async function loadForRewrite(bytes: Uint8Array): Promise<PDFDocument> {
   try {
-    document = await PDFDocument.load(bytes, { updateMetadata: false });
-  } catch {
-    throw new DocumentFormatError('The PDF document could not be rewritten (pdf-lib cannot read it).');
+    return await PDFDocument.load(bytes, { updateMetadata: false });
+  } catch (error) {
+    // An encrypted file's objects may not parse at all: its trailer (or xref stream) names the encryption.
+    if (error instanceof EncryptedPDFError || Buffer.from(bytes).includes('/Encrypt'))
+      throw new DocumentFormatError(
+        'The PDF document is encrypted: it cannot be rewritten. Remove its protection and send it again.',
+      );
+    throw new DocumentFormatError('The PDF document could not be rewritten (its structure cannot be read).');
   }
-  document.registerFontkit(fontkit);
-  let fontBytes: Buffer;
-  try {
-    fontBytes = readFileSync(FONT_FILE);
-  } catch {
-    throw new DocumentFormatError('PDF documents need the DejaVu fonts on the server (fonts-dejavu-core).');
+}
+
+interface BlockText {
+  readonly block: PdfBlock;
+  readonly text: DocumentText;
+  /** The style of the text outside any code. */
+  readonly base: number;
+  /** The style each `<g id="k">` stands for, at `k - 1`. */
+  readonly codes: readonly number[];
+}
+
+/** A block's text: plain in one style, else code form with a `<g>` around each run not in the main style. */
+function blockText(block: PdfBlock): BlockText {
+  const counts = new Map<number, number>();
+  for (const run of block.runs)
+    counts.set(run.style, (counts.get(run.style) ?? 0) + run.text.replace(/\s/g, '').length);
+  const base = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+  const styled = [...counts].filter(([, count]) => count > 0);
+  if (styled.length <= 1)
+    return { block, text: { text: block.text, mode: 'plain' }, base: styled[0]?.[0] ?? base, codes: [] };
+  const codes: number[] = [];
+  let form = '';
+  for (const run of block.runs) {
+    const [, lead = '', core = '', trail = ''] = /^(\s*)([\s\S]*?)(\s*)$/.exec(run.text) ?? [];
+    if (run.style === base || core === '') {
+      form += escapeXml(run.text);
+      continue;
+    }
+    if (!codes.includes(run.style)) codes.push(run.style);
+    form += `${escapeXml(lead)}<g id="${codes.indexOf(run.style) + 1}">${escapeXml(core)}</g>${escapeXml(trail)}`;
   }
-  const font = await document.embedFont(fontBytes, { subset: true });
-  const pages = document.getPages();
+  return { block, text: { text: form, mode: 'xml' }, base, codes };
+}
+
+/** A block's translation as pieces of styled text (the codes back to their styles). */
+function piecesOf(
+  text: BlockText,
+  output: string | undefined,
+  styles: readonly PdfStyle[],
+): StyledText[] | undefined {
+  if (output === undefined || output.trim() === '') return undefined;
+  const base = styles[text.base]!;
+  if (text.text.mode === 'plain') return [{ text: output.trim(), style: base }];
+  const open: number[] = [];
+  const pieces: StyledText[] = [];
+  for (const piece of parseInline(output)) {
+    if (piece.kind === 'open') open.push(piece.id);
+    else if (piece.kind === 'close') open.pop();
+    else if (piece.kind === 'text') {
+      const code = open.at(-1);
+      const style = code === undefined ? undefined : text.codes[code - 1];
+      pieces.push({ text: piece.text, style: style === undefined ? base : styles[style]! });
+    }
+  }
+  return pieces;
+}
+
+/** Removes the text objects of every page's content and of the form XObjects the pages draw. */
+function stripPages(document: PDFDocument): void {
   const replaced = new Set<PDFRef>();
-  for (const page of pages) {
+  for (const page of document.getPages()) {
     const raw = page.node.get(PDFName.of('Contents'));
     const refs = raw instanceof PDFArray ? raw.asArray() : raw ? [raw] : [];
     const parts = refs.map((ref) => {
@@ -80,54 +163,33 @@ async function rebuildPdf(
     });
     const stripped = document.context.flateStream(Buffer.concat(parts));
     page.node.set(PDFName.of('Contents'), document.context.register(stripped));
+    stripForms(document, page.node.getInheritableAttribute(PDFName.of('Resources')), new Set());
   }
   // The old streams go: saved, they would carry the original text along (pdf-lib keeps unused objects).
   for (const ref of replaced) document.context.delete(ref);
-  for (const block of blocks) {
-    const page = pages[block.page];
-    if (!page) continue;
-    const text = translations.get(block)?.trim() || block.text;
-    drawBlock(page, font, block, text);
-  }
-  return document.save();
 }
 
-function drawBlock(
-  page: ReturnType<PDFDocument['getPages']>[number],
-  font: PDFFont,
-  block: PdfBlock,
-  text: string,
-): void {
-  // A translation may run up to 30% wider than the original line, within the page's right margin.
-  const width = Math.max(block.width, Math.min(block.width * 1.3, page.getWidth() - block.x - 36));
-  const room = Math.max(block.top - block.bottom, block.size * 1.2);
-  // Word widths are measured once, at size 1 (fontkit's layout is slow), and scaled.
-  const words = text.split(/\s+/).map((word) => ({ word, width: font.widthOfTextAtSize(word, 1) }));
-  const space = font.widthOfTextAtSize(' ', 1);
-  let size = block.size;
-  let lines = wrap(words, space, width / size);
-  while (size > 4 && lines.length * size * 1.2 > room * 1.05) {
-    size *= 0.92;
-    lines = wrap(words, space, width / size);
+/** Strips the form XObjects of a resource dictionary, and the forms those draw, each once. */
+function stripForms(document: PDFDocument, resources: unknown, seen: Set<PDFRef>): void {
+  const { context } = document;
+  const dict = resources instanceof PDFRef ? context.lookup(resources) : resources;
+  if (!(dict instanceof PDFDict)) return;
+  const xobjects = dict.lookup(PDFName.of('XObject'));
+  if (!(xobjects instanceof PDFDict)) return;
+  for (const ref of xobjects.values()) {
+    if (!(ref instanceof PDFRef) || seen.has(ref)) continue;
+    seen.add(ref);
+    const form = context.lookup(ref);
+    if (!(form instanceof PDFRawStream) || form.dict.get(PDFName.of('Subtype')) !== PDFName.of('Form'))
+      continue;
+    const entries: Record<string, unknown> = {};
+    for (const [key, value] of form.dict.entries())
+      if (!['Filter', 'DecodeParms', 'Length'].includes(key.decodeText())) entries[key.decodeText()] = value;
+    const stripped: PDFStream = context.flateStream(
+      stripText(decodePDFRawStream(form).decode()),
+      entries as never,
+    );
+    context.assign(ref, stripped);
+    stripForms(document, form.dict.get(PDFName.of('Resources')), seen);
   }
-  lines.forEach((line, index) => {
-    page.drawText(line, { x: block.x, y: block.y - index * size * 1.2, size, font, color: rgb(0, 0, 0) });
-  });
-}
-
-/** Lines of words within `width` (in units of the font size). */
-function wrap(words: readonly { word: string; width: number }[], space: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  let used = 0;
-  for (const { word, width: wordWidth } of words) {
-    if (line !== '' && used + space + wordWidth > width) {
-      lines.push(line);
-      line = '';
-    }
-    used = line === '' ? wordWidth : used + space + wordWidth;
-    line = line === '' ? word : `${line} ${word}`;
-  }
-  if (line !== '') lines.push(line);
-  return lines;
 }

@@ -1,0 +1,163 @@
+/**
+ * Drawing translated text into a PDF with pdf-lib: the DejaVu face that matches each style (Sans, Serif or
+ * Sans Mono; regular, bold, italic or both), embedded as a subset when first used, in the style's colour;
+ * the text wrapped at a width and made smaller until it fits a height.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import fontkit from '@pdf-lib/fontkit';
+import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
+import { rgb } from 'pdf-lib';
+import { DocumentFormatError } from './format.js';
+import type { PdfStyle } from './pdf-styles.js';
+
+const FONT_DIR = '/usr/share/fonts/truetype/dejavu';
+/** File names by family: regular, bold, italic, bold italic (fonts-dejavu-core and fonts-dejavu-extra). */
+const FACES: Record<PdfStyle['family'], readonly [string, string, string, string]> = {
+  sans: ['DejaVuSans', 'DejaVuSans-Bold', 'DejaVuSans-Oblique', 'DejaVuSans-BoldOblique'],
+  serif: ['DejaVuSerif', 'DejaVuSerif-Bold', 'DejaVuSerif-Italic', 'DejaVuSerif-BoldItalic'],
+  mono: ['DejaVuSansMono', 'DejaVuSansMono-Bold', 'DejaVuSansMono-Oblique', 'DejaVuSansMono-BoldOblique'],
+};
+
+/** A piece of text in one style. */
+export interface StyledText {
+  readonly text: string;
+  readonly style: PdfStyle;
+}
+
+export type FontSet = ReturnType<typeof createFontSet>;
+
+/** The faces of one document, embedded on first use; a face whose file is missing falls back to regular Sans. */
+export function createFontSet(document: PDFDocument) {
+  document.registerFontkit(fontkit);
+  const embedded = new Map<string, Promise<PDFFont>>();
+  const embed = (file: string): Promise<PDFFont> => {
+    let font = embedded.get(file);
+    if (!font) {
+      font = document.embedFont(readFileSync(`${FONT_DIR}/${file}.ttf`), { subset: true });
+      embedded.set(file, font);
+    }
+    return font;
+  };
+  return {
+    async face(style: PdfStyle): Promise<PDFFont> {
+      const file = FACES[style.family][(style.bold ? 1 : 0) + (style.italic ? 2 : 0)]!;
+      if (existsSync(`${FONT_DIR}/${file}.ttf`)) return embed(file);
+      if (existsSync(`${FONT_DIR}/${FACES.sans[0]}.ttf`)) return embed(FACES.sans[0]);
+      throw new DocumentFormatError('PDF documents need the DejaVu fonts on the server (fonts-dejavu-core).');
+    },
+  };
+}
+
+interface Fragment {
+  readonly text: string;
+  readonly font: PDFFont;
+  readonly style: PdfStyle;
+  /** Width at size 1. */
+  readonly width: number;
+}
+
+/** A word: fragments with no space between them (`bold,` with a plain comma is two fragments). */
+type Word = readonly Fragment[];
+
+export interface Area {
+  /** Left edge and the baseline of the first line. */
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  /** Height the lines may take. */
+  readonly height: number;
+  /** Largest font size. */
+  readonly size: number;
+}
+
+/**
+ * Draws the pieces in the area: words wrapped at its width, the size lowered until the lines fit its
+ * height. `draw` receives each fragment at its place (a page's `drawText`, or an appearance stream's).
+ */
+export async function drawStyledText(
+  pieces: readonly StyledText[],
+  fonts: FontSet,
+  area: Area,
+  draw: (fragment: Fragment, x: number, y: number, size: number) => void,
+): Promise<void> {
+  const words = await wordsOf(pieces, fonts);
+  if (words.length === 0) return;
+  const space = words[0]![0]!.font.widthOfTextAtSize(' ', 1);
+  let size = area.size;
+  let lines = wrap(words, space, area.width / size);
+  while (size > 4 && lines.length * size * 1.2 > area.height * 1.05) {
+    size *= 0.92;
+    lines = wrap(words, space, area.width / size);
+  }
+  lines.forEach((line, index) => {
+    const y = area.y - index * size * 1.2;
+    for (const segment of segmentsOf(line, space)) draw(segment, area.x + segment.x * size, y, size);
+  });
+}
+
+/** A line's fragments joined into one text per stretch of the same style (spaces included), `x` at size 1. */
+function segmentsOf(line: readonly Word[], space: number): (Fragment & { x: number })[] {
+  const segments: (Fragment & { x: number })[] = [];
+  let x = 0;
+  line.forEach((word, k) => {
+    const gap = k > 0 ? ' ' : '';
+    if (k > 0) x += space;
+    for (const [f, fragment] of word.entries()) {
+      const last = segments.at(-1);
+      const joined = f === 0 ? gap : '';
+      if (last && last.style === fragment.style && last.font === fragment.font)
+        segments[segments.length - 1] = { ...last, text: `${last.text}${joined}${fragment.text}` };
+      else segments.push({ ...fragment, x });
+      x += fragment.width;
+    }
+  });
+  return segments;
+}
+
+/** Draws on a page. */
+export function pageDrawer(page: PDFPage) {
+  return (fragment: Fragment, x: number, y: number, size: number) => {
+    const [r, g, b] = fragment.style.color;
+    page.drawText(fragment.text, { x, y, size, font: fragment.font, color: rgb(r / 255, g / 255, b / 255) });
+  };
+}
+
+async function wordsOf(pieces: readonly StyledText[], fonts: FontSet): Promise<Word[]> {
+  const words: Fragment[][] = [];
+  let open = false;
+  for (const piece of pieces) {
+    const font = await fonts.face(piece.style);
+    // Split on whitespace, keeping where the piece starts or ends inside a word.
+    for (const [index, part] of piece.text.split(/(\s+)/).entries()) {
+      if (index % 2 === 1) {
+        open = false;
+        continue;
+      }
+      if (part === '') continue;
+      // Fragment widths are measured once, at size 1 (fontkit's layout is slow), and scaled.
+      const fragment = { text: part, font, style: piece.style, width: font.widthOfTextAtSize(part, 1) };
+      if (open) words.at(-1)!.push(fragment);
+      else words.push([fragment]);
+      open = true;
+    }
+  }
+  return words;
+}
+
+/** Lines of words within `width` (in units of the font size). */
+function wrap(words: readonly Word[], space: number, width: number): Word[][] {
+  const lines: Word[][] = [];
+  let line: Word[] = [];
+  let used = 0;
+  for (const word of words) {
+    const wordWidth = word.reduce((sum, fragment) => sum + fragment.width, 0);
+    if (line.length > 0 && used + space + wordWidth > width) {
+      lines.push(line);
+      line = [];
+    }
+    used = line.length === 0 ? wordWidth : used + space + wordWidth;
+    line.push(word);
+  }
+  if (line.length > 0) lines.push(line);
+  return lines;
+}

@@ -1,0 +1,132 @@
+/**
+ * The style of a PDF's text: for each character pdf.js shows, the font family (sans, serif, mono), bold,
+ * italic and fill colour in force, read from the page's operator list (the text content does not carry
+ * them). The characters come in the same order as the page's text content, so the two are walked side by
+ * side, counting characters other than whitespace.
+ */
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+export type Rgb = readonly [number, number, number];
+
+export interface PdfStyle {
+  readonly family: 'sans' | 'serif' | 'mono';
+  readonly bold: boolean;
+  readonly italic: boolean;
+  /** Fill colour, each channel 0..255. */
+  readonly color: Rgb;
+}
+
+export const PLAIN_STYLE: PdfStyle = { family: 'sans', bold: false, italic: false, color: [0, 0, 0] };
+
+/** The styles of a document, numbered: blocks refer to them by index. */
+export class PdfStyles {
+  readonly list: PdfStyle[] = [];
+  private readonly byKey = new Map<string, number>();
+
+  indexOf(style: PdfStyle): number {
+    const key = `${style.family}|${style.bold}|${style.italic}|${style.color.join(',')}`;
+    let index = this.byKey.get(key);
+    if (index === undefined) {
+      index = this.list.push(style) - 1;
+      this.byKey.set(key, index);
+    }
+    return index;
+  }
+}
+
+/** What pdf.js knows of a loaded font (`page.commonObjs`). */
+interface LoadedFont {
+  readonly name?: string;
+  readonly fallbackName?: string;
+  readonly bold?: boolean;
+  readonly black?: boolean;
+  readonly italic?: boolean;
+}
+
+export function styleOfFont(font: LoadedFont | undefined, color: Rgb): PdfStyle {
+  // Subset fonts are named `ABCDEF+Name`.
+  const name = (font?.name ?? '').replace(/^[A-Z]{6}\+/, '');
+  const family: PdfStyle['family'] =
+    font?.fallbackName === 'monospace' || /mono|courier|consol/i.test(name)
+      ? 'mono'
+      : font?.fallbackName === 'serif' || /times|serif|roman|georgia|garamond|cambria|book/i.test(name)
+        ? /sans/i.test(name)
+          ? 'sans'
+          : 'serif'
+        : 'sans';
+  return {
+    family,
+    bold: Boolean(font?.bold || font?.black) || /bold|black|heavy|semibold|demi/i.test(name),
+    italic: Boolean(font?.italic) || /italic|oblique/i.test(name),
+    color,
+  };
+}
+
+const isSpace = (unit: string) => /\s/.test(unit);
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+
+/**
+ * The style index of each character a page shows (whitespace left out), in showing order. Text inside
+ * form XObjects is included, as in the text content; annotations are not.
+ */
+export async function readCharStyles(pdfjs: PdfJs, page: PDFPageProxy, styles: PdfStyles): Promise<number[]> {
+  const { OPS, AnnotationMode } = pdfjs;
+  const list = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
+  const fonts = new Map<string, LoadedFont | undefined>();
+  const fontOf = (name: string): LoadedFont | undefined => {
+    if (!fonts.has(name))
+      fonts.set(name, page.commonObjs.has(name) ? (page.commonObjs.get(name) as LoadedFont) : undefined);
+    return fonts.get(name);
+  };
+  const chars: number[] = [];
+  let state = { font: '', color: [0, 0, 0] as Rgb, style: -1 };
+  const stack: (typeof state)[] = [];
+  list.fnArray.forEach((fn, index) => {
+    const args = list.argsArray[index] as unknown[] | null;
+    switch (fn) {
+      case OPS.save:
+      case OPS.paintFormXObjectBegin:
+        stack.push(state);
+        state = { ...state };
+        break;
+      case OPS.restore:
+      case OPS.paintFormXObjectEnd:
+        state = stack.pop() ?? state;
+        break;
+      case OPS.setFont:
+        state.font = String(args?.[0] ?? '');
+        state.style = -1;
+        break;
+      case OPS.setFillRGBColor: {
+        const [r, g, b] = Array.from(args as ArrayLike<number>);
+        state.color = [r ?? 0, g ?? 0, b ?? 0];
+        state.style = -1;
+        break;
+      }
+      case OPS.showText:
+      case OPS.showSpacedText: {
+        if (state.style < 0) state.style = styles.indexOf(styleOfFont(fontOf(state.font), state.color));
+        for (const glyph of (args?.[0] ?? []) as unknown[]) {
+          if (glyph === null || typeof glyph !== 'object' || !('unicode' in glyph)) continue;
+          const text = String(glyph.unicode).normalize('NFKC');
+          for (let k = 0; k < text.length; k++) if (!isSpace(text[k]!)) chars.push(state.style);
+        }
+        break;
+      }
+    }
+  });
+  return chars;
+}
+
+/** Walks a page's text content against its character styles: the style of each UTF-16 unit of a string. */
+export function createStyleCursor(chars: readonly number[], fallback: number) {
+  let at = 0;
+  let last = fallback;
+  return (text: string): number[] =>
+    text.split('').map((unit) => {
+      if (isSpace(unit)) return last;
+      last = chars[at++] ?? last;
+      return last;
+    });
+}
