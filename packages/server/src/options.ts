@@ -1,5 +1,10 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import {
+  type DocumentOptions,
+  type ResolvedDocumentOptions,
+  resolveDocumentOptions,
+} from './documents/options.js';
 import type { TranslationEngine } from './engines/engine.js';
 import type { Storage } from './storage/storage.js';
 
@@ -45,6 +50,8 @@ export interface ServerOptions {
   /** Base URLs clients reach this server at, when behind a proxy. Default: the listening addresses. */
   publicUrl?: string;
   freePublicUrl?: string;
+  /** Document translation: queue concurrency, expiry, translated xml/dita attributes (docs/documents.md). */
+  documents?: DocumentOptions;
 }
 
 export interface ResolvedOptions {
@@ -59,6 +66,7 @@ export interface ResolvedOptions {
   readonly upstream: UpstreamOptions | undefined;
   readonly publicUrl: string | undefined;
   readonly freePublicUrl: string | undefined;
+  readonly documents: ResolvedDocumentOptions;
 }
 
 function port(name: string, value: unknown, fallback: number): number {
@@ -118,5 +126,6 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     upstream: options.upstream,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     freePublicUrl: options.freePublicUrl?.replace(/\/+$/, ''),
+    documents: resolveDocumentOptions(options.documents),
   };
 }

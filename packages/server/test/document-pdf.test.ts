@@ -116,6 +116,20 @@ describe('pdf documents', () => {
     }
   });
 
+  it('form fields (widgets) keep their values: data, not content (documented limit)', async () => {
+    const pdf = await PDFDocument.load(await leaflet());
+    const field = pdf.getForm().createTextField('name');
+    field.setText('The dog is in the garden.');
+    field.addToPage(pdf.getPage(1), { x: 72, y: 300, width: 300, height: 20 });
+    const { bytes } = await translateFile(t, 'form.pdf', await pdf.save(), {
+      target_lang: 'ES',
+      source_lang: 'EN',
+    });
+    const reopened = await PDFDocument.load(bytes);
+    expect(reopened.getForm().getTextField('name').getText()).toBe('The dog is in the garden.');
+    expect((await pagesOf(bytes))[1]).toContain('El gato es negro.');
+  });
+
   it('a PDF of 501 pages: 413', async () => {
     const pdf = await PDFDocument.create();
     for (let page = 0; page < 501; page++) pdf.addPage([100, 100]);

@@ -9,11 +9,13 @@ import type { Caller, ServiceContext } from '../context.js';
 import { EngineError } from '../engines/engine.js';
 import type { DocumentDatabase } from './db.js';
 import { DocumentFormatError } from './formats/format.js';
-import { formatOf } from './formats/index.js';
+import { DOCUMENT_FORMATS, type DocumentFormats } from './formats/index.js';
 import type { DocumentRecord, DocumentStore } from './store.js';
 import { translateTexts } from './translate.js';
 
 export interface DocumentQueueOptions {
+  /** The formats by extension (default: the built-in ones with their default options). */
+  readonly formats?: DocumentFormats;
   /** Documents translated at the same time (default 2). */
   readonly concurrency?: number;
   /** How often expired documents are swept, in ms (default 60 s). */
@@ -33,6 +35,7 @@ export function createDocumentQueue(
   options: DocumentQueueOptions = {},
 ) {
   const concurrency = options.concurrency ?? 2;
+  const formats = options.formats ?? DOCUMENT_FORMATS;
   const progress = new Map<string, number>();
   const running = new Set<Promise<void>>();
   let closed = false;
@@ -45,7 +48,7 @@ export function createDocumentQueue(
   async function run(document: DocumentRecord): Promise<void> {
     progress.set(document.id, 0);
     try {
-      const format = formatOf(document.extension);
+      const format = formats[document.extension];
       const caller = await callerOf(document);
       const choice = context.engines.select(document.parameters.source_lang, document.parameters.target_lang);
       if (!format || !caller || !choice)

@@ -4,10 +4,15 @@
  */
 import type { ServiceContext } from '../context.js';
 import { openDocumentDatabase } from './db.js';
+import { createDocumentFormats, type DocumentFormats } from './formats/index.js';
 import { createDocumentQueue, type DocumentQueue, type DocumentQueueOptions } from './queue.js';
 import { createDocumentStore, type DocumentStore } from './store.js';
 
 export interface DocumentService {
+  /** The formats, with the server's `xml`/`dita` attribute lists. */
+  readonly formats: DocumentFormats;
+  /** How long a document is kept after its upload, in ms (`documents.expirySeconds`). */
+  readonly expiryMs: number;
   readonly store: DocumentStore;
   readonly queue: DocumentQueue;
   close(): Promise<void>;
@@ -18,12 +23,20 @@ const services = new WeakMap<ServiceContext, DocumentService>();
 /** Opens `documents.sqlite` in the data directory, resumes queued documents and sweeps expired ones. */
 export function startDocumentService(
   context: ServiceContext,
-  options: DocumentQueueOptions = {},
+  options: Omit<DocumentQueueOptions, 'formats'> = {},
 ): DocumentService {
+  const settings = context.options.documents;
+  const formats = createDocumentFormats(settings);
   const { db, folder } = openDocumentDatabase(context.options.dataDir);
   const store = createDocumentStore(db, folder);
-  const queue = createDocumentQueue(store, db, context, options);
+  const queue = createDocumentQueue(store, db, context, {
+    concurrency: settings.concurrency,
+    ...options,
+    formats,
+  });
   const service: DocumentService = {
+    formats,
+    expiryMs: settings.expirySeconds * 1000,
     store,
     queue,
     async close() {

@@ -24,7 +24,7 @@ import { unsupportedMediaType } from '../http/body.js';
 import { currentBillingPeriod } from '../translate/billing-period.js';
 import { checkResources, engineFormality } from '../translate/options.js';
 import { DocumentFormatError, type Extraction } from './formats/format.js';
-import { DOCUMENT_FORMATS, formatOf } from './formats/index.js';
+import { DOCUMENT_FORMATS } from './formats/index.js';
 import { plainOf } from './formats/inline.js';
 import { readUpload, tooLarge } from './multipart.js';
 import type { DocumentService } from './service.js';
@@ -35,8 +35,6 @@ const validator = createValidator(UploadDocumentFields);
 const MAX_UPLOAD_BYTES = Math.max(...Object.values(DOCUMENT_FORMATS).map((format) => format.maxBytes));
 /** Estimated translation speed for `seconds_remaining` before a job has started, characters per second. */
 const ESTIMATED_CHARACTERS_PER_SECOND = 5000;
-/** How long a document and its result are kept (downloaded or not). */
-export const DOCUMENT_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Output formats a document of each extension can be written as: its own (and its alias). */
 const ALIASES: Partial<Record<DocumentExtension, DocumentExtension>> = {
@@ -103,7 +101,7 @@ export async function uploadDocument(
       `Unsupported file type${given ? ` '.${given}'` : ' (the file name has no extension)'}: send one of ${DOCUMENT_EXTENSIONS.join(', ')}.`,
     );
   }
-  const format = formatOf(extension);
+  const format = service.formats[extension];
   if (!format)
     throw badRequest(
       `Document format '${extension}' is not supported by this server (yet); no document was created.`,
@@ -204,7 +202,7 @@ export async function uploadDocument(
       usageDay: period.today,
       // The time estimate follows the text there is, not the billing minimum.
       estimateMs: Math.ceil((counted / ESTIMATED_CHARACTERS_PER_SECOND) * 1000),
-      expiresAt: new Date(Date.now() + DOCUMENT_TTL_MS).toISOString(),
+      expiresAt: new Date(Date.now() + service.expiryMs).toISOString(),
     },
     upload.file.bytes,
   );

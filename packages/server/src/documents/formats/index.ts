@@ -10,9 +10,9 @@ import { pdfFormat } from './pdf.js';
 import { srtFormat } from './srt.js';
 import { txtFormat } from './txt.js';
 import { createXliffFormat } from './xliff.js';
-import { ditaFormat, xmlFormat } from './xml.js';
+import { createDitaFormat, createXmlFormat, ditaFormat, xmlFormat } from './xml.js';
 
-export const DOCUMENT_FORMATS: Readonly<Partial<Record<DocumentExtension, DocumentFormat>>> = {
+export const DOCUMENT_FORMATS: DocumentFormats = {
   txt: txtFormat,
   docx: docxFormat,
   pptx: pptxFormat,
@@ -32,6 +32,20 @@ export const DOCUMENT_FORMATS: Readonly<Partial<Record<DocumentExtension, Docume
   jpg: jpegFormat,
   jpeg: jpegFormat,
 };
+
+export type DocumentFormats = Readonly<Partial<Record<DocumentExtension, DocumentFormat>>>;
+
+/** The formats with the server's attribute lists for `xml` and `dita`. */
+export function createDocumentFormats(options: {
+  readonly xmlAttributes: readonly string[];
+  readonly ditaAttributes: readonly string[];
+}): DocumentFormats {
+  return {
+    ...DOCUMENT_FORMATS,
+    xml: createXmlFormat('XML', { translatableAttributes: options.xmlAttributes }),
+    dita: createDitaFormat(options.ditaAttributes),
+  };
+}
 
 export function formatOf(extension: DocumentExtension): DocumentFormat | undefined {
   return DOCUMENT_FORMATS[extension];

@@ -130,19 +130,22 @@ export function createXmlFormat(name: 'XML' | 'DITA', options: XmlFormatOptions 
   };
 }
 
+/** Elements of DITA kept untranslated: code and the names of UI, files, commands and variables. */
+const DITA_SKIPPED = [
+  'codeblock',
+  'codeph',
+  'filepath',
+  'cmdname',
+  'varname',
+  'apiname',
+  'userinput',
+  'systemoutput',
+  'msgph',
+  'msgblock',
+];
+
+export const createDitaFormat = (translatableAttributes: readonly string[] = ['alt', 'navtitle']) =>
+  createXmlFormat('DITA', { translatableAttributes, skipElements: DITA_SKIPPED });
+
 export const xmlFormat = createXmlFormat('XML');
-export const ditaFormat = createXmlFormat('DITA', {
-  translatableAttributes: ['alt', 'navtitle'],
-  skipElements: [
-    'codeblock',
-    'codeph',
-    'filepath',
-    'cmdname',
-    'varname',
-    'apiname',
-    'userinput',
-    'systemoutput',
-    'msgph',
-    'msgblock',
-  ],
-});
+export const ditaFormat = createDitaFormat();
