@@ -4,7 +4,9 @@ import { startTestServer, type TestServer } from './helpers.js';
 
 const servers: TestServer[] = [];
 afterAll(() => Promise.all(servers.map((t) => t.close())));
-async function start(documents: Parameters<typeof startTestServer>[0]['documents']): Promise<TestServer> {
+async function start(
+  documents: NonNullable<Parameters<typeof startTestServer>[0]>['documents'],
+): Promise<TestServer> {
   const t = await startTestServer({ documents });
   servers.push(t);
   return t;
