@@ -1,12 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import type { DocumentOptions } from '../src/documents/options.js';
 import { download, status, translateFile, upload, waitDone } from './document-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 const servers: TestServer[] = [];
 afterAll(() => Promise.all(servers.map((t) => t.close())));
-async function start(
-  documents: NonNullable<Parameters<typeof startTestServer>[0]>['documents'],
-): Promise<TestServer> {
+async function start(documents: DocumentOptions): Promise<TestServer> {
   const t = await startTestServer({ documents });
   servers.push(t);
   return t;
