@@ -113,11 +113,13 @@ export type VoiceJobResult = Static<typeof VoiceJobResult>;
 /**
  * Messages of the voice WebSocket. The client sends audio as binary frames and ends with the text message
  * `{"type":"end_of_source_media"}`. The server answers with JSON text messages:
- * - `partial`: an interim transcript that later messages replace (for live captions);
+ * - `partial`: an interim transcript of the open utterance (for live captions): each replaces the previous
+ *   one with the same `segment_id`, and the `transcript` with that `segment_id` replaces them all;
  * - `transcript`: a final transcript segment of the source audio, in order;
  * - `translation`: the translation of the final segment with the same `segment_id` into one target;
  * - `end_of_stream`: every segment has been sent; the server then closes the socket (1000);
  * - `error`: the session failed; the server closes with 1011 (or 1008 for a used or expired token).
+ * A server that shuts down sends `end_of_stream` (or `error` if it could not finish) and closes with 1001.
  * Only `transcript` messages carry final source text, so joining their `text` gives the transcript.
  */
 export const VOICE_SERVER_MESSAGE_TYPES = [
@@ -129,7 +131,12 @@ export const VOICE_SERVER_MESSAGE_TYPES = [
 ] as const;
 export type VoiceServerMessageType = (typeof VOICE_SERVER_MESSAGE_TYPES)[number];
 
-export const VoicePartialMessage = Type.Object({ type: Type.Literal('partial'), text: Type.String() });
+export const VoicePartialMessage = Type.Object({
+  type: Type.Literal('partial'),
+  /** The `segment_id` its final `transcript` will have. */
+  segment_id: Type.Integer({ minimum: 0 }),
+  text: Type.String(),
+});
 export const VoiceTranscriptMessage = Type.Object({
   type: Type.Literal('transcript'),
   segment_id: Type.Integer({ minimum: 0 }),

@@ -61,6 +61,7 @@ POST /v2/document
 POST /v2/document/:document_id
 POST /v2/document/:document_id/result
 POST /v3/voice/realtime
+GET /v3/voice/realtime
 GET /v3/voice/realtime/connect
 POST /v3/voice/spoken_terms
 GET /v3/voice/spoken_terms

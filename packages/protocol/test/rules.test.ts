@@ -166,7 +166,7 @@ describe('voice stream messages', () => {
 
   it('accepts each server message type and the client end message', () => {
     const messages = [
-      { type: 'partial', text: 'Hello th' },
+      { type: 'partial', segment_id: 0, text: 'Hello th' },
       { type: 'transcript', segment_id: 0, text: 'Hello there.', language: 'en' },
       { type: 'translation', segment_id: 0, target_language: 'es', text: 'Hola.' },
       { type: 'end_of_stream' },
@@ -179,12 +179,13 @@ describe('voice stream messages', () => {
   it('refuses an unknown type and a translation without its target', () => {
     expect(server.check({ type: 'final', text: 'x' })).toBe(false);
     expect(server.check({ type: 'translation', segment_id: 0, text: 'Hola.' })).toBe(false);
+    expect(server.check({ type: 'partial', text: 'Hello th' })).toBe(false);
   });
 
   it('keeps final source text only in transcript messages (partials and translations name neither)', () => {
     // A reader that joins messages whose keys or type mention "final" or "transcript" gets the transcript.
     const marker = /final|transcript/i;
-    const partial = { type: 'partial', text: 'x' };
+    const partial = { type: 'partial', segment_id: 0, text: 'x' };
     const translation = { type: 'translation', segment_id: 0, target_language: 'es', text: 'y' };
     for (const message of [partial, translation]) {
       expect(marker.test(JSON.stringify(Object.keys(message)) + message.type)).toBe(false);

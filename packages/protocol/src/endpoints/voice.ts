@@ -31,6 +31,19 @@ export const VOICE_ENDPOINTS = {
     status: 200,
     response: VoiceSessionResponse,
   },
+  reconnectVoiceSession: {
+    ...common,
+    method: 'GET',
+    path: '/v3/voice/realtime',
+    operationId: 'reconnectVoiceSession',
+    summary: 'Reconnect a voice session: trade its last token for a fresh single-use token',
+    query: VoiceStreamQuery,
+    status: 200,
+    response: VoiceSessionResponse,
+    notes:
+      'The token may be used or expired; the session must belong to the caller and not be streaming (else 404). ' +
+      'Sessions live in server memory: after a server restart the token is unknown (404).',
+  },
   connectVoiceStream: {
     ...common,
     access: 'signed_url',

@@ -200,6 +200,23 @@ export const DOCUMENT_VOICE_CASES = {
       },
     ],
   },
+  reconnectVoiceSession: {
+    valid: { query: { token: 'abc' } },
+    response: {
+      streaming_url: 'ws://127.0.0.1:8080/v3/voice/realtime/connect?token=def',
+      token: 'def',
+      session_id: 's-1',
+    },
+    rejects: [
+      { kind: 'missing', part: 'query', value: {}, message: "Missing required parameter 'token'." },
+      {
+        kind: 'type',
+        part: 'query',
+        value: { token: ['a', 'b'] },
+        message: "Parameter 'token' must be a string.",
+      },
+    ],
+  },
   connectVoiceStream: {
     valid: { query: { token: 'abc' } },
     rejects: [
