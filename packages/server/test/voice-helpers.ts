@@ -45,8 +45,16 @@ export interface StreamResult {
   closeCode: number;
 }
 
-/** Streams audio in chunks, then end_of_source_media; resolves with every JSON message and the close code. */
-export async function streamAudio(url: string, audio: Buffer, chunk = 8192): Promise<StreamResult> {
+/**
+ * Streams audio in chunks (`pauseMs` apart), then end_of_source_media; resolves with every JSON message and
+ * the close code.
+ */
+export async function streamAudio(
+  url: string,
+  audio: Buffer,
+  chunk = 8192,
+  pauseMs = 2,
+): Promise<StreamResult> {
   const socket = new WebSocket(url);
   const messages: Message[] = [];
   const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
@@ -59,7 +67,7 @@ export async function streamAudio(url: string, audio: Buffer, chunk = 8192): Pro
   });
   for (let i = 0; i < audio.length && socket.readyState === socket.OPEN; i += chunk) {
     socket.send(audio.subarray(i, i + chunk));
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'end_of_source_media' }));
   return { messages, closeCode: await closed };

@@ -36,7 +36,7 @@ function recognizers(): string[] {
       }
   }
   return rows
-    .filter(([pid = '', , comm = '']) => ours.has(pid) && comm.startsWith('pocketsphinx'))
+    .filter(([pid = '', , comm = '']) => ours.has(pid) && comm === 'glossa-asr')
     .map((row) => row[2]!);
 }
 
@@ -99,6 +99,30 @@ describe('voice stream (real pocketsphinx on flite audio, real Apertium)', () =>
     const spanish = translations.map((m) => m.text).join(' ');
     expect(spanish).toMatch(/\b(el|la|tiempo|billete|ciudad)\b/i);
     expect(messages.at(-1)).toEqual({ type: 'end_of_stream' });
+  });
+
+  it('partial transcripts come while an utterance is open, each before the transcript of its segment', async () => {
+    const reply = await session({ source_media_content_type: 'audio/pcm;rate=16000' });
+    // 100 ms of audio every 20 ms: several reads per utterance, so the hypothesis grows in steps.
+    const { messages, closeCode } = await streamAudio(reply.data.streaming_url, wav.subarray(44), 3200, 20);
+    expect(closeCode).toBe(1000);
+    const partials = messages.filter((m) => m.type === 'partial');
+    const transcripts = messages.filter((m) => m.type === 'transcript');
+    expect(partials.length).toBeGreaterThanOrEqual(3);
+    for (const partial of partials) {
+      expect(partial).toEqual({ type: 'partial', segment_id: expect.any(Number), text: expect.any(String) });
+      expect(partial.text).not.toBe('');
+      const final = messages.findIndex((m) => m.type === 'transcript' && m.segment_id === partial.segment_id);
+      expect(final).toBeGreaterThan(messages.indexOf(partial));
+    }
+    // Consecutive partials of a segment differ (sent only when the hypothesis changes).
+    for (let i = 1; i < partials.length; i++)
+      if (partials[i].segment_id === partials[i - 1].segment_id)
+        expect(partials[i].text).not.toBe(partials[i - 1].text);
+    expect(transcripts.length).toBeGreaterThan(0);
+    // The last partial of the first segment already holds most of its words.
+    const lastOfFirst = partials.filter((m) => m.segment_id === 0).at(-1);
+    expect(wordErrorRate(transcripts[0].text, lastOfFirst.text)).toBeLessThan(0.5);
   });
 
   it('raw 16 kHz PCM streams straight to the recognizer', async () => {

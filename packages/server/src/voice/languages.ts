@@ -1,20 +1,25 @@
 /**
  * What `/v3/languages?resource=voice` reports, exactly as installed: transcription where a pocketsphinx
- * acoustic model is installed (Debian's pocketsphinx-en-us: English), targets where an engine translates from
- * a transcribed language, `spoken_terms` on transcribed sources, `translated_speech` on targets with an
- * installed espeak-ng voice.
+ * model is installed (Debian's pocketsphinx-en-us: English) with the python3-pocketsphinx library to run
+ * it, targets where an engine translates from a transcribed language, `spoken_terms` on transcribed sources,
+ * `translated_speech` on targets with an installed espeak-ng voice.
  */
 import { existsSync } from 'node:fs';
 import { type Language, languageName } from '@glossa/protocol';
 import type { EngineRegistry } from '../engines/registry.js';
+import { ENGLISH_MODEL, PYTHON } from './recognizer.js';
 import { speechVoice } from './speech.js';
 
-const MODEL_DIRS: Record<string, string> = { en: '/usr/share/pocketsphinx/model/en-us/en-us' };
+const MODELS: Record<string, typeof ENGLISH_MODEL> = { en: ENGLISH_MODEL };
+const LIBRARY = '/usr/lib/python3/dist-packages/pocketsphinx/__init__.py';
 
-/** Source languages with an installed acoustic model and a `pocketsphinx_continuous` to run it. */
-export const TRANSCRIPTION_LANGUAGES: readonly string[] = existsSync('/usr/bin/pocketsphinx_continuous')
-  ? Object.keys(MODEL_DIRS).filter((code) => existsSync(MODEL_DIRS[code] as string))
-  : [];
+/** Source languages with an installed model (acoustic model, language model, dictionary) and the library. */
+export const TRANSCRIPTION_LANGUAGES: readonly string[] =
+  existsSync(PYTHON) && existsSync(LIBRARY)
+    ? Object.keys(MODELS).filter((code) =>
+        Object.values(MODELS[code] ?? {}).every((path) => existsSync(path)),
+      )
+    : [];
 
 /** The voice resource's languages (the languages module calls this for `resource=voice`). */
 export function voiceLanguageObjects(engines: EngineRegistry): Language[] {

@@ -1,11 +1,12 @@
 /**
- * Streaming speech recognition with Debian's `pocketsphinx_continuous` (English, 16 kHz mono s16le) as a
- * long-lived child process reading raw audio on stdin; it prints one line per utterance (voice activity
- * detection splits the stream) as soon as the utterance ends. Audio in other containers (WAV, FLAC, Ogg) is
- * converted on the fly by a `sox` process piped in front of it.
+ * Streaming speech recognition with Debian's pocketsphinx (English, 16 kHz mono s16le) used as a library by
+ * a long-lived Python helper per stream (`recognizer-script.ts`): it reports partial hypotheses while an
+ * utterance is open and a final transcript as soon as voice activity detection closes it. Audio in other
+ * containers (WAV, FLAC, Ogg) is converted on the fly by a `sox` process piped in front of it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { RECOGNIZER_SCRIPT } from './recognizer-script.js';
 
 /** 16 kHz × 2 bytes: PCM bytes per second of audio. */
 export const PCM_BYTES_PER_SECOND = 32_000;
@@ -41,12 +42,23 @@ export function soxInputType(mediaType: string): string | null | undefined {
   return type;
 }
 
+/** Debian's python3 (the `python3-pocketsphinx` module is installed for it, not for other Pythons on PATH). */
+export const PYTHON = '/usr/bin/python3';
+/** The US English model of Debian's pocketsphinx-en-us. */
+export const ENGLISH_MODEL = {
+  hmm: '/usr/share/pocketsphinx/model/en-us/en-us',
+  lm: '/usr/share/pocketsphinx/model/en-us/en-us.lm.bin',
+  dict: '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict',
+} as const;
+
 export interface RecognizerOptions {
   /** From `soxInputType`. */
   readonly inputType: string | null;
-  /** A pronunciation dictionary to use instead of the model's (spoken terms add words to it). */
-  readonly dictionary?: string;
-  /** Called with each recognized utterance, in order. */
+  /** Words to add to the dictionary (and the language model) with their ARPAbet phones; known words keep theirs. */
+  readonly words?: readonly (readonly [word: string, phones: string])[];
+  /** Called whenever the hypothesis of the open utterance changes. */
+  readonly onPartial?: (text: string) => void;
+  /** Called with each recognized utterance, in order (empty ones are skipped). */
   readonly onUtterance: (text: string) => void;
 }
 
@@ -72,58 +84,52 @@ const killQuietly = (child: ChildProcess, group = false) => {
   }
 };
 
+const soxArgs = (inputType: string) => [
+  ...['-q', '--buffer', '4096', '-t', inputType, '-'],
+  ...['-t', 'raw', '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', '-L', '-'],
+];
+
 export function startRecognizer(options: RecognizerOptions): Recognizer {
-  // `-infile /dev/stdin` must be a pipe (Node's stdio pipes are sockets, which /dev/stdin cannot reopen): a
-  // `cat` in front provides one. The shell leads its own process group so `abort` kills both at once.
-  const recognizer = spawn(
-    'bash',
-    [
-      '-c',
-      'cat | pocketsphinx_continuous -infile /dev/stdin -logfn /dev/null "$@"',
-      'pocketsphinx',
-      ...(options.dictionary ? ['-dict', options.dictionary] : []),
-    ],
-    { stdio: ['pipe', 'pipe', 'ignore'], detached: true },
-  );
+  // Its own process group (detached), so `abort` kills it and anything it started at once.
+  const recognizer = spawn(PYTHON, ['-c', RECOGNIZER_SCRIPT], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  recognizer.stdin.write(`${JSON.stringify({ ...ENGLISH_MODEL, words: options.words ?? [] })}\n`);
   const converter =
     options.inputType === null
       ? undefined
-      : spawn(
-          'sox',
-          [
-            '-q',
-            '--buffer',
-            '4096',
-            '-t',
-            options.inputType,
-            '-',
-            '-t',
-            'raw',
-            '-r',
-            '16000',
-            '-c',
-            '1',
-          ].concat(['-b', '16', '-e', 'signed-integer', '-L', '-']),
-          { stdio: ['pipe', 'pipe', 'pipe'] },
-        );
+      : spawn('sox', soxArgs(options.inputType), { stdio: ['pipe', 'pipe', 'pipe'] });
   let pcmBytes = 0;
+  let inputBytes = 0;
   let failure: Error | undefined;
   const fail = (error: Error) => {
     failure ??= error;
   };
   recognizer.on('error', fail);
   recognizer.stdin.on('error', () => {});
+  let recognizerErrors = '';
+  recognizer.stderr.on('data', (data: Buffer) => {
+    recognizerErrors = (recognizerErrors + data.toString()).slice(-2000);
+  });
   const lines = createInterface({ input: recognizer.stdout });
   lines.on('line', (line) => {
-    const text = line.trim();
-    if (text) options.onUtterance(text);
+    let message: { type?: string; text?: string };
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const text = message.text?.trim() ?? '';
+    if (message.type === 'partial' && text) options.onPartial?.(text);
+    else if (message.type === 'final' && text) options.onUtterance(text);
   });
   let converterErrors = '';
   if (converter) {
     converter.on('error', fail);
     converter.stdin.on('error', () => {});
     converter.stderr.on('data', (data: Buffer) => {
-      converterErrors += data.toString();
+      converterErrors = (converterErrors + data.toString()).slice(-2000);
     });
     converter.stdout.on('data', (data: Buffer) => {
       pcmBytes += data.length;
@@ -139,6 +145,7 @@ export function startRecognizer(options: RecognizerOptions): Recognizer {
 
   return {
     write(chunk) {
+      inputBytes += chunk.length;
       if (converter) return converter.stdin.write(chunk);
       pcmBytes += chunk.length;
       return recognizer.stdin.write(chunk);
@@ -152,7 +159,12 @@ export function startRecognizer(options: RecognizerOptions): Recognizer {
       });
     },
     async finish() {
-      if (converter) {
+      if (converter && inputBytes === 0) {
+        // No audio at all: nothing to decode (sox would fail on an empty container), nothing to report.
+        killQuietly(converter);
+        converter.stdout.unpipe(recognizer.stdin);
+        recognizer.stdin.end();
+      } else if (converter) {
         converter.stdin.end();
         const code = await exited(converter);
         if (code !== 0) {
@@ -164,7 +176,10 @@ export function startRecognizer(options: RecognizerOptions): Recognizer {
       } else recognizer.stdin.end();
       const [code] = await recognizerDone;
       if (failure) throw failure;
-      if (code !== 0) throw new Error(`The speech recognizer failed (exit ${code}).`);
+      if (code !== 0) {
+        const detail = recognizerErrors.trim().split('\n').at(-1) ?? '';
+        throw new Error(`The speech recognizer failed (exit ${code})${detail ? `: ${detail}` : ''}.`);
+      }
     },
     abort() {
       if (converter) killQuietly(converter);

@@ -1,17 +1,11 @@
-import {
-  canonicalLanguage,
-  ENDPOINTS,
-  type EndpointDefinition,
-  normalizeReportingTag,
-  REPORTING_TAG_HEADER,
-  VoiceSessionResponse,
-  VoiceStreamQuery,
-} from '@glossa/protocol';
+import { canonicalLanguage, ENDPOINTS, normalizeReportingTag, REPORTING_TAG_HEADER } from '@glossa/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context.js';
 import { badRequest, notFound, unsupportedLanguage } from '../errors.js';
 import { defineRoute } from '../http/route.js';
+import { checkResources } from '../translate/options.js';
 import { TRANSCRIPTION_LANGUAGES } from './languages.js';
+import { pronunciations, termWords } from './pronunciation.js';
 import { SUPPORTED_MEDIA_TYPES, soxInputType } from './recognizer.js';
 import type { SessionConfig, VoiceSession } from './sessions.js';
 import { voiceSessions } from './sessions.js';
@@ -20,19 +14,6 @@ import { findSpokenTerms } from './spoken-terms.js';
 
 /** The path of the WebSocket (see `socket.ts`). */
 export const VOICE_SOCKET_PATH = '/v3/voice/realtime/connect';
-
-/** GET /v3/voice/realtime?token=: the protocol's table has no entry for the reconnect yet. */
-const reconnectEndpoint = {
-  group: 'voice',
-  access: 'any',
-  method: 'GET',
-  path: '/v3/voice/realtime',
-  operationId: 'reconnectVoiceSession',
-  summary: 'Reconnect a voice session: trade its last token for a fresh single-use token',
-  query: VoiceStreamQuery,
-  status: 200,
-  response: VoiceSessionResponse,
-} as const satisfies EndpointDefinition;
 
 export function customTagOf(request: FastifyRequest): string {
   const header = request.headers[REPORTING_TAG_HEADER];
@@ -81,8 +62,18 @@ export const createVoiceSessionRoute = defineRoute(
       }
       if (!targets.includes(target)) targets.push(target);
     }
-    if (body.glossary_id !== undefined) {
-      throw badRequest('glossary_id is not supported on voice sessions by this server yet.');
+    const glossaryId = body.glossary_id;
+    if (glossaryId !== undefined) {
+      if (targets.length === 0) throw badRequest('glossary_id needs target_languages.');
+      // As on /v2/translate: the account's glossary (404 otherwise) with a dictionary for every pair.
+      for (const target of targets)
+        await checkResources(
+          { text: [''], target_lang: target, glossary_id: glossaryId },
+          source,
+          target,
+          caller,
+          context,
+        );
     }
     const formality = body.formality ?? 'default';
     let engineFormality: SessionConfig['formality'] = 'default';
@@ -110,16 +101,27 @@ export const createVoiceSessionRoute = defineRoute(
       const silent = targets.find((target) => !speechVoice(target));
       if (silent) throw unsupportedLanguage(`Speech synthesis is not installed for ${silent}.`);
     }
+    const words = await pronunciations(termWords(spokenTerms));
     const { session, token } = voiceSessions(context).create(
-      { accountId: caller.account.id, keyId: caller.key.id, customTag: customTagOf(request) },
-      { mediaType, inputType, source, targets, formality: engineFormality, spokenTerms, speech },
+      { caller, customTag: customTagOf(request) },
+      {
+        mediaType,
+        inputType,
+        source,
+        targets,
+        formality: engineFormality,
+        spokenTerms,
+        pronunciations: words,
+        glossaryId,
+        speech,
+      },
     );
     return sessionResponse(session, token, baseUrl(context, caller.account.plan));
   },
 );
 
 export const reconnectVoiceSessionRoute = defineRoute(
-  reconnectEndpoint,
+  ENDPOINTS.reconnectVoiceSession,
   async ({ query, caller, context }) => {
     const renewed = voiceSessions(context).reissue(query.token, caller.account.id);
     if (!renewed) throw notFound('No idle voice session of this account has that token.');

@@ -5,7 +5,7 @@
  * their last use. Tokens are random 256-bit values kept only as SHA-256 hashes.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { ServiceContext } from '../context.js';
+import type { Caller, ServiceContext } from '../context.js';
 
 export const TOKEN_TTL_MS = 60_000;
 export const SESSION_TTL_MS = 60 * 60_000;
@@ -18,6 +18,10 @@ export interface SessionConfig {
   readonly formality: 'default' | 'more' | 'less';
   /** Terms to keep as written. */
   readonly spokenTerms: readonly string[];
+  /** Their words with ARPAbet phones, for the recognizer's dictionary (it adds the ones it lacks). */
+  readonly pronunciations: readonly (readonly [string, string])[];
+  /** Applied to the translation of every final transcript (checked against each target when created). */
+  readonly glossaryId: string | undefined;
   /** Synthesized speech of each translation (`audio/wav`), or none. */
   readonly speech: string | undefined;
 }
@@ -26,6 +30,8 @@ export interface VoiceSession {
   readonly id: string;
   readonly accountId: string;
   readonly keyId: string;
+  /** Who asked for the session (its account's resources apply to the stream). */
+  readonly caller: Caller;
   readonly customTag: string;
   readonly config: SessionConfig;
   streaming: boolean;
@@ -45,10 +51,12 @@ export class VoiceSessions {
   private readonly sessions = new Map<string, VoiceSession>();
   private readonly byToken = new Map<string, string>();
 
-  create(owner: { accountId: string; keyId: string; customTag: string }, config: SessionConfig) {
+  create(owner: { caller: Caller; customTag: string }, config: SessionConfig) {
     this.sweep();
     const session: VoiceSession = {
       id: randomUUID(),
+      accountId: owner.caller.account.id,
+      keyId: owner.caller.key.id,
       ...owner,
       config,
       streaming: false,

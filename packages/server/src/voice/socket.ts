@@ -1,8 +1,10 @@
 /**
  * The voice WebSocket (`/v3/voice/realtime/connect?token=`): binary frames carry audio, the client ends with
- * the text message {"type":"end_of_source_media"}; the server sends `VoiceServerMessage` JSON texts: one
- * `transcript` per utterance as soon as the recognizer closes it, a `translation` per target after it, then
- * `end_of_stream` and a 1000 close. Failures: an `error` message, then a close whose code says why.
+ * the text message {"type":"end_of_source_media"}; the server sends `VoiceStreamMessage` JSON texts:
+ * `partial` while an utterance is open, one `transcript` per utterance as soon as the recognizer closes it,
+ * a `translation` per target after it (in order), then `end_of_stream` and a 1000 close. Failures: an
+ * `error` message, then a close whose code says why. A closing server finishes every open stream (the
+ * audio already received is transcribed and translated), sends `end_of_stream` and closes with 1001.
  */
 
 import websocket from '@fastify/websocket';
@@ -11,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { ServiceContext } from '../context.js';
 import { utcDay } from '../translate/billing-period.js';
+import { loadCustomizations } from '../translate/customizations.js';
 import { runVoiceJobs } from './jobs.js';
 import { startRecognizer } from './recognizer.js';
 import { VOICE_SOCKET_PATH } from './routes.js';
@@ -30,11 +33,15 @@ export const CLOSE_CODES = {
   idle: 4008,
   /** Audio beyond `MAX_SECONDS`. */
   tooLong: 4009,
+  /** The server is shutting down (after `end_of_stream`, or an `error` when it could not finish). */
+  goingAway: 1001,
 } as const;
 
 export const IDLE_MS = 30_000;
 export const MAX_SECONDS = 3 * 60 * 60;
 const MAX_FRAME_BYTES = 1024 * 1024;
+/** How long a closing server waits for an open stream's last transcripts before cutting it. */
+export const SHUTDOWN_GRACE_MS = 5_000;
 
 const send = (socket: WebSocket, message: VoiceStreamMessage) => {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
@@ -47,6 +54,12 @@ const fail = (socket: WebSocket, code: number, message: string) => {
 
 /** Registers the WebSocket route on one plan's app. */
 export function registerVoiceSocket(app: FastifyInstance, context: ServiceContext): void {
+  // Open streams of this app, each with the function that ends it when the server closes.
+  const open = new Set<() => Promise<void>>();
+  // Registered before the plugin's own preClose (which closes every socket at once), so it runs first.
+  app.addHook('preClose', async () => {
+    await Promise.all([...open].map((shutdown) => shutdown()));
+  });
   app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
   // Voice jobs a stopped server left queued or processing run again once it listens.
   app.addHook('onReady', async () =>
@@ -66,38 +79,56 @@ export function registerVoiceSocket(app: FastifyInstance, context: ServiceContex
         fail(socket, CLOSE_CODES.policy, why);
         return;
       }
-      stream(socket, check.session, context, (error) =>
+      const shutdown = stream(socket, check.session, context, (error) =>
         request.log.error({ err: error, session: check.session.id }, 'voice session failed'),
       );
+      open.add(shutdown);
+      socket.once('close', () => open.delete(shutdown));
     });
   });
 }
 
+const withTimeout = <T>(promise: Promise<T>, ms: number, message: string): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+};
+
+/** Runs one stream; returns the function a closing server calls to end it. */
 function stream(
   socket: WebSocket,
   session: VoiceSession,
   context: ServiceContext,
   logError: (error: unknown) => void,
-): void {
+): () => Promise<void> {
   const { config } = session;
+  const sessions = voiceSessions(context);
+  // streaming: audio comes in; finishing: the audio ended, last transcripts on their way; ended: closed.
+  let phase: 'streaming' | 'finishing' | 'ended' = 'streaming';
+  let finishing: Promise<void> | undefined;
   let segment = 0;
-  let done = false;
-  let failed = false;
-  // Transcripts and their translations go out in order, one utterance after the other.
+  // Translations go out in order, one utterance after the other.
   let queue: Promise<void> = Promise.resolve();
   const recognizer = startRecognizer({
     inputType: config.inputType,
+    words: config.pronunciations,
+    onPartial: (raw) => {
+      if (phase === 'ended') return;
+      send(socket, { type: 'partial', segment_id: segment, text: applySpokenTerms(raw, config.spokenTerms) });
+    },
     onUtterance: (raw) => {
+      if (phase === 'ended') return;
       const id = segment++;
       const text = applySpokenTerms(raw, config.spokenTerms);
+      send(socket, { type: 'transcript', segment_id: id, text, language: config.source });
       queue = queue
-        .then(() => (failed ? undefined : deliver(socket, context, session, id, text)))
+        .then(() => (phase === 'ended' ? undefined : translate(socket, context, session, id, text)))
         .catch((error: unknown) => {
-          if (failed) return;
-          failed = true;
+          if (phase === 'ended') return;
           logError(error);
-          recognizer.abort();
-          fail(socket, CLOSE_CODES.serverError, 'Translation failed.');
+          end(CLOSE_CODES.serverError, 'Translation failed.');
         });
     },
   });
@@ -123,18 +154,45 @@ function stream(
       day: utcDay(new Date()),
     });
   };
-  const end = (code: number, message: string) => {
-    if (done) return;
-    done = true;
+  /** Stops everything at once (a failure or a dropped connection); false when already ended. */
+  const stop = () => {
+    if (phase === 'ended') return false;
+    phase = 'ended';
     clearTimeout(idle);
     recognizer.abort();
-    voiceSessions(context).release(session);
+    sessions.release(session);
     bill().catch(logError);
-    fail(socket, code, message);
+    return true;
+  };
+  const end = (code: number, message: string) => {
+    if (stop()) fail(socket, code, message);
+  };
+  /** The audio ended: last transcripts and translations, end_of_stream, then a close with `code`. */
+  const finish = (code: number, reason: string, graceMs?: number) => {
+    phase = 'finishing';
+    clearTimeout(idle);
+    const finished = recognizer.finish().then(() => queue);
+    finishing = (graceMs === undefined ? finished : withTimeout(finished, graceMs, 'Shutdown grace over.'))
+      .then(async () => {
+        if (phase === 'ended') return;
+        phase = 'ended';
+        sessions.release(session);
+        await bill();
+        send(socket, { type: 'end_of_stream' });
+        if (socket.readyState === socket.OPEN) socket.close(code, reason);
+      })
+      .catch((error: unknown) => {
+        if (phase === 'ended') return;
+        const decode = error instanceof Error && error.message.startsWith('The audio could not be decoded');
+        if (!decode && graceMs === undefined) logError(error);
+        if (graceMs !== undefined) end(CLOSE_CODES.goingAway, 'The server is shutting down.');
+        else end(CLOSE_CODES.serverError, decode ? (error as Error).message : 'Transcription failed.');
+      });
+    return finishing;
   };
 
   socket.on('message', (data, isBinary) => {
-    if (done) return;
+    if (phase !== 'streaming') return;
     touch();
     const chunk = Buffer.isBuffer(data) ? data : Buffer.concat([data].flat() as Buffer[]);
     if (isBinary) {
@@ -160,39 +218,22 @@ function stream(
       );
       return;
     }
-    done = true;
-    clearTimeout(idle);
-    recognizer
-      .finish()
-      .then(() => queue)
-      .then(async () => {
-        voiceSessions(context).release(session);
-        await bill();
-        if (failed) return;
-        send(socket, { type: 'end_of_stream' });
-        if (socket.readyState === socket.OPEN) socket.close(1000, 'end of stream');
-      })
-      .catch((error: unknown) => {
-        recognizer.abort();
-        voiceSessions(context).release(session);
-        bill().catch(logError);
-        const decode = error instanceof Error && error.message.startsWith('The audio could not be decoded');
-        if (!decode) logError(error);
-        fail(socket, CLOSE_CODES.serverError, decode ? (error as Error).message : 'Transcription failed.');
-      });
+    void finish(1000, 'end of stream');
   });
-  // A dropped connection (or a server shutdown) stops the processes and frees the session.
+  // A dropped connection stops the processes and frees the session at once.
   socket.on('close', () => {
-    if (done) return;
-    done = true;
-    clearTimeout(idle);
-    recognizer.abort();
-    voiceSessions(context).release(session);
-    bill().catch(logError);
+    stop();
   });
+  return async () => {
+    // Frames that still arrive are dropped (the socket keeps reading, so the close handshake completes).
+    if (phase === 'streaming') {
+      await finish(CLOSE_CODES.goingAway, 'The server is shutting down.', SHUTDOWN_GRACE_MS);
+    } else await finishing;
+  };
 }
 
-async function deliver(
+/** The translation of one final transcript into each target (with the session's glossary), and its speech. */
+async function translate(
   socket: WebSocket,
   context: ServiceContext,
   session: VoiceSession,
@@ -200,17 +241,30 @@ async function deliver(
   text: string,
 ): Promise<void> {
   const { config } = session;
-  send(socket, { type: 'transcript', segment_id: id, text, language: config.source });
   for (const target of config.targets) {
     const choice = context.engines.select(config.source, target);
     if (!choice) throw new Error(`No engine for ${config.source} → ${target}.`);
-    const [translated = ''] = await choice.engine.translate({
-      texts: [text],
-      source: choice.pair.source,
-      target: choice.pair.target,
-      markup: false,
-      formality: config.formality,
-    });
+    const engine = (texts: string[], markup: boolean) =>
+      choice.engine.translate({
+        texts,
+        source: choice.pair.source,
+        target: choice.pair.target,
+        markup,
+        formality: config.formality,
+      });
+    const customizations =
+      config.glossaryId === undefined
+        ? undefined
+        : await loadCustomizations(
+            { text: [text], target_lang: target, glossary_id: config.glossaryId },
+            config.source,
+            target,
+            session.caller,
+            context,
+          );
+    const [translated = ''] = customizations
+      ? (await customizations.translate([text], false, engine)).outputs
+      : await engine([text], false);
     send(socket, { type: 'translation', segment_id: id, target_language: target, text: translated });
     if (config.speech && translated.trim()) {
       const audio = await synthesize(translated, target);

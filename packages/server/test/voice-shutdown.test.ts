@@ -1,0 +1,74 @@
+/**
+ * Sessions live in memory, so a server that closes ends each open stream cleanly: the audio already
+ * received is transcribed, `end_of_stream` follows, and the socket closes with 1001 (going away); no
+ * recognizer process is left. Real server, real pocketsphinx on flite kal16 audio.
+ */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
+import { startTestServer } from './helpers.js';
+import { fliteWav, type Message } from './voice-helpers.js';
+
+/** Recognizer helpers (`glossa-asr`) descended from this test process. */
+function recognizers(): string[] {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/));
+  const ours = new Set([String(process.pid)]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid = '', ppid = ''] of rows)
+      if (ours.has(ppid) && !ours.has(pid)) {
+        ours.add(pid);
+        grew = true;
+      }
+  }
+  return rows
+    .filter(([pid = '', , comm = '']) => ours.has(pid) && comm === 'glossa-asr')
+    .map((row) => row[0]!);
+}
+
+async function openStream(url: string) {
+  const socket = new WebSocket(url);
+  const messages: Message[] = [];
+  socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
+  await new Promise((resolve) => socket.once('open', resolve));
+  return { socket, messages, closed };
+}
+
+describe('a closing server ends every voice session cleanly', () => {
+  it('transcribes the audio received, sends end_of_stream, closes 1001; an idle stream too', async () => {
+    const t = await startTestServer();
+    const session = async () =>
+      (
+        await t.call('/v3/voice/realtime', {
+          json: { source_media_content_type: 'audio/wav', target_languages: ['es'] },
+        })
+      ).data.streaming_url as string;
+    const talking = await openStream(await session());
+    const silent = await openStream(await session());
+    // One whole sentence and the start of the next, then no end_of_source_media: the server closes first.
+    const wav = fliteWav('The weather is nice today. I would like to buy a ticket to the city.');
+    talking.socket.send(wav.subarray(0, 44 + 32_000 * 2.5));
+    await vi.waitFor(() => expect(talking.messages.some((m) => m.type === 'partial')).toBe(true), {
+      timeout: 10_000,
+    });
+    expect(recognizers()).toHaveLength(2);
+
+    await t.close();
+    const talked = await talking.closed;
+    expect(talked).toEqual({ code: 1001, reason: 'The server is shutting down.' });
+    const finals = talking.messages.filter((m) => m.type !== 'partial');
+    expect(finals.map((m) => m.type)).toEqual(['transcript', 'translation', 'end_of_stream']);
+    expect(finals[0].text).toMatch(/^the weather is nice/);
+    expect(finals[1]).toMatchObject({ segment_id: 0, target_language: 'es' });
+
+    expect(await silent.closed).toEqual({ code: 1001, reason: 'The server is shutting down.' });
+    expect(silent.messages).toEqual([{ type: 'end_of_stream' }]);
+    await vi.waitFor(() => expect(recognizers()).toEqual([]), { timeout: 5000 });
+  });
+});
