@@ -111,6 +111,7 @@ describe('endpoint coverage, against a scripted loopback service (fake: records 
     await client.documents.getStatus(handle);
     await client.documents.download(handle);
     await client.voice.createSession({ sourceMediaContentType: 'audio/wav' });
+    await client.voice.reconnectSession('token');
     await client.voice.createSpokenTerms({ name: 'n', language: 'en', terms: ['t'] });
     await client.voice.listSpokenTerms();
     await client.voice.getSpokenTerms('st');

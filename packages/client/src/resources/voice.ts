@@ -64,6 +64,19 @@ export class Voice {
     });
   }
 
+  /**
+   * `GET /v3/voice/realtime?token=`: a fresh single-use token (and streaming URL) for the session of `token`
+   * (used or expired), to resume after a dropped connection. The session must be idle and the caller's.
+   */
+  async reconnectSession(token: string, options?: RequestOptions): Promise<VoiceSessionResponse> {
+    return this.#transport.request<VoiceSessionResponse>({
+      method: 'GET',
+      path: '/v3/voice/realtime',
+      query: { token: requireString('token', token) },
+      options: requestOptionsOf(options),
+    });
+  }
+
   /** Open the session's WebSocket (the token in its URL authorizes it; no key is sent). */
   connect(session: VoiceSessionResponse): WebSocket {
     return new WebSocket(requireString('streaming_url', session?.streaming_url));
