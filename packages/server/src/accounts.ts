@@ -9,6 +9,8 @@ export interface CreateAccountOptions {
   admin?: boolean;
   detectionBeta?: boolean;
   qualityAlpha?: boolean;
+  /** Enrolled in the asynchronous voice jobs alpha (`POST /v3/voice/jobs`; others get 403). */
+  voiceJobsAlpha?: boolean;
   memoryMatches?: boolean;
   /** Monthly character limit. Default: 500,000 (free) or 1,000,000,000,000 (paid, i.e. unlimited). */
   characterLimit?: number;
@@ -48,6 +50,7 @@ export async function createAccount(
     admin: options.admin ?? false,
     detectionBeta: options.detectionBeta ?? false,
     qualityAlpha: options.qualityAlpha ?? false,
+    voiceJobsAlpha: options.voiceJobsAlpha ?? false,
     memoryMatches: options.memoryMatches ?? false,
     characterLimit:
       options.characterLimit ??
@@ -70,7 +73,7 @@ export interface DevAccount {
 }
 
 /**
- * The local development account: paid, admin, detection beta, quality alpha, memory matches. Created on
+ * The local development account: paid, admin, detection beta, quality alpha, voice jobs alpha, memory matches. Created on
  * the first start; its key is `presetKey` (`GLOSSA_API_KEY`) when given, else a new random key kept in
  * `<dataDir>/dev-key` (owner-only). The database only ever holds the key's hash. A preset free-plan key
  * (ending in `:fx`) gets a development account of its own on the free plan (same flags), served at the
@@ -92,6 +95,7 @@ export async function ensureDevAccount(
       admin: true,
       detectionBeta: true,
       qualityAlpha: true,
+      voiceJobsAlpha: true,
       memoryMatches: true,
       characterLimit: DEFAULT_PAID_CHARACTER_LIMIT,
     }));

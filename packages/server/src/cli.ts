@@ -2,7 +2,7 @@
  * The `glossa-server` command: run the server, or manage accounts and keys in a data directory.
  *   glossa-server [--data-dir DIR] [--port N] [--free-port N] [--host HOST] [--log-level LEVEL]
  *   glossa-server keys create --plan paid|free [--admin] [--detection-beta] [--quality-alpha]
- *                             [--memory-matches] [--character-limit N] [--data-dir DIR]
+ *                             [--voice-jobs-alpha] [--memory-matches] [--character-limit N] [--data-dir DIR]
  */
 import { parseArgs } from 'node:util';
 import { createAccount } from './accounts.js';
@@ -18,7 +18,7 @@ export interface CliIo {
 export const USAGE = `Usage:
   glossa-server [--data-dir DIR] [--port N] [--free-port N] [--host HOST] [--log-level LEVEL]
   glossa-server keys create --plan paid|free [--admin] [--detection-beta] [--quality-alpha]
-                            [--memory-matches] [--character-limit N] [--data-dir DIR]`;
+                            [--voice-jobs-alpha] [--memory-matches] [--character-limit N] [--data-dir DIR]`;
 
 function integer(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -34,6 +34,7 @@ async function keysCreate(args: string[], io: CliIo): Promise<number> {
       admin: { type: 'boolean', default: false },
       'detection-beta': { type: 'boolean', default: false },
       'quality-alpha': { type: 'boolean', default: false },
+      'voice-jobs-alpha': { type: 'boolean', default: false },
       'memory-matches': { type: 'boolean', default: false },
       'character-limit': { type: 'string' },
       'data-dir': { type: 'string' },
@@ -53,6 +54,7 @@ async function keysCreate(args: string[], io: CliIo): Promise<number> {
       admin: values.admin,
       detectionBeta: values['detection-beta'],
       qualityAlpha: values['quality-alpha'],
+      voiceJobsAlpha: values['voice-jobs-alpha'],
       memoryMatches: values['memory-matches'],
       ...(limit === undefined ? {} : { characterLimit: limit }),
     });

@@ -26,7 +26,7 @@ export interface GlossaServer {
   readonly url: string;
   /** Free-plan base URL (its own port). */
   readonly freeUrl: string;
-  /** Key of the local development account (paid, admin, detection beta, quality alpha, memory matches). */
+  /** Key of the local development account (paid, admin, detection beta, quality alpha, voice jobs alpha, memory matches). */
   readonly devKey: string;
   /** True when this start created the development account (a new data directory). */
   readonly devAccountCreated: boolean;

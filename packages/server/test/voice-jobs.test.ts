@@ -1,10 +1,17 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hashKey } from '../src/keys.js';
+import { MIGRATIONS } from '../src/storage/migrations.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { fliteWav, type Message, wordErrorRate } from './voice-helpers.js';
 
+const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
 const REFERENCE = 'please send me the report before the meeting tomorrow morning.';
 let t: TestServer;
 let wav: Buffer;
@@ -104,7 +111,17 @@ describe('asynchronous voice jobs (alpha)', () => {
     expect((await upload(fields, wav, 'speech.mp4')).status).toBe(400);
     const outsider = await t.server.createAccount({ plan: 'paid' });
     expect((await upload(fields, wav, 'speech.wav', outsider.key)).status).toBe(403);
-    const member = await t.server.createAccount({ plan: 'paid', qualityAlpha: true });
+    // The quality-evaluation alpha is another alpha: it does not open voice jobs.
+    const quality = await t.server.createAccount({ plan: 'paid', qualityAlpha: true });
+    const refused = await upload(fields, wav, 'speech.wav', quality.key);
+    expect(refused).toEqual({
+      status: 403,
+      data: {
+        message: 'Access denied: asynchronous voice jobs are an alpha this account is not part of.',
+        code: 'feature_not_enabled',
+      },
+    });
+    const member = await t.server.createAccount({ plan: 'paid', voiceJobsAlpha: true });
     const created = await upload(fields, wav);
     expect((await t.call(`/v3/voice/jobs/${created.data.job_id}`, { key: member.key })).status).toBe(404);
     expect((await t.call('/v3/voice/jobs/unknown')).status).toBe(404);
@@ -129,6 +146,69 @@ describe('asynchronous voice jobs (alpha)', () => {
       'es',
       'ca',
     ]);
+  });
+
+  it('glossa-server keys create --voice-jobs-alpha makes a key that may start jobs', async () => {
+    const created = await new Promise<string>((resolve, reject) => {
+      const child = spawn(
+        tsx,
+        [
+          '--conditions',
+          '@glossa/source',
+          bin,
+          'keys',
+          'create',
+          '--plan',
+          'paid',
+          '--voice-jobs-alpha',
+        ].concat(['--data-dir', t.dataDir]),
+        { env: { ...process.env, GLOSSA_API_KEY: '' } },
+      );
+      let out = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
+    });
+    const key = /^key: (\S+)$/m.exec(created)?.[1] ?? '';
+    const reply = await upload(
+      [
+        ['source_language', 'en'],
+        ['target_languages', 'es'],
+      ],
+      wav,
+      'speech.wav',
+      key,
+    );
+    expect(reply.status).toBe(202);
+  });
+
+  it('accounts of an older database that had the quality alpha keep voice jobs after the migration', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'glossa-voice-migrate-'));
+    const db = new Database(join(dataDir, 'glossa.sqlite'));
+    db.exec(MIGRATIONS[0]!);
+    db.pragma('user_version = 1');
+    const key = 'a'.repeat(43);
+    const insert = db.prepare(
+      `INSERT INTO accounts (id, plan, quality_alpha, character_limit, created_at) VALUES (?, 'paid', ?, 1000, '')`,
+    );
+    insert.run('alpha', 1);
+    insert.run('plain', 0);
+    db.prepare(
+      `INSERT INTO api_keys (id, account_id, key_hash, created_at) VALUES ('k1', 'alpha', ?, '')`,
+    ).run(hashKey(key));
+    db.prepare(
+      `INSERT INTO api_keys (id, account_id, key_hash, created_at) VALUES ('k2', 'plain', ?, '')`,
+    ).run(hashKey('b'.repeat(43)));
+    db.close();
+    const upgraded = await startTestServer({ dataDir });
+    try {
+      const jobs = (k: string) => upgraded.call('/v3/voice/jobs/unknown', { key: k });
+      expect((await jobs(key)).status).toBe(404);
+      expect((await jobs('b'.repeat(43))).status).toBe(403);
+      expect((await jobs(upgraded.server.devKey)).status).toBe(404);
+    } finally {
+      await upgraded.close();
+    }
   });
 
   it('a job interrupted by a server stop runs again when the server starts on the same data', async () => {

@@ -78,7 +78,6 @@ export function checkAccess(rule: AccessRule, caller: Caller): void {
     (rule === 'admin' && account.admin) ||
     (rule === 'detection_beta' && account.detectionBeta) ||
     (rule === 'quality_alpha' && account.qualityAlpha) ||
-    // The shared account model has one alpha flag; it covers both alphas.
-    (rule === 'voice_jobs_alpha' && account.qualityAlpha);
+    (rule === 'voice_jobs_alpha' && account.voiceJobsAlpha);
   if (!allowed) throw forbidden(DENIED[rule as keyof typeof DENIED], ERROR_CODES.featureNotEnabled);
 }

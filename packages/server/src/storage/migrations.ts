@@ -36,4 +36,10 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX usage_account_tag ON usage(account_id, custom_tag, day);
   `,
+  // Asynchronous voice jobs get their own alpha flag; they were gated on quality_alpha before, so the
+  // accounts that had it keep their access.
+  `
+  ALTER TABLE accounts ADD COLUMN voice_jobs_alpha INTEGER NOT NULL DEFAULT 0;
+  UPDATE accounts SET voice_jobs_alpha = quality_alpha;
+  `,
 ];

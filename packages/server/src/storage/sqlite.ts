@@ -25,6 +25,7 @@ interface AccountRow {
   admin: number;
   detection_beta: number;
   quality_alpha: number;
+  voice_jobs_alpha: number;
   memory_matches: number;
   character_limit: number;
   created_at: string;
@@ -36,6 +37,7 @@ const toAccount = (row: AccountRow): Account => ({
   admin: row.admin === 1,
   detectionBeta: row.detection_beta === 1,
   qualityAlpha: row.quality_alpha === 1,
+  voiceJobsAlpha: row.voice_jobs_alpha === 1,
   memoryMatches: row.memory_matches === 1,
   characterLimit: row.character_limit,
   createdAt: row.created_at,
@@ -63,8 +65,8 @@ export function createSqliteStorage(dataDir: string): Storage {
 
   const statements = {
     insertAccount: db.prepare(
-      `INSERT INTO accounts (id, plan, admin, detection_beta, quality_alpha, memory_matches, character_limit, created_at)
-       VALUES (@id, @plan, @admin, @detection_beta, @quality_alpha, @memory_matches, @character_limit, @created_at)`,
+      `INSERT INTO accounts (id, plan, admin, detection_beta, quality_alpha, voice_jobs_alpha, memory_matches, character_limit, created_at)
+       VALUES (@id, @plan, @admin, @detection_beta, @quality_alpha, @voice_jobs_alpha, @memory_matches, @character_limit, @created_at)`,
     ),
     getAccount: db.prepare('SELECT * FROM accounts WHERE id = ?'),
     insertKey: db.prepare('INSERT INTO api_keys (id, account_id, key_hash, created_at) VALUES (?, ?, ?, ?)'),
@@ -165,6 +167,7 @@ export function createSqliteStorage(dataDir: string): Storage {
         admin: Number(account.admin),
         detection_beta: Number(account.detectionBeta),
         quality_alpha: Number(account.qualityAlpha),
+        voice_jobs_alpha: Number(account.voiceJobsAlpha),
         memory_matches: Number(account.memoryMatches),
         character_limit: account.characterLimit,
         created_at: new Date().toISOString(),

@@ -12,6 +12,8 @@ export interface Account {
   readonly admin: boolean;
   readonly detectionBeta: boolean;
   readonly qualityAlpha: boolean;
+  /** Enrolled in the asynchronous voice jobs alpha. */
+  readonly voiceJobsAlpha: boolean;
   readonly memoryMatches: boolean;
   /** Monthly character limit (translate + write characters). */
   readonly characterLimit: number;
@@ -24,6 +26,7 @@ export interface NewAccount {
   readonly admin: boolean;
   readonly detectionBeta: boolean;
   readonly qualityAlpha: boolean;
+  readonly voiceJobsAlpha: boolean;
   readonly memoryMatches: boolean;
   readonly characterLimit: number;
 }
