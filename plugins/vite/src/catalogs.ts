@@ -4,7 +4,7 @@
  * locale → namespace → file (relative to the manifest), which the app and `GlossaBackend` read.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createTranslationRun, recordingCache } from '@glossa/core';
 import { buildCatalog, type Catalog, extractCatalog } from '@glossa/i18next';
@@ -33,10 +33,11 @@ export interface EmitContext {
 export async function emitCatalogs(options: CatalogOptions, ctx: EmitContext): Promise<CatalogManifest> {
   const dir = resolve(ctx.root, options.source);
   const outDir = (options.outDir ?? 'locales').replace(/^\/+|\/+$/g, '');
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
-  const sources = await Promise.all(
-    files.map(async (file) => ({ file, text: await readFile(join(dir, file), 'utf8') })),
-  );
+  // Small files, read synchronously: no trips through libuv's thread pool.
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+  const sources = files.map((file) => ({ file, text: readFileSync(join(dir, file), 'utf8') }));
   const { session, sourceLang, locales, cacheOnly } = ctx.localize;
   const materialOf = (s: { file: string; text: string }) => [
     'catalog',

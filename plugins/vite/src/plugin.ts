@@ -70,12 +70,17 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     { lang: glossa.sourceLang, href: localeHref(undefined, path) },
     ...locales.map((locale) => ({ lang: locale, href: localeHref(locale, path) })),
   ];
-  // The dev server's session, opened on the first request that needs it and closed (awaited) with the server.
-  let devSession: Promise<Session> | undefined;
+  // The dev server's session, opened on the first request that needs it and closed (awaited) with the
+  // server. No result cache: a page is made on each request, from the translation cache.
+  let devSession: Session | undefined;
   let devSessionClosed: Promise<void> | undefined;
   const closeDevSession = () => {
-    devSessionClosed ??= devSession?.then((session) => session.close()) ?? Promise.resolve();
+    devSessionClosed ??= devSession?.close() ?? Promise.resolve();
     return devSessionClosed;
+  };
+  const openDevSession = () => {
+    devSession ??= openSession(glossa, { cacheOnly, results: false });
+    return devSession;
   };
   const localizeOptions = (session: Session) => ({
     session,
@@ -129,7 +134,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
           path: item.fileName,
           html: String(item.type === 'asset' ? asText(item.source) : ''),
         }));
-        const session = await openSession(glossa, cacheOnly);
+        const session = openSession(glossa, { cacheOnly });
         try {
           if (pages.length > 0) {
             const localized = await localizePages(pages, localizeOptions(session));
@@ -195,10 +200,9 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
         let files: Promise<Map<string, string>> | undefined;
         const build = async () => {
           const out = new Map<string, string>();
-          devSession ??= openSession(glossa, cacheOnly);
           await emitCatalogs(catalogs, {
             root: vite.root,
-            localize: localizeOptions(await devSession),
+            localize: localizeOptions(openDevSession()),
             emit: (fileName, source) => out.set(`/${fileName}`, source),
             log,
           });
@@ -233,8 +237,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
           req.url = `${base}${path.slice(1)}${url.search}`; // an asset next to the page: the source file
           return next();
         }
-        devSession ??= openSession(glossa, cacheOnly);
-        servePage(server, locale, path, devSession)
+        servePage(server, locale, path, openDevSession())
           .then((html) => {
             if (html === undefined) return next();
             res.setHeader('Content-Type', 'text/html; charset=utf-8');
@@ -245,14 +248,14 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     },
   };
 
-  async function servePage(server: ViteDevServer, locale: string, path: string, session: Promise<Session>) {
+  async function servePage(server: ViteDevServer, locale: string, path: string, session: Session) {
     const file = join(vite.root, ...path.split('/'));
     const raw = await readFile(file, 'utf8').catch(() => undefined);
     if (raw === undefined) return undefined;
     const html = await server.transformIndexHtml(path, raw);
     const pagePath = posix.normalize(path).replace(/^\//, '');
     const localized = await localizePages([{ path: pagePath, html }], {
-      ...localizeOptions(await session),
+      ...localizeOptions(session),
       locales: [locale],
     });
     const alternates = alternatesOf(pagePath);

@@ -1,9 +1,9 @@
 /**
  * The translator and cache a build uses. The service is `service.url` (or `GLOSSA_SERVER_URL`) when set,
  * else the embedded `@glossa/server` on loopback, started only when a translation is actually missing:
- * a build whose translations are all cached never starts it.
+ * a build whose translations are all cached never starts it. The translation cache too is opened on
+ * first use: a build served whole by the result cache never reads it.
  */
-import { dirname, join } from 'node:path';
 import {
   connectService,
   createTranslationCache,
@@ -20,41 +20,63 @@ import { createResultStore, type ResultStore } from './results.js';
 export interface Session {
   readonly translator: Translator;
   readonly cache: TranslationCache;
-  /** Outputs of earlier builds, next to the cache file (`<cache dir>/vite/`); none with another store. */
+  /** Outputs of earlier builds, next to the cache file; none with another store or `results: false`. */
   readonly results?: ResultStore;
   close(): Promise<void>;
 }
 
-export async function openSession(
+export interface SessionOptions {
+  readonly cacheOnly: boolean;
+  /** Keep and reuse whole outputs (builds). Default true. */
+  readonly results?: boolean;
+}
+
+export function openSession(
   config: Pick<ResolvedConfig, 'service' | 'cache'>,
-  cacheOnly: boolean,
-): Promise<Session> {
+  options: SessionOptions,
+): Session {
+  let opened: Promise<TranslationCache> | undefined;
   // A build reads each key once: the file store (a Map in memory) needs no LRU tier in front of it.
-  const cache =
-    config.cache.store === 'file'
-      ? createTranslationCache([await openFileStore({ path: config.cache.path })])
-      : await openConfiguredCache(config);
+  const open = () => {
+    opened ??=
+      config.cache.store === 'file'
+        ? openFileStore({ path: config.cache.path }).then((store) => createTranslationCache([store]))
+        : openConfiguredCache(config);
+    return opened;
+  };
+  const cache: TranslationCache = {
+    getMany: async (keys) => (await open()).getMany(keys),
+    setMany: async (entries) => (await open()).setMany(entries),
+    close: async () => {
+      if (opened) await (await opened).close();
+    },
+  };
   const results =
-    config.cache.store === 'file'
-      ? { results: createResultStore(join(dirname(config.cache.path), 'vite'), cache) }
-      : {};
-  if (cacheOnly) {
-    return { translator: refusingTranslator, cache, ...results, close: () => cache.close() };
+    config.cache.store === 'file' && options.results !== false
+      ? createResultStore({ cachePath: config.cache.path, cache, cacheOpened: () => opened !== undefined })
+      : undefined;
+  // The result file records the cache file as the closed cache leaves it.
+  const closeCache = async () => {
+    await cache.close();
+    await results?.flush();
+  };
+  if (options.cacheOnly) {
+    return { translator: refusingTranslator, cache, ...(results && { results }), close: closeCache };
   }
-  let opened: Promise<ServiceConnection> | undefined;
+  let service: Promise<ServiceConnection> | undefined;
   const translator: Translator = {
-    translateText: async (texts, options) => {
-      opened ??= openService(config.service);
-      return (await opened).client.translateText(texts, options);
+    translateText: async (texts, requestOptions) => {
+      service ??= openService(config.service);
+      return (await service).client.translateText(texts, requestOptions);
     },
   };
   return {
     translator,
     cache,
-    ...results,
+    ...(results && { results }),
     close: async () => {
-      await cache.close();
-      if (opened) await (await opened).close();
+      await closeCache();
+      if (service) await (await service).close();
     },
   };
 }

@@ -1,5 +1,5 @@
 /** glossaVite in real Vite builds and a real dev server, against a real @glossa/server over loopback. */
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,15 +133,16 @@ describe('glossaVite build', () => {
     const first = await pageIn('r1');
 
     // The entry is what a warm build emits: a marker put in its output shows up.
-    const entries = join(dir, 'results', 'vite');
-    const names = await readdir(entries);
-    expect(names).toHaveLength(2); // the page and the catalog
-    for (const name of names) {
-      const entry = JSON.parse(await readFile(join(entries, name), 'utf8'));
-      if (!entry.outputs['en-XA'].includes('<html')) continue;
-      entry.outputs['en-XA'] = entry.outputs['en-XA'].replace('</body>', '<!-- from the entry --></body>');
-      await writeFile(join(entries, name), JSON.stringify(entry));
+    const resultsPath = join(dir, 'results', 'cache.vite-results.json');
+    const entries = async () => Object.values(JSON.parse(await readFile(resultsPath, 'utf8')).entries);
+    const results = JSON.parse(await readFile(resultsPath, 'utf8'));
+    const stored = Object.values(results.entries) as { outputs: Record<string, string> }[];
+    expect(stored).toHaveLength(2); // the page and the catalog
+    for (const entry of stored) {
+      if (!entry.outputs['en-XA']!.includes('<html')) continue;
+      entry.outputs['en-XA'] = entry.outputs['en-XA']!.replace('</body>', '<!-- from the entry --></body>');
     }
+    await writeFile(resultsPath, JSON.stringify(results));
     await build(at('r2'));
     expect(await pageIn('r2')).toBe(first.replace('</body>', '<!-- from the entry --></body>'));
 
@@ -166,7 +167,43 @@ describe('glossaVite build', () => {
     expect((thrown as Error).message).toContain('en-XA  index.html#p-1');
     await build(at('r5', false));
     expect(await pageIn('r5')).toMatch(/<p>\[.*<strong>[^<]*ɱööŕñîîñĝ/);
-    expect(await readdir(entries)).toHaveLength(2); // the old page's entry is pruned
+    expect(await entries()).toHaveLength(2); // the old page's entry is pruned
+  });
+
+  it('a warm build whose results are current does not read the translation cache', async () => {
+    const site = join(dir, 'site-trusted');
+    await mkdir(join(site, 'locales', 'en'), { recursive: true });
+    await writeFile(join(site, 'index.html'), PAGE);
+    await writeFile(join(site, 'locales', 'en', 'app.json'), '{"hello": "Hello {{name}}"}\n');
+    const cachePath = join(dir, 'trusted', 'cache.jsonl');
+    const at = (out: string, cacheOnly = true) => ({
+      ...config({
+        cache: { path: cachePath },
+        ...(cacheOnly && { cacheOnly, service: { url: 'http://127.0.0.1:9', apiKey: 'unused' } }),
+      }),
+      root: site,
+      build: { outDir: join(dir, out), emptyOutDir: true },
+    });
+    const pageIn = (out: string) => readFile(join(dir, out, 'en-XA', 'index.html'), 'utf8');
+    await build(at('t1', false));
+    // The cache file as a later build finds it: last written an hour ago (not in the same mtime tick).
+    const hourAgo = Math.floor(Date.now() / 1000) - 3600;
+    await utimes(cachePath, hourAgo, hourAgo);
+    await build(at('t2')); // checks every entry against the cache, then records the cache file's identity
+    expect(await pageIn('t2')).toBe(await pageIn('t1'));
+
+    // Same size, same inode and mtime, but not a cache any more: a build that read it would find no
+    // translation and fail (cacheOnly). This one takes every output from the result file.
+    const garbage = (await readFile(cachePath)).map((byte) => (byte === 0x0a ? byte : 0x23)); // '#'
+    await writeFile(cachePath, garbage);
+    await utimes(cachePath, hourAgo, hourAgo);
+    await build(at('t3'));
+    expect(await pageIn('t3')).toBe(await pageIn('t1'));
+
+    // Any change to the file (here its mtime): the entries are checked, and the broken cache shows.
+    await writeFile(cachePath, garbage);
+    const thrown = await build(at('t4')).catch((e: unknown) => e);
+    expect((thrown as Error).message).toContain('en-XA  index.html#p-1');
   });
 
   it('refuses a relative base (asset URLs would break in the locale folders) and an output without {locale}', async () => {
