@@ -1,6 +1,6 @@
 /** `merge`: splices translated segments into the original HTML by position. */
 
-import { type MergeProblem, spliceTranslations } from '@glossa/core';
+import { type Edit, type MergeProblem, spliceTranslations } from '@glossa/core';
 import { MergeError } from './errors.js';
 import { extract, type HtmlExtraction } from './extract.js';
 import { langEdits } from './lang.js';
@@ -11,6 +11,11 @@ export interface MergeOptions extends HtmlOptions {
   readonly lang?: string;
   /** Called for each unusable target (its segment stays in the source language). Without it, `merge` throws `MergeError`. */
   readonly onProblem?: (problem: MergeProblem) => void;
+  /**
+   * More byte edits of the original text, e.g. a rewritten link URL (an attribute's range from the
+   * extraction's tree); they may lie inside a segment's inline code. Default none.
+   */
+  readonly edits?: readonly Edit[];
 }
 
 export type Translations = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
@@ -38,7 +43,7 @@ export function merge(
   const extraction = typeof input === 'string' ? extract(input, options) : input;
   const problems: MergeProblem[] = [];
   const onProblem = options.onProblem ?? ((problem: MergeProblem) => problems.push(problem));
-  const edits = lang === undefined ? [] : langEdits(extraction.tree, lang);
+  const edits = [...(lang === undefined ? [] : langEdits(extraction.tree, lang)), ...(options.edits ?? [])];
   const text = spliceTranslations(extraction.text, extraction.spans, toMap(translations), onProblem, edits);
   if (problems.length > 0) throw new MergeError(problems);
   return text;
