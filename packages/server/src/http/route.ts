@@ -21,12 +21,19 @@ export interface Route {
   readonly endpoint: EndpointDefinition;
   /** Body limit in bytes when the endpoint's own (or the default) is not the right one. */
   readonly bodyLimit?: number;
+  /**
+   * Serialize the success response with a serializer compiled from the endpoint's response schema
+   * (fast-json-stringify: 2-3x faster than JSON.stringify on translations). Only for endpoints whose schema
+   * names every field they answer: a field the schema does not name would be left out.
+   */
+  readonly compiledResponse?: boolean;
   handle(input: RouteInput<EndpointDefinition>): Promise<unknown>;
 }
 
 export function defineRoute<E extends EndpointDefinition>(
   endpoint: E,
   handle: (input: RouteInput<E>) => Promise<unknown>,
+  options: { compiledResponse?: boolean } = {},
 ): Route {
-  return { endpoint, handle: handle as unknown as Route['handle'] };
+  return { endpoint, ...options, handle: handle as unknown as Route['handle'] };
 }

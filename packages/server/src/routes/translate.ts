@@ -16,4 +16,5 @@ export const translateRoute = defineRoute(
     }
     return translateRequest(body, caller, customTag, context);
   },
+  { compiledResponse: true },
 );
