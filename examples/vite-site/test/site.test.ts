@@ -130,6 +130,30 @@ describe('examples/vite-site in headless Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('an absolute link on a Spanish page leads to the Spanish page, and back (assets left alone)', async () => {
+    const { page, errors } = await open('/es/');
+    expect(await page.getAttribute('#story', 'href')).toBe('/es/about.html#story');
+    expect(await page.getAttribute('#icon', 'href')).toBe('/favicon.svg'); // an asset, not a page
+    await page.click('#story');
+    await page.waitForLoadState('networkidle');
+    expect(new URL(page.url()).pathname).toBe('/es/about.html');
+    expect(new URL(page.url()).hash).toBe('#story');
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('es');
+    await page.click('#home');
+    await page.waitForLoadState('networkidle');
+    expect(new URL(page.url()).pathname).toBe('/es/');
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('es');
+    await page.close();
+    expect(errors).toEqual([]);
+    // The source pages' links stay as written; en-XA's lead to en-XA.
+    const source = await open('/');
+    expect(await source.page.getAttribute('#story', 'href')).toBe('/about.html#story');
+    await source.page.close();
+    const pseudo = await open('/en-XA/about.html');
+    expect(await pseudo.page.getAttribute('#home', 'href')).toBe('/en-XA/');
+    await pseudo.page.close();
+  });
+
   it('the script reads the page language after a click (translate="no" content untouched)', async () => {
     const { page } = await open('/es/');
     await page.click('#greet');

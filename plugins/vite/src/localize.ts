@@ -1,7 +1,8 @@
 /**
  * Localizes HTML pages: every page's segments for every locale in one translation run (so the batcher
- * packs them into as few requests as possible), merged back with @glossa/rehype (`<html lang>`/`dir`
- * set), then `hreflang` alternates linking every language version of a page.
+ * packs them into as few requests as possible), merged back with @glossa/rehype from one parse per page
+ * (`<html lang>`/`dir` set, absolute links to localized pages pointed at the locale's page), then
+ * `hreflang` alternates linking every language version of a page.
  */
 import {
   createTranslationRun,
@@ -14,6 +15,7 @@ import {
 } from '@glossa/core';
 import { extract, merge } from '@glossa/rehype';
 import { MissingTranslationsError } from './errors.js';
+import { type LinkOptions, linkEdits } from './links.js';
 import type { Session } from './service.js';
 
 export interface Page {
@@ -29,6 +31,8 @@ export interface LocalizeOptions {
   readonly cacheOnly: boolean;
   readonly requestOptions?: TranslationRunOptions['requestOptions'];
   readonly onEvent?: (event: RunEvent) => void;
+  /** Absolute links to localized pages, pointed at the same locale's page. Default: left as written. */
+  readonly links?: LinkOptions;
 }
 
 export interface Localized {
@@ -52,6 +56,7 @@ export async function localizePages(pages: readonly Page[], options: LocalizeOpt
     options.sourceLang,
     options.locales,
     options.requestOptions ?? {},
+    options.links?.id ?? null,
   ];
   const cached = await Promise.all(pages.map((page) => results?.get(materialOf(page))));
   const todo = pages.filter((page, i) => {
@@ -86,6 +91,7 @@ export async function localizePages(pages: readonly Page[], options: LocalizeOpt
       outputs[locale] = merge(extraction, targets.get(locale)!, {
         file: page.path,
         lang: locale,
+        ...(options.links && { edits: linkEdits(extraction.tree, locale, options.links) }),
         onProblem: (p) => problems.push({ locale, key: p.key, file: page.path, reason: p.reason }),
       });
       out.get(locale)!.set(page.path, outputs[locale]);

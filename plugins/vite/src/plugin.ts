@@ -2,6 +2,7 @@
  * `glossaVite()`: localizes the site's HTML pages at build time (`dist/<locale>/…`) and serves localized
  * pages under `/<locale>/` in the dev server. Options override the project's `glossa.config.*`.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, posix } from 'node:path';
 import {
@@ -14,6 +15,7 @@ import {
 } from '@glossa/core';
 import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite';
 import { type CatalogOptions, emitCatalogs } from './catalogs.js';
+import type { LinkOptions } from './links.js';
 import { type Alternate, describeReport, localizePages, type Page, withAlternates } from './localize.js';
 import { openSession, type Session } from './service.js';
 
@@ -82,13 +84,14 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     devSession ??= openSession(glossa, { cacheOnly, results: false });
     return devSession;
   };
-  const localizeOptions = (session: Session) => ({
+  const localizeOptions = (session: Session, links?: LinkOptions) => ({
     session,
     sourceLang: glossa.sourceLang,
     locales,
     cacheOnly,
     onEvent,
     requestOptions: requestOptionsOf(glossa),
+    ...(links && { links }),
   });
 
   return {
@@ -137,7 +140,14 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
         const session = openSession(glossa, { cacheOnly });
         try {
           if (pages.length > 0) {
-            const localized = await localizePages(pages, localizeOptions(session));
+            const paths = new Set(pages.map((page) => page.path));
+            const links: LinkOptions = {
+              base: vite.base,
+              output,
+              isPage: (path) => paths.has(path),
+              id: JSON.stringify([vite.base, output, [...paths].sort()]),
+            };
+            const localized = await localizePages(pages, localizeOptions(session, links));
             for (const problem of localized.problems) {
               this.warn(
                 `${problem.file}: ${problem.locale} ${problem.key}: ${problem.reason} (kept in ${glossa.sourceLang})`,
@@ -254,8 +264,17 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     if (raw === undefined) return undefined;
     const html = await server.transformIndexHtml(path, raw);
     const pagePath = posix.normalize(path).replace(/^\//, '');
+    const links: LinkOptions = {
+      base: vite.base,
+      output,
+      isPage: (page) =>
+        page.endsWith('.html') &&
+        !page.split('/').includes('..') &&
+        existsSync(join(vite.root, ...page.split('/'))),
+      id: 'dev',
+    };
     const localized = await localizePages([{ path: pagePath, html }], {
-      ...localizeOptions(session),
+      ...localizeOptions(session, links),
       locales: [locale],
     });
     const alternates = alternatesOf(pagePath);
