@@ -266,7 +266,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     const pagePath = posix.normalize(path).replace(/^\//, '');
     const links: LinkOptions = {
       base: vite.base,
-      output,
+      output: '{locale}/{path}', // where this server serves localized pages
       isPage: (page) =>
         page.endsWith('.html') &&
         !page.split('/').includes('..') &&

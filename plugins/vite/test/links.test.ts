@@ -1,9 +1,10 @@
 /** Absolute links in localized pages lead to the same locale's pages: real Vite builds, real @glossa/server. */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '@glossa/server';
-import { build } from 'vite';
+import { build, createServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { glossaVite } from '../src/index.js';
 
@@ -86,6 +87,42 @@ describe('glossaVite links', () => {
     expect(localized).toMatch(/<p>\[.*<a href="\/app\/intl\/en-XA\/about.html\?from=home">.+<\/a>.*\]<\/p>/);
     const nested = await readFile(join(dir, 'dist', 'intl', 'en-XA', 'blog', 'index.html'), 'utf8');
     expect(hrefs(nested)).toEqual(['/app/intl/en-XA/']);
+  });
+
+  it('the dev server points them at its own /<locale>/ pages', async () => {
+    const dev = await createServer({
+      root: join(dir, 'site'),
+      base: '/app/',
+      configFile: false,
+      logLevel: 'silent',
+      server: { port: 0, host: '127.0.0.1', ws: false },
+      plugins: [
+        glossaVite({
+          locales: ['en-XA'],
+          configFile: false,
+          output: 'intl/{locale}/{path}',
+          cache: { path: join(dir, 'cache.jsonl') },
+          service: { url: server.url, apiKey: server.devKey },
+        }),
+      ],
+    });
+    await dev.listen();
+    try {
+      const origin = `http://127.0.0.1:${(dev.httpServer!.address() as AddressInfo).port}`;
+      const html = await (await fetch(`${origin}/app/en-XA/`)).text();
+      expect(hrefs(html).slice(0, 5)).toEqual([
+        '/app/en-XA/about.html',
+        '/app/en-XA/blog/',
+        '/app/en-XA/about#team',
+        '/app/en-XA/?q=1',
+        '/app/en-XA/about.html?from=home',
+      ]);
+      expect(hrefs(html)).toContain('/app/gone.html'); // no such file under the root
+      const about = await fetch(`${origin}${hrefs(html)[0]}`);
+      expect(await about.text()).toContain('<html lang="en-XA">');
+    } finally {
+      await dev.close();
+    }
   });
 
   it('leaves the source pages’ links as written', async () => {
