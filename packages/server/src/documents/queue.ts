@@ -2,16 +2,28 @@
  * The document job queue: documents wait in SQLite (`queued`), at most `concurrency` translate at a time
  * in upload order, and a restart takes up where the last run stopped (documents that were translating are
  * queued again; nothing is billed twice, since the upload reserved the characters). A failed job refunds
- * them. Expired documents (downloaded or not) are swept on start and every minute.
+ * them. A format read by the job (OCR of images) is read here, not at upload: its source language is
+ * detected here when not given, and the characters it read are reserved here (a full quota fails the job).
+ * Expired documents (downloaded or not) are swept on start and every minute.
  */
 import { readFileSync } from 'node:fs';
 import type { Caller, ServiceContext } from '../context.js';
 import { EngineError } from '../engines/engine.js';
+import { ServiceError } from '../errors.js';
+import { currentBillingPeriod } from '../translate/billing-period.js';
+import { checkResources } from '../translate/options.js';
 import type { DocumentDatabase } from './db.js';
+import { detectSource } from './detect.js';
 import { DocumentFormatError } from './formats/format.js';
 import { DOCUMENT_FORMATS, type DocumentFormats } from './formats/index.js';
 import type { DocumentRecord, DocumentStore } from './store.js';
-import { translateTexts } from './translate.js';
+import {
+  asTranslateRequest,
+  billedOf,
+  prepareTexts,
+  type SourcedParameters,
+  translateTexts,
+} from './translate.js';
 
 export interface DocumentQueueOptions {
   /** The formats by extension (default: the built-in ones with their default options). */
@@ -47,21 +59,43 @@ export function createDocumentQueue(
 
   async function run(document: DocumentRecord): Promise<void> {
     progress.set(document.id, 0);
+    let billed = document.billedCharacters;
     try {
       const format = formats[document.extension];
       const caller = await callerOf(document);
-      const choice = context.engines.select(document.parameters.source_lang, document.parameters.target_lang);
-      if (!format || !caller || !choice)
-        throw new DocumentFormatError('This document can no longer be translated.');
+      if (!format || !caller) throw new DocumentFormatError('This document can no longer be translated.');
       const bytes = readFileSync(store.fileOf(document.id, 'in'));
-      const extraction = await format.extract(bytes, {
-        targetLang: document.parameters.target_lang,
-        sourceLang: document.parameters.source_lang,
-        outputFormat: document.outputExtension,
-      });
+      const target = document.parameters.target_lang;
+      const extract = (sourceLang: string | undefined) =>
+        format.extract(bytes, {
+          targetLang: target,
+          ...(sourceLang !== undefined ? { sourceLang } : {}),
+          outputFormat: document.outputExtension,
+        });
+      let extraction = await extract(document.parameters.source_lang);
+      let parameters: SourcedParameters;
+      if (document.parameters.source_lang === undefined) {
+        // Read by the job (OCR): the source is detected from what was read, which is read again in it.
+        const source = await detectSource(extraction, target, context);
+        parameters = { ...document.parameters, source_lang: source };
+        await checkResources(asTranslateRequest(parameters), source, target, caller, context);
+        extraction = await extract(source);
+      } else parameters = { ...document.parameters, source_lang: document.parameters.source_lang };
+      const choice = context.engines.select(parameters.source_lang, target);
+      if (!choice) throw new DocumentFormatError('This document can no longer be translated.');
+      if (format.readInJob && billed === 0) {
+        billed = billedOf(prepareTexts(extraction.texts));
+        if (!(await reserve(document, caller, billed))) {
+          billed = 0;
+          throw new DocumentFormatError(
+            'Quota exceeded: the character limit of this billing period has been reached.',
+          );
+        }
+      }
+      if (closed) throw new Closing();
       const outputs = await translateTexts({
         texts: extraction.texts,
-        parameters: document.parameters,
+        parameters,
         caller,
         choice,
         context,
@@ -80,27 +114,52 @@ export function createDocumentQueue(
       const message =
         error instanceof EngineError
           ? `Translation engine '${error.engine}' failed: ${error.message}`
-          : error instanceof DocumentFormatError
+          : error instanceof DocumentFormatError || error instanceof ServiceError
             ? error.message
             : 'The document could not be translated (internal error).';
-      if (!(error instanceof EngineError || error instanceof DocumentFormatError))
+      if (
+        !(
+          error instanceof EngineError ||
+          error instanceof DocumentFormatError ||
+          error instanceof ServiceError
+        )
+      )
         options.logError?.(error, document.id);
       store.fail(document.id, message);
-      await refund(document);
+      await refund(document, billed);
     } finally {
       progress.delete(document.id);
     }
   }
 
-  async function refund(document: DocumentRecord): Promise<void> {
-    if (document.billedCharacters === 0) return;
+  /** Reserves the characters a job read from the quota, and records them on the document (billed once). */
+  async function reserve(document: DocumentRecord, caller: Caller, units: number): Promise<boolean> {
+    if (units === 0) return true;
+    const period = currentBillingPeriod();
+    const reserved = await context.storage.reserveCharacters({
+      accountId: document.accountId,
+      keyId: document.keyId,
+      product: 'translate',
+      customTag: '',
+      units,
+      day: period.today,
+      periodFrom: period.fromDay,
+      periodTo: period.toDay,
+      limit: caller.account.characterLimit,
+    });
+    if (reserved) store.setBilled(document.id, units, period.today);
+    return reserved;
+  }
+
+  async function refund(document: DocumentRecord, units: number): Promise<void> {
+    if (units === 0) return;
     await context.storage.recordUsage({
       accountId: document.accountId,
       keyId: document.keyId,
       product: 'translate',
       customTag: '',
-      units: -document.billedCharacters,
-      day: document.usageDay,
+      units: -units,
+      day: store.get(document.id)?.usageDay ?? document.usageDay,
     });
   }
 

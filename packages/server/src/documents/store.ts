@@ -86,6 +86,7 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       `UPDATE documents SET status = 'translating', started_at = ? WHERE id = ? AND status = 'queued'`,
     ),
     finish: db.prepare(`UPDATE documents SET status = 'done' WHERE id = ?`),
+    setBilled: db.prepare('UPDATE documents SET billed_characters = ?, usage_day = ? WHERE id = ?'),
     fail: db.prepare(`UPDATE documents SET status = 'error', error_message = ? WHERE id = ?`),
     requeue: db.prepare(
       `UPDATE documents SET status = 'queued', started_at = NULL WHERE status = 'translating'`,
@@ -153,6 +154,10 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       renameSync(temporary, fileOf(id, 'out'));
       sql.finish.run(id);
       rmSync(fileOf(id, 'in'), { force: true });
+    },
+    /** The characters a job reserved when it read the document (a format read by the job). */
+    setBilled(id: string, billed: number, usageDay: string): void {
+      sql.setBilled.run(billed, usageDay, id);
     },
     fail(id: string, message: string): void {
       sql.fail.run(message, id);

@@ -11,11 +11,14 @@ import { engineFormality } from '../translate/options.js';
 import { type PreparedText, type PrepareOptions, prepareText } from '../translate/prepare.js';
 import type { DocumentText } from './formats/format.js';
 
-/** What a job keeps of the upload's fields: languages canonical, the source known (given or detected). */
+/**
+ * What a job keeps of the upload's fields: languages canonical, the source given or detected at upload
+ * (absent for a format read by the job, which detects it from the text it reads).
+ */
 export interface DocumentParameters {
   readonly file_name: string;
   readonly target_lang: string;
-  readonly source_lang: string;
+  readonly source_lang?: string;
   readonly formality?: TranslateRequest['formality'];
   readonly glossary_ids?: string[];
   readonly style_id?: string;
@@ -70,11 +73,8 @@ export function billedOf(prepared: readonly PreparedText[]): number {
 
 /** The request these parameters stand for, for the parts shared with /v2/translate. */
 export function asTranslateRequest(parameters: DocumentParameters): TranslateRequest {
-  const request: TranslateRequest = {
-    text: [''],
-    target_lang: parameters.target_lang,
-    source_lang: parameters.source_lang,
-  };
+  const request: TranslateRequest = { text: [''], target_lang: parameters.target_lang };
+  if (parameters.source_lang !== undefined) request.source_lang = parameters.source_lang;
   if (parameters.formality !== undefined) request.formality = parameters.formality;
   if (parameters.glossary_ids !== undefined) request.glossary_ids = parameters.glossary_ids;
   if (parameters.style_id !== undefined) request.style_id = parameters.style_id;
@@ -85,9 +85,12 @@ export function asTranslateRequest(parameters: DocumentParameters): TranslateReq
   return request;
 }
 
+/** Parameters with the source language known. */
+export type SourcedParameters = DocumentParameters & { readonly source_lang: string };
+
 export interface TranslateTextsInput {
   readonly texts: readonly DocumentText[];
-  readonly parameters: DocumentParameters;
+  readonly parameters: SourcedParameters;
   readonly caller: Caller;
   readonly choice: EngineChoice;
   readonly context: ServiceContext;

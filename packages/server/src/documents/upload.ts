@@ -23,9 +23,9 @@ import { badRequest, ServiceError, unsupportedLanguage } from '../errors.js';
 import { unsupportedMediaType } from '../http/body.js';
 import { currentBillingPeriod } from '../translate/billing-period.js';
 import { checkResources, engineFormality } from '../translate/options.js';
+import { detectSource } from './detect.js';
 import { DocumentFormatError, type Extraction } from './formats/format.js';
 import { DOCUMENT_FORMATS } from './formats/index.js';
-import { plainOf } from './formats/inline.js';
 import { readUpload, tooLarge } from './multipart.js';
 import type { DocumentService } from './service.js';
 import { hashDocumentKey } from './store.js';
@@ -50,30 +50,6 @@ function language(code: string, parameter: string): string {
   const canonical = canonicalLanguage(code);
   if (!canonical) throw unsupportedLanguage(`Value for '${parameter}' not supported: '${code}'.`);
   return canonical;
-}
-
-async function detectSource(
-  extraction: Extraction,
-  target: string,
-  context: ServiceContext,
-): Promise<string> {
-  const candidates = context.engines.sourcesFor(target);
-  const sample = extraction.texts
-    .map((text) =>
-      text.mode === 'plain' ? text.text : plainOf(text.text.replace(/<(?!\/?g[ >]|x )[^>]*>/g, ' ')),
-    )
-    .join(' ')
-    .slice(0, 4000);
-  const detected = sample.trim() === '' ? undefined : await context.detector.detect(sample, candidates);
-  const source = detected ?? (sample.trim() === '' && candidates.has('en') ? 'en' : undefined);
-  if (!source) {
-    throw new ServiceError(
-      400,
-      `Could not detect the source language of the document among the languages that translate into ${v2(target)}; send 'source_lang'.`,
-      ERROR_CODES.unsupportedLanguage,
-    );
-  }
-  return source;
 }
 
 export async function uploadDocument(
@@ -120,13 +96,16 @@ export async function uploadDocument(
   if (upload.file.bytes.length === 0) throw badRequest('The document is empty.');
 
   const target = language(fields.target_lang, 'target_lang');
-  let extraction: Extraction;
+  const given = fields.source_lang === undefined ? undefined : canonicalLanguage(fields.source_lang);
+  let extraction: Extraction | undefined;
+  let estimateMs: number | undefined;
   try {
-    const given = fields.source_lang === undefined ? undefined : canonicalLanguage(fields.source_lang);
-    extraction = await format.extract(upload.file.bytes, {
-      targetLang: target,
-      ...(given !== undefined ? { sourceLang: given } : {}),
-    });
+    if (format.readInJob) ({ estimateMs } = await format.readInJob.check(upload.file.bytes));
+    else
+      extraction = await format.extract(upload.file.bytes, {
+        targetLang: target,
+        ...(given !== undefined ? { sourceLang: given } : {}),
+      });
   } catch (error) {
     if (error instanceof DocumentFormatError)
       throw new ServiceError(
@@ -136,22 +115,27 @@ export async function uploadDocument(
       );
     throw error;
   }
+  // A format read by the job (OCR) has its source detected there, from the text it reads.
   const source =
-    fields.source_lang === undefined
-      ? await detectSource(extraction, target, context)
-      : (canonicalLanguage(baseLanguage(language(fields.source_lang, 'source_lang'))) ??
-        baseLanguage(fields.source_lang));
-  const choice = context.engines.select(source, target);
-  if (!choice)
+    fields.source_lang !== undefined
+      ? (canonicalLanguage(baseLanguage(language(fields.source_lang, 'source_lang'))) ??
+        baseLanguage(fields.source_lang))
+      : extraction
+        ? await detectSource(extraction, target, context)
+        : undefined;
+  const choice = source === undefined ? undefined : context.engines.select(source, target);
+  if (source === undefined ? context.engines.sourcesFor(target).size === 0 : !choice)
     throw unsupportedLanguage(
-      `Language pair ${v2(source)} → ${v2(target)} is not supported by this server's engines.`,
+      source === undefined
+        ? `Target language ${v2(target)} is not supported by this server's engines.`
+        : `Language pair ${v2(source)} → ${v2(target)} is not supported by this server's engines.`,
     );
   const glossaryIds =
     fields.glossary_ids ?? (fields.glossary_id !== undefined ? [fields.glossary_id] : undefined);
   const parameters: DocumentParameters = {
     file_name: upload.file.name.slice(0, 255),
     target_lang: target,
-    source_lang: source,
+    ...(source !== undefined ? { source_lang: source } : {}),
     ...(fields.formality !== undefined ? { formality: fields.formality } : {}),
     ...(glossaryIds !== undefined ? { glossary_ids: glossaryIds } : {}),
     ...(fields.style_id !== undefined ? { style_id: fields.style_id } : {}),
@@ -164,9 +148,10 @@ export async function uploadDocument(
   };
   const asRequest = asTranslateRequest(parameters);
   await checkResources(asRequest, source, target, caller, context);
-  engineFormality(asRequest, choice, target);
+  if (choice) engineFormality(asRequest, choice, target);
 
-  const counted = billedOf(prepareTexts(extraction.texts));
+  // A format read by the job reserves its characters there (nothing yet: the quota is only checked).
+  const counted = extraction ? billedOf(prepareTexts(extraction.texts)) : 0;
   const billed = Math.max(counted, format.minimumBilled);
   const period = currentBillingPeriod();
   const reserved = await context.storage.reserveCharacters({
@@ -201,7 +186,7 @@ export async function uploadDocument(
       billedCharacters: billed,
       usageDay: period.today,
       // The time estimate follows the text there is, not the billing minimum.
-      estimateMs: Math.ceil((counted / ESTIMATED_CHARACTERS_PER_SECOND) * 1000),
+      estimateMs: estimateMs ?? Math.ceil((counted / ESTIMATED_CHARACTERS_PER_SECOND) * 1000),
       expiresAt: new Date(Date.now() + service.expiryMs).toISOString(),
     },
     upload.file.bytes,

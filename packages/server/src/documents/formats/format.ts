@@ -42,6 +42,12 @@ export interface DocumentFormat {
   readonly minimumBilled: number;
   /** Synchronous for text formats; a promise for formats that run a tool (OCR of images). */
   extract(bytes: Uint8Array, options: ExtractOptions): Extraction | Promise<Extraction>;
+  /**
+   * For formats slow to read (OCR): the upload only runs `check` (the file is what it says, within the
+   * limits; a `DocumentFormatError` otherwise) and gets an estimate of the job's time; the job extracts,
+   * detects the source language when it was not given, and reserves the characters it read.
+   */
+  readonly readInJob?: { check(bytes: Uint8Array): Promise<{ estimateMs: number }> };
 }
 
 /** Content the format cannot read, or a limit it is over (entry count, expansion, nesting). */

@@ -1,11 +1,13 @@
 /**
- * Drawing translations over an image: each block's region is covered with its background colour (the
- * median of the pixels just around it) and the translation is drawn in its text colour (the median of the
- * pixels inside its words that differ most from the background), wrapped and fitted to the region by
- * sharp's text renderer (Pango, DejaVu Sans with the system's fallback fonts for other scripts).
+ * Drawing translations over an image: each block's region is covered with the background around it carried
+ * across (`image-cover.ts`: a gradient or shading continues) and the translation is drawn in its text
+ * colour (the median of the pixels inside its words that differ most from the background, or black or
+ * white, whichever contrasts, when they do not stand out), wrapped and fitted to the region by sharp's
+ * text renderer (Pango, DejaVu Sans with the system's fallback fonts for other scripts).
  */
 import sharp, { type OverlayOptions } from 'sharp';
 import type { DecodedImage } from './image.js';
+import { coverPixels } from './image-cover.js';
 import { type Box, type OcrBlock, union } from './ocr.js';
 
 type Rgb = readonly [number, number, number];
@@ -35,7 +37,8 @@ export async function drawTranslations(
     const background = median(ring(image, box));
     const ink = inkColour(image, block, background);
     overlays.push({
-      input: { create: { width: box.width, height: box.height, channels: 4, background: rgba(background) } },
+      input: coverPixels(image, box),
+      raw: { width: box.width, height: box.height, channels: 4 },
       left: box.left,
       top: box.top,
     });
@@ -127,7 +130,6 @@ function median(pixels: readonly Rgb[]): Rgb {
 
 const distance = (a: Rgb, b: Rgb) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 const luminance = (c: Rgb) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
-const rgba = (c: Rgb) => ({ r: c[0], g: c[1], b: c[2], alpha: 1 });
 const hex = (c: Rgb) => `#${c.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
 
 function escapeMarkup(text: string): string {

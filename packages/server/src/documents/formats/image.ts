@@ -3,9 +3,10 @@
  * (a paragraph of lines) is one plain text, and the translated document is the same image, the same size
  * and format, with each block's region covered in its background colour and the translation drawn over it,
  * fitted to the region. The image is decoded by sharp (libvips) with a pixel limit, turned upright by its
- * EXIF orientation, and must be what its extension says.
+ * EXIF orientation, and must be what its extension says. The upload only checks the header; OCR runs in
+ * the job (the queue bounds how many run at once).
  */
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { type DocumentFormat, DocumentFormatError, type Extraction } from './format.js';
 import { drawTranslations } from './image-draw.js';
 import { recognize } from './ocr.js';
@@ -23,6 +24,36 @@ export interface DecodedImage {
   readonly width: number;
   readonly height: number;
   readonly kind: ImageKind;
+}
+
+/** Estimated OCR and drawing time per megapixel, in ms (for `seconds_remaining` before the job starts). */
+const ESTIMATED_MS_PER_MEGAPIXEL = 1500;
+
+/**
+ * The upload's check, from the image header only (no decoding, no OCR): an image of the kind its
+ * extension names, within the pixel limit.
+ */
+export async function checkImage(
+  bytes: Uint8Array,
+  kind: ImageKind,
+  name: string,
+): Promise<{ estimateMs: number }> {
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new DocumentFormatError(`The ${name} document is not a readable image.`);
+  }
+  if (metadata.format !== kind)
+    throw new DocumentFormatError(`The ${name} document is not a ${kind.toUpperCase()} image.`);
+  const pixels = (metadata.width ?? 0) * (metadata.height ?? 0);
+  if (pixels > MAX_IMAGE_PIXELS)
+    throw new DocumentFormatError(
+      `Image too large: ${name} documents may be at most ${MAX_IMAGE_PIXELS} pixels (width × height).`,
+      413,
+    );
+  if (pixels === 0) throw new DocumentFormatError(`The ${name} document is not a readable image.`);
+  return { estimateMs: Math.ceil((pixels / 1_000_000) * ESTIMATED_MS_PER_MEGAPIXEL) + 500 };
 }
 
 /** Decodes the upload: an image of the kind its extension names, within the pixel limit. */
@@ -58,6 +89,7 @@ function createImageFormat(name: string, kind: ImageKind): DocumentFormat {
     maxBytes: MAX_IMAGE_BYTES,
     contentType: kind === 'png' ? 'image/png' : 'image/jpeg',
     minimumBilled: 0,
+    readInJob: { check: (bytes) => checkImage(bytes, kind, name) },
     async extract(bytes, options): Promise<Extraction> {
       const image = await decodeImage(bytes, kind, name);
       const raw = { raw: { width: image.width, height: image.height, channels: 4 as const } };

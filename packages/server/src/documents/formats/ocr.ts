@@ -72,7 +72,10 @@ async function tesseractLanguage(sourceLang: string | undefined): Promise<string
   return wanted && languages.has(wanted) ? wanted : 'eng';
 }
 
-/** The last images read (by content and language): the job reads again what its upload just read. */
+/**
+ * The last images read (by content and language): a job without `source_lang` reads in English, detects
+ * the language, and reads again in it (the same reading when that is English or has no data here).
+ */
 const recent = new Map<string, Promise<OcrBlock[]>>();
 const RECENT_MAX = 8;
 
