@@ -1,8 +1,9 @@
 /**
  * FrameMaker MIF: each `<Para>` is a unit: the `<String>`s of its `<ParaLine>`s are its text, and every
  * other statement inside the lines (`<Font>` changes, `<Char Tab>`, variables, markers, cross-references)
- * travels as an `<x/>` code in place. The translation is written as one `<ParaLine>` (FrameMaker breaks
- * lines again when it opens the file); everything outside paragraph lines is copied unchanged.
+ * travels as an `<x/>` code in place. The translation is written back over the same `<ParaLine>`s, each
+ * with about the share of the text its source line had, broken between words, with its own indentation and
+ * `<TextRectID>` (FrameMaker breaks lines again when it opens the file); everything else is copied unchanged.
  */
 import { type DocumentFormat, DocumentFormatError, decodeText, encodeText } from './format.js';
 import { escapeXml, parseInline } from './inline.js';
@@ -81,6 +82,94 @@ function paragraphs(statements: readonly Statement[], found: Statement[] = []): 
   return found;
 }
 
+/** Statements that place a line (in a text frame): they stay at the start of their line, not codes. */
+const LINE_PLACEMENT = new Set(['TextRectID']);
+
+/** The parts of a source `<ParaLine>` kept around the text a translation puts in it. */
+interface LineShell {
+  readonly prefix: string;
+  readonly fixed: readonly string[];
+  readonly separator: string;
+  readonly suffix: string;
+  /** Characters of text the source line held. */
+  readonly length: number;
+}
+
+function shellOf(text: string, line: Statement): LineShell {
+  const children = line.children;
+  const raw = (child: Statement) => text.slice(child.start, child.end);
+  const opening = text.slice(line.start, children[0]?.start ?? line.start + '<ParaLine'.length);
+  const between = children.length > 1 ? text.slice(children[0]!.end, children[1]!.start) : '';
+  const length = children
+    .map((child) =>
+      child.name === 'String' ? /^<String\s*`([\s\S]*)'\s*>$/.exec(raw(child))?.[1] : undefined,
+    )
+    .reduce((sum, literal) => sum + (literal === undefined ? 0 : decodeMifString(literal).length), 0);
+  return {
+    prefix: children.length > 0 ? opening : '<ParaLine ',
+    fixed: children.filter((child) => LINE_PLACEMENT.has(child.name)).map(raw),
+    separator: /^\s+$/.test(between) ? between : ' ',
+    suffix: children.length > 0 ? text.slice(children.at(-1)!.end, line.end) : '>',
+    length,
+  };
+}
+
+/**
+ * The translation spread over the source's lines: each line gets about the share of the text its source
+ * line had, broken between words (a word's trailing space stays on its line, as FrameMaker writes it);
+ * codes stay where they are in the flow; each line keeps its own indentation and placement statements.
+ */
+function spreadOverLines(output: string, codes: readonly string[], shells: readonly LineShell[]): string[] {
+  const tokens: { text?: string; code?: string }[] = [];
+  for (const piece of parseInline(output)) {
+    if (piece.kind === 'text')
+      for (const [word] of piece.text.matchAll(/\S+\s*|\s+/g)) tokens.push({ text: word });
+    else if (piece.kind === 'standalone') tokens.push({ code: codes[piece.id - 1] ?? '' });
+  }
+  const total = tokens.reduce((sum, token) => sum + (token.text?.length ?? 0), 0);
+  const source = shells.reduce((sum, shell) => sum + shell.length, 0);
+  let share = 0;
+  const budgets = shells.map((shell) => {
+    share += shell.length;
+    return source === 0 ? total : (total * share) / source;
+  });
+  const lines: { items: string[]; text: string; chars: number }[] = shells.map(() => ({
+    items: [],
+    text: '',
+    chars: 0,
+  }));
+  let index = 0;
+  let used = 0;
+  const flush = (line: (typeof lines)[number]) => {
+    if (line.text !== '') line.items.push(`<String \`${encodeMifString(line.text)}'>`);
+    line.text = '';
+  };
+  for (const token of tokens) {
+    if (token.code !== undefined) {
+      flush(lines[index]!);
+      lines[index]!.items.push(token.code);
+      continue;
+    }
+    const length = token.text!.length;
+    while (
+      index < shells.length - 1 &&
+      used + length / 2 > budgets[index]! &&
+      (lines[index]!.chars > 0 || shells[index]!.length === 0)
+    ) {
+      flush(lines[index]!);
+      index++;
+    }
+    lines[index]!.text += token.text;
+    lines[index]!.chars += length;
+    used += length;
+  }
+  lines.forEach(flush);
+  return lines.map((line, i) => {
+    const shell = shells[i]!;
+    return `${shell.prefix}${[...shell.fixed, ...line.items].join(shell.separator)}${shell.suffix}`;
+  });
+}
+
 export const mifFormat: DocumentFormat = {
   name: 'MIF',
   maxBytes: 10 * 1024 * 1024,
@@ -97,6 +186,7 @@ export const mifFormat: DocumentFormat = {
       let form = '';
       for (const line of lines) {
         for (const child of line.children) {
+          if (LINE_PLACEMENT.has(child.name)) continue;
           const raw = text.slice(child.start, child.end);
           const literal = child.name === 'String' ? /^<String\s*`([\s\S]*)'\s*>$/.exec(raw)?.[1] : undefined;
           if (literal !== undefined) form += escapeXml(decodeMifString(literal));
@@ -106,22 +196,15 @@ export const mifFormat: DocumentFormat = {
           }
         }
       }
-      const first = lines[0]!;
-      const end = lines.at(-1)!.end;
-      template.literal(text.slice(last, first.start));
-      template.text(form, 'xml', (output) => {
-        const body = parseInline(output)
-          .map((piece) =>
-            piece.kind === 'text'
-              ? `<String \`${encodeMifString(piece.text)}'>`
-              : piece.kind === 'standalone'
-                ? (codes[piece.id - 1] ?? '')
-                : '',
-          )
-          .join(' ');
-        return `<ParaLine ${body}>`;
-      });
-      last = end;
+      const shells = lines.map((line) => shellOf(text, line));
+      const gaps = lines.slice(1).map((line, i) => text.slice(lines[i]!.end, line.start));
+      template.literal(text.slice(last, lines[0]!.start));
+      template.text(form, 'xml', (output) =>
+        spreadOverLines(output, codes, shells)
+          .map((line, i) => (i === 0 ? line : `${gaps[i - 1]}${line}`))
+          .join(''),
+      );
+      last = lines.at(-1)!.end;
     }
     template.literal(text.slice(last));
     return { texts: template.texts, rebuild: (outputs) => encodeText(template.fill(outputs), bom) };
