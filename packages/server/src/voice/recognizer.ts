@@ -154,8 +154,13 @@ export function startRecognizer(options: RecognizerOptions): Recognizer {
       const input = converter ? converter.stdin : recognizer.stdin;
       if (!input.writableNeedDrain || input.destroyed) return Promise.resolve();
       return new Promise((resolve) => {
-        input.once('drain', resolve);
-        input.once('close', resolve);
+        const done = () => {
+          input.off('drain', done);
+          input.off('close', done);
+          resolve();
+        };
+        input.once('drain', done);
+        input.once('close', done);
       });
     },
     async finish() {
