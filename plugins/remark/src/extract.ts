@@ -1,7 +1,8 @@
 /** `extract`: the segments of a Markdown or MDX file, each with the byte ranges of its text and codes. */
 
-import type { CodeMap, CodeSpan, Segment, SegmentSpan, SpanFormat } from '@glossa/core';
+import type { CodeMap, CodeSpan, Piece, Segment, SegmentSpan, SpanFormat } from '@glossa/core';
 import { escapeXmlText } from '@glossa/core';
+import { extract as extractHtml } from '@glossa/rehype';
 import type { Node, Parent } from 'unist';
 import { jsxAttribute, markdownText, markdownTitle, quotedScalar } from './formats.js';
 import { tomlFields, yamlFields } from './frontmatter.js';
@@ -149,6 +150,9 @@ class Extractor {
         this.#jsxAttributes(node);
         this.flow(node as Parent);
         return;
+      case 'html':
+        this.#html(node as Node & { value: string });
+        return;
       default:
         if ('children' in node && Array.isArray(node.children)) this.flow(node as Parent);
     }
@@ -230,6 +234,30 @@ class Extractor {
         value,
         jsxAttribute(raw[quoteAt]!),
       );
+    }
+  }
+
+  /**
+   * A block of raw HTML: its text runs and translatable attributes are segments, found by the HTML
+   * adapter (so `translate="no"` and the other HTML rules apply), at their offsets in the Markdown.
+   */
+  #html(node: Node & { value: string }): void {
+    const offset = startOf(node);
+    // Inside a container (`> `, list indentation) the value lacks the prefixes: offsets would not map.
+    if (this.text.slice(offset, endOf(node)) !== node.value) {
+      if (/\p{L}/u.test(node.value.replace(/<[^>]*>/g, '')))
+        this.message(offset, 'HTML inside a blockquote or list item is not translated; left as is');
+      return;
+    }
+    const shift = (piece: Piece): Piece =>
+      'literal' in piece ? piece : { start: piece.start + offset, end: piece.end + offset };
+    for (const span of extractHtml(node.value, { fragment: true }).spans) {
+      const codes = span.codes.map((code) => ({
+        ...code,
+        open: shift(code.open),
+        ...(code.close ? { close: shift(code.close) } : {}),
+      }));
+      this.#add(this.#key('html'), span.start + offset, span.end + offset, span.source, codes, span.format);
     }
   }
 

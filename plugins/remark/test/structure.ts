@@ -1,4 +1,5 @@
 /** Test helper: the structure a Markdown text renders to, with all translatable text masked. */
+import rehypeRaw from 'rehype-raw';
 import rehypeStringify from 'rehype-stringify';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
@@ -42,6 +43,8 @@ export function renderedStructure(text: string, mdx: boolean): unknown {
     .use(remarkGfm)
     .use(remarkMath)
     .use(remarkRehype, { allowDangerousHtml: true })
+    // Raw HTML becomes elements, so its translated text is masked like the Markdown's.
+    .use(rehypeRaw)
     .use(rehypeStringify);
   return mask(processor.runSync(processor.parse(text)));
 }
