@@ -1,4 +1,5 @@
 export type { CatalogManifest, CatalogOptions } from './catalogs.js';
 export { MissingTranslationsError } from './errors.js';
 export { type Alternate, withAlternates } from './localize.js';
-export { type GlossaViteOptions, glossaVite, outputPath } from './plugin.js';
+export type { GlossaViteOptions } from './options.js';
+export { glossaVite, outputPath } from './plugin.js';

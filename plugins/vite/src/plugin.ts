@@ -5,42 +5,13 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, posix } from 'node:path';
-import {
-  type CacheConfig,
-  type GlossaConfig,
-  type ResolvedConfig as GlossaResolvedConfig,
-  loadConfig,
-  type RunEvent,
-  resolveConfig,
-} from '@glossa/core';
+import type { ResolvedConfig as GlossaResolvedConfig, RunEvent } from '@glossa/core';
 import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite';
-import { type CatalogOptions, emitCatalogs } from './catalogs.js';
+import { emitCatalogs } from './catalogs.js';
 import type { LinkOptions } from './links.js';
 import { type Alternate, describeReport, localizePages, type Page, withAlternates } from './localize.js';
+import { type GlossaViteOptions, requestOptionsOf, resolveGlossaConfig } from './options.js';
 import { openSession, type Session } from './service.js';
-
-export interface GlossaViteOptions {
-  /** Locales to produce. Default: the config's `targetLocales`. */
-  readonly locales?: readonly string[];
-  /** Language of the pages. Default: the config's `sourceLang` (`en`). */
-  readonly sourceLang?: string;
-  /** Where a localized page goes in the output, with `{locale}` and `{path}`. Default `{locale}/{path}`. */
-  readonly output?: string;
-  /**
-   * CI mode: translate from the cache only; a missing translation fails the build with the list of them,
-   * and no request is made. Default: `GLOSSA_CACHE_ONLY=1` in the environment.
-   */
-  readonly cacheOnly?: boolean;
-  /** Origin for absolute `hreflang` URLs, e.g. `https://example.com`. Default: root-relative URLs. */
-  readonly siteUrl?: string;
-  /** i18next JSON catalogs to translate and emit content-hashed with a manifest. */
-  readonly catalogs?: CatalogOptions;
-  /** A `glossa.config.*` file; default: looked up from Vite's root; `false`: none. */
-  readonly configFile?: string | false;
-  readonly cache?: CacheConfig;
-  readonly service?: GlossaConfig['service'];
-  readonly translation?: GlossaConfig['translation'];
-}
 
 export function glossaVite(options: GlossaViteOptions = {}): Plugin {
   const output = options.output ?? '{locale}/{path}';
@@ -100,21 +71,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
 
     async configResolved(config) {
       vite = config;
-      const overrides: GlossaConfig = {
-        ...(options.sourceLang !== undefined && { sourceLang: options.sourceLang }),
-        ...(options.locales !== undefined && { targetLocales: options.locales }),
-        ...(options.cache !== undefined && { cache: options.cache }),
-        ...(options.service !== undefined && { service: options.service }),
-        ...(options.translation !== undefined && { translation: options.translation }),
-      };
-      glossa =
-        options.configFile === false
-          ? resolveConfig(overrides, { root: config.root })
-          : await loadConfig({
-              cwd: config.root,
-              overrides,
-              ...(options.configFile !== undefined && { configFile: options.configFile }),
-            });
+      glossa = await resolveGlossaConfig(options, config.root);
       locales = glossa.targetLocales;
       if (locales.length === 0) {
         throw new TypeError('glossaVite: no locales: set `locales` or `targetLocales` in glossa.config');
@@ -288,12 +245,3 @@ export function outputPath(pattern: string, locale: string, path: string): strin
 
 const asText = (source: string | Uint8Array) =>
   typeof source === 'string' ? source : new TextDecoder().decode(source);
-
-function requestOptionsOf(config: GlossaResolvedConfig) {
-  const t = config.translation;
-  return {
-    ...(t.formality !== undefined && { formality: t.formality }),
-    ...(t.modelType !== undefined && { modelType: t.modelType }),
-    ...(t.customInstructions !== undefined && { customInstructions: [...t.customInstructions] }),
-  };
-}

@@ -206,6 +206,32 @@ describe('glossaVite build', () => {
     expect((thrown as Error).message).toContain('en-XA  index.html#p-1');
   });
 
+  it("reads glossa.config.json from a folder above Vite's root when the options do not say", async () => {
+    const project = join(dir, 'project');
+    await mkdir(join(project, 'web'), { recursive: true });
+    await writeFile(join(project, 'web', 'index.html'), PAGE);
+    const cachePath = join(project, '.glossa', 'cache.jsonl');
+    await writeFile(
+      join(project, 'glossa.config.json'),
+      JSON.stringify({
+        targetLocales: ['en-XA'],
+        cache: { path: cachePath },
+        service: { url: server.url, apiKey: server.devKey },
+      }),
+    );
+    await build({
+      root: join(project, 'web'),
+      configFile: false,
+      logLevel: 'silent',
+      build: { outDir: join(dir, 'dist-config'), emptyOutDir: true },
+      plugins: [glossaVite()],
+    });
+    expect(await readFile(join(dir, 'dist-config', 'en-XA', 'index.html'), 'utf8')).toContain(
+      '<html lang="en-XA">',
+    );
+    expect((await readFile(cachePath, 'utf8')).split('\n').length).toBeGreaterThan(2); // the config's cache
+  });
+
   it('refuses a relative base (asset URLs would break in the locale folders) and an output without {locale}', async () => {
     await expect(build({ ...config({}), base: './' })).rejects.toThrow(/`base` must be absolute/);
     expect(() => glossaVite({ output: 'out/{path}' })).toThrow(/must contain \{locale\} and \{path\}/);
