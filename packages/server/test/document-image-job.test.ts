@@ -106,4 +106,41 @@ describe('image documents: OCR in the job', () => {
     });
     expect(await usage(account.key)).toBe(0);
   }, 60_000);
+
+  it('a poster turned a quarter and upside down: read again turned, drawn upright, turned back', async () => {
+    const poster = await sharp({ create: { width: 900, height: 240, channels: 3, background: '#ffffff' } })
+      .composite([
+        {
+          input: await sharp({
+            text: {
+              text: 'The house is big.\nThe cat is black.',
+              font: 'DejaVu Sans 30',
+              dpi: 96,
+              rgba: true,
+            },
+          })
+            .png()
+            .toBuffer(),
+          left: 40,
+          top: 50,
+        },
+      ])
+      .png()
+      .toBuffer();
+    for (const turn of [90, 180]) {
+      const turned = await sharp(poster).rotate(turn).png().toBuffer();
+      const uploaded = await upload(t, 'turned.png', turned, { target_lang: 'ES', source_lang: 'EN' });
+      expect((await finished(uploaded.data, t.server.devKey)).status).toBe('done');
+      const result = await download(t, uploaded.data);
+      const meta = await sharp(result.bytes).metadata();
+      expect([meta.width, meta.height]).toEqual(turn === 90 ? [240, 900] : [900, 240]);
+      const upright = await sharp(result.bytes)
+        .rotate(360 - turn)
+        .png()
+        .toBuffer();
+      const read = await ocr(upright, 'spa');
+      expect(read).toContain('La casa es grande.');
+      expect(read).toContain('El gato es negro.');
+    }
+  }, 60_000);
 });

@@ -19,6 +19,8 @@ export async function drawTranslations(
   image: DecodedImage,
   blocks: readonly OcrBlock[],
   outputs: readonly string[],
+  /** Clockwise degrees the drawn image is turned by before it is encoded (an image read upright). */
+  turnBack = 0,
 ): Promise<Uint8Array> {
   const overlays: OverlayOptions[] = [];
   for (const [index, block] of blocks.entries()) {
@@ -46,7 +48,14 @@ export async function drawTranslations(
     if (drawn) overlays.push(drawn);
   }
   const raw = { raw: { width: image.width, height: image.height, channels: 4 as const } };
-  const canvas = sharp(image.pixels, raw).composite(overlays);
+  let canvas = sharp(image.pixels, raw).composite(overlays);
+  if (turnBack !== 0) {
+    // Composited first, then turned (sharp would turn before compositing in one pipeline).
+    const drawn = await canvas.raw().toBuffer({ resolveWithObject: true });
+    canvas = sharp(drawn.data, {
+      raw: { width: drawn.info.width, height: drawn.info.height, channels: 4 },
+    }).rotate(turnBack);
+  }
   const out =
     image.kind === 'png' ? canvas.png() : canvas.flatten({ background: '#ffffff' }).jpeg({ quality: 92 });
   return new Uint8Array(await out.toBuffer());

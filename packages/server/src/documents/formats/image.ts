@@ -3,13 +3,14 @@
  * (a paragraph of lines) is one plain text, and the translated document is the same image, the same size
  * and format, with each block's region covered in its background colour and the translation drawn over it,
  * fitted to the region. The image is decoded by sharp (libvips) with a pixel limit, turned upright by its
- * EXIF orientation, and must be what its extension says. The upload only checks the header; OCR runs in
- * the job (the queue bounds how many run at once).
+ * EXIF orientation, and must be what its extension says. Text that runs vertically or reads poorly is
+ * read again turned (a quarter either way, or a half): the best reading wins, and the image is drawn
+ * upright and turned back. The upload only checks the header; OCR runs in the job (the queue bounds how many run at once).
  */
 import sharp, { type Metadata } from 'sharp';
 import { type DocumentFormat, DocumentFormatError, type Extraction } from './format.js';
 import { drawTranslations } from './image-draw.js';
-import { recognize } from './ocr.js';
+import { type OcrReading, recognize, turnsToTry } from './ocr.js';
 
 /** Largest image accepted, in pixels (width × height): about 7,000 × 7,000. */
 export const MAX_IMAGE_PIXELS = 50_000_000;
@@ -83,6 +84,22 @@ export async function decodeImage(bytes: Uint8Array, kind: ImageKind, name: stri
   }
 }
 
+const pngOf = (image: DecodedImage) =>
+  sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 4 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+
+/** The image turned clockwise by a quarter turn or a half. */
+async function turnImage(image: DecodedImage, degrees: number): Promise<DecodedImage> {
+  const { data, info } = await sharp(image.pixels, {
+    raw: { width: image.width, height: image.height, channels: 4 },
+  })
+    .rotate(degrees)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height, kind: image.kind };
+}
+
 function createImageFormat(name: string, kind: ImageKind): DocumentFormat {
   return {
     name,
@@ -92,12 +109,27 @@ function createImageFormat(name: string, kind: ImageKind): DocumentFormat {
     readInJob: { check: (bytes) => checkImage(bytes, kind, name) },
     async extract(bytes, options): Promise<Extraction> {
       const image = await decodeImage(bytes, kind, name);
-      const raw = { raw: { width: image.width, height: image.height, channels: 4 as const } };
-      const png = await sharp(image.pixels, raw).png({ compressionLevel: 1 }).toBuffer();
-      const blocks = (await recognize(png, options.sourceLang)).filter((block) => /\p{L}/u.test(block.text));
+      let upright = image;
+      let turn = 0;
+      let reading = await recognize(await pngOf(image), options.sourceLang);
+      // A page turned a quarter or upside down: the best turned reading, when it looks upright (or reads
+      // clearly better), is used: drawn upright, then turned back.
+      let best: { turn: number; image: DecodedImage; reading: OcrReading } | undefined;
+      for (const candidate of turnsToTry(reading)) {
+        const turned = await turnImage(image, candidate);
+        const again = await recognize(await pngOf(turned), options.sourceLang);
+        if (!best || again.confidence > best.reading.confidence)
+          best = { turn: candidate, image: turned, reading: again };
+      }
+      if (
+        best &&
+        (turnsToTry(best.reading).length === 0 || best.reading.confidence > reading.confidence + 10)
+      )
+        [upright, turn, reading] = [best.image, best.turn, best.reading];
+      const blocks = reading.blocks.filter((block) => /\p{L}/u.test(block.text));
       return {
         texts: blocks.map((block) => ({ text: block.text, mode: 'plain' as const })),
-        rebuild: (outputs) => drawTranslations(image, blocks, outputs),
+        rebuild: (outputs) => drawTranslations(upright, blocks, outputs, (360 - turn) % 360),
       };
     },
   };

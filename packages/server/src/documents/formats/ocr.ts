@@ -72,20 +72,26 @@ async function tesseractLanguage(sourceLang: string | undefined): Promise<string
   return wanted && languages.has(wanted) ? wanted : 'eng';
 }
 
+/** What OCR read: the blocks, and the mean confidence (0..100) of every word it found, kept or not. */
+export interface OcrReading {
+  readonly blocks: OcrBlock[];
+  readonly confidence: number;
+}
+
 /**
  * The last images read (by content and language): a job without `source_lang` reads in English, detects
  * the language, and reads again in it (the same reading when that is English or has no data here).
  */
-const recent = new Map<string, Promise<OcrBlock[]>>();
+const recent = new Map<string, Promise<OcrReading>>();
 const RECENT_MAX = 8;
 
 /** Reads the words of a PNG image, grouped into blocks of lines. */
-export async function recognize(png: Uint8Array, sourceLang: string | undefined): Promise<OcrBlock[]> {
+export async function recognize(png: Uint8Array, sourceLang: string | undefined): Promise<OcrReading> {
   const lang = await tesseractLanguage(sourceLang);
   const key = `${lang}:${createHash('sha256').update(png).digest('hex')}`;
   const known = recent.get(key);
   if (known) return known;
-  const reading = runTesseract(png, lang).then(parseTsv);
+  const reading = runTesseract(png, ['-l', lang, 'tsv']).then(parseTsv);
   recent.set(key, reading);
   if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
   // A failed read is not remembered.
@@ -93,9 +99,9 @@ export async function recognize(png: Uint8Array, sourceLang: string | undefined)
   return reading;
 }
 
-function runTesseract(png: Uint8Array, lang: string): Promise<string> {
+function runTesseract(png: Uint8Array, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('tesseract', ['stdin', 'stdout', '-l', lang, 'tsv'], {
+    const child = spawn('tesseract', ['stdin', 'stdout', ...args], {
       env: { ...process.env, OMP_THREAD_LIMIT: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -134,13 +140,19 @@ interface Word extends Box {
 }
 
 /** TSV rows of level 5 (words) into blocks (block + paragraph numbers) of lines, in reading order. */
-export function parseTsv(tsv: string): OcrBlock[] {
+export function parseTsv(tsv: string): OcrReading {
   const words: Word[] = [];
+  let confidences = 0;
+  let found = 0;
   for (const row of tsv.split('\n').slice(1)) {
     const cells = row.split('\t');
     if (cells.length < 12 || cells[0] !== '5') continue;
     const text = cells.slice(11).join('\t').trim();
     const confidence = Number(cells[10]);
+    if (text !== '' && confidence >= 0) {
+      confidences += confidence;
+      found++;
+    }
     if (text === '' || !(confidence >= MIN_CONFIDENCE)) continue;
     const [, page, block, par, line, , left, top, width, height] = cells.map(Number) as number[];
     words.push({
@@ -159,13 +171,14 @@ export function parseTsv(tsv: string): OcrBlock[] {
     blocks.set(word.block, lines);
     lines.set(word.line, [...(lines.get(word.line) ?? []), word]);
   }
-  return [...blocks.values()].map((lines) => {
+  const read = [...blocks.values()].map((lines) => {
     const ocrLines = [...lines.values()].map((line) => ({
       ...union(line),
       words: line.map((word) => word.text),
     }));
     return { ...union(ocrLines), lines: ocrLines, text: joinLines(ocrLines) };
   });
+  return { blocks: read, confidence: found === 0 ? 0 : confidences / found };
 }
 
 function joinLines(lines: readonly OcrLine[]): string {
@@ -183,4 +196,19 @@ export function union(boxes: readonly Box[]): Box {
   const right = Math.max(...boxes.map((box) => box.left + box.width));
   const bottom = Math.max(...boxes.map((box) => box.top + box.height));
   return { left, top, width: right - left, height: bottom - top };
+}
+
+/**
+ * Clockwise turns of the image worth reading again, for a reading that does not look upright: most lines
+ * taller than wide (turned a quarter: either way), or words read with little confidence (upside down).
+ * Empty for a reading that looks upright. (Tesseract's own orientation detection needs more text than a
+ * poster has: it answers "too few characters" for a few lines.)
+ */
+export function turnsToTry(reading: OcrReading): number[] {
+  const lines = reading.blocks
+    .flatMap((block) => block.lines)
+    .filter((line) => line.words.join('').length >= 3);
+  const vertical = lines.filter((line) => line.height > line.width * 1.5).length;
+  if (lines.length > 0 && vertical * 2 > lines.length) return [90, 270];
+  return reading.confidence < 70 ? [180] : [];
 }
