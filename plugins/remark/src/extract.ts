@@ -4,7 +4,7 @@ import type { CodeMap, CodeSpan, Piece, Segment, SegmentSpan, SpanFormat } from 
 import { escapeXmlText } from '@glossa/core';
 import { extract as extractHtml } from '@glossa/rehype';
 import type { Node, Parent } from 'unist';
-import { jsxAttribute, markdownText, markdownTitle, quotedScalar } from './formats.js';
+import { jsxAttribute, markdownText, markdownTitle, quotedScalar, type Wrap } from './formats.js';
 import { tomlFields, yamlFields } from './frontmatter.js';
 import { type MarkdownOptions, type ResolvedMarkdownOptions, resolveMarkdownOptions } from './options.js';
 import { markdownParser } from './parser.js';
@@ -166,14 +166,28 @@ class Extractor {
     builder.addChildren(node);
     if (!builder.hasText) return;
     const { mdx, math } = this.options;
+    const wrap = kind === 'paragraph' && !mdx ? this.#wrapOf(startOf(first), endOf(last)) : undefined;
     this.#add(
       this.#key(kind),
       startOf(first),
       endOf(last),
       builder.source,
       builder.codes,
-      markdownText({ table, mdx, math }),
+      markdownText({ table, mdx, math }, wrap),
     );
+  }
+
+  /** A paragraph written over several lines is wrapped again at its longest line (MDX: left on one line). */
+  #wrapOf(start: number, end: number): Wrap | undefined {
+    const firstBreak = this.text.indexOf('\n', start);
+    if (firstBreak === -1 || firstBreak >= end) return undefined;
+    const lineStart = this.text.lastIndexOf('\n', start - 1) + 1;
+    let lineEnd = this.text.indexOf('\n', end);
+    if (lineEnd === -1) lineEnd = this.text.length;
+    const lines = this.text.slice(lineStart, lineEnd).split(/\r?\n/);
+    const width = Math.max(...lines.map((line) => [...line].length));
+    const prefix = /^[ \t>]*/.exec(lines[1]!)![0];
+    return { width, firstColumn: [...this.text.slice(lineStart, start)].length, prefix };
   }
 
   #nested(node: Node): void {

@@ -7,7 +7,51 @@ import type { SpanFormat } from '@glossa/core';
 
 const oneLine = (text: string) => text.replace(/[ \t]*\r?\n[ \t]*/g, ' ');
 
-export function markdownText(context: { table: boolean; mdx: boolean; math: boolean }): SpanFormat {
+/** How a paragraph that was hard-wrapped in the source is wrapped again (see `wrapLines`). */
+export interface Wrap {
+  /** The longest source line, in characters, container prefix included. */
+  readonly width: number;
+  /** Where the paragraph's first character sits on its line. */
+  readonly firstColumn: number;
+  /** What starts each continuation line in the source (`> ` in a quote, indentation in a list item). */
+  readonly prefix: string;
+}
+
+/**
+ * Breaks a one-line paragraph into lines of at most `wrap.width` characters (a longer word stays whole).
+ * A line only breaks at a single space before a letter, so the new line cannot start a block (a list
+ * marker, `#`, `>`, `<`, a setext underline) and the text reads back the same, soft breaks being spaces.
+ */
+export function wrapLines(line: string, wrap: Wrap): string {
+  const chars = [...line];
+  const words: string[] = [];
+  let start = 0;
+  for (let index = 1; index < chars.length - 1; index++) {
+    if (chars[index] === ' ' && chars[index - 1] !== ' ' && /\p{L}/u.test(chars[index + 1]!)) {
+      words.push(chars.slice(start, index).join(''));
+      start = index + 1;
+    }
+  }
+  words.push(chars.slice(start).join(''));
+  let out = words[0]!;
+  let column = wrap.firstColumn + [...out].length;
+  for (const word of words.slice(1)) {
+    const length = [...word].length;
+    if (column + 1 + length > wrap.width) {
+      out += `\n${wrap.prefix}${word}`;
+      column = wrap.prefix.length + length;
+    } else {
+      out += ` ${word}`;
+      column += 1 + length;
+    }
+  }
+  return out;
+}
+
+export function markdownText(
+  context: { table: boolean; mdx: boolean; math: boolean },
+  wrap?: Wrap,
+): SpanFormat {
   const special = new RegExp(
     `[\\\\\`*_[\\]<~${context.table ? '|' : ''}${context.mdx ? '{}' : ''}${context.math ? '$' : ''}]`,
     'g',
@@ -18,8 +62,11 @@ export function markdownText(context: { table: boolean; mdx: boolean; math: bool
         .replace(special, '\\$&')
         .replace(/&(?=#?[a-z0-9]+;)/gi, '&amp;'),
     // A segment that now starts like a block marker would change the structure: escape that marker.
-    frame: (rendered) =>
-      rendered.replace(/^(#|>|[+=-](?=\s|$))/, '\\$1').replace(/^(\d+)([.)])(?=\s|$)/, '$1\\$2'),
+    frame: (rendered) => {
+      const safe = rendered.replace(/^(#|>|[+=-](?=\s|$))/, '\\$1').replace(/^(\d+)([.)])(?=\s|$)/, '$1\\$2');
+      // Codes that hold a line break (a hard break, a link written over two lines) keep the text as it is.
+      return wrap && !safe.includes('\n') ? wrapLines(safe, wrap) : safe;
+    },
   };
 }
 
