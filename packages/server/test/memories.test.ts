@@ -200,6 +200,20 @@ describe('translation memory import', () => {
     expect((await t.call('/v3/translation_memories')).data.total_count).toBe(before);
   });
 
+  it.each([
+    ['UTF-16LE', (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])],
+    [
+      'UTF-16BE',
+      (text: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]),
+    ],
+  ])('imports a %s file (told by its byte-order mark)', async (_name, encode) => {
+    const text = tmx(UNITS).replace('encoding="UTF-8"', 'encoding="UTF-16"');
+    const job = await importTmx(t, encode(text));
+    expect(job.result).toMatchObject({ status: 'completed', skipped_segment_count: 0 });
+    const segments = await t.call(`/v3/translation_memories/${job.result.translation_memory_id}/segments`);
+    expect(JSON.stringify(segments.data)).toContain('Se han guardado sus cambios.');
+  });
+
   it('counts units without a source or a target as skipped', async () => {
     const content = tmx(UNITS).replace(
       '</body>',

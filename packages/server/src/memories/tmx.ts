@@ -102,13 +102,28 @@ export async function readTmx(
     }
   });
 
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  // UTF-8, or UTF-16 when the file starts with its byte-order mark (some CAT tools export UTF-16 TMX).
+  let decoder: TextDecoder | undefined;
+  let encoding = 'UTF-8';
+  let head = Buffer.alloc(0);
   const decode = (chunk: string | Buffer, stream: boolean) => {
     if (typeof chunk === 'string') return chunk;
+    if (!decoder) {
+      head = Buffer.concat([head, chunk]);
+      if (head.length < 2 && stream) return '';
+      encoding =
+        head[0] === 0xff && head[1] === 0xfe
+          ? 'UTF-16LE'
+          : head[0] === 0xfe && head[1] === 0xff
+            ? 'UTF-16BE'
+            : 'UTF-8';
+      decoder = new TextDecoder(encoding.toLowerCase(), { fatal: true });
+      chunk = head;
+    }
     try {
       return decoder.decode(chunk, { stream });
     } catch {
-      throw new TmxError('The file is not valid UTF-8');
+      throw new TmxError(`The file is not valid ${encoding}`);
     }
   };
   for await (const chunk of chunks) {
