@@ -8,6 +8,8 @@ export interface ShownRun {
   /** The font's PostScript name without its subset prefix (`ABCDEF+`) or suffix (pdf-lib's `-1234`). */
   readonly font: string;
   readonly color: readonly number[];
+  /** Fill opacity (`ca` of the graphics state): 0 is invisible. */
+  readonly opacity: number;
 }
 
 /** Every text-showing operation of every page, in order, with the font and fill colour it is drawn in. */
@@ -25,7 +27,7 @@ export async function styledRuns(
   for (let number = 1; number <= document.numPages; number++) {
     const page = await document.getPage(number);
     const list = await page.getOperatorList({ annotationMode });
-    let state = { font: '', color: [0, 0, 0] as number[] };
+    let state = { font: '', color: [0, 0, 0] as number[], opacity: 1 };
     const stack: (typeof state)[] = [];
     list.fnArray.forEach((fn, index) => {
       const args = list.argsArray[index];
@@ -35,7 +37,10 @@ export async function styledRuns(
       } else if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) state = stack.pop() ?? state;
       else if (fn === OPS.setFont) state.font = args[0];
       else if (fn === OPS.setFillRGBColor) state.color = Array.from(args as ArrayLike<number>);
-      else if (fn === OPS.showText) {
+      else if (fn === OPS.setGState) {
+        for (const [key, value] of args[0] as [string, unknown][])
+          if (key === 'ca') state.opacity = Number(value);
+      } else if (fn === OPS.showText) {
         const text = (args[0] as unknown[])
           .map((glyph) => (glyph && typeof glyph === 'object' && 'unicode' in glyph ? glyph.unicode : ''))
           .join('');
@@ -45,6 +50,7 @@ export async function styledRuns(
           text,
           font: font.name.replace(/^[A-Z]{6}\+/, '').replace(/-\d+$/, ''),
           color: state.color,
+          opacity: state.opacity,
         });
       }
     });

@@ -1,5 +1,14 @@
 import { strFromU8, unzipSync } from 'fflate';
-import { PDFDocument, PDFHexString, PDFName, PDFString, rgb, StandardFonts } from 'pdf-lib';
+import {
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFString,
+  rgb,
+  StandardFonts,
+  setTextRenderingMode,
+  TextRenderingMode,
+} from 'pdf-lib';
 import { AnnotationMode, getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translateFile } from './document-helpers.js';
@@ -138,5 +147,22 @@ describe('pdf styles, form XObjects and annotations', () => {
       ['muy', '<w:i/><w:color w:val="0000FF"/>'],
       [' grande.', ''],
     ]);
+  });
+
+  it('invisible text (the text layer of a scanned page) is translated and stays invisible', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([595, 842]);
+    page.drawRectangle({ x: 60, y: 600, width: 300, height: 100, color: rgb(0.9, 0.9, 0.8) });
+    page.drawText('The dog is in the garden.', { x: 72, y: 500, size: 12, font });
+    page.pushOperators(setTextRenderingMode(TextRenderingMode.Invisible));
+    page.drawText('The house is big.', { x: 72, y: 640, size: 18, font });
+    const { bytes } = await translateFile(t, 'scan.pdf', await pdf.save(), {
+      target_lang: 'ES',
+      source_lang: 'EN',
+    });
+    const runs = await styledRuns(bytes);
+    expect(runs.find((run) => run.text.includes('La casa es grande.'))?.opacity).toBe(0);
+    expect(runs.find((run) => run.text.includes('El perro'))?.opacity).toBe(1);
   });
 });

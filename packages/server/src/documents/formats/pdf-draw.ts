@@ -118,7 +118,15 @@ function segmentsOf(line: readonly Word[], space: number): (Fragment & { x: numb
 export function pageDrawer(page: PDFPage) {
   return (fragment: Fragment, x: number, y: number, size: number) => {
     const [r, g, b] = fragment.style.color;
-    page.drawText(fragment.text, { x, y, size, font: fragment.font, color: rgb(r / 255, g / 255, b / 255) });
+    page.drawText(fragment.text, {
+      x,
+      y,
+      size,
+      font: fragment.font,
+      color: rgb(r / 255, g / 255, b / 255),
+      // Invisible text (a scanned page's text layer) stays invisible: searchable, not shown.
+      ...(fragment.style.invisible ? { opacity: 0 } : {}),
+    });
   };
 }
 

@@ -14,6 +14,8 @@ export interface PdfStyle {
   readonly italic: boolean;
   /** Fill colour, each channel 0..255. */
   readonly color: Rgb;
+  /** Drawn invisible (text rendering mode 3 or 7: the text layer of a scanned page). */
+  readonly invisible?: boolean;
 }
 
 export const PLAIN_STYLE: PdfStyle = { family: 'sans', bold: false, italic: false, color: [0, 0, 0] };
@@ -24,7 +26,7 @@ export class PdfStyles {
   private readonly byKey = new Map<string, number>();
 
   indexOf(style: PdfStyle): number {
-    const key = `${style.family}|${style.bold}|${style.italic}|${style.color.join(',')}`;
+    const key = `${style.family}|${style.bold}|${style.italic}|${style.color.join(',')}|${style.invisible === true}`;
     let index = this.byKey.get(key);
     if (index === undefined) {
       index = this.list.push(style) - 1;
@@ -43,7 +45,7 @@ interface LoadedFont {
   readonly italic?: boolean;
 }
 
-export function styleOfFont(font: LoadedFont | undefined, color: Rgb): PdfStyle {
+export function styleOfFont(font: LoadedFont | undefined, color: Rgb, invisible = false): PdfStyle {
   // Subset fonts are named `ABCDEF+Name`.
   const name = (font?.name ?? '').replace(/^[A-Z]{6}\+/, '');
   const family: PdfStyle['family'] =
@@ -59,6 +61,7 @@ export function styleOfFont(font: LoadedFont | undefined, color: Rgb): PdfStyle 
     bold: Boolean(font?.bold || font?.black) || /bold|black|heavy|semibold|demi/i.test(name),
     italic: Boolean(font?.italic) || /italic|oblique/i.test(name),
     color,
+    ...(invisible ? { invisible } : {}),
   };
 }
 
@@ -80,7 +83,7 @@ export async function readCharStyles(pdfjs: PdfJs, page: PDFPageProxy, styles: P
     return fonts.get(name);
   };
   const chars: number[] = [];
-  let state = { font: '', color: [0, 0, 0] as Rgb, style: -1 };
+  let state = { font: '', color: [0, 0, 0] as Rgb, mode: 0, style: -1 };
   const stack: (typeof state)[] = [];
   list.fnArray.forEach((fn, index) => {
     const args = list.argsArray[index] as unknown[] | null;
@@ -98,6 +101,10 @@ export async function readCharStyles(pdfjs: PdfJs, page: PDFPageProxy, styles: P
         state.font = String(args?.[0] ?? '');
         state.style = -1;
         break;
+      case OPS.setTextRenderingMode:
+        state.mode = Number(args?.[0] ?? 0);
+        state.style = -1;
+        break;
       case OPS.setFillRGBColor: {
         const [r, g, b] = Array.from(args as ArrayLike<number>);
         state.color = [r ?? 0, g ?? 0, b ?? 0];
@@ -106,7 +113,10 @@ export async function readCharStyles(pdfjs: PdfJs, page: PDFPageProxy, styles: P
       }
       case OPS.showText:
       case OPS.showSpacedText: {
-        if (state.style < 0) state.style = styles.indexOf(styleOfFont(fontOf(state.font), state.color));
+        if (state.style < 0)
+          state.style = styles.indexOf(
+            styleOfFont(fontOf(state.font), state.color, state.mode === 3 || state.mode === 7),
+          );
         for (const glyph of (args?.[0] ?? []) as unknown[]) {
           if (glyph === null || typeof glyph !== 'object' || !('unicode' in glyph)) continue;
           const text = String(glyph.unicode).normalize('NFKC');
