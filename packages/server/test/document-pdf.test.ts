@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mammoth from 'mammoth';
-import { decodePDFRawStream, PDFDocument, PDFRawStream, StandardFonts } from 'pdf-lib';
+import { decodePDFRawStream, degrees, PDFDocument, PDFRawStream, StandardFonts } from 'pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translateFile, upload } from './document-helpers.js';
@@ -128,6 +128,28 @@ describe('pdf documents', () => {
     const reopened = await PDFDocument.load(bytes);
     expect(reopened.getForm().getTextField('name').getText()).toBe('The dog is in the garden.');
     expect((await pagesOf(bytes))[1]).toContain('El gato es negro.');
+  });
+
+  it('turned text (a vertical margin title) is redrawn turned, in its place', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([595, 842]);
+    page.drawText('The house is big.', { x: 50, y: 300, size: 16, font, rotate: degrees(90) });
+    page.drawText('The cat is black.', { x: 100, y: 700, size: 12, font });
+    const { bytes } = await translateFile(t, 'turned.pdf', await pdf.save(), {
+      target_lang: 'ES',
+      source_lang: 'EN',
+    });
+    const document = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+    const items = (await (await document.getPage(1)).getTextContent()).items.filter(
+      (item) => 'str' in item && item.str.trim() !== '',
+    ) as { str: string; transform: number[] }[];
+    await document.destroy();
+    const turned = items.find((item) => item.str.includes('La casa es grande.'))!;
+    const [a, b, , , x, y] = turned.transform.map((value) => Math.round(value));
+    expect([a, b, x, y]).toEqual([0, 16, 50, 300]);
+    const level = items.find((item) => item.str.includes('El gato es negro.'))!;
+    expect(level.transform.map((value) => Math.round(value))).toEqual([12, 0, 0, 12, 100, 700]);
   });
 
   it('a PDF of 501 pages: 413', async () => {

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import fontkit from '@pdf-lib/fontkit';
 import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
-import { rgb } from 'pdf-lib';
+import { radians, rgb } from 'pdf-lib';
 import { DocumentFormatError } from './format.js';
 import type { PdfStyle } from './pdf-styles.js';
 
@@ -114,16 +114,18 @@ function segmentsOf(line: readonly Word[], space: number): (Fragment & { x: numb
   return segments;
 }
 
-/** Draws on a page. */
-export function pageDrawer(page: PDFPage) {
+/** Draws on a page; text at an angle is placed from its frame (the page turned back by it) and drawn turned. */
+export function pageDrawer(page: PDFPage, angle = 0) {
+  const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
   return (fragment: Fragment, x: number, y: number, size: number) => {
     const [r, g, b] = fragment.style.color;
     page.drawText(fragment.text, {
-      x,
-      y,
+      x: x * cos - y * sin,
+      y: x * sin + y * cos,
       size,
       font: fragment.font,
       color: rgb(r / 255, g / 255, b / 255),
+      ...(angle !== 0 ? { rotate: radians(angle) } : {}),
       // Invisible text (a scanned page's text layer) stays invisible: searchable, not shown.
       ...(fragment.style.invisible ? { opacity: 0 } : {}),
     });

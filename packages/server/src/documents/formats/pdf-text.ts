@@ -25,6 +25,11 @@ export interface PdfBlock {
   readonly bottom: number;
   /** Font size of the first line. */
   readonly size: number;
+  /**
+   * The text's direction, radians counterclockwise from the page's x axis (0 for most text); `x`, `y`,
+   * `width`, `top` and `bottom` are then in the block's own frame: the page turned by `-angle`.
+   */
+  readonly angle: number;
   readonly lines: number;
   readonly text: string;
   /** The text in runs of one style each (their texts joined are `text`). */
@@ -48,6 +53,7 @@ export interface PdfText {
 }
 
 interface Line {
+  angle: number;
   x: number;
   y: number;
   right: number;
@@ -99,21 +105,27 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
       let line: Line | undefined;
       for (const item of content.items) {
         if (!('str' in item)) continue;
-        const [a, b, , d, x, y] = item.transform as number[];
+        const [a, b, , d, e, f] = item.transform as number[];
         const size = Math.hypot(a!, b!) || Math.abs(d!);
+        // Turned text is read in its own frame (the page turned back by its angle), where its lines run along x.
+        const angle = Math.abs(b!) < 1e-6 && a! >= 0 ? 0 : Math.atan2(b!, a!);
+        const [x, y] = [
+          e! * Math.cos(angle) + f! * Math.sin(angle),
+          f! * Math.cos(angle) - e! * Math.sin(angle),
+        ];
         const itemStyles = styleOf(item.str);
         if (item.str.trim() === '') {
           if (line && item.str !== '') append(line, ' ', itemStyles);
           if (item.hasEOL) line = undefined;
           continue;
         }
-        if (line && Math.abs(line.y - y!) < size * 0.5) {
-          const gap = x! - line.right;
+        if (line && line.angle === angle && Math.abs(line.y - y) < size * 0.5) {
+          const gap = x - line.right;
           if (gap > size * 0.15 && !line.text.endsWith(' ')) append(line, ' ', itemStyles);
           append(line, item.str, itemStyles);
-          line.right = Math.max(line.right, x! + item.width);
+          line.right = Math.max(line.right, x + item.width);
         } else {
-          line = { x: x!, y: y!, right: x! + item.width, size, text: item.str, styles: itemStyles };
+          line = { angle, x, y, right: x + item.width, size, text: item.str, styles: itemStyles };
           lines.push(line);
         }
         if (item.hasEOL) line = undefined;
@@ -159,7 +171,8 @@ function groupLines(lines: readonly Line[], page: number): PdfBlock[] {
     const group = groups.at(-1);
     const last = group?.at(-1);
     const below = last && last.y - line.y > 0 && last.y - line.y <= last.size * 1.7;
-    if (group && last && below && Math.abs(last.size - line.size) < last.size * 0.2) group.push(line);
+    const alike = last && last.angle === line.angle && Math.abs(last.size - line.size) < last.size * 0.2;
+    if (group && below && alike) group.push(line);
     else groups.push([line]);
   }
   return groups.map((group) => {
@@ -189,6 +202,7 @@ function groupLines(lines: readonly Line[], page: number): PdfBlock[] {
       top: first.y + first.size,
       bottom: last.y - last.size * 0.25,
       size: first.size,
+      angle: first.angle,
       lines: group.length,
       text,
       runs: runsOf(text, styles),

@@ -63,14 +63,16 @@ export const pdfFormat: DocumentFormat = {
         for (const [index, block] of blocks.entries()) {
           const page = pages[block.page];
           if (!page) continue;
-          // A translation may run up to 30% wider than the original line, within the page's right margin.
-          const width = Math.max(block.width, Math.min(block.width * 1.3, page.getWidth() - block.x - 36));
+          // A translation may run up to 30% wider than the original line, within the page's right margin
+          // (for turned text: 30% wider).
+          const margin = block.angle === 0 ? page.getWidth() - block.x - 36 : Number.POSITIVE_INFINITY;
+          const width = Math.max(block.width, Math.min(block.width * 1.3, margin));
           const height = Math.max(block.top - block.bottom, block.size * 1.2);
           await drawStyledText(
             pieces[index]!,
             fonts,
             { x: block.x, y: block.y, width, height, size: block.size },
-            pageDrawer(page),
+            pageDrawer(page, block.angle),
           );
         }
         await translateAnnotations(document, fonts, annotations, outputs.slice(texts.length));
