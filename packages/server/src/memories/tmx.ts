@@ -103,7 +103,7 @@ export async function readTmx(
   });
 
   // UTF-8, or UTF-16 when the file starts with its byte-order mark (some CAT tools export UTF-16 TMX).
-  let decoder: TextDecoder | undefined;
+  let decoder: InstanceType<typeof TextDecoder> | undefined;
   let encoding = 'UTF-8';
   let head = Buffer.alloc(0);
   const decode = (chunk: string | Buffer, stream: boolean) => {
