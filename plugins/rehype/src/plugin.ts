@@ -1,5 +1,5 @@
 /** `rehypeGlossa`: the unified plugin. Extracts, calls `translate`, and splices the targets back. */
-import { type Segment, type TranslateResult, targetsByKey } from '@glossa/core';
+import { mergeAndReport, type Segment, type TranslateResult } from '@glossa/core';
 import type { Root } from 'hast';
 import type { Processor } from 'unified';
 import type { VFile } from 'vfile';
@@ -58,34 +58,14 @@ export function rehypeGlossa(this: Processor, options: RehypeGlossaOptions) {
     const settings = { ...options, file: options.file ?? file.path ?? '' };
     const extraction = extract(String(file.value), settings);
     const targets = await translate(extraction.segments, file);
-    const map = targetsByKey(extraction.segments, targets, 'rehypeGlossa');
-    const kept = new Set<string>();
-    const html = merge(extraction, map, {
-      ...(lang === undefined ? {} : { lang }),
-      onProblem: (problem) => {
-        kept.add(problem.key);
-        file.message(`${problem.key}: ${problem.reason}; kept in the source language`, {
-          place: extraction.segments.find((segment) => segment.key === problem.key)?.position ?? null,
-          ruleId: 'merge',
-          source: 'glossa',
-        });
-      },
-    });
-    for (const segment of extraction.segments)
-      if (!map.has(segment.key)) {
-        kept.add(segment.key);
-        file.message(`${segment.key}: no translation; kept in the source language`, {
-          place: segment.position ?? null,
-          ruleId: 'untranslated',
-          source: 'glossa',
-        });
-      }
-    file.data.glossa = {
-      html,
-      segments: extraction.segments.length,
-      translated: extraction.segments.length - kept.size,
-      kept: [...kept],
-    };
+    const { text: html, ...report } = mergeAndReport(
+      extraction.segments,
+      targets,
+      'rehypeGlossa',
+      file,
+      (map, onProblem) => merge(extraction, map, { ...(lang === undefined ? {} : { lang }), onProblem }),
+    );
+    file.data.glossa = { html, ...report };
     return parseHtml(html, resolveHtmlOptions(settings));
   };
 }

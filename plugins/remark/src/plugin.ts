@@ -1,6 +1,6 @@
 /** `remarkGlossa`: the unified plugin. Extracts, calls `translate`, and splices the targets back. */
 
-import { type Segment, type TranslateResult, targetsByKey } from '@glossa/core';
+import { mergeAndReport, type Segment, type TranslateResult } from '@glossa/core';
 import type { Root } from 'mdast';
 import type { Processor } from 'unified';
 import type { VFile } from 'vfile';
@@ -59,33 +59,14 @@ export function remarkGlossa(this: Processor, options: RemarkGlossaOptions) {
     for (const message of extraction.messages)
       file.message(message.reason, { place: message, ruleId: 'extract', source: 'glossa' });
     const targets = await translate(extraction.segments, file);
-    const map = targetsByKey(extraction.segments, targets, 'remarkGlossa');
-    const kept = new Set(
-      extraction.segments.filter((segment) => !map.has(segment.key)).map((segment) => segment.key),
+    const { text: markdown, ...report } = mergeAndReport(
+      extraction.segments,
+      targets,
+      'remarkGlossa',
+      file,
+      (map, onProblem) => merge(extraction, map, { onProblem }),
     );
-    const markdown = merge(extraction, map, {
-      onProblem: (problem) => {
-        kept.add(problem.key);
-        file.message(`${problem.key}: ${problem.reason}; kept in the source language`, {
-          place: extraction.segments.find((segment) => segment.key === problem.key)?.position ?? null,
-          ruleId: 'merge',
-          source: 'glossa',
-        });
-      },
-    });
-    for (const segment of extraction.segments)
-      if (!map.has(segment.key))
-        file.message(`${segment.key}: no translation; kept in the source language`, {
-          place: segment.position ?? null,
-          ruleId: 'untranslated',
-          source: 'glossa',
-        });
-    file.data.glossa = {
-      markdown,
-      segments: extraction.segments.length,
-      translated: extraction.segments.length - kept.size,
-      kept: [...kept],
-    };
+    file.data.glossa = { markdown, ...report };
     return markdownParser(resolveMarkdownOptions(settings)).parse(markdown) as Root;
   };
 }
