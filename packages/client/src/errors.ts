@@ -68,9 +68,8 @@ export class QuotaExceededError extends GlossaError {
   override name = 'QuotaExceededError';
 }
 
-/** 429: too many requests. Retried, honouring `Retry-After`. */
-export class TooManyRequestsError extends GlossaError {
-  override name = 'TooManyRequestsError';
+/** A failure the service says to retry later (429, 5xx), with the `Retry-After` it sent. Retried. */
+export abstract class RetryLaterError extends GlossaError {
   /** The `Retry-After` the service sent, in milliseconds, if any. */
   readonly retryAfterMs: number | undefined;
 
@@ -84,20 +83,14 @@ export class TooManyRequestsError extends GlossaError {
   }
 }
 
-/** 5xx: a server or infrastructure failure. Retried. */
-export class ServerError extends GlossaError {
+/** 429: too many requests. Retried, honouring `Retry-After`. */
+export class TooManyRequestsError extends RetryLaterError {
+  override name = 'TooManyRequestsError';
+}
+
+/** 5xx: a server or infrastructure failure (503 may carry a `Retry-After`). Retried. */
+export class ServerError extends RetryLaterError {
   override name = 'ServerError';
-  /** The `Retry-After` the service sent (503 may carry one), in milliseconds, if any. */
-  readonly retryAfterMs: number | undefined;
-
-  constructor(message: string, options: GlossaErrorOptions & { retryAfterMs?: number | undefined } = {}) {
-    super(message, options);
-    this.retryAfterMs = options.retryAfterMs;
-  }
-
-  override get retryable(): boolean {
-    return true;
-  }
 }
 
 /** The connection failed (refused, reset, closed mid-response) before a complete answer. Retried. */
