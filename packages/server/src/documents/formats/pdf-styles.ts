@@ -70,6 +70,37 @@ const isSpace = (unit: string) => /\s/.test(unit);
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
 /**
+ * Reads styles from a second pdf.js document of the same bytes, opened for styles only: images are not
+ * decoded (`maxImageSize: 1`; a scanned page's image cost 250 ms a page in the operator list, the text
+ * 2 ms) and errors are skipped (styles are best effort: a page whose operators cannot be read is plain).
+ */
+export function openStyleReader(pdfjs: PdfJs, bytes: Uint8Array, styles: PdfStyles) {
+  const task = pdfjs.getDocument({
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    stopAtErrors: false,
+    maxImageSize: 1,
+    verbosity: 0,
+  });
+  return {
+    /** The style of each character page `number` (from 1) shows; empty when it cannot be read. */
+    async page(number: number): Promise<number[]> {
+      try {
+        const page = await (await task.promise).getPage(number);
+        const chars = await readCharStyles(pdfjs, page, styles);
+        page.cleanup();
+        return chars;
+      } catch {
+        return [];
+      }
+    },
+    close: () => task.destroy(),
+  };
+}
+
+/**
  * The style index of each character a page shows (whitespace left out), in showing order. Text inside
  * form XObjects is included, as in the text content; annotations are not.
  */

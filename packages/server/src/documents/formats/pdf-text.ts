@@ -6,7 +6,7 @@
  * left), as pdf-lib draws.
  */
 import { DocumentFormatError } from './format.js';
-import { createStyleCursor, PdfStyles, PLAIN_STYLE, readCharStyles } from './pdf-styles.js';
+import { createStyleCursor, openStyleReader, PdfStyles, PLAIN_STYLE } from './pdf-styles.js';
 
 /** A stretch of a block's text in one style (an index into the document's styles). */
 export interface PdfRun {
@@ -90,16 +90,18 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
       throw new DocumentFormatError('The PDF document is encrypted (password protected).');
     throw new DocumentFormatError('The PDF document is not a readable PDF.');
   }
+  let styleReader: ReturnType<typeof openStyleReader> | undefined;
   try {
     if (document.numPages > MAX_PDF_PAGES)
       throw new DocumentFormatError(`PDF documents may have at most ${MAX_PDF_PAGES} pages.`, 413);
     const styles = new PdfStyles();
     const plain = styles.indexOf(PLAIN_STYLE);
+    styleReader = openStyleReader(lib, bytes, styles);
     const blocks: PdfBlock[] = [];
     const annotations: PdfAnnotation[] = [];
     for (let number = 1; number <= document.numPages; number++) {
       const page = await document.getPage(number);
-      const styleOf = createStyleCursor(await readCharStyles(lib, page, styles), plain);
+      const styleOf = createStyleCursor(await styleReader.page(number), plain);
       const content = await page.getTextContent();
       const lines: Line[] = [];
       let line: Line | undefined;
@@ -136,7 +138,7 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
     }
     return { pages: document.numPages, blocks, annotations, styles };
   } finally {
-    await document.destroy();
+    await Promise.all([document.destroy(), styleReader?.close()]);
   }
 }
 
