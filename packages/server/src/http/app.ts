@@ -137,22 +137,8 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
     closing = true;
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-trace-id', request.id);
-    if (closing) {
-      throw new ServiceError(
-        503,
-        'The server is shutting down. Retry later.',
-        ERROR_CODES.serviceUnavailable,
-        undefined,
-        {
-          headers: { connection: 'close' },
-        },
-      );
-    }
-    const route = request.routeOptions.config.route;
-    if (!route || route.endpoint.access === 'signed_url') return;
-    const caller = await authenticate(request, plan, context);
+  /** The caller may make this request: access rule, then rate limit. Throws the interface's error. */
+  const admit = (request: FastifyRequest, route: Route, caller: Caller) => {
     request.caller = caller;
     checkAccess(route.endpoint.access, caller);
     const wait = context.rateLimiter?.take(caller.key.id) ?? 0;
@@ -160,6 +146,40 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
       throw new ServiceError(429, 'Too many requests. Retry later.', ERROR_CODES.tooManyRequests, undefined, {
         headers: { 'retry-after': String(wait) },
       });
+    }
+  };
+
+  // A callback hook, not an async one: a known key is admitted in the same turn, without a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-trace-id', request.id);
+    const fail = (error: unknown) => done(error as FastifyError);
+    try {
+      if (closing) {
+        throw new ServiceError(
+          503,
+          'The server is shutting down. Retry later.',
+          ERROR_CODES.serviceUnavailable,
+          undefined,
+          { headers: { connection: 'close' } },
+        );
+      }
+      const route = request.routeOptions.config.route;
+      if (!route || route.endpoint.access === 'signed_url') return done();
+      const caller = authenticate(request, plan, context);
+      if (!(caller instanceof Promise)) {
+        admit(request, route, caller);
+        return done();
+      }
+      caller.then((found) => {
+        try {
+          admit(request, route, found);
+          done();
+        } catch (error) {
+          fail(error);
+        }
+      }, fail);
+    } catch (error) {
+      fail(error);
     }
   });
 

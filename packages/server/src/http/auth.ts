@@ -34,30 +34,36 @@ const AUTH_FAILED =
 
 /**
  * Resolves the caller from `Authorization: Service-Auth-Key <key>` and checks that the key's plan is the
- * plan this listener serves. Every failure is a 403 (never 401); the key itself never reaches a message.
+ * plan this listener serves. Every failure is a 403 (never 401, thrown, or the promise rejected); the key
+ * itself never reaches a message.
  */
-export async function authenticate(
+export function authenticate(
   request: FastifyRequest,
   plan: Plan,
   context: ServiceContext,
-): Promise<Caller> {
+): Caller | Promise<Caller> {
   const key = keyFromAuthorization(request.headers.authorization);
   if (key === undefined) throw forbidden(AUTH_FAILED);
   const keyHash = hashKey(key);
-  let found = context.callers.get(keyHash);
-  if (!found) {
-    found = await context.storage.findKeyByHash(keyHash);
+  // A key seen lately is answered without a turn of the event loop: this runs on every request.
+  const cached = context.callers.get(keyHash);
+  if (cached) return checkPlan(cached, plan, context);
+  return context.storage.findKeyByHash(keyHash).then((found) => {
     if (!found) throw forbidden(AUTH_FAILED);
     context.callers.set(keyHash, found);
-  }
-  if (found.account.plan !== plan) {
-    const right = found.account.plan === 'free' ? context.urls.free : context.urls.paid;
+    return checkPlan(found, plan, context);
+  });
+}
+
+function checkPlan(caller: Caller, plan: Plan, context: ServiceContext): Caller {
+  if (caller.account.plan !== plan) {
+    const right = caller.account.plan === 'free' ? context.urls.free : context.urls.paid;
     throw forbidden(
-      `Wrong endpoint: this key belongs to the ${found.account.plan} plan. Use ${right} instead.`,
+      `Wrong endpoint: this key belongs to the ${caller.account.plan} plan. Use ${right} instead.`,
       ERROR_CODES.wrongPlanBaseUrl,
     );
   }
-  return found;
+  return caller;
 }
 
 const DENIED: Record<Exclude<AccessRule, 'any' | 'signed_url'>, string> = {

@@ -26,14 +26,12 @@ function language(code: string, parameter: string): string {
   return canonical;
 }
 
-/** The source language of each text: the request's, or detected among the sources that reach the target. */
-async function sourcesOf(
+/** The source language of each text, detected among the sources that reach the target. */
+async function detectSources(
   prepared: readonly PreparedText[],
-  source: string | undefined,
   target: string,
   context: ServiceContext,
 ): Promise<string[]> {
-  if (source !== undefined) return prepared.map(() => source);
   const candidates = context.engines.sourcesFor(target);
   // The same text is detected once per request (a request may repeat a short text thousands of times).
   const seen = new Map<string, Promise<string | undefined>>();
@@ -97,12 +95,22 @@ export async function translateRequest(
   if (source === undefined && context.engines.sourcesFor(target).size === 0) {
     throw unsupportedLanguage(`Target language ${v2(target)} is not supported by this server's engines.`);
   }
-  await checkResources(request, source, target, caller, context);
-  const customizations = await loadCustomizations(request, source, target, caller, context);
+  // Most requests name no resource: they skip the resource lookups and their turns of the event loop.
+  const usesResources =
+    request.glossary_id !== undefined ||
+    request.glossary_ids !== undefined ||
+    request.translation_memory_id !== undefined ||
+    request.style_id !== undefined ||
+    request.custom_instructions !== undefined;
+  if (usesResources) await checkResources(request, source, target, caller, context);
+  const customizations = usesResources
+    ? await loadCustomizations(request, source, target, caller, context)
+    : undefined;
 
   const options = prepareOptions(request);
   const prepared = request.text.map((text) => prepareText(text, options));
-  const sources = await sourcesOf(prepared, source, target, context);
+  const sources =
+    source === undefined ? await detectSources(prepared, target, context) : prepared.map(() => source);
 
   const groups = new Map<string, Group>();
   const groupBySource = new Map<string, Group>();
