@@ -92,7 +92,12 @@ const IS_VOWEL = Array.from({ length: 128 }, (_, code) => VOWELS.has(String.from
 /** Output buffer of `accent`, reused: the text is built as UTF-16 units and made a string once. */
 let buffer = new Uint16Array(1024);
 
-function fromUnits(units: Uint16Array, length: number): string {
+/** Little-endian machines (all Node targets but s390x) decode UTF-16 units natively, in one call. */
+const utf16 = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? new TextDecoder('utf-16le') : undefined;
+
+/** `wellFormed`: no lone surrogate, which the decoder would turn into U+FFFD. */
+function fromUnits(units: Uint16Array, length: number, wellFormed: boolean): string {
+  if (utf16 && wellFormed) return utf16.decode(units.subarray(0, length));
   let out = '';
   // fromCharCode takes the units as arguments: in chunks, so a long text stays within the stack.
   for (let start = 0; start < length; start += 8192) {
@@ -110,16 +115,23 @@ function accent(pieces: readonly Piece[]): string {
   let letters = 0;
   let vowelCount = 0;
   let length = 0;
+  let surrogates = false;
   for (const piece of pieces) {
     const text = piece.text;
     length += text.length;
-    if (piece.protected) continue;
+    if (piece.protected) {
+      surrogates ||= /[\uD800-\uDFFF]/.test(text);
+      continue;
+    }
     for (let i = 0; i < text.length; i++) {
       const unit = text.charCodeAt(i);
       if (unit < 0x80) {
         if (IS_VOWEL[unit]) vowelCount++;
         if (unit !== 0x20 && (unit < 0x09 || unit > 0x0d)) letters++;
-      } else if (!isSpace(unit)) letters++;
+      } else {
+        if (!isSpace(unit)) letters++;
+        if (unit >= 0xd800 && unit <= 0xdfff) surrogates = true;
+      }
     }
   }
   const extra = Math.round(letters * PSEUDO_EXPANSION);
@@ -156,7 +168,8 @@ function accent(pieces: readonly Piece[]): string {
     out[n++] = 0x20;
     for (let i = 1; i < extra; i++) out[n++] = 0xb7; // ·
   }
-  return fromUnits(out, n);
+  // Pairs decode the same either way; only lone surrogates need the slower path.
+  return fromUnits(out, n, !surrogates);
 }
 
 /** Wraps every word in RLM + RLO … PDF + RLM so it renders mirrored, the whole text in RLE … PDF. */

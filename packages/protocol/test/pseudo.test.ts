@@ -66,4 +66,9 @@ describe('pseudoLocalize', () => {
     expect(out.endsWith('. ]')).toBe(true);
     expect(out.length).toBe(text.length + Math.round(text.replace(/\s/g, '').length * 0.35) + 2);
   });
+
+  it('keeps a lone surrogate in a code and a surrogate pair in the text as they are', () => {
+    expect(pseudoLocalize('<x id="\ud800"/> ok', 'en-XA')).toBe('[<x id="\ud800"/> ööķ]');
+    expect(pseudoLocalize('Smile \ud83d\ude00', 'en-XA')).toBe('[Šɱîîļéé \ud83d\ude00]');
+  });
 });
