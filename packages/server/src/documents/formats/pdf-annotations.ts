@@ -17,6 +17,7 @@ import {
   type PDFOperator,
   PDFRawStream,
   PDFRef,
+  PDFString,
   popGraphicsState,
   pushGraphicsState,
   rgb,
@@ -65,7 +66,8 @@ async function redrawFreeText(document: PDFDocument, fonts: FontSet, dict: PDFDi
     Math.max(box[0]!, box[2]!),
     Math.max(box[1]!, box[3]!),
   ];
-  const da = String(dict.lookup(PDFName.of('DA'))?.toString() ?? '');
+  const daValue = dict.lookup(PDFName.of('DA'));
+  const da = daValue instanceof PDFString || daValue instanceof PDFHexString ? daValue.decodeText() : '';
   const size = Number(/(\d*\.?\d+)\s+Tf/.exec(da)?.[1]) || 12;
   const fontName = /\/([^\s/]+)\s+\d*\.?\d+\s+Tf/.exec(da)?.[1];
   const rgbMatch = /(\d*\.?\d+)\s+(\d*\.?\d+)\s+(\d*\.?\d+)\s+rg/.exec(da);

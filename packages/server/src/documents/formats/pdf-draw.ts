@@ -48,7 +48,7 @@ export function createFontSet(document: PDFDocument) {
   };
 }
 
-interface Fragment {
+export interface Fragment {
   readonly text: string;
   readonly font: PDFFont;
   readonly style: PdfStyle;
