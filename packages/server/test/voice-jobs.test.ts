@@ -165,9 +165,13 @@ describe('asynchronous voice jobs (alpha)', () => {
         { env: { ...process.env, GLOSSA_API_KEY: '' } },
       );
       let out = '';
+      let errors = '';
       child.stdout.on('data', (chunk) => (out += chunk));
+      child.stderr.on('data', (chunk) => (errors += chunk));
       child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
+      child.on('close', (code) =>
+        code === 0 ? resolve(out) : reject(new Error(`keys create exited ${code}: ${errors}`)),
+      );
     });
     const key = /^key: (\S+)$/m.exec(created)?.[1] ?? '';
     const reply = await upload(
@@ -179,7 +183,7 @@ describe('asynchronous voice jobs (alpha)', () => {
       'speech.wav',
       key,
     );
-    expect(reply.status).toBe(202);
+    expect(reply.status, JSON.stringify(reply.data)).toBe(202);
   });
 
   it('accounts of an older database that had the quality alpha keep voice jobs after the migration', async () => {

@@ -137,6 +137,13 @@ describe('voice stream (real pocketsphinx on flite audio, real Apertium)', () =>
     expect(messages.some((m) => m.type === 'translation')).toBe(false);
   });
 
+  it('a stream ended before any audio: end_of_stream, close 1000', async () => {
+    const reply = await session({ source_media_content_type: 'audio/wav', target_languages: ['es'] });
+    const { messages, closeCode } = await streamAudio(reply.data.streaming_url, Buffer.alloc(0));
+    expect(closeCode).toBe(1000);
+    expect(messages).toEqual([{ type: 'end_of_stream' }]);
+  });
+
   it('audio that is not WAV: an error message, then close 1011', async () => {
     const reply = await session({ source_media_content_type: 'audio/wav' });
     const { messages, closeCode } = await streamAudio(
