@@ -48,7 +48,11 @@ describe('document lifecycle', () => {
   });
 
   it('a result not yet translated is 503 document_not_ready; status says queued or translating with seconds_remaining', async () => {
-    const long = 'The red car is fast. The house is big and the garden is green.\n'.repeat(3000);
+    // Every line its own sentences: nothing comes from the engine cache, so the job takes a while.
+    const long = Array.from(
+      { length: 3000 },
+      (_, i) => `The red car ${i} is fast. The house ${i} is big and the garden is green.\n`,
+    ).join('');
     const uploaded = await upload(t, 'long.txt', long, { target_lang: 'ES', source_lang: 'EN' });
     expect(uploaded.status).toBe(200);
     const first = await status(t, uploaded.data);
