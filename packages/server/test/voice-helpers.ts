@@ -81,3 +81,23 @@ export async function openAndWait(url: string): Promise<StreamResult> {
   const closeCode = await new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
   return { messages, closeCode };
 }
+
+/** Recognizer helpers (`glossa-asr`, see src/voice/recognizer-script.ts) descended from this process. */
+export function recognizers(): string[] {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/));
+  const ours = new Set([String(process.pid)]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid = '', ppid = ''] of rows)
+      if (ours.has(ppid) && !ours.has(pid)) {
+        ours.add(pid);
+        grew = true;
+      }
+  }
+  return rows
+    .filter(([pid = '', , comm = '']) => ours.has(pid) && comm === 'glossa-asr')
+    .map((row) => row[0]!);
+}

@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.js';
-import { fliteWav, openAndWait, streamAudio, wordErrorRate } from './voice-helpers.js';
+import { fliteWav, openAndWait, recognizers, streamAudio, wordErrorRate } from './voice-helpers.js';
 
 /** flite kal16 through pocketsphinx measured ~5% WER; 15% leaves room for a word or two per sentence. */
 const MAX_WER = 0.15;
@@ -19,26 +18,6 @@ afterAll(async () => {
 
 const session = (json: unknown, key?: string) =>
   t.call('/v3/voice/realtime', { json, ...(key === undefined ? {} : { key }) });
-
-/** Recognizer processes descended from this test process. */
-function recognizers(): string[] {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/));
-  const ours = new Set([String(process.pid)]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid = '', ppid = ''] of rows)
-      if (ours.has(ppid) && !ours.has(pid)) {
-        ours.add(pid);
-        grew = true;
-      }
-  }
-  return rows
-    .filter(([pid = '', , comm = '']) => ours.has(pid) && comm === 'glossa-asr')
-    .map((row) => row[2]!);
-}
 
 describe('voice session request', () => {
   it('returns a ws streaming_url with a token and a session id', async () => {
