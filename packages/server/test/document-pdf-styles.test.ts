@@ -131,7 +131,7 @@ describe('pdf styles, form XObjects and annotations', () => {
     expect(shown.map((run) => run.text).join(' ')).not.toContain('Good morning');
   });
 
-  it('output_format=docx: the styles become run properties (bold, italic, colour)', async () => {
+  it('output_format=docx: the styles become run properties (bold, italic, colour); annotation texts follow', async () => {
     const { bytes } = await translateFile(t, 'styled.pdf', await styledLeaflet(), {
       target_lang: 'ES',
       source_lang: 'EN',
@@ -146,6 +146,11 @@ describe('pdf styles, form XObjects and annotations', () => {
       ['El perro es ', ''],
       ['muy', '<w:i/><w:color w:val="0000FF"/>'],
       [' grande.', ''],
+    ]);
+    // The annotations' texts follow the page's blocks, in italics.
+    expect(runs.slice(-2)).toEqual([
+      ['Buenos días', '<w:i/>'],
+      ['La casa es grande.', '<w:i/>'],
     ]);
   });
 

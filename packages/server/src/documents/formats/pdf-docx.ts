@@ -1,11 +1,11 @@
 /**
  * A PDF's translation as a DOCX (`output_format=docx`): each block one paragraph in reading order, at its
- * font size, its styled pieces as runs (bold, italic, colour), a page break where the PDF's page ends.
+ * font size, its styled pieces as runs (bold, italic, colour), the page's annotation texts after its blocks
+ * (in italics), a page break where the PDF's page ends.
  * Layout (columns, positions, images) is not carried over.
  */
 import { strToU8, zipSync } from 'fflate';
 import type { StyledText } from './pdf-draw.js';
-import type { PdfBlock } from './pdf-text.js';
 
 /** Text for XML: markup characters escaped, control characters XML 1.0 refuses dropped. */
 const escapeXml = (text: string) =>
@@ -31,19 +31,24 @@ function run(piece: StyledText, size: number): string {
   return `<w:r><w:rPr>${properties}</w:rPr><w:t xml:space="preserve">${escapeXml(piece.text)}</w:t></w:r>`;
 }
 
-/** `pieces[i]`: the text of `blocks[i]` (translated, or the original where it was not), in styled pieces. */
-export function pdfBlocksToDocx(
-  blocks: readonly PdfBlock[],
-  pieces: readonly (readonly StyledText[])[],
-): Uint8Array {
-  const paragraphs = blocks.map((block, index) => {
-    const breakBefore = index > 0 && blocks[index - 1]!.page !== block.page;
-    const size = Math.max(2, Math.round(block.size * 2));
+/** A paragraph of the DOCX: a block (or an annotation's text) of a PDF page. */
+export interface DocxParagraph {
+  readonly page: number;
+  /** Font size in points. */
+  readonly size: number;
+  /** The translation (or the original where there is none) in styled pieces. */
+  readonly pieces: readonly StyledText[];
+}
+
+export function pdfBlocksToDocx(paragraphs: readonly DocxParagraph[]): Uint8Array {
+  const body = paragraphs.map((paragraph, index) => {
+    const breakBefore = index > 0 && paragraphs[index - 1]!.page !== paragraph.page;
+    const size = Math.max(2, Math.round(paragraph.size * 2));
     const pageBreak = breakBefore ? '<w:r><w:br w:type="page"/></w:r>' : '';
-    return `<w:p>${pageBreak}${(pieces[index] ?? []).map((piece) => run(piece, size)).join('')}</w:p>`;
+    return `<w:p>${pageBreak}${paragraph.pieces.map((piece) => run(piece, size)).join('')}</w:p>`;
   });
   const document = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraphs.join('')}<w:sectPr/></w:body></w:document>`;
+<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body.join('')}<w:sectPr/></w:body></w:document>`;
   return zipSync({
     '[Content_Types].xml': strToU8(CONTENT_TYPES),
     '_rels/.rels': strToU8(RELS),

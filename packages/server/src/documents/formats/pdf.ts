@@ -26,7 +26,7 @@ import { translateAnnotations } from './pdf-annotations.js';
 import { pdfBlocksToDocx } from './pdf-docx.js';
 import { createFontSet, drawStyledText, pageDrawer, type StyledText } from './pdf-draw.js';
 import { stripText } from './pdf-strip.js';
-import type { PdfStyle } from './pdf-styles.js';
+import { type PdfStyle, PLAIN_STYLE } from './pdf-styles.js';
 import { type PdfBlock, readPdfText } from './pdf-text.js';
 
 export const pdfFormat: DocumentFormat = {
@@ -56,7 +56,24 @@ export const pdfFormat: DocumentFormat = {
             translated.get(block) ??
             block.runs.map((run) => ({ text: run.text, style: styles.list[run.style]! })),
         );
-        if (options.outputFormat === 'docx') return pdfBlocksToDocx(blocks, pieces);
+        if (options.outputFormat === 'docx') {
+          const paragraphs = [
+            ...blocks.map((block, i) => ({ page: block.page, size: block.size, pieces: pieces[i]! })),
+            // Annotation texts (notes, FreeText boxes) follow their page's blocks, in italics.
+            ...annotations.map((annotation, i) => ({
+              page: annotation.page,
+              size: 10,
+              pieces: [
+                {
+                  text: outputs[texts.length + i]?.trim() || annotation.text,
+                  style: { ...PLAIN_STYLE, italic: true },
+                },
+              ],
+            })),
+          ];
+          // A stable sort: by page, blocks in reading order, then the page's annotations.
+          return pdfBlocksToDocx(paragraphs.sort((a, b) => a.page - b.page));
+        }
         stripPages(document);
         const fonts = createFontSet(document);
         const pages = document.getPages();
