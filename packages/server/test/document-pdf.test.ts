@@ -186,6 +186,29 @@ describe('pdf documents', () => {
     expect((await t.call('/v2/usage')).data.character_count).toBe(before);
   });
 
+  it('a broken xref (wrong startxref and offsets) is recovered and translated; a truncated file is a 400 at upload', async () => {
+    const good = Buffer.from(
+      await (await PDFDocument.load(await leaflet())).save({ useObjectStreams: false }),
+    );
+    const broken = Buffer.from(
+      good
+        .toString('latin1')
+        .replace(/startxref\s+\d+/, 'startxref\n999999')
+        .replace(
+          /(\d{10}) 00000 n/g,
+          (_, offset) => `${String(Number(offset) + 7).padStart(10, '0')} 00000 n`,
+        ),
+      'latin1',
+    );
+    const { bytes } = await translateFile(t, 'broken.pdf', broken, { target_lang: 'ES', source_lang: 'EN' });
+    expect((await pagesOf(bytes))[1]).toContain('El gato es negro.');
+    const truncated = await upload(t, 'cut.pdf', good.subarray(0, Math.floor(good.length * 0.6)));
+    expect([truncated.status, truncated.data.message]).toEqual([
+      400,
+      'The PDF document is not a readable PDF.',
+    ]);
+  });
+
   it('bytes that are no PDF: 400, nothing created', async () => {
     const reply = await upload(t, 'leaflet.pdf', 'not a pdf');
     expect([reply.status, reply.data.message]).toEqual([400, 'The PDF document is not a readable PDF.']);
