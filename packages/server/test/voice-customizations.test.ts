@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ipaToArpabet, pronunciations, termWords } from '../src/voice/pronunciation.js';
+import { startRecognizer } from '../src/voice/recognizer.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { fliteWav, type Message, streamAudio } from './voice-helpers.js';
 
@@ -62,6 +63,24 @@ describe('spoken terms bias recognition (flite kal16, real pocketsphinx)', () =>
     expect(withTerms.closeCode).toBe(1000);
     const transcript = text(withTerms.messages, 'transcript');
     expect(transcript).toBe('we translate the site with Glossa every day');
+  });
+});
+
+describe('the recognizer helper', () => {
+  it('skips a pronunciation with phones the model lacks and still adds the others', async () => {
+    const finals: string[] = [];
+    const recognizer = startRecognizer({
+      inputType: 'wav',
+      words: [
+        ['zzzq', 'XX YY'],
+        ['qqq', ''],
+        ['glossa', 'G L AO S AH'],
+      ],
+      onUtterance: (text) => finals.push(text),
+    });
+    recognizer.write(fliteWav('We translate the site with Glossa every day.'));
+    await recognizer.finish();
+    expect(finals.join(' ')).toBe('we translate the site with glossa every day');
   });
 });
 

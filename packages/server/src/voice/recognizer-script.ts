@@ -37,7 +37,14 @@ config.set_string("-logfn", "/dev/null")
 # An utterance ends after 0.3 s of silence (the library's default, 0.5 s, made finals 0.2 s later).
 config.set_int("-vad_postspeech", 30)
 decoder = Decoder(config)
-words = dict(settings.get("words", []))
+# The phones of the en-us model: a pronunciation with any other would make add_word fail.
+PHONES = set("""AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH
+UH UW V W Y Z ZH""".split())
+words = {
+    word: phones
+    for word, phones in settings.get("words", [])
+    if phones.split() and set(phones.split()) <= PHONES
+}
 added = [word for word in words if decoder.lookup_word(word) is None]
 for index, word in enumerate(added):
     # The search is rebuilt once, with the last word.

@@ -101,7 +101,11 @@ export const createVoiceSessionRoute = defineRoute(
       const silent = targets.find((target) => !speechVoice(target));
       if (silent) throw unsupportedLanguage(`Speech synthesis is not installed for ${silent}.`);
     }
-    const words = await pronunciations(termWords(spokenTerms));
+    // Without espeak-ng the terms are still kept as written; only the recognizer goes without them.
+    const words = await pronunciations(termWords(spokenTerms)).catch((error: unknown) => {
+      request.log.warn({ err: error }, 'spoken-term pronunciations failed');
+      return [];
+    });
     const { session, token } = voiceSessions(context).create(
       { caller, customTag: customTagOf(request) },
       {
