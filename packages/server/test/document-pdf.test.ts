@@ -6,7 +6,7 @@ import mammoth from 'mammoth';
 import { decodePDFRawStream, degrees, PDFDocument, PDFRawStream, StandardFonts } from 'pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { translateFile, upload } from './document-helpers.js';
+import { translateFile, upload, waitDone } from './document-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 let t: TestServer;
@@ -150,6 +150,31 @@ describe('pdf documents', () => {
     expect([a, b, x, y]).toEqual([0, 16, 50, 300]);
     const level = items.find((item) => item.str.includes('El gato es negro.'))!;
     expect(level.transform.map((value) => Math.round(value))).toEqual([12, 0, 0, 12, 100, 700]);
+  });
+
+  it('a translation with characters no DejaVu face covers: the job says so (no PDF of empty boxes); docx works', async () => {
+    const glossary = await t.call('/v2/glossaries', {
+      json: {
+        name: 'cjk',
+        source_lang: 'en',
+        target_lang: 'es',
+        entries: 'house\t家',
+        entries_format: 'tsv',
+      },
+    });
+    expect(glossary.status).toBe(201);
+    const fields = { target_lang: 'ES', source_lang: 'EN', glossary_id: glossary.data.glossary_id };
+    const uploaded = await upload(t, 'leaflet.pdf', await leaflet(), fields);
+    expect(await waitDone(t, uploaded.data)).toMatchObject({
+      status: 'error',
+      error_message:
+        "The translation has characters the server's PDF fonts (DejaVu) do not cover: 家. A PDF would show them as empty boxes; ask for output_format=docx instead.",
+    });
+    const { bytes } = await translateFile(t, 'leaflet.pdf', await leaflet(), {
+      ...fields,
+      output_format: 'docx',
+    });
+    expect((await mammoth.extractRawText({ buffer: bytes })).value).toContain('家');
   });
 
   it('a PDF of 501 pages: 413', async () => {

@@ -26,10 +26,16 @@ export interface StyledText {
 
 export type FontSet = ReturnType<typeof createFontSet>;
 
-/** The faces of one document, embedded on first use; a face whose file is missing falls back to regular Sans. */
+/**
+ * The faces of one document, embedded on first use; a face whose file is missing falls back to regular
+ * Sans. Text a face does not cover is drawn in the Sans face of the same weight and slant, then in regular
+ * Sans (DejaVu Sans covers the most scripts); characters none covers are collected in `missing`.
+ */
 export function createFontSet(document: PDFDocument) {
   document.registerFontkit(fontkit);
   const embedded = new Map<string, Promise<PDFFont>>();
+  const covered = new Map<PDFFont, ReadonlySet<number>>();
+  const missing = new Set<string>();
   const embed = (file: string): Promise<PDFFont> => {
     let font = embedded.get(file);
     if (!font) {
@@ -38,12 +44,36 @@ export function createFontSet(document: PDFDocument) {
     }
     return font;
   };
+  const face = async (style: PdfStyle): Promise<PDFFont> => {
+    const file = FACES[style.family][(style.bold ? 1 : 0) + (style.italic ? 2 : 0)]!;
+    if (existsSync(`${FONT_DIR}/${file}.ttf`)) return embed(file);
+    if (existsSync(`${FONT_DIR}/${FACES.sans[0]}.ttf`)) return embed(FACES.sans[0]);
+    throw new DocumentFormatError('PDF documents need the DejaVu fonts on the server (fonts-dejavu-core).');
+  };
+  const lacking = (font: PDFFont, text: string): string[] => {
+    let set = covered.get(font);
+    if (!set) {
+      set = new Set(font.getCharacterSet());
+      covered.set(font, set);
+    }
+    return [...text].filter((char) => !/\s/u.test(char) && !set.has(char.codePointAt(0)!));
+  };
   return {
-    async face(style: PdfStyle): Promise<PDFFont> {
-      const file = FACES[style.family][(style.bold ? 1 : 0) + (style.italic ? 2 : 0)]!;
-      if (existsSync(`${FONT_DIR}/${file}.ttf`)) return embed(file);
-      if (existsSync(`${FONT_DIR}/${FACES.sans[0]}.ttf`)) return embed(FACES.sans[0]);
-      throw new DocumentFormatError('PDF documents need the DejaVu fonts on the server (fonts-dejavu-core).');
+    /** Characters of the drawn text that no face covers (drawn as empty boxes). */
+    missing: missing as ReadonlySet<string>,
+    /** The face for text in a style: the style's own, or a Sans face that covers the text. */
+    async faceFor(style: PdfStyle, text: string): Promise<PDFFont> {
+      const own = await face(style);
+      if (lacking(own, text).length === 0) return own;
+      for (const fallback of [
+        { ...style, family: 'sans' as const },
+        { ...style, family: 'sans' as const, bold: false, italic: false },
+      ]) {
+        const font = await face(fallback);
+        if (lacking(font, text).length === 0) return font;
+      }
+      for (const char of lacking(own, text)) missing.add(char);
+      return own;
     },
   };
 }
@@ -136,7 +166,7 @@ async function wordsOf(pieces: readonly StyledText[], fonts: FontSet): Promise<W
   const words: Fragment[][] = [];
   let open = false;
   for (const piece of pieces) {
-    const font = await fonts.face(piece.style);
+    const font = await fonts.faceFor(piece.style, piece.text);
     // Split on whitespace, keeping where the piece starts or ends inside a word.
     for (const [index, part] of piece.text.split(/(\s+)/).entries()) {
       if (index % 2 === 1) {

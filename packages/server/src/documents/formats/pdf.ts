@@ -93,6 +93,10 @@ export const pdfFormat: DocumentFormat = {
           );
         }
         await translateAnnotations(document, fonts, annotations, outputs.slice(texts.length));
+        if (fonts.missing.size > 0)
+          throw new DocumentFormatError(
+            `The translation has characters the server's PDF fonts (DejaVu) do not cover: ${[...fonts.missing].slice(0, 10).join(' ')}. A PDF would show them as empty boxes; ask for output_format=docx instead.`,
+          );
         return document.save();
       },
     };
