@@ -20,7 +20,7 @@ async function openStream(url: string) {
 }
 
 describe('a closing server ends every voice session cleanly', () => {
-  it('transcribes the audio received, sends end_of_stream, closes 1001; an idle stream too', async () => {
+  it('transcribes the audio received, sends end_of_stream, closes 1001; an idle stream too; tokens die with it', async () => {
     const t = await startTestServer();
     const session = async () =>
       (
@@ -28,7 +28,8 @@ describe('a closing server ends every voice session cleanly', () => {
           json: { source_media_content_type: 'audio/wav', target_languages: ['es'] },
         })
       ).data.streaming_url as string;
-    const talking = await openStream(await session());
+    const talkingUrl = await session();
+    const talking = await openStream(talkingUrl);
     const silent = await openStream(await session());
     // One whole sentence and the start of the next, then no end_of_source_media: the server closes first.
     const wav = fliteWav('The weather is nice today. I would like to buy a ticket to the city.');
@@ -61,5 +62,19 @@ describe('a closing server ends every voice session cleanly', () => {
     expect(await silent.closed).toEqual({ code: 1001, reason: 'The server is shutting down.' });
     expect(silent.messages).toEqual([{ type: 'end_of_stream' }]);
     await vi.waitFor(() => expect(recognizers()).toEqual([]), { timeout: 5000 });
+
+    // Sessions lived in memory: after a restart on the same data, their tokens are unknown.
+    const restarted = await startTestServer({ dataDir: t.dataDir });
+    try {
+      const token = new URL(talkingUrl).searchParams.get('token') ?? '';
+      const reconnect = await restarted.call(`/v3/voice/realtime?token=${encodeURIComponent(token)}`);
+      expect(reconnect.status).toBe(404);
+      const port = new URL(restarted.server.url).port;
+      const stale = await openStream(talkingUrl.replace(/:\d+\//, `:${port}/`));
+      expect((await stale.closed).code).toBe(1008);
+      expect(stale.messages).toEqual([{ type: 'error', message: 'The token is not valid.' }]);
+    } finally {
+      await restarted.close();
+    }
   });
 });
