@@ -1,7 +1,8 @@
 /**
  * PDF and image document benchmark: documents per minute through the whole job (upload, extract, translate,
  * rebuild, status polling, download) with Apertium (en→es), 4 documents in flight, for a 10-page PDF (about
- * 30 lines a page in 10 paragraphs) and a 1200 × 800 PNG with 8 lines of text. Baseline measured in the same
+ * 30 lines a page in 10 paragraphs), the same with a bold blue first word in every paragraph (blocks of
+ * two styles: markup with a code), and a 1200 × 800 PNG with 8 lines of text. Baseline measured in the same
  * run: the same text sent to POST /v2/translate (50 texts a request), so the ratio is what reading and
  * rewriting the file costs on top of translating its text (for images: OCR and drawing). Every document
  * has different sentences, so the engine output cache never answers.
@@ -10,7 +11,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { startServer } from '../src/index.js';
 
@@ -37,6 +38,27 @@ async function makePdf(n: number): Promise<Uint8Array> {
     for (const paragraph of paragraphs.slice(page * 10, page * 10 + 10)) {
       sheet.drawText(paragraph, { x: 56, y, size: 10, font, maxWidth: 480, lineHeight: 12 });
       y -= 12 * Math.ceil(font.widthOfTextAtSize(paragraph, 10) / 480) + 18;
+    }
+  }
+  return pdf.save();
+}
+
+/** The same paragraphs with the first word of each in bold blue: blocks of two styles (markup with a code). */
+async function makeStyledPdf(n: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const paragraphs = pdfParagraphs(n);
+  for (let page = 0; page < 10; page++) {
+    const sheet = pdf.addPage([595, 842]);
+    let y = 780;
+    for (const paragraph of paragraphs.slice(page * 10, page * 10 + 10)) {
+      const [head = '', ...rest] = paragraph.split(' ');
+      sheet.drawText(head, { x: 56, y, size: 10, font: bold, color: rgb(0.1, 0.2, 0.7) });
+      const x = 56 + bold.widthOfTextAtSize(`${head} `, 10);
+      const width = 480 - (x - 56);
+      sheet.drawText(rest.join(' '), { x, y, size: 10, font, maxWidth: width, lineHeight: 12 });
+      y -= 12 * Math.ceil(font.widthOfTextAtSize(paragraph, 10) / width) + 18;
     }
   }
   return pdf.save();
@@ -116,6 +138,12 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 
 const cases = [
   { name: '10-page PDF', file: 'report.pdf', make: makePdf, texts: pdfParagraphs },
+  {
+    name: '10-page PDF, a bold blue word per paragraph',
+    file: 'styled.pdf',
+    make: makeStyledPdf,
+    texts: pdfParagraphs,
+  },
   { name: '1200×800 PNG, 8 lines', file: 'poster.png', make: makePng, texts: imageLines },
 ] as const;
 for (const [index, kind] of cases.entries()) {
