@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Document, Packer, Paragraph, TextRun } from 'docx';
 import { strFromU8, unzipSync } from 'fflate';
 import {
   PDFDocument,
@@ -170,4 +175,58 @@ describe('pdf styles, form XObjects and annotations', () => {
     expect(runs.find((run) => run.text.includes('La casa es grande.'))?.opacity).toBe(0);
     expect(runs.find((run) => run.text.includes('El perro'))?.opacity).toBe(1);
   });
+
+  it('a PDF written by LibreOffice (subset TrueType fonts, TJ arrays): styles kept, a mono line its own block', async () => {
+    const source = new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              children: [new TextRun({ text: 'The house is big.', bold: true, color: 'C00000', size: 36 })],
+            }),
+            new Paragraph({
+              children: [
+                new TextRun({ text: 'The dog is ' }),
+                new TextRun({ text: 'very', italics: true, color: '0000FF' }),
+                new TextRun({ text: ' big.' }),
+              ],
+            }),
+            new Paragraph({
+              children: [new TextRun({ text: 'The cat is black.', font: 'Liberation Mono' })],
+            }),
+          ],
+        },
+      ],
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'glossa-pdf-lo-'));
+    let pdf: Buffer;
+    try {
+      writeFileSync(join(dir, 'styled.docx'), await Packer.toBuffer(source));
+      execFileSync(
+        'soffice',
+        [
+          '--headless',
+          `-env:UserInstallation=file://${dir}/profile`,
+          '--convert-to',
+          'pdf',
+          '--outdir',
+          dir,
+          join(dir, 'styled.docx'),
+        ],
+        { stdio: 'pipe', timeout: 120_000 },
+      );
+      pdf = readFileSync(join(dir, 'styled.pdf'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const { bytes } = await translateFile(t, 'office.pdf', pdf, { target_lang: 'ES', source_lang: 'EN' });
+    const runs = (await styledRuns(bytes)).map(({ text, font, color }) => [text, font, color.join(',')]);
+    expect(runs).toEqual([
+      ['La casa es grande.', 'DejaVuSerif-Bold', '192,0,0'],
+      ['El perro es', 'DejaVuSerif', '0,0,0'],
+      ['muy', 'DejaVuSerif-Italic', '0,0,255'],
+      ['grande.', 'DejaVuSerif', '0,0,0'],
+      ['El gato es negro.', 'DejaVuSansMono', '0,0,0'],
+    ]);
+  }, 120_000);
 });

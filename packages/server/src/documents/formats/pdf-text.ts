@@ -132,7 +132,7 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
         }
         if (item.hasEOL) line = undefined;
       }
-      blocks.push(...groupLines(lines, number - 1));
+      blocks.push(...groupLines(lines, number - 1, styles));
       annotations.push(...(await readAnnotations(page, number - 1)));
       page.cleanup();
     }
@@ -167,14 +167,32 @@ async function readAnnotations(
   return found;
 }
 
-function groupLines(lines: readonly Line[], page: number): PdfBlock[] {
+/** The one style of a line's text, or undefined when it mixes styles. */
+function uniformStyle(line: Line): number | undefined {
+  const styles = new Set(line.styles.filter((_, i) => !/\s/.test(line.text[i]!)));
+  return styles.size === 1 ? [...styles][0] : undefined;
+}
+
+function groupLines(lines: readonly Line[], page: number, styles: PdfStyles): PdfBlock[] {
   const groups: Line[][] = [];
+  // Two lines each in one style, of another family or weight (a bold heading over body text, a line of
+  // code after a paragraph), are different blocks even when close.
+  const restyled = (a: Line, b: Line) => {
+    const [first, second] = [uniformStyle(a), uniformStyle(b)].map((i) =>
+      i === undefined ? undefined : styles.list[i],
+    );
+    return (
+      first !== undefined &&
+      second !== undefined &&
+      (first.family !== second.family || first.bold !== second.bold)
+    );
+  };
   for (const line of lines) {
     const group = groups.at(-1);
     const last = group?.at(-1);
     const below = last && last.y - line.y > 0 && last.y - line.y <= last.size * 1.7;
     const alike = last && last.angle === line.angle && Math.abs(last.size - line.size) < last.size * 0.2;
-    if (group && below && alike) group.push(line);
+    if (group && below && alike && !restyled(last, line)) group.push(line);
     else groups.push([line]);
   }
   return groups.map((group) => {
