@@ -170,7 +170,7 @@ describe('glossaVite build', () => {
     expect(await entries()).toHaveLength(2); // the old page's entry is pruned
   });
 
-  it('a warm build whose results are current does not read the translation cache', async () => {
+  it('a warm build whose results are current neither reads the translation cache nor starts a service', async () => {
     const site = join(dir, 'site-trusted');
     await mkdir(join(site, 'locales', 'en'), { recursive: true });
     await writeFile(join(site, 'index.html'), PAGE);
@@ -199,6 +199,12 @@ describe('glossaVite build', () => {
     await utimes(cachePath, hourAgo, hourAgo);
     await build(at('t3'));
     expect(await pageIn('t3')).toBe(await pageIn('t1'));
+    // Nor is a service started: the embedded server could not start in a data folder that is a file.
+    const notAFolder = join(dir, 'trusted', 'not-a-folder');
+    await writeFile(notAFolder, '');
+    const embedded = config({ cache: { path: cachePath }, service: { dataDir: notAFolder } });
+    await build({ ...at('t3b', false), plugins: embedded.plugins });
+    expect(await pageIn('t3b')).toBe(await pageIn('t1'));
 
     // Any change to the file (here its mtime): the entries are checked, and the broken cache shows.
     await writeFile(cachePath, garbage);
