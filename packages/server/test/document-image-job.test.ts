@@ -143,4 +143,27 @@ describe('image documents: OCR in the job', () => {
       expect(read).toContain('El gato es negro.');
     }
   }, 60_000);
+
+  it('a translation with characters DejaVu Sans lacks: the job says so (no image with empty boxes), nothing billed', async () => {
+    const account = await t.server.createAccount({ plan: 'paid' });
+    const glossary = await t.call('/v2/glossaries', {
+      key: account.key,
+      json: {
+        name: 'cjk',
+        source_lang: 'en',
+        target_lang: 'es',
+        entries: 'house\t家',
+        entries_format: 'tsv',
+      },
+    });
+    expect(glossary.status).toBe(201);
+    const fields = { target_lang: 'ES', source_lang: 'EN', glossary_id: glossary.data.glossary_id };
+    const uploaded = await upload(t, 'poster.png', await gradientPoster(), fields, { key: account.key });
+    expect(await finished(uploaded.data, account.key)).toMatchObject({
+      status: 'error',
+      error_message:
+        "The translation has characters the server's fonts (DejaVu Sans) do not cover: 家. The image would show them as empty boxes.",
+    });
+    expect(await usage(account.key)).toBe(0);
+  }, 60_000);
 });

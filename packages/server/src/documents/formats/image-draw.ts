@@ -5,12 +5,31 @@
  * white, whichever contrasts, when they do not stand out), wrapped and fitted to the region by sharp's
  * text renderer (Pango, DejaVu Sans with the system's fallback fonts for other scripts).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import fontkit from '@pdf-lib/fontkit';
 import sharp, { type OverlayOptions } from 'sharp';
+import { DocumentFormatError } from './format.js';
 import type { DecodedImage } from './image.js';
 import { coverPixels } from './image-cover.js';
 import { type Box, type OcrBlock, union } from './ocr.js';
 
 type Rgb = readonly [number, number, number];
+
+const SANS = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+let sansCharacters: ReadonlySet<number> | undefined;
+
+/**
+ * Characters of the text DejaVu Sans lacks (Pango would draw them as empty boxes: the other fonts here,
+ * Liberation, cover less). Nothing is reported when the font file is missing.
+ */
+function uncovered(text: string): string[] {
+  if (!sansCharacters) {
+    if (!existsSync(SANS)) return [];
+    sansCharacters = new Set(fontkit.create(readFileSync(SANS)).characterSet);
+  }
+  const known = sansCharacters;
+  return [...text].filter((char) => !/\s/u.test(char) && !known.has(char.codePointAt(0)!));
+}
 
 /** Pixels added around a block's box when it is covered (OCR boxes sit tight on the ink). */
 const PAD = 3;
@@ -23,9 +42,11 @@ export async function drawTranslations(
   turnBack = 0,
 ): Promise<Uint8Array> {
   const overlays: OverlayOptions[] = [];
+  const missing = new Set<string>();
   for (const [index, block] of blocks.entries()) {
     const text = outputs[index]?.trim();
     if (text === undefined || text === '' || text === block.text) continue;
+    for (const char of uncovered(text)) missing.add(char);
     const box = clip(
       {
         left: block.left - PAD,
@@ -47,6 +68,10 @@ export async function drawTranslations(
     const drawn = await drawText(text, ink, block);
     if (drawn) overlays.push(drawn);
   }
+  if (missing.size > 0)
+    throw new DocumentFormatError(
+      `The translation has characters the server's fonts (DejaVu Sans) do not cover: ${[...missing].slice(0, 10).join(' ')}. The image would show them as empty boxes.`,
+    );
   const raw = { raw: { width: image.width, height: image.height, channels: 4 as const } };
   let canvas = sharp(image.pixels, raw).composite(overlays);
   if (turnBack !== 0) {
