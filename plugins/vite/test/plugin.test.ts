@@ -203,7 +203,7 @@ describe('glossaVite build', () => {
     const notAFolder = join(dir, 'trusted', 'not-a-folder');
     await writeFile(notAFolder, '');
     const embedded = config({ cache: { path: cachePath }, service: { dataDir: notAFolder } });
-    await build({ ...at('t3b', false), plugins: embedded.plugins });
+    await build({ ...at('t3b', false), plugins: embedded.plugins ?? [] });
     expect(await pageIn('t3b')).toBe(await pageIn('t1'));
 
     // Any change to the file (here its mtime): the entries are checked, and the broken cache shows.
