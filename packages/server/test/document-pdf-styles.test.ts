@@ -229,4 +229,32 @@ describe('pdf styles, form XObjects and annotations', () => {
       ['El gato es negro.', 'DejaVuSansMono', '0,0,0'],
     ]);
   }, 120_000);
+
+  it('TeX fonts name their style in a code: CMBX12 is drawn bold serif, CMR10 serif, CMTT10 mono', async () => {
+    const pdf = await PDFDocument.create();
+    const page = pdf.addPage([595, 842]);
+    const fonts = [StandardFonts.HelveticaBold, StandardFonts.Helvetica, StandardFonts.Courier];
+    const [bold, roman, typewriter] = await Promise.all(fonts.map((name) => pdf.embedFont(name)));
+    page.drawText('The house is big.', { x: 72, y: 760, size: 20, font: bold! });
+    page.drawText('The dog is in the garden.', { x: 72, y: 700, size: 12, font: roman! });
+    page.drawText('The cat is black.', { x: 72, y: 640, size: 12, font: typewriter! });
+    // The standard fonts renamed as a TeX document names its (padded with spaces: the offsets stay right).
+    let latin1 = Buffer.from(await pdf.save({ useObjectStreams: false })).toString('latin1');
+    for (const [from, to] of [
+      ['/Helvetica-Bold', '/CMBX12'],
+      ['/Helvetica', '/CMR10'],
+      ['/Courier', '/CMTT10'],
+    ] as const)
+      latin1 = latin1.replace(`/BaseFont ${from}`, `/BaseFont ${to}${' '.repeat(from.length - to.length)}`);
+    const { bytes } = await translateFile(t, 'tex.pdf', Buffer.from(latin1, 'latin1'), {
+      target_lang: 'ES',
+      source_lang: 'EN',
+    });
+    const runs = (await styledRuns(bytes)).map(({ text, font }) => [text, font]);
+    expect(runs).toEqual([
+      ['La casa es grande.', 'DejaVuSerif-Bold'],
+      ['El perro es en el jardín.', 'DejaVuSerif'],
+      ['El gato es negro.', 'DejaVuSansMono'],
+    ]);
+  });
 });

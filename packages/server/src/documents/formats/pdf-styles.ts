@@ -45,21 +45,37 @@ interface LoadedFont {
   readonly italic?: boolean;
 }
 
+/**
+ * TeX's Computer Modern and EC fonts name their style in a code (`CMBX12` bold, `CMTI10` italic, `CMTT10`
+ * typewriter, `CMSS10` sans): what the code says, for names of that kind.
+ */
+function texStyle(name: string): Partial<Pick<PdfStyle, 'family' | 'bold' | 'italic'>> {
+  const code = /^(?:CM|EC)([A-Z]+)\d*$/.exec(name)?.[1];
+  if (code === undefined) return {};
+  return {
+    family: /^V?TT/.test(code) ? 'mono' : code.startsWith('SS') ? 'sans' : 'serif',
+    bold: /BX|^B|SX/.test(code),
+    italic: /TI|SL|SI|IT|MI|ST/.test(code),
+  };
+}
+
 export function styleOfFont(font: LoadedFont | undefined, color: Rgb, invisible = false): PdfStyle {
   // Subset fonts are named `ABCDEF+Name`.
   const name = (font?.name ?? '').replace(/^[A-Z]{6}\+/, '');
+  const tex = texStyle(name);
   const family: PdfStyle['family'] =
-    font?.fallbackName === 'monospace' || /mono|courier|consol/i.test(name)
+    tex.family ??
+    (font?.fallbackName === 'monospace' || /mono|courier|consol/i.test(name)
       ? 'mono'
       : font?.fallbackName === 'serif' || /times|serif|roman|georgia|garamond|cambria|book/i.test(name)
         ? /sans/i.test(name)
           ? 'sans'
           : 'serif'
-        : 'sans';
+        : 'sans');
   return {
     family,
-    bold: Boolean(font?.bold || font?.black) || /bold|black|heavy|semibold|demi/i.test(name),
-    italic: Boolean(font?.italic) || /italic|oblique/i.test(name),
+    bold: Boolean(font?.bold || font?.black || tex.bold) || /bold|black|heavy|semibold|demi/i.test(name),
+    italic: Boolean(font?.italic || tex.italic) || /italic|oblique/i.test(name),
     color,
     ...(invisible ? { invisible } : {}),
   };
