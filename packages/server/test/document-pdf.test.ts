@@ -177,6 +177,39 @@ describe('pdf documents', () => {
     expect((await mammoth.extractRawText({ buffer: bytes })).value).toContain('家');
   });
 
+  it('alignment is kept: a centred title stays centred, right-aligned lines keep their right edge', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([600, 842]);
+    const title = 'The house is big.';
+    page.drawText(title, { x: 300 - font.widthOfTextAtSize(title, 24) / 2, y: 760, size: 24, font });
+    for (const [text, y] of [
+      ['The dog is in the garden.', 600],
+      ['The cat is black.', 586],
+    ] as const)
+      page.drawText(text, { x: 500 - font.widthOfTextAtSize(text, 12), y, size: 12, font });
+    page.drawText('Good morning, my friend.', { x: 72, y: 400, size: 12, font });
+    const { bytes } = await translateFile(t, 'aligned.pdf', await pdf.save(), {
+      target_lang: 'ES',
+      source_lang: 'EN',
+    });
+    const document = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+    const items = (await (await document.getPage(1)).getTextContent()).items.filter(
+      (item) => 'str' in item && item.str.trim() !== '',
+    ) as { str: string; transform: number[]; width: number }[];
+    await document.destroy();
+    const edges = (text: string) => {
+      const item = items.find((candidate) => candidate.str.includes(text))!;
+      return { left: item.transform[4]!, right: item.transform[4]! + item.width };
+    };
+    const centred = edges('La casa es grande.');
+    expect(Math.abs((centred.left + centred.right) / 2 - 300)).toBeLessThan(1);
+    const rights = items.filter((item) => item.transform[5]! < 650 && item.transform[5]! > 500);
+    expect(rights.length).toBeGreaterThan(1);
+    for (const item of rights) expect(Math.abs(item.transform[4]! + item.width - 500)).toBeLessThan(1);
+    expect(edges('Buenos días').left).toBeCloseTo(72, 3);
+  });
+
   it('a PDF of 501 pages: 413', async () => {
     const pdf = await PDFDocument.create();
     for (let page = 0; page < 501; page++) pdf.addPage([100, 100]);

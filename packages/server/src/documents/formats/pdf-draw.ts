@@ -98,6 +98,8 @@ export interface Area {
   readonly height: number;
   /** Largest font size. */
   readonly size: number;
+  /** Where each line sits in the width (default left). */
+  readonly align?: 'left' | 'right' | 'center';
 }
 
 /**
@@ -121,7 +123,11 @@ export async function drawStyledText(
   }
   lines.forEach((line, index) => {
     const y = area.y - index * size * 1.2;
-    for (const segment of segmentsOf(line, space)) draw(segment, area.x + segment.x * size, y, size);
+    const segments = segmentsOf(line, space);
+    const used = line.reduce((sum, word) => sum + word.reduce((w, fragment) => w + fragment.width, 0), 0);
+    const free = Math.max(area.width - (used + space * (line.length - 1)) * size, 0);
+    const offset = area.align === 'right' ? free : area.align === 'center' ? free / 2 : 0;
+    for (const segment of segments) draw(segment, area.x + offset + segment.x * size, y, size);
   });
 }
 

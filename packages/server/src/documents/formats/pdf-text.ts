@@ -6,35 +6,8 @@
  * left), as pdf-lib draws.
  */
 import { DocumentFormatError } from './format.js';
+import { groupLines, type Line, type PdfBlock } from './pdf-blocks.js';
 import { createStyleCursor, openStyleReader, PdfStyles, PLAIN_STYLE } from './pdf-styles.js';
-
-/** A stretch of a block's text in one style (an index into the document's styles). */
-export interface PdfRun {
-  readonly text: string;
-  readonly style: number;
-}
-
-export interface PdfBlock {
-  readonly page: number;
-  /** Left edge and the baseline of the first line. */
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  /** From the top of the first line to the bottom of the last. */
-  readonly top: number;
-  readonly bottom: number;
-  /** Font size of the first line. */
-  readonly size: number;
-  /**
-   * The text's direction, radians counterclockwise from the page's x axis (0 for most text); `x`, `y`,
-   * `width`, `top` and `bottom` are then in the block's own frame: the page turned by `-angle`.
-   */
-  readonly angle: number;
-  readonly lines: number;
-  readonly text: string;
-  /** The text in runs of one style each (their texts joined are `text`). */
-  readonly runs: readonly PdfRun[];
-}
 
 /** An annotation with text of its own: its `/Contents`, and for FreeText its appearance on the page. */
 export interface PdfAnnotation {
@@ -50,16 +23,6 @@ export interface PdfText {
   readonly blocks: PdfBlock[];
   readonly annotations: PdfAnnotation[];
   readonly styles: PdfStyles;
-}
-
-interface Line {
-  angle: number;
-  x: number;
-  y: number;
-  right: number;
-  size: number;
-  text: string;
-  styles: number[];
 }
 
 /** Pages read at most (over it: 413). */
@@ -132,7 +95,8 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
         }
         if (item.hasEOL) line = undefined;
       }
-      blocks.push(...groupLines(lines, number - 1, styles));
+      const [left, , right] = page.view as [number, number, number, number];
+      blocks.push(...groupLines(lines, { page: number - 1, center: (left + right) / 2, styles }));
       annotations.push(...(await readAnnotations(page, number - 1)));
       page.cleanup();
     }
@@ -165,78 +129,4 @@ async function readAnnotations(
     });
   }
   return found;
-}
-
-/** The one style of a line's text, or undefined when it mixes styles. */
-function uniformStyle(line: Line): number | undefined {
-  const styles = new Set(line.styles.filter((_, i) => !/\s/.test(line.text[i]!)));
-  return styles.size === 1 ? [...styles][0] : undefined;
-}
-
-function groupLines(lines: readonly Line[], page: number, styles: PdfStyles): PdfBlock[] {
-  const groups: Line[][] = [];
-  // Two lines each in one style, of another family or weight (a bold heading over body text, a line of
-  // code after a paragraph), are different blocks even when close.
-  const restyled = (a: Line, b: Line) => {
-    const [first, second] = [uniformStyle(a), uniformStyle(b)].map((i) =>
-      i === undefined ? undefined : styles.list[i],
-    );
-    return (
-      first !== undefined &&
-      second !== undefined &&
-      (first.family !== second.family || first.bold !== second.bold)
-    );
-  };
-  for (const line of lines) {
-    const group = groups.at(-1);
-    const last = group?.at(-1);
-    const below = last && last.y - line.y > 0 && last.y - line.y <= last.size * 1.7;
-    const alike = last && last.angle === line.angle && Math.abs(last.size - line.size) < last.size * 0.2;
-    if (group && below && alike && !restyled(last, line)) group.push(line);
-    else groups.push([line]);
-  }
-  return groups.map((group) => {
-    const first = group[0]!;
-    const last = group.at(-1)!;
-    const x = Math.min(...group.map((line) => line.x));
-    let text = '';
-    let styles: number[] = [];
-    for (const line of group) {
-      const start = line.text.length - line.text.trimStart().length;
-      const words = line.text.trim();
-      const wordStyles = line.styles.slice(start, start + words.length);
-      if (text === '') [text, styles] = [words, wordStyles];
-      else if (/\p{L}-$/u.test(text)) {
-        text = `${text.slice(0, -1)}${words}`;
-        styles = [...styles.slice(0, -1), ...wordStyles];
-      } else {
-        text = `${text} ${words}`;
-        styles = [...styles, styles.at(-1)!, ...wordStyles];
-      }
-    }
-    return {
-      page,
-      x,
-      y: first.y,
-      width: Math.max(...group.map((line) => line.right)) - x,
-      top: first.y + first.size,
-      bottom: last.y - last.size * 0.25,
-      size: first.size,
-      angle: first.angle,
-      lines: group.length,
-      text,
-      runs: runsOf(text, styles),
-    };
-  });
-}
-
-function runsOf(text: string, styles: readonly number[]): PdfRun[] {
-  const runs: PdfRun[] = [];
-  let start = 0;
-  for (let at = 1; at <= text.length; at++) {
-    if (at < text.length && styles[at] === styles[start]) continue;
-    runs.push({ text: text.slice(start, at), style: styles[start] ?? 0 });
-    start = at;
-  }
-  return runs;
 }

@@ -23,11 +23,12 @@ import {
 import { type DocumentFormat, DocumentFormatError, type DocumentText, type Extraction } from './format.js';
 import { escapeXml, parseInline } from './inline.js';
 import { translateAnnotations } from './pdf-annotations.js';
+import type { PdfBlock } from './pdf-blocks.js';
 import { pdfBlocksToDocx } from './pdf-docx.js';
-import { createFontSet, drawStyledText, pageDrawer, type StyledText } from './pdf-draw.js';
+import { type Area, createFontSet, drawStyledText, pageDrawer, type StyledText } from './pdf-draw.js';
 import { stripText } from './pdf-strip.js';
 import { type PdfStyle, PLAIN_STYLE } from './pdf-styles.js';
-import { type PdfBlock, readPdfText } from './pdf-text.js';
+import { readPdfText } from './pdf-text.js';
 
 export const pdfFormat: DocumentFormat = {
   name: 'PDF',
@@ -80,15 +81,10 @@ export const pdfFormat: DocumentFormat = {
         for (const [index, block] of blocks.entries()) {
           const page = pages[block.page];
           if (!page) continue;
-          // A translation may run up to 30% wider than the original line, within the page's right margin
-          // (for turned text: 30% wider).
-          const margin = block.angle === 0 ? page.getWidth() - block.x - 36 : Number.POSITIVE_INFINITY;
-          const width = Math.max(block.width, Math.min(block.width * 1.3, margin));
-          const height = Math.max(block.top - block.bottom, block.size * 1.2);
           await drawStyledText(
             pieces[index]!,
             fonts,
-            { x: block.x, y: block.y, width, height, size: block.size },
+            areaOf(block, page.getWidth()),
             pageDrawer(page, block.angle),
           );
         }
@@ -102,6 +98,29 @@ export const pdfFormat: DocumentFormat = {
     };
   },
 };
+
+/**
+ * Where a block's translation goes: a translation may run up to 30% wider than the original, on the side
+ * its alignment leaves free (both sides when centred), within 36 pt page margins (turned text: 30% wider).
+ */
+function areaOf(block: PdfBlock, pageWidth: number): Area {
+  const level = block.angle === 0;
+  const room =
+    block.align === 'left'
+      ? pageWidth - 36 - block.x
+      : block.align === 'right'
+        ? block.x + block.width - 36
+        : 2 * Math.min(block.x + block.width / 2 - 36, pageWidth - 36 - (block.x + block.width / 2));
+  const width = Math.max(block.width, Math.min(block.width * 1.3, level ? room : Number.POSITIVE_INFINITY));
+  const x =
+    block.align === 'left'
+      ? block.x
+      : block.align === 'right'
+        ? block.x + block.width - width
+        : block.x + (block.width - width) / 2;
+  const height = Math.max(block.top - block.bottom, block.size * 1.2);
+  return { x, y: block.y, width, height, size: block.size, align: block.align };
+}
 
 async function loadForRewrite(bytes: Uint8Array): Promise<PDFDocument> {
   try {
