@@ -193,6 +193,7 @@ function piecesOf(
 /** Removes the text objects of every page's content and of the form XObjects the pages draw. */
 function stripPages(document: PDFDocument): void {
   const replaced = new Set<PDFRef>();
+  const forms = new Set<PDFRef>();
   for (const page of document.getPages()) {
     const raw = page.node.get(PDFName.of('Contents'));
     const refs = raw instanceof PDFArray ? raw.asArray() : raw ? [raw] : [];
@@ -205,7 +206,7 @@ function stripPages(document: PDFDocument): void {
     });
     const stripped = document.context.flateStream(Buffer.concat(parts));
     page.node.set(PDFName.of('Contents'), document.context.register(stripped));
-    stripForms(document, page.node.getInheritableAttribute(PDFName.of('Resources')), new Set());
+    stripForms(document, page.node.getInheritableAttribute(PDFName.of('Resources')), forms);
   }
   // The old streams go: saved, they would carry the original text along (pdf-lib keeps unused objects).
   for (const ref of replaced) document.context.delete(ref);
