@@ -210,6 +210,26 @@ describe('pdf documents', () => {
     expect(edges('Buenos días').left).toBeCloseTo(72, 3);
   });
 
+  it('two paragraphs with no space between them: the short last line ends the first (two blocks)', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([595, 842]);
+    const first = 'The house is big and the garden is green. The dog is in the garden and the cat is black.';
+    page.drawText(first, { x: 72, y: 700, size: 12, font, maxWidth: 220, lineHeight: 14 });
+    const lines = Math.ceil(font.widthOfTextAtSize(first, 12) / 220);
+    page.drawText('The car is red.', { x: 72, y: 700 - lines * 14, size: 12, font });
+    const { bytes } = await translateFile(t, 'paragraphs.pdf', await pdf.save(), {
+      target_lang: 'ES',
+      source_lang: 'EN',
+      output_format: 'docx',
+    });
+    const { value } = await mammoth.extractRawText({ buffer: bytes });
+    const paragraphs = value.split('\n').filter((line) => line.trim() !== '');
+    expect(paragraphs).toHaveLength(2);
+    expect(paragraphs[0]).toMatch(/^La casa es grande .* el gato es negros?\.$/);
+    expect(paragraphs[1]).toBe('El coche es rojo.');
+  });
+
   it('a PDF of 501 pages: 413', async () => {
     const pdf = await PDFDocument.create();
     for (let page = 0; page < 501; page++) pdf.addPage([100, 100]);

@@ -1,7 +1,7 @@
 /**
  * A page's lines grouped into blocks: a line close below the previous one (at most 1.7 × its size) of
  * about the same size and angle joins its block, unless the two lines are each in one style and differ in
- * family or weight. A block keeps its text in runs of one style each, and its alignment: the lines' left
+ * family or weight, or the first ends early though the next line's first word would have fitted after it. A block keeps its text in runs of one style each, and its alignment: the lines' left
  * edges, right edges or centres that agree; a single line centred on the page and off the left margin is
  * centred.
  */
@@ -89,12 +89,31 @@ export function groupLines(lines: readonly Line[], { page, center, styles }: Pag
       (first.family !== second.family || first.bold !== second.bold)
     );
   };
+  // A line that ends early although the next line's first word would have fitted after it ends its
+  // paragraph (a hard break): the column's right edge is the farthest right edge of the page's lines that
+  // start where it starts, at about its size.
+  const columnRight = (line: Line) =>
+    Math.max(
+      ...lines
+        .filter(
+          (other) =>
+            other.angle === line.angle &&
+            Math.abs(other.x - line.x) <= line.size * 2 &&
+            Math.abs(other.size - line.size) < line.size * 0.2,
+        )
+        .map((other) => other.right),
+    );
+  const endsParagraph = (last: Line, next: Line) => {
+    const charWidth = (last.right - last.x) / Math.max(last.text.trim().length, 1);
+    const firstWord = /^\s*(\S+)/.exec(next.text)?.[1] ?? '';
+    return columnRight(last) - last.right > (firstWord.length + 1) * charWidth + last.size * 0.5;
+  };
   for (const line of lines) {
     const group = groups.at(-1);
     const last = group?.at(-1);
     const below = last && last.y - line.y > 0 && last.y - line.y <= last.size * 1.7;
     const alike = last && last.angle === line.angle && Math.abs(last.size - line.size) < last.size * 0.2;
-    if (group && below && alike && !restyled(last, line)) group.push(line);
+    if (group && below && alike && !restyled(last, line) && !endsParagraph(last, line)) group.push(line);
     else groups.push([line]);
   }
   const leftMargin = Math.min(...lines.filter((line) => line.angle === 0).map((line) => line.x));
