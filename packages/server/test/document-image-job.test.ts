@@ -166,4 +166,12 @@ describe('image documents: OCR in the job', () => {
     });
     expect(await usage(account.key)).toBe(0);
   }, 60_000);
+
+  it('an image without source_lang into a target no engine serves: 400 at upload, nothing queued', async () => {
+    const reply = await upload(t, 'poster.png', await gradientPoster(), { target_lang: 'JA' });
+    expect([reply.status, reply.data.message]).toEqual([
+      400,
+      "Target language JA is not supported by this server's engines.",
+    ]);
+  });
 });
