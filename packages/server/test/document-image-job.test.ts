@@ -174,4 +174,38 @@ describe('image documents: OCR in the job', () => {
       "Target language JA is not supported by this server's engines.",
     ]);
   });
+
+  it('text that hardly stands out (grey on grey) is drawn back in black, which contrasts', async () => {
+    const label = await sharp({
+      text: {
+        text: '<span foreground="#8a8a8a">The house is big.</span>',
+        font: 'DejaVu Sans 30',
+        dpi: 96,
+        rgba: true,
+      },
+    })
+      .png()
+      .toBuffer();
+    const poster = await sharp({ create: { width: 700, height: 160, channels: 3, background: '#c4c4c4' } })
+      .composite([{ input: label, left: 40, top: 50 }])
+      .png()
+      .toBuffer();
+    const darkest = async (image: Buffer) => {
+      const { data, info } = await sharp(image)
+        .extract({ left: 30, top: 40, width: 500, height: 70 })
+        .raw()
+        .toBuffer({
+          resolveWithObject: true,
+        });
+      let least = 255;
+      for (let at = 0; at < data.length; at += info.channels) least = Math.min(least, data[at]!);
+      return least;
+    };
+    expect(await darkest(poster)).toBeGreaterThan(120);
+    const uploaded = await upload(t, 'grey.png', poster, { target_lang: 'ES', source_lang: 'EN' });
+    expect((await finished(uploaded.data, t.server.devKey)).status).toBe('done');
+    const result = await download(t, uploaded.data);
+    expect(await darkest(result.bytes)).toBeLessThan(40);
+    expect(await ocr(result.bytes, 'spa')).toContain('La casa es grande.');
+  }, 60_000);
 });

@@ -57,8 +57,7 @@ export async function drawTranslations(
       image,
     );
     if (box.width < 2 || box.height < 2) continue;
-    const background = median(ring(image, box));
-    const ink = inkColour(image, block, background);
+    const ink = inkColour(image, block, ring(image, box));
     overlays.push({
       input: coverPixels(image, box),
       raw: { width: box.width, height: box.height, channels: 4 },
@@ -135,7 +134,8 @@ function ring(image: DecodedImage, box: Box): Rgb[] {
 }
 
 /** The text colour: the median of the fifth of the word pixels farthest from the background. */
-function inkColour(image: DecodedImage, block: OcrBlock, background: Rgb): Rgb {
+function inkColour(image: DecodedImage, block: OcrBlock, around: readonly Rgb[]): Rgb {
+  const background = median(around);
   const inside = union(block.lines);
   const pixels: Rgb[] = [];
   const step = Math.max(1, Math.floor(Math.sqrt((inside.width * inside.height) / 20_000)));
@@ -148,10 +148,32 @@ function inkColour(image: DecodedImage, block: OcrBlock, background: Rgb): Rgb {
     .slice(0, Math.max(1, Math.ceil(pixels.length / 5)))
     .map((entry) => entry.colour);
   const ink = median(far);
-  // Text that would not stand out (a flat region): black or white, whichever contrasts.
-  if (distance(ink, background) < 60) return luminance(background) > 128 ? [0, 0, 0] : [255, 255, 255];
-  return ink;
+  // Ink that would not stand out somewhere on the cover (its lightest or darkest tenth of the surroundings):
+  // black or white, whichever contrasts more with both.
+  const shades = around.map(relativeLuminance).sort((a, b) => a - b);
+  const light = shades[Math.floor(shades.length * 0.9)] ?? relativeLuminance(background);
+  const dark = shades[Math.floor(shades.length * 0.1)] ?? relativeLuminance(background);
+  const worst = (colour: Rgb) => Math.min(contrast(colour, light), contrast(colour, dark));
+  if (worst(ink) >= MIN_CONTRAST) return ink;
+  return worst([0, 0, 0]) >= worst([255, 255, 255]) ? [0, 0, 0] : [255, 255, 255];
 }
+
+/** Contrast ratio under which the text colour is replaced by black or white (WCAG's ratio, 1..21). */
+const MIN_CONTRAST = 2;
+
+/** WCAG relative luminance of an sRGB colour (0..1). */
+function relativeLuminance(colour: Rgb): number {
+  const linear = colour.map((value) => {
+    const c = value / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * linear[0]! + 0.7152 * linear[1]! + 0.0722 * linear[2]!;
+}
+
+const contrast = (colour: Rgb, luminance: number) => {
+  const own = relativeLuminance(colour);
+  return (Math.max(own, luminance) + 0.05) / (Math.min(own, luminance) + 0.05);
+};
 
 function median(pixels: readonly Rgb[]): Rgb {
   if (pixels.length === 0) return [255, 255, 255];
@@ -163,7 +185,6 @@ function median(pixels: readonly Rgb[]): Rgb {
 }
 
 const distance = (a: Rgb, b: Rgb) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-const luminance = (c: Rgb) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
 const hex = (c: Rgb) => `#${c.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
 
 function escapeMarkup(text: string): string {
