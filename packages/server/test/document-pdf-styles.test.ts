@@ -257,4 +257,40 @@ describe('pdf styles, form XObjects and annotations', () => {
       ['El gato es negro.', 'DejaVuSansMono'],
     ]);
   });
+
+  it('words in different faces on one line are spaced by one space of the face before the gap', async () => {
+    const pdf = await PDFDocument.create();
+    const [regular, bold] = await Promise.all(
+      [StandardFonts.Helvetica, StandardFonts.HelveticaBold].map((name) => pdf.embedFont(name)),
+    );
+    const page = pdf.addPage([595, 842]);
+    let x = 72;
+    for (const [text, font] of [
+      ['Note:', bold],
+      [' the house is big and the garden is green and the ', regular],
+      ['cat', bold],
+      [' is black.', regular],
+    ] as const) {
+      page.drawText(text, { x, y: 700, size: 12, font });
+      x += font.widthOfTextAtSize(text, 12);
+    }
+    const { bytes } = await translateFile(t, 'spaced.pdf', await pdf.save(), {
+      target_lang: 'ES',
+      source_lang: 'EN',
+    });
+    const document = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+    const items = (await (await document.getPage(1)).getTextContent()).items.filter(
+      (item) => 'str' in item && item.str.trim() !== '',
+    ) as { str: string; transform: number[]; width: number }[];
+    await document.destroy();
+    expect(items.length).toBeGreaterThan(2);
+    for (let i = 1; i < items.length; i++) {
+      const [previous, item] = [items[i - 1]!, items[i]!];
+      if (Math.abs(previous.transform[5]! - item.transform[5]!) > 1) continue;
+      const gap = item.transform[4]! - (previous.transform[4]! + previous.width);
+      // One space of DejaVu Sans (0.318 em) or Sans Bold (0.348 em) at 12 pt, give or take a trailing space.
+      expect(gap, `${previous.str} → ${item.str}`).toBeGreaterThan(-0.5);
+      expect(gap).toBeLessThan(12 * 0.36);
+    }
+  });
 });

@@ -84,6 +84,8 @@ export interface Fragment {
   readonly style: PdfStyle;
   /** Width at size 1. */
   readonly width: number;
+  /** Width of a space in its font at size 1 (the gap after the word it ends is drawn in it). */
+  readonly space: number;
 }
 
 /** A word: fragments with no space between them (`bold,` with a plain comma is two fragments). */
@@ -114,30 +116,35 @@ export async function drawStyledText(
 ): Promise<void> {
   const words = await wordsOf(pieces, fonts);
   if (words.length === 0) return;
-  const space = words[0]![0]!.font.widthOfTextAtSize(' ', 1);
   let size = area.size;
-  let lines = wrap(words, space, area.width / size);
+  let lines = wrap(words, area.width / size);
   while (size > 4 && lines.length * size * 1.2 > area.height * 1.05) {
     size *= 0.92;
-    lines = wrap(words, space, area.width / size);
+    lines = wrap(words, area.width / size);
   }
   lines.forEach((line, index) => {
     const y = area.y - index * size * 1.2;
-    const segments = segmentsOf(line, space);
-    const used = line.reduce((sum, word) => sum + word.reduce((w, fragment) => w + fragment.width, 0), 0);
-    const free = Math.max(area.width - (used + space * (line.length - 1)) * size, 0);
+    const { segments, width } = segmentsOf(line);
+    const free = Math.max(area.width - width * size, 0);
     const offset = area.align === 'right' ? free : area.align === 'center' ? free / 2 : 0;
     for (const segment of segments) draw(segment, area.x + offset + segment.x * size, y, size);
   });
 }
 
-/** A line's fragments joined into one text per stretch of the same style (spaces included), `x` at size 1. */
-function segmentsOf(line: readonly Word[], space: number): (Fragment & { x: number })[] {
+/** The space after a word: drawn in the font of its last fragment. */
+const gapAfter = (word: Word) => word.at(-1)!.space;
+const widthOf = (word: Word) => word.reduce((sum, fragment) => sum + fragment.width, 0);
+
+/**
+ * A line's fragments joined into one text per stretch of the same style (spaces included), `x` at size 1,
+ * and the line's width at size 1.
+ */
+function segmentsOf(line: readonly Word[]): { segments: (Fragment & { x: number })[]; width: number } {
   const segments: (Fragment & { x: number })[] = [];
   let x = 0;
   line.forEach((word, k) => {
     const gap = k > 0 ? ' ' : '';
-    if (k > 0) x += space;
+    if (k > 0) x += gapAfter(line[k - 1]!);
     for (const [f, fragment] of word.entries()) {
       const last = segments.at(-1);
       const joined = f === 0 ? gap : '';
@@ -147,7 +154,7 @@ function segmentsOf(line: readonly Word[], space: number): (Fragment & { x: numb
       x += fragment.width;
     }
   });
-  return segments;
+  return { segments, width: x };
 }
 
 /** Draws on a page; text at an angle is placed from its frame (the page turned back by it) and drawn turned. */
@@ -173,6 +180,7 @@ async function wordsOf(pieces: readonly StyledText[], fonts: FontSet): Promise<W
   let open = false;
   for (const piece of pieces) {
     const font = await fonts.faceFor(piece.style, piece.text);
+    const space = font.widthOfTextAtSize(' ', 1);
     // Split on whitespace, keeping where the piece starts or ends inside a word.
     for (const [index, part] of piece.text.split(/(\s+)/).entries()) {
       if (index % 2 === 1) {
@@ -181,7 +189,13 @@ async function wordsOf(pieces: readonly StyledText[], fonts: FontSet): Promise<W
       }
       if (part === '') continue;
       // Fragment widths are measured once, at size 1 (fontkit's layout is slow), and scaled.
-      const fragment = { text: part, font, style: piece.style, width: font.widthOfTextAtSize(part, 1) };
+      const fragment = {
+        text: part,
+        font,
+        style: piece.style,
+        width: font.widthOfTextAtSize(part, 1),
+        space,
+      };
       if (open) words.at(-1)!.push(fragment);
       else words.push([fragment]);
       open = true;
@@ -191,17 +205,18 @@ async function wordsOf(pieces: readonly StyledText[], fonts: FontSet): Promise<W
 }
 
 /** Lines of words within `width` (in units of the font size). */
-function wrap(words: readonly Word[], space: number, width: number): Word[][] {
+function wrap(words: readonly Word[], width: number): Word[][] {
   const lines: Word[][] = [];
   let line: Word[] = [];
   let used = 0;
   for (const word of words) {
-    const wordWidth = word.reduce((sum, fragment) => sum + fragment.width, 0);
-    if (line.length > 0 && used + space + wordWidth > width) {
+    const wordWidth = widthOf(word);
+    const gap = line.length > 0 ? gapAfter(line.at(-1)!) : 0;
+    if (line.length > 0 && used + gap + wordWidth > width) {
       lines.push(line);
       line = [];
     }
-    used = line.length === 0 ? wordWidth : used + space + wordWidth;
+    used = line.length === 0 ? wordWidth : used + gap + wordWidth;
     line.push(word);
   }
   if (line.length > 0) lines.push(line);
