@@ -260,9 +260,8 @@ describe('pdf styles, form XObjects and annotations', () => {
 
   it('words in different faces on one line are spaced by one space of the face before the gap', async () => {
     const pdf = await PDFDocument.create();
-    const [regular, bold] = await Promise.all(
-      [StandardFonts.Helvetica, StandardFonts.HelveticaBold].map((name) => pdf.embedFont(name)),
-    );
+    const regular = await pdf.embedFont(StandardFonts.Helvetica);
+    const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
     const page = pdf.addPage([595, 842]);
     let x = 72;
     for (const [text, font] of [
