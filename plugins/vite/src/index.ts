@@ -1,5 +1,6 @@
 export type { CatalogManifest, CatalogOptions } from './catalogs.js';
 export { MissingTranslationsError } from './errors.js';
+export { outputPath } from './links.js';
 export { type Alternate, withAlternates } from './localize.js';
 export type { GlossaViteOptions } from './options.js';
-export { glossaVite, outputPath } from './plugin.js';
+export { glossaVite } from './plugin.js';

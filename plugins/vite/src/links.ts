@@ -76,12 +76,17 @@ export function localizeHref(
         : ['.html', '/index.html'];
   for (const added of completions) {
     if (!options.isPage(decoded + added)) continue;
-    const file = options.output.replaceAll('{locale}', locale).replaceAll('{path}', path + added);
+    const file = outputPath(options.output, locale, path + added);
     // Left out again when the layout puts it at the end (`es/index.html` → `es/`).
     const shown = added && file.endsWith(added) ? file.slice(0, -added.length) : file;
     return `${prefix}${shown}${suffix}`;
   }
   return undefined;
+}
+
+/** Where a page's `locale` version goes: `output` with `{locale}` and `{path}` filled in. */
+export function outputPath(pattern: string, locale: string, path: string): string {
+  return pattern.replaceAll('{locale}', locale).replaceAll('{path}', path);
 }
 
 /** `/` or `/app/` for a path base; the path of a URL base. */

@@ -8,7 +8,7 @@ import { extname, join, posix } from 'node:path';
 import type { ResolvedConfig as GlossaResolvedConfig, RunEvent } from '@glossa/core';
 import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite';
 import { emitCatalogs } from './catalogs.js';
-import type { LinkOptions } from './links.js';
+import { type LinkOptions, outputPath } from './links.js';
 import { type Alternate, describeReport, localizePages, type Page, withAlternates } from './localize.js';
 import { type GlossaViteOptions, requestOptionsOf, resolveGlossaConfig } from './options.js';
 import { openSession, type Session } from './service.js';
@@ -237,10 +237,6 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     const alternates = alternatesOf(pagePath);
     return withAlternates(localized.pages.get(locale)!.get(pagePath)!, alternates, alternates[0]!.href);
   }
-}
-
-export function outputPath(pattern: string, locale: string, path: string): string {
-  return pattern.replaceAll('{locale}', locale).replaceAll('{path}', path);
 }
 
 const asText = (source: string | Uint8Array) =>
