@@ -2,6 +2,7 @@
  * `glossaVite()`: localizes the site's HTML pages at build time (`dist/<locale>/…`) and serves localized
  * pages under `/<locale>/` in the dev server. Options override the project's `glossa.config.*`.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, posix } from 'node:path';
@@ -102,7 +103,10 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
               base: vite.base,
               output,
               isPage: (path) => paths.has(path),
-              id: JSON.stringify([vite.base, output, [...paths].sort()]),
+              // A hash, not the list: it is part of every page's result key.
+              id: createHash('sha256')
+                .update(JSON.stringify([vite.base, output, [...paths].sort()]))
+                .digest('hex'),
             };
             const localized = await localizePages(pages, localizeOptions(session, links));
             for (const problem of localized.problems) {

@@ -10,7 +10,7 @@
  * build uses them without opening the translation cache at all. Once it has changed (a run, an edit, the
  * CLI), an entry is used only after each of its translations is checked against the cache.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
@@ -121,7 +121,7 @@ export function createResultStore(options: ResultStoreOptions): ResultStore {
       if (!changed) return;
       const file: ResultsFile = { format: FORMAT, cacheStamp: stamp, entries };
       await mkdir(dirname(path), { recursive: true });
-      const tmp = `${path}.tmp-${process.pid}`;
+      const tmp = `${path}.tmp-${process.pid}-${randomUUID()}`; // two builds in one process: two temp files
       await writeFile(tmp, JSON.stringify(file));
       await rename(tmp, path); // a reader sees the whole file or the previous one
     },
