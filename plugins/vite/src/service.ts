@@ -48,7 +48,8 @@ export function openSession(
     getMany: async (keys) => (await open()).getMany(keys),
     setMany: async (entries) => (await open()).setMany(entries),
     close: async () => {
-      if (opened) await (await opened).close();
+      // A cache that could not be opened has nothing to close (its error went to the run that opened it).
+      await (await opened?.catch(() => undefined))?.close();
     },
   };
   const results =

@@ -238,6 +238,17 @@ describe('glossaVite build', () => {
     expect((await readFile(cachePath, 'utf8')).split('\n').length).toBeGreaterThan(2); // the config's cache
   });
 
+  it('a cache file that cannot be read fails the build with the cache error', async () => {
+    const folder = join(dir, 'cache-is-a-folder.jsonl');
+    await mkdir(folder, { recursive: true });
+    const thrown = await build(config({ cache: { path: folder } }, 'dist-bad-cache')).catch(
+      (e: unknown) => e,
+    );
+    const failure = (thrown as { errors?: unknown[] }).errors?.[0] as Error | undefined;
+    expect(failure?.name).toBe('CacheStoreError');
+    expect(failure?.message).toMatch(/Cannot read the cache file .*cache-is-a-folder\.jsonl: EISDIR/);
+  });
+
   it('refuses a relative base (asset URLs would break in the locale folders) and an output without {locale}', async () => {
     await expect(build({ ...config({}), base: './' })).rejects.toThrow(/`base` must be absolute/);
     expect(() => glossaVite({ output: 'out/{path}' })).toThrow(/must contain \{locale\} and \{path\}/);
