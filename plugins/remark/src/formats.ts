@@ -20,14 +20,31 @@ export interface Wrap {
 /**
  * Breaks a one-line paragraph into lines of at most `wrap.width` characters (a longer word stays whole).
  * A line only breaks at a single space before a letter, so the new line cannot start a block (a list
- * marker, `#`, `>`, `<`, a setext underline) and the text reads back the same, soft breaks being spaces.
+ * marker, `#`, `>`, `<`, a setext underline) and the text reads back the same, soft breaks being spaces;
+ * never inside link syntax, inline HTML or code.
  */
 export function wrapLines(line: string, wrap: Wrap): string {
   const chars = [...line];
   const words: string[] = [];
   let start = 0;
-  for (let index = 1; index < chars.length - 1; index++) {
-    if (chars[index] === ' ' && chars[index - 1] !== ' ' && /\p{L}/u.test(chars[index + 1]!)) {
+  // Inside brackets, parentheses, angle brackets or a code span (a link's text, URL and title, inline
+  // HTML, code) the line does not break: the syntax reads the same, but the text would not.
+  let depth = 0;
+  let code = false;
+  for (let index = 0; index < chars.length - 1; index++) {
+    const char = chars[index]!;
+    if (char === '\\') index++;
+    else if (char === '`') code = !code;
+    else if (code) continue;
+    else if (char === '[' || char === '(' || char === '<') depth++;
+    else if ((char === ']' || char === ')' || char === '>') && depth > 0) depth--;
+    else if (
+      char === ' ' &&
+      depth === 0 &&
+      index > 0 &&
+      chars[index - 1] !== ' ' &&
+      /\p{L}/u.test(chars[index + 1]!)
+    ) {
       words.push(chars.slice(start, index).join(''));
       start = index + 1;
     }

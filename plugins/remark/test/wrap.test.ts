@@ -15,6 +15,13 @@ describe('wrapping a hard-wrapped paragraph again', () => {
     expect(wrapLines('a  b extraordinarily c', wrap)).toBe('a  b\nextraordinarily\nc');
   });
 
+  test('never inside a link, inline HTML or a code span', () => {
+    const wrap = { width: 4, firstColumn: 0, prefix: '' };
+    expect(
+      wrapLines('see [the docs](a.md "a title") and `a code` or <b class="x">bold</b> \\[not a link', wrap),
+    ).toBe('see [the docs](a.md "a title")\nand `a code`\nor <b class="x">bold</b> \\[not\na\nlink');
+  });
+
   test('a translated paragraph keeps its source layout and reads back as the same text', () => {
     const source =
       'A paragraph that the author\nwrapped by hand at a short width.\n\nOne line stays one line.\n';
