@@ -10,6 +10,10 @@ export interface ShownRun {
   readonly color: readonly number[];
   /** Fill opacity (`ca` of the graphics state): 0 is invisible. */
   readonly opacity: number;
+  /** Where the run starts (text matrix origin, for text drawn without a transform) and its advance width. */
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
 }
 
 /** Every text-showing operation of every page, in order, with the font and fill colour it is drawn in. */
@@ -27,7 +31,8 @@ export async function styledRuns(
   for (let number = 1; number <= document.numPages; number++) {
     const page = await document.getPage(number);
     const list = await page.getOperatorList({ annotationMode });
-    let state = { font: '', color: [0, 0, 0] as number[], opacity: 1 };
+    let state = { font: '', size: 0, color: [0, 0, 0] as number[], opacity: 1 };
+    let [x, y] = [0, 0];
     const stack: (typeof state)[] = [];
     list.fnArray.forEach((fn, index) => {
       const args = list.argsArray[index];
@@ -35,7 +40,9 @@ export async function styledRuns(
         stack.push(state);
         state = { ...state };
       } else if (fn === OPS.restore || fn === OPS.paintFormXObjectEnd) state = stack.pop() ?? state;
-      else if (fn === OPS.setFont) state.font = args[0];
+      else if (fn === OPS.setFont) [state.font, state.size] = [args[0], Number(args[1])];
+      else if (fn === OPS.setTextMatrix) [x, y] = [Number(args[4]), Number(args[5])];
+      else if (fn === OPS.moveText) [x, y] = [x + Number(args[0]), y + Number(args[1])];
       else if (fn === OPS.setFillRGBColor) state.color = Array.from(args as ArrayLike<number>);
       else if (fn === OPS.setGState) {
         for (const [key, value] of args[0] as [string, unknown][])
@@ -51,6 +58,16 @@ export async function styledRuns(
           font: font.name.replace(/^[A-Z]{6}\+/, '').replace(/-\d+$/, ''),
           color: state.color,
           opacity: state.opacity,
+          x,
+          y,
+          width:
+            ((args[0] as unknown[]).reduce<number>(
+              (sum, glyph) =>
+                sum + (glyph && typeof glyph === 'object' && 'width' in glyph ? Number(glyph.width) : 0),
+              0,
+            ) /
+              1000) *
+            state.size,
         });
       }
     });

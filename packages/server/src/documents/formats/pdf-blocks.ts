@@ -35,6 +35,8 @@ export interface PdfBlock {
   readonly runs: readonly PdfRun[];
   /** How the lines sit in the block (drawn the same way). */
   readonly align: 'left' | 'right' | 'center';
+  /** The original text items: extent, baseline, size and style (to find what a link covered). */
+  readonly spans: readonly (Span & { readonly y: number; readonly size: number })[];
 }
 
 /** A line of text, in the frame of its angle. */
@@ -46,6 +48,15 @@ export interface Line {
   size: number;
   text: string;
   styles: number[];
+  /** Where each text item of the line lies, with the style it starts in. */
+  spans: Span[];
+}
+
+/** A text item's extent on its line (`x` to `right`), and its style. */
+export interface Span {
+  readonly x: number;
+  readonly right: number;
+  readonly style: number;
 }
 
 /** The one style of a line's text, or undefined when it mixes styles. */
@@ -149,6 +160,7 @@ export function groupLines(lines: readonly Line[], { page, center, styles }: Pag
       text,
       runs: runsOf(text, styles),
       align: alignmentOf(group, leftMargin, center),
+      spans: group.flatMap((line) => line.spans.map((span) => ({ ...span, y: line.y, size: line.size }))),
     };
   });
 }

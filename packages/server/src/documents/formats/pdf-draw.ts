@@ -148,10 +148,15 @@ function segmentsOf(line: readonly Word[]): { segments: (Fragment & { x: number 
     for (const [f, fragment] of word.entries()) {
       const last = segments.at(-1);
       const joined = f === 0 ? gap : '';
-      if (last && last.style === fragment.style && last.font === fragment.font)
-        segments[segments.length - 1] = { ...last, text: `${last.text}${joined}${fragment.text}` };
-      else segments.push({ ...fragment, x });
       x += fragment.width;
+      // A merged segment's width runs from its start to the end of its last fragment.
+      if (last && last.style === fragment.style && last.font === fragment.font)
+        segments[segments.length - 1] = {
+          ...last,
+          text: `${last.text}${joined}${fragment.text}`,
+          width: x - last.x,
+        };
+      else segments.push({ ...fragment, x: x - fragment.width });
     }
   });
   return { segments, width: x };

@@ -18,10 +18,19 @@ export interface PdfAnnotation {
   readonly text: string;
 }
 
+/** A link annotation: the area it makes clickable. */
+export interface PdfLink {
+  readonly page: number;
+  readonly ref: { readonly num: number; readonly gen: number };
+  /** `[x1, y1, x2, y2]` in user space. */
+  readonly rect: readonly number[];
+}
+
 export interface PdfText {
   readonly pages: number;
   readonly blocks: PdfBlock[];
   readonly annotations: PdfAnnotation[];
+  readonly links: PdfLink[];
   readonly styles: PdfStyles;
 }
 
@@ -62,6 +71,7 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
     styleReader = openStyleReader(lib, bytes, styles);
     const blocks: PdfBlock[] = [];
     const annotations: PdfAnnotation[] = [];
+    const links: PdfLink[] = [];
     for (let number = 1; number <= document.numPages; number++) {
       const page = await document.getPage(number);
       const styleOf = createStyleCursor(await styleReader.page(number), plain);
@@ -84,23 +94,36 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
           if (item.hasEOL) line = undefined;
           continue;
         }
+        const span = { x, right: x + item.width, style: itemStyles[item.str.search(/\S/)] ?? plain };
         if (line && line.angle === angle && Math.abs(line.y - y) < size * 0.5) {
           const gap = x - line.right;
           if (gap > size * 0.15 && !line.text.endsWith(' ')) append(line, ' ', itemStyles);
           append(line, item.str, itemStyles);
           line.right = Math.max(line.right, x + item.width);
+          line.spans.push(span);
         } else {
-          line = { angle, x, y, right: x + item.width, size, text: item.str, styles: itemStyles };
+          line = {
+            angle,
+            x,
+            y,
+            right: x + item.width,
+            size,
+            text: item.str,
+            styles: itemStyles,
+            spans: [span],
+          };
           lines.push(line);
         }
         if (item.hasEOL) line = undefined;
       }
       const [left, , right] = page.view as [number, number, number, number];
       blocks.push(...groupLines(lines, { page: number - 1, center: (left + right) / 2, styles }));
-      annotations.push(...(await readAnnotations(page, number - 1)));
+      const found = await readAnnotations(page, number - 1);
+      annotations.push(...found.annotations);
+      links.push(...found.links);
       page.cleanup();
     }
-    return { pages: document.numPages, blocks, annotations, styles };
+    return { pages: document.numPages, blocks, annotations, links, styles };
   } finally {
     await Promise.all([document.destroy(), styleReader?.close()]);
   }
@@ -115,18 +138,18 @@ function append(line: Line, text: string, styles: readonly number[]): void {
 async function readAnnotations(
   page: Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>,
   index: number,
-): Promise<PdfAnnotation[]> {
-  const found: PdfAnnotation[] = [];
+): Promise<{ annotations: PdfAnnotation[]; links: PdfLink[] }> {
+  const annotations: PdfAnnotation[] = [];
+  const links: PdfLink[] = [];
   for (const annotation of await page.getAnnotations({ intent: 'display' })) {
     const text = String(annotation.contentsObj?.str ?? '');
-    const ref = /^(\d+)R(\d*)$/.exec(String(annotation.id ?? ''));
-    if (!ref || SKIPPED_ANNOTATIONS.has(annotation.subtype) || !/\p{L}/u.test(text)) continue;
-    found.push({
-      page: index,
-      subtype: String(annotation.subtype),
-      ref: { num: Number(ref[1]), gen: Number(ref[2] || 0) },
-      text,
-    });
+    const match = /^(\d+)R(\d*)$/.exec(String(annotation.id ?? ''));
+    if (!match) continue;
+    const ref = { num: Number(match[1]), gen: Number(match[2] || 0) };
+    if (annotation.subtype === 'Link' && Array.isArray(annotation.rect))
+      links.push({ page: index, ref, rect: annotation.rect.map(Number) });
+    if (SKIPPED_ANNOTATIONS.has(annotation.subtype) || !/\p{L}/u.test(text)) continue;
+    annotations.push({ page: index, subtype: String(annotation.subtype), ref, text });
   }
-  return found;
+  return { annotations, links };
 }

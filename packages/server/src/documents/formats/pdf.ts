@@ -26,6 +26,7 @@ import { translateAnnotations } from './pdf-annotations.js';
 import type { PdfBlock } from './pdf-blocks.js';
 import { pdfBlocksToDocx } from './pdf-docx.js';
 import { type Area, createFontSet, drawStyledText, pageDrawer, type StyledText } from './pdf-draw.js';
+import { DrawnRuns, linkTargets, moveLinks } from './pdf-links.js';
 import { stripText } from './pdf-strip.js';
 import { type PdfStyle, PLAIN_STYLE } from './pdf-styles.js';
 import { readPdfText } from './pdf-text.js';
@@ -36,7 +37,7 @@ export const pdfFormat: DocumentFormat = {
   contentType: 'application/pdf',
   minimumBilled: 50_000,
   async extract(bytes, options): Promise<Extraction> {
-    const { blocks, annotations, styles } = await readPdfText(bytes);
+    const { blocks, annotations, links, styles } = await readPdfText(bytes);
     const document = await loadForRewrite(bytes);
     const texts = blocks.filter((block) => /\p{L}/u.test(block.text)).map((block) => blockText(block));
     if (texts.length === 0 && annotations.length === 0)
@@ -78,16 +79,24 @@ export const pdfFormat: DocumentFormat = {
         stripPages(document);
         const fonts = createFontSet(document);
         const pages = document.getPages();
+        const drawn = new DrawnRuns();
         for (const [index, block] of blocks.entries()) {
           const page = pages[block.page];
           if (!page) continue;
+          const drawOnPage = pageDrawer(page, block.angle);
           await drawStyledText(
             pieces[index]!,
             fonts,
             areaOf(block, page.getWidth()),
-            pageDrawer(page, block.angle),
+            (fragment, x, y, size) => {
+              drawOnPage(fragment, x, y, size);
+              drawn.add(index, fragment.style, x, y, fragment.width * size, size);
+            },
           );
         }
+        const mainStyles = new Map(texts.map((text) => [text.block, text.base]));
+        const targets = linkTargets(links, blocks, (index) => mainStyles.get(blocks[index]!));
+        moveLinks(document, targets, drawn, styles.list);
         await translateAnnotations(document, fonts, annotations, outputs.slice(texts.length));
         if (fonts.missing.size > 0)
           throw new DocumentFormatError(
