@@ -230,6 +230,60 @@ describe('pdf documents', () => {
     expect(paragraphs[1]).toBe('El coche es rojo.');
   });
 
+  it('a justified paragraph is drawn justified: every line but the last reaches the right edge', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([595, 842]);
+    const words =
+      'The house is big and the garden is green. The dog is in the garden and the cat is black. Good morning, my friend. The car is red and the house is big.'.split(
+        ' ',
+      );
+    const [left, measure, size] = [72, 240, 12];
+    const lines: string[][] = [[]];
+    for (const word of words) {
+      const line = lines.at(-1)!;
+      if (line.length > 0 && font.widthOfTextAtSize([...line, word].join(' '), size) > measure)
+        lines.push([word]);
+      else line.push(word);
+    }
+    lines.forEach((line, index) => {
+      const y = 700 - index * 14;
+      const last = index === lines.length - 1;
+      const used = line.reduce((sum, word) => sum + font.widthOfTextAtSize(word, size), 0);
+      const gap =
+        last || line.length < 2 ? font.widthOfTextAtSize(' ', size) : (measure - used) / (line.length - 1);
+      let x = left;
+      for (const word of line) {
+        page.drawText(word, { x, y, size, font });
+        x += font.widthOfTextAtSize(word, size) + gap;
+      }
+    });
+    expect(lines.length).toBeGreaterThan(3);
+    const { bytes } = await translateFile(t, 'justified.pdf', await pdf.save(), {
+      target_lang: 'ES',
+      source_lang: 'EN',
+    });
+    const document = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+    const items = (await (await document.getPage(1)).getTextContent()).items.filter(
+      (item) => 'str' in item && item.str.trim() !== '',
+    ) as { str: string; transform: number[]; width: number }[];
+    await document.destroy();
+    const rows = new Map<number, { left: number; right: number }>();
+    for (const item of items) {
+      const y = Math.round(item.transform[5]!);
+      const row = rows.get(y) ?? { left: Number.POSITIVE_INFINITY, right: 0 };
+      rows.set(y, {
+        left: Math.min(row.left, item.transform[4]!),
+        right: Math.max(row.right, item.transform[4]! + item.width),
+      });
+    }
+    const ordered = [...rows.entries()].sort((a, b) => b[0] - a[0]).map(([, row]) => row);
+    expect(ordered.length).toBeGreaterThan(2);
+    for (const row of ordered) expect(row.left).toBeCloseTo(left, 3);
+    for (const row of ordered.slice(0, -1)) expect(Math.abs(row.right - (left + measure))).toBeLessThan(0.5);
+    expect(ordered.at(-1)!.right).toBeLessThan(left + measure - 1);
+  });
+
   it('a PDF of 501 pages: 413', async () => {
     const pdf = await PDFDocument.create();
     for (let page = 0; page < 501; page++) pdf.addPage([100, 100]);

@@ -1,7 +1,9 @@
 /**
  * A page's lines grouped into blocks: a line close below the previous one (at most 1.7 × its size) of
  * about the same size and angle joins its block, unless the two lines are each in one style and differ in
- * family or weight, or the first ends early though the next line's first word would have fitted after it. A block keeps its text in runs of one style each, and its alignment: the lines' left
+ * family or weight, or the first ends early though the next line's first word would have fitted after it.
+ * A block keeps its text in runs of one style each, and its alignment: justified (three lines or more, all
+ * but the last reaching the same right edge), or the lines' left
  * edges, right edges or centres that agree; a single line centred on the page and off the left margin is
  * centred.
  */
@@ -34,7 +36,7 @@ export interface PdfBlock {
   /** The text in runs of one style each (their texts joined are `text`). */
   readonly runs: readonly PdfRun[];
   /** How the lines sit in the block (drawn the same way). */
-  readonly align: 'left' | 'right' | 'center';
+  readonly align: 'left' | 'right' | 'center' | 'justify';
   /** The original text items: extent, baseline, size and style (to find what a link covered). */
   readonly spans: readonly (Span & { readonly y: number; readonly size: number })[];
 }
@@ -76,7 +78,17 @@ function alignmentOf(group: readonly Line[], leftMargin: number, pageCenter: num
   const size = group[0]!.size;
   const agree = (values: number[]) => Math.max(...values) - Math.min(...values) <= size * 0.5;
   if (group.length > 1) {
-    if (agree(group.map((line) => line.x))) return 'left';
+    // Justified: three lines or more, all but the last reaching the same right edge.
+    const full = group.slice(0, -1);
+    const flush = agree(group.map((line) => line.x));
+    if (
+      flush &&
+      full.length >= 2 &&
+      agree(full.map((line) => line.right)) &&
+      group.at(-1)!.right <= full[0]!.right + size * 0.5
+    )
+      return 'justify';
+    if (flush) return 'left';
     if (agree(group.map((line) => line.right))) return 'right';
     if (agree(group.map((line) => (line.x + line.right) / 2))) return 'center';
     return 'left';

@@ -101,7 +101,7 @@ export interface Area {
   /** Largest font size. */
   readonly size: number;
   /** Where each line sits in the width (default left). */
-  readonly align?: 'left' | 'right' | 'center';
+  readonly align?: 'left' | 'right' | 'center' | 'justify';
 }
 
 /**
@@ -124,10 +124,14 @@ export async function drawStyledText(
   }
   lines.forEach((line, index) => {
     const y = area.y - index * size * 1.2;
-    const { segments, width } = segmentsOf(line);
+    // A justified line (not the last) spreads its free width over its gaps: each word is drawn at its place.
+    const justified = area.align === 'justify' && index < lines.length - 1 && line.length > 1;
+    const { segments, width } = segmentsOf(line, justified);
     const free = Math.max(area.width - width * size, 0);
     const offset = area.align === 'right' ? free : area.align === 'center' ? free / 2 : 0;
-    for (const segment of segments) draw(segment, area.x + offset + segment.x * size, y, size);
+    const stretch = justified ? free / (line.length - 1) : 0;
+    for (const segment of segments)
+      draw(segment, area.x + offset + segment.x * size + segment.word * stretch, y, size);
   });
 }
 
@@ -139,8 +143,11 @@ const widthOf = (word: Word) => word.reduce((sum, fragment) => sum + fragment.wi
  * A line's fragments joined into one text per stretch of the same style (spaces included), `x` at size 1,
  * and the line's width at size 1.
  */
-function segmentsOf(line: readonly Word[]): { segments: (Fragment & { x: number })[]; width: number } {
-  const segments: (Fragment & { x: number })[] = [];
+function segmentsOf(
+  line: readonly Word[],
+  wordByWord = false,
+): { segments: (Fragment & { x: number; word: number })[]; width: number } {
+  const segments: (Fragment & { x: number; word: number })[] = [];
   let x = 0;
   line.forEach((word, k) => {
     const gap = k > 0 ? ' ' : '';
@@ -150,13 +157,13 @@ function segmentsOf(line: readonly Word[]): { segments: (Fragment & { x: number 
       const joined = f === 0 ? gap : '';
       x += fragment.width;
       // A merged segment's width runs from its start to the end of its last fragment.
-      if (last && last.style === fragment.style && last.font === fragment.font)
+      if (last && last.style === fragment.style && last.font === fragment.font && !(wordByWord && f === 0))
         segments[segments.length - 1] = {
           ...last,
           text: `${last.text}${joined}${fragment.text}`,
           width: x - last.x,
         };
-      else segments.push({ ...fragment, x: x - fragment.width });
+      else segments.push({ ...fragment, x: x - fragment.width, word: k });
     }
   });
   return { segments, width: x };

@@ -113,9 +113,13 @@ export const pdfFormat: DocumentFormat = {
  * its alignment leaves free (both sides when centred), within 36 pt page margins (turned text: 30% wider).
  */
 function areaOf(block: PdfBlock, pageWidth: number): Area {
+  const height = Math.max(block.top - block.bottom, block.size * 1.2);
+  // Justified text keeps its measure: both edges stay (the text is made smaller when it does not fit).
+  if (block.align === 'justify')
+    return { x: block.x, y: block.y, width: block.width, height, size: block.size, align: 'justify' };
   const level = block.angle === 0;
   const room =
-    block.align === 'left'
+    block.align !== 'right' && block.align !== 'center'
       ? pageWidth - 36 - block.x
       : block.align === 'right'
         ? block.x + block.width - 36
@@ -127,7 +131,6 @@ function areaOf(block: PdfBlock, pageWidth: number): Area {
       : block.align === 'right'
         ? block.x + block.width - width
         : block.x + (block.width - width) / 2;
-  const height = Math.max(block.top - block.bottom, block.size * 1.2);
   return { x, y: block.y, width, height, size: block.size, align: block.align };
 }
 
