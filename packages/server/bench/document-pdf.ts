@@ -5,7 +5,8 @@
  * two styles: markup with a code), and a 1200 × 800 PNG with 8 lines of text. Baseline measured in the same
  * run: the same text sent to POST /v2/translate (50 texts a request), so the ratio is what reading and
  * rewriting the file costs on top of translating its text (for images: OCR and drawing). Every document
- * has different sentences, so the engine output cache never answers.
+ * has different sentences, so the engine output cache never answers. One PDF and one PNG are translated
+ * first, untimed (loading pdf.js and Tesseract's data is a cost of the first document of a process).
  *   pnpm --filter @glossa/server bench:document-pdf
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -146,6 +147,10 @@ const cases = [
   },
   { name: '1200×800 PNG, 8 lines', file: 'poster.png', make: makePng, texts: imageLines },
 ] as const;
+// Warm-up (not timed): the first PDF of a process loads pdf.js (about 1.3 s), the first image sharp and
+// Tesseract's data; the figures are for a running server.
+await translateDocument(await makePdf(0), 'warm.pdf');
+await translateDocument(await makePng(0), 'warm.png');
 for (const [index, kind] of cases.entries()) {
   const first = 1000 * (index + 1);
   const files = await Promise.all(Array.from({ length: DOCUMENTS }, (_, i) => kind.make(first + i)));
