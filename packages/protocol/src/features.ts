@@ -65,7 +65,7 @@ export const FEATURES = {
     needsSource: true,
     needsTarget: false,
     resources: ['voice'],
-    meaning: 'spoken-term lists (spoken_terms_id on the voice session request)',
+    meaning: 'spoken-term lists (spoken_terms_id on voice session and voice job requests)',
   },
   tone: { needsSource: false, needsTarget: true, resources: ['write'], meaning: 'tone selection' },
   writing_style: {

@@ -79,11 +79,16 @@ export const SpokenTermsParams = Type.Object({ spoken_terms_id: Uuid }, { additi
 export const VOICE_JOB_STATUSES = ['queued', 'processing', 'done', 'error'] as const;
 export type VoiceJobStatus = (typeof VOICE_JOB_STATUSES)[number];
 
-/** POST /v3/voice/jobs: multipart fields besides the `file` part (target_languages repeated or comma-joined). */
+/**
+ * POST /v3/voice/jobs: multipart fields besides the `file` part (target_languages repeated or comma-joined).
+ * `spoken_terms_id` and `glossary_id` are checked and applied as on the realtime session request.
+ */
 export const CreateVoiceJobFields = Type.Object(
   {
     source_language: LanguageCode,
     target_languages: Type.Array(LanguageCode, { minItems: 1 }),
+    spoken_terms_id: Type.Optional(Uuid),
+    glossary_id: Type.Optional(Uuid),
   },
   { $id: 'CreateVoiceJobFields', additionalProperties: false },
 );

@@ -240,6 +240,13 @@ export const DOCUMENT_VOICE_CASES = {
   deleteSpokenTerms: { valid: { params: termsParams }, rejects: termsParamCases },
   createVoiceJob: {
     valid: { body: job },
+    accepts: [
+      {
+        part: 'body',
+        value: edit(job, { spoken_terms_id: G1, glossary_id: G2 }),
+        why: 'a spoken-term collection and a glossary, as on the session request',
+      },
+    ],
     response: { job_id: 'voice-1' },
     rejects: [
       {
@@ -259,6 +266,18 @@ export const DOCUMENT_VOICE_CASES = {
         part: 'body',
         value: edit(job, { target_languages: [] }),
         message: "Parameter 'target_languages' must not be empty.",
+      },
+      {
+        kind: 'format',
+        part: 'body',
+        value: edit(job, { spoken_terms_id: 'x' }),
+        message: "Parameter 'spoken_terms_id' must be a UUID.",
+      },
+      {
+        kind: 'format',
+        part: 'body',
+        value: edit(job, { glossary_id: 'glossary-1' }),
+        message: "Parameter 'glossary_id' must be a UUID.",
       },
     ],
   },
