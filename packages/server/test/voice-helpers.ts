@@ -18,6 +18,25 @@ const words = (text: string) =>
     .split(/\s+/)
     .filter(Boolean);
 
+/** POST /v3/voice/jobs with multipart `fields` and an audio `file` part; the reply's status and JSON. */
+export async function uploadVoiceJob(
+  baseUrl: string,
+  key: string,
+  fields: [string, string][],
+  file: Buffer | undefined,
+  name = 'speech.wav',
+): Promise<{ status: number; data: Message }> {
+  const form = new FormData();
+  for (const [field, value] of fields) form.append(field, value);
+  if (file) form.append('file', new Blob([file]), name);
+  const reply = await fetch(`${baseUrl}/v3/voice/jobs`, {
+    method: 'POST',
+    headers: { authorization: `Service-Auth-Key ${key}` },
+    body: form,
+  });
+  return { status: reply.status, data: await reply.json() };
+}
+
 /** Word error rate: word-level edit distance over the reference length. */
 export function wordErrorRate(reference: string, hypothesis: string): number {
   const a = words(reference);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashKey } from '../src/keys.js';
 import { MIGRATIONS } from '../src/storage/migrations.js';
 import { startTestServer, type TestServer } from './helpers.js';
-import { fliteWav, type Message, wordErrorRate } from './voice-helpers.js';
+import { fliteWav, uploadVoiceJob, wordErrorRate } from './voice-helpers.js';
 
 const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
 const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
@@ -28,16 +28,7 @@ const upload = (
   file: Buffer | undefined,
   name = 'speech.wav',
   key = t.server.devKey,
-) => {
-  const form = new FormData();
-  for (const [field, value] of fields) form.append(field, value);
-  if (file) form.append('file', new Blob([file]), name);
-  return fetch(`${t.server.url}/v3/voice/jobs`, {
-    method: 'POST',
-    headers: { authorization: `Service-Auth-Key ${key}` },
-    body: form,
-  }).then(async (r) => ({ status: r.status, data: (await r.json()) as Message }));
-};
+) => uploadVoiceJob(t.server.url, key, fields, file, name);
 
 describe('asynchronous voice jobs (alpha)', () => {
   it('upload, poll until done, download transcript and Spanish translation', async () => {
@@ -218,16 +209,16 @@ describe('asynchronous voice jobs (alpha)', () => {
   it('a job interrupted by a server stop runs again when the server starts on the same data', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'glossa-voice-restart-'));
     const first = await startTestServer({ dataDir });
-    const form = new FormData();
-    form.append('source_language', 'en');
-    form.append('target_languages', 'es');
-    form.append('file', new Blob([wav]), 'speech.wav');
-    const reply = await fetch(`${first.server.url}/v3/voice/jobs`, {
-      method: 'POST',
-      headers: { authorization: `Service-Auth-Key ${first.server.devKey}` },
-      body: form,
-    });
-    const { job_id } = (await reply.json()) as { job_id: string };
+    const reply = await uploadVoiceJob(
+      first.server.url,
+      first.server.devKey,
+      [
+        ['source_language', 'en'],
+        ['target_languages', 'es'],
+      ],
+      wav,
+    );
+    const { job_id } = reply.data as { job_id: string };
     await first.server.close();
     const second = await startTestServer({ dataDir });
     try {

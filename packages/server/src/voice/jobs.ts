@@ -2,7 +2,8 @@
  * Asynchronous voice jobs (alpha: accounts with the alpha flag, else 403): an uploaded audio file is
  * transcribed by the same recognizer as the real-time sessions and translated into each target. Jobs live
  * in `voice.sqlite` (`voice_jobs`), the audio under `<dataDir>/voice-jobs/` until processed; one job runs at
- * a time; jobs left queued or processing by a stopped server are run again when it starts.
+ * a time; jobs left queued or processing by a stopped server are run again when it starts. A job may name a
+ * spoken-term collection and a glossary, checked and applied as on a real-time session (`resources.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,15 +16,23 @@ import {
   ENDPOINTS,
   type VoiceJobStatus,
 } from '@glossa/protocol';
-import type { ServiceContext } from '../context.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Caller, ServiceContext } from '../context.js';
 import { readUpload } from '../documents/multipart.js';
 import { badRequest, notFound, ServiceError, unsupportedLanguage } from '../errors.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { utcDay } from '../translate/billing-period.js';
 import { TRANSCRIPTION_LANGUAGES } from './languages.js';
 import { startRecognizer } from './recognizer.js';
+import {
+  checkVoiceGlossary,
+  checkVoiceResources,
+  termPronunciations,
+  translateTranscripts,
+} from './resources.js';
 import { customTagOf } from './routes.js';
 import { voiceDatabase } from './spoken-terms.js';
+import { applySpokenTerms } from './terms.js';
 
 export const MAX_JOB_FILE_BYTES = 100 * 1024 * 1024;
 /** File extensions `sox` reads for a job, and the type passed to it. */
@@ -40,6 +49,9 @@ interface JobRow {
   source: string;
   targets: string;
   input_type: string;
+  /** JSON array: the collection's terms when the job was created. */
+  spoken_terms: string;
+  glossary_id: string | null;
   error_message: string | null;
   result: string | null;
 }
@@ -47,8 +59,11 @@ interface JobRow {
 const jobDir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');
 const running = new WeakMap<ServiceContext, Promise<void>>();
 
+type JobLog = Pick<FastifyBaseLogger, 'error' | 'warn'>;
+
 /** Runs queued jobs one after the other until none is left (idempotent while running). */
-export function runVoiceJobs(context: ServiceContext, logError: (error: unknown) => void): void {
+export function runVoiceJobs(context: ServiceContext, log: JobLog): void {
+  const logError = (error: unknown) => log.error({ err: error }, 'voice job failed');
   if (running.has(context)) return;
   const loop = (async () => {
     const db = voiceDatabase(context);
@@ -62,18 +77,19 @@ export function runVoiceJobs(context: ServiceContext, logError: (error: unknown)
       db.prepare("UPDATE voice_jobs SET status = 'processing' WHERE id = ?").run(job.id);
       const file = join(jobDir(context), job.id);
       try {
-        const result = await processJob(context, job, readFileSync(file));
+        const result = await processJob(context, job, readFileSync(file), log);
         if (db.open)
           db.prepare("UPDATE voice_jobs SET status = 'done', result = ? WHERE id = ?").run(
             JSON.stringify(result),
             job.id,
           );
       } catch (error) {
-        const message =
-          error instanceof Error && error.message.startsWith('The audio')
-            ? error.message
-            : 'Transcription failed.';
-        if (message === 'Transcription failed.') logError(error);
+        // The audio, or the job's account or glossary gone since: the reason; anything else is logged.
+        const known =
+          error instanceof ServiceError ||
+          (error instanceof Error && /^The (audio|account)/.test(error.message));
+        if (!known) logError(error);
+        const message = known ? error.message : 'Transcription failed.';
         if (db.open)
           db.prepare("UPDATE voice_jobs SET status = 'error', error_message = ? WHERE id = ?").run(
             message,
@@ -88,26 +104,32 @@ export function runVoiceJobs(context: ServiceContext, logError: (error: unknown)
   loop.catch(logError).finally(() => running.delete(context));
 }
 
-async function processJob(context: ServiceContext, job: JobRow, audio: Buffer) {
+async function processJob(context: ServiceContext, job: JobRow, audio: Buffer, log: JobLog) {
+  const account = await context.storage.getAccount(job.account_id);
+  if (!account) throw new Error('The account of this job no longer exists.');
+  const caller: Caller = { account, key: { id: job.key_id, accountId: job.account_id } };
+  const targets = JSON.parse(job.targets) as string[];
+  const glossaryId = job.glossary_id ?? undefined;
+  // Checked again: a glossary deleted (or changed pair) since the job was queued fails it rather than
+  // giving translations without it.
+  if (glossaryId !== undefined) await checkVoiceGlossary(context, caller, job.source, targets, glossaryId);
+  const spokenTerms = JSON.parse(job.spoken_terms) as string[];
+  const words = await termPronunciations(spokenTerms, (error) =>
+    log.warn({ err: error }, 'spoken-term pronunciations failed'),
+  );
   const utterances: string[] = [];
   const recognizer = startRecognizer({
     inputType: job.input_type,
-    onUtterance: (text) => utterances.push(text),
+    words,
+    onUtterance: (text) => utterances.push(applySpokenTerms(text, spokenTerms)),
   });
   recognizer.write(audio);
   await recognizer.finish();
   const transcript = utterances.join(' ');
   const translations = [];
-  for (const target of JSON.parse(job.targets) as string[]) {
-    const choice = context.engines.select(job.source, target);
-    if (!choice) throw new Error(`No engine for ${job.source} → ${target}.`);
-    const texts = await choice.engine.translate({
-      texts: utterances,
-      source: choice.pair.source,
-      target: choice.pair.target,
-      markup: false,
-      formality: 'default',
-    });
+  for (const target of targets) {
+    const options = { source: job.source, target, formality: 'default', glossaryId } as const;
+    const texts = await translateTranscripts(context, caller, options, utterances);
     translations.push({ target_language: target, text: texts.join(' ') });
   }
   await context.storage.recordUsage({
@@ -157,13 +179,20 @@ export const VOICE_JOB_ROUTES: readonly Route[] = [
           throw unsupportedLanguage(
             `Translation ${source} → ${target} is not supported by this server's engines.`,
           );
+      const { spokenTerms, glossaryId } = await checkVoiceResources(context, caller, {
+        source,
+        targets,
+        spokenTermsId: checked.value.spoken_terms_id,
+        glossaryId: checked.value.glossary_id,
+      });
       const id = randomUUID();
       mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
       writeFileSync(join(jobDir(context), id), upload.file.bytes);
       voiceDatabase(context)
         .prepare(
-          `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type, created_at)
-           VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?)`,
+          `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type,
+             spoken_terms, glossary_id, created_at)
+           VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           id,
@@ -173,9 +202,11 @@ export const VOICE_JOB_ROUTES: readonly Route[] = [
           source,
           JSON.stringify(targets),
           inputType,
+          JSON.stringify(spokenTerms),
+          glossaryId ?? null,
           new Date().toISOString(),
         );
-      runVoiceJobs(context, (error) => request.log.error({ err: error }, 'voice job failed'));
+      runVoiceJobs(context, request.log);
       return { job_id: id };
     }),
     bodyLimit: MAX_JOB_FILE_BYTES + 1024 * 1024,

@@ -3,14 +3,12 @@ import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context.js';
 import { badRequest, notFound, unsupportedLanguage } from '../errors.js';
 import { defineRoute } from '../http/route.js';
-import { checkResources } from '../translate/options.js';
 import { TRANSCRIPTION_LANGUAGES } from './languages.js';
-import { pronunciations, termWords } from './pronunciation.js';
 import { SUPPORTED_MEDIA_TYPES, soxInputType } from './recognizer.js';
+import { checkVoiceResources, termPronunciations } from './resources.js';
 import type { SessionConfig, VoiceSession } from './sessions.js';
 import { voiceSessions } from './sessions.js';
 import { SPEECH_CONTENT_TYPES, speechVoice } from './speech.js';
-import { findSpokenTerms } from './spoken-terms.js';
 
 /** The path of the WebSocket (see `socket.ts`). */
 export const VOICE_SOCKET_PATH = '/v3/voice/realtime/connect';
@@ -62,19 +60,12 @@ export const createVoiceSessionRoute = defineRoute(
       }
       if (!targets.includes(target)) targets.push(target);
     }
-    const glossaryId = body.glossary_id;
-    if (glossaryId !== undefined) {
-      if (targets.length === 0) throw badRequest('glossary_id needs target_languages.');
-      // As on /v2/translate: the account's glossary (404 otherwise) with a dictionary for every pair.
-      for (const target of targets)
-        await checkResources(
-          { text: [''], target_lang: target, glossary_id: glossaryId },
-          source,
-          target,
-          caller,
-          context,
-        );
-    }
+    const { spokenTerms, glossaryId } = await checkVoiceResources(context, caller, {
+      source,
+      targets,
+      spokenTermsId: body.spoken_terms_id,
+      glossaryId: body.glossary_id,
+    });
     const formality = body.formality ?? 'default';
     let engineFormality: SessionConfig['formality'] = 'default';
     if (formality !== 'default') {
@@ -87,12 +78,6 @@ export const createVoiceSessionRoute = defineRoute(
         );
       }
     }
-    let spokenTerms: readonly string[] = [];
-    if (body.spoken_terms_id !== undefined) {
-      const collection = findSpokenTerms(context, caller.account.id, body.spoken_terms_id);
-      if (!collection) throw notFound(`Spoken-term collection ${body.spoken_terms_id} not found.`);
-      spokenTerms = collection.terms;
-    }
     const speech = body.target_media_content_type;
     if (speech !== undefined) {
       if (!SPEECH_CONTENT_TYPES.includes(speech))
@@ -101,11 +86,9 @@ export const createVoiceSessionRoute = defineRoute(
       const silent = targets.find((target) => !speechVoice(target));
       if (silent) throw unsupportedLanguage(`Speech synthesis is not installed for ${silent}.`);
     }
-    // Without espeak-ng the terms are still kept as written; only the recognizer goes without them.
-    const words = await pronunciations(termWords(spokenTerms)).catch((error: unknown) => {
-      request.log.warn({ err: error }, 'spoken-term pronunciations failed');
-      return [];
-    });
+    const words = await termPronunciations(spokenTerms, (error) =>
+      request.log.warn({ err: error }, 'spoken-term pronunciations failed'),
+    );
     const { session, token } = voiceSessions(context).create(
       { caller, customTag: customTagOf(request) },
       {

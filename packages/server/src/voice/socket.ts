@@ -13,9 +13,9 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { ServiceContext } from '../context.js';
 import { utcDay } from '../translate/billing-period.js';
-import { loadCustomizations } from '../translate/customizations.js';
 import { runVoiceJobs } from './jobs.js';
 import { startRecognizer } from './recognizer.js';
+import { translateTranscripts } from './resources.js';
 import { VOICE_SOCKET_PATH } from './routes.js';
 import { type VoiceSession, voiceSessions } from './sessions.js';
 import { synthesize } from './speech.js';
@@ -62,9 +62,7 @@ export function registerVoiceSocket(app: FastifyInstance, context: ServiceContex
   });
   app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
   // Voice jobs a stopped server left queued or processing run again once it listens.
-  app.addHook('onReady', async () =>
-    runVoiceJobs(context, (error) => app.log.error({ err: error }, 'voice job failed')),
-  );
+  app.addHook('onReady', async () => runVoiceJobs(context, app.log));
   app.register(async (scoped) => {
     scoped.get(VOICE_SOCKET_PATH, { websocket: true }, (socket, request) => {
       const token = new URLSearchParams(request.url.split('?')[1] ?? '').get('token') ?? '';
@@ -242,29 +240,12 @@ async function translate(
 ): Promise<void> {
   const { config } = session;
   for (const target of config.targets) {
-    const choice = context.engines.select(config.source, target);
-    if (!choice) throw new Error(`No engine for ${config.source} → ${target}.`);
-    const engine = (texts: string[], markup: boolean) =>
-      choice.engine.translate({
-        texts,
-        source: choice.pair.source,
-        target: choice.pair.target,
-        markup,
-        formality: config.formality,
-      });
-    const customizations =
-      config.glossaryId === undefined
-        ? undefined
-        : await loadCustomizations(
-            { text: [text], target_lang: target, glossary_id: config.glossaryId },
-            config.source,
-            target,
-            session.caller,
-            context,
-          );
-    const [translated = ''] = customizations
-      ? (await customizations.translate([text], false, engine)).outputs
-      : await engine([text], false);
+    const [translated = ''] = await translateTranscripts(
+      context,
+      session.caller,
+      { source: config.source, target, formality: config.formality, glossaryId: config.glossaryId },
+      [text],
+    );
     send(socket, { type: 'translation', segment_id: id, target_language: target, text: translated });
     if (config.speech && translated.trim()) {
       const audio = await synthesize(translated, target);

@@ -46,6 +46,11 @@ export const VOICE_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX voice_jobs_status ON voice_jobs(status, created_at);
   `,
+  // A job's spoken terms (the collection's terms when it was created) and glossary.
+  `
+  ALTER TABLE voice_jobs ADD COLUMN spoken_terms TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE voice_jobs ADD COLUMN glossary_id TEXT;
+  `,
 ];
 
 interface Row {
