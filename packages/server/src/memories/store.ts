@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { ResourceDatabase } from '../storage/resource-db.js';
 import { exactKey, fuzzyScore, matchScore, tokenize } from './score.js';
+import { createTaggedLookup } from './tagged-lookup.js';
 
 export interface MemoryRecord {
   readonly id: string;
@@ -23,15 +24,23 @@ export interface MemoryRecord {
   readonly createdAt: string;
 }
 
+/** A segment's texts; `sourceTagged`/`tagged`: the normalized form of a text with inline codes. */
 export interface SegmentInput {
   readonly source: string;
-  readonly targets: readonly { readonly language: string; readonly text: string }[];
+  readonly sourceTagged?: string;
+  readonly targets: readonly { readonly language: string; readonly text: string; readonly tagged?: string }[];
 }
 
 export interface StoredSegment {
   readonly id: number;
   readonly source: string;
-  readonly targets: readonly { readonly seq: number; readonly language: string; readonly text: string }[];
+  readonly sourceTagged: string | undefined;
+  readonly targets: readonly {
+    readonly seq: number;
+    readonly language: string;
+    readonly text: string;
+    readonly tagged: string | undefined;
+  }[];
 }
 
 export interface MemoryMatch {
@@ -74,10 +83,11 @@ export function createMemoryStore(db: ResourceDatabase) {
        VALUES (?, ?, ?, '', '[]', 0, ?)`,
     ),
     insertSegment: db.prepare(
-      'INSERT INTO memory_segments (memory_id, source_text, source_key, token_count, tokens) VALUES (?, ?, ?, ?, ?)',
+      `INSERT INTO memory_segments (memory_id, source_text, source_key, token_count, tokens, source_tagged)
+       VALUES (?, ?, ?, ?, ?, ?)`,
     ),
     insertTarget: db.prepare(
-      'INSERT INTO memory_targets (segment_id, seq, language, text) VALUES (?, ?, ?, ?)',
+      'INSERT INTO memory_targets (segment_id, seq, language, text, tagged) VALUES (?, ?, ?, ?, ?)',
     ),
     insertPosting: db.prepare(
       'INSERT INTO memory_postings (memory_id, gram, segments, ids) VALUES (?, ?, ?, ?)',
@@ -98,10 +108,10 @@ export function createMemoryStore(db: ResourceDatabase) {
     ),
     count: db.prepare('SELECT COUNT(*) AS n FROM memories WHERE account_id = ? AND ready = 1'),
     segmentsAfter: db.prepare(
-      'SELECT id, source_text FROM memory_segments WHERE memory_id = ? AND id > ? ORDER BY id LIMIT ?',
+      'SELECT id, source_text, source_tagged FROM memory_segments WHERE memory_id = ? AND id > ? ORDER BY id LIMIT ?',
     ),
     filteredAfter: db.prepare(
-      `SELECT s.id, s.source_text FROM memory_segments s WHERE s.memory_id = @memory AND s.id > @after
+      `SELECT s.id, s.source_text, s.source_tagged FROM memory_segments s WHERE s.memory_id = @memory AND s.id > @after
        AND (s.source_text LIKE @like ESCAPE '\\' OR EXISTS (SELECT 1 FROM memory_targets t
             WHERE t.segment_id = s.id AND t.text LIKE @like ESCAPE '\\'))
        ORDER BY s.id LIMIT @limit`,
@@ -111,7 +121,9 @@ export function createMemoryStore(db: ResourceDatabase) {
        AND (s.source_text LIKE @like ESCAPE '\\' OR EXISTS (SELECT 1 FROM memory_targets t
             WHERE t.segment_id = s.id AND t.text LIKE @like ESCAPE '\\'))`,
     ),
-    targets: db.prepare('SELECT seq, language, text FROM memory_targets WHERE segment_id = ? ORDER BY seq'),
+    targets: db.prepare(
+      'SELECT seq, language, text, tagged FROM memory_targets WHERE segment_id = ? ORDER BY seq',
+    ),
     exact: db.prepare(
       'SELECT id, source_text FROM memory_segments WHERE memory_id = ? AND source_key = ? LIMIT 50',
     ),
@@ -134,10 +146,11 @@ export function createMemoryStore(db: ResourceDatabase) {
           exactKey(segment.source),
           tokens.length,
           tokens.join(TOKEN_SEPARATOR),
+          segment.sourceTagged ?? null,
         ).lastInsertRowid,
       );
       segment.targets.forEach((target, seq) => {
-        sql.insertTarget.run(id, seq, target.language, target.text);
+        sql.insertTarget.run(id, seq, target.language, target.text, target.tagged ?? null);
       });
       for (const gram of new Set(tokens)) {
         const list = postings.get(gram);
@@ -150,12 +163,21 @@ export function createMemoryStore(db: ResourceDatabase) {
     sql.deletePostings.run(memoryId);
     sql.deleteMemory.run(memoryId);
   });
-  const segmentsOf = (rows: { id: number; source_text: string }[]): StoredSegment[] =>
-    rows.map((row) => ({
-      id: row.id,
-      source: row.source_text,
-      targets: sql.targets.all(row.id) as StoredSegment['targets'],
-    }));
+  type TargetRow = { seq: number; language: string; text: string; tagged: string | null };
+  const segmentsOf = (rows: { id: number; source_text: string; source_tagged: string | null }[]) =>
+    rows.map(
+      (row): StoredSegment => ({
+        id: row.id,
+        source: row.source_text,
+        sourceTagged: row.source_tagged ?? undefined,
+        targets: (sql.targets.all(row.id) as TargetRow[]).map((target) => ({
+          seq: target.seq,
+          language: target.language,
+          text: target.text,
+          tagged: target.tagged ?? undefined,
+        })),
+      }),
+    );
   /** Lookup statements differ only in how many tokens they list: prepared once per shape. */
   const statements = new Map<string, Database.Statement>();
   const statement = (text: string) => {
@@ -167,6 +189,30 @@ export function createMemoryStore(db: ResourceDatabase) {
     }
     return prepared;
   };
+  /** Ids of the segments holding one of the `allowed + 1` rarest of `tokens` (prefix filtering, see above). */
+  const prefixCandidates = (memoryId: string, tokens: readonly string[], allowed: number): number[] => {
+    const distinct = [...new Set(tokens)];
+    if (distinct.length === 0) return [];
+    const counts = new Map(
+      (
+        statement(
+          `SELECT gram, segments FROM memory_postings WHERE memory_id = ? AND gram IN (${distinct.map(() => '?').join(',')})`,
+        ).all(memoryId, ...distinct) as { gram: string; segments: number }[]
+      ).map((row) => [row.gram, row.segments]),
+    );
+    const prefix = distinct
+      .sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0))
+      .slice(0, allowed + 1)
+      .filter((gram) => counts.has(gram));
+    if (prefix.length === 0) return [];
+    const ids = new Set<number>();
+    const lists = statement(
+      `SELECT ids FROM memory_postings WHERE memory_id = ? AND gram IN (${prefix.map(() => '?').join(',')})`,
+    ).all(memoryId, ...prefix) as { ids: string }[];
+    for (const list of lists) for (const id of JSON.parse(list.ids) as number[]) ids.add(id);
+    return [...ids];
+  };
+  const lookupTagged = createTaggedLookup(db, prefixCandidates, MAX_CANDIDATES);
   const targetFor = (segmentId: number, language: string) =>
     (sql.targets.all(segmentId) as { language: string; text: string }[]).find(
       (target) => target.language === language,
@@ -233,6 +279,12 @@ export function createMemoryStore(db: ResourceDatabase) {
         after = page[page.length - 1]!.id;
       }
     },
+    /**
+     * For a markup unit with inline codes (the engine's code form): the best segment with the same code
+     * structure whose target in `language` maps onto the unit's codes; the target comes in code form with
+     * the unit's code ids.
+     */
+    lookupTagged,
     /** The best segment with a target in `language` scoring at least `threshold`, or undefined. */
     lookup(memoryId: string, text: string, language: string, threshold: number): MemoryMatch | undefined {
       const key = exactKey(text);
@@ -242,30 +294,12 @@ export function createMemoryStore(db: ResourceDatabase) {
       }
       if (threshold >= 100) return undefined;
       const tokens = tokenize(text);
-      const distinct = [...new Set(tokens)];
-      if (distinct.length === 0) return undefined;
-      const counts = new Map(
-        (
-          statement(
-            `SELECT gram, segments FROM memory_postings WHERE memory_id = ? AND gram IN (${distinct.map(() => '?').join(',')})`,
-          ).all(memoryId, ...distinct) as { gram: string; segments: number }[]
-        ).map((row) => [row.gram, row.segments]),
-      );
       const t = Math.max(threshold, 1);
-      const allowed = Math.floor((tokens.length * (100 - t)) / t);
-      const prefix = distinct
-        .sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0))
-        .slice(0, allowed + 1)
-        .filter((gram) => counts.has(gram));
-      if (prefix.length === 0) return undefined;
+      const ids = prefixCandidates(memoryId, tokens, Math.floor((tokens.length * (100 - t)) / t));
+      if (ids.length === 0) return undefined;
       const minTokens = Math.ceil((tokens.length * t) / 100);
       const maxTokens = Math.floor((tokens.length * 100) / t);
-      const ids = new Set<number>();
-      const lists = statement(
-        `SELECT ids FROM memory_postings WHERE memory_id = ? AND gram IN (${prefix.map(() => '?').join(',')})`,
-      ).all(memoryId, ...prefix) as { ids: string }[];
-      for (const list of lists) for (const id of JSON.parse(list.ids) as number[]) ids.add(id);
-      const candidates = sql.candidates.all(JSON.stringify([...ids]), minTokens, maxTokens) as {
+      const candidates = sql.candidates.all(JSON.stringify(ids), minTokens, maxTokens) as {
         id: number;
         source_text: string;
         tokens: string;

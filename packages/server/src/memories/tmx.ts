@@ -2,10 +2,12 @@
  * TMX 1.4b reading and writing. Reading is streaming (saxes) and safe: a document type declaration is
  * refused outright (so no external entity, no entity expansion), only the five predefined entities and
  * character references exist, nesting is limited to MAX_TMX_DEPTH elements and a segment to
- * MAX_SEGMENT_CHARACTERS. Inline codes (`bpt`, `ept`, `ph`, `it`, `ut`) and sub-flows (`sub`) are left
- * out of segment text; `hi` keeps its text.
+ * MAX_SEGMENT_CHARACTERS. Inline codes (`bpt`, `ept`, `ph`, `it`, `ut`) are left out of a segment's plain
+ * text and kept, with their native content (a `sub` inside one counts as native content), in the segment's
+ * normalized tagged form (see `inline-codes.ts`); `hi` keeps its text.
  */
 import { SaxesParser } from 'saxes';
+import { escapeXml, normalizeUnit, type RawCode, type RawPiece } from './inline-codes.js';
 import type { SegmentInput } from './store.js';
 
 /** Largest TMX file an import accepts (100 MiB). */
@@ -25,7 +27,7 @@ export interface TmxSummary {
   readonly skipped: number;
 }
 
-const SKIPPED_ELEMENTS = new Set(['bpt', 'ept', 'ph', 'it', 'ut', 'sub']);
+const CODE_ELEMENTS = new Set(['bpt', 'ept', 'ph', 'it', 'ut']);
 const root = (code: string) => code.trim().split(/[-_]/)[0]!.toLowerCase();
 
 /**
@@ -45,10 +47,14 @@ export async function readTmx(
   const stack: string[] = [];
   let source = '';
   let sawTmx = false;
-  let tuvs: { language: string; text: string }[] | undefined;
+  let tuvs: { language: string; text: string; pieces: RawPiece[]; overlong: boolean }[] | undefined;
   let tuvLanguage: string | undefined;
   let segText: string | undefined;
-  let skipDepth = 0;
+  let segPieces: RawPiece[] = [];
+  /** The code being read, its element depth, and the native characters of the segment's codes so far. */
+  let code: { -readonly [K in keyof RawCode]: RawCode[K] } | undefined;
+  let codeDepth = 0;
+  let nativeCharacters = 0;
   let batch: SegmentInput[] = [];
   const targets = new Set<string>();
   let segments = 0;
@@ -71,22 +77,45 @@ export async function readTmx(
       if (lang !== '' && lang.toLowerCase() !== '*all*') source = root(lang);
     } else if (tag.name === 'tu') tuvs = [];
     else if (tag.name === 'tuv') tuvLanguage = attribute('xml:lang') ?? attribute('lang');
-    else if (tag.name === 'seg') segText = '';
-    else if (segText !== undefined && SKIPPED_ELEMENTS.has(tag.name)) skipDepth++;
+    else if (tag.name === 'seg') {
+      segText = '';
+      segPieces = [];
+      nativeCharacters = 0;
+    } else if (code) codeDepth++;
+    else if (segText !== undefined && CODE_ELEMENTS.has(tag.name)) {
+      const element = tag.name as RawCode['element'];
+      code = { element, i: attribute('i'), x: attribute('x'), pos: attribute('pos'), native: '' };
+      codeDepth = 1;
+    } else if (segText !== undefined && tag.name === 'sub') codeDepth++;
   });
-  parser.on('text', (text) => {
-    if (segText !== undefined && skipDepth === 0) segText += text;
-  });
-  parser.on('cdata', (text) => {
-    if (segText !== undefined && skipDepth === 0) segText += text;
-  });
+  const onText = (text: string) => {
+    if (segText === undefined) return;
+    if (code) {
+      nativeCharacters += text.length;
+      if (nativeCharacters <= MAX_SEGMENT_CHARACTERS) code.native += text;
+    } else if (codeDepth === 0) {
+      segText += text;
+      const last = segPieces.length - 1;
+      if (typeof segPieces[last] === 'string') segPieces[last] += text;
+      else segPieces.push(text);
+    }
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
   parser.on('closetag', (tag) => {
     stack.pop();
     if (tag.name === 'seg' && segText !== undefined) {
-      if (tuvs && tuvLanguage) tuvs.push({ language: root(tuvLanguage), text: segText.trim() });
+      const overlong = nativeCharacters > MAX_SEGMENT_CHARACTERS;
+      if (tuvs && tuvLanguage) {
+        tuvs.push({ language: root(tuvLanguage), text: segText.trim(), pieces: segPieces, overlong });
+      }
       segText = undefined;
-    } else if (segText !== undefined && SKIPPED_ELEMENTS.has(tag.name)) skipDepth--;
-    else if (tag.name === 'tuv') tuvLanguage = undefined;
+    } else if (segText !== undefined && codeDepth > 0) {
+      if (--codeDepth === 0 && code) {
+        segPieces.push(code);
+        code = undefined;
+      }
+    } else if (tag.name === 'tuv') tuvLanguage = undefined;
     else if (tag.name === 'tu' && tuvs) {
       if (source === '' && tuvs[0]) source = tuvs[0].language;
       const sourceTuv = tuvs.find((tuv) => tuv.language === source);
@@ -95,7 +124,22 @@ export async function readTmx(
       if (!sourceTuv || sourceTuv.text === '' || targetTuvs.length === 0 || tooLong) skipped++;
       else {
         for (const tuv of targetTuvs) targets.add(tuv.language);
-        batch.push({ source: sourceTuv.text, targets: targetTuvs });
+        const tagged = tuvs.some((tuv) => tuv.overlong)
+          ? undefined
+          : normalizeUnit(
+              sourceTuv.pieces,
+              targetTuvs.map((tuv) => tuv.pieces),
+            );
+        batch.push({
+          source: sourceTuv.text,
+          ...(tagged?.source === undefined ? {} : { sourceTagged: tagged.source }),
+          targets: targetTuvs.map((tuv, index) => {
+            const form = tagged?.targets[index];
+            return form === undefined
+              ? { language: tuv.language, text: tuv.text }
+              : { language: tuv.language, text: tuv.text, tagged: form };
+          }),
+        });
         segments++;
       }
       tuvs = undefined;
@@ -144,19 +188,20 @@ export async function readTmx(
   return { source, targets: [...targets].sort(), segments, skipped };
 }
 
-const escapeXml = (text: string) =>
-  text.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char]!);
-
-/** A TMX 1.4b document, written piece by piece. */
+/** A TMX 1.4b document, written piece by piece; a text with inline codes is written in its tagged form. */
 export function* writeTmx(
   source: string,
-  segments: Iterable<{ source: string; targets: readonly { language: string; text: string }[] }>,
+  segments: Iterable<{
+    source: string;
+    sourceTagged?: string | undefined;
+    targets: readonly { language: string; text: string; tagged?: string | undefined }[];
+  }>,
 ): Generator<string> {
   yield `<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">\n  <header creationtool="glossa" creationtoolversion="1" segtype="sentence" o-tmf="glossa" adminlang="en" srclang="${escapeXml(source)}" datatype="plaintext"/>\n  <body>\n`;
   for (const segment of segments) {
-    let tu = `    <tu>\n      <tuv xml:lang="${escapeXml(source)}"><seg>${escapeXml(segment.source)}</seg></tuv>\n`;
+    let tu = `    <tu>\n      <tuv xml:lang="${escapeXml(source)}"><seg>${segment.sourceTagged ?? escapeXml(segment.source)}</seg></tuv>\n`;
     for (const target of segment.targets) {
-      tu += `      <tuv xml:lang="${escapeXml(target.language)}"><seg>${escapeXml(target.text)}</seg></tuv>\n`;
+      tu += `      <tuv xml:lang="${escapeXml(target.language)}"><seg>${target.tagged ?? escapeXml(target.text)}</seg></tuv>\n`;
     }
     yield `${tu}    </tu>\n`;
   }

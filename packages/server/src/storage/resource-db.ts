@@ -120,6 +120,11 @@ export const RESOURCE_MIGRATIONS: readonly string[] = [
   `,
   // A counter that changes on every edit of a glossary: compiled matchers are cached by it.
   `ALTER TABLE glossaries ADD COLUMN version INTEGER NOT NULL DEFAULT 1;`,
+  // A memory text with inline codes in its normalized TMX form (memories/inline-codes.ts); NULL: no codes.
+  `
+  ALTER TABLE memory_segments ADD COLUMN source_tagged TEXT;
+  ALTER TABLE memory_targets ADD COLUMN tagged TEXT;
+  `,
 ];
 
 export type ResourceDatabase = Database.Database;

@@ -1,8 +1,8 @@
 /**
  * Glossaries, translation memory, style rules and custom instructions around the engine call of
  * /v2/translate. Per unit (a sentence, or a structural piece of markup):
- * 1. translation memory (plain text, or a markup unit without inline codes): an exact or fuzzy match at or
- *    above the threshold is the output;
+ * 1. translation memory: an exact or fuzzy match at or above the threshold is the output (a markup unit with
+ *    inline codes matches segments with the same codes and takes the request's tags, see `memory-units.ts`);
  * 2. glossary terms (glossaries in request order) and "do not translate" terms are locked as codes;
  * 3. the engine translates the rest; codes become the target terms;
  * 4. configured style rules and "use X instead of Y" instructions post-edit the engine's text (outside
@@ -20,6 +20,7 @@ import { TermMatcher } from '../glossaries/matcher.js';
 import { applyPreferences, parseInstruction } from '../style-rules/instructions.js';
 import { applyConfiguredRules } from '../style-rules/rules.js';
 import { decodeEntities, escapeText } from './markup-parse.js';
+import { locateUnit, memoryAnswer } from './memory-units.js';
 
 export interface UnitMatch {
   readonly memoryId: string;
@@ -133,13 +134,12 @@ export async function loadCustomizations(
       const matches = new Array<UnitMatch | undefined>(units.length);
       const pending: number[] = [];
       units.forEach((unit, index) => {
-        // With markup, only a unit without codes (text between tags) can take a memory's plain text.
-        const lookable = memoryId !== undefined && (!markup || !unit.includes('<'));
-        const match = lookable
-          ? resources.memories.lookup(memoryId!, markup ? decodeEntities(unit) : unit, language, threshold)
-          : undefined;
+        const match =
+          memoryId === undefined
+            ? undefined
+            : memoryAnswer(resources.memories, memoryId, unit, markup, language, threshold);
         if (match) {
-          outputs[index] = markup ? escapeText(postEdit(match.target)) : postEdit(match.target);
+          outputs[index] = postEditUnit(match.target, markup);
           matches[index] = { memoryId: memoryId!, segmentId: match.segmentId, score: match.score };
         } else pending.push(index);
       });
@@ -186,12 +186,13 @@ export function memoryMatchesOf(
   const result: TranslationMemoryMatch[] = [];
   let cursor = 0;
   units.forEach((unit, index) => {
-    const at = text.indexOf(unit, cursor);
-    if (at >= 0) cursor = at + unit.length;
+    const range = locateUnit(text, unit, cursor);
+    if (range) cursor = range[1];
     const match = matches[index];
     if (!match) return;
-    const text_ranges =
-      at >= 0 ? [{ start: codePointOffset(text, at), end: codePointOffset(text, at + unit.length) }] : [];
+    const text_ranges = range
+      ? [{ start: codePointOffset(text, range[0]), end: codePointOffset(text, range[1]) }]
+      : [];
     result.push({
       translation_memory_id: match.memoryId,
       segment_id: String(match.segmentId),

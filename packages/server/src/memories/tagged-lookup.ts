@@ -1,0 +1,94 @@
+/**
+ * Memory lookup for a markup unit with inline codes. The unit and the segments with codes are compared
+ * in their match form (text with one mark per code, see `inline-codes.ts`) with the usual score; only
+ * segments with the same code structure (number, kinds and nesting of codes, by order) are candidates, and
+ * a match needs a target whose codes map one to one onto the unit's.
+ *
+ * Candidates come from the plain-token postings. A code inside a word glues two tokens in the plain text,
+ * so the bounds of the plain lookup are widened for c codes: at most D + 3c of the unit's distinct plain
+ * tokens are missing from a segment scoring at least t (D = ⌊n(100 − t)/t⌋, n tokens in match form), and
+ * the segment has between ⌈nt/100⌉ − 2c and ⌊100n/t⌋ − c plain tokens. No match above t is missed.
+ */
+import type { ResourceDatabase } from '../storage/resource-db.js';
+import { matchForm, type Piece, parseRequestUnit, parseStored, rebuildTarget } from './inline-codes.js';
+import { exactKey, matchScore, tokenize } from './score.js';
+
+interface TaggedRow {
+  id: number;
+  source_tagged: string;
+}
+type Scored = { id: number; source: Piece[]; score: number };
+
+export interface TaggedMatch {
+  readonly segmentId: number;
+  readonly score: number;
+  /** The target in the engine's code form, with the unit's code ids. */
+  readonly target: string;
+}
+
+export function createTaggedLookup(
+  db: ResourceDatabase,
+  prefixCandidates: (memoryId: string, tokens: readonly string[], allowed: number) => number[],
+  maxCandidates: number,
+) {
+  const sql = {
+    exact: db.prepare(
+      `SELECT id, source_tagged FROM memory_segments WHERE memory_id = ? AND source_key = ?
+       AND source_tagged IS NOT NULL LIMIT 50`,
+    ),
+    candidates: db.prepare(
+      `SELECT id, source_tagged FROM memory_segments WHERE id IN (SELECT value FROM json_each(?))
+       AND token_count BETWEEN ? AND ? AND source_tagged IS NOT NULL LIMIT ${maxCandidates}`,
+    ),
+    targets: db.prepare(
+      'SELECT language, tagged FROM memory_targets WHERE segment_id = ? AND tagged IS NOT NULL ORDER BY seq',
+    ),
+  };
+
+  return function lookupTagged(
+    memoryId: string,
+    unit: string,
+    language: string,
+    threshold: number,
+  ): TaggedMatch | undefined {
+    const request = parseRequestUnit(unit);
+    const form = matchForm(request.pieces);
+    const tokens = tokenize(form.text);
+    const scoreOf = (row: TaggedRow): Scored | undefined => {
+      const source = parseStored(row.source_tagged);
+      const candidate = matchForm(source);
+      if (candidate.structure !== form.structure) return undefined;
+      const score = matchScore(form.text, tokens, candidate.text, tokenize(candidate.text));
+      return { id: row.id, source, score };
+    };
+    const answer = (scored: readonly Scored[]) => {
+      for (const { id, source, score } of scored) {
+        for (const target of sql.targets.all(id) as { language: string; tagged: string }[]) {
+          if (target.language !== language) continue;
+          const text = rebuildTarget(parseStored(target.tagged), source, request.ids);
+          if (text !== undefined) return { segmentId: id, score, target: text };
+        }
+      }
+      return undefined;
+    };
+    const exact = (sql.exact.all(memoryId, exactKey(form.plain)) as TaggedRow[])
+      .map(scoreOf)
+      .filter((candidate): candidate is Scored => candidate?.score === 100);
+    const exactMatch = answer(exact);
+    if (exactMatch || threshold >= 100) return exactMatch;
+
+    const codes = request.ids.length;
+    const t = Math.max(threshold, 1);
+    const allowed = Math.floor((tokens.length * (100 - t)) / t) + 3 * codes;
+    const ids = prefixCandidates(memoryId, tokenize(form.plain), allowed);
+    if (ids.length === 0) return undefined;
+    const minTokens = Math.ceil((tokens.length * t) / 100) - 2 * codes;
+    const maxTokens = Math.floor((tokens.length * 100) / t) - codes;
+    const rows = sql.candidates.all(JSON.stringify(ids), minTokens, maxTokens) as TaggedRow[];
+    const scored = rows
+      .map(scoreOf)
+      .filter((candidate): candidate is Scored => candidate !== undefined && candidate.score >= threshold)
+      .sort((a, b) => b.score - a.score || a.id - b.id);
+    return answer(scored);
+  };
+}
