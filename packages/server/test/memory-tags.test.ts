@@ -16,6 +16,8 @@ const UNITS = [
   // The target lost the source's code: it cannot answer a tagged unit.
   [`Delete the ${b('old')} files.`, 'Elimine los archivos antiguos.'],
   ['Your changes have been saved.', 'Se han guardado sus cambios.'],
+  // A code inside a word: the plain text glues it into one token ("reload").
+  ['Re<ph x="1">&lt;br&gt;</ph>load the page.', 'Re<ph x="1">&lt;br&gt;</ph>cargue la página.'],
 ] as const;
 
 beforeAll(async () => {
@@ -94,6 +96,14 @@ describe('translation memory matches for units with inline tags', () => {
     expect(strict.matches).toEqual([]);
     expect(strict.text).not.toContain('configuración</b>.');
     expect(strict.text).toMatch(/<b>.+<\/b>/);
+  });
+
+  it('a code inside a word: the fuzzy candidate is found though its plain text has fewer tokens', async () => {
+    // Match form: re, <br>, load, the, page, now, . (7 tokens) against 6, one insertion: ⌊100 × 6/7⌋ = 85;
+    // the memory's plain text "Reload the page." has 4 tokens, under the plain lookup's minimum of 6.
+    const reply = await translate('Re<br>load the page now.', { tag_handling: 'html' });
+    expect(reply.text).toBe('Re<br>cargue la página.');
+    expect(reply.matches).toMatchObject([{ match_score: 85 }]);
   });
 
   it('a different code count or kind is not a match, nor a target whose codes cannot be mapped', async () => {

@@ -4,10 +4,11 @@
  * segments with the same code structure (number, kinds and nesting of codes, by order) are candidates, and
  * a match needs a target whose codes map one to one onto the unit's.
  *
- * Candidates come from the plain-token postings. A code inside a word glues two tokens in the plain text,
- * so the bounds of the plain lookup are widened for c codes: at most D + 3c of the unit's distinct plain
- * tokens are missing from a segment scoring at least t (D = ⌊n(100 − t)/t⌋, n tokens in match form), and
- * the segment has between ⌈nt/100⌉ − 2c and ⌊100n/t⌋ − c plain tokens. No match above t is missed.
+ * Candidates come from the plain-token postings. A mark inside a word glues two tokens in the plain text,
+ * so the bounds of the plain lookup are widened for m marks: at most D + 3m of the unit's distinct plain
+ * tokens are missing from a segment scoring at least t (D = ⌊n(100 − t)/t⌋, n tokens in match form; up
+ * to m glued tokens of the unit, and up to 2m tokens glued away in the segment, beyond the D edits), and
+ * the segment has between ⌈nt/100⌉ − 2m and ⌊100n/t⌋ − m plain tokens. No match above t is missed.
  */
 import type { ResourceDatabase } from '../storage/resource-db.js';
 import { matchForm, type Piece, parseRequestUnit, parseStored, rebuildTarget } from './inline-codes.js';
@@ -77,13 +78,13 @@ export function createTaggedLookup(
     const exactMatch = answer(exact);
     if (exactMatch || threshold >= 100) return exactMatch;
 
-    const codes = request.ids.length;
+    const marks = form.structure.length;
     const t = Math.max(threshold, 1);
-    const allowed = Math.floor((tokens.length * (100 - t)) / t) + 3 * codes;
+    const allowed = Math.floor((tokens.length * (100 - t)) / t) + 3 * marks;
     const ids = prefixCandidates(memoryId, tokenize(form.plain), allowed);
     if (ids.length === 0) return undefined;
-    const minTokens = Math.ceil((tokens.length * t) / 100) - 2 * codes;
-    const maxTokens = Math.floor((tokens.length * 100) / t) - codes;
+    const minTokens = Math.ceil((tokens.length * t) / 100) - 2 * marks;
+    const maxTokens = Math.floor((tokens.length * 100) / t) - marks;
     const rows = sql.candidates.all(JSON.stringify(ids), minTokens, maxTokens) as TaggedRow[];
     const scored = rows
       .map(scoreOf)
