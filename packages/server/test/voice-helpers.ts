@@ -11,6 +11,15 @@ export function fliteWav(text: string): Buffer {
   return readFileSync(file);
 }
 
+/** WAVs with 44-byte headers (as flite writes them) joined into one, its header giving the summed size. */
+export function joinWavs(...wavs: Buffer[]): Buffer {
+  const header = Buffer.from(wavs[0]!.subarray(0, 44));
+  const data = Buffer.concat(wavs.map((wav) => wav.subarray(44)));
+  header.writeUInt32LE(36 + data.length, 4);
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+
 const words = (text: string) =>
   text
     .toLowerCase()

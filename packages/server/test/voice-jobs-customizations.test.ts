@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { VOICE_MIGRATIONS } from '../src/voice/spoken-terms.js';
 import { startTestServer, type TestServer } from './helpers.js';
-import { fliteWav, type Message, uploadVoiceJob } from './voice-helpers.js';
+import { fliteWav, joinWavs, type Message, uploadVoiceJob } from './voice-helpers.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -107,7 +107,7 @@ describe('voice jobs with a glossary (real Apertium)', () => {
   it('a glossary deleted before the job runs ends it in error with the reason', async () => {
     const long = fliteWav('Please send me the report before the meeting tomorrow morning.');
     // One job runs at a time: this one keeps the glossary's job queued while the glossary is deleted.
-    const first = await upload(EN_ES, Buffer.concat([long, ...Array(4).fill(long.subarray(44))]));
+    const first = await upload(EN_ES, joinWavs(long, long, long, long, long));
     expect(first.status).toBe(202);
     const id = await glossary('en', 'es', 'file\tarchivo');
     const created = await upload([...EN_ES, ['glossary_id', id]], fliteWav('The file is too large.'));

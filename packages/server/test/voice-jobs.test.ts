@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashKey } from '../src/keys.js';
 import { MIGRATIONS } from '../src/storage/migrations.js';
 import { startTestServer, type TestServer } from './helpers.js';
-import { fliteWav, uploadVoiceJob, wordErrorRate } from './voice-helpers.js';
+import { fliteWav, joinWavs, uploadVoiceJob, wordErrorRate } from './voice-helpers.js';
 
 const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
 const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
@@ -124,7 +124,7 @@ describe('asynchronous voice jobs (alpha)', () => {
         ['source_language', 'en'],
         ['target_languages', 'es,ca'],
       ],
-      Buffer.concat([wav, wav.subarray(44), wav.subarray(44)]),
+      joinWavs(wav, wav, wav),
     );
     const result = await t.call(`/v3/voice/jobs/${created.data.job_id}/result`);
     expect(result.status).toBe(503);
