@@ -30,6 +30,16 @@ export interface VoiceSessionOptions extends RequestOptions {
   targetMediaContentType?: string | undefined;
 }
 
+export interface VoiceJobOptions extends RequestOptions {
+  sourceLanguage: string;
+  targetLanguages: string[];
+  fileName?: string | undefined;
+  /** A spoken-term collection of the account: its words are recognised, its terms kept as written. */
+  spokenTermsId?: string | undefined;
+  /** A glossary of the account with a dictionary for the source and every target. */
+  glossaryId?: string | undefined;
+}
+
 export interface SpokenTermsInput {
   name: string;
   language: string;
@@ -130,15 +140,19 @@ export class Voice {
     });
   }
 
-  /** Alpha: start an asynchronous transcription and translation of an audio file. */
-  async createJob(
-    input: FileInput,
-    options: RequestOptions & { sourceLanguage: string; targetLanguages: string[]; fileName?: string },
-  ): Promise<{ job_id: string }> {
+  /**
+   * Alpha: start an asynchronous transcription and translation of an audio file; `spokenTermsId` and
+   * `glossaryId` work as on a session.
+   */
+  async createJob(input: FileInput, options: VoiceJobOptions): Promise<{ job_id: string }> {
     const file = await loadFile(input, options.fileName);
     const form = new FormData();
     form.append('source_language', requireString('sourceLanguage', options.sourceLanguage));
     form.append('target_languages', (options.targetLanguages ?? []).join(','));
+    if (options.spokenTermsId !== undefined)
+      form.append('spoken_terms_id', requireString('spokenTermsId', options.spokenTermsId));
+    if (options.glossaryId !== undefined)
+      form.append('glossary_id', requireString('glossaryId', options.glossaryId));
     form.append('file', new Blob([file.bytes]), file.fileName);
     return this.#transport.request<{ job_id: string }>({
       method: 'POST',
