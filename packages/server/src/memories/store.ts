@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { ResourceDatabase } from '../storage/resource-db.js';
 import { exactKey, fuzzyScore, matchScore, tokenize } from './score.js';
-import { createTaggedLookup } from './tagged-lookup.js';
+import { createTaggedLookup, indexTokens } from './tagged-lookup.js';
 
 export interface MemoryRecord {
   readonly id: string;
@@ -152,7 +152,10 @@ export function createMemoryStore(db: ResourceDatabase) {
       segment.targets.forEach((target, seq) => {
         sql.insertTarget.run(id, seq, target.language, target.text, target.tagged ?? null);
       });
-      for (const gram of new Set(tokens)) {
+      const grams = new Set(tokens);
+      if (segment.sourceTagged !== undefined)
+        for (const gram of indexTokens(segment.sourceTagged)) grams.add(gram);
+      for (const gram of grams) {
         const list = postings.get(gram);
         if (list) list.push(id);
         else postings.set(gram, [id]);

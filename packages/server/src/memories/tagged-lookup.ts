@@ -4,11 +4,12 @@
  * segments with the same code structure (number, kinds and nesting of codes, by order) are candidates, and
  * a match needs a target whose codes map one to one onto the unit's.
  *
- * Candidates come from the plain-token postings. A mark inside a word glues two tokens in the plain text,
- * so the bounds of the plain lookup are widened for m marks: at most D + 3m of the unit's distinct plain
- * tokens are missing from a segment scoring at least t (D = ⌊n(100 − t)/t⌋, n tokens in match form; up
- * to m glued tokens of the unit, and up to 2m tokens glued away in the segment, beyond the D edits), and
- * the segment has between ⌈nt/100⌉ − 2m and ⌊100n/t⌋ − m plain tokens. No match above t is missed.
+ * Candidates come from the postings. A code inside a word glues two tokens into one in the plain text
+ * (`Re<br>load` is `reload`), so a segment with codes is also indexed under the tokens of its text cut
+ * at its codes (`re`, `load`; see `indexTokens`), and a unit is looked up by those. A segment scoring at
+ * least t then lacks at most D = ⌊n(100 − t)/t⌋ of them (n tokens in match form, marks included), as in a
+ * plain lookup; its plain token count is between ⌈nt/100⌉ − 2m and ⌊100n/t⌋ − m for m marks. No match
+ * above t is missed.
  */
 import type { ResourceDatabase } from '../storage/resource-db.js';
 import { matchForm, type Piece, parseRequestUnit, parseStored, rebuildTarget } from './inline-codes.js';
@@ -25,6 +26,13 @@ export interface TaggedMatch {
   readonly score: number;
   /** The target in the engine's code form, with the unit's code ids. */
   readonly target: string;
+}
+
+const isMark = (token: string) => token.length === 1 && token >= '\uE001' && token <= '\uE003';
+
+/** The tokens of a stored tagged text cut at its codes (indexed beside its plain tokens). */
+export function indexTokens(stored: string): string[] {
+  return tokenize(matchForm(parseStored(stored)).text).filter((token) => !isMark(token));
 }
 
 export function createTaggedLookup(
@@ -80,8 +88,12 @@ export function createTaggedLookup(
 
     const marks = form.structure.length;
     const t = Math.max(threshold, 1);
-    const allowed = Math.floor((tokens.length * (100 - t)) / t) + 3 * marks;
-    const ids = prefixCandidates(memoryId, tokenize(form.plain), allowed);
+    const allowed = Math.floor((tokens.length * (100 - t)) / t);
+    const ids = prefixCandidates(
+      memoryId,
+      tokens.filter((token) => !isMark(token)),
+      allowed,
+    );
     if (ids.length === 0) return undefined;
     const minTokens = Math.ceil((tokens.length * t) / 100) - 2 * marks;
     const maxTokens = Math.floor((tokens.length * 100) / t) - marks;
