@@ -179,7 +179,7 @@ describe('TMX with inline tags', () => {
     expect(await exportOf(id)).toBe(exported);
   });
 
-  it('isolated, unpaired and crossing codes: it/unpaired as standalone, a crossing unit keeps plain text only', async () => {
+  it('isolated, unpaired and crossing codes; pairs told apart by i: it/unpaired are standalone, a crossing unit keeps plain text only', async () => {
     const content = tmx([
       [
         '<it pos="begin" x="1">&lt;span&gt;</it>Start here.',
@@ -189,6 +189,11 @@ describe('TMX with inline tags', () => {
       [
         'Cross <bpt i="1">&lt;a&gt;</bpt>one <bpt i="2">&lt;b&gt;</bpt>two<ept i="1">&lt;/a&gt;</ept> three<ept i="2">&lt;/b&gt;</ept>.',
         'Cruce uno dos tres.',
+      ],
+      // No x attributes: paired codes are told apart by i.
+      [
+        'A <bpt i="1">&lt;b&gt;</bpt>big<ept i="1">&lt;/b&gt;</ept> <bpt i="2">&lt;i&gt;</bpt>house<ept i="2">&lt;/i&gt;</ept> stands here.',
+        'Una <bpt i="2">&lt;i&gt;</bpt>casa<ept i="2">&lt;/i&gt;</ept> <bpt i="1">&lt;b&gt;</bpt>grande<ept i="1">&lt;/b&gt;</ept> está aquí.',
       ],
     ]);
     const job = await importTmx(t, content, 'odd codes');
@@ -203,5 +208,9 @@ describe('TMX with inline tags', () => {
     const reply = await translate('Lonely <br/>code.', { tag_handling: 'xml' }, id);
     expect(reply.text).toBe('Código <br/>solo.');
     expect(reply.matches).toMatchObject([{ match_score: 100 }]);
+    const byI = await translate('A <b>big</b> <u>house</u> stands here.', { tag_handling: 'html' }, id);
+    expect(byI.text).toBe('Una <u>casa</u> <b>grande</b> está aquí.');
+    const crossing = await translate('Cross <a>one</a> <b>two three</b>.', { tag_handling: 'html' }, id);
+    expect(crossing.matches).toEqual([]);
   });
 });
