@@ -190,6 +190,8 @@ describe('TMX with inline tags', () => {
         'Cross <bpt i="1">&lt;a&gt;</bpt>one <bpt i="2">&lt;b&gt;</bpt>two<ept i="1">&lt;/a&gt;</ept> three<ept i="2">&lt;/b&gt;</ept>.',
         'Cruce uno dos tres.',
       ],
+      // Over 500 codes (MAX_SEGMENT_CODES): plain text only.
+      [`Many${'<ph/>'.repeat(600)} codes.`, `Muchos${'<ph/>'.repeat(600)} códigos.`],
       // No x attributes: paired codes are told apart by i.
       [
         'A <bpt i="1">&lt;b&gt;</bpt>big<ept i="1">&lt;/b&gt;</ept> <bpt i="2">&lt;i&gt;</bpt>house<ept i="2">&lt;/i&gt;</ept> stands here.',
@@ -205,6 +207,7 @@ describe('TMX with inline tags', () => {
     expect(exported).toContain('<seg><it pos="begin" x="1">&lt;span&gt;</it>Start here.</seg>');
     expect(exported).toContain('<seg>Lonely <it pos="begin" x="1">&lt;u&gt;</it>code.</seg>');
     expect(exported).toContain('<seg>Cross one two three.</seg>');
+    expect(exported).toContain('<seg>Many codes.</seg>');
     const reply = await translate('Lonely <br/>code.', { tag_handling: 'xml' }, id);
     expect(reply.text).toBe('Código <br/>solo.');
     expect(reply.matches).toMatchObject([{ match_score: 100 }]);

@@ -14,6 +14,8 @@ import type { SegmentInput } from './store.js';
 export const MAX_TMX_BYTES = 100 * 1024 * 1024;
 export const MAX_TMX_DEPTH = 32;
 export const MAX_SEGMENT_CHARACTERS = 20_000;
+/** Inline codes a segment keeps, at most (a segment with more keeps its plain text only). */
+export const MAX_SEGMENT_CODES = 500;
 
 /** The file is not a TMX document this server can read; the message says why and where. */
 export class TmxError extends Error {
@@ -51,10 +53,11 @@ export async function readTmx(
   let tuvLanguage: string | undefined;
   let segText: string | undefined;
   let segPieces: RawPiece[] = [];
-  /** The code being read, its element depth, and the native characters of the segment's codes so far. */
+  /** The code being read, its element depth, and the segment's codes and their native characters so far. */
   let code: { -readonly [K in keyof RawCode]: RawCode[K] } | undefined;
   let codeDepth = 0;
   let nativeCharacters = 0;
+  let codeCount = 0;
   let batch: SegmentInput[] = [];
   const targets = new Set<string>();
   let segments = 0;
@@ -81,6 +84,7 @@ export async function readTmx(
       segText = '';
       segPieces = [];
       nativeCharacters = 0;
+      codeCount = 0;
     } else if (code) codeDepth++;
     else if (segText !== undefined && CODE_ELEMENTS.has(tag.name)) {
       const element = tag.name as RawCode['element'];
@@ -105,14 +109,14 @@ export async function readTmx(
   parser.on('closetag', (tag) => {
     stack.pop();
     if (tag.name === 'seg' && segText !== undefined) {
-      const overlong = nativeCharacters > MAX_SEGMENT_CHARACTERS;
+      const overlong = nativeCharacters > MAX_SEGMENT_CHARACTERS || codeCount > MAX_SEGMENT_CODES;
       if (tuvs && tuvLanguage) {
         tuvs.push({ language: root(tuvLanguage), text: segText.trim(), pieces: segPieces, overlong });
       }
       segText = undefined;
     } else if (segText !== undefined && codeDepth > 0) {
       if (--codeDepth === 0 && code) {
-        segPieces.push(code);
+        if (++codeCount <= MAX_SEGMENT_CODES) segPieces.push(code);
         code = undefined;
       }
     } else if (tag.name === 'tuv') tuvLanguage = undefined;
