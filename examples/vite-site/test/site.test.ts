@@ -93,6 +93,8 @@ async function open(path: string) {
   page.on('requestfailed', (r) => errors.push(`failed ${r.url()}`));
   page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
   await page.goto(site.url + path, { waitUntil: 'networkidle' });
+  // On a loaded machine the module script can run after the network went idle: wait for it to finish.
+  await page.waitForFunction('document.body.dataset.ready === "true"', undefined, { timeout: 30_000 });
   return { page, errors };
 }
 
