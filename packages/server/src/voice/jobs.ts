@@ -10,7 +10,6 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CreateVoiceJobFields,
-  canonicalLanguage,
   createValidator,
   decodeForm,
   ENDPOINTS,
@@ -19,13 +18,13 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Caller, ServiceContext } from '../context.js';
 import { readUpload } from '../documents/multipart.js';
-import { badRequest, notFound, ServiceError, unsupportedLanguage } from '../errors.js';
+import { badRequest, notFound, ServiceError } from '../errors.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { utcDay } from '../translate/billing-period.js';
-import { TRANSCRIPTION_LANGUAGES } from './languages.js';
 import { startRecognizer } from './recognizer.js';
 import {
   checkVoiceGlossary,
+  checkVoiceLanguages,
   checkVoiceResources,
   termPronunciations,
   translateTranscripts,
@@ -168,17 +167,11 @@ export const VOICE_JOB_ROUTES: readonly Route[] = [
       const extension = /\.([a-z0-9]{1,5})$/i.exec(upload.file.name)?.[1]?.toLowerCase() ?? '';
       const inputType = JOB_TYPES[extension];
       if (!inputType) throw badRequest(`Audio files must end in .${Object.keys(JOB_TYPES).join(', .')}.`);
-      const source = canonicalLanguage(checked.value.source_language) ?? checked.value.source_language;
-      if (!TRANSCRIPTION_LANGUAGES.includes(source))
-        throw unsupportedLanguage(`Transcription of ${source} is not installed on this server.`);
-      const targets = [
-        ...new Set(checked.value.target_languages.map((code) => canonicalLanguage(code) ?? code)),
-      ];
-      for (const target of targets)
-        if (!context.engines.select(source, target))
-          throw unsupportedLanguage(
-            `Translation ${source} → ${target} is not supported by this server's engines.`,
-          );
+      const { source, targets } = checkVoiceLanguages(
+        context,
+        checked.value.source_language,
+        checked.value.target_languages,
+      );
       const { spokenTerms, glossaryId } = await checkVoiceResources(context, caller, {
         source,
         targets,

@@ -3,12 +3,42 @@
  * `socket.ts`) and the asynchronous jobs (`jobs.ts`): a spoken-term collection (its words added to the
  * recognizer's dictionary, its terms kept as written) and a glossary applied to the translations.
  */
+import { canonicalLanguage } from '@glossa/protocol';
 import type { Caller, ServiceContext } from '../context.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, notFound, unsupportedLanguage } from '../errors.js';
 import { loadCustomizations } from '../translate/customizations.js';
 import { checkResources } from '../translate/options.js';
+import { TRANSCRIPTION_LANGUAGES } from './languages.js';
 import { pronunciations, termWords } from './pronunciation.js';
 import { findSpokenTerms } from './spoken-terms.js';
+
+/**
+ * The canonical source and targets of a voice request: the source must be transcribed here and every
+ * target reachable by an engine from it (`unsupported_language` otherwise); targets once each, in order.
+ */
+export function checkVoiceLanguages(
+  context: ServiceContext,
+  requestedSource: string,
+  requestedTargets: readonly string[],
+): { source: string; targets: string[] } {
+  const source = canonicalLanguage(requestedSource) ?? requestedSource;
+  if (!TRANSCRIPTION_LANGUAGES.includes(source)) {
+    throw unsupportedLanguage(
+      `Transcription of ${source} is not installed; this server transcribes ${TRANSCRIPTION_LANGUAGES.join(', ')}.`,
+    );
+  }
+  const targets: string[] = [];
+  for (const requested of requestedTargets) {
+    const target = canonicalLanguage(requested) ?? requested;
+    if (!context.engines.select(source, target)) {
+      throw unsupportedLanguage(
+        `Translation ${source} → ${requested} is not supported by this server's engines.`,
+      );
+    }
+    if (!targets.includes(target)) targets.push(target);
+  }
+  return { source, targets };
+}
 
 export interface VoiceResourceRequest {
   readonly source: string;

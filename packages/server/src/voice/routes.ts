@@ -1,11 +1,10 @@
-import { canonicalLanguage, ENDPOINTS, normalizeReportingTag, REPORTING_TAG_HEADER } from '@glossa/protocol';
+import { ENDPOINTS, normalizeReportingTag, REPORTING_TAG_HEADER } from '@glossa/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context.js';
 import { badRequest, notFound, unsupportedLanguage } from '../errors.js';
 import { defineRoute } from '../http/route.js';
-import { TRANSCRIPTION_LANGUAGES } from './languages.js';
 import { SUPPORTED_MEDIA_TYPES, soxInputType } from './recognizer.js';
-import { checkVoiceResources, termPronunciations } from './resources.js';
+import { checkVoiceLanguages, checkVoiceResources, termPronunciations } from './resources.js';
 import type { SessionConfig, VoiceSession } from './sessions.js';
 import { voiceSessions } from './sessions.js';
 import { SPEECH_CONTENT_TYPES, speechVoice } from './speech.js';
@@ -44,22 +43,11 @@ export const createVoiceSessionRoute = defineRoute(
           '(audio/pcm is 16 kHz mono 16-bit little-endian).',
       );
     }
-    const source = canonicalLanguage(body.source_language ?? 'en') ?? body.source_language ?? 'en';
-    if (!TRANSCRIPTION_LANGUAGES.includes(source)) {
-      throw unsupportedLanguage(
-        `Transcription of ${source} is not installed; this server transcribes ${TRANSCRIPTION_LANGUAGES.join(', ')}.`,
-      );
-    }
-    const targets: string[] = [];
-    for (const requested of body.target_languages ?? []) {
-      const target = canonicalLanguage(requested) ?? requested;
-      if (!context.engines.select(source, target)) {
-        throw unsupportedLanguage(
-          `Translation ${source} → ${requested} is not supported by this server's engines.`,
-        );
-      }
-      if (!targets.includes(target)) targets.push(target);
-    }
+    const { source, targets } = checkVoiceLanguages(
+      context,
+      body.source_language ?? 'en',
+      body.target_languages ?? [],
+    );
     const { spokenTerms, glossaryId } = await checkVoiceResources(context, caller, {
       source,
       targets,
