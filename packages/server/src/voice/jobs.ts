@@ -109,9 +109,6 @@ async function processJob(context: ServiceContext, job: JobRow, audio: Buffer, l
   const caller: Caller = { account, key: { id: job.key_id, accountId: job.account_id } };
   const targets = JSON.parse(job.targets) as string[];
   const glossaryId = job.glossary_id ?? undefined;
-  // Checked again: a glossary deleted (or changed pair) since the job was queued fails it rather than
-  // giving translations without it.
-  if (glossaryId !== undefined) await checkVoiceGlossary(context, caller, job.source, targets, glossaryId);
   const spokenTerms = JSON.parse(job.spoken_terms) as string[];
   const words = await termPronunciations(spokenTerms, (error) =>
     log.warn({ err: error }, 'spoken-term pronunciations failed'),
@@ -125,6 +122,9 @@ async function processJob(context: ServiceContext, job: JobRow, audio: Buffer, l
   recognizer.write(audio);
   await recognizer.finish();
   const transcript = utterances.join(' ');
+  // Checked again: a glossary deleted (or its dictionary for a pair) since the job was queued fails it
+  // rather than giving translations without it.
+  if (glossaryId !== undefined) await checkVoiceGlossary(context, caller, job.source, targets, glossaryId);
   const translations = [];
   for (const target of targets) {
     const options = { source: job.source, target, formality: 'default', glossaryId } as const;
