@@ -32,24 +32,28 @@ describe('TermMatcher', () => {
 describe('lockTerms', () => {
   it('plain text: escapes it, numbers codes from 1, puts target terms back and decodes entities', () => {
     const locked = lockTerms('File & more <files>', false, [matcher({ file: 'archivo' })]);
-    expect(locked.text).toBe('<x id="1"/> &amp; more &lt;files&gt;');
+    expect(locked.text).toBe('<g id="1">File</g> &amp; more &lt;files&gt;');
     expect(locked.locked).toBe(true);
-    expect(locked.unlock('<x id="1"/> &amp; más &lt;files&gt;')).toBe('Archivo & más <files>');
+    expect(locked.unlock('<g id="1">Lima</g> &amp; más &lt;files&gt;')).toBe('Archivo & más <files>');
   });
 
   it('markup: terms only outside tags, ids above the caller codes, target escaped', () => {
     const locked = lockTerms('Open <g id="1">file</g> &amp; id', true, [matcher({ file: 'A&B', id: 'x' })]);
-    expect(locked.text).toBe('Open <g id="1"><x id="2"/></g> &amp; <x id="3"/>');
-    expect(locked.unlock('Abre <g id="1"><x id="2"/></g> &amp; <x id="3"/>')).toBe(
+    expect(locked.text).toBe('Open <g id="1"><g id="2">file</g></g> &amp; <g id="3">id</g>');
+    expect(locked.unlock('Abre <g id="1"><g id="2">lima</g></g> &amp; <g id="3">carné</g>')).toBe(
       'Abre <g id="1">A&amp;B</g> &amp; x',
     );
   });
 
-  it('a code the engine lost is appended, a code it repeated is used once, unknown ids are dropped', () => {
+  it('a code the engine lost is appended, a code it split or repeated is used once, unknown ids are dropped', () => {
     const locked = lockTerms('the file and the window', false, [
       matcher({ file: 'archivo', window: 'ventana' }),
     ]);
-    expect(locked.unlock('el <x id="1"/> y <x id="1"/> <x id="9"/>')).toBe('el archivo y  ventana');
+    expect(locked.unlock('el <g id="1">lima</g> y <g id="1">otra</g> <x id="9"/>')).toBe(
+      'el archivo y  ventana',
+    );
+    // An engine that returns a term's code as a standalone one still gets the term.
+    expect(locked.unlock('el <x id="1"/> y la <g id="2">ventana</g>')).toBe('el archivo y la ventana');
   });
 
   it('applies matchers in order: the second only sees what the first left', () => {

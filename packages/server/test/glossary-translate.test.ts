@@ -39,6 +39,16 @@ describe('glossaries applied in /v2/translate (real Apertium)', () => {
     expect(fixed).not.toMatch(/lima/i);
   });
 
+  it('the engine translates the sentence around a term: the words next to it keep their case', async () => {
+    const id = await glossary('en', 'es', 'file\tarchivo\nsave\tguardar');
+    const body = { source_lang: 'EN', target_lang: 'ES', glossary_id: id };
+    // A term as an opaque code made Apertium start a new sentence after it: "archivo Es demasiado grande."
+    expect(await translate({ ...body, text: ['file is too large.'] })).toBe('archivo es demasiado grande.');
+    const saved = await translate({ ...body, text: ['Save the file before you close it.'] });
+    expect(saved).toMatch(/^Guardar la archivo antes /);
+    expect(saved).not.toMatch(/ El /);
+  });
+
   it('matches case-insensitively on word boundaries, longest first, keeping the sentence-start case', async () => {
     const id = await glossary('en', 'es', 'file\tarchivo\nfile server\tservidor de ficheros');
     const start = await translate({

@@ -1,8 +1,10 @@
 /**
  * Locks glossary terms before the engine and puts the target terms in after it. Each matched source term
- * becomes a standalone code `<x id="N"/>` in the engine's input (the code form of `engine.ts`), which every
- * engine must return untouched; afterwards each code is replaced by its target term. Matchers apply in
- * order: the first one locks its matches, the next ones only see the text left between them.
+ * stays in the engine's input inside a paired code, `<g id="N">file</g>` (the code form of `engine.ts`), so
+ * the engine translates the sentence around it as it should (articles, agreement, capitals: Apertium keeps
+ * the code on the term's words); afterwards each code and whatever the engine put in it become the target
+ * term. Matchers apply in order: the first one locks its matches, the next ones only see the text left
+ * between them.
  */
 import { decodeEntities, escapeText } from '../translate/markup-parse.js';
 import type { TermMatcher } from './matcher.js';
@@ -10,7 +12,7 @@ import type { TermMatcher } from './matcher.js';
 type Segment =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'raw'; readonly text: string }
-  | { readonly kind: 'term'; readonly id: number; readonly target: string };
+  | { readonly kind: 'term'; readonly id: number; readonly source: string; readonly target: string };
 
 export interface LockedUnit {
   /** The engine's input, in code form. */
@@ -67,7 +69,12 @@ export function lockTerms(unit: string, markup: boolean, matchers: readonly Term
       let last = 0;
       for (const match of matcher.find(segment.text)) {
         if (match.start > last) next.push({ kind: 'text', text: segment.text.slice(last, match.start) });
-        next.push({ kind: 'term', id: nextId++, target: match.target });
+        next.push({
+          kind: 'term',
+          id: nextId++,
+          source: segment.text.slice(match.start, match.end),
+          target: match.target,
+        });
         last = match.end;
       }
       if (last < segment.text.length) next.push({ kind: 'text', text: segment.text.slice(last) });
@@ -82,7 +89,7 @@ export function lockTerms(unit: string, markup: boolean, matchers: readonly Term
         ? escapeText(segment.text)
         : segment.kind === 'raw'
           ? segment.text
-          : `<x id="${segment.id}"/>`,
+          : `<g id="${segment.id}">${escapeText(segment.source)}</g>`,
     )
     .join('');
 
@@ -94,13 +101,16 @@ export function lockTerms(unit: string, markup: boolean, matchers: readonly Term
       let result = '';
       let last = 0;
       const plainPiece = (piece: string) => (markup ? piece : decodeEntities(piece.replace(TAG, '')));
-      for (const match of output.matchAll(/<x id="(\d+)"\/>/g)) {
-        const id = Number(match[1]);
-        const target = id >= firstId && !used.has(id) ? terms.get(id) : undefined;
-        if (target === undefined) continue;
+      // A term's code with what the engine made of the term inside; an engine may also return it as `<x/>`.
+      for (const match of output.matchAll(/<g id="(\d+)">(?:(?!<g[ >])[\s\S])*?<\/g>|<x id="(\d+)"\/>/g)) {
+        const id = Number(match[1] ?? match[2]);
+        if (id < firstId || !terms.has(id)) continue;
         result += plainPiece(output.slice(last, match.index));
         last = match.index + match[0].length;
+        // The term's words split in two by the engine: its target goes where the first part was.
+        if (used.has(id)) continue;
         used.add(id);
+        const target = terms.get(id)!;
         const placed = LETTER.test(result.replace(TAG, '')) ? target : sentenceCase(target, unit);
         result += markup ? escapeText(placed) : placed;
       }

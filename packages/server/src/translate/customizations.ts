@@ -3,7 +3,7 @@
  * /v2/translate. Per unit (a sentence, or a structural piece of markup):
  * 1. translation memory: an exact or fuzzy match at or above the threshold is the output (a markup unit with
  *    inline codes matches segments with the same codes and takes the request's tags, see `memory-units.ts`);
- * 2. glossary terms (glossaries in request order) and "do not translate" terms are locked as codes;
+ * 2. glossary terms (glossaries in request order) and "do not translate" terms are locked in codes;
  * 3. the engine translates the rest; codes become the target terms;
  * 4. configured style rules and "use X instead of Y" instructions post-edit the engine's text (outside
  *    markup and before the terms go back in, so they cannot change a glossary term).
