@@ -60,10 +60,12 @@ export function registerVoiceSocket(app: FastifyInstance, context: ServiceContex
   app.addHook('preClose', async () => {
     await Promise.all([...open].map((shutdown) => shutdown()));
   });
-  app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
   // Voice jobs a stopped server left queued or processing run again once it listens.
   app.addHook('onReady', async () => runVoiceJobs(context, app.log));
   app.register(async (scoped) => {
+    // In this scope only: the plugin's onRequest and onResponse hooks then run for the voice socket, not
+    // around every request of the other routes.
+    await scoped.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
     scoped.get(VOICE_SOCKET_PATH, { websocket: true }, (socket, request) => {
       const token = new URLSearchParams(request.url.split('?')[1] ?? '').get('token') ?? '';
       const check = voiceSessions(context).consume(token);
