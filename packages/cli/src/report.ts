@@ -36,40 +36,6 @@ export function createProgress(io: CliIo, locale: string, totalRequests: number)
   };
 }
 
-export function emptyReport(): RunReport {
-  return {
-    segments: 0,
-    unchanged: 0,
-    humanEdits: 0,
-    cacheHits: 0,
-    translated: 0,
-    retried: 0,
-    requests: 0,
-    requestBytes: 0,
-    billedCharacters: 0,
-    failures: [],
-    qa: [],
-    durationMs: 0,
-  };
-}
-
-export function addReports(a: RunReport, b: RunReport): RunReport {
-  return {
-    segments: a.segments + b.segments,
-    unchanged: a.unchanged + b.unchanged,
-    humanEdits: a.humanEdits + b.humanEdits,
-    cacheHits: a.cacheHits + b.cacheHits,
-    translated: a.translated + b.translated,
-    retried: a.retried + b.retried,
-    requests: a.requests + b.requests,
-    requestBytes: a.requestBytes + b.requestBytes,
-    billedCharacters: a.billedCharacters + b.billedCharacters,
-    failures: [...a.failures, ...b.failures],
-    qa: [...a.qa, ...b.qa],
-    durationMs: a.durationMs + b.durationMs,
-  };
-}
-
 /** `docs/intro.md:12:3` (or the segment key when the position is unknown). */
 export function where(failure: Pick<RunFailure, 'file' | 'position' | 'key'>): string {
   if (failure.file === undefined) return failure.key;

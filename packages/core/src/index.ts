@@ -17,7 +17,7 @@ export * from './lock.js';
 export * from './plugin-targets.js';
 export * from './pseudo.js';
 export * from './qa.js';
-export type * from './report.js';
+export * from './report.js';
 export * from './resources/glossary-file.js';
 export * from './resources/sync.js';
 export * from './resources/tmx.js';

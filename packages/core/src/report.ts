@@ -87,3 +87,39 @@ export type QaCheck = (
     readonly target: string;
   }[],
 ) => Promise<readonly Omit<QaFinding, 'file'>[]> | readonly Omit<QaFinding, 'file'>[];
+
+/** A report of a run that did nothing: the start of a sum of reports. */
+export function emptyRunReport(): RunReport {
+  return {
+    segments: 0,
+    unchanged: 0,
+    humanEdits: 0,
+    cacheHits: 0,
+    translated: 0,
+    retried: 0,
+    requests: 0,
+    requestBytes: 0,
+    billedCharacters: 0,
+    failures: [],
+    qa: [],
+    durationMs: 0,
+  };
+}
+
+/** The report of two runs as one (counts and durations added, failures and findings listed together). */
+export function addRunReports(a: RunReport, b: RunReport): RunReport {
+  return {
+    segments: a.segments + b.segments,
+    unchanged: a.unchanged + b.unchanged,
+    humanEdits: a.humanEdits + b.humanEdits,
+    cacheHits: a.cacheHits + b.cacheHits,
+    translated: a.translated + b.translated,
+    retried: a.retried + b.retried,
+    requests: a.requests + b.requests,
+    requestBytes: a.requestBytes + b.requestBytes,
+    billedCharacters: a.billedCharacters + b.billedCharacters,
+    failures: [...a.failures, ...b.failures],
+    qa: [...a.qa, ...b.qa],
+    durationMs: a.durationMs + b.durationMs,
+  };
+}

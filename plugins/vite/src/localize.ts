@@ -6,6 +6,7 @@
  */
 import {
   createTranslationRun,
+  emptyRunReport,
   type RunEvent,
   type RunFailure,
   type RunReport,
@@ -65,7 +66,7 @@ export async function localizePages(pages: readonly Page[], options: LocalizeOpt
     for (const locale of options.locales) out.get(locale)!.set(page.path, outputs[locale]!);
     return false;
   });
-  if (todo.length === 0) return { pages: out, report: EMPTY_REPORT, reused: pages.length, problems: [] };
+  if (todo.length === 0) return { pages: out, report: emptyRunReport(), reused: pages.length, problems: [] };
 
   const extractions = todo.map((page) => ({ page, extraction: extract(page.html, { file: page.path }) }));
   const segments: RunSegment[] = extractions.flatMap(({ page, extraction }) =>
@@ -102,21 +103,6 @@ export async function localizePages(pages: readonly Page[], options: LocalizeOpt
   }
   return { pages: out, report, reused: pages.length - todo.length, problems };
 }
-
-const EMPTY_REPORT: RunReport = {
-  segments: 0,
-  unchanged: 0,
-  humanEdits: 0,
-  cacheHits: 0,
-  translated: 0,
-  retried: 0,
-  requests: 0,
-  requestBytes: 0,
-  billedCharacters: 0,
-  failures: [],
-  qa: [],
-  durationMs: 0,
-};
 
 export interface Alternate {
   readonly lang: string;

@@ -1,11 +1,18 @@
 /** `glossa translate` and `glossa estimate`: the main job, and what it would cost. */
 import { relative } from 'node:path';
-import { createTranslationRun, type RunEstimate, type RunReport, type Translator } from '@glossa/core';
+import {
+  addRunReports,
+  createTranslationRun,
+  emptyRunReport,
+  type RunEstimate,
+  type RunReport,
+  type Translator,
+} from '@glossa/core';
 import { loadCommandConfig, type ProjectFlags, targetLocales } from '../context.js';
 import { collectInputs } from '../inputs.js';
 import type { CliIo } from '../io.js';
 import { openCache, openProject, type Project, readExistingTargets, writeOutputs } from '../project.js';
-import { addReports, createProgress, emptyReport, formatReport, where } from '../report.js';
+import { createProgress, formatReport, where } from '../report.js';
 import { type LocaleResources, localResources, syncResources } from '../resources.js';
 import { openService, type Service } from '../service.js';
 
@@ -58,7 +65,7 @@ export async function translateCommand(
   const { config, locales, project } = await prepare(ctx, args, flags);
   const cache = await openCache(project);
   let service: Service | undefined;
-  let report: RunReport = emptyReport();
+  let report: RunReport = emptyRunReport();
   const written: string[] = [];
   const problems: string[] = [];
   try {
@@ -82,7 +89,7 @@ export async function translateCommand(
         translator: service?.client ?? NO_SERVICE,
       });
       const result = await run.translate(input);
-      report = addReports(report, result.report);
+      report = addRunReports(report, result.report);
       written.push(
         ...(await writeOutputs(project, locale, result.targets.get(locale)!, (p) =>
           problems.push(`${p.file} [${locale}] ${p.key}: ${p.reason}`),
