@@ -9,12 +9,10 @@
  * first, untimed (loading pdf.js and Tesseract's data is a cost of the first document of a process).
  *   pnpm --filter @glossa/server bench:document-pdf
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
-import { startServer } from '../src/index.js';
+import { startBenchService } from './document-service.js';
 
 const DOCUMENTS = 4;
 const sentences = readFileSync(new URL('./apertium-sentences.txt', import.meta.url), 'utf8')
@@ -83,53 +81,7 @@ async function makePng(n: number): Promise<Buffer> {
     .toBuffer();
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'glossa-bench-document-pdf-'));
-const server = await startServer({
-  dataDir,
-  port: 0,
-  freePort: 0,
-  host: '127.0.0.1',
-  logger: false,
-  rateLimit: false,
-});
-const auth = { authorization: `Service-Auth-Key ${server.devKey}` };
-
-async function translateDocument(bytes: Uint8Array, name: string): Promise<void> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  form.append('target_lang', 'ES');
-  form.append('source_lang', 'EN');
-  const uploaded = await fetch(`${server.url}/v2/document`, { method: 'POST', body: form, headers: auth });
-  if (uploaded.status !== 200) throw new Error(`upload ${uploaded.status}: ${await uploaded.text()}`);
-  const ids = (await uploaded.json()) as { document_id: string; document_key: string };
-  const body = JSON.stringify({ document_key: ids.document_key });
-  const headers = { ...auth, 'content-type': 'application/json' };
-  for (;;) {
-    const reply = await fetch(`${server.url}/v2/document/${ids.document_id}`, {
-      method: 'POST',
-      body,
-      headers,
-    });
-    const status = (await reply.json()) as { status: string; error_message?: string };
-    if (status.status === 'error') throw new Error(status.error_message);
-    if (status.status === 'done') break;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  await (
-    await fetch(`${server.url}/v2/document/${ids.document_id}/result`, { method: 'POST', body, headers })
-  ).arrayBuffer();
-}
-
-async function translateText(texts: readonly string[]): Promise<void> {
-  for (let start = 0; start < texts.length; start += 50) {
-    const response = await fetch(`${server.url}/v2/translate`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ text: texts.slice(start, start + 50), target_lang: 'ES', source_lang: 'EN' }),
-    });
-    if (response.status !== 200) throw new Error(`translate ${response.status}`);
-  }
-}
+const service = await startBenchService('document-pdf');
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -149,20 +101,21 @@ const cases = [
 ] as const;
 // Warm-up (not timed): the first PDF of a process loads pdf.js (about 1.3 s), the first image sharp and
 // Tesseract's data; the figures are for a running server.
-await translateDocument(await makePdf(0), 'warm.pdf');
-await translateDocument(await makePng(0), 'warm.png');
+await service.translateDocument(await makePdf(0), 'warm.pdf', 'ES');
+await service.translateDocument(await makePng(0), 'warm.png', 'ES');
 for (const [index, kind] of cases.entries()) {
   const first = 1000 * (index + 1);
   const files = await Promise.all(Array.from({ length: DOCUMENTS }, (_, i) => kind.make(first + i)));
   const documentMs = await timed(() =>
-    Promise.all(files.map((bytes) => translateDocument(bytes, kind.file))),
+    Promise.all(files.map((bytes) => service.translateDocument(bytes, kind.file, 'ES'))),
   );
   const textMs = await timed(() =>
-    Promise.all(Array.from({ length: DOCUMENTS }, (_, i) => translateText(kind.texts(first + 100 + i)))),
+    Promise.all(
+      Array.from({ length: DOCUMENTS }, (_, i) => service.translateText(kind.texts(first + 100 + i), 'ES')),
+    ),
   );
   console.log(
     `${kind.name} (apertium en→es, ${DOCUMENTS} in flight): ${(documentMs / 1000).toFixed(2)} s, ${((DOCUMENTS / documentMs) * 60_000).toFixed(1)} documents per minute; the same text through /v2/translate ${(textMs / 1000).toFixed(2)} s; ratio ${(documentMs / textMs).toFixed(2)}×`,
   );
 }
-await server.close();
-rmSync(dataDir, { recursive: true, force: true });
+await service.close();

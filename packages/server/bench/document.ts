@@ -7,11 +7,9 @@
  * sentences, so the engine output cache never answers.
  *   pnpm --filter @glossa/server bench:document
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import * as docx from 'docx';
-import { startServer } from '../src/index.js';
+import { startBenchService } from './document-service.js';
 
 const PAGES = 20;
 const PARAGRAPHS_PER_PAGE = 20;
@@ -53,65 +51,7 @@ async function makeDocx(n: number): Promise<Buffer> {
   return docx.Packer.toBuffer(new docx.Document({ sections: [{ children }] }));
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'glossa-bench-document-'));
-const server = await startServer({
-  dataDir,
-  port: 0,
-  freePort: 0,
-  host: '127.0.0.1',
-  logger: false,
-  rateLimit: false,
-});
-const auth = { authorization: `Service-Auth-Key ${server.devKey}` };
-
-async function translateDocument(bytes: Buffer, target: string): Promise<number> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), 'report.docx');
-  form.append('target_lang', target);
-  form.append('source_lang', 'EN');
-  const ids = (await (
-    await fetch(`${server.url}/v2/document`, { method: 'POST', body: form, headers: auth })
-  ).json()) as {
-    document_id: string;
-    document_key: string;
-  };
-  const body = JSON.stringify({ document_key: ids.document_key });
-  const headers = { ...auth, 'content-type': 'application/json' };
-  for (;;) {
-    const status = (await (
-      await fetch(`${server.url}/v2/document/${ids.document_id}`, { method: 'POST', body, headers })
-    ).json()) as {
-      status: string;
-      error_message?: string;
-    };
-    if (status.status === 'error') throw new Error(status.error_message);
-    if (status.status === 'done') break;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  const result = await fetch(`${server.url}/v2/document/${ids.document_id}/result`, {
-    method: 'POST',
-    body,
-    headers,
-  });
-  return (await result.arrayBuffer()).byteLength;
-}
-
-async function translateText(n: number, target: string): Promise<void> {
-  const texts = paragraphs(n).map((p) => `${p.before}<b>${p.bold}</b>${p.after}`);
-  for (let start = 0; start < texts.length; start += 50) {
-    const response = await fetch(`${server.url}/v2/translate`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        text: texts.slice(start, start + 50),
-        target_lang: target,
-        source_lang: 'EN',
-        tag_handling: 'xml',
-      }),
-    });
-    if (response.status !== 200) throw new Error(`translate ${response.status}`);
-  }
-}
+const service = await startBenchService('document');
 
 async function timed(label: string, work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -133,17 +73,24 @@ for (const [engine, target] of [
   const batch = () => Array.from({ length: DOCUMENTS }, (_, i) => DOCUMENTS * round + i);
   const ids = batch();
   const documentMs = await timed(`${engine}: ${DOCUMENTS} documents`, () =>
-    Promise.all(ids.map((n) => translateDocument(docs[n]!, target))),
+    Promise.all(ids.map((n) => service.translateDocument(docs[n]!, 'report.docx', target))),
   );
   round++;
   const textIds = batch();
   const textMs = await timed(`${engine}: the same amount of text through /v2/translate`, () =>
-    Promise.all(textIds.map((n) => translateText(n, target))),
+    Promise.all(
+      textIds.map((n) =>
+        service.translateText(
+          paragraphs(n).map((p) => `${p.before}<b>${p.bold}</b>${p.after}`),
+          target,
+          'xml',
+        ),
+      ),
+    ),
   );
   round++;
   console.log(
     `${engine}: ${((DOCUMENTS / documentMs) * 60_000).toFixed(1)} documents per minute; document jobs take ${(documentMs / textMs).toFixed(2)}× the time of translating their text alone`,
   );
 }
-await server.close();
-rmSync(dataDir, { recursive: true, force: true });
+await service.close();
