@@ -1,4 +1,9 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqliteStorage, DATABASE_FILE } from '../src/storage/sqlite.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 let t: TestServer;
@@ -206,15 +211,84 @@ describe('custom-tag analytics', () => {
 });
 
 describe('persistence', () => {
-  it('usage is stored before the answer and survives a restart', async () => {
+  const storedCharacters = (dataDir: string) => {
+    const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
+    try {
+      return (
+        db
+          .prepare("SELECT COALESCE(SUM(units), 0) AS units FROM usage WHERE product = 'translate'")
+          .get() as {
+          units: number;
+        }
+      ).units;
+    } finally {
+      db.close();
+    }
+  };
+
+  it('usage reaches the database within a moment of the answer, with no read to prompt it', async () => {
+    const server = await startTestServer();
+    try {
+      await server.translate(pseudo(['stored characters']));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(storedCharacters(server.dataDir)).toBe(17);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('closing writes the usage still waiting, and it survives a restart', async () => {
     const first = await startTestServer();
     await first.translate(pseudo(['stored characters']));
     await first.server.close();
+    expect(storedCharacters(first.dataDir)).toBe(17);
     const again = await startTestServer({ dataDir: first.dataDir });
     try {
       expect((await again.call('/v2/usage')).data.character_count).toBe(17);
     } finally {
       await again.close();
+    }
+  });
+
+  it('a usage write that fails is kept and retried, and reservations fail until it succeeds', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'glossa-usage-'));
+    const storage = createSqliteStorage(dataDir);
+    const other = new Database(join(dataDir, DATABASE_FILE));
+    try {
+      const account = await storage.createAccount({
+        id: 'acct',
+        plan: 'paid',
+        admin: false,
+        detectionBeta: false,
+        qualityAlpha: false,
+        voiceJobsAlpha: false,
+        memoryMatches: false,
+        characterLimit: 100,
+      });
+      const key = await storage.addKey(account.id, 'hash');
+      const reservation = (units: number) => ({
+        accountId: account.id,
+        keyId: key.id,
+        product: 'translate' as const,
+        customTag: '',
+        day: '2026-11-22',
+        units,
+        periodFrom: '2026-11-01',
+        periodTo: '2026-12-01',
+        limit: 100,
+      });
+      const totals = () => storage.usageTotals(account.id, key.id, '2026-11-01', '2026-12-01');
+      expect(await storage.reserveCharacters(reservation(5))).toBe(true);
+      // Another connection takes the table away: the write fails.
+      other.exec('ALTER TABLE usage RENAME TO usage_away');
+      await expect(totals()).rejects.toThrow(/usage/);
+      await expect(storage.reserveCharacters(reservation(3))).rejects.toThrow(/usage/);
+      other.exec('ALTER TABLE usage_away RENAME TO usage');
+      expect(await storage.reserveCharacters(reservation(3))).toBe(true);
+      expect(await totals()).toEqual([{ product: 'translate', accountUnits: 8, keyUnits: 8 }]);
+    } finally {
+      other.close();
+      await storage.close();
     }
   });
 });
