@@ -38,18 +38,11 @@ const HTML_BLOCKS = new Set([
 ]); // biome-ignore format: a word list
 
 const LETTER = /\p{L}/u;
-/** Code points: UTF-16 units less the low halves of surrogate pairs. */
-const codePoints = (text: string) => {
-  let count = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xdc00 && unit <= 0xdfff && i > 0) {
-      const previous = text.charCodeAt(i - 1);
-      if (previous >= 0xd800 && previous <= 0xdbff) count--;
-    }
-  }
-  return count;
-};
+const LOW_SURROGATE = /[\udc00-\udfff]/;
+const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
+/** Code points: UTF-16 units less one per surrogate pair (most texts have none: one native scan). */
+const codePoints = (text: string) =>
+  LOW_SURROGATE.test(text) ? text.length - (text.match(SURROGATE_PAIR)?.length ?? 0) : text.length;
 
 function addUnit(parts: Part[], units: string[], piece: string, literal?: (text: string) => string): void {
   const core = piece.trim();
@@ -59,7 +52,7 @@ function addUnit(parts: Part[], units: string[], piece: string, literal?: (text:
     parts.push(literal ? literal(piece) : piece);
     return;
   }
-  const start = piece.indexOf(core);
+  const start = piece.length - piece.trimStart().length;
   if (start > 0) parts.push(piece.slice(0, start));
   parts.push(units.length);
   units.push(core);
