@@ -266,6 +266,10 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
         if (reply.sent) return reply;
         reply.code(endpoint.status);
         await endOfTurn();
+        if (route.compiledResponse) {
+          // Sent as bytes: a string would be measured for its UTF-8 length, then encoded again by the socket.
+          return reply.type('application/json; charset=utf-8').send(Buffer.from(reply.serialize(result) as string));
+        }
         return result;
       },
     });
