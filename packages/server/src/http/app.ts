@@ -243,9 +243,8 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
         ? { schema: { response: { [endpoint.status]: endpoint.response } } }
         : {}),
       handler: async (request, reply) => {
-        const rawQuery = request.raw.url?.split('?')[1] ?? '';
         const query = endpoint.query
-          ? validate(endpoint.query, decodeQuery(rawQuery, endpoint.query))
+          ? validate(endpoint.query, decodeQuery(request.raw.url?.split('?')[1] ?? '', endpoint.query))
           : undefined;
         const params = endpoint.params ? validate(endpoint.params, request.params) : undefined;
         // A multipart body is read and validated by its route (the fields arrive with the file stream).
@@ -268,7 +267,9 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
         await endOfTurn();
         if (route.compiledResponse) {
           // Sent as bytes: a string would be measured for its UTF-8 length, then encoded again by the socket.
-          return reply.type('application/json; charset=utf-8').send(Buffer.from(reply.serialize(result) as string));
+          return reply
+            .type('application/json; charset=utf-8')
+            .send(Buffer.from(reply.serialize(result) as string));
         }
         return result;
       },

@@ -6,7 +6,8 @@ import { hashKey, keyFromAuthorization } from '../keys.js';
 import type { Plan } from '../storage/storage.js';
 
 /**
- * Recently seen keys (by hash) and their callers, so a busy key costs no database read per request.
+ * Recently seen keys and their callers, by the `Authorization` header as sent, so a busy key costs no
+ * parsing, hashing or database read per request. Memory only: the header is never stored or logged.
  * Entries live `ttlMs`; an account change (plan, limit) is seen within that time.
  */
 export class CallerCache {
@@ -16,16 +17,16 @@ export class CallerCache {
     readonly maxEntries = 10_000,
   ) {}
 
-  get(keyHash: string): Caller | undefined {
-    const entry = this.#entries.get(keyHash);
+  get(header: string): Caller | undefined {
+    const entry = this.#entries.get(header);
     if (entry && entry.expires > performance.now()) return entry.caller;
-    if (entry) this.#entries.delete(keyHash);
+    if (entry) this.#entries.delete(header);
     return undefined;
   }
 
-  set(keyHash: string, caller: Caller): void {
+  set(header: string, caller: Caller): void {
     if (this.#entries.size >= this.maxEntries) this.#entries.clear();
-    this.#entries.set(keyHash, { caller, expires: performance.now() + this.ttlMs });
+    this.#entries.set(header, { caller, expires: performance.now() + this.ttlMs });
   }
 }
 
@@ -42,15 +43,15 @@ export function authenticate(
   plan: Plan,
   context: ServiceContext,
 ): Caller | Promise<Caller> {
-  const key = keyFromAuthorization(request.headers.authorization);
-  if (key === undefined) throw forbidden(AUTH_FAILED);
-  const keyHash = hashKey(key);
+  const header = request.headers.authorization;
   // A key seen lately is answered without a turn of the event loop: this runs on every request.
-  const cached = context.callers.get(keyHash);
+  const cached = typeof header === 'string' ? context.callers.get(header) : undefined;
   if (cached) return checkPlan(cached, plan, context);
-  return context.storage.findKeyByHash(keyHash).then((found) => {
+  const key = keyFromAuthorization(header);
+  if (key === undefined) throw forbidden(AUTH_FAILED);
+  return context.storage.findKeyByHash(hashKey(key)).then((found) => {
     if (!found) throw forbidden(AUTH_FAILED);
-    context.callers.set(keyHash, found);
+    context.callers.set(header as string, found);
     return checkPlan(found, plan, context);
   });
 }
