@@ -20,8 +20,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 1);
 const CONNECTIONS = 10;
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 const PEER = fileURLToPath(new URL('./translate-peer.mjs', import.meta.url));
