@@ -211,7 +211,10 @@ export async function translateRequest(
   const v2Codes = new Map<string, string>();
   const detectedCode = (source: string) => {
     let code = v2Codes.get(source);
-    if (code === undefined) v2Codes.set(source, (code = v2(source)));
+    if (code === undefined) {
+      code = v2(source);
+      v2Codes.set(source, code);
+    }
     return code;
   };
   const translations = prepared.map((text, index): Translation => {
