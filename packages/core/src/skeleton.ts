@@ -72,6 +72,19 @@ function buildTree(spans: readonly (SegmentSpan | Edit)[]): SpanNode[] {
   return roots;
 }
 
+/** Targets by segment key, as a Map or a plain object (what the adapters' `merge` functions take). */
+export type Translations = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
+
+/** `translations` as a Map; a TypeError for anything that is neither a Map nor a plain object. */
+export function toTranslationMap(translations: Translations): ReadonlyMap<string, string> {
+  if (translations instanceof Map) return translations;
+  if (typeof translations !== 'object' || translations === null)
+    throw new TypeError(
+      `translations must be a Map or a plain object of key → target, got ${typeof translations}`,
+    );
+  return new Map(Object.entries(translations));
+}
+
 /**
  * Renders `text` with each segment replaced by its translation (segments without one, or whose target
  * equals the source, keep their original bytes). Invalid targets are reported and left in the source.

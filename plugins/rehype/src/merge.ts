@@ -1,6 +1,12 @@
 /** `merge`: splices translated segments into the original HTML by position. */
 
-import { type Edit, type MergeProblem, spliceTranslations } from '@glossa/core';
+import {
+  type Edit,
+  type MergeProblem,
+  spliceTranslations,
+  type Translations,
+  toTranslationMap,
+} from '@glossa/core';
 import { MergeError } from './errors.js';
 import { extract, type HtmlExtraction } from './extract.js';
 import { langEdits } from './lang.js';
@@ -18,16 +24,7 @@ export interface MergeOptions extends HtmlOptions {
   readonly edits?: readonly Edit[];
 }
 
-export type Translations = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
-
-function toMap(translations: Translations): ReadonlyMap<string, string> {
-  if (translations instanceof Map) return translations;
-  if (typeof translations !== 'object' || translations === null)
-    throw new TypeError(
-      `translations must be a Map or a plain object of key → target, got ${typeof translations}`,
-    );
-  return new Map(Object.entries(translations));
-}
+export type { Translations };
 
 /**
  * Returns the HTML with each translated segment spliced in (targets use the source's `<g id>` /
@@ -44,7 +41,13 @@ export function merge(
   const problems: MergeProblem[] = [];
   const onProblem = options.onProblem ?? ((problem: MergeProblem) => problems.push(problem));
   const edits = [...(lang === undefined ? [] : langEdits(extraction.tree, lang)), ...(options.edits ?? [])];
-  const text = spliceTranslations(extraction.text, extraction.spans, toMap(translations), onProblem, edits);
+  const text = spliceTranslations(
+    extraction.text,
+    extraction.spans,
+    toTranslationMap(translations),
+    onProblem,
+    edits,
+  );
   if (problems.length > 0) throw new MergeError(problems);
   return text;
 }

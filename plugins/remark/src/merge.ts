@@ -1,6 +1,6 @@
 /** `merge`: splices translated segments into the original Markdown by position. */
 
-import { type MergeProblem, spliceTranslations } from '@glossa/core';
+import { type MergeProblem, spliceTranslations, type Translations, toTranslationMap } from '@glossa/core';
 import { MergeError } from './errors.js';
 import { extract, type MarkdownExtraction } from './extract.js';
 import type { MarkdownOptions } from './options.js';
@@ -10,16 +10,7 @@ export interface MergeOptions extends MarkdownOptions {
   readonly onProblem?: (problem: MergeProblem) => void;
 }
 
-export type Translations = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
-
-export function toTranslationMap(translations: Translations): ReadonlyMap<string, string> {
-  if (translations instanceof Map) return translations;
-  if (typeof translations !== 'object' || translations === null)
-    throw new TypeError(
-      `translations must be a Map or a plain object of key → target, got ${typeof translations}`,
-    );
-  return new Map(Object.entries(translations));
-}
+export type { Translations };
 
 /**
  * Returns the Markdown with each translated segment spliced in (targets use the source's `<g id>` /
