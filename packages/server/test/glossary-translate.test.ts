@@ -45,8 +45,23 @@ describe('glossaries applied in /v2/translate (real Apertium)', () => {
     // A term as an opaque code made Apertium start a new sentence after it: "archivo Es demasiado grande."
     expect(await translate({ ...body, text: ['file is too large.'] })).toBe('archivo es demasiado grande.');
     const saved = await translate({ ...body, text: ['Save the file before you close it.'] });
-    expect(saved).toMatch(/^Guardar la archivo antes /);
+    expect(saved).toMatch(/^Guardar el archivo antes /);
     expect(saved).not.toMatch(/ El /);
+  });
+
+  it("the determiner before a term agrees with the glossary's target, not with the engine's reading", async () => {
+    // Apertium reads "file" as `lima` (feminine) and "button" as `botón` (masculine).
+    const id = await glossary('en', 'es', 'file\tarchivo\nbutton\ttecla');
+    const body = { source_lang: 'EN', target_lang: 'ES', glossary_id: id };
+    const probe = async (text: string) => translate({ ...body, text: [text] });
+    expect(await probe('The file is too large.')).toMatch(/^El archivo /);
+    expect(await probe('Open a file.')).toMatch(/\bun archivo\b/);
+    expect(await probe('The name of the file is long.')).toMatch(/\bdel archivo\b/);
+    expect(await probe('Press the button.')).toMatch(/\bla tecla\b/);
+    expect(await probe('Press this button.')).toMatch(/\besta tecla\b/);
+    expect(await probe('The color of the button is red.')).toMatch(/\bde la tecla\b/);
+    const plain = await translate({ text: ['Press the button.'], source_lang: 'EN', target_lang: 'ES' });
+    expect(plain).toMatch(/\bel botón\b/);
   });
 
   it('matches case-insensitively on word boundaries, longest first, keeping the sentence-start case', async () => {

@@ -7,6 +7,7 @@
  * between them.
  */
 import { decodeEntities, escapeText } from '../translate/markup-parse.js';
+import type { AgreeFn } from './agreement.js';
 import type { TermMatcher } from './matcher.js';
 
 type Segment =
@@ -19,9 +20,17 @@ export interface LockedUnit {
   readonly text: string;
   /** Whether any term was locked. */
   readonly locked: boolean;
-  /** The final unit (code form when the input was markup, else plain text) from the engine's output. */
-  unlock(output: string): string;
+  /** The engine's readings of the locked terms in `output`, and their targets (for `loadAgreement`). */
+  phrases(output: string): string[];
+  /**
+   * The final unit (code form when the input was markup, else plain text) from the engine's output;
+   * `agree` fixes the words before each term to agree with its target.
+   */
+  unlock(output: string, agree?: AgreeFn): string;
 }
+
+/** A term's code with what the engine made of the term inside; an engine may also return it as `<x/>`. */
+const TERM_CODE = /<g id="(\d+)">((?:(?!<g[ >])[\s\S])*?)<\/g>|<x id="(\d+)"\/>/g;
 
 const TAG = /<[^>]*>/g;
 const CODE_ID = /<(?:g|x) id="(\d+)"/g;
@@ -40,6 +49,9 @@ function initialSegments(unit: string, markup: boolean): Segment[] {
   if (last < unit.length) segments.push({ kind: 'text', text: decodeEntities(unit.slice(last)) });
   return segments;
 }
+
+/** The engine's text inside a term's code, as plain text. */
+const reading = (inner: string) => decodeEntities(inner.replace(TAG, ''));
 
 /** The case of the sentence's first letter, given to a term that the engine put first in its output. */
 function sentenceCase(term: string, sourceUnit: string): string {
@@ -96,14 +108,20 @@ export function lockTerms(unit: string, markup: boolean, matchers: readonly Term
   return {
     text,
     locked: terms.size > 0,
-    unlock(output) {
+    phrases(output) {
+      const phrases = [...terms.values()];
+      for (const match of output.matchAll(TERM_CODE)) {
+        if (match[2] !== undefined && terms.has(Number(match[1]))) phrases.push(reading(match[2]));
+      }
+      return phrases;
+    },
+    unlock(output, agree) {
       const used = new Set<number>();
       let result = '';
       let last = 0;
       const plainPiece = (piece: string) => (markup ? piece : decodeEntities(piece.replace(TAG, '')));
-      // A term's code with what the engine made of the term inside; an engine may also return it as `<x/>`.
-      for (const match of output.matchAll(/<g id="(\d+)">(?:(?!<g[ >])[\s\S])*?<\/g>|<x id="(\d+)"\/>/g)) {
-        const id = Number(match[1] ?? match[2]);
+      for (const match of output.matchAll(TERM_CODE)) {
+        const id = Number(match[1] ?? match[3]);
         if (id < firstId || !terms.has(id)) continue;
         result += plainPiece(output.slice(last, match.index));
         last = match.index + match[0].length;
@@ -111,6 +129,7 @@ export function lockTerms(unit: string, markup: boolean, matchers: readonly Term
         if (used.has(id)) continue;
         used.add(id);
         const target = terms.get(id)!;
+        if (agree && match[2] !== undefined) result = agree(result, reading(match[2]), target);
         const placed = LETTER.test(result.replace(TAG, '')) ? target : sentenceCase(target, unit);
         result += markup ? escapeText(placed) : placed;
       }

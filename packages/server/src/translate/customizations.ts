@@ -15,6 +15,7 @@ import {
   type TranslationMemoryMatch,
 } from '@glossa/protocol';
 import type { Caller, ServiceContext } from '../context.js';
+import { loadAgreement } from '../glossaries/agreement.js';
 import { type LockedUnit, lockTerms } from '../glossaries/lock.js';
 import { TermMatcher } from '../glossaries/matcher.js';
 import { applyPreferences, parseInstruction } from '../style-rules/instructions.js';
@@ -153,10 +154,19 @@ export async function loadCustomizations(
           useCodes && locked ? locked[position]!.text : units[index]!,
         );
         const translated = await engine(texts, useCodes);
+        // Post-editing runs before the terms go back in, so it cannot change a glossary term either.
+        const edited = pending.map((_, position) => postEditUnit(translated[position] ?? '', useCodes));
+        const agree =
+          locked?.some((unit) => unit.locked) &&
+          (await loadAgreement(
+            language,
+            locked.flatMap((unit, position) => (unit.locked ? unit.phrases(edited[position]!) : [])),
+          ));
         pending.forEach((index, position) => {
-          // Post-editing runs before the terms go back in, so it cannot change a glossary term either.
-          const edited = postEditUnit(translated[position] ?? '', useCodes);
-          outputs[index] = useCodes && locked ? locked[position]!.unlock(edited) : edited;
+          outputs[index] =
+            useCodes && locked
+              ? locked[position]!.unlock(edited[position]!, agree || undefined)
+              : edited[position]!;
         });
       }
       return { outputs, matches };
