@@ -35,8 +35,28 @@ export function createOutputCache(maxEntries: number): OutputCache {
       size--;
     }
   };
+  /** The engine's outputs for `texts`, checked to be one string per text. */
+  const run: OutputCache['translate'] = async (choice, texts, options) => {
+    const translated = await choice.engine.translate({
+      texts,
+      source: choice.pair.source,
+      target: choice.pair.target,
+      markup: options.markup,
+      formality: options.formality,
+      ...(options.instructions?.length ? { instructions: options.instructions } : {}),
+    });
+    if (!Array.isArray(translated) || translated.length !== texts.length) {
+      throw new EngineError(
+        `${choice.engine.name} returned ${Array.isArray(translated) ? translated.length : 'no'} outputs for ${texts.length} texts`,
+        choice.engine.name,
+      );
+    }
+    return translated;
+  };
   return {
     async translate(choice, units, options) {
+      // No cache: nothing to look up (hashing every unit for a miss).
+      if (maxEntries === 0) return run(choice, units, options);
       const id = `${choice.engine.name}\u0000${choice.engine.fingerprint(choice.pair)}\u0000${options.formality}\u0000${options.markup ? 1 : 0}\u0000${(options.instructions ?? []).join('\u0001')}`;
       let table = tables.get(id);
       if (!table) {
@@ -51,25 +71,16 @@ export function createOutputCache(maxEntries: number): OutputCache {
         else outputs[index] = hit;
       }
       if (missing.length === 0) return outputs;
-      const translated = await choice.engine.translate({
-        texts: missing.map((index) => units[index]!),
-        source: choice.pair.source,
-        target: choice.pair.target,
-        markup: options.markup,
-        formality: options.formality,
-        ...(options.instructions?.length ? { instructions: options.instructions } : {}),
-      });
-      if (!Array.isArray(translated) || translated.length !== missing.length) {
-        throw new EngineError(
-          `${choice.engine.name} returned ${Array.isArray(translated) ? translated.length : 'no'} outputs for ${missing.length} texts`,
-          choice.engine.name,
-        );
-      }
+      const translated = await run(
+        choice,
+        missing.map((index) => units[index]!),
+        options,
+      );
       missing.forEach((unitIndex, index) => {
         const output = translated[index]!;
         outputs[unitIndex] = output;
         const unit = units[unitIndex]!;
-        if (unit.length > MAX_CACHED_UNIT_LENGTH || maxEntries === 0 || table.has(unit)) return;
+        if (unit.length > MAX_CACHED_UNIT_LENGTH || table.has(unit)) return;
         if (size >= maxEntries) evictOne(table);
         table.set(unit, output);
         size++;
