@@ -49,7 +49,7 @@ describe('glossaries applied in /v2/translate (real Apertium)', () => {
     expect(saved).not.toMatch(/ El /);
   });
 
-  it("the determiner before a term agrees with the glossary's target, not with the engine's reading", async () => {
+  it("the words next to a term agree with the glossary's target, not with the engine's reading", async () => {
     // Apertium reads "file" as `lima` (feminine) and "button" as `botón` (masculine).
     const id = await glossary('en', 'es', 'file\tarchivo\nbutton\ttecla');
     const body = { source_lang: 'EN', target_lang: 'ES', glossary_id: id };
@@ -60,6 +60,9 @@ describe('glossaries applied in /v2/translate (real Apertium)', () => {
     expect(await probe('Press the button.')).toMatch(/\bla tecla\b/);
     expect(await probe('Press this button.')).toMatch(/\besta tecla\b/);
     expect(await probe('The color of the button is red.')).toMatch(/\bde la tecla\b/);
+    // An adjective right after the term follows it too (the engine wrote `la lima roja`, `el botón pequeño`).
+    expect(await probe('Open the red file.')).toMatch(/\bel archivo rojo\b/);
+    expect(await probe('Press the small button.')).toMatch(/\bla tecla pequeña\b/);
     const plain = await translate({ text: ['Press the button.'], source_lang: 'EN', target_lang: 'ES' });
     expect(plain).toMatch(/\bel botón\b/);
   });

@@ -1,28 +1,34 @@
 /**
- * Determiners that agree with a glossary term. The engine translates the sentence around a locked term
- * with its own reading of the term (en→es: "file" read as `lima`, feminine), so the word before the term
- * agrees with that reading; with the glossary's `archivo` in its place that gave `la archivo`. For the
- * target languages listed here, the gender and number of both readings come from Apertium's analyser of
- * the target language (a Debian pair package), and a determiner right before the term is changed to agree
- * with the glossary's: `el archivo`, `del archivo`. Adjectives after the term are left as the engine wrote
- * them. Languages without an entry, or without an installed analyser, keep the engine's determiners.
+ * Words that agree with a glossary term. The engine translates the sentence around a locked term with its
+ * own reading of the term (en→es: "file" read as `lima`, feminine), so the words next to it agree with
+ * that reading; with the glossary's `archivo` in its place that gave `la archivo roja`. For the target
+ * languages listed here, Apertium's analyser of the language (a Debian pair package) gives the gender and
+ * number of both readings, and when they differ the determiner right before the term and an adjective
+ * right after it are made to agree with the glossary's term: `el archivo rojo`, `del archivo`. Adjectives
+ * further away (`es roja`) keep the engine's agreement, and so does every word in languages without an
+ * entry or without an installed analyser.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 type Gender = 'm' | 'f';
 type GrammaticalNumber = 'sg' | 'pl';
-interface NounForm {
+interface Form {
   readonly gender: Gender;
   readonly number: GrammaticalNumber;
+}
+interface WordReading {
+  readonly noun?: Form;
+  /** An adjective that changes with gender (not `grande`), by its lemma. */
+  readonly adjective?: Form & { readonly lemma: string };
 }
 
 /** One determiner's forms: masculine singular, masculine plural, feminine singular, feminine plural. */
 type Forms = readonly [string, string, string, string];
 
 interface LanguageRules {
-  /** Apertium analysers of the language, the first installed one is used (`/usr/share/apertium/...`). */
-  readonly analysers: readonly string[];
+  /** Apertium analyser and generator of the language, by pair package; the first installed pair is used. */
+  readonly tools: readonly { readonly analyser: string; readonly generator: string }[];
   readonly determiners: readonly Forms[];
   /** Preposition + masculine singular article written as one word: `de el` → `del`. */
   readonly contractions: Readonly<Record<string, string>>;
@@ -30,11 +36,17 @@ interface LanguageRules {
 
 const RULES: Readonly<Record<string, LanguageRules>> = {
   es: {
-    analysers: [
-      'apertium-eng-spa/spa-eng.automorf.bin',
-      'apertium-spa-ita/spa-ita.automorf.bin',
-      'apertium-es-pt/es-pt.automorf.bin',
-      'apertium-fr-es/es-fr.automorf.bin',
+    tools: [
+      {
+        analyser: 'apertium-eng-spa/spa-eng.automorf.bin',
+        generator: 'apertium-eng-spa/eng-spa.autogen.bin',
+      },
+      {
+        analyser: 'apertium-spa-ita/spa-ita.automorf.bin',
+        generator: 'apertium-spa-ita/ita-spa.autogen.bin',
+      },
+      { analyser: 'apertium-es-pt/es-pt.automorf.bin', generator: 'apertium-es-pt/pt-es.autogen.bin' },
+      { analyser: 'apertium-fr-es/es-fr.automorf.bin', generator: 'apertium-fr-es/fr-es.autogen.bin' },
     ],
     determiners: [
       ['el', 'los', 'la', 'las'],
@@ -54,117 +66,183 @@ const RULES: Readonly<Record<string, LanguageRules>> = {
 };
 
 const APERTIUM_DIR = '/usr/share/apertium';
-const FORM_INDEX = { 'm sg': 0, 'm pl': 1, 'f sg': 2, 'f pl': 3 } as const;
+const formIndex = (form: Form) => (form.gender === 'm' ? 0 : 2) + (form.number === 'sg' ? 0 : 1);
 
-/** Analyses by analyser and word (`undefined`: not a noun), kept for the process's life, bounded. */
-const analyses = new Map<string, Map<string, NounForm | undefined>>();
-const MAX_CACHED_WORDS = 20_000;
+/** What the analyser and the generator said, by tool and input, kept for the process's life (bounded). */
+const memo = new Map<string, Map<string, WordReading | string | undefined>>();
+const MAX_MEMO_ENTRIES = 20_000;
 
-/** `lt-proc` over the words, one per line: the first noun reading of each (gender and number), if any. */
-function analyse(analyser: string, words: readonly string[]): Promise<(NounForm | undefined)[]> {
+/** `lt-proc` over the lines (one word or one `^lemma<tags>$` each): one output unit per line. */
+function ltProc(args: readonly string[], lines: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('lt-proc', [analyser], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn('lt-proc', args, { stdio: ['pipe', 'pipe', 'ignore'] });
     let output = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => (output += chunk));
     child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`lt-proc exited with ${code}`));
-      const units = [...output.matchAll(/\^([^/$]*)((?:\/[^/$]*)*)\$/g)];
-      if (units.length !== words.length) return reject(new Error('lt-proc: one analysis per word expected'));
-      resolve(
-        units.map((unit) => {
-          for (const reading of unit[2]!.split('/').slice(1)) {
-            const tags: string[] = reading.match(/<[^>]+>/g) ?? [];
-            if (tags[0] !== '<n>') continue;
-            const gender = tags.includes('<f>') ? 'f' : tags.includes('<m>') ? 'm' : undefined;
-            const number = tags.includes('<pl>') ? 'pl' : tags.includes('<sg>') ? 'sg' : undefined;
-            if (gender && number) return { gender, number };
-          }
-          return undefined;
-        }),
-      );
-    });
-    child.stdin.end(`${words.join('\n')}\n`);
+    child.on('close', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`lt-proc exited with ${code}`)),
+    );
+    child.stdin.end(`${lines.join('\n')}\n`);
   });
 }
 
-const WORD = /\p{L}+/gu;
-
-/** The gender and number of a noun phrase: those of its first word that is a noun (`servidor de ficheros`). */
-function headOf(phrase: string, known: Map<string, NounForm | undefined>): NounForm | undefined {
-  for (const [word] of phrase.matchAll(WORD)) {
-    const form = known.get(word.toLowerCase());
-    if (form) return form;
+function parseReading(analyses: string): WordReading {
+  let noun: Form | undefined;
+  let adjective: WordReading['adjective'];
+  for (const reading of analyses.split('/').slice(1)) {
+    const tags: string[] = reading.match(/<[^>]+>/g) ?? [];
+    const gender = tags.includes('<f>') ? 'f' : tags.includes('<m>') ? 'm' : undefined;
+    const number = tags.includes('<pl>') ? 'pl' : tags.includes('<sg>') ? 'sg' : undefined;
+    if (!gender || !number) continue;
+    if (tags[0] === '<n>') noun ??= { gender, number };
+    if (tags[0] === '<adj>') adjective ??= { lemma: reading.slice(0, reading.indexOf('<')), gender, number };
   }
-  return undefined;
+  return { ...(noun ? { noun } : {}), ...(adjective ? { adjective } : {}) };
 }
 
-/** Fixes the text before a term so that its last determiner agrees with the glossary's target term. */
-export type AgreeFn = (before: string, engineReading: string, target: string) => string;
+/** Fills `known` with what `run` answers for the inputs it lacks. */
+async function remember<T extends WordReading | string | undefined>(
+  known: Map<string, WordReading | string | undefined>,
+  inputs: readonly string[],
+  run: (missing: string[]) => Promise<T[]>,
+): Promise<void> {
+  const missing = [...new Set(inputs)].filter((input) => !known.has(input));
+  if (missing.length === 0) return;
+  const answers = await run(missing);
+  if (answers.length !== missing.length) throw new Error('lt-proc: one answer per line expected');
+  if (known.size + missing.length > MAX_MEMO_ENTRIES) known.clear();
+  for (const [index, input] of missing.entries()) known.set(input, answers[index]);
+}
+
+const WORD = /\p{L}+/gu;
+const words = (text: string) => [...text.matchAll(WORD)].map(([word]) => word.toLowerCase());
+const FIRST_WORD = /^(\s+)(\p{L}+)/u;
+const LAST_WORD = /(^|[^\p{L}])(\p{L}+)(\s+)$/u;
+
+/** A term in the engine's output: what the engine made of it, the glossary's target, and the text after it. */
+export interface TermOccurrence {
+  readonly reading: string;
+  readonly target: string;
+  readonly following: string;
+}
+
+/** Fixes the words next to a term so that they agree with its target instead of the engine's reading. */
+export interface Agreement {
+  before(text: string, reading: string, target: string): string;
+  after(text: string, reading: string, target: string): string;
+}
 
 /**
- * The agreement function for `language` and these phrases (the engine's readings of the terms and the
- * glossary's targets), or undefined when the language has no rules or no analyser is installed. A failing
- * analyser leaves the engine's determiners (agreement is a refinement, never a reason to fail a request).
+ * The agreement of `language` for these occurrences, or undefined when the language has no rules or no
+ * analyser is installed. A failing analyser leaves the engine's words (agreement is a refinement, never a
+ * reason to fail a request).
  */
 export async function loadAgreement(
   language: string,
-  phrases: readonly string[],
-): Promise<AgreeFn | undefined> {
+  occurrences: readonly TermOccurrence[],
+): Promise<Agreement | undefined> {
   const rules = RULES[language];
-  const analyser = rules?.analysers.map((path) => `${APERTIUM_DIR}/${path}`).find((path) => existsSync(path));
-  if (!rules || !analyser) return undefined;
-  let known = analyses.get(analyser);
-  if (!known) {
-    known = new Map();
-    analyses.set(analyser, known);
+  const tools = rules?.tools
+    .map((pair) => ({
+      analyser: `${APERTIUM_DIR}/${pair.analyser}`,
+      generator: `${APERTIUM_DIR}/${pair.generator}`,
+    }))
+    .find((pair) => existsSync(pair.analyser) && existsSync(pair.generator));
+  if (!rules || !tools) return undefined;
+  const readings = memoFor(tools.analyser);
+  const generated = memoFor(tools.generator);
+  const analysisOf = (word: string) => readings.get(word) as WordReading | undefined;
+  const head = (phrase: string) =>
+    words(phrase)
+      .map((word) => analysisOf(word)?.noun)
+      .find(Boolean);
+  const followingWord = (text: string) => FIRST_WORD.exec(text)?.[2]?.toLowerCase();
+  try {
+    await remember(
+      readings,
+      occurrences.flatMap(({ reading, target, following }) => [
+        ...words(reading),
+        ...words(target),
+        ...words(following).slice(0, 1),
+      ]),
+      async (missing) =>
+        [...(await ltProc([tools.analyser], missing)).matchAll(/\^[^/$]*((?:\/[^/$]*)*)\$/g)].map((unit) =>
+          parseReading(unit[1]!),
+        ),
+    );
+    // The adjectives after a term in the form its target needs, generated once each.
+    const wanted = occurrences.flatMap(({ reading, target, following }) => {
+      const adjective = retarget(reading, target, followingWord(following));
+      return adjective ? [adjective] : [];
+    });
+    await remember(generated, wanted, async (missing) =>
+      (await ltProc(['-g', tools.generator], missing)).split('\n').slice(0, missing.length),
+    );
+  } catch {
+    return undefined;
   }
-  const missing = [
-    ...new Set(phrases.flatMap((phrase) => [...phrase.matchAll(WORD)].map(([word]) => word.toLowerCase()))),
-  ].filter((word) => !known.has(word));
-  if (missing.length > 0) {
-    try {
-      const forms = await analyse(analyser, missing);
-      if (known.size + missing.length > MAX_CACHED_WORDS) known.clear();
-      for (const [index, word] of missing.entries()) known.set(word, forms[index]);
-    } catch {
-      return undefined;
-    }
+
+  /** `^lemma<adj><g><n>$` for the adjective after a term, when it agrees with the reading but not the target. */
+  function retarget(engineReading: string, target: string, next: string | undefined): string | undefined {
+    const from = head(engineReading);
+    const to = head(target);
+    const adjective = next === undefined ? undefined : analysisOf(next)?.adjective;
+    if (!from || !to || !adjective || formIndex(from) === formIndex(to)) return undefined;
+    if (formIndex(adjective) !== formIndex(from)) return undefined;
+    return `^${adjective.lemma}<adj><${to.gender}><${to.number}>$`;
   }
-  return (before, engineReading, target) => {
-    const from = headOf(engineReading, known);
-    const to = headOf(target, known);
-    if (!from || !to || (from.gender === to.gender && from.number === to.number)) return before;
-    return agreeDeterminer(before, to, rules);
+
+  return {
+    before(text, engineReading, target) {
+      const from = head(engineReading);
+      const to = head(target);
+      if (!from || !to || formIndex(from) === formIndex(to)) return text;
+      return agreeDeterminer(text, to, rules);
+    },
+    after(text, engineReading, target) {
+      const next = FIRST_WORD.exec(text);
+      const request = retarget(engineReading, target, next?.[2]?.toLowerCase());
+      const form = request === undefined ? undefined : (generated.get(request) as string | undefined);
+      // The generator marks what it cannot generate (`#rojo`): the engine's word stays.
+      if (!next || !form || !/^\p{L}+$/u.test(form)) return text;
+      return `${next[1]}${matchCase(form, next[2]!)}${text.slice(next[0].length)}`;
+    },
   };
 }
 
-const LAST_WORD = /(^|[^\p{L}])(\p{L}+)(\s+)$/u;
+function memoFor(tool: string): Map<string, WordReading | string | undefined> {
+  let known = memo.get(tool);
+  if (!known) {
+    known = new Map();
+    memo.set(tool, known);
+  }
+  return known;
+}
 
-function agreeDeterminer(before: string, to: NounForm, rules: LanguageRules): string {
+function agreeDeterminer(before: string, to: Form, rules: LanguageRules): string {
   const last = LAST_WORD.exec(before);
   if (!last) return before;
   const word = last[2]!;
   const lower = word.toLowerCase();
-  const wanted = FORM_INDEX[`${to.gender} ${to.number}`];
   const head = before.slice(0, last.index + last[1]!.length);
+  const articles = rules.determiners[0]!;
   // `del` / `al`: the preposition and the masculine singular article in one word.
   const contracted = Object.entries(rules.contractions).find(([, joined]) => joined === lower)?.[0];
-  const forms = contracted ? rules.determiners[0] : rules.determiners.find((group) => group.includes(lower));
+  const forms = contracted ? articles : rules.determiners.find((group) => group.includes(lower));
   if (!forms) return before;
-  let replacement = forms[wanted];
-  if (contracted) replacement = `${contracted} ${replacement}`;
-  else if (wanted === 0 && forms === rules.determiners[0]) {
+  const wanted = forms[formIndex(to)]!;
+  if (contracted) return `${head}${matchCase(`${contracted} ${wanted}`, word)}${last[3]}`;
+  if (forms === articles && formIndex(to) === 0) {
     // `de la` → `del` when the term is masculine singular.
-    const preposition = /(^|[^\p{L}])(\p{L}+)(\s+)$/u.exec(head);
+    const preposition = LAST_WORD.exec(head);
     const joined = preposition && rules.contractions[preposition[2]!.toLowerCase()];
     if (preposition && joined) {
       const start = preposition.index + preposition[1]!.length;
       return `${head.slice(0, start)}${matchCase(joined, preposition[2]!)}${last[3]}`;
     }
   }
-  return `${head}${matchCase(replacement, word)}${last[3]}`;
+  return `${head}${matchCase(wanted, word)}${last[3]}`;
 }
 
 /** `replacement` with the first letter's case of `original` (`La` → `El`). */

@@ -7,7 +7,7 @@
  * between them.
  */
 import { decodeEntities, escapeText } from '../translate/markup-parse.js';
-import type { AgreeFn } from './agreement.js';
+import type { Agreement, TermOccurrence } from './agreement.js';
 import type { TermMatcher } from './matcher.js';
 
 type Segment =
@@ -20,13 +20,13 @@ export interface LockedUnit {
   readonly text: string;
   /** Whether any term was locked. */
   readonly locked: boolean;
-  /** The engine's readings of the locked terms in `output`, and their targets (for `loadAgreement`). */
-  phrases(output: string): string[];
+  /** The locked terms in the engine's `output`: its readings of them, their targets, the text after each. */
+  occurrences(output: string): TermOccurrence[];
   /**
    * The final unit (code form when the input was markup, else plain text) from the engine's output;
-   * `agree` fixes the words before each term to agree with its target.
+   * `agreement` fixes the words next to each term to agree with its target.
    */
-  unlock(output: string, agree?: AgreeFn): string;
+  unlock(output: string, agreement?: Agreement): string;
 }
 
 /** A term's code with what the engine made of the term inside; an engine may also return it as `<x/>`. */
@@ -108,18 +108,29 @@ export function lockTerms(unit: string, markup: boolean, matchers: readonly Term
   return {
     text,
     locked: terms.size > 0,
-    phrases(output) {
-      const phrases = [...terms.values()];
+    occurrences(output) {
+      const found: TermOccurrence[] = [];
       for (const match of output.matchAll(TERM_CODE)) {
-        if (match[2] !== undefined && terms.has(Number(match[1]))) phrases.push(reading(match[2]));
+        const target = match[2] === undefined ? undefined : terms.get(Number(match[1]));
+        if (target === undefined) continue;
+        const following = decodeEntities(output.slice(match.index + match[0].length).replace(TAG, ''));
+        found.push({ reading: reading(match[2]!), target, following });
       }
-      return phrases;
+      return found;
     },
-    unlock(output, agree) {
+    unlock(output, agreement) {
       const used = new Set<number>();
       let result = '';
       let last = 0;
-      const plainPiece = (piece: string) => (markup ? piece : decodeEntities(piece.replace(TAG, '')));
+      /** The term placed last, whose following words may have to agree with it. */
+      let previous: { reading: string; target: string } | undefined;
+      const plainPiece = (piece: string) => {
+        const plain = markup ? piece : decodeEntities(piece.replace(TAG, ''));
+        const agreed =
+          agreement && previous ? agreement.after(plain, previous.reading, previous.target) : plain;
+        previous = undefined;
+        return agreed;
+      };
       for (const match of output.matchAll(TERM_CODE)) {
         const id = Number(match[1] ?? match[3]);
         if (id < firstId || !terms.has(id)) continue;
@@ -129,7 +140,10 @@ export function lockTerms(unit: string, markup: boolean, matchers: readonly Term
         if (used.has(id)) continue;
         used.add(id);
         const target = terms.get(id)!;
-        if (agree && match[2] !== undefined) result = agree(result, reading(match[2]), target);
+        if (agreement && match[2] !== undefined) {
+          result = agreement.before(result, reading(match[2]), target);
+          previous = { reading: reading(match[2]), target };
+        }
         const placed = LETTER.test(result.replace(TAG, '')) ? target : sentenceCase(target, unit);
         result += markup ? escapeText(placed) : placed;
       }

@@ -156,17 +156,15 @@ export async function loadCustomizations(
         const translated = await engine(texts, useCodes);
         // Post-editing runs before the terms go back in, so it cannot change a glossary term either.
         const edited = pending.map((_, position) => postEditUnit(translated[position] ?? '', useCodes));
-        const agree =
-          locked?.some((unit) => unit.locked) &&
-          (await loadAgreement(
-            language,
-            locked.flatMap((unit, position) => (unit.locked ? unit.phrases(edited[position]!) : [])),
-          ));
+        const agreement = locked?.some((unit) => unit.locked)
+          ? await loadAgreement(
+              language,
+              locked.flatMap((unit, position) => (unit.locked ? unit.occurrences(edited[position]!) : [])),
+            )
+          : undefined;
         pending.forEach((index, position) => {
           outputs[index] =
-            useCodes && locked
-              ? locked[position]!.unlock(edited[position]!, agree || undefined)
-              : edited[position]!;
+            useCodes && locked ? locked[position]!.unlock(edited[position]!, agreement) : edited[position]!;
         });
       }
       return { outputs, matches };
