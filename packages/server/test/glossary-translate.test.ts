@@ -67,6 +67,16 @@ describe('glossaries applied in /v2/translate (real Apertium)', () => {
     expect(plain).toMatch(/\bel botón\b/);
   });
 
+  it('Portuguese too, through the Spanish pivot (where the pivot leaves the engine reading unknown)', async () => {
+    const id = await glossary('en', 'pt', 'file\tarquivo\nbutton\ttecla');
+    const body = { source_lang: 'EN', target_lang: 'PT-BR', glossary_id: id };
+    const probe = async (text: string) => translate({ ...body, text: [text] });
+    // Without the glossary: `Aberto a lima vermelha.`, `O nome da lima …`, `Imprensa o botão pequeno.`
+    expect(await probe('Open the red file.')).toMatch(/\bo arquivo vermelho\b/);
+    expect(await probe('The name of the file is long.')).toMatch(/\bdo arquivo\b/);
+    expect(await probe('Press the small button.')).toMatch(/\ba tecla pequena\b/);
+  });
+
   it('matches case-insensitively on word boundaries, longest first, keeping the sentence-start case', async () => {
     const id = await glossary('en', 'es', 'file\tarchivo\nfile server\tservidor de ficheros');
     const start = await translate({

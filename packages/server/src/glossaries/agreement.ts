@@ -2,11 +2,11 @@
  * Words that agree with a glossary term. The engine translates the sentence around a locked term with its
  * own reading of the term (en→es: "file" read as `lima`, feminine), so the words next to it agree with
  * that reading; with the glossary's `archivo` in its place that gave `la archivo roja`. For the target
- * languages listed here, Apertium's analyser of the language (a Debian pair package) gives the gender and
- * number of both readings, and when they differ the determiner right before the term and an adjective
- * right after it are made to agree with the glossary's term: `el archivo rojo`, `del archivo`. Adjectives
- * further away (`es roja`) keep the engine's agreement, and so does every word in languages without an
- * entry or without an installed analyser.
+ * languages listed here (Spanish, Portuguese), Apertium's analyser of the language (a Debian pair package)
+ * gives the gender and number of both readings, and when they differ the determiner right before the term
+ * and an adjective right after it are made to agree with the glossary's term: `el archivo rojo`,
+ * `del archivo`, `o arquivo vermelho`. Adjectives further away (`es roja`) keep the engine's agreement,
+ * and so does every word in languages without an entry or without an installed analyser.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -62,6 +62,35 @@ const RULES: Readonly<Record<string, LanguageRules>> = {
       ['su', 'sus', 'su', 'sus'],
     ],
     contractions: { de: 'del', a: 'al' },
+  },
+  pt: {
+    tools: [{ analyser: 'apertium-es-pt/pt-es.automorf.bin', generator: 'apertium-es-pt/es-pt.autogen.bin' }],
+    // Portuguese writes a preposition and a determiner as one word for every gender and number: `do`, `da`.
+    determiners: [
+      ['o', 'os', 'a', 'as'],
+      ['um', 'uns', 'uma', 'umas'],
+      ['este', 'estes', 'esta', 'estas'],
+      ['esse', 'esses', 'essa', 'essas'],
+      ['aquele', 'aqueles', 'aquela', 'aquelas'],
+      ['outro', 'outros', 'outra', 'outras'],
+      ['nosso', 'nossos', 'nossa', 'nossas'],
+      ['vosso', 'vossos', 'vossa', 'vossas'],
+      ['meu', 'meus', 'minha', 'minhas'],
+      ['teu', 'teus', 'tua', 'tuas'],
+      ['seu', 'seus', 'sua', 'suas'],
+      ['do', 'dos', 'da', 'das'],
+      ['no', 'nos', 'na', 'nas'],
+      ['ao', 'aos', 'à', 'às'],
+      ['pelo', 'pelos', 'pela', 'pelas'],
+      ['num', 'nuns', 'numa', 'numas'],
+      ['deste', 'destes', 'desta', 'destas'],
+      ['neste', 'nestes', 'nesta', 'nestas'],
+      ['desse', 'desses', 'dessa', 'dessas'],
+      ['nesse', 'nesses', 'nessa', 'nessas'],
+      ['daquele', 'daqueles', 'daquela', 'daquelas'],
+      ['naquele', 'naqueles', 'naquela', 'naquelas'],
+    ],
+    contractions: {},
   },
 };
 
@@ -183,21 +212,25 @@ export async function loadAgreement(
     return undefined;
   }
 
-  /** `^lemma<adj><g><n>$` for the adjective after a term, when it agrees with the reading but not the target. */
+  /**
+   * `^lemma<adj><g><n>$` for the adjective after a term, when it agrees with the engine's reading (taken
+   * to be the adjective's own form when the analyser does not know the reading) but not with the target.
+   */
   function retarget(engineReading: string, target: string, next: string | undefined): string | undefined {
-    const from = head(engineReading);
     const to = head(target);
     const adjective = next === undefined ? undefined : analysisOf(next)?.adjective;
-    if (!from || !to || !adjective || formIndex(from) === formIndex(to)) return undefined;
-    if (formIndex(adjective) !== formIndex(from)) return undefined;
+    if (!to || !adjective) return undefined;
+    const from = head(engineReading) ?? adjective;
+    if (formIndex(from) === formIndex(to) || formIndex(adjective) !== formIndex(from)) return undefined;
     return `^${adjective.lemma}<adj><${to.gender}><${to.number}>$`;
   }
 
   return {
     before(text, engineReading, target) {
-      const from = head(engineReading);
       const to = head(target);
-      if (!from || !to || formIndex(from) === formIndex(to)) return text;
+      const from = head(engineReading);
+      // An unknown reading (a word the engine passed through): the determiner's own form says what it agreed with.
+      if (!to || (from && formIndex(from) === formIndex(to))) return text;
       return agreeDeterminer(text, to, rules);
     },
     after(text, engineReading, target) {
