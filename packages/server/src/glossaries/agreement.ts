@@ -172,12 +172,7 @@ export async function loadAgreement(
   occurrences: readonly TermOccurrence[],
 ): Promise<Agreement | undefined> {
   const rules = RULES[language];
-  const tools = rules?.tools
-    .map((pair) => ({
-      analyser: `${APERTIUM_DIR}/${pair.analyser}`,
-      generator: `${APERTIUM_DIR}/${pair.generator}`,
-    }))
-    .find((pair) => existsSync(pair.analyser) && existsSync(pair.generator));
+  const tools = rules && installedTools(language, rules);
   if (!rules || !tools) return undefined;
   const readings = memoFor(tools.analyser);
   const generated = memoFor(tools.generator);
@@ -242,6 +237,21 @@ export async function loadAgreement(
       return `${next[1]}${matchCase(form, next[2]!)}${text.slice(next[0].length)}`;
     },
   };
+}
+
+/** The first installed analyser and generator pair of a language, looked up once per process. */
+const toolsByLanguage = new Map<string, { analyser: string; generator: string } | undefined>();
+function installedTools(language: string, rules: LanguageRules) {
+  if (!toolsByLanguage.has(language)) {
+    const tools = rules.tools
+      .map((pair) => ({
+        analyser: `${APERTIUM_DIR}/${pair.analyser}`,
+        generator: `${APERTIUM_DIR}/${pair.generator}`,
+      }))
+      .find((pair) => existsSync(pair.analyser) && existsSync(pair.generator));
+    toolsByLanguage.set(language, tools);
+  }
+  return toolsByLanguage.get(language);
 }
 
 function memoFor(tool: string): Map<string, WordReading | string | undefined> {
