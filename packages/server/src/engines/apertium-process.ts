@@ -19,8 +19,10 @@ import { EngineError } from './engine.js';
 const run = promisify(execFile);
 
 export interface ApertiumProcessOptions {
-  /** Path of the `.mode` file, e.g. `/usr/share/apertium/modes/eng-spa.mode`. */
-  readonly modeFile: string;
+  /** Path of the `.mode` file, e.g. `/usr/share/apertium/modes/eng-spa.mode`: its pipeline is run. */
+  readonly modeFile?: string;
+  /** Instead of a mode: a shell pipeline of Apertium tools in null-flush mode (`lt-proc -z …`), named. */
+  readonly command?: { readonly name: string; readonly script: string };
   /** Stop the process after this long without work. */
   readonly idleMs: number;
   /** Fail the waiting segments and stop the process when no output comes for this long. */
@@ -68,7 +70,7 @@ export class ApertiumProcess {
   #closed = false;
 
   constructor(private readonly options: ApertiumProcessOptions) {
-    this.mode = options.modeFile.replace(/^.*\//, '').replace(/\.mode$/, '');
+    this.mode = options.command?.name ?? (options.modeFile ?? '').replace(/^.*\//, '').replace(/\.mode$/, '');
   }
 
   status(): ApertiumProcessStatus {
@@ -130,7 +132,8 @@ export class ApertiumProcess {
   }
 
   #pipelineScript(): Promise<string> {
-    this.#pipeline ??= run('apertium-wblank-mode', ['-z', this.options.modeFile]).then(
+    if (this.options.command) return Promise.resolve(this.options.command.script);
+    this.#pipeline ??= run('apertium-wblank-mode', ['-z', this.options.modeFile ?? '']).then(
       ({ stdout }) => stdout.trim(),
       (error: unknown) => {
         this.#pipeline = undefined;

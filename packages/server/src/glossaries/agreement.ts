@@ -8,8 +8,8 @@
  * `del archivo`, `o arquivo vermelho`. Adjectives further away (`es roja`) keep the engine's agreement,
  * and so does every word in languages without an entry or without an installed analyser.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { ApertiumProcess } from '../engines/apertium-process.js';
 
 type Gender = 'm' | 'f';
 type GrammaticalNumber = 'sg' | 'pl';
@@ -101,19 +101,27 @@ const formIndex = (form: Form) => (form.gender === 'm' ? 0 : 2) + (form.number =
 const memo = new Map<string, Map<string, WordReading | string | undefined>>();
 const MAX_MEMO_ENTRIES = 20_000;
 
-/** `lt-proc` over the lines (one word or one `^lemma<tags>$` each): one output unit per line. */
+/**
+ * One long-lived `lt-proc` per analyser or generator file, fed in null-flush mode like the translation
+ * pipelines (loading a transducer takes 50-70 ms, a lookup well under one). Stopped after a minute idle
+ * and when the last server of the process closes (`closeAgreementTools`).
+ */
+const processes = new Map<string, ApertiumProcess>();
 function ltProc(args: readonly string[], lines: readonly string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('lt-proc', args, { stdio: ['pipe', 'pipe', 'ignore'] });
-    let output = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => (output += chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`lt-proc exited with ${code}`)),
-    );
-    child.stdin.end(`${lines.join('\n')}\n`);
-  });
+  const key = args.join(' ');
+  let tool = processes.get(key);
+  if (!tool) {
+    const name = args.at(-1)!.replace(/^.*\//, '');
+    const script = `exec lt-proc -z ${args.map((arg) => `'${arg}'`).join(' ')}`;
+    tool = new ApertiumProcess({ command: { name, script }, idleMs: 60_000, timeoutMs: 10_000 });
+    processes.set(key, tool);
+  }
+  return tool.translate(lines.join('\n'));
+}
+
+export function closeAgreementTools(): void {
+  for (const tool of processes.values()) tool.close();
+  processes.clear();
 }
 
 function parseReading(analyses: string): WordReading {

@@ -1,8 +1,9 @@
 /**
- * The Hunspell and Grammalecte helper processes are shared by every server in the process (one per
- * dictionary, one for French), started on first use. They live as long as some server uses them: each
+ * The Hunspell and Grammalecte helper processes (one per dictionary, one for French) and the `lt-proc`
+ * processes of glossary term agreement are shared by every server in the process, started on first use. They live as long as some server uses them: each
  * server retains them when it is created and releases them when it closes; the last release stops them.
  */
+import { closeAgreementTools } from '../glossaries/agreement.js';
 import { closeGrammalecte } from './grammalecte.js';
 import { closeHunspell } from './hunspell.js';
 
@@ -19,6 +20,7 @@ export function retainHelperProcesses(): () => void {
     if (servers === 0) {
       closeHunspell();
       closeGrammalecte();
+      closeAgreementTools();
     }
   };
 }
