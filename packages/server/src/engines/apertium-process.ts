@@ -18,16 +18,21 @@ import { EngineError } from './engine.js';
 
 const run = promisify(execFile);
 
-export interface ApertiumProcessOptions {
-  /** Path of the `.mode` file, e.g. `/usr/share/apertium/modes/eng-spa.mode`: its pipeline is run. */
-  readonly modeFile?: string;
-  /** Instead of a mode: a shell pipeline of Apertium tools in null-flush mode (`lt-proc -z …`), named. */
-  readonly command?: { readonly name: string; readonly script: string };
+export type ApertiumProcessOptions = (
+  | {
+      /** Path of the `.mode` file, e.g. `/usr/share/apertium/modes/eng-spa.mode`: its pipeline is run. */
+      readonly modeFile: string;
+    }
+  | {
+      /** Instead of a mode: a shell pipeline of Apertium tools in null-flush mode (`lt-proc -z …`), named. */
+      readonly command: { readonly name: string; readonly script: string };
+    }
+) & {
   /** Stop the process after this long without work. */
   readonly idleMs: number;
   /** Fail the waiting segments and stop the process when no output comes for this long. */
   readonly timeoutMs: number;
-}
+};
 
 export interface ApertiumProcessStatus {
   readonly mode: string;
@@ -70,7 +75,10 @@ export class ApertiumProcess {
   #closed = false;
 
   constructor(private readonly options: ApertiumProcessOptions) {
-    this.mode = options.command?.name ?? (options.modeFile ?? '').replace(/^.*\//, '').replace(/\.mode$/, '');
+    this.mode =
+      'command' in options
+        ? options.command.name
+        : options.modeFile.replace(/^.*\//, '').replace(/\.mode$/, '');
   }
 
   status(): ApertiumProcessStatus {
@@ -132,8 +140,9 @@ export class ApertiumProcess {
   }
 
   #pipelineScript(): Promise<string> {
-    if (this.options.command) return Promise.resolve(this.options.command.script);
-    this.#pipeline ??= run('apertium-wblank-mode', ['-z', this.options.modeFile ?? '']).then(
+    const options = this.options;
+    if ('command' in options) return Promise.resolve(options.command.script);
+    this.#pipeline ??= run('apertium-wblank-mode', ['-z', options.modeFile]).then(
       ({ stdout }) => stdout.trim(),
       (error: unknown) => {
         this.#pipeline = undefined;

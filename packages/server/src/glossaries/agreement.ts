@@ -139,10 +139,10 @@ function parseReading(analyses: string): WordReading {
 }
 
 /** Fills `known` with what `run` answers for the inputs it lacks. */
-async function remember<T extends WordReading | string | undefined>(
+async function remember(
   known: Map<string, WordReading | string | undefined>,
   inputs: readonly string[],
-  run: (missing: string[]) => Promise<T[]>,
+  run: (missing: string[]) => Promise<(WordReading | string | undefined)[]>,
 ): Promise<void> {
   const missing = [...new Set(inputs)].filter((input) => !known.has(input));
   if (missing.length === 0) return;
@@ -157,11 +157,12 @@ const words = (text: string) => [...text.matchAll(WORD)].map(([word]) => word.to
 const FIRST_WORD = /^(\s+)(\p{L}+)/u;
 const LAST_WORD = /(^|[^\p{L}])(\p{L}+)(\s+)$/u;
 
-/** A term in the engine's output: what the engine made of it, the glossary's target, and the text after it. */
+/** A term in the engine's output: what the engine made of it, the glossary's target, the word after it. */
 export interface TermOccurrence {
   readonly reading: string;
   readonly target: string;
-  readonly following: string;
+  /** Lower-cased; undefined when something other than spaces follows the term. */
+  readonly next: string | undefined;
 }
 
 /** Fixes the words next to a term so that they agree with its target instead of the engine's reading. */
@@ -189,14 +190,13 @@ export async function loadAgreement(
     words(phrase)
       .map((word) => analysisOf(word)?.noun)
       .find(Boolean);
-  const followingWord = (text: string) => FIRST_WORD.exec(text)?.[2]?.toLowerCase();
   try {
     await remember(
       readings,
-      occurrences.flatMap(({ reading, target, following }) => [
+      occurrences.flatMap(({ reading, target, next }) => [
         ...words(reading),
         ...words(target),
-        ...words(following).slice(0, 1),
+        ...(next === undefined ? [] : [next]),
       ]),
       async (missing) =>
         [...(await ltProc([tools.analyser], missing)).matchAll(/\^[^/$]*((?:\/[^/$]*)*)\$/g)].map((unit) =>
@@ -204,8 +204,8 @@ export async function loadAgreement(
         ),
     );
     // The adjectives after a term in the form its target needs, generated once each.
-    const wanted = occurrences.flatMap(({ reading, target, following }) => {
-      const adjective = retarget(reading, target, followingWord(following));
+    const wanted = occurrences.flatMap(({ reading, target, next }) => {
+      const adjective = retarget(reading, target, next);
       return adjective ? [adjective] : [];
     });
     await remember(generated, wanted, async (missing) =>

@@ -50,6 +50,9 @@ function initialSegments(unit: string, markup: boolean): Segment[] {
   return segments;
 }
 
+/** The word right after a term (only spaces between): the one that may have to agree with it. */
+const NEXT_WORD = /^\s+(\p{L}+)/u;
+
 /** The engine's text inside a term's code, as plain text. */
 const reading = (inner: string) => decodeEntities(inner.replace(TAG, ''));
 
@@ -113,8 +116,9 @@ export function lockTerms(unit: string, markup: boolean, matchers: readonly Term
       for (const match of output.matchAll(TERM_CODE)) {
         const target = match[2] === undefined ? undefined : terms.get(Number(match[1]));
         if (target === undefined) continue;
-        const following = decodeEntities(output.slice(match.index + match[0].length).replace(TAG, ''));
-        found.push({ reading: reading(match[2]!), target, following });
+        const end = match.index + match[0].length;
+        const next = NEXT_WORD.exec(output.slice(end, end + 100))?.[1]?.toLowerCase();
+        found.push({ reading: reading(match[2]!), target, next });
       }
       return found;
     },
@@ -141,8 +145,8 @@ export function lockTerms(unit: string, markup: boolean, matchers: readonly Term
         used.add(id);
         const target = terms.get(id)!;
         if (agreement && match[2] !== undefined) {
-          result = agreement.before(result, reading(match[2]), target);
           previous = { reading: reading(match[2]), target };
+          result = agreement.before(result, previous.reading, target);
         }
         const placed = LETTER.test(result.replace(TAG, '')) ? target : sentenceCase(target, unit);
         result += markup ? escapeText(placed) : placed;
