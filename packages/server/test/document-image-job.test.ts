@@ -146,18 +146,8 @@ describe('image documents: OCR in the job', () => {
 
   it('a translation with characters DejaVu Sans lacks: the job says so (no image with empty boxes), nothing billed', async () => {
     const account = await t.server.createAccount({ plan: 'paid' });
-    const glossary = await t.call('/v2/glossaries', {
-      key: account.key,
-      json: {
-        name: 'cjk',
-        source_lang: 'en',
-        target_lang: 'es',
-        entries: 'house\t家',
-        entries_format: 'tsv',
-      },
-    });
-    expect(glossary.status).toBe(201);
-    const fields = { target_lang: 'ES', source_lang: 'EN', glossary_id: glossary.data.glossary_id };
+    const glossaryId = await t.glossary('en', 'es', 'house\t家', { key: account.key });
+    const fields = { target_lang: 'ES', source_lang: 'EN', glossary_id: glossaryId };
     const uploaded = await upload(t, 'poster.png', await gradientPoster(), fields, { key: account.key });
     expect(await finished(uploaded.data, account.key)).toMatchObject({
       status: 'error',

@@ -131,17 +131,11 @@ describe('pdf documents', () => {
   });
 
   it('a translation with characters no DejaVu face covers: the job says so (no PDF of empty boxes); docx works', async () => {
-    const glossary = await t.call('/v2/glossaries', {
-      json: {
-        name: 'cjk',
-        source_lang: 'en',
-        target_lang: 'es',
-        entries: 'house\t家',
-        entries_format: 'tsv',
-      },
-    });
-    expect(glossary.status).toBe(201);
-    const fields = { target_lang: 'ES', source_lang: 'EN', glossary_id: glossary.data.glossary_id };
+    const fields = {
+      target_lang: 'ES',
+      source_lang: 'EN',
+      glossary_id: await t.glossary('en', 'es', 'house\t家'),
+    };
     const uploaded = await upload(t, 'leaflet.pdf', await leaflet(), fields);
     expect(await waitDone(t, uploaded.data)).toMatchObject({
       status: 'error',

@@ -10,13 +10,8 @@ afterAll(async () => {
   await t.close();
 });
 
-async function glossary(source: string, target: string, entries: string, server = t): Promise<string> {
-  const reply = await server.call('/v2/glossaries', {
-    json: { name: 'g', source_lang: source, target_lang: target, entries, entries_format: 'tsv' },
-  });
-  expect(reply.status).toBe(201);
-  return reply.data.glossary_id;
-}
+const glossary = (source: string, target: string, entries: string, server = t) =>
+  server.glossary(source, target, entries);
 
 async function translate(body: Record<string, unknown>, server = t): Promise<string> {
   const reply = await server.translate(body);

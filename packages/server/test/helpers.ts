@@ -27,6 +27,8 @@ export interface TestServer {
   dataDir: string;
   call(path: string, options?: CallOptions): Promise<Reply>;
   translate(body: unknown, options?: CallOptions): Promise<Reply>;
+  /** Creates a glossary from TSV entries (`source\ttarget` lines) and returns its id; fails unless 201. */
+  glossary(source: string, target: string, entries: string, options?: CallOptions): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,14 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     dataDir,
     call,
     translate: (body, options = {}) => call('/v2/translate', { ...options, json: body }),
+    async glossary(source, target, entries, options = {}) {
+      const reply = await call('/v2/glossaries', {
+        ...options,
+        json: { name: 'g', source_lang: source, target_lang: target, entries, entries_format: 'tsv' },
+      });
+      if (reply.status !== 201) throw new Error(`glossary: ${reply.status} ${reply.text}`);
+      return reply.data.glossary_id as string;
+    },
     async close() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -85,14 +85,8 @@ describe('the recognizer helper', () => {
 });
 
 describe('glossary on a voice session (real Apertium)', () => {
-  const glossary = async (source: string, target: string, entries: string, key?: string) => {
-    const reply = await t.call('/v2/glossaries', {
-      json: { name: 'g', source_lang: source, target_lang: target, entries, entries_format: 'tsv' },
-      ...(key === undefined ? {} : { key }),
-    });
-    expect(reply.status).toBe(201);
-    return reply.data.glossary_id as string;
-  };
+  const glossary = (source: string, target: string, entries: string, key?: string) =>
+    t.glossary(source, target, entries, key === undefined ? {} : { key });
 
   it('the translations of final transcripts follow the glossary', async () => {
     const wav = fliteWav('The file is too large.');

@@ -56,14 +56,8 @@ const spokenTerms = async (terms: string[], key?: string) => {
   return reply.data.spoken_terms_id as string;
 };
 
-const glossary = async (source: string, target: string, entries: string, key?: string) => {
-  const reply = await t.call('/v2/glossaries', {
-    json: { name: 'g', source_lang: source, target_lang: target, entries, entries_format: 'tsv' },
-    ...(key === undefined ? {} : { key }),
-  });
-  expect(reply.status).toBe(201);
-  return reply.data.glossary_id as string;
-};
+const glossary = (source: string, target: string, entries: string, key?: string) =>
+  t.glossary(source, target, entries, key === undefined ? {} : { key });
 
 describe('voice jobs with a spoken-term collection', () => {
   it('a word missing from the dictionary is recognised and the term kept as written', async () => {
