@@ -22,6 +22,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The PDF translated en → es by the server, and the text items of its first page (blank ones left out). */
+async function translatedTextItems(name: string, pdf: PDFDocument) {
+  const { bytes } = await translateFile(t, name, await pdf.save(), { target_lang: 'ES', source_lang: 'EN' });
+  const document = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+  const items = (await (await document.getPage(1)).getTextContent()).items.filter(
+    (item) => 'str' in item && item.str.trim() !== '',
+  ) as { str: string; transform: number[]; width: number }[];
+  await document.destroy();
+  return items;
+}
+
 describe('pdf layout: turned text, alignment, paragraphs, spacing, links', () => {
   it('turned text (a vertical margin title) is redrawn turned, in its place', async () => {
     const pdf = await PDFDocument.create();
@@ -29,15 +40,7 @@ describe('pdf layout: turned text, alignment, paragraphs, spacing, links', () =>
     const page = pdf.addPage([595, 842]);
     page.drawText('The house is big.', { x: 50, y: 300, size: 16, font, rotate: degrees(90) });
     page.drawText('The cat is black.', { x: 100, y: 700, size: 12, font });
-    const { bytes } = await translateFile(t, 'turned.pdf', await pdf.save(), {
-      target_lang: 'ES',
-      source_lang: 'EN',
-    });
-    const document = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
-    const items = (await (await document.getPage(1)).getTextContent()).items.filter(
-      (item) => 'str' in item && item.str.trim() !== '',
-    ) as { str: string; transform: number[] }[];
-    await document.destroy();
+    const items = await translatedTextItems('turned.pdf', pdf);
     const turned = items.find((item) => item.str.includes('La casa es grande.'))!;
     const [a, b, , , x, y] = turned.transform.map((value) => Math.round(value));
     expect([a, b, x, y]).toEqual([0, 16, 50, 300]);
@@ -57,15 +60,7 @@ describe('pdf layout: turned text, alignment, paragraphs, spacing, links', () =>
     ] as const)
       page.drawText(text, { x: 500 - font.widthOfTextAtSize(text, 12), y, size: 12, font });
     page.drawText('Good morning, my friend.', { x: 72, y: 400, size: 12, font });
-    const { bytes } = await translateFile(t, 'aligned.pdf', await pdf.save(), {
-      target_lang: 'ES',
-      source_lang: 'EN',
-    });
-    const document = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
-    const items = (await (await document.getPage(1)).getTextContent()).items.filter(
-      (item) => 'str' in item && item.str.trim() !== '',
-    ) as { str: string; transform: number[]; width: number }[];
-    await document.destroy();
+    const items = await translatedTextItems('aligned.pdf', pdf);
     const edges = (text: string) => {
       const item = items.find((candidate) => candidate.str.includes(text))!;
       return { left: item.transform[4]!, right: item.transform[4]! + item.width };
@@ -127,15 +122,7 @@ describe('pdf layout: turned text, alignment, paragraphs, spacing, links', () =>
       }
     });
     expect(lines.length).toBeGreaterThan(3);
-    const { bytes } = await translateFile(t, 'justified.pdf', await pdf.save(), {
-      target_lang: 'ES',
-      source_lang: 'EN',
-    });
-    const document = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
-    const items = (await (await document.getPage(1)).getTextContent()).items.filter(
-      (item) => 'str' in item && item.str.trim() !== '',
-    ) as { str: string; transform: number[]; width: number }[];
-    await document.destroy();
+    const items = await translatedTextItems('justified.pdf', pdf);
     const rows = new Map<number, { left: number; right: number }>();
     for (const item of items) {
       const y = Math.round(item.transform[5]!);
@@ -167,15 +154,7 @@ describe('pdf layout: turned text, alignment, paragraphs, spacing, links', () =>
       page.drawText(text, { x, y: 700, size: 12, font });
       x += font.widthOfTextAtSize(text, 12);
     }
-    const { bytes } = await translateFile(t, 'spaced.pdf', await pdf.save(), {
-      target_lang: 'ES',
-      source_lang: 'EN',
-    });
-    const document = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
-    const items = (await (await document.getPage(1)).getTextContent()).items.filter(
-      (item) => 'str' in item && item.str.trim() !== '',
-    ) as { str: string; transform: number[]; width: number }[];
-    await document.destroy();
+    const items = await translatedTextItems('spaced.pdf', pdf);
     expect(items.length).toBeGreaterThan(2);
     for (let i = 1; i < items.length; i++) {
       const [previous, item] = [items[i - 1]!, items[i]!];
