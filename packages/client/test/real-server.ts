@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer } from '@glossa/server';
+import { allFeatures, startServer } from '@glossa/server-full';
 import { type ClientOptions, GlossaClient } from '../src/index.js';
 
 export interface SentRequest {
@@ -37,7 +37,14 @@ export interface RealServer {
 
 export async function startRealServer(): Promise<RealServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'glossa-client-test-'));
-  const server = await startServer({ dataDir, port: 0, freePort: 0, host: '127.0.0.1', logger: false });
+  const server = await startServer({
+    dataDir,
+    port: 0,
+    freePort: 0,
+    host: '127.0.0.1',
+    logger: false,
+    features: allFeatures(),
+  });
   const fetchCalls = { count: 0, urls: [] as string[], sent: [] as SentRequest[] };
   const countingFetch: typeof fetch = (input, init) => {
     fetchCalls.count++;

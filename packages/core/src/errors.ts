@@ -35,6 +35,20 @@ export class MessageFormatError extends GlossaCoreError {
   }
 }
 
+/**
+ * An optional package a feature needs is not installed (the embedded `@glossa/server`, `redis` for the Redis
+ * cache store). The message says what to install or set instead.
+ */
+export class MissingPackageError extends GlossaCoreError {
+  override name = 'MissingPackageError';
+  /** The npm package to install. */
+  readonly packageName: string;
+  constructor(message: string, packageName: string, options?: { cause?: unknown }) {
+    super(message, 'missing_package', options);
+    this.packageName = packageName;
+  }
+}
+
 /** A cache store could not be read or written. */
 export class CacheStoreError extends GlossaCoreError {
   override name = 'CacheStoreError';

@@ -4,6 +4,7 @@
  * `dataDir`. The server is loaded only then: it is large, and a warm build never needs it.
  */
 import { GlossaClient } from '@glossa/client';
+import { importOptional } from './optional-package.js';
 
 export interface ServiceOptions {
   readonly url?: string | undefined;
@@ -31,7 +32,13 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
     const client = new GlossaClient({ authKey: apiKey, serverUrl: url });
     return { client, url, embedded: false, close: async () => {} };
   }
-  const { startServer } = await import('@glossa/server');
+  const { startServer } = await importOptional(
+    '@glossa/server',
+    () => import('@glossa/server'),
+    'No translation service: GLOSSA_SERVER_URL is not set and the embedded default, @glossa/server, is not ' +
+      'installed. Install it (npm install @glossa/server), or set GLOSSA_SERVER_URL and GLOSSA_API_KEY ' +
+      "(or the config's service.url) to use a running service.",
+  );
   const server = await startServer({
     dataDir,
     port: 0,

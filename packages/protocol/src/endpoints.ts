@@ -39,6 +39,9 @@ export type EndpointParams<Op extends OperationId> = PartOf<Op, 'params'>;
 /** The JSON response type of an endpoint, or `undefined` (204, files, TSV, the WebSocket). */
 export type EndpointResponse<Op extends OperationId> = PartOf<Op, 'response'>;
 
+/** The endpoints of the server's optional feature packages, by package (see `@glossa/server`'s features). */
+export { DOCUMENT_ENDPOINTS, LANGUAGE_TOOL_ENDPOINTS, VOICE_ENDPOINTS };
+
 /** The table as a list, in a stable order. */
 export const ENDPOINT_LIST: readonly EndpointDefinition[] = Object.values(ENDPOINTS);
 

@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   authorizationFailed: 'authorization_failed',
   wrongPlanBaseUrl: 'wrong_plan_base_url',
   featureNotEnabled: 'feature_not_enabled',
+  featureNotInstalled: 'feature_not_installed',
   notFound: 'not_found',
   requestTooLarge: 'request_too_large',
   tooManyRequests: 'too_many_requests',
@@ -54,12 +55,13 @@ export const STATUS_MEANINGS: Readonly<Record<number, StatusMeaning>> = {
   429: { meaning: 'too many requests', retryable: true },
   456: { meaning: 'account quota exhausted', retryable: false },
   500: { meaning: 'internal server error', retryable: true },
+  501: { meaning: 'feature not installed on this server', retryable: false },
   502: { meaning: 'bad gateway', retryable: true },
   503: { meaning: 'service unavailable (or document not ready)', retryable: true },
   504: { meaning: 'gateway timeout', retryable: true },
 };
 
-/** 429 and every 5xx are retryable; everything else is not. */
+/** 429 and every 5xx but 501 (a feature this server does not have) are retryable; everything else is not. */
 export function isRetryableStatus(status: number): boolean {
-  return status === 429 || (status >= 500 && status <= 599);
+  return status === 429 || (status >= 500 && status <= 599 && status !== 501);
 }

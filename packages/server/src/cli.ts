@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createAccount } from './accounts.js';
+import type { ServerFeature } from './features.js';
 import { resolveOptions } from './options.js';
 import { startServer } from './server.js';
 import { createSqliteStorage } from './storage/sqlite.js';
@@ -67,7 +68,7 @@ async function keysCreate(args: string[], io: CliIo): Promise<number> {
   }
 }
 
-async function serve(args: string[], io: CliIo): Promise<number> {
+async function serve(args: string[], io: CliIo, features: readonly ServerFeature[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -86,6 +87,7 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     ...(freePort === undefined ? {} : { freePort }),
     ...(values.host === undefined ? {} : { host: values.host }),
     logger: values['log-level'] === 'silent' ? false : { level: values['log-level'] },
+    features,
   });
   if (server.devAccountCreated && !process.env.GLOSSA_API_KEY) {
     io.err(`glossa-server: local development account created; its key (shown once): ${server.devKey}`);
@@ -101,8 +103,15 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
-/** Runs the command; returns the exit code. Misuse prints the problem and the usage (exit 2). */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+/**
+ * Runs the command with the given feature packages (the `glossa-server` of `@glossa/server-full` passes all
+ * of them); returns the exit code. Misuse prints the problem and the usage (exit 2).
+ */
+export async function runCli(
+  argv: string[],
+  io: CliIo,
+  features: readonly ServerFeature[] = [],
+): Promise<number> {
   try {
     if (argv[0] === 'keys') {
       if (argv[1] !== 'create') throw new TypeError(`keys: expected 'create', got '${argv[1] ?? ''}'`);
@@ -112,7 +121,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.out(USAGE);
       return 0;
     }
-    return await serve(argv, io);
+    return await serve(argv, io, features);
   } catch (error) {
     if (error instanceof TypeError || error instanceof RangeError) {
       io.err(`glossa-server: ${error.message}`);

@@ -1,4 +1,5 @@
 export type { CreateAccountOptions, CreatedAccount } from './accounts.js';
+export { type CliIo, runCli } from './cli.js';
 export {
   type ApertiumEngine,
   type ApertiumEngineOptions,
@@ -9,6 +10,7 @@ export { EngineError } from './engines/engine.js';
 export { createPseudoEngine } from './engines/pseudo.js';
 export { createUpstreamEngine, type UpstreamEngineOptions } from './engines/upstream.js';
 export { ServiceError } from './errors.js';
+export type { ServerFeature } from './features.js';
 export type { ServerOptions } from './options.js';
 export type { ResourceStore } from './resources.js';
 export { createServer, type GlossaServer, startServer } from './server.js';

@@ -1,7 +1,8 @@
 /**
  * What `/v3/languages` and the deprecated v2 endpoints report: computed from the engines actually
- * installed, with a feature only where this server really supports it. Resources served by other parts of
- * the server (documents, write, voice, glossaries, style rules) add their languages here as they land.
+ * installed, with a feature only where this server really supports it. The spine reports text translation,
+ * glossaries and style rules; each installed feature package reports the resources it serves (write, voice,
+ * documents).
  */
 import {
   baseLanguage,
@@ -9,24 +10,31 @@ import {
   isPseudoLocale,
   type Language,
   languageName,
+  RESOURCES,
   type ResourceName,
 } from '@glossa/protocol';
 import type { EngineRegistry } from './engines/registry.js';
+import type { ServerFeature } from './features.js';
 import { customizationFeatures, customizationLanguages } from './glossaries/languages.js';
 import { DETECTABLE_LANGUAGES } from './translate/detect-source.js';
-import { voiceLanguageObjects } from './voice/languages.js';
-import { writeLanguageObjects } from './write/languages.js';
 
 export interface LanguageCatalog {
   /** The languages of a resource; `beta` adds beta languages and features. */
   languages(resource: ResourceName, includeBeta: boolean): Language[];
   /** Whether some engine honours `formality` for this target. */
   supportsFormality(target: string): boolean;
+  /** The resources this server serves: the spine's and those of its installed features. */
+  readonly resources: readonly ResourceName[];
 }
+
+const SPINE_RESOURCES: readonly ResourceName[] = ['translate_text', 'glossary', 'style_rules'];
 
 const byCode = (a: { lang: string }, b: { lang: string }) => a.lang.localeCompare(b.lang);
 
-export function createLanguageCatalog(engines: EngineRegistry): LanguageCatalog {
+export function createLanguageCatalog(
+  engines: EngineRegistry,
+  features: readonly ServerFeature[] = [],
+): LanguageCatalog {
   const sources = new Set<string>();
   const targets = new Set<string>();
   // A source counts only if it reaches a real (non-pseudo) target: the pseudo engine accepts every source,
@@ -65,16 +73,25 @@ export function createLanguageCatalog(engines: EngineRegistry): LanguageCatalog 
       .sort(byCode);
 
   let cached: Language[] | undefined;
+  const textLanguages = () => {
+    cached ??= translateText();
+    return cached;
+  };
   return {
     languages(resource) {
-      if (resource === 'write') return writeLanguageObjects();
-      if (resource === 'voice') return voiceLanguageObjects(engines);
-      cached ??= translateText();
+      for (const feature of features) {
+        const list = feature.resources?.[resource];
+        if (list) return list({ engines, translateText: () => structuredClone(textLanguages()) });
+      }
       if (resource === 'glossary' || resource === 'style_rules')
-        return customizationLanguages(resource, cached);
+        return customizationLanguages(resource, textLanguages());
       if (resource !== 'translate_text') return [];
-      return structuredClone(cached);
+      return structuredClone(textLanguages());
     },
     supportsFormality: formality,
+    resources: RESOURCES.filter(
+      (resource) =>
+        SPINE_RESOURCES.includes(resource) || features.some((feature) => feature.resources?.[resource]),
+    ),
   };
 }

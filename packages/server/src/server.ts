@@ -6,20 +6,21 @@ import {
   ensureDevAccount,
 } from './accounts.js';
 import type { ServiceContext } from './context.js';
-import { startDocumentService } from './documents/service.js';
 import { defaultEngines } from './engines/defaults.js';
 import { createOutputCache } from './engines/output-cache.js';
 import { createEngineRegistry } from './engines/registry.js';
+import type { RunningFeature } from './features.js';
+import { closeAgreementTools } from './glossaries/agreement.js';
+import { sharedHelperLifetime } from './helper-lifetime.js';
 import { buildApp } from './http/app.js';
 import { CallerCache } from './http/auth.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { createLanguageCatalog } from './languages.js';
 import { resolveOptions, type ServerOptions } from './options.js';
 import { createResourceStore, type ResourceStore } from './resources.js';
-import { ROUTES } from './routes/index.js';
+import { SPINE_ROUTES } from './routes/index.js';
 import { createSqliteStorage } from './storage/sqlite.js';
 import { createSourceDetector } from './translate/detect-source.js';
-import { retainHelperProcesses } from './write/helper-lifetime.js';
 
 export interface GlossaServer {
   /** Paid-plan base URL, e.g. `http://127.0.0.1:41234`. */
@@ -39,6 +40,9 @@ export interface GlossaServer {
   /** Stops listening, engines and storage. Safe to call twice. */
   close(): Promise<void>;
 }
+
+/** The `lt-proc` processes of glossary term agreement, shared by every server of the process. */
+const retainAgreementTools = sharedHelperLifetime(closeAgreementTools);
 
 function baseUrl(address: string | { address: string; port: number } | null): string {
   if (address === null || typeof address === 'string') return String(address);
@@ -68,7 +72,7 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
     storage,
     resources,
     engines,
-    languages: createLanguageCatalog(engines),
+    languages: createLanguageCatalog(engines, resolved.features),
     outputs: createOutputCache(resolved.engineCacheEntries),
     detector: createSourceDetector(),
     rateLimiter: resolved.rateLimit === false ? undefined : createRateLimiter(resolved.rateLimit),
@@ -78,12 +82,15 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
       free: resolved.freePublicUrl ?? `http://${hostForUrl}:${resolved.freePort}`,
     },
   };
-  const paid = buildApp('paid', context, ROUTES);
-  const free = buildApp('free', context, ROUTES);
-  const documents = startDocumentService(context, {
-    logError: (error, documentId) => paid.log.error({ err: error, documentId }, 'document job failed'),
-  });
-  const releaseHelpers = retainHelperProcesses();
+  const features = resolved.features;
+  const routes = [...SPINE_ROUTES, ...features.flatMap((feature) => feature.routes)];
+  const paid = buildApp('paid', context, routes, features);
+  const free = buildApp('free', context, routes, features);
+  const running: RunningFeature[] = [];
+  for (const feature of features) {
+    if (feature.start) running.push(feature.start(context, paid.log));
+  }
+  const releaseAgreementTools = retainAgreementTools();
   let closed = false;
 
   return {
@@ -113,8 +120,8 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
       if (closed) return;
       closed = true;
       await Promise.allSettled([paid.close(), free.close()]);
-      releaseHelpers();
-      await documents.close();
+      releaseAgreementTools();
+      await Promise.all(running.map((feature) => feature.close()));
       await engines.close();
       await resources.close();
       await storage.close();

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RESOURCE_DATABASE_FILE } from '../src/storage/resource-db.js';
 
-const bin = join(import.meta.dirname, '../src/bin.ts');
+const bin = join(import.meta.dirname, 'serve.ts');
 const KEY = 'crash-test-key-0123456789abcdefghijklmnopqrstuvw';
 const dataDir = mkdtempSync(join(tmpdir(), 'glossa-memory-crash-'));
 const children: ChildProcessWithoutNullStreams[] = [];

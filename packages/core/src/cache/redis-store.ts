@@ -3,6 +3,7 @@
  * `<prefix><cache key>`; entries optionally expire.
  */
 import { CacheStoreError } from '../errors.js';
+import { importOptional } from '../optional-package.js';
 import type { CacheStore } from './store.js';
 
 export interface RedisStoreOptions {
@@ -17,7 +18,11 @@ export interface RedisStoreOptions {
 export async function openRedisStore(options: RedisStoreOptions): Promise<CacheStore> {
   const prefix = options.prefix ?? 'glossa:tm:';
   // Loaded on first use: most projects never use Redis and should not pay for loading its client.
-  const { createClient } = await import('redis');
+  const { createClient } = await importOptional(
+    'redis',
+    () => import('redis'),
+    "The Redis cache store needs node-redis: npm install redis (or use the file store: cache.store 'file').",
+  );
   const client = createClient({
     url: options.url,
     socket: { reconnectStrategy: false, connectTimeout: 5000 },

@@ -9,10 +9,9 @@ import Fastify, {
 } from 'fastify';
 import type { Caller, ServiceContext } from '../context.js';
 import { badRequest, ServiceError } from '../errors.js';
+import { registerMissingFeatures, type ServerFeature } from '../features.js';
 import { buildOpenApiDocument } from '../routes/openapi.js';
 import type { Plan } from '../storage/storage.js';
-import { registerVoiceSocket } from '../voice/socket.js';
-import { closeVoiceDatabase } from '../voice/spoken-terms.js';
 import { authenticate, checkAccess } from './auth.js';
 import { bodyObject, registerBodyParsers, unsupportedMediaType } from './body.js';
 import type { Route } from './route.js';
@@ -106,7 +105,12 @@ function loggerOption(context: ServiceContext) {
 }
 
 /** The Fastify app of one plan's listener: parsers, trace ids, auth, rate limit, errors and the routes. */
-export function buildApp(plan: Plan, context: ServiceContext, routes: readonly Route[]): FastifyInstance {
+export function buildApp(
+  plan: Plan,
+  context: ServiceContext,
+  routes: readonly Route[],
+  features: readonly ServerFeature[],
+): FastifyInstance {
   const app = Fastify({
     logger: loggerOption(context),
     genReqId: newTraceId,
@@ -227,8 +231,8 @@ export function buildApp(plan: Plan, context: ServiceContext, routes: readonly R
       .send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}`, code: 'not_found' });
   });
 
-  registerVoiceSocket(app, context);
-  app.addHook('onClose', async () => closeVoiceDatabase(context));
+  for (const feature of features) feature.plugin?.(app, context);
+  registerMissingFeatures(app, features);
 
   app.get('/openapi.json', async () => buildOpenApiDocument(routes, context.urls));
 

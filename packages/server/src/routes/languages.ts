@@ -1,4 +1,4 @@
-import { describeResources, ENDPOINTS, toV2LanguageCode } from '@glossa/protocol';
+import { ENDPOINTS, resourceFeatures, toV2LanguageCode } from '@glossa/protocol';
 import { defineRoute } from '../http/route.js';
 
 /** GET /v3/languages?resource=&include=: from the installed engines (see `languages.ts`). */
@@ -7,8 +7,10 @@ export const languagesRoute = defineRoute(ENDPOINTS.getLanguages, async ({ query
   return context.languages.languages(query.resource, include.includes('beta'));
 });
 
-/** GET /v3/languages/resources: every resource with the features it can report. */
-export const resourcesRoute = defineRoute(ENDPOINTS.getLanguageResources, async () => describeResources());
+/** GET /v3/languages/resources: every resource this server serves (spine and installed features), with its features. */
+export const resourcesRoute = defineRoute(ENDPOINTS.getLanguageResources, async ({ context }) =>
+  context.languages.resources.map((name) => ({ name, features: resourceFeatures(name) })),
+);
 
 /** GET /v2/languages?type=source|target (deprecated): upper-case codes; targets say whether formality works. */
 export const languagesV2Route = defineRoute(ENDPOINTS.getLanguagesV2, async ({ query, context }) => {

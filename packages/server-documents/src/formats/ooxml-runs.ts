@@ -1,0 +1,214 @@
+/**
+ * OOXML paragraphs (WordprocessingML `w:p`, DrawingML `a:p`, SpreadsheetML `si`/`is`) as one text each:
+ * runs are merged into the segment; the formatting most of the text has is the paragraph's base, and runs
+ * formatted otherwise become `<g>` codes (hyperlinks too); tabs, breaks, fields, drawings and bookmarks
+ * become `<x/>` codes. The translation is written back as runs with the formatting of its codes.
+ */
+import { decodeEntities } from '@glossa/server/feature';
+import { escapeXml, parseInline } from './inline.js';
+import { childNodes, type XmlNode } from './xml-scan.js';
+
+export interface RunDialect {
+  /** Element prefix with its colon: `w:`, `a:` or `''`. */
+  readonly prefix: string;
+  /** Elements inside a run that stand alone in the text (a tab, a line break). */
+  readonly standalone: ReadonlySet<string>;
+  /** Elements dropped wherever they are (spell-check marks, rendering hints). */
+  readonly dropped: ReadonlySet<string>;
+  /** Paragraph-level elements whose content is runs, kept around them (`hyperlink`). */
+  readonly wrappers: ReadonlySet<string>;
+  /** Paragraph-level elements kept in place before the text (`pPr`) and after it (`endParaRPr`). */
+  readonly leading: ReadonlySet<string>;
+  readonly trailing: ReadonlySet<string>;
+  /** `xml:space="preserve"` on the text element. */
+  readonly preserveSpace: boolean;
+  /** Local names of the run, its text and its properties (default `r`, `t`, `rPr`). */
+  readonly names?: { readonly run: string; readonly text: string; readonly props: string };
+  /** The run's start tag carries formatting too (IDML `CharacterStyleRange`): it is part of the format. */
+  readonly propsInOpenTag?: boolean;
+}
+
+const DEFAULT_NAMES = { run: 'r', text: 't', props: 'rPr' };
+
+/** How a run of some formatting is written: its start tag and properties, then the text, then the end tag. */
+interface RunShape {
+  readonly open: string;
+  readonly close: string;
+}
+
+type Item =
+  | { readonly kind: 'text'; readonly props: string; readonly shape: RunShape; readonly text: string }
+  | { readonly kind: 'x'; readonly xml: string }
+  | { readonly kind: 'open'; readonly open: string; readonly close: string }
+  | { readonly kind: 'close' };
+
+type Code =
+  | { readonly kind: 'format'; readonly props: string }
+  | { readonly kind: 'wrapper'; readonly open: string; readonly close: string }
+  | { readonly kind: 'x'; readonly xml: string };
+
+export interface EncodedParagraph {
+  /** Kept before and after the text. */
+  readonly leading: string;
+  readonly trailing: string;
+  /** The text in code form. */
+  readonly form: string;
+  /** The paragraph content for a translation of `form`. */
+  decode(output: string): string;
+}
+
+const local = (node: XmlNode, prefix: string) =>
+  node.name.startsWith(prefix) ? node.name.slice(prefix.length) : '';
+
+function runItems(run: XmlNode, d: RunDialect): Item[] {
+  const names = d.names ?? DEFAULT_NAMES;
+  const children = childNodes(run.inner).filter((node) => node.kind === 'element');
+  const propsXml = children.find((node) => local(node, d.prefix) === names.props)?.raw ?? '';
+  const props = d.propsInOpenTag ? run.open + propsXml : propsXml;
+  const shape = {
+    open: (d.propsInOpenTag ? run.open : `<${d.prefix}${names.run}>`) + propsXml,
+    close: run.close,
+  };
+  const items: Item[] = [];
+  for (const child of children) {
+    const name = local(child, d.prefix);
+    if (name === names.props || d.dropped.has(name)) continue;
+    if (name === names.text) items.push({ kind: 'text', props, shape, text: decodeEntities(child.inner) });
+    else if (d.standalone.has(name))
+      items.push({ kind: 'x', xml: `${shape.open}${child.raw}${shape.close}` });
+    // Anything else (a field, a drawing, an embedded object): the whole run is kept as it is.
+    else return [{ kind: 'x', xml: run.raw }];
+  }
+  return items;
+}
+
+function paragraphItems(nodes: readonly XmlNode[], d: RunDialect, items: Item[]): void {
+  for (const node of nodes) {
+    if (node.kind !== 'element') {
+      if (node.kind === 'other') items.push({ kind: 'x', xml: node.raw });
+      continue;
+    }
+    const name = local(node, d.prefix);
+    if (d.dropped.has(name)) continue;
+    if (name === (d.names ?? DEFAULT_NAMES).run) items.push(...runItems(node, d));
+    else if (name === 't' && d.prefix === '')
+      items.push({
+        kind: 'text',
+        props: '',
+        shape: { open: '<r>', close: '</r>' },
+        text: decodeEntities(node.inner),
+      });
+    else if (d.wrappers.has(name) && node.close !== '') {
+      items.push({ kind: 'open', open: node.open, close: node.close });
+      paragraphItems(childNodes(node.inner), d, items);
+      items.push({ kind: 'close' });
+    } else items.push({ kind: 'x', xml: node.raw });
+  }
+}
+
+/** The paragraph content as a text in code form, or undefined when it has nothing to translate. */
+export function encodeParagraph(inner: string, d: RunDialect): EncodedParagraph | undefined {
+  const nodes = childNodes(inner);
+  let first = 0;
+  while (
+    first < nodes.length &&
+    (nodes[first]!.kind === 'text' || d.leading.has(local(nodes[first]!, d.prefix)))
+  )
+    first++;
+  let last = nodes.length;
+  while (
+    last > first &&
+    (nodes[last - 1]!.kind === 'text' || d.trailing.has(local(nodes[last - 1]!, d.prefix)))
+  )
+    last--;
+  const items: Item[] = [];
+  paragraphItems(nodes.slice(first, last), d, items);
+  const lengths = new Map<string, number>();
+  const shapes = new Map<string, RunShape>();
+  for (const item of items) {
+    if (item.kind !== 'text') continue;
+    lengths.set(item.props, (lengths.get(item.props) ?? 0) + item.text.length);
+    if (!shapes.has(item.props)) shapes.set(item.props, item.shape);
+  }
+  if (![...items].some((item) => item.kind === 'text' && /\p{L}/u.test(item.text))) return undefined;
+  const base = [...lengths].sort((a, b) => b[1] - a[1])[0]![0];
+  const onlyPlainText =
+    items.every((item) => item.kind === 'text' && item.props === '') &&
+    nodes.some((node) => local(node, d.prefix) === 't');
+
+  const codes = new Map<number, Code>();
+  let form = '';
+  let format: string | undefined;
+  const closeFormat = () => {
+    if (format !== undefined) form += '</g>';
+    format = undefined;
+  };
+  const newCode = (code: Code) => {
+    codes.set(codes.size + 1, code);
+    return codes.size;
+  };
+  for (const item of items) {
+    if (item.kind === 'text') {
+      if (item.props !== base && item.props !== format) {
+        closeFormat();
+        form += `<g id="${newCode({ kind: 'format', props: item.props })}">`;
+        format = item.props;
+      } else if (item.props === base) closeFormat();
+      form += escapeXml(item.text);
+    } else {
+      closeFormat();
+      if (item.kind === 'x') form += `<x id="${newCode({ kind: 'x', xml: item.xml })}"/>`;
+      else if (item.kind === 'open')
+        form += `<g id="${newCode({ kind: 'wrapper', open: item.open, close: item.close })}">`;
+      else form += '</g>';
+    }
+  }
+  closeFormat();
+
+  const p = d.prefix;
+  const space = d.preserveSpace ? ' xml:space="preserve"' : '';
+  const textName = (d.names ?? DEFAULT_NAMES).text;
+  const run = (props: string, text: string) => {
+    const shape = shapes.get(props) ?? { open: `<${p}r>${props}`, close: `</${p}r>` };
+    return text === ''
+      ? ''
+      : `${shape.open}<${p}${textName}${space}>${escapeXml(text)}</${p}${textName}>${shape.close}`;
+  };
+  const leading = nodes
+    .slice(0, first)
+    .map((node) => node.raw)
+    .join('');
+  const trailing = nodes
+    .slice(last)
+    .map((node) => node.raw)
+    .join('');
+  return {
+    leading,
+    trailing,
+    form,
+    decode(output) {
+      const pieces = parseInline(output);
+      if (onlyPlainText && pieces.every((piece) => piece.kind === 'text'))
+        return `<${p}t${space}>${escapeXml(pieces.map((piece) => (piece.kind === 'text' ? piece.text : '')).join(''))}</${p}t>`;
+      const stack: (Code | undefined)[] = [];
+      let xml = '';
+      for (const piece of pieces) {
+        if (piece.kind === 'text') {
+          const formatted = stack.findLast((code) => code?.kind === 'format');
+          xml += run(formatted?.kind === 'format' ? formatted.props : base, piece.text);
+        } else if (piece.kind === 'open') {
+          const code = codes.get(piece.id);
+          stack.push(code);
+          if (code?.kind === 'wrapper') xml += code.open;
+        } else if (piece.kind === 'close') {
+          const code = stack.pop();
+          if (code?.kind === 'wrapper') xml += code.close;
+        } else {
+          const code = codes.get(piece.id);
+          if (code?.kind === 'x') xml += code.xml;
+        }
+      }
+      return xml;
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { FEATURES, type FeatureName, type Language } from '@glossa/protocol';
+import type { LanguageInput, ServerFeature } from '@glossa/server/feature';
+import { type DocumentOptions, resolveDocumentOptions } from './options.js';
+import { DOCUMENT_ROUTES } from './routes.js';
+import { startDocumentService } from './service.js';
+
+export type { DocumentOptions } from './options.js';
+
+/** Documents are translated by the text pipeline: its languages, with the features documents have. */
+function documentLanguages({ translateText }: LanguageInput): Language[] {
+  return translateText().map((language) => {
+    for (const name of Object.keys(language.features) as FeatureName[]) {
+      if (!(FEATURES[name].resources as readonly string[]).includes('translate_document'))
+        delete language.features[name];
+    }
+    return language;
+  });
+}
+
+/**
+ * Document translation for `@glossa/server`: `POST /v2/document` and its status and result endpoints, on
+ * a queue in `documents.sqlite` of the data directory. Options are checked here, once (a `TypeError` or
+ * `RangeError` names the wrong one).
+ */
+export function documentsFeature(options: DocumentOptions = {}): ServerFeature {
+  const settings = resolveDocumentOptions(options);
+  return {
+    name: '@glossa/server-documents',
+    routes: DOCUMENT_ROUTES,
+    resources: { translate_document: documentLanguages },
+    start: (context, log) =>
+      startDocumentService(context, settings, {
+        logError: (error, documentId) => log.error({ err: error, documentId }, 'document job failed'),
+      }),
+  };
+}

@@ -1,0 +1,64 @@
+/** Document translation endpoints: upload, status, and the result (downloaded once, then deleted). */
+import { readFileSync } from 'node:fs';
+import { type DocumentStatusResponse, ENDPOINTS, ERROR_CODES } from '@glossa/protocol';
+import { defineRoute, notFound, type Route, ServiceError } from '@glossa/server/feature';
+import { formatOf } from './formats/index.js';
+import { documentServiceOf } from './service.js';
+import { uploadDocument } from './upload.js';
+
+const missing = (id: string) =>
+  notFound(`Document '${id}' not found (wrong id or key, downloaded, or expired).`);
+
+const uploadRoute = defineRoute(ENDPOINTS.uploadDocument, async ({ request, caller, context }) =>
+  uploadDocument(request, caller, context, documentServiceOf(context)),
+);
+
+const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, body, caller, context }) => {
+  const service = documentServiceOf(context);
+  const document = service.store.find(caller.account.id, params.document_id, body.document_key);
+  if (!document) throw missing(params.document_id);
+  const response: DocumentStatusResponse = { document_id: document.id, status: document.status };
+  if (document.status === 'queued' || document.status === 'translating')
+    response.seconds_remaining = service.queue.secondsRemaining(document);
+  if (document.status === 'done') response.billed_characters = document.billedCharacters;
+  if (document.status === 'error') response.error_message = document.errorMessage ?? 'Translation failed.';
+  return response;
+});
+
+const resultRoute = defineRoute(
+  ENDPOINTS.downloadDocument,
+  async ({ params, body, caller, context, reply }) => {
+    const service = documentServiceOf(context);
+    const document = service.store.find(caller.account.id, params.document_id, body.document_key);
+    if (!document) throw missing(params.document_id);
+    if (document.status === 'error')
+      throw notFound(
+        `Document '${document.id}' has no result: its translation failed (${document.errorMessage}).`,
+      );
+    if (document.status !== 'done')
+      throw new ServiceError(
+        503,
+        `Document '${document.id}' is not translated yet (${document.status}).`,
+        ERROR_CODES.documentNotReady,
+        undefined,
+        {
+          headers: { 'retry-after': String(Math.max(1, service.queue.secondsRemaining(document))) },
+        },
+      );
+    const bytes = readFileSync(service.store.fileOf(document.id, 'out'));
+    service.store.remove(document.id);
+    const name = document.parameters.file_name.replace(/\.[^.]*$/, '') || 'document';
+    const fileName = `${name}.${document.outputExtension}`;
+    reply
+      .code(200)
+      .header('content-type', formatOf(document.outputExtension)?.contentType ?? 'application/octet-stream')
+      .header(
+        'content-disposition',
+        `attachment; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+      )
+      .send(bytes);
+    return undefined;
+  },
+);
+
+export const DOCUMENT_ROUTES: readonly Route[] = [uploadRoute, statusRoute, resultRoute];

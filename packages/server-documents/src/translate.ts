@@ -1,0 +1,145 @@
+/**
+ * Translating the texts of one document with the same parts as /v2/translate (text preparation, glossaries,
+ * memory, style rules, engines and their output cache), in chunks so a job reports progress and stops
+ * when the server closes. Billing is not done here: the upload reserved the document's characters.
+ */
+import type { TranslateRequest } from '@glossa/protocol';
+import type { Caller, EngineChoice, ServiceContext } from '@glossa/server/feature';
+import {
+  engineFormality,
+  loadCustomizations,
+  type PreparedText,
+  type PrepareOptions,
+  prepareText,
+} from '@glossa/server/feature';
+import type { DocumentText } from './formats/format.js';
+
+/**
+ * What a job keeps of the upload's fields: languages canonical, the source given or detected at upload
+ * (absent for a format read by the job, which detects it from the text it reads).
+ */
+export interface DocumentParameters {
+  readonly file_name: string;
+  readonly target_lang: string;
+  readonly source_lang?: string;
+  readonly formality?: TranslateRequest['formality'];
+  readonly glossary_ids?: string[];
+  readonly style_id?: string;
+  readonly translation_memory_id?: string;
+  readonly translation_memory_threshold?: number;
+}
+
+/** Units per engine call: the job reports progress and checks for a closing server between two calls. */
+const CHUNK_UNITS = 200;
+
+const none: ReadonlySet<string> = new Set();
+const OPTIONS: Record<DocumentText['mode'], PrepareOptions> = {
+  plain: {
+    tagHandling: undefined,
+    splitSentences: '1',
+    splittingTags: none,
+    nonSplittingTags: none,
+    ignoreTags: none,
+    preserveFormatting: false,
+  },
+  xml: {
+    tagHandling: 'xml',
+    splitSentences: 'nonewlines',
+    splittingTags: none,
+    nonSplittingTags: none,
+    ignoreTags: none,
+    preserveFormatting: false,
+  },
+  html: {
+    tagHandling: 'html',
+    splitSentences: 'nonewlines',
+    splittingTags: none,
+    nonSplittingTags: none,
+    ignoreTags: none,
+    preserveFormatting: false,
+  },
+};
+
+export function prepareTexts(texts: readonly DocumentText[]): PreparedText[] {
+  return texts.map((text) =>
+    prepareText(
+      text.text,
+      text.splittingTags ? { ...OPTIONS[text.mode], splittingTags: text.splittingTags } : OPTIONS[text.mode],
+    ),
+  );
+}
+
+/** Characters billed for the texts: code points without markup, as /v2/translate counts them. */
+export function billedOf(prepared: readonly PreparedText[]): number {
+  return prepared.reduce((sum, text) => sum + text.billed, 0);
+}
+
+/** The request these parameters stand for, for the parts shared with /v2/translate. */
+export function asTranslateRequest(parameters: DocumentParameters): TranslateRequest {
+  const request: TranslateRequest = { text: [''], target_lang: parameters.target_lang };
+  if (parameters.source_lang !== undefined) request.source_lang = parameters.source_lang;
+  if (parameters.formality !== undefined) request.formality = parameters.formality;
+  if (parameters.glossary_ids !== undefined) request.glossary_ids = parameters.glossary_ids;
+  if (parameters.style_id !== undefined) request.style_id = parameters.style_id;
+  if (parameters.translation_memory_id !== undefined)
+    request.translation_memory_id = parameters.translation_memory_id;
+  if (parameters.translation_memory_threshold !== undefined)
+    request.translation_memory_threshold = parameters.translation_memory_threshold;
+  return request;
+}
+
+/** Parameters with the source language known. */
+export type SourcedParameters = DocumentParameters & { readonly source_lang: string };
+
+export interface TranslateTextsInput {
+  readonly texts: readonly DocumentText[];
+  readonly parameters: SourcedParameters;
+  readonly caller: Caller;
+  readonly choice: EngineChoice;
+  readonly context: ServiceContext;
+  /** Called after each chunk with the share of units done (0..1). */
+  readonly onProgress: (done: number) => void;
+  /** Throws to stop between two chunks (a closing server). */
+  readonly checkpoint: () => void;
+}
+
+/** The translation of each text, in the same form (code-form markup comes back in code form). */
+export async function translateTexts(input: TranslateTextsInput): Promise<string[]> {
+  const { parameters, caller, choice, context } = input;
+  const request = asTranslateRequest(parameters);
+  const customizations = await loadCustomizations(
+    request,
+    parameters.source_lang,
+    parameters.target_lang,
+    caller,
+    context,
+  );
+  const formality = engineFormality(request, choice, parameters.target_lang);
+  const prepared = prepareTexts(input.texts);
+  const outputs = prepared.map((text) => new Array<string>(text.units.length));
+  const total = prepared.reduce((sum, text) => sum + text.units.length, 0);
+  let done = 0;
+  for (const markup of [false, true]) {
+    const owners: [number, number][] = [];
+    prepared.forEach((text, index) => {
+      if ((input.texts[index]!.mode !== 'plain') === markup)
+        for (let unit = 0; unit < text.units.length; unit++) owners.push([index, unit]);
+    });
+    for (let start = 0; start < owners.length; start += CHUNK_UNITS) {
+      input.checkpoint();
+      const chunk = owners.slice(start, start + CHUNK_UNITS);
+      const units = chunk.map(([text, unit]) => prepared[text]!.units[unit]!);
+      const engine = (texts: string[], isMarkup: boolean) =>
+        context.outputs.translate(choice, texts, { markup: isMarkup, formality });
+      const results = customizations
+        ? (await customizations.translate(units, markup, engine)).outputs
+        : await engine(units, markup);
+      chunk.forEach(([text, unit], index) => {
+        outputs[text]![unit] = results[index] ?? units[index]!;
+      });
+      done += chunk.length;
+      input.onProgress(total === 0 ? 1 : done / total);
+    }
+  }
+  return prepared.map((text, index) => text.assemble(outputs[index]!));
+}

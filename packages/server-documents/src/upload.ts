@@ -1,0 +1,202 @@
+/**
+ * POST /v2/document: the file is read and its format checked (400/413 before anything is stored), the
+ * languages and resources checked like /v2/translate, the characters counted (with the format's billing
+ * minimum) and reserved from the quota (456), then the document is queued and its id and key returned.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  baseLanguage,
+  canonicalLanguage,
+  createValidator,
+  DOCUMENT_EXTENSIONS,
+  type DocumentExtension,
+  decodeForm,
+  documentExtension,
+  ERROR_CODES,
+  UploadDocumentFields,
+  type UploadDocumentResponse,
+  toV2LanguageCode as v2,
+} from '@glossa/protocol';
+import type { Caller, ServiceContext } from '@glossa/server/feature';
+import {
+  badRequest,
+  checkResources,
+  currentBillingPeriod,
+  engineFormality,
+  readUpload,
+  ServiceError,
+  tooLarge,
+  unsupportedLanguage,
+  unsupportedMediaType,
+} from '@glossa/server/feature';
+import type { FastifyRequest } from 'fastify';
+import { detectSource } from './detect.js';
+import { DocumentFormatError, type Extraction } from './formats/format.js';
+import { DOCUMENT_FORMATS } from './formats/index.js';
+import type { DocumentService } from './service.js';
+import { hashDocumentKey } from './store.js';
+import { asTranslateRequest, billedOf, type DocumentParameters, prepareTexts } from './translate.js';
+
+const validator = createValidator(UploadDocumentFields);
+const MAX_UPLOAD_BYTES = Math.max(...Object.values(DOCUMENT_FORMATS).map((format) => format.maxBytes));
+/** Estimated translation speed for `seconds_remaining` before a job has started, characters per second. */
+const ESTIMATED_CHARACTERS_PER_SECOND = 5000;
+
+/** Output formats a document of each extension can be written as: its own (and its alias). */
+const ALIASES: Partial<Record<DocumentExtension, DocumentExtension>> = {
+  htm: 'html',
+  html: 'htm',
+  xlf: 'xliff',
+  xliff: 'xlf',
+  jpeg: 'jpg',
+  jpg: 'jpeg',
+};
+
+function language(code: string, parameter: string): string {
+  const canonical = canonicalLanguage(code);
+  if (!canonical) throw unsupportedLanguage(`Value for '${parameter}' not supported: '${code}'.`);
+  return canonical;
+}
+
+export async function uploadDocument(
+  request: FastifyRequest,
+  caller: Caller,
+  context: ServiceContext,
+  service: DocumentService,
+): Promise<UploadDocumentResponse> {
+  if (
+    !String(request.headers['content-type'] ?? '')
+      .toLowerCase()
+      .startsWith('multipart/form-data')
+  )
+    throw unsupportedMediaType(request);
+  const upload = await readUpload(request, MAX_UPLOAD_BYTES);
+  if (!upload.file) throw badRequest("Parameter 'file' is required: send the document as the 'file' part.");
+  const checked = validator.validate(decodeForm(upload.fields, UploadDocumentFields));
+  if (!checked.ok) throw badRequest(checked.message);
+  const fields = checked.value;
+
+  const extension = documentExtension(upload.file.name);
+  if (!extension) {
+    const given = /\.([^./\\]{1,20})$/.exec(upload.file.name)?.[1];
+    throw badRequest(
+      `Unsupported file type${given ? ` '.${given}'` : ' (the file name has no extension)'}: send one of ${DOCUMENT_EXTENSIONS.join(', ')}.`,
+    );
+  }
+  const format = service.formats[extension];
+  if (!format)
+    throw badRequest(
+      `Document format '${extension}' is not supported by this server (yet); no document was created.`,
+    );
+  if (
+    fields.output_format !== undefined &&
+    fields.output_format !== extension &&
+    fields.output_format !== ALIASES[extension] &&
+    !(extension === 'pdf' && fields.output_format === 'docx')
+  )
+    throw badRequest(
+      `Parameter 'output_format' '${fields.output_format}' is not supported for '${extension}' documents.`,
+    );
+  if (upload.file.bytes.length > format.maxBytes)
+    throw tooLarge(`Document too large: ${format.name} documents may be at most ${format.maxBytes} bytes.`);
+  if (upload.file.bytes.length === 0) throw badRequest('The document is empty.');
+
+  const target = language(fields.target_lang, 'target_lang');
+  const given = fields.source_lang === undefined ? undefined : canonicalLanguage(fields.source_lang);
+  let extraction: Extraction | undefined;
+  let estimateMs: number | undefined;
+  try {
+    if (format.readInJob) ({ estimateMs } = await format.readInJob.check(upload.file.bytes));
+    else
+      extraction = await format.extract(upload.file.bytes, {
+        targetLang: target,
+        ...(given !== undefined ? { sourceLang: given } : {}),
+      });
+  } catch (error) {
+    if (error instanceof DocumentFormatError)
+      throw new ServiceError(
+        error.status,
+        error.message,
+        error.status === 413 ? ERROR_CODES.requestTooLarge : ERROR_CODES.invalidRequest,
+      );
+    throw error;
+  }
+  // A format read by the job (OCR) has its source detected there, from the text it reads.
+  const source =
+    fields.source_lang !== undefined
+      ? (canonicalLanguage(baseLanguage(language(fields.source_lang, 'source_lang'))) ??
+        baseLanguage(fields.source_lang))
+      : extraction
+        ? await detectSource(extraction, target, context)
+        : undefined;
+  const choice = source === undefined ? undefined : context.engines.select(source, target);
+  if (source === undefined ? context.engines.sourcesFor(target).size === 0 : !choice)
+    throw unsupportedLanguage(
+      source === undefined
+        ? `Target language ${v2(target)} is not supported by this server's engines.`
+        : `Language pair ${v2(source)} → ${v2(target)} is not supported by this server's engines.`,
+    );
+  const glossaryIds =
+    fields.glossary_ids ?? (fields.glossary_id !== undefined ? [fields.glossary_id] : undefined);
+  const parameters: DocumentParameters = {
+    file_name: upload.file.name.slice(0, 255),
+    target_lang: target,
+    ...(source !== undefined ? { source_lang: source } : {}),
+    ...(fields.formality !== undefined ? { formality: fields.formality } : {}),
+    ...(glossaryIds !== undefined ? { glossary_ids: glossaryIds } : {}),
+    ...(fields.style_id !== undefined ? { style_id: fields.style_id } : {}),
+    ...(fields.translation_memory_id !== undefined
+      ? { translation_memory_id: fields.translation_memory_id }
+      : {}),
+    ...(fields.translation_memory_threshold !== undefined
+      ? { translation_memory_threshold: fields.translation_memory_threshold }
+      : {}),
+  };
+  const asRequest = asTranslateRequest(parameters);
+  await checkResources(asRequest, source, target, caller, context);
+  if (choice) engineFormality(asRequest, choice, target);
+
+  // A format read by the job reserves its characters there (nothing yet: the quota is only checked).
+  const counted = extraction ? billedOf(prepareTexts(extraction.texts)) : 0;
+  const billed = Math.max(counted, format.minimumBilled);
+  const period = currentBillingPeriod();
+  const reserved = await context.storage.reserveCharacters({
+    accountId: caller.account.id,
+    keyId: caller.key.id,
+    product: 'translate',
+    customTag: '',
+    units: billed,
+    day: period.today,
+    periodFrom: period.fromDay,
+    periodTo: period.toDay,
+    limit: caller.account.characterLimit,
+  });
+  if (!reserved)
+    throw new ServiceError(
+      456,
+      'Quota exceeded: the character limit of this billing period has been reached.',
+      ERROR_CODES.quotaExceeded,
+    );
+
+  const id = randomBytes(16).toString('hex');
+  const key = randomBytes(32).toString('hex');
+  service.store.insert(
+    {
+      id,
+      accountId: caller.account.id,
+      keyId: caller.key.id,
+      keyHash: hashDocumentKey(key),
+      extension,
+      outputExtension: fields.output_format ?? extension,
+      parameters,
+      billedCharacters: billed,
+      usageDay: period.today,
+      // The time estimate follows the text there is, not the billing minimum.
+      estimateMs: estimateMs ?? Math.ceil((counted / ESTIMATED_CHARACTERS_PER_SECOND) * 1000),
+      expiresAt: new Date(Date.now() + service.expiryMs).toISOString(),
+    },
+    upload.file.bytes,
+  );
+  service.queue.notify();
+  return { document_id: id, document_key: key };
+}

@@ -1,0 +1,23 @@
+import type { ServerFeature } from '@glossa/server/feature';
+import { detectLanguageRoute } from './detect/routes.js';
+import { evaluateQualityRoute } from './quality/routes.js';
+import { retainWriteHelpers } from './write/helper-lifetime.js';
+import { writeLanguageObjects } from './write/languages.js';
+import { correctRoute, rephraseRoute } from './write/routes.js';
+
+/**
+ * Language tools for `@glossa/server`: text improvement (`/v2/write/rephrase`, `/v2/write/correct`: Harper
+ * for English, Hunspell and Grammalecte for other languages), language detection (`/v3/detect/language`)
+ * and quality evaluation (`/v3/quality/evaluate`).
+ */
+export function languageToolsFeature(): ServerFeature {
+  return {
+    name: '@glossa/server-language-tools',
+    routes: [rephraseRoute, correctRoute, detectLanguageRoute, evaluateQualityRoute],
+    resources: { write: () => writeLanguageObjects() },
+    start() {
+      const release = retainWriteHelpers();
+      return { close: async () => release() };
+    },
+  };
+}

@@ -1,0 +1,228 @@
+/**
+ * Asynchronous voice jobs (alpha: accounts with the alpha flag, else 403): an uploaded audio file is
+ * transcribed by the same recognizer as the real-time sessions and translated into each target. Jobs live
+ * in `voice.sqlite` (`voice_jobs`), the audio under `<dataDir>/voice-jobs/` until processed; one job runs at
+ * a time; jobs left queued or processing by a stopped server are run again when it starts. A job may name a
+ * spoken-term collection and a glossary, checked and applied as on a real-time session (`resources.ts`).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CreateVoiceJobFields,
+  createValidator,
+  decodeForm,
+  ENDPOINTS,
+  type VoiceJobStatus,
+} from '@glossa/protocol';
+import type { Caller, ServiceContext } from '@glossa/server/feature';
+import {
+  badRequest,
+  defineRoute,
+  notFound,
+  type Route,
+  readUpload,
+  ServiceError,
+  utcDay,
+} from '@glossa/server/feature';
+import type { FastifyBaseLogger } from 'fastify';
+import { startRecognizer } from './recognizer.js';
+import {
+  checkVoiceGlossary,
+  checkVoiceLanguages,
+  checkVoiceResources,
+  termPronunciations,
+  translateTranscripts,
+} from './resources.js';
+import { customTagOf } from './routes.js';
+import { voiceDatabase } from './spoken-terms.js';
+import { applySpokenTerms } from './terms.js';
+
+export const MAX_JOB_FILE_BYTES = 100 * 1024 * 1024;
+/** File extensions `sox` reads for a job, and the type passed to it. */
+const JOB_TYPES: Record<string, string> = { wav: 'wav', flac: 'flac', ogg: 'ogg', oga: 'ogg' };
+
+const validator = createValidator(CreateVoiceJobFields);
+
+interface JobRow {
+  id: string;
+  account_id: string;
+  key_id: string;
+  custom_tag: string;
+  status: VoiceJobStatus;
+  source: string;
+  targets: string;
+  input_type: string;
+  /** JSON array: the collection's terms when the job was created. */
+  spoken_terms: string;
+  glossary_id: string | null;
+  error_message: string | null;
+  result: string | null;
+}
+
+const jobDir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');
+const running = new WeakMap<ServiceContext, Promise<void>>();
+
+type JobLog = Pick<FastifyBaseLogger, 'error' | 'warn'>;
+
+/** Runs queued jobs one after the other until none is left (idempotent while running). */
+export function runVoiceJobs(context: ServiceContext, log: JobLog): void {
+  const logError = (error: unknown) => log.error({ err: error }, 'voice job failed');
+  if (running.has(context)) return;
+  const loop = (async () => {
+    const db = voiceDatabase(context);
+    db.prepare("UPDATE voice_jobs SET status = 'queued' WHERE status = 'processing'").run();
+    for (;;) {
+      if (!db.open) return;
+      const job = db
+        .prepare("SELECT * FROM voice_jobs WHERE status = 'queued' ORDER BY created_at, id LIMIT 1")
+        .get() as JobRow | undefined;
+      if (!job) return;
+      db.prepare("UPDATE voice_jobs SET status = 'processing' WHERE id = ?").run(job.id);
+      const file = join(jobDir(context), job.id);
+      try {
+        const result = await processJob(context, job, readFileSync(file), log);
+        if (db.open)
+          db.prepare("UPDATE voice_jobs SET status = 'done', result = ? WHERE id = ?").run(
+            JSON.stringify(result),
+            job.id,
+          );
+      } catch (error) {
+        // The audio, or the job's account or glossary gone since: the reason; anything else is logged.
+        const known =
+          error instanceof ServiceError ||
+          (error instanceof Error && /^The (audio|account)/.test(error.message));
+        if (!known) logError(error);
+        const message = known ? error.message : 'Transcription failed.';
+        if (db.open)
+          db.prepare("UPDATE voice_jobs SET status = 'error', error_message = ? WHERE id = ?").run(
+            message,
+            job.id,
+          );
+      }
+      // A server closed mid-job keeps the file: the job runs again at the next start.
+      if (db.open) rmSync(file, { force: true });
+    }
+  })();
+  running.set(context, loop);
+  loop.catch(logError).finally(() => running.delete(context));
+}
+
+async function processJob(context: ServiceContext, job: JobRow, audio: Buffer, log: JobLog) {
+  const account = await context.storage.getAccount(job.account_id);
+  if (!account) throw new Error('The account of this job no longer exists.');
+  const caller: Caller = { account, key: { id: job.key_id, accountId: job.account_id } };
+  const targets = JSON.parse(job.targets) as string[];
+  const glossaryId = job.glossary_id ?? undefined;
+  const spokenTerms = JSON.parse(job.spoken_terms) as string[];
+  const words = await termPronunciations(spokenTerms, (error) =>
+    log.warn({ err: error }, 'spoken-term pronunciations failed'),
+  );
+  const utterances: string[] = [];
+  const recognizer = startRecognizer({
+    inputType: job.input_type,
+    words,
+    onUtterance: (text) => utterances.push(applySpokenTerms(text, spokenTerms)),
+  });
+  recognizer.write(audio);
+  await recognizer.finish();
+  const transcript = utterances.join(' ');
+  // Checked again: a glossary deleted (or its dictionary for a pair) since the job was queued fails it
+  // rather than giving translations without it.
+  if (glossaryId !== undefined) await checkVoiceGlossary(context, caller, job.source, targets, glossaryId);
+  const translations = [];
+  for (const target of targets) {
+    const options = { source: job.source, target, formality: 'default', glossaryId } as const;
+    const texts = await translateTranscripts(context, caller, options, utterances);
+    translations.push({ target_language: target, text: texts.join(' ') });
+  }
+  await context.storage.recordUsage({
+    accountId: job.account_id,
+    keyId: job.key_id,
+    product: 'speech_to_text',
+    units: recognizer.seconds / 60,
+    customTag: job.custom_tag,
+    day: utcDay(new Date()),
+  });
+  return { transcript, translations };
+}
+
+const findJob = (context: ServiceContext, accountId: string, id: string) => {
+  const row = voiceDatabase(context)
+    .prepare('SELECT * FROM voice_jobs WHERE id = ? AND account_id = ?')
+    .get(id, accountId) as JobRow | undefined;
+  if (!row) throw notFound(`Voice job ${id} not found.`);
+  return row;
+};
+
+export const VOICE_JOB_ROUTES: readonly Route[] = [
+  {
+    ...defineRoute(ENDPOINTS.createVoiceJob, async ({ request, caller, context }) => {
+      const customTag = customTagOf(request);
+      const upload = await readUpload(request, MAX_JOB_FILE_BYTES);
+      if (!upload.file) throw badRequest("Parameter 'file' is required: send the audio as the 'file' part.");
+      const fields = new URLSearchParams();
+      for (const [name, value] of upload.fields) {
+        if (name === 'target_languages')
+          for (const part of value.split(',')) fields.append(name, part.trim());
+        else fields.append(name, value);
+      }
+      const checked = validator.validate(decodeForm(fields, CreateVoiceJobFields));
+      if (!checked.ok) throw badRequest(checked.message);
+      const extension = /\.([a-z0-9]{1,5})$/i.exec(upload.file.name)?.[1]?.toLowerCase() ?? '';
+      const inputType = JOB_TYPES[extension];
+      if (!inputType) throw badRequest(`Audio files must end in .${Object.keys(JOB_TYPES).join(', .')}.`);
+      const { source, targets } = checkVoiceLanguages(
+        context,
+        checked.value.source_language,
+        checked.value.target_languages,
+      );
+      const { spokenTerms, glossaryId } = await checkVoiceResources(context, caller, {
+        source,
+        targets,
+        spokenTermsId: checked.value.spoken_terms_id,
+        glossaryId: checked.value.glossary_id,
+      });
+      const id = randomUUID();
+      mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
+      writeFileSync(join(jobDir(context), id), upload.file.bytes);
+      voiceDatabase(context)
+        .prepare(
+          `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type,
+             spoken_terms, glossary_id, created_at)
+           VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          id,
+          caller.account.id,
+          caller.key.id,
+          customTag,
+          source,
+          JSON.stringify(targets),
+          inputType,
+          JSON.stringify(spokenTerms),
+          glossaryId ?? null,
+          new Date().toISOString(),
+        );
+      runVoiceJobs(context, request.log);
+      return { job_id: id };
+    }),
+    bodyLimit: MAX_JOB_FILE_BYTES + 1024 * 1024,
+  },
+  defineRoute(ENDPOINTS.getVoiceJob, async ({ params, caller, context }) => {
+    const job = findJob(context, caller.account.id, params.job_id);
+    return {
+      job_id: job.id,
+      status: job.status,
+      ...(job.error_message ? { error_message: job.error_message } : {}),
+    };
+  }),
+  defineRoute(ENDPOINTS.getVoiceJobResult, async ({ params, caller, context }) => {
+    const job = findJob(context, caller.account.id, params.job_id);
+    if (job.status === 'error')
+      throw badRequest(`The voice job failed: ${job.error_message ?? 'unknown error'}`);
+    if (job.status !== 'done' || !job.result)
+      throw new ServiceError(503, `The voice job is ${job.status}; poll its status until done.`);
+    return JSON.parse(job.result);
+  }),
+];

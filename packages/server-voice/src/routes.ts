@@ -1,0 +1,104 @@
+import { ENDPOINTS, normalizeReportingTag, REPORTING_TAG_HEADER } from '@glossa/protocol';
+import type { ServiceContext } from '@glossa/server/feature';
+import { badRequest, defineRoute, notFound, unsupportedLanguage } from '@glossa/server/feature';
+import type { FastifyRequest } from 'fastify';
+import { SUPPORTED_MEDIA_TYPES, soxInputType } from './recognizer.js';
+import { checkVoiceLanguages, checkVoiceResources, termPronunciations } from './resources.js';
+import type { SessionConfig, VoiceSession } from './sessions.js';
+import { voiceSessions } from './sessions.js';
+import { SPEECH_CONTENT_TYPES, speechVoice } from './speech.js';
+
+/** The path of the WebSocket (see `socket.ts`). */
+export const VOICE_SOCKET_PATH = '/v3/voice/realtime/connect';
+
+export function customTagOf(request: FastifyRequest): string {
+  const header = request.headers[REPORTING_TAG_HEADER];
+  if (header === undefined) return '';
+  const tag = normalizeReportingTag(header);
+  if (!tag.ok) throw badRequest(tag.message);
+  return tag.tag;
+}
+
+function sessionResponse(session: VoiceSession, token: string, base: string) {
+  const ws = base.replace(/^http/, 'ws');
+  return {
+    streaming_url: `${ws}${VOICE_SOCKET_PATH}?token=${encodeURIComponent(token)}`,
+    token,
+    session_id: session.id,
+  };
+}
+
+const baseUrl = (context: ServiceContext, plan: 'free' | 'paid') =>
+  plan === 'free' ? context.urls.free : context.urls.paid;
+
+export const createVoiceSessionRoute = defineRoute(
+  ENDPOINTS.createVoiceSession,
+  async ({ body, caller, request, context }) => {
+    const mediaType = body.source_media_content_type;
+    const inputType = soxInputType(mediaType);
+    if (inputType === undefined) {
+      throw badRequest(
+        `source_media_content_type ${mediaType} is not supported; use one of ${SUPPORTED_MEDIA_TYPES.join(', ')} ` +
+          '(audio/pcm is 16 kHz mono 16-bit little-endian).',
+      );
+    }
+    const { source, targets } = checkVoiceLanguages(
+      context,
+      body.source_language ?? 'en',
+      body.target_languages ?? [],
+    );
+    const { spokenTerms, glossaryId } = await checkVoiceResources(context, caller, {
+      source,
+      targets,
+      spokenTermsId: body.spoken_terms_id,
+      glossaryId: body.glossary_id,
+    });
+    const formality = body.formality ?? 'default';
+    let engineFormality: SessionConfig['formality'] = 'default';
+    if (formality !== 'default') {
+      const wanted = formality.endsWith('more') ? 'more' : 'less';
+      const supported = targets.every((target) => context.languages.supportsFormality(target));
+      if (supported) engineFormality = wanted;
+      else if (!formality.startsWith('prefer_')) {
+        throw badRequest(
+          `formality ${formality} is not supported for every target language; use prefer_${wanted}.`,
+        );
+      }
+    }
+    const speech = body.target_media_content_type;
+    if (speech !== undefined) {
+      if (!SPEECH_CONTENT_TYPES.includes(speech))
+        throw badRequest(`target_media_content_type must be one of ${SPEECH_CONTENT_TYPES.join(', ')}.`);
+      if (targets.length === 0) throw badRequest('target_media_content_type needs target_languages.');
+      const silent = targets.find((target) => !speechVoice(target));
+      if (silent) throw unsupportedLanguage(`Speech synthesis is not installed for ${silent}.`);
+    }
+    const words = await termPronunciations(spokenTerms, (error) =>
+      request.log.warn({ err: error }, 'spoken-term pronunciations failed'),
+    );
+    const { session, token } = voiceSessions(context).create(
+      { caller, customTag: customTagOf(request) },
+      {
+        mediaType,
+        inputType,
+        source,
+        targets,
+        formality: engineFormality,
+        spokenTerms,
+        pronunciations: words,
+        glossaryId,
+        speech,
+      },
+    );
+    return sessionResponse(session, token, baseUrl(context, caller.account.plan));
+  },
+);
+
+export const reconnectVoiceSessionRoute = defineRoute(
+  ENDPOINTS.reconnectVoiceSession,
+  async ({ query, caller, context }) => {
+    const renewed = voiceSessions(context).reissue(query.token, caller.account.id);
+    if (!renewed) throw notFound('No idle voice session of this account has that token.');
+    return sessionResponse(renewed.session, renewed.token, baseUrl(context, caller.account.plan));
+  },
+);

@@ -1,0 +1,263 @@
+/**
+ * The voice WebSocket (`/v3/voice/realtime/connect?token=`): binary frames carry audio, the client ends with
+ * the text message {"type":"end_of_source_media"}; the server sends `VoiceStreamMessage` JSON texts:
+ * `partial` while an utterance is open, one `transcript` per utterance as soon as the recognizer closes it,
+ * a `translation` per target after it (in order), then `end_of_stream` and a 1000 close. Failures: an
+ * `error` message, then a close whose code says why. A closing server finishes every open stream (the
+ * audio already received is transcribed and translated), sends `end_of_stream` and closes with 1001.
+ */
+
+import websocket from '@fastify/websocket';
+import type { VoiceStreamMessage } from '@glossa/protocol';
+import type { ServiceContext } from '@glossa/server/feature';
+import { utcDay } from '@glossa/server/feature';
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import { runVoiceJobs } from './jobs.js';
+import { startRecognizer } from './recognizer.js';
+import { translateTranscripts } from './resources.js';
+import { VOICE_SOCKET_PATH } from './routes.js';
+import { type VoiceSession, voiceSessions } from './sessions.js';
+import { synthesize } from './speech.js';
+import { applySpokenTerms } from './terms.js';
+
+/** Close codes besides 1000 (done): see docs/voice.md. */
+export const CLOSE_CODES = {
+  /** Token unknown, used, expired, or its session already streaming. */
+  policy: 1008,
+  /** A text frame other than end_of_source_media. */
+  unsupportedData: 1003,
+  /** Audio that cannot be decoded, or the recognizer failed. */
+  serverError: 1011,
+  /** No frame for `IDLE_MS`. */
+  idle: 4008,
+  /** Audio beyond `MAX_SECONDS`. */
+  tooLong: 4009,
+  /** The server is shutting down (after `end_of_stream`, or an `error` when it could not finish). */
+  goingAway: 1001,
+} as const;
+
+export const IDLE_MS = 30_000;
+export const MAX_SECONDS = 3 * 60 * 60;
+const MAX_FRAME_BYTES = 1024 * 1024;
+/** How long a closing server waits for an open stream's last transcripts before cutting it. */
+export const SHUTDOWN_GRACE_MS = 5_000;
+
+const send = (socket: WebSocket, message: VoiceStreamMessage) => {
+  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+};
+
+const fail = (socket: WebSocket, code: number, message: string) => {
+  send(socket, { type: 'error', message });
+  if (socket.readyState === socket.OPEN) socket.close(code, message.slice(0, 120));
+};
+
+/** Registers the WebSocket route on one plan's app. */
+export function registerVoiceSocket(app: FastifyInstance, context: ServiceContext): void {
+  // Open streams of this app, each with the function that ends it when the server closes.
+  const open = new Set<() => Promise<void>>();
+  // Registered before the plugin's own preClose (which closes every socket at once), so it runs first.
+  app.addHook('preClose', async () => {
+    await Promise.all([...open].map((shutdown) => shutdown()));
+  });
+  // Voice jobs a stopped server left queued or processing run again once it listens.
+  app.addHook('onReady', async () => runVoiceJobs(context, app.log));
+  app.register(async (scoped) => {
+    // In this scope only: the plugin's onRequest and onResponse hooks then run for the voice socket, not
+    // around every request of the other routes.
+    await scoped.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+    scoped.get(VOICE_SOCKET_PATH, { websocket: true }, (socket, request) => {
+      const token = new URLSearchParams(request.url.split('?')[1] ?? '').get('token') ?? '';
+      const check = voiceSessions(context).consume(token);
+      if (!check.ok) {
+        const why = {
+          unknown: 'The token is not valid.',
+          used: 'The token was already used; request a new session or reconnect.',
+          expired: 'The token expired; request a new session or reconnect.',
+          streaming: 'The session is already streaming.',
+        }[check.reason];
+        fail(socket, CLOSE_CODES.policy, why);
+        return;
+      }
+      const shutdown = stream(socket, check.session, context, (error) =>
+        request.log.error({ err: error, session: check.session.id }, 'voice session failed'),
+      );
+      open.add(shutdown);
+      socket.once('close', () => open.delete(shutdown));
+    });
+  });
+}
+
+const withTimeout = <T>(promise: Promise<T>, ms: number, message: string): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+};
+
+/** Runs one stream; returns the function a closing server calls to end it. */
+function stream(
+  socket: WebSocket,
+  session: VoiceSession,
+  context: ServiceContext,
+  logError: (error: unknown) => void,
+): () => Promise<void> {
+  const { config } = session;
+  const sessions = voiceSessions(context);
+  // streaming: audio comes in; finishing: the audio ended, last transcripts on their way; ended: closed.
+  let phase: 'streaming' | 'finishing' | 'ended' = 'streaming';
+  let finishing: Promise<void> | undefined;
+  let segment = 0;
+  // Translations go out in order, one utterance after the other.
+  let queue: Promise<void> = Promise.resolve();
+  const recognizer = startRecognizer({
+    inputType: config.inputType,
+    words: config.pronunciations,
+    onPartial: (raw) => {
+      if (phase === 'ended') return;
+      send(socket, { type: 'partial', segment_id: segment, text: applySpokenTerms(raw, config.spokenTerms) });
+    },
+    onUtterance: (raw) => {
+      if (phase === 'ended') return;
+      const id = segment++;
+      const text = applySpokenTerms(raw, config.spokenTerms);
+      send(socket, { type: 'transcript', segment_id: id, text, language: config.source });
+      queue = queue
+        .then(() => (phase === 'ended' ? undefined : translate(socket, context, session, id, text)))
+        .catch((error: unknown) => {
+          if (phase === 'ended') return;
+          logError(error);
+          end(CLOSE_CODES.serverError, 'Translation failed.');
+        });
+    },
+  });
+  let idle: NodeJS.Timeout | undefined;
+  const touch = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => end(CLOSE_CODES.idle, `No audio for ${IDLE_MS / 1000} seconds.`), IDLE_MS);
+  };
+  touch();
+  let billed = false;
+  const bill = async () => {
+    if (billed) return;
+    billed = true;
+    const minutes = recognizer.seconds / 60;
+    if (minutes <= 0) return;
+    await context.storage.recordUsage({
+      accountId: session.accountId,
+      keyId: session.keyId,
+      // A session that speaks its translations is speech-to-speech; otherwise speech-to-text.
+      product: session.config.speech ? 'speech_to_speech' : 'speech_to_text',
+      units: minutes,
+      customTag: session.customTag,
+      day: utcDay(new Date()),
+    });
+  };
+  /** Stops everything at once (a failure or a dropped connection); false when already ended. */
+  const stop = () => {
+    if (phase === 'ended') return false;
+    phase = 'ended';
+    clearTimeout(idle);
+    recognizer.abort();
+    sessions.release(session);
+    bill().catch(logError);
+    return true;
+  };
+  const end = (code: number, message: string) => {
+    if (stop()) fail(socket, code, message);
+  };
+  /** The audio ended: last transcripts and translations, end_of_stream, then a close with `code`. */
+  const finish = (code: number, reason: string, graceMs?: number) => {
+    phase = 'finishing';
+    clearTimeout(idle);
+    const finished = recognizer.finish().then(() => queue);
+    finishing = (graceMs === undefined ? finished : withTimeout(finished, graceMs, 'Shutdown grace over.'))
+      .then(async () => {
+        if (phase === 'ended') return;
+        phase = 'ended';
+        sessions.release(session);
+        await bill();
+        send(socket, { type: 'end_of_stream' });
+        if (socket.readyState === socket.OPEN) socket.close(code, reason);
+      })
+      .catch((error: unknown) => {
+        if (phase === 'ended') return;
+        const decode = error instanceof Error && error.message.startsWith('The audio could not be decoded');
+        if (!decode && graceMs === undefined) logError(error);
+        if (graceMs !== undefined) end(CLOSE_CODES.goingAway, 'The server is shutting down.');
+        else end(CLOSE_CODES.serverError, decode ? (error as Error).message : 'Transcription failed.');
+      });
+    return finishing;
+  };
+
+  socket.on('message', (data, isBinary) => {
+    if (phase !== 'streaming') return;
+    touch();
+    const chunk = Buffer.isBuffer(data) ? data : Buffer.concat([data].flat() as Buffer[]);
+    if (isBinary) {
+      // Backpressure: stop reading the socket while the recognizer's input is full.
+      if (!recognizer.write(chunk)) {
+        socket.pause();
+        void recognizer.drained().then(() => socket.resume());
+      }
+      if (recognizer.seconds > MAX_SECONDS)
+        end(CLOSE_CODES.tooLong, `Audio is limited to ${MAX_SECONDS / 3600} hours.`);
+      return;
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(chunk.toString('utf8'));
+    } catch {
+      message = undefined;
+    }
+    if ((message as { type?: unknown } | undefined)?.type !== 'end_of_source_media') {
+      end(
+        CLOSE_CODES.unsupportedData,
+        'Text frames must be {"type":"end_of_source_media"}; send audio as binary frames.',
+      );
+      return;
+    }
+    void finish(1000, 'end of stream');
+  });
+  // A dropped connection stops the processes and frees the session at once.
+  socket.on('close', () => {
+    stop();
+  });
+  return async () => {
+    // Frames that still arrive are dropped (the socket keeps reading, so the close handshake completes).
+    if (phase === 'streaming') {
+      await finish(CLOSE_CODES.goingAway, 'The server is shutting down.', SHUTDOWN_GRACE_MS);
+    } else await finishing;
+  };
+}
+
+/** The translation of one final transcript into each target (with the session's glossary), and its speech. */
+async function translate(
+  socket: WebSocket,
+  context: ServiceContext,
+  session: VoiceSession,
+  id: number,
+  text: string,
+): Promise<void> {
+  const { config } = session;
+  for (const target of config.targets) {
+    const [translated = ''] = await translateTranscripts(
+      context,
+      session.caller,
+      { source: config.source, target, formality: config.formality, glossaryId: config.glossaryId },
+      [text],
+    );
+    send(socket, { type: 'translation', segment_id: id, target_language: target, text: translated });
+    if (config.speech && translated.trim()) {
+      const audio = await synthesize(translated, target);
+      send(socket, {
+        type: 'speech',
+        segment_id: id,
+        target_language: target,
+        content_type: config.speech,
+        audio: audio.toString('base64'),
+      });
+    }
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * Spoken terms and glossaries on asynchronous voice jobs: checked and applied as on a real-time session.
+ * Real pocketsphinx on flite kal16 audio, real Apertium, a real server over loopback HTTP.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { VOICE_MIGRATIONS } from '../src/spoken-terms.js';
+import { startTestServer, type TestServer } from './helpers.js';
+import { fliteWav, joinWavs, type Message, uploadVoiceJob } from './voice-helpers.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const EN_ES: [string, string][] = [
+  ['source_language', 'en'],
+  ['target_languages', 'es'],
+];
+const upload = (fields: [string, string][], audio: Buffer, key = t.server.devKey) =>
+  uploadVoiceJob(t.server.url, key, fields, audio);
+
+/** Waits until the job leaves queued/processing; its last status. */
+async function settled(server: TestServer, id: string, key = server.server.devKey): Promise<Message> {
+  let job: Message;
+  await vi.waitFor(
+    async () => {
+      job = (await server.call(`/v3/voice/jobs/${id}`, { key })).data;
+      expect(['done', 'error']).toContain(job.status);
+    },
+    { timeout: 40_000, interval: 200 },
+  );
+  return job;
+}
+
+/** Uploads a job and returns its result once done. */
+async function runJob(fields: [string, string][], audio: Buffer): Promise<Message> {
+  const created = await upload(fields, audio);
+  expect(created.status, JSON.stringify(created.data)).toBe(202);
+  expect(await settled(t, created.data.job_id)).toEqual({ job_id: created.data.job_id, status: 'done' });
+  return (await t.call(`/v3/voice/jobs/${created.data.job_id}/result`)).data;
+}
+
+const spokenTerms = async (terms: string[], key?: string) => {
+  const reply = await t.call('/v3/voice/spoken_terms', {
+    json: { name: 'terms', language: 'en', terms },
+    ...(key === undefined ? {} : { key }),
+  });
+  expect(reply.status).toBe(201);
+  return reply.data.spoken_terms_id as string;
+};
+
+const glossary = (source: string, target: string, entries: string, key?: string) =>
+  t.glossary(source, target, entries, key === undefined ? {} : { key });
+
+describe('voice jobs with a spoken-term collection', () => {
+  it('a word missing from the dictionary is recognised and the term kept as written', async () => {
+    const wav = fliteWav('We translate the site with Glossa every day.');
+    const plain = await runJob(EN_ES, wav);
+    expect(plain.transcript).not.toMatch(/glossa/i);
+
+    const id = await spokenTerms(['Glossa']);
+    const result = await runJob([...EN_ES, ['spoken_terms_id', id]], wav);
+    expect(result.transcript).toBe('we translate the site with Glossa every day');
+  });
+
+  it('a recognized term in any letter case comes out as the collection spells it', async () => {
+    const wav = fliteWav('I flew to New York with my friend from Google.');
+    const plain = await runJob(EN_ES, wav);
+    expect(plain.transcript).toMatch(/new york/);
+    expect(plain.transcript).not.toContain('New York');
+
+    const id = await spokenTerms(['New York', 'Google']);
+    const result = await runJob([...EN_ES, ['spoken_terms_id', id]], wav);
+    expect(result.transcript).toContain('New York');
+    expect(result.transcript).toContain('Google');
+  });
+});
+
+describe('voice jobs with a glossary (real Apertium)', () => {
+  it('the translations follow the glossary', async () => {
+    const wav = fliteWav('The file is too large.');
+    const plain = await runJob(EN_ES, wav);
+    expect(plain.translations[0].text).toMatch(/lima/i);
+
+    const id = await glossary('en', 'es', 'file\tarchivo');
+    const result = await runJob([...EN_ES, ['glossary_id', id]], wav);
+    expect(result.transcript).toBe('the file is too large');
+    expect(result.translations).toHaveLength(1);
+    expect(result.translations[0].target_language).toBe('es');
+    expect(result.translations[0].text).toMatch(/\barchivo\b/);
+    expect(result.translations[0].text).not.toMatch(/lima/i);
+  });
+
+  it('a glossary deleted before the job runs ends it in error with the reason', async () => {
+    const long = fliteWav('Please send me the report before the meeting tomorrow morning.');
+    // One job runs at a time: this one keeps the glossary's job queued while the glossary is deleted.
+    const first = await upload(EN_ES, joinWavs(long, long, long, long, long));
+    expect(first.status).toBe(202);
+    const id = await glossary('en', 'es', 'file\tarchivo');
+    const created = await upload([...EN_ES, ['glossary_id', id]], fliteWav('The file is too large.'));
+    expect(created.status).toBe(202);
+    expect((await t.call(`/v3/voice/jobs/${created.data.job_id}`)).data.status).toBe('queued');
+    expect((await t.call(`/v3/glossaries/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await settled(t, created.data.job_id)).toEqual({
+      job_id: created.data.job_id,
+      status: 'error',
+      error_message: `Glossary '${id}' not found.`,
+    });
+    const result = await t.call(`/v3/voice/jobs/${created.data.job_id}/result`);
+    expect(result.status).toBe(400);
+    expect(result.data.message).toBe(`The voice job failed: Glossary '${id}' not found.`);
+    expect((await settled(t, first.data.job_id)).status).toBe('done');
+  });
+});
+
+describe('voice job resources are checked before the job is queued', () => {
+  it('unknown ids, another account’s ids, a glossary without the pair: 404; malformed ids: 400; no job queued', async () => {
+    const wav = fliteWav('Hello.');
+    const jobCount = () => {
+      const db = new Database(join(t.dataDir, 'voice.sqlite'), { readonly: true });
+      try {
+        return (db.prepare('SELECT count(*) AS n FROM voice_jobs').get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    const before = jobCount();
+    const refused = async (fields: [string, string][], status: number, message: string | RegExp) => {
+      const reply = await upload([...EN_ES, ...fields], wav);
+      expect(reply.status, JSON.stringify(reply.data)).toBe(status);
+      expect(reply.data.message).toMatch(message);
+    };
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    await refused([['spoken_terms_id', unknown]], 404, `Spoken-term collection ${unknown} not found.`);
+    await refused([['glossary_id', unknown]], 404, `Glossary '${unknown}' not found.`);
+
+    const other = await t.server.createAccount({ plan: 'paid', voiceJobsAlpha: true });
+    const theirTerms = await spokenTerms(['Glossa'], other.key);
+    const theirGlossary = await glossary('en', 'es', 'file\tarchivo', other.key);
+    await refused([['spoken_terms_id', theirTerms]], 404, `Spoken-term collection ${theirTerms} not found.`);
+    await refused([['glossary_id', theirGlossary]], 404, `Glossary '${theirGlossary}' not found.`);
+    // Their own ids are fine for them.
+    const theirs = await upload(
+      [...EN_ES, ['spoken_terms_id', theirTerms], ['glossary_id', theirGlossary]],
+      wav,
+      other.key,
+    );
+    expect(theirs.status).toBe(202);
+
+    const french = await glossary('en', 'fr', 'file\tfichier');
+    await refused([['glossary_id', french]], 404, /has no dictionary for EN → ES/);
+    const spanish = await glossary('en', 'es', 'file\tarchivo');
+    await refused(
+      [
+        ['target_languages', 'ca'],
+        ['glossary_id', spanish],
+      ],
+      404,
+      /has no dictionary for EN → CA/,
+    );
+
+    await refused([['spoken_terms_id', 'terms-1']], 400, "Parameter 'spoken_terms_id' must be a UUID.");
+    await refused([['glossary_id', '']], 400, "Parameter 'glossary_id' must be a UUID.");
+    // Only the other account's job was queued.
+    expect(jobCount()).toBe(before + 1);
+    await settled(t, theirs.data.job_id, other.key);
+  });
+});
+
+describe('voice jobs of an older voice database', () => {
+  it('a job queued before the spoken-term and glossary columns existed runs after the migration', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'glossa-voice-jobs-migrate-'));
+    const first = await startTestServer({ dataDir });
+    const account = await first.server.createAccount({ plan: 'paid', voiceJobsAlpha: true });
+    await first.server.close();
+    // The voice database as the two first migrations left it, with a queued job and its audio.
+    for (const file of readdirSync(dataDir).filter((name) => name.startsWith('voice.sqlite')))
+      rmSync(join(dataDir, file));
+    const db = new Database(join(dataDir, 'voice.sqlite'));
+    for (const migration of VOICE_MIGRATIONS.slice(0, 2)) db.exec(migration);
+    db.pragma('user_version = 2');
+    db.prepare(
+      `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type, created_at)
+       VALUES ('old-job', ?, 'k', '', 'queued', 'en', '["es"]', 'wav', '2026-01-01T00:00:00Z')`,
+    ).run(account.accountId);
+    db.close();
+    mkdirSync(join(dataDir, 'voice-jobs'), { recursive: true });
+    writeFileSync(join(dataDir, 'voice-jobs', 'old-job'), fliteWav('The file is too large.'));
+    const upgraded = await startTestServer({ dataDir });
+    try {
+      expect(await settled(upgraded, 'old-job', account.key)).toEqual({ job_id: 'old-job', status: 'done' });
+      const result = await upgraded.call('/v3/voice/jobs/old-job/result', { key: account.key });
+      expect(result.data).toEqual({
+        transcript: 'the file is too large',
+        translations: [{ target_language: 'es', text: expect.stringMatching(/lima/) }],
+      });
+    } finally {
+      await upgraded.close();
+    }
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * `@glossa/server/feature`: what a feature package builds on (the contract, routes, errors, the service
+ * context and the translate pipeline's parts it reuses). Applications import `@glossa/server` instead.
+ */
+export type { Caller, ServiceContext } from './context.js';
+export { EngineError } from './engines/engine.js';
+export type { EngineChoice, EngineRegistry } from './engines/registry.js';
+export { badRequest, notFound, ServiceError, unsupportedLanguage } from './errors.js';
+export type { LanguageInput, RunningFeature, ServerFeature } from './features.js';
+export { sharedHelperLifetime } from './helper-lifetime.js';
+export { unsupportedMediaType } from './http/body.js';
+export { readUpload, tooLarge, type Upload } from './http/multipart.js';
+export { defineRoute, type Route, type RouteInput } from './http/route.js';
+export { currentBillingPeriod, utcDay } from './translate/billing-period.js';
+export { loadCustomizations } from './translate/customizations.js';
+export { decodeEntities } from './translate/markup-parse.js';
+export { checkResources, engineFormality } from './translate/options.js';
+export { type PreparedText, type PrepareOptions, prepareText } from './translate/prepare.js';
