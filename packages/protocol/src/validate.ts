@@ -44,6 +44,52 @@ export function createValidator<T extends TSchema>(schema: T): Validator<T> {
   };
 }
 
+type ObjectSchema = {
+  type?: string;
+  properties?: Record<string, unknown>;
+  patternProperties?: Record<string, unknown>;
+  additionalProperties?: unknown;
+  'x-refused-parameters'?: readonly string[];
+};
+
+/**
+ * The request without the top-level parameters its schema does not know (wire decisions: unknown parameters
+ * are ignored, in bodies and queries, as the public protocol does: its clients send parameters newer than the
+ * server). Known parameters are left for validation; so are the names a schema refuses on purpose
+ * (`x-refused-parameters`, for example `writing_style` on the corrections-only endpoint). Nested objects are
+ * not touched: an unknown rule name inside `configured_rules` is still an error.
+ */
+export function withoutUnknownParameters(schema: TSchema, value: unknown): unknown {
+  const object = schema as ObjectSchema;
+  if (object.type !== 'object' || object.additionalProperties !== false || object.patternProperties)
+    return value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const known = object.properties ?? {};
+  const refused = object['x-refused-parameters'] ?? [];
+  let result: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    if (Object.hasOwn(known, key) || refused.includes(key)) continue;
+    result ??= { ...(value as Record<string, unknown>) };
+    delete result[key];
+  }
+  if (!result) return value;
+  // A key named `__proto__` was copied as an own property by the spread; `delete` above removed it.
+  return result;
+}
+
+/**
+ * A validator for requests: unknown top-level parameters are dropped (`withoutUnknownParameters`), then
+ * the rest is validated exactly. `validate` returns the value without the unknown parameters.
+ */
+export function createRequestValidator<T extends TSchema>(schema: T): Validator<T> {
+  const strict = createValidator(schema);
+  return {
+    schema,
+    check: (value): value is Static<T> => strict.check(withoutUnknownParameters(schema, value)),
+    validate: (value) => strict.validate(withoutUnknownParameters(schema, value)),
+  };
+}
+
 /** Prefer the deepest error: a wrong element of an array says more than "expected union". */
 function mostSpecific(errors: ValueError[]): ValueError | undefined {
   let best: ValueError | undefined;

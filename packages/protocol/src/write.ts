@@ -41,10 +41,13 @@ export const RephraseRequest = Type.Object(
 );
 export type RephraseRequest = Static<typeof RephraseRequest>;
 
-/** POST /v2/write/correct body: corrections only, so no style or tone (Glossa's decision; 400 if sent). */
+/**
+ * POST /v2/write/correct body: corrections only, so no style or tone (Glossa's decision: 400 if sent, although
+ * other unknown parameters are ignored).
+ */
 export const CorrectRequest = Type.Object(
   { text: WriteText, target_lang: WriteTarget },
-  { $id: 'CorrectRequest', additionalProperties: false },
+  { $id: 'CorrectRequest', additionalProperties: false, 'x-refused-parameters': ['writing_style', 'tone'] },
 );
 export type CorrectRequest = Static<typeof CorrectRequest>;
 

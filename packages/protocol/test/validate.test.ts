@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createValidator, decodeForm, QualityEvaluateResponse, TranslateRequest } from '../src/index.js';
+import {
+  createRequestValidator,
+  createValidator,
+  decodeForm,
+  ENDPOINTS,
+  QualityEvaluateResponse,
+  TranslateRequest,
+} from '../src/index.js';
 
 const translate = createValidator(TranslateRequest);
 
@@ -34,5 +41,31 @@ describe('QualityEvaluateResponse', () => {
   it('carries the name of the check that found each issue', () => {
     expect(quality.validate({ segments: [{ issues: [{ ...issue, check: 'missing_tag' }] }] }).ok).toBe(true);
     expect(quality.validate({ segments: [{ issues: [issue] }] }).ok).toBe(false);
+  });
+});
+
+describe('createRequestValidator', () => {
+  it('drops unknown top-level parameters and validates the known ones exactly', () => {
+    const translate = createRequestValidator(ENDPOINTS.translateText.body);
+    const ok = translate.validate({ text: ['Hi'], target_lang: 'DE', example_extra_param: true });
+    expect(ok).toEqual({ ok: true, value: { text: ['Hi'], target_lang: 'DE' } });
+    const bad = translate.validate({ text: ['Hi'], target_lang: 'DE', extra: 1, formality: 'very' });
+    expect(bad.ok ? 'ok' : bad.message).toMatch(/^Value for 'formality' not supported/);
+    const proto = JSON.parse('{"text":["Hi"],"target_lang":"DE","__proto__":{"polluted":1}}');
+    expect(translate.validate(proto)).toEqual({ ok: true, value: { text: ['Hi'], target_lang: 'DE' } });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('keeps the parameters a schema refuses by name, and unknown keys inside nested objects', () => {
+    const correct = createRequestValidator(ENDPOINTS.correctText.body);
+    const refused = correct.validate({ text: ['Hi'], target_lang: 'en-US', writing_style: 'business' });
+    expect(refused.ok ? 'ok' : refused.message).toBe("Unknown parameter 'writing_style'.");
+    const rules = createRequestValidator(ENDPOINTS.createStyleRuleList.body);
+    const nested = rules.validate({
+      name: 'n',
+      language: 'en',
+      custom_instructions: [{ label: 'l', prompt: 'p', colour: 'red' }],
+    });
+    expect(nested.ok ? 'ok' : nested.message).toBe("Unknown parameter 'custom_instructions[0].colour'.");
   });
 });

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import {
   baseLanguage,
   canonicalLanguage,
-  createValidator,
+  createRequestValidator,
   DOCUMENT_EXTENSIONS,
   type DocumentExtension,
   decodeForm,
@@ -37,7 +37,7 @@ import type { DocumentService } from './service.js';
 import { hashDocumentKey } from './store.js';
 import { asTranslateRequest, billedOf, type DocumentParameters, prepareTexts } from './translate.js';
 
-const validator = createValidator(UploadDocumentFields);
+const validator = createRequestValidator(UploadDocumentFields);
 const MAX_UPLOAD_BYTES = Math.max(...Object.values(DOCUMENT_FORMATS).map((format) => format.maxBytes));
 /** Estimated translation speed for `seconds_remaining` before a job has started, characters per second. */
 const ESTIMATED_CHARACTERS_PER_SECOND = 5000;

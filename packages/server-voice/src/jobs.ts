@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CreateVoiceJobFields,
-  createValidator,
+  createRequestValidator,
   decodeForm,
   ENDPOINTS,
   type VoiceJobStatus,
@@ -42,7 +42,7 @@ export const MAX_JOB_FILE_BYTES = 100 * 1024 * 1024;
 /** File extensions `sox` reads for a job, and the type passed to it. */
 const JOB_TYPES: Record<string, string> = { wav: 'wav', flac: 'flac', ogg: 'ogg', oga: 'ogg' };
 
-const validator = createValidator(CreateVoiceJobFields);
+const validator = createRequestValidator(CreateVoiceJobFields);
 
 interface JobRow {
   id: string;

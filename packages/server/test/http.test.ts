@@ -176,12 +176,37 @@ describe('bodies', () => {
       "Missing required parameter 'target_lang'.",
     );
     expect((await t.translate({ text: [1], target_lang: 'ES' })).data.message).toMatch(/'text\[0\]'/);
-    expect((await t.translate({ text: ['x'], target_lang: 'ES', colour: 1 })).data.message).toBe(
-      "Unknown parameter 'colour'.",
+    // Unknown parameters are ignored (wire decisions), known ones still validated.
+    expect((await t.translate({ text: ['x'], target_lang: 'ES', colour: 1 })).status).toBe(200);
+    expect(
+      (await t.translate({ text: ['x'], target_lang: 'ES', colour: 1, formality: 'very' })).data.message,
+    ).toBe(
+      "Value for 'formality' not supported. Expected one of: 'default', 'more', 'less', 'prefer_more', 'prefer_less'.",
     );
     expect((await t.translate({ text: [], target_lang: 'ES' })).data.message).toBe(
       "Parameter 'text' must not be empty.",
     );
+  });
+});
+
+describe('unknown parameters', () => {
+  it('are ignored in JSON and form bodies and in queries; known ones next to them are still validated', async () => {
+    const json = await t.translate({ text: ['Hello'], target_lang: 'ES', example_extra_param: 'x' });
+    expect(json.status).toBe(200);
+    const form = await t.call('/v2/translate', { form: 'text=Hello&target_lang=ES&example_extra_param=1' });
+    expect(form.status).toBe(200);
+    expect(form.data.translations).toHaveLength(1);
+    const badForm = await t.call('/v2/translate', {
+      form: 'text=Hello&target_lang=ES&x=1&split_sentences=7',
+    });
+    expect(badForm.status).toBe(400);
+    expect(badForm.data.message).toMatch(/'split_sentences'/);
+    const query = await t.call('/v3/languages?resource=translate_text&example_extra_param=1', {
+      method: 'GET',
+    });
+    expect(query.status).toBe(200);
+    const badQuery = await t.call('/v3/languages?resource=nothing&example_extra_param=1', { method: 'GET' });
+    expect(badQuery.status).toBe(400);
   });
 });
 

@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { createValidator, decodeForm, ERROR_CODES, type Validator } from '@glossa/protocol';
+import { createRequestValidator, decodeForm, ERROR_CODES, type Validator } from '@glossa/protocol';
 import type { TSchema } from '@sinclair/typebox';
 import Fastify, {
   type FastifyError,
@@ -60,7 +60,7 @@ const validators = new WeakMap<TSchema, Validator<TSchema>>();
 function validate(schema: TSchema, value: unknown): unknown {
   let validator = validators.get(schema);
   if (!validator) {
-    validator = createValidator(schema);
+    validator = createRequestValidator(schema);
     validators.set(schema, validator);
   }
   const result = validator.validate(value);
