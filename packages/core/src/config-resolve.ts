@@ -12,7 +12,7 @@ import type {
   ResolvedCache,
   ResolvedConfig,
   ResolvedFiles,
-} from './config.js';
+} from './config-types.js';
 import { GlossaCoreError } from './errors.js';
 
 /** The config file (or object) has a wrong field; the message names the file and the field. */

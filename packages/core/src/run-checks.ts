@@ -1,6 +1,6 @@
 /** Checks a run makes on segments and targets without calling the service. */
 import { inlinePlainText, parseInline } from './codes/inline.js';
-import type { RunSegment } from './run.js';
+import type { RunSegment } from './segment.js';
 
 /** Sources that are not valid inline XML, and keys used twice, with the reason. */
 export function checkSources(segments: readonly RunSegment[]): Map<RunSegment, string> {

@@ -6,7 +6,7 @@
 import type { Batcher, BatchItem, RequestRecord } from './batcher.js';
 import { flattenPairs, restorePairs, verifyCodes } from './codes/inline.js';
 import type { RunFailure } from './report.js';
-import type { RunSegment } from './run.js';
+import type { RunSegment } from './segment.js';
 import { optionsKey } from './translator.js';
 
 export interface Pending {

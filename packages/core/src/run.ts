@@ -11,13 +11,8 @@ import type { TranslationLock } from './lock.js';
 import type { QaCheck, QaFinding, RunEstimate, RunEvent, RunFailure, RunReport } from './report.js';
 import { checkSources, hasWords, overLength } from './run-checks.js';
 import { cutWaves, failureOf, type Pending, translateWave } from './run-wave.js';
-import type { Segment } from './segment.js';
+import type { RunSegment } from './segment.js';
 import type { TranslationRequestOptions, Translator } from './translator.js';
-
-/** A segment plus the file it came from (for reports). */
-export interface RunSegment extends Segment {
-  readonly file?: string;
-}
 
 export interface TranslationRunOptions {
   /** Required to translate; `estimate` works without. */

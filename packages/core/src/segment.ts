@@ -21,6 +21,11 @@ export interface Segment {
   readonly position?: { readonly line: number; readonly column: number; readonly offset?: number };
 }
 
+/** A segment plus the file it came from (for a run's reports). */
+export interface RunSegment extends Segment {
+  readonly file?: string;
+}
+
 /** The original bytes of each inline code of a segment, by id, kept by the adapter that made it. */
 export interface InlineCode {
   /** `g`: paired (`open` + `close` around content); `x`: standalone (`text`). */

@@ -1,12 +1,12 @@
 /** The spine's test helpers, with a test server that has this package's feature plugged in. */
-import type { ServerOptions } from '@glossa/server';
+import type { CreateServerOptions } from '@glossa/server';
 import { startTestServer as startSpine, type TestServer } from '../../server/test/helpers.js';
 import { type DocumentOptions, documentsFeature } from '../src/index.js';
 
 export * from '../../server/test/helpers.js';
 
 export async function startTestServer(
-  options: ServerOptions & { documents?: DocumentOptions } = {},
+  options: CreateServerOptions & { documents?: DocumentOptions } = {},
 ): Promise<TestServer> {
   const { documents, ...rest } = options;
   return startSpine({ ...rest, features: [documentsFeature(documents)] });

@@ -1,11 +1,11 @@
 import type { OutputCache } from './engines/output-cache.js';
 import type { EngineRegistry } from './engines/registry.js';
-import type { CallerCache } from './http/auth.js';
+import type { CallerCache } from './http/caller-cache.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { LanguageCatalog } from './languages.js';
 import type { ResolvedOptions } from './options.js';
 import type { ResourceStore } from './resources.js';
-import type { Account, ApiKeyRecord, Storage } from './storage/storage.js';
+import type { Storage } from './storage/storage.js';
 import type { SourceDetector } from './translate/detect-source.js';
 
 /** Everything the routes of both plan listeners share. Resolved once by `createServer`. */
@@ -24,8 +24,4 @@ export interface ServiceContext {
   readonly urls: { paid: string; free: string };
 }
 
-/** Who is calling: set by the auth hook on every endpoint that needs a key. */
-export interface Caller {
-  readonly account: Account;
-  readonly key: ApiKeyRecord;
-}
+export type { Caller } from './http/caller-cache.js';

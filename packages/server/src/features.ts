@@ -11,22 +11,13 @@ import {
   type EndpointDefinition,
   ERROR_CODES,
   LANGUAGE_TOOL_ENDPOINTS,
-  type Language,
-  type ResourceName,
   VOICE_ENDPOINTS,
 } from '@glossa/protocol';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ServiceContext } from './context.js';
-import type { EngineRegistry } from './engines/registry.js';
 import { ServiceError } from './errors.js';
 import type { Route } from './http/route.js';
-
-/** What a feature's languages are computed from: the installed engines and the text translation languages. */
-export interface LanguageInput {
-  readonly engines: EngineRegistry;
-  /** `/v3/languages?resource=translate_text` (a copy the caller may change). */
-  translateText(): Language[];
-}
+import type { FeatureResources } from './languages.js';
 
 /** What a feature runs beside its routes (a job queue, a database); closed when the server closes. */
 export interface RunningFeature {
@@ -39,7 +30,7 @@ export interface ServerFeature {
   /** The endpoints it answers, each bound to its entry of the protocol's `ENDPOINTS` table. */
   readonly routes: readonly Route[];
   /** Resources it adds to `/v3/languages` and `/v3/languages/resources`, with their languages. */
-  readonly resources?: { readonly [R in ResourceName]?: (input: LanguageInput) => Language[] };
+  readonly resources?: FeatureResources;
   /** A Fastify plugin registered on both plan listeners, for what is not a table route (a WebSocket). */
   readonly plugin?: (app: FastifyInstance, context: ServiceContext) => void;
   /** Called once by `createServer` when the context exists; the result is closed with the server. */
@@ -95,4 +86,21 @@ export function registerMissingFeatures(app: FastifyInstance, installed: readonl
       }
     }
   });
+}
+
+/** Checks the `features` option of `createServer`. */
+export function checkFeatures(value: unknown): readonly ServerFeature[] {
+  if (value === undefined) return [];
+  if (
+    !Array.isArray(value) ||
+    !value.every((item) => typeof item?.name === 'string' && Array.isArray(item.routes))
+  ) {
+    throw new TypeError(
+      `features: expected an array of server features (e.g. documentsFeature() from @glossa/server-documents), got ${String(value)}`,
+    );
+  }
+  const names = value.map((feature: ServerFeature) => feature.name);
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
+  if (twice) throw new TypeError(`features: ${twice} is given twice`);
+  return Object.freeze([...value]);
 }

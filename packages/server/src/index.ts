@@ -13,6 +13,6 @@ export { ServiceError } from './errors.js';
 export type { ServerFeature } from './features.js';
 export type { ServerOptions } from './options.js';
 export type { ResourceStore } from './resources.js';
-export { createServer, type GlossaServer, startServer } from './server.js';
+export { type CreateServerOptions, createServer, type GlossaServer, startServer } from './server.js';
 export { createSqliteStorage } from './storage/sqlite.js';
 export type { Account, Plan, Storage } from './storage/storage.js';

@@ -14,7 +14,6 @@ import {
   type ResourceName,
 } from '@glossa/protocol';
 import type { EngineRegistry } from './engines/registry.js';
-import type { ServerFeature } from './features.js';
 import { customizationFeatures, customizationLanguages } from './glossaries/languages.js';
 import { DETECTABLE_LANGUAGES } from './translate/detect-source.js';
 
@@ -31,9 +30,19 @@ const SPINE_RESOURCES: readonly ResourceName[] = ['translate_text', 'glossary', 
 
 const byCode = (a: { lang: string }, b: { lang: string }) => a.lang.localeCompare(b.lang);
 
+/** What a feature's languages are computed from: the installed engines and the text translation languages. */
+export interface LanguageInput {
+  readonly engines: EngineRegistry;
+  /** `/v3/languages?resource=translate_text` (a copy the caller may change). */
+  translateText(): Language[];
+}
+
+/** The languages of the resources that feature packages add, by resource. */
+export type FeatureResources = { readonly [R in ResourceName]?: (input: LanguageInput) => Language[] };
+
 export function createLanguageCatalog(
   engines: EngineRegistry,
-  features: readonly ServerFeature[] = [],
+  features: readonly { readonly resources?: FeatureResources }[] = [],
 ): LanguageCatalog {
   const sources = new Set<string>();
   const targets = new Set<string>();

@@ -1,7 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { TranslationEngine } from './engines/engine.js';
-import type { ServerFeature } from './features.js';
 import type { Storage } from './storage/storage.js';
 
 export interface LogStream {
@@ -41,11 +40,6 @@ export interface ServerOptions {
   engineCacheEntries?: number;
   /** Per-key rate limit. Default 100 requests/s, burst 200. `false` turns it off. */
   rateLimit?: false | RateLimitOptions;
-  /**
-   * Feature packages to serve beside the spine, e.g. `[documentsFeature(), languageToolsFeature(), voiceFeature()]`.
-   * Default none: their endpoints answer 501 naming the package to install.
-   */
-  features?: readonly ServerFeature[];
   /** Storage to use instead of SQLite in `dataDir`. */
   storage?: Storage;
   /** Base URLs clients reach this server at, when behind a proxy. Default: the listening addresses. */
@@ -65,7 +59,6 @@ export interface ResolvedOptions {
   readonly upstream: UpstreamOptions | undefined;
   readonly publicUrl: string | undefined;
   readonly freePublicUrl: string | undefined;
-  readonly features: readonly ServerFeature[];
 }
 
 function port(name: string, value: unknown, fallback: number): number {
@@ -74,22 +67,6 @@ function port(name: string, value: unknown, fallback: number): number {
     throw new RangeError(`${name}: expected an integer port from 0 to 65535, got ${JSON.stringify(value)}`);
   }
   return value as number;
-}
-
-function features(value: unknown): readonly ServerFeature[] {
-  if (value === undefined) return [];
-  if (
-    !Array.isArray(value) ||
-    !value.every((item) => typeof item?.name === 'string' && Array.isArray(item.routes))
-  ) {
-    throw new TypeError(
-      `features: expected an array of server features (e.g. documentsFeature() from @glossa/server-documents), got ${String(value)}`,
-    );
-  }
-  const names = value.map((feature: ServerFeature) => feature.name);
-  const twice = names.find((name, index) => names.indexOf(name) !== index);
-  if (twice) throw new TypeError(`features: ${twice} is given twice`);
-  return Object.freeze([...value]);
 }
 
 /** Checks and completes the options once; everything else reads the resolved form. */
@@ -141,6 +118,5 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     upstream: options.upstream,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     freePublicUrl: options.freePublicUrl?.replace(/\/+$/, ''),
-    features: features(options.features),
   };
 }

@@ -9,11 +9,11 @@ import type { ServiceContext } from './context.js';
 import { defaultEngines } from './engines/defaults.js';
 import { createOutputCache } from './engines/output-cache.js';
 import { createEngineRegistry } from './engines/registry.js';
-import type { RunningFeature } from './features.js';
+import { checkFeatures, type RunningFeature, type ServerFeature } from './features.js';
 import { closeAgreementTools } from './glossaries/agreement.js';
 import { sharedHelperLifetime } from './helper-lifetime.js';
 import { buildApp } from './http/app.js';
-import { CallerCache } from './http/auth.js';
+import { CallerCache } from './http/caller-cache.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { createLanguageCatalog } from './languages.js';
 import { resolveOptions, type ServerOptions } from './options.js';
@@ -21,6 +21,15 @@ import { createResourceStore, type ResourceStore } from './resources.js';
 import { SPINE_ROUTES } from './routes/index.js';
 import { createSqliteStorage } from './storage/sqlite.js';
 import { createSourceDetector } from './translate/detect-source.js';
+
+/** `ServerOptions` and the feature packages to serve beside the spine. */
+export interface CreateServerOptions extends ServerOptions {
+  /**
+   * E.g. `[documentsFeature(), languageToolsFeature(), voiceFeature()]`. Default none: their endpoints answer
+   * 501 naming the package to install.
+   */
+  features?: readonly ServerFeature[];
+}
 
 export interface GlossaServer {
   /** Paid-plan base URL, e.g. `http://127.0.0.1:41234`. */
@@ -51,8 +60,9 @@ function baseUrl(address: string | { address: string; port: number } | null): st
 }
 
 /** Creates the service (storage opened and migrated, development account ensured) without listening. */
-export async function createServer(options: ServerOptions = {}): Promise<GlossaServer> {
+export async function createServer(options: CreateServerOptions = {}): Promise<GlossaServer> {
   const resolved = resolveOptions(options);
+  const features = checkFeatures(options.features);
   const storage = options.storage ?? createSqliteStorage(resolved.dataDir);
   let dev: Awaited<ReturnType<typeof ensureDevAccount>>;
   let engines: ReturnType<typeof createEngineRegistry>;
@@ -72,7 +82,7 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
     storage,
     resources,
     engines,
-    languages: createLanguageCatalog(engines, resolved.features),
+    languages: createLanguageCatalog(engines, features),
     outputs: createOutputCache(resolved.engineCacheEntries),
     detector: createSourceDetector(),
     rateLimiter: resolved.rateLimit === false ? undefined : createRateLimiter(resolved.rateLimit),
@@ -82,7 +92,6 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
       free: resolved.freePublicUrl ?? `http://${hostForUrl}:${resolved.freePort}`,
     },
   };
-  const features = resolved.features;
   const routes = [...SPINE_ROUTES, ...features.flatMap((feature) => feature.routes)];
   const paid = buildApp('paid', context, routes, features);
   const free = buildApp('free', context, routes, features);
@@ -130,7 +139,7 @@ export async function createServer(options: ServerOptions = {}): Promise<GlossaS
 }
 
 /** `createServer` and `listen` in one call: the embedded server every test and the framework start. */
-export async function startServer(options: ServerOptions = {}): Promise<GlossaServer> {
+export async function startServer(options: CreateServerOptions = {}): Promise<GlossaServer> {
   const server = await createServer(options);
   try {
     await server.listen();

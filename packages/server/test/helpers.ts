@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type GlossaServer, type ServerOptions, startServer } from '../src/index.js';
+import { type CreateServerOptions, type GlossaServer, startServer } from '../src/index.js';
 
 export interface Reply {
   status: number;
@@ -33,7 +33,7 @@ export interface TestServer {
 }
 
 /** A real server on loopback ports with a fresh data directory (a real SQLite file). */
-export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
+export async function startTestServer(options: CreateServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'glossa-server-test-'));
   const server = await startServer({
     dataDir,

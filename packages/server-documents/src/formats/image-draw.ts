@@ -9,9 +9,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import fontkit from '@pdf-lib/fontkit';
 import sharp, { type OverlayOptions } from 'sharp';
 import { DocumentFormatError } from './format.js';
-import type { DecodedImage } from './image.js';
 import { coverPixels } from './image-cover.js';
 import { type Box, type OcrBlock, union } from './ocr.js';
+
+export type ImageKind = 'png' | 'jpeg';
+
+/** An image decoded for OCR and drawing. */
+export interface DecodedImage {
+  /** The upright image as raw RGBA pixels. */
+  readonly pixels: Buffer;
+  readonly width: number;
+  readonly height: number;
+  readonly kind: ImageKind;
+}
 
 type Rgb = readonly [number, number, number];
 

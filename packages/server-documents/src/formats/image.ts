@@ -9,23 +9,13 @@
  */
 import sharp, { type Metadata } from 'sharp';
 import { type DocumentFormat, DocumentFormatError, type Extraction } from './format.js';
-import { drawTranslations } from './image-draw.js';
+import { type DecodedImage, drawTranslations, type ImageKind } from './image-draw.js';
 import { type OcrReading, recognize, turnsToTry } from './ocr.js';
 
 /** Largest image accepted, in pixels (width × height): about 7,000 × 7,000. */
 export const MAX_IMAGE_PIXELS = 50_000_000;
 /** Largest upload accepted, in bytes. */
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-
-type ImageKind = 'png' | 'jpeg';
-
-export interface DecodedImage {
-  /** The upright image as raw RGBA pixels. */
-  readonly pixels: Buffer;
-  readonly width: number;
-  readonly height: number;
-  readonly kind: ImageKind;
-}
 
 /** Estimated OCR and drawing time per megapixel, in ms (for `seconds_remaining` before the job starts). */
 const ESTIMATED_MS_PER_MEGAPIXEL = 1500;

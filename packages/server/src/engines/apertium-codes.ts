@@ -6,7 +6,12 @@
  * shrunk to its own side; one whose words all disappeared (merged into another word) comes back empty,
  * just inside its parent or at the end; a lost `<x/>` is appended at the end.
  */
-import type { Code } from './apertium-format.js';
+
+/** An inline code of a segment sent to Apertium, or a literal protected from it. */
+export type Code =
+  | { readonly kind: 'g'; readonly open: string; readonly parent: number | undefined; readonly depth: number }
+  | { readonly kind: 'x'; readonly text: string }
+  | { readonly kind: 'literal'; readonly text: string };
 
 /** A run of translated text (with the `<g>` indices of its word-bound blank) or a placed `<x/>` code. */
 export type Unit = { readonly text: string; readonly ids: readonly number[] } | { readonly code: number };

@@ -11,13 +11,8 @@
  * replaced by their codes, and each `<g>` is put around the words that carry its blank (see
  * `apertium-codes.ts`), so the codes land on the translated words even when Apertium reorders them.
  */
-import { placeCodes, type Unit } from './apertium-codes.js';
+import { type Code, placeCodes, type Unit } from './apertium-codes.js';
 import { EngineError } from './engine.js';
-
-export type Code =
-  | { readonly kind: 'g'; readonly open: string; readonly parent: number | undefined; readonly depth: number }
-  | { readonly kind: 'x'; readonly text: string }
-  | { readonly kind: 'literal'; readonly text: string };
 
 export interface EncodedSegment {
   /** The segment in Apertium stream format, without the `\n\0` that ends it. */

@@ -1,34 +1,10 @@
 import { type AccessRule, ERROR_CODES } from '@glossa/protocol';
 import type { FastifyRequest } from 'fastify';
-import type { Caller, ServiceContext } from '../context.js';
+import type { ServiceContext } from '../context.js';
 import { forbidden } from '../errors.js';
 import { hashKey, keyFromAuthorization } from '../keys.js';
 import type { Plan } from '../storage/storage.js';
-
-/**
- * Recently seen keys and their callers, by the `Authorization` header as sent, so a busy key costs no
- * parsing, hashing or database read per request. Memory only: the header is never stored or logged.
- * Entries live `ttlMs`; an account change (plan, limit) is seen within that time.
- */
-export class CallerCache {
-  readonly #entries = new Map<string, { caller: Caller; expires: number }>();
-  constructor(
-    readonly ttlMs = 5_000,
-    readonly maxEntries = 10_000,
-  ) {}
-
-  get(header: string): Caller | undefined {
-    const entry = this.#entries.get(header);
-    if (entry && entry.expires > performance.now()) return entry.caller;
-    if (entry) this.#entries.delete(header);
-    return undefined;
-  }
-
-  set(header: string, caller: Caller): void {
-    if (this.#entries.size >= this.maxEntries) this.#entries.clear();
-    this.#entries.set(header, { caller, expires: performance.now() + this.ttlMs });
-  }
-}
+import type { Caller } from './caller-cache.js';
 
 const AUTH_FAILED =
   "Authorization failed. Send a valid key in the header 'Authorization: Service-Auth-Key <key>'.";
