@@ -1,0 +1,63 @@
+/**
+ * Schema migrations of the PostgreSQL store (the same tables as the SQLite one, `migrations.ts`), applied
+ * in order inside one transaction each; the applied count is kept in `glossa_schema`. Append only.
+ */
+export const POSTGRES_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    plan TEXT NOT NULL CHECK (plan IN ('free', 'paid')),
+    admin BOOLEAN NOT NULL DEFAULT FALSE,
+    detection_beta BOOLEAN NOT NULL DEFAULT FALSE,
+    quality_alpha BOOLEAN NOT NULL DEFAULT FALSE,
+    voice_jobs_alpha BOOLEAN NOT NULL DEFAULT FALSE,
+    memory_matches BOOLEAN NOT NULL DEFAULT FALSE,
+    character_limit BIGINT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    key_hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX api_keys_account ON api_keys(account_id);
+  CREATE TABLE settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  CREATE TABLE usage (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    key_id TEXT NOT NULL,
+    product TEXT NOT NULL,
+    day TEXT NOT NULL,
+    custom_tag TEXT NOT NULL DEFAULT '',
+    units DOUBLE PRECISION NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, day, product, key_id, custom_tag)
+  );
+  CREATE INDEX usage_account_tag ON usage(account_id, custom_tag, day);
+
+  -- One statement per reservation: the account's advisory lock (held until the statement's transaction
+  -- ends) orders concurrent reservations of one account across every instance; the sum of the period and
+  -- the insert happen under it, so the limit is never overshot.
+  CREATE FUNCTION glossa_reserve(
+    p_account TEXT, p_key TEXT, p_product TEXT, p_day TEXT, p_tag TEXT, p_units DOUBLE PRECISION,
+    p_from TEXT, p_to TEXT, p_limit DOUBLE PRECISION, p_products TEXT[]
+  ) RETURNS BOOLEAN LANGUAGE plpgsql AS $$
+  DECLARE
+    used DOUBLE PRECISION;
+  BEGIN
+    PERFORM pg_advisory_xact_lock(hashtextextended(p_account, 19));
+    SELECT COALESCE(SUM(units), 0) INTO used FROM usage
+      WHERE account_id = p_account AND day >= p_from AND day < p_to AND product = ANY (p_products);
+    IF used + p_units > p_limit THEN
+      RETURN FALSE;
+    END IF;
+    INSERT INTO usage (account_id, key_id, product, day, custom_tag, units)
+      VALUES (p_account, p_key, p_product, p_day, p_tag, p_units)
+      ON CONFLICT (account_id, day, product, key_id, custom_tag) DO UPDATE SET units = usage.units + excluded.units;
+    RETURN TRUE;
+  END;
+  $$;
+  `,
+];

@@ -1,0 +1,229 @@
+/**
+ * The storage interface's contract, checked on both implementations: SQLite (a real file) and PostgreSQL
+ * (a real cluster started for this file). Two PostgreSQL storages on one database stand for two instances.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresStorage } from '../src/storage/postgres.js';
+import { createSqliteStorage } from '../src/storage/sqlite.js';
+import type { NewAccount, Reservation, Storage } from '../src/storage/storage.js';
+import { hasPostgres, type PostgresCluster, startPostgres } from './services.js';
+
+let cluster: PostgresCluster | undefined;
+const dirs: string[] = [];
+beforeAll(async () => {
+  if (hasPostgres) cluster = await startPostgres();
+});
+afterAll(async () => {
+  await cluster?.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+if (!hasPostgres) {
+  console.warn(
+    'Skipping the PostgreSQL storage tests: PostgreSQL is not installed (apt-get install postgresql).',
+  );
+}
+
+interface Backend {
+  /** A fresh store, and a second handle on the same data (another instance, or the same file reopened). */
+  open(): Promise<{ first: Storage; second: () => Promise<Storage> }>;
+}
+
+const BACKENDS: [string, Backend, boolean][] = [
+  [
+    'SQLite',
+    {
+      async open() {
+        const dir = mkdtempSync(join(tmpdir(), 'glossa-storage-'));
+        dirs.push(dir);
+        return { first: createSqliteStorage(dir), second: async () => createSqliteStorage(dir) };
+      },
+    },
+    false,
+  ],
+  [
+    'PostgreSQL',
+    {
+      async open() {
+        const url = await cluster!.createDatabase();
+        return { first: await createPostgresStorage(url), second: () => createPostgresStorage(url) };
+      },
+    },
+    !hasPostgres,
+  ],
+];
+
+const account = (id: string, extra: Partial<NewAccount> = {}): NewAccount => ({
+  id,
+  plan: 'paid',
+  admin: false,
+  detectionBeta: false,
+  qualityAlpha: false,
+  voiceJobsAlpha: false,
+  memoryMatches: false,
+  characterLimit: 1000,
+  ...extra,
+});
+
+const reservation = (accountId: string, units: number, extra: Partial<Reservation> = {}): Reservation => ({
+  accountId,
+  keyId: 'key-1',
+  product: 'translate',
+  units,
+  customTag: '',
+  day: '2026-11-25',
+  periodFrom: '2026-11-01',
+  periodTo: '2026-12-01',
+  limit: 100,
+  ...extra,
+});
+
+for (const [name, backend, skip] of BACKENDS) {
+  describe.skipIf(skip)(`${name} storage`, () => {
+    it('keeps accounts, keys by hash and settings', async () => {
+      const { first: storage } = await backend.open();
+      try {
+        const created = await storage.createAccount(
+          account('acct-1', { plan: 'free', admin: true, voiceJobsAlpha: true, characterLimit: 500_000 }),
+        );
+        expect(created).toMatchObject({
+          id: 'acct-1',
+          plan: 'free',
+          admin: true,
+          detectionBeta: false,
+          voiceJobsAlpha: true,
+          characterLimit: 500_000,
+        });
+        expect(await storage.getAccount('acct-1')).toEqual(created);
+        expect(await storage.getAccount('nobody')).toBeUndefined();
+        const key = await storage.addKey('acct-1', 'hash-1');
+        expect(await storage.findKeyByHash('hash-1')).toEqual({ key, account: created });
+        expect(await storage.findKeyByHash('hash-2')).toBeUndefined();
+        await expect(storage.addKey('acct-1', 'hash-1')).rejects.toThrow();
+        expect(await storage.getSetting('s')).toBeUndefined();
+        await storage.setSetting('s', 'one');
+        await storage.setSetting('s', 'two');
+        expect(await storage.getSetting('s')).toBe('two');
+      } finally {
+        await storage.close();
+      }
+    });
+
+    it('reserves characters up to the limit, never past it, and refunds', async () => {
+      const { first: storage } = await backend.open();
+      try {
+        await storage.createAccount(account('acct-2'));
+        expect(await storage.reserveCharacters(reservation('acct-2', 60))).toBe(true);
+        expect(await storage.reserveCharacters(reservation('acct-2', 41, { product: 'write' }))).toBe(false);
+        expect(await storage.reserveCharacters(reservation('acct-2', 40, { product: 'write' }))).toBe(true);
+        expect(await storage.reserveCharacters(reservation('acct-2', 1))).toBe(false);
+        // Another period, and voice minutes, do not count against this one.
+        expect(await storage.reserveCharacters(reservation('acct-2', 100, { day: '2026-10-31' }))).toBe(
+          false,
+        );
+        await storage.recordUsage({ ...reservation('acct-2', 2.5), product: 'speech_to_text' });
+        await storage.recordUsage({ ...reservation('acct-2', -10), keyId: 'key-1' });
+        expect(await storage.reserveCharacters(reservation('acct-2', 10, { keyId: 'key-2' }))).toBe(true);
+        const totals = await storage.usageTotals('acct-2', 'key-1', '2026-11-01', '2026-12-01');
+        expect(totals.sort((a, b) => a.product.localeCompare(b.product))).toEqual([
+          { product: 'speech_to_text', accountUnits: 2.5, keyUnits: 2.5 },
+          { product: 'translate', accountUnits: 60, keyUnits: 50 },
+          { product: 'write', accountUnits: 40, keyUnits: 40 },
+        ]);
+      } finally {
+        await storage.close();
+      }
+    });
+
+    // SQLite has one writing process (its quota totals live in that process): one handle there; two
+    // PostgreSQL handles stand for two instances.
+    it('concurrent reservations never pass the limit together', async () => {
+      const { first, second } = await backend.open();
+      const other = name === 'SQLite' ? first : await second();
+      try {
+        await first.createAccount(account('acct-3'));
+        const attempts = await Promise.all(
+          Array.from({ length: 40 }, (_, index) =>
+            (index % 2 ? first : other).reserveCharacters(reservation('acct-3', 7)),
+          ),
+        );
+        // 14 reservations of 7 fit in 100.
+        expect(attempts.filter(Boolean)).toHaveLength(14);
+        const totals = await other.usageTotals('acct-3', 'key-1', '2026-11-01', '2026-12-01');
+        expect(totals).toEqual([{ product: 'translate', accountUnits: 98, keyUnits: 98 }]);
+      } finally {
+        await first.close();
+        if (other !== first) await other.close();
+      }
+    });
+
+    it('sums custom tags by period and by day, one page at a time', async () => {
+      const { first: storage } = await backend.open();
+      try {
+        await storage.createAccount(account('acct-4', { characterLimit: 10_000 }));
+        for (const [tag, day, units] of [
+          ['alpha', '2026-11-02', 5],
+          ['alpha', '2026-11-03', 7],
+          ['beta', '2026-11-03', 11],
+          ['gamma', '2026-11-04', 13],
+          ['', '2026-11-04', 17],
+        ] as const) {
+          await storage.recordUsage({ ...reservation('acct-4', units), customTag: tag, day });
+        }
+        await storage.recordUsage({
+          ...reservation('acct-4', 3),
+          customTag: 'alpha',
+          day: '2026-11-02',
+          product: 'write',
+        });
+        const query = { accountId: 'acct-4', from: '2026-11-01', to: '2026-11-30', offset: 0, limit: 2 };
+        expect(await storage.customTagUsage({ ...query, byDay: false })).toEqual([
+          { customTag: 'alpha', units: { translate: 12, write: 3 } },
+          { customTag: 'beta', units: { translate: 11 } },
+        ]);
+        expect(await storage.customTagUsage({ ...query, byDay: false, offset: 2 })).toEqual([
+          { customTag: 'gamma', units: { translate: 13 } },
+        ]);
+        expect(await storage.customTagUsage({ ...query, byDay: true, limit: 3 })).toEqual([
+          { customTag: 'alpha', day: '2026-11-02', units: { translate: 5, write: 3 } },
+          { customTag: 'alpha', day: '2026-11-03', units: { translate: 7 } },
+          { customTag: 'beta', day: '2026-11-03', units: { translate: 11 } },
+        ]);
+      } finally {
+        await storage.close();
+      }
+    });
+
+    it('opens again on the same data with the schema already there', async () => {
+      const { first, second } = await backend.open();
+      await first.createAccount(account('acct-5'));
+      await first.reserveCharacters(reservation('acct-5', 9));
+      await first.close();
+      const again = await second();
+      try {
+        expect((await again.getAccount('acct-5'))?.id).toBe('acct-5');
+        expect(await again.usageTotals('acct-5', 'key-1', '2026-11-01', '2026-12-01')).toEqual([
+          { product: 'translate', accountUnits: 9, keyUnits: 9 },
+        ]);
+      } finally {
+        await again.close();
+      }
+    });
+  });
+}
+
+describe.skipIf(!hasPostgres)('PostgreSQL migrations', () => {
+  it('instances starting together migrate once', async () => {
+    const url = await cluster!.createDatabase();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => createPostgresStorage(url)));
+    try {
+      const { rows } = await stores[0]!.pool.query('SELECT version FROM glossa_schema');
+      expect(rows).toEqual([{ version: 1 }]);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+});
