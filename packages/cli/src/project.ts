@@ -13,6 +13,7 @@ import {
 } from '@glossa/core';
 import { ADAPTERS, type ContentMessage, type Extracted, type WriteProblem } from './adapters.js';
 import { UsageError } from './errors.js';
+import { decodeUtf8, type FileFailure, positionOfError } from './file-failures.js';
 import type { InputFile } from './inputs.js';
 
 export interface ProjectFile {
@@ -31,6 +32,8 @@ export interface Project {
   /** Segment key → its file. */
   readonly fileOfKey: ReadonlyMap<string, ProjectFile>;
   readonly warnings: readonly ContentWarning[];
+  /** Files that could not be read, decoded or parsed: left out of the run, their outputs left as they were. */
+  readonly failed: readonly FileFailure[];
   readonly lock: TranslationLock | undefined;
 }
 
@@ -40,17 +43,33 @@ export interface ExistingTargets {
   readonly restructured: string[];
 }
 
-/** Reads and extracts every input file. A file that cannot be parsed is a `UsageError` naming it. */
+/**
+ * Reads and extracts every input file. A file that cannot be read, is not UTF-8 or that its adapter
+ * rejects is listed in `failed` with a position; the other files go on.
+ */
 export async function openProject(config: ResolvedConfig, inputs: readonly InputFile[]): Promise<Project> {
   const files: ProjectFile[] = [];
   const warnings: ContentWarning[] = [];
+  const failed: FileFailure[] = [];
   for (const input of inputs) {
-    const text = await readFile(input.path, 'utf8');
+    const bytes = await readFile(input.path).catch((error: NodeJS.ErrnoException) => error);
+    if (bytes instanceof Error) {
+      const reason = `cannot read: ${bytes.code ?? bytes.name}: ${bytes.message}`;
+      failed.push({ file: input.id, line: 1, column: 1, stage: 'read', reason });
+      continue;
+    }
+    const decoded = decodeUtf8(bytes);
+    if (!('text' in decoded)) {
+      failed.push({ file: input.id, stage: 'decode', ...decoded });
+      continue;
+    }
     let extracted: Extracted;
     try {
-      extracted = ADAPTERS[input.adapter].extract(text, input.id);
+      extracted = ADAPTERS[input.adapter].extract(decoded.text, input.id);
     } catch (error) {
-      throw new UsageError(`${input.id}: cannot read as ${input.adapter}: ${(error as Error).message}`);
+      const reason = `cannot parse as ${input.adapter}: ${(error as Error).message ?? String(error)}`;
+      failed.push({ file: input.id, stage: 'parse', ...positionOfError(error, decoded.text), reason });
+      continue;
     }
     files.push({ input, extracted });
     for (const m of extracted.messages) warnings.push({ file: input.id, ...m });
@@ -64,7 +83,7 @@ export async function openProject(config: ResolvedConfig, inputs: readonly Input
     }
   }
   const lock = config.lock === undefined ? undefined : await TranslationLock.open(config.lock);
-  return { config, files, segments, fileOfKey, warnings, lock };
+  return { config, files, segments, fileOfKey, warnings, failed, lock };
 }
 
 /** The targets already in the outputs for `locale`. */
@@ -97,23 +116,37 @@ export function openCache(project: Project): Promise<TranslationCache> {
   return openConfiguredCache(project.config);
 }
 
-/** Writes every output of `locale` (temp file + rename). Returns the paths written. */
+/**
+ * Writes every output of `locale` (temp file + rename). Returns the paths written. A file whose output
+ * cannot be built or written is reported to `onFailure` (its output is left as it was); the others go on.
+ */
 export async function writeOutputs(
   project: Project,
   locale: string,
   targets: ReadonlyMap<string, string>,
   onProblem: (problem: WriteProblem & { file: string }) => void,
+  onFailure: (failure: FileFailure) => void = (failure) => {
+    throw new UsageError(`${failure.file}: ${failure.reason}`);
+  },
 ): Promise<string[]> {
   const written: string[] = [];
   for (const file of project.files) {
-    const text = await file.extracted.write(targets, locale, (p) => onProblem({ ...p, file: file.input.id }));
     const path = file.input.outputFor(locale);
     if (path === file.input.path)
       throw new UsageError(`${file.input.id}: its output for ${locale} is the input itself`);
-    await mkdir(dirname(path), { recursive: true });
-    const tmp = `${path}.tmp-${process.pid}`;
-    await writeFile(tmp, text);
-    await rename(tmp, path);
+    try {
+      const text = await file.extracted.write(targets, locale, (p) =>
+        onProblem({ ...p, file: file.input.id }),
+      );
+      await mkdir(dirname(path), { recursive: true });
+      const tmp = `${path}.tmp-${process.pid}`;
+      await writeFile(tmp, text);
+      await rename(tmp, path);
+    } catch (error) {
+      const reason = `cannot write the ${locale} output: ${(error as Error).message ?? String(error)}`;
+      onFailure({ file: file.input.id, line: 1, column: 1, stage: 'write', locale, reason });
+      continue;
+    }
     written.push(path);
   }
   return written;

@@ -8,7 +8,7 @@ import { jsxAttribute, markdownText, markdownTitle, quotedScalar, type Wrap } fr
 import { tomlFields, yamlFields } from './frontmatter.js';
 import { type MarkdownOptions, type ResolvedMarkdownOptions, resolveMarkdownOptions } from './options.js';
 import { markdownParser } from './parser.js';
-import { endOf, PhrasingBuilder, startOf } from './phrasing.js';
+import { endOf, PhrasingBuilder, positioned, startOf } from './phrasing.js';
 
 /** A content problem found while extracting (reported on the file by the plugin). */
 export interface ExtractMessage {
@@ -162,6 +162,10 @@ class Extractor {
     const first = node.children[0];
     const last = node.children.at(-1);
     if (!first || !last) return;
+    if (!positioned(node)) {
+      this.message(startOf(node), `a ${node.type} whose inline nodes have no source position: left as is`);
+      return;
+    }
     const builder = new PhrasingBuilder((inline) => this.#nested(inline), this.text);
     builder.addChildren(node);
     if (!builder.hasText) return;

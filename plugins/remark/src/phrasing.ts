@@ -11,6 +11,13 @@ import type { Node, Parent } from 'unist';
 export const startOf = (node: Node) => node.position!.start.offset!;
 export const endOf = (node: Node) => node.position!.end.offset!;
 
+/** Whether every node under `node` knows its offsets (plugins such as GFM autolink literals may add nodes without). */
+export function positioned(node: Node): boolean {
+  if (node.position?.start.offset === undefined || node.position.end.offset === undefined) return false;
+  const children = (node as Partial<Parent>).children;
+  return !children || children.every(positioned);
+}
+
 /** Called for the parts of inline nodes that are segments of their own (alt text, titles, JSX attributes). */
 export type NestedSpans = (node: Node) => void;
 

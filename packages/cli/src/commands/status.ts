@@ -5,6 +5,7 @@ import { type TargetState, TranslationLock } from '@glossa/core';
 import { evaluateSegment } from '@glossa/quality';
 import { loadCommandConfig, type ProjectFlags, targetLocales } from '../context.js';
 import { GateFailure, UsageError } from '../errors.js';
+import { warnFailedFiles } from '../file-failures.js';
 import { collectInputs } from '../inputs.js';
 import { openProject, type Project, readExistingTargets } from '../project.js';
 import { where } from '../report.js';
@@ -65,10 +66,14 @@ export async function statusCommand(
   const config = await loadCommandConfig(ctx.cwd, args, flags, ctx.env);
   const locales = targetLocales(config, flags);
   const project = await openProject(config, await collectInputs(config, args, ctx.cwd, locales));
+  const failed = warnFailedFiles(ctx.io.err, project.failed);
   const { findings, counts } = await collectStatus(project, locales);
   if (flags.json) {
-    ctx.io.out(JSON.stringify({ segments: project.segments.length, locales: counts, findings }, null, 2));
-    return 0;
+    const failedFiles = project.failed;
+    ctx.io.out(
+      JSON.stringify({ segments: project.segments.length, locales: counts, findings, failedFiles }, null, 2),
+    );
+    return failed > 0 ? 1 : 0;
   }
   for (const locale of locales) {
     const c = counts[locale]!;
@@ -77,7 +82,7 @@ export async function statusCommand(
     );
   }
   for (const f of findings) ctx.io.out(`  ${f.where} [${f.locale}]: ${f.state}`);
-  return 0;
+  return failed > 0 ? 1 : 0;
 }
 
 const SEVERITIES = ['minor', 'major', 'critical'] as const;
@@ -100,6 +105,7 @@ export async function checkCommand(
   const config = await loadCommandConfig(ctx.cwd, args, flags, ctx.env);
   const locales = targetLocales(config, flags);
   const project = await openProject(config, await collectInputs(config, args, ctx.cwd, locales));
+  const failed = warnFailedFiles(ctx.io.err, project.failed);
   const { findings, present } = await collectStatus(project, locales);
   const gate = findings.filter((f) => f.state === 'missing' || f.state === 'stale');
   const qa: { locale: string; where: string; check: string; severity: Severity; message: string }[] = [];
@@ -125,7 +131,7 @@ export async function checkCommand(
   }
   const rank = (s: Severity) => SEVERITIES.indexOf(s);
   const blocking = qa.filter((q) => rank(q.severity) >= rank(failOn));
-  const ok = gate.length === 0 && blocking.length === 0;
+  const ok = gate.length === 0 && blocking.length === 0 && failed === 0;
   if (flags.json) {
     ctx.io.out(
       JSON.stringify({ ok, failOn, segments: project.segments.length, locales, missing: gate, qa }, null, 2),

@@ -9,6 +9,7 @@ import {
   type Translator,
 } from '@glossa/core';
 import { loadCommandConfig, type ProjectFlags, targetLocales } from '../context.js';
+import { type FileFailure, formatFileFailure } from '../file-failures.js';
 import { collectInputs } from '../inputs.js';
 import type { CliIo } from '../io.js';
 import { openCache, openProject, type Project, readExistingTargets, writeOutputs } from '../project.js';
@@ -38,6 +39,7 @@ async function prepare(ctx: CommandEnv, args: readonly string[], flags: ProjectF
   const inputs = await collectInputs(config, args, ctx.cwd, locales);
   const project = await openProject(config, inputs);
   for (const w of project.warnings) ctx.io.err(`${w.file}:${w.line}:${w.column}: warning: ${w.reason}`);
+  for (const f of project.failed) ctx.io.err(`${formatFileFailure(f)} (left out of this run)`);
   return { config, locales, project };
 }
 
@@ -68,6 +70,7 @@ export async function translateCommand(
   let report: RunReport = emptyRunReport();
   const written: string[] = [];
   const problems: string[] = [];
+  const failedFiles: FileFailure[] = [...project.failed];
   try {
     const needsResources = config.glossaries.length + config.memories.length + config.styleLists.length > 0;
     if (needsResources) service = await openService(config);
@@ -91,8 +94,12 @@ export async function translateCommand(
       const result = await run.translate(input);
       report = addRunReports(report, result.report);
       written.push(
-        ...(await writeOutputs(project, locale, result.targets.get(locale)!, (p) =>
-          problems.push(`${p.file} [${locale}] ${p.key}: ${p.reason}`),
+        ...(await writeOutputs(
+          project,
+          locale,
+          result.targets.get(locale)!,
+          (p) => problems.push(`${p.file} [${locale}] ${p.key}: ${p.reason}`),
+          (failure) => failedFiles.push(failure),
         )),
       );
     }
@@ -102,14 +109,20 @@ export async function translateCommand(
   }
   if (flags.json) {
     ctx.io.out(
-      JSON.stringify({ ...report, written: written.map((p) => relative(ctx.cwd, p)), problems }, null, 2),
+      JSON.stringify(
+        { ...report, written: written.map((p) => relative(ctx.cwd, p)), problems, failedFiles },
+        null,
+        2,
+      ),
     );
   } else {
     for (const line of formatReport(report, locales)) ctx.io.out(line);
     for (const p of problems) ctx.io.out(`  merge problem: ${p}`);
+    ctx.io.out(`failed files:       ${failedFiles.length}`);
+    for (const failure of failedFiles) ctx.io.out(`  ${formatFileFailure(failure)}`);
     ctx.io.out(`wrote ${written.length} file(s)${outputRoots(ctx.cwd, written)}`);
   }
-  return report.failures.length + problems.length > 0 ? 1 : 0;
+  return report.failures.length + problems.length + failedFiles.length > 0 ? 1 : 0;
 }
 
 function outputRoots(cwd: string, written: readonly string[]): string {
@@ -140,6 +153,7 @@ export async function estimateCommand(
   const sum = (pick: (e: RunEstimate) => number) => totals.reduce((s, e) => s + pick(e), 0);
   const estimate = {
     files: project.files.length,
+    failedFiles: project.failed,
     segments: sum((e) => e.segments),
     unchanged: sum((e) => e.unchanged),
     humanEdits: sum((e) => e.humanEdits),
@@ -162,8 +176,10 @@ export async function estimateCommand(
     ctx.io.out(`  human edits kept: ${estimate.humanEdits}`);
     ctx.io.out(`requests:           ${estimate.requests} (${estimate.requestBytes} bytes)`);
     ctx.io.out(`billed characters:  ${estimate.billedCharacters}`);
+    ctx.io.out(`failed files:       ${project.failed.length}`);
+    for (const failure of project.failed) ctx.io.out(`  ${formatFileFailure(failure)}`);
   }
-  return 0;
+  return project.failed.length > 0 ? 1 : 0;
 }
 
 export { where };

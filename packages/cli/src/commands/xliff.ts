@@ -10,6 +10,7 @@ import { canonicalLanguage } from '@glossa/protocol';
 import { exportXliff, importXliff, parseXliff } from '@glossa/xliff';
 import { loadCommandConfig, type ProjectFlags, parseLocales, targetLocales } from '../context.js';
 import { UsageError } from '../errors.js';
+import { warnFailedFiles } from '../file-failures.js';
 import { collectInputs } from '../inputs.js';
 import { openProject, readExistingTargets, writeOutputs } from '../project.js';
 import type { CommandEnv } from './translate.js';
@@ -30,6 +31,7 @@ export async function xliffExportCommand(
   const config = await loadCommandConfig(ctx.cwd, args, flags, ctx.env);
   const locales = targetLocales(config, flags);
   const project = await openProject(config, await collectInputs(config, args, ctx.cwd, locales));
+  const failed = warnFailedFiles(ctx.io.err, project.failed);
   const dir = resolve(ctx.cwd, flags.dir ?? 'xliff');
   await mkdir(dir, { recursive: true });
   const codes = Object.assign({}, ...project.files.map((f) => f.extracted.codes));
@@ -46,7 +48,7 @@ export async function xliffExportCommand(
     await writeFile(path, text);
     ctx.io.out(`${relative(ctx.cwd, path)}: ${project.segments.length} units, ${targets.size} with a target`);
   }
-  return 0;
+  return failed > 0 ? 1 : 0;
 }
 
 export async function xliffImportCommand(
@@ -105,10 +107,17 @@ export async function xliffImportCommand(
     applied++;
     targets.set(unit.key, unit.target);
   }
-  const written = await writeOutputs(project, locale, targets, (p) => {
-    ctx.io.err(`${p.file}: ${p.key}: ${p.reason}`);
-    problems++;
-  });
+  problems += warnFailedFiles(ctx.io.err, project.failed);
+  const written = await writeOutputs(
+    project,
+    locale,
+    targets,
+    (p) => {
+      ctx.io.err(`${p.file}: ${p.key}: ${p.reason}`);
+      problems++;
+    },
+    (failure) => (problems += warnFailedFiles(ctx.io.err, [failure])),
+  );
   ctx.io.out(
     `${locale}: ${applied} target(s) changed from ${relative(ctx.cwd, resolve(ctx.cwd, file))}, ${written.length} file(s) written`,
   );
