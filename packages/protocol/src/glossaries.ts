@@ -60,9 +60,12 @@ export const DictionaryInput = Type.Object(
 );
 export type DictionaryInput = Static<typeof DictionaryInput>;
 
-/** POST /v3/glossaries body. */
+/**
+ * POST /v3/glossaries body. Without `dictionaries` (or with none) an empty glossary is created, as the public
+ * service does (its clients send no `dictionaries` field then); dictionaries are added later with PUT.
+ */
 export const CreateGlossaryRequest = Type.Object(
-  { name: Name, dictionaries: Type.Array(DictionaryInput, { minItems: 1 }) },
+  { name: Name, dictionaries: Type.Optional(Type.Array(DictionaryInput)) },
   { $id: 'CreateGlossaryRequest', additionalProperties: false },
 );
 export type CreateGlossaryRequest = Static<typeof CreateGlossaryRequest>;

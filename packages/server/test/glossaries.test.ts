@@ -138,6 +138,24 @@ describe('v2 glossaries', () => {
 });
 
 describe('v3 glossaries', () => {
+  it('creates an empty glossary without dictionaries (JSON and form), then fills it with PUT', async () => {
+    const created = await t.call('/v3/glossaries', { json: { name: 'empty' } });
+    expect(created.status).toBe(201);
+    expect(created.data).toMatchObject({ name: 'empty', dictionaries: [] });
+    const form = await t.call('/v3/glossaries', { form: 'name=empty+too' });
+    expect(form.status).toBe(201);
+    expect(form.data.dictionaries).toEqual([]);
+    const id = created.data.glossary_id;
+    const put = await t.call(`/v3/glossaries/${id}/dictionaries`, {
+      method: 'PUT',
+      json: { source_lang: 'en', target_lang: 'es', entries: 'dog\tperro', entries_format: 'tsv' },
+    });
+    expect(put.status).toBe(200);
+    expect((await t.call(`/v3/glossaries/${id}`)).data.dictionaries).toEqual([
+      { source_lang: 'en', target_lang: 'es', entry_count: 1 },
+    ]);
+  });
+
   it('creates several dictionaries, merges with PATCH, replaces with PUT, deletes one dictionary', async () => {
     const created = await t.call('/v3/glossaries', {
       json: {

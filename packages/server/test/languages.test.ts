@@ -92,6 +92,10 @@ describe('deprecated v2 endpoints', () => {
       name: 'Pseudo-English (accented, expanded)',
       supports_formality: false,
     });
+    const codes = targets.map((language: { language: string }) => language.language);
+    expect(codes).toEqual(expect.arrayContaining(['EN-GB', 'EN-US', 'PT-BR', 'PT-PT']));
+    expect(codes).not.toContain('EN');
+    expect(codes).not.toContain('PT');
     expect((await t.call('/v2/languages?type=both')).status).toBe(400);
   });
 

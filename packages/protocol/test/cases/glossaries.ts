@@ -94,8 +94,8 @@ export const GLOSSARY_CASES = {
       {
         kind: 'missing',
         part: 'body',
-        value: edit(v3, { dictionaries: undefined }),
-        message: "Missing required parameter 'dictionaries'.",
+        value: edit(v3, { name: undefined }),
+        message: "Missing required parameter 'name'.",
       },
       {
         kind: 'missing',
@@ -114,12 +114,6 @@ export const GLOSSARY_CASES = {
         part: 'body',
         value: edit(v3, { dictionaries: [edit(dictionary, { entries_format: 'tmx' })] }),
         message: `Value for 'dictionaries[0].entries_format' not supported. ${formats}`,
-      },
-      {
-        kind: 'limit',
-        part: 'body',
-        value: edit(v3, { dictionaries: [] }),
-        message: "Parameter 'dictionaries' must not be empty.",
       },
     ],
   },

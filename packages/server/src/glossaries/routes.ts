@@ -126,7 +126,7 @@ const v2Routes: Route[] = [
 const v3Routes: Route[] = [
   defineRoute(ENDPOINTS.createGlossary, async ({ body, caller, context }) => {
     const name = checkName(body.name);
-    const dictionaries = body.dictionaries.map(dictionaryInput);
+    const dictionaries = (body.dictionaries ?? []).map(dictionaryInput);
     const pairs = new Set<string>();
     for (const dictionary of dictionaries) {
       const pair = `${dictionary.source}-${dictionary.target}`;

@@ -12,12 +12,20 @@ export const resourcesRoute = defineRoute(ENDPOINTS.getLanguageResources, async 
   context.languages.resources.map((name) => ({ name, features: resourceFeatures(name) })),
 );
 
-/** GET /v2/languages?type=source|target (deprecated): upper-case codes; targets say whether formality works. */
+/** Targets the public protocol deprecated in favour of their variants (its clients refuse them as targets). */
+const DEPRECATED_V2_TARGETS = new Set(['en', 'pt']);
+
+/**
+ * GET /v2/languages?type=source|target (deprecated): upper-case codes; targets say whether formality works.
+ * Targets list `EN-GB`/`EN-US` and `PT-BR`/`PT-PT`, not the bare `EN` and `PT` (as the public service does).
+ */
 export const languagesV2Route = defineRoute(ENDPOINTS.getLanguagesV2, async ({ query, context }) => {
   const target = query.type === 'target';
-  return context.languages
-    .languages('translate_text', false)
+  const languages = context.languages.languages('translate_text', false);
+  const hasVariant = (code: string) => languages.some((other) => other.lang.startsWith(`${code}-`));
+  return languages
     .filter((language) => (target ? language.usable_as_target : language.usable_as_source))
+    .filter((language) => !(target && DEPRECATED_V2_TARGETS.has(language.lang) && hasVariant(language.lang)))
     .map((language) => ({
       language: toV2LanguageCode(language.lang),
       name: language.name,
