@@ -51,12 +51,32 @@ export const CorrectRequest = Type.Object(
 );
 export type CorrectRequest = Static<typeof CorrectRequest>;
 
-/** The rule a schema does not say well: `writing_style` and `tone` cannot both be sent. */
+/**
+ * The rule a schema does not say well: `writing_style` and `tone` cannot both be sent, unless one of them is
+ * `default` (the public service accepts `writing_style=default` with a tone, and the reverse). The wording is
+ * the public service's, which its clients match on.
+ */
 export function checkWriteRules(request: { writing_style?: string; tone?: string }): string | undefined {
-  if (request.writing_style !== undefined && request.tone !== undefined) {
-    return "Use either 'writing_style' or 'tone', not both.";
+  const style = request.writing_style;
+  const tone = request.tone;
+  if (style !== undefined && tone !== undefined && style !== 'default' && tone !== 'default') {
+    return 'Both writing_style and tone defined, currently only one of them can be used at a time.';
   }
   return undefined;
+}
+
+/** The one of `writing_style` and `tone` that applies: a `default` next to the other one says nothing. */
+export function effectiveWriteStyle<T extends { writing_style?: string; tone?: string }>(
+  request: T,
+): { writing_style?: string; tone?: string } {
+  const { writing_style: style, tone } = request;
+  if (style !== undefined && tone !== undefined) {
+    return style === 'default' ? { tone } : { writing_style: style };
+  }
+  return {
+    ...(style !== undefined ? { writing_style: style } : {}),
+    ...(tone !== undefined ? { tone } : {}),
+  };
 }
 
 export const Improvement = Type.Object({

@@ -7,6 +7,7 @@ import {
   createValidator,
   documentExtension,
   END_OF_SOURCE_MEDIA,
+  effectiveWriteStyle,
   isFreePlanKey,
   isRetryableStatus,
   normalizeReportingTag,
@@ -126,9 +127,16 @@ describe('checkTranslateRules', () => {
 describe('write rules', () => {
   it('refuses writing_style with tone', () => {
     expect(checkWriteRules({ writing_style: 'business', tone: 'friendly' })).toBe(
-      "Use either 'writing_style' or 'tone', not both.",
+      'Both writing_style and tone defined, currently only one of them can be used at a time.',
     );
     expect(checkWriteRules({ tone: 'friendly' })).toBeUndefined();
+    expect(checkWriteRules({ writing_style: 'default', tone: 'friendly' })).toBeUndefined();
+    expect(checkWriteRules({ writing_style: 'business', tone: 'default' })).toBeUndefined();
+    expect(effectiveWriteStyle({ writing_style: 'default', tone: 'friendly' })).toEqual({ tone: 'friendly' });
+    expect(effectiveWriteStyle({ writing_style: 'business', tone: 'default' })).toEqual({
+      writing_style: 'business',
+    });
+    expect(effectiveWriteStyle({ writing_style: 'default', tone: 'default' })).toEqual({ tone: 'default' });
   });
 
   it('strips the prefer_ prefix', () => {

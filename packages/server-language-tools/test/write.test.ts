@@ -194,7 +194,16 @@ describe('POST /v2/write/rephrase', () => {
       tone: 'friendly',
     });
     expect(reply.status).toBe(400);
-    expect(reply.data.message).toBe("Use either 'writing_style' or 'tone', not both.");
+    expect(reply.data.message).toBe(
+      'Both writing_style and tone defined, currently only one of them can be used at a time.',
+    );
+    for (const [writing_style, tone] of [
+      ['default', 'friendly'],
+      ['business', 'default'],
+    ]) {
+      const accepted = await rephrase({ text: ['Hi there'], target_lang: 'en-US', writing_style, tone });
+      expect(accepted.status).toBe(200);
+    }
   });
 
   it('falls back for prefer_ values where styles are unsupported, and refuses the plain value', async () => {

@@ -1,4 +1,4 @@
-import { checkWriteRules, ENDPOINTS, ERROR_CODES } from '@glossa/protocol';
+import { checkWriteRules, ENDPOINTS, ERROR_CODES, effectiveWriteStyle } from '@glossa/protocol';
 import type { Caller, ServiceContext } from '@glossa/server/feature';
 import { badRequest, currentBillingPeriod, defineRoute, ServiceError } from '@glossa/server/feature';
 import { type ImproveRequest, improveTexts, resolveWriteRequest } from './improve.js';
@@ -7,12 +7,13 @@ import { type ImproveRequest, improveTexts, resolveWriteRequest } from './improv
 export const rephraseRoute = defineRoute(ENDPOINTS.rephraseText, async ({ body, caller, context }) => {
   const rule = checkWriteRules(body);
   if (rule) throw badRequest(rule);
+  const style = effectiveWriteStyle(body);
   return billed(caller, context, {
     texts: body.text,
     targetLang: body.target_lang,
     mode: 'rephrase',
-    ...(body.writing_style !== undefined ? { writingStyle: body.writing_style } : {}),
-    ...(body.tone !== undefined ? { tone: body.tone } : {}),
+    ...(style.writing_style !== undefined ? { writingStyle: style.writing_style } : {}),
+    ...(style.tone !== undefined ? { tone: style.tone } : {}),
   });
 });
 
