@@ -13,6 +13,7 @@ import {
   resolveConfig,
 } from '@glossa/core';
 import type { CatalogOptions } from './catalogs.js';
+import type { ComponentOptions } from './components/extract.js';
 
 export interface GlossaViteOptions {
   /** Locales to produce. Default: the config's `targetLocales`. */
@@ -30,9 +31,18 @@ export interface GlossaViteOptions {
   readonly siteUrl?: string;
   /** i18next JSON catalogs to translate and emit content-hashed with a manifest. */
   readonly catalogs?: CatalogOptions;
+  /**
+   * Localize the text in components (JSX/TSX, Vue, Svelte, tagged templates): `true` or options. The
+   * build then makes one bundle per locale (`dist/<locale>/…` pages, locale chunks under `assets/`).
+   */
+  readonly components?: boolean | ComponentOptions;
+  /** Dev server with `components`: the locale the app is served in. Default `GLOSSA_DEV_LOCALE`, else the source. */
+  readonly devLocale?: string;
   /** A `glossa.config.*` file; default: looked up from Vite's root; `false`: none. */
   readonly configFile?: string | false;
   readonly cache?: CacheConfig;
+  /** The lock (`components`: tells a person's edit from machine output). Default `glossa.lock`; `false`: none. */
+  readonly lock?: string | false;
   readonly service?: GlossaConfig['service'];
   readonly translation?: GlossaConfig['translation'];
 }
@@ -42,6 +52,7 @@ export async function resolveGlossaConfig(options: GlossaViteOptions, root: stri
     ...(options.sourceLang !== undefined && { sourceLang: options.sourceLang }),
     ...(options.locales !== undefined && { targetLocales: options.locales }),
     ...(options.cache !== undefined && { cache: options.cache }),
+    ...(options.lock !== undefined && { lock: options.lock }),
     ...(options.service !== undefined && { service: options.service }),
     ...(options.translation !== undefined && { translation: options.translation }),
   };

@@ -5,10 +5,29 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { extname, join, posix } from 'node:path';
-import type { ResolvedConfig as GlossaResolvedConfig, RunEvent } from '@glossa/core';
-import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite';
+import { extname, join, posix, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ResolvedConfig as GlossaResolvedConfig, RunEvent, RunFailure } from '@glossa/core';
+import type { Plugin, ResolvedConfig, Rollup, ViteDevServer } from 'vite';
 import { emitCatalogs } from './catalogs.js';
+import {
+  extractComponent,
+  isComponentFile,
+  type KeyedUnit,
+  localizeModule,
+  scriptOptionsOf,
+} from './components/extract.js';
+import {
+  type BuiltFiles,
+  buildFingerprint,
+  buildLocale,
+  type LocaleBuild,
+  localeBuilds,
+  packFiles,
+  targetsFingerprint,
+  unpackFiles,
+} from './components/locale-builds.js';
+import { catalogPath, translateComponents } from './components/translate.js';
 import { type LinkOptions, outputPath } from './links.js';
 import { type Alternate, describeReport, localizePages, type Page, withAlternates } from './localize.js';
 import { type GlossaViteOptions, requestOptionsOf, resolveGlossaConfig } from './options.js';
@@ -25,6 +44,19 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
   let vite: ResolvedConfig;
   let glossa: GlossaResolvedConfig;
   let locales: readonly string[] = [];
+  const componentOptions =
+    options.components === true ? {} : options.components ? options.components : undefined;
+  const scriptOptions = componentOptions && scriptOptionsOf(componentOptions);
+  /** Set when this instance runs inside a locale build (see `buildLocale`). */
+  let localeBuild: LocaleBuild | undefined;
+  /** The source build: every module's source hash (for the fingerprint) and each component's units. */
+  const moduleHashes = new Map<string, string>();
+  const moduleUnits = new Map<string, (KeyedUnit & { file: string })[]>();
+  /** Dev server: modules whose text was localized, reloaded when a catalog changes. */
+  const devModules = new Set<string>();
+  let devLocale: string | undefined;
+  const catalogDir = () => resolve(vite.root, componentOptions?.catalogDir ?? 'locales/components');
+  const fileOf = (id: string) => relative(vite.root, id).split(sep).join('/');
 
   const log = (message: string) => vite.logger.info(message, { timestamp: true });
   const onEvent = (event: RunEvent) => {
@@ -66,9 +98,60 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     ...(links && { links }),
   });
 
-  return {
+  const plugin: Plugin = {
     name: 'glossa',
     enforce: 'post',
+    api: { options },
+
+    config() {
+      localeBuild = localeBuilds.getStore();
+    },
+
+    resolveId: {
+      order: 'pre',
+      handler(id) {
+        return id === '@glossa/vite/runtime' ? RUNTIME : undefined;
+      },
+    },
+
+    transform: {
+      order: 'pre',
+      async handler(code, id) {
+        if (!scriptOptions || id.startsWith('\0')) return null;
+        const source = vite.command === 'build' && !localeBuild;
+        if (source) moduleHashes.set(id, createHash('sha1').update(code).digest('hex'));
+        if (id.includes('?') || !isComponentFile(id)) return null;
+        const file = fileOf(id);
+        const units = await extractComponent(file, code, scriptOptions);
+        if (source) {
+          moduleUnits.set(
+            file,
+            units.map((u) => ({ ...u, file })),
+          );
+          return null;
+        }
+        if (units.length === 0) return null;
+        let targets: ReadonlyMap<string, string> | undefined = localeBuild?.targets;
+        if (!localeBuild && devLocale) {
+          devModules.add(id);
+          const run = await translateComponents(
+            units.map((u) => ({ ...u, file })),
+            { ...componentRunOptions(openDevSession()), locales: [devLocale], write: false },
+          );
+          warnAll(run.problems);
+          warnAll(run.report.failures);
+          targets = run.targets.get(devLocale);
+        }
+        if (!targets) return null;
+        const localized = localizeModule(code, units, (key) => targets.get(key));
+        for (const p of localized.problems) {
+          this.warn(
+            `${file}:${p.position.line}:${p.position.column}: ${p.key}: ${p.reason} (kept in ${glossa.sourceLang})`,
+          );
+        }
+        return localized.code === code ? null : { code: localized.code, map: null };
+      },
+    },
 
     async configResolved(config) {
       vite = config;
@@ -77,6 +160,8 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
       if (locales.length === 0) {
         throw new TypeError('glossaVite: no locales: set `locales` or `targetLocales` in glossa.config');
       }
+      const dev = options.devLocale ?? process.env.GLOSSA_DEV_LOCALE;
+      devLocale = dev && dev !== glossa.sourceLang ? dev : undefined;
       if (config.command === 'build' && !/^(\/|https?:)/.test(config.base)) {
         throw new TypeError(
           `glossaVite: \`base\` must be absolute ("/" or a URL) so asset URLs work in every locale's folder, got ${JSON.stringify(config.base)}`,
@@ -87,7 +172,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     generateBundle: {
       order: 'post',
       async handler(_outputOptions, bundle) {
-        if (this.environment.name !== 'client') return;
+        if (this.environment.name !== 'client' || localeBuild) return;
         const htmlAssets = Object.values(bundle).filter(
           (item) => item.type === 'asset' && item.fileName.endsWith('.html'),
         );
@@ -108,32 +193,47 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
                 .update(JSON.stringify([vite.base, output, [...paths].sort()]))
                 .digest('hex'),
             };
-            const localized = await localizePages(pages, localizeOptions(session, links));
-            for (const problem of localized.problems) {
-              this.warn(
-                `${problem.file}: ${problem.locale} ${problem.key}: ${problem.reason} (kept in ${glossa.sourceLang})`,
-              );
-            }
-            for (const failure of localized.report.failures) {
-              this.warn(
-                `${failure.file}: ${failure.locale} ${failure.key}: ${failure.reason} (kept in ${glossa.sourceLang})`,
-              );
-            }
-            for (const item of htmlAssets) {
-              if (item.type !== 'asset') continue;
-              const alternates = alternatesOf(item.fileName);
-              const defaultHref = alternates[0]!.href;
-              item.source = withAlternates(asText(item.source), alternates, defaultHref);
-              for (const locale of locales) {
-                const html = localized.pages.get(locale)!.get(item.fileName)!;
-                this.emitFile({
-                  type: 'asset',
-                  fileName: outputPath(output, locale, item.fileName),
-                  source: withAlternates(html, alternates, defaultHref),
-                });
+            if (scriptOptions) {
+              // Each locale's pages come from its own build (they load its chunks).
+              for (const item of htmlAssets) {
+                if (item.type !== 'asset') continue;
+                const alternates = alternatesOf(item.fileName);
+                item.source = withAlternates(asText(item.source), alternates, alternates[0]!.href);
               }
+              await buildComponents(this, bundle, session, pages, links);
             }
-            log(describeReport(localized.report, pages.length, locales, localized.reused));
+            const localized = scriptOptions
+              ? undefined
+              : await localizePages(pages, localizeOptions(session, links));
+            if (localized) {
+              for (const problem of localized.problems) {
+                this.warn(
+                  `${problem.file}: ${problem.locale} ${problem.key}: ${problem.reason} (kept in ${glossa.sourceLang})`,
+                );
+              }
+              for (const failure of localized.report.failures) {
+                this.warn(
+                  `${failure.file}: ${failure.locale} ${failure.key}: ${failure.reason} (kept in ${glossa.sourceLang})`,
+                );
+              }
+              for (const item of htmlAssets) {
+                if (item.type !== 'asset') continue;
+                const alternates = alternatesOf(item.fileName);
+                const defaultHref = alternates[0]!.href;
+                item.source = withAlternates(asText(item.source), alternates, defaultHref);
+                for (const locale of locales) {
+                  const html = localized.pages.get(locale)!.get(item.fileName)!;
+                  this.emitFile({
+                    type: 'asset',
+                    fileName: outputPath(output, locale, item.fileName),
+                    source: withAlternates(html, alternates, defaultHref),
+                  });
+                }
+              }
+              log(describeReport(localized.report, pages.length, locales, localized.reused));
+            }
+          } else if (scriptOptions) {
+            await buildComponents(this, bundle, session, [], undefined);
           }
           if (options.catalogs) {
             await emitCatalogs(options.catalogs, {
@@ -159,6 +259,17 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
       server.httpServer?.once('close', () => {
         closeDevSession().catch((error: Error) => server.config.logger.error(`glossa: ${error.message}`));
       });
+      if (scriptOptions && devLocale) {
+        // A person's edit of a component translation: the components that use it are updated in place.
+        server.watcher.add(catalogPath(catalogDir(), devLocale));
+        server.watcher.on('change', (file) => {
+          if (file !== catalogPath(catalogDir(), devLocale!)) return;
+          for (const id of devModules) {
+            const mod = server.moduleGraph.getModuleById(id);
+            if (mod) server.reloadModule(mod).catch((e: Error) => vite.logger.error(`glossa: ${e.message}`));
+          }
+        });
+      }
       server.watcher.on('change', (file) => {
         if (file.endsWith('.html') || (options.catalogs && file.endsWith('.json'))) {
           server.ws.send({ type: 'full-reload', path: '*' });
@@ -218,6 +329,101 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
       });
     },
   };
+  return plugin;
+
+  function componentRunOptions(session: Session) {
+    return {
+      session,
+      sourceLang: glossa.sourceLang,
+      locales,
+      cacheOnly,
+      catalogDir: catalogDir(),
+      lockPath: glossa.lock,
+      requestOptions: requestOptionsOf(glossa),
+      onEvent,
+    };
+  }
+
+  function warnAll(problems: readonly RunFailure[]) {
+    for (const p of problems) {
+      const at = p.position ? `:${p.position.line}:${p.position.column}` : '';
+      vite.logger.warn(
+        `glossa: ${p.file ?? ''}${at}: ${p.locale} ${p.key}: ${p.reason} (kept in ${glossa.sourceLang})`,
+      );
+    }
+  }
+
+  /**
+   * The source build's component text: one run over every unit, then each locale's build (or its files
+   * from the result cache) added to the output.
+   */
+  async function buildComponents(
+    ctx: Rollup.PluginContext,
+    bundle: Rollup.OutputBundle,
+    session: Session,
+    pages: readonly Page[],
+    links: LinkOptions | undefined,
+  ) {
+    const units = [...moduleUnits.values()].flat();
+    const run = await translateComponents(units, componentRunOptions(session));
+    warnAll(run.report.failures);
+    warnAll(run.problems);
+    const keys = new Set(units.map((u) => u.key)).size;
+    log(
+      `glossa: ${moduleUnits.size} component module(s), ${keys} text(s) × ${locales.join(', ')}: ` +
+        `${run.report.unchanged} unchanged, ${run.report.humanEdits} human edit(s), ${run.report.cacheHits} from cache, ` +
+        `${run.report.translated} translated, ${run.report.failures.length + run.problems.length} kept in ${glossa.sourceLang}`,
+    );
+    const material = [
+      'components',
+      buildFingerprint(moduleHashes, vite),
+      locales,
+      targetsFingerprint(run.targets),
+      output,
+      pages.map((p) => [p.path, p.html]),
+      requestOptionsOf(glossa),
+    ];
+    let outputs = await session.results?.get(material);
+    if (outputs) log(`glossa: ${locales.length} locale build(s) unchanged (result cache)`);
+    else {
+      const made: Record<string, string> = {};
+      let clean = run.report.failures.length === 0 && run.problems.length === 0;
+      for (const locale of locales) {
+        const started = performance.now();
+        const files = await buildLocale(vite, { locale, targets: run.targets.get(locale)! }, (p) =>
+          p === plugin ? glossaVite(options) : undefined,
+        );
+        const htmlFiles = [...files].filter(([name]) => name.endsWith('.html'));
+        const localized = await localizePages(
+          htmlFiles.map(([path, html]) => ({ path, html: asText(html) })),
+          { ...localizeOptions(session, links), locales: [locale] },
+        );
+        warnAll(localized.problems);
+        warnAll(localized.report.failures);
+        if (localized.problems.length > 0 || localized.report.failures.length > 0) clean = false;
+        for (const [path] of htmlFiles) {
+          files.delete(path);
+          const alternates = alternatesOf(path);
+          const html = localized.pages.get(locale)!.get(path)!;
+          files.set(outputPath(output, locale, path), withAlternates(html, alternates, alternates[0]!.href));
+        }
+        made[locale] = packFiles(files);
+        log(
+          `glossa: ${locale} build: ${files.size} file(s) in ${Math.round(performance.now() - started)} ms`,
+        );
+      }
+      outputs = made;
+      if (clean) await session.results?.set(material, outputs, new Map());
+    }
+    for (const locale of locales) {
+      const files: BuiltFiles = unpackFiles(outputs[locale]!);
+      for (const [fileName, source] of files) {
+        // A chunk without text has the same content, hence the same name, in every locale.
+        if (fileName in bundle) continue;
+        ctx.emitFile({ type: 'asset', fileName, source });
+      }
+    }
+  }
 
   async function servePage(server: ViteDevServer, locale: string, path: string, session: Session) {
     const file = join(vite.root, ...path.split('/'));
@@ -242,6 +448,11 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     return withAlternates(localized.pages.get(locale)!.get(pagePath)!, alternates, alternates[0]!.href);
   }
 }
+
+/** The `msg` tag's module, next to this one (`src/runtime.ts` from source, `dist/runtime.js` built). */
+const RUNTIME = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? './runtime.ts' : './runtime.js', import.meta.url),
+);
 
 const asText = (source: string | Uint8Array) =>
   typeof source === 'string' ? source : new TextDecoder().decode(source);

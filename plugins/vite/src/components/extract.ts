@@ -1,0 +1,99 @@
+/**
+ * A component module → its units, keyed for the lock and the catalog (`<path>#<hash of the source>`, so a
+ * key lives as long as its text), and a module with translations written in.
+ */
+import { createHash } from 'node:crypto';
+import { verifyCodes } from '@glossa/core';
+import { DEFAULT_ATTRIBUTES, DEFAULT_INLINE } from './markup.js';
+import { extractScript, type ScriptOptions } from './script.js';
+import { extractSvelte, extractVue } from './sfc.js';
+import { applyEdits, positionOf, type Unit, writeTarget } from './units.js';
+
+export interface ComponentOptions {
+  /** Attributes whose static values are translated. Default `alt`, `title`, `placeholder`, `aria-label`, `label`. */
+  readonly attributes?: readonly string[];
+  /** Elements kept inside a sentence as paired codes. Default: HTML's phrasing elements and `Link`, `NavLink`, `RouterLink`. */
+  readonly inline?: readonly string[];
+  /** The tag of translated template literals, imported from `@glossa/vite/runtime`. Default `msg`. */
+  readonly tag?: string;
+  /**
+   * Folder (relative to Vite's root) of the per-locale catalogs of component translations,
+   * `<locale>.json`, where a person's edit of a translation is kept. Default `locales/components`.
+   */
+  readonly catalogDir?: string;
+}
+
+export interface KeyedUnit extends Unit {
+  readonly key: string;
+  readonly position: { line: number; column: number; offset: number };
+}
+
+export function scriptOptionsOf(options: ComponentOptions): ScriptOptions {
+  return {
+    attributes: new Set(options.attributes ?? DEFAULT_ATTRIBUTES),
+    inline: new Set(options.inline ?? DEFAULT_INLINE),
+    tag: options.tag ?? 'msg',
+  };
+}
+
+const MARKUP_FILE = /\.(jsx|tsx|vue|svelte)$/;
+const SCRIPT_FILE = /\.(m?js|m?ts|cjs|cts)$/;
+
+/** Whether a module (its id without query) may hold units. */
+export function isComponentFile(path: string): boolean {
+  return (MARKUP_FILE.test(path) || SCRIPT_FILE.test(path)) && !path.includes('/node_modules/');
+}
+
+/** The units of a module; `file` is its path relative to the root (`/`-separated), the key prefix. */
+export async function extractComponent(
+  file: string,
+  code: string,
+  options: ScriptOptions,
+): Promise<KeyedUnit[]> {
+  const units: Unit[] = [];
+  const ext = /\.([a-z]+)$/.exec(file)?.[1] ?? '';
+  if (ext === 'vue') await extractVue(file, code, options, units);
+  else if (ext === 'svelte') await extractSvelte(file, code, options, units);
+  else if (ext === 'jsx' || ext === 'tsx') extractScript(file, code, ext, options, units);
+  else {
+    // Plain modules are parsed only when they may hold a tagged template or a marked string.
+    if (!code.includes(`${options.tag}\``) && !code.includes('@glossa')) return [];
+    extractScript(file, code, /ts$/.test(ext) ? 'ts' : 'js', options, units);
+  }
+  return units
+    .sort((a, b) => a.start - b.start)
+    .map((u) => ({ ...u, key: keyOf(file, u.source), position: positionOf(code, u.start) }));
+}
+
+export const keyOf = (file: string, source: string) =>
+  `${file}#${createHash('sha256').update(source).digest('hex').slice(0, 12)}`;
+
+export interface WriteProblem {
+  readonly key: string;
+  readonly position: KeyedUnit['position'];
+  readonly reason: string;
+}
+
+/**
+ * The module with each unit's target written in; a unit without a target, or whose target's codes do
+ * not match its source, keeps its source text (listed in `problems`).
+ */
+export function localizeModule(
+  code: string,
+  units: readonly KeyedUnit[],
+  targetOf: (key: string) => string | undefined,
+): { code: string; problems: WriteProblem[] } {
+  const edits: { start: number; end: number; text: string }[] = [];
+  const problems: WriteProblem[] = [];
+  for (const unit of units) {
+    const target = targetOf(unit.key);
+    if (target === undefined || target === unit.source) continue;
+    const bad = verifyCodes(unit.source, target);
+    if (bad) {
+      problems.push({ key: unit.key, position: unit.position, reason: bad });
+      continue;
+    }
+    edits.push({ start: unit.start, end: unit.end, text: writeTarget(unit, target) });
+  }
+  return { code: edits.length > 0 ? applyEdits(code, edits) : code, problems };
+}

@@ -1,0 +1,112 @@
+/**
+ * Per-locale builds. The source-language build extracts every component's units and translates them in
+ * one run; then each locale is built again, in memory, with its translations written into the
+ * components before the framework compiles them, and its files are added to the source build's output:
+ * pages under `<locale>/`, and chunks under `assets/` with content hashes, so a chunk without text
+ * (the framework, libraries) is the same file in every locale and only the chunks with text differ.
+ *
+ * A locale build's files are kept in the result cache under the fingerprint of everything that made
+ * them: every module's source, the build options, the locales and the translations. A warm build whose
+ * fingerprint is unchanged emits them from there and builds nothing more.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import type { InlineConfig, PluginOption, ResolvedConfig, Rollup } from 'vite';
+
+export interface LocaleBuild {
+  readonly locale: string;
+  /** Per key: this locale's target. */
+  readonly targets: ReadonlyMap<string, string>;
+}
+
+/** Set while a locale build runs; its glossa plugin instance reads it in its `config` hook. */
+export const localeBuilds = new AsyncLocalStorage<LocaleBuild>();
+
+/** A built file: text (chunks, pages, styles) or bytes. */
+export type BuiltFiles = Map<string, string | Uint8Array>;
+
+/** Builds `locale` in memory with the same config, and returns its files. */
+export async function buildLocale(
+  vite: ResolvedConfig,
+  build: LocaleBuild,
+  replacePlugin: (plugin: Rollup.Plugin) => Rollup.Plugin | undefined,
+): Promise<BuiltFiles> {
+  const { build: viteBuild } = await import('vite');
+  const inline = vite.inlineConfig;
+  const config: InlineConfig = {
+    ...inline,
+    configFile: vite.configFile ?? false,
+    root: vite.root,
+    mode: vite.mode,
+    logLevel: 'warn',
+    ...(inline.plugins && { plugins: replacePlugins(inline.plugins, replacePlugin) }),
+    build: {
+      ...inline.build,
+      write: false,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      reportCompressedSize: false,
+    },
+  };
+  const result = await localeBuilds.run(build, () => viteBuild(config));
+  const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[];
+  const files: BuiltFiles = new Map();
+  for (const output of outputs) {
+    if (!output || !('output' in output)) continue;
+    for (const item of output.output) {
+      files.set(item.fileName, item.type === 'chunk' ? item.code : item.source);
+    }
+  }
+  return files;
+}
+
+function replacePlugins(
+  plugins: readonly PluginOption[],
+  replace: (plugin: Rollup.Plugin) => Rollup.Plugin | undefined,
+): PluginOption[] {
+  return plugins.map((p) => {
+    if (Array.isArray(p)) return replacePlugins(p, replace);
+    if (p && typeof p === 'object' && 'name' in p) return replace(p as Rollup.Plugin) ?? p;
+    return p;
+  });
+}
+
+/** The fingerprint of the build's inputs: every module's source (by id) and the options given. */
+export function buildFingerprint(modules: ReadonlyMap<string, string>, vite: ResolvedConfig): string {
+  const hash = createHash('sha256');
+  for (const id of [...modules.keys()].sort()) hash.update(`${id}\0${modules.get(id)}\0`);
+  hash.update(
+    JSON.stringify(
+      { base: vite.base, mode: vite.mode, build: vite.build, define: vite.define ?? null },
+      (_key, value) => (typeof value === 'function' ? String(value) : value),
+    ),
+  );
+  return hash.digest('hex');
+}
+
+/** Files → one string for the result cache (text as is, bytes as base64). */
+export function packFiles(files: BuiltFiles): string {
+  const entries = [...files].map(([name, source]) =>
+    typeof source === 'string' ? [name, 't', source] : [name, 'b', Buffer.from(source).toString('base64')],
+  );
+  return JSON.stringify(entries);
+}
+
+export function unpackFiles(packed: string): BuiltFiles {
+  const files: BuiltFiles = new Map();
+  for (const [name, kind, data] of JSON.parse(packed) as [string, string, string][]) {
+    files.set(name, kind === 't' ? data : new Uint8Array(Buffer.from(data, 'base64')));
+  }
+  return files;
+}
+
+/** A hash of every locale's targets, sorted: part of the result cache's key. */
+export function targetsFingerprint(targets: ReadonlyMap<string, ReadonlyMap<string, string>>): string {
+  const hash = createHash('sha256');
+  for (const locale of [...targets.keys()].sort()) {
+    const byKey = targets.get(locale)!;
+    hash.update(`${locale}\0`);
+    for (const key of [...byKey.keys()].sort()) hash.update(`${key}\0${byKey.get(key)}\0`);
+  }
+  return hash.digest('hex');
+}

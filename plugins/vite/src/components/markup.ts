@@ -1,0 +1,158 @@
+/**
+ * The part of extraction every framework shares: a component's markup, as a small tree each parser's
+ * adapter builds (JSX, Vue templates, Svelte), cut into units. A run of text, expressions and inline
+ * elements becomes one unit (the sentence stays whole: an expression is a standalone code, an inline
+ * element a paired code); any other element, component or control-flow block ends the run and is a
+ * container of its own. Selected attributes with static values are units of their own.
+ */
+import { type Escape, type Piece, type Unit, unitOfPieces, unitOfText } from './units.js';
+
+export type MarkupNode =
+  /** Text as rendered (entities decoded, whitespace as the framework keeps it). */
+  | { readonly type: 'text'; readonly start: number; readonly end: number; readonly text: string }
+  /** An expression in text (`{name}`, `{{ count }}`); `visit` walks markup nested inside it, if any. */
+  | {
+      readonly type: 'expression';
+      readonly start: number;
+      readonly end: number;
+      /** Whether it holds markup (then it ends the run and `visit` extracts from it). */
+      readonly markup: boolean;
+      readonly visit?: () => void;
+    }
+  | MarkupElement
+  /** A control-flow block (`{#if}`, `{#each}`), a comment or anything else that ends a run. */
+  | { readonly type: 'block'; readonly start: number; readonly end: number; readonly visit?: () => void };
+
+export interface MarkupElement {
+  readonly type: 'element';
+  /** Tag or component name as written (`p`, `Link`, `motion.div`). */
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+  /** End of the opening tag and start of the closing tag; both `end` for a self-closing element. */
+  readonly openEnd: number;
+  readonly closeStart: number;
+  readonly children: readonly MarkupNode[];
+  readonly attributes: readonly MarkupAttribute[];
+  /** `translate="no"` or `data-glossa-ignore`: nothing inside is extracted. */
+  readonly ignore: boolean;
+}
+
+/** A static attribute value: the range inside its quotes and its rendered text. */
+export interface MarkupAttribute {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+  readonly value: string;
+  readonly escape: Escape;
+}
+
+export interface MarkupOptions {
+  /** Attributes whose static values are translated. */
+  readonly attributes: ReadonlySet<string>;
+  /** Elements that stay inside a sentence as paired codes. */
+  readonly inline: ReadonlySet<string>;
+}
+
+export const DEFAULT_ATTRIBUTES = ['alt', 'title', 'placeholder', 'aria-label', 'label'];
+export const DEFAULT_INLINE = [
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'br',
+  'cite',
+  'code',
+  'data',
+  'del',
+  'dfn',
+  'em',
+  'i',
+  'ins',
+  'kbd',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+  'var',
+  'wbr',
+  'Link',
+  'NavLink',
+  'RouterLink',
+];
+
+/** Content never translated: code, preformatted text, scripts, styles, drawings. */
+const OPAQUE = new Set(['code', 'kbd', 'samp', 'var', 'pre', 'script', 'style', 'svg', 'math']);
+/** Inline elements without content: standalone codes. */
+const VOID_INLINE = new Set(['br', 'wbr']);
+
+export function extractMarkup(
+  code: string,
+  roots: readonly MarkupNode[],
+  options: MarkupOptions,
+  units: Unit[],
+): void {
+  const inlineable = (node: MarkupNode): boolean => {
+    if (node.type === 'text') return true;
+    if (node.type === 'expression') return !node.markup;
+    if (node.type === 'block') return false;
+    if (!options.inline.has(node.name) || node.ignore) return false;
+    if (OPAQUE.has(node.name) || VOID_INLINE.has(node.name)) return true;
+    // Inside a sentence its attributes are part of the code's bytes: one with a translatable
+    // attribute (`<a title>`) is a container of its own, so the attribute is translated.
+    if (node.attributes.some((a) => options.attributes.has(a.name))) return false;
+    return node.children.every(inlineable);
+  };
+
+  const element = (el: MarkupElement) => {
+    if (el.ignore) return;
+    for (const a of el.attributes) {
+      if (!options.attributes.has(a.name)) continue;
+      const unit = unitOfText(a.start, a.end, a.value, a.escape, `attribute ${a.name}`);
+      if (unit) units.push(unit);
+    }
+    if (!OPAQUE.has(el.name)) container(el.children);
+  };
+
+  const container = (children: readonly MarkupNode[]) => {
+    let pieces: Piece[] = [];
+    const flush = () => {
+      const unit = pieces.length > 0 ? unitOfPieces(code, pieces, 'text', 'text') : undefined;
+      if (unit) units.push(unit);
+      pieces = [];
+    };
+    const inline = (node: MarkupNode) => {
+      if (node.type === 'text') pieces.push(node);
+      else if (node.type === 'expression') pieces.push({ type: 'x', start: node.start, end: node.end });
+      else if (node.type === 'element') {
+        if (OPAQUE.has(node.name) || VOID_INLINE.has(node.name) || node.openEnd === node.end) {
+          pieces.push({ type: 'x', start: node.start, end: node.end });
+        } else {
+          pieces.push({ type: 'open', start: node.start, end: node.openEnd });
+          for (const child of node.children) inline(child);
+          pieces.push({ type: 'close', start: node.closeStart, end: node.end });
+        }
+      }
+    };
+    for (const child of children) {
+      if (inlineable(child)) {
+        inline(child);
+        continue;
+      }
+      flush();
+      if (child.type === 'element') element(child);
+      else if (child.type !== 'text') child.visit?.();
+    }
+    flush();
+  };
+
+  container(roots);
+}

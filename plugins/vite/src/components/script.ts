@@ -1,0 +1,262 @@
+/**
+ * JavaScript and TypeScript modules, with or without JSX (React, Preact, Solid), parsed with oxc (the
+ * parser Vite 8 ships, `parseSync` from `vite`): JSX markup, tagged templates (`` msg`Saved ${n} files` ``)
+ * and string literals marked with a `/* @glossa *\/` comment right before them.
+ */
+import { parseSync } from 'vite';
+import { extractMarkup, type MarkupAttribute, type MarkupNode, type MarkupOptions } from './markup.js';
+import { decodeEntities, type Piece, type Unit, unitOfPieces, unitOfText } from './units.js';
+
+export interface ScriptOptions extends MarkupOptions {
+  /** The tag of translated template literals. */
+  readonly tag: string;
+}
+
+// oxc's ESTree: plain objects with `type`, `start`, `end`.
+// biome-ignore lint/suspicious/noExplicitAny: a generic walk over the parser's ESTree objects
+type Node = any;
+
+export class ComponentSyntaxError extends SyntaxError {
+  override name = 'ComponentSyntaxError';
+  readonly code = 'component_syntax';
+  readonly file: string;
+  readonly position: { line: number; column: number } | undefined;
+  constructor(file: string, message: string, position?: { line: number; column: number }) {
+    super(`${file}${position ? `:${position.line}:${position.column}` : ''}: ${message}`);
+    this.file = file;
+    this.position = position;
+  }
+}
+
+/** Parses `code` (the `lang` of oxc: js, jsx, ts, tsx) and appends its units, offsets shifted by `base`. */
+export function extractScript(
+  file: string,
+  code: string,
+  lang: 'js' | 'jsx' | 'ts' | 'tsx',
+  options: ScriptOptions,
+  units: Unit[],
+  base = 0,
+): void {
+  const result = parseSync(file, code, { lang, sourceType: 'module' });
+  if (result.errors.length > 0) {
+    const error = result.errors[0]!;
+    const at = error.labels?.[0]?.start;
+    throw new ComponentSyntaxError(file, error.message, at === undefined ? undefined : lineColumn(code, at));
+  }
+  const marked = new Set<number>();
+  for (const c of result.comments) if (c.value.trim() === '@glossa') marked.add(c.end);
+  const found: Unit[] = [];
+  walkScript(code, result.program, options, marked, found);
+  for (const u of found) units.push(base === 0 ? u : { ...u, start: u.start + base, end: u.end + base });
+}
+
+function walkScript(code: string, program: Node, options: ScriptOptions, marked: Set<number>, units: Unit[]) {
+  const isMarked = (node: Node) => {
+    let at = node.start;
+    while (at > 0 && /\s/.test(code[at - 1]!)) at--;
+    return marked.has(at);
+  };
+  /** Whether a subtree holds anything to extract (then it cannot travel inside a code). */
+  const hasWork = (node: Node): boolean => {
+    let found = false;
+    visit(node, (n) => {
+      if (found) return false;
+      if (
+        n.type === 'JSXElement' ||
+        n.type === 'JSXFragment' ||
+        isTag(n) ||
+        (isString(n) && marked.size > 0 && isMarked(n))
+      ) {
+        found = true;
+        return false;
+      }
+      return true;
+    });
+    return found;
+  };
+  const isTag = (n: Node) =>
+    n.type === 'TaggedTemplateExpression' && n.tag.type === 'Identifier' && n.tag.name === options.tag;
+
+  const markupOf = (node: Node): MarkupNode => {
+    if (node.type === 'JSXText') {
+      return { type: 'text', start: node.start, end: node.end, text: decodeEntities(cleanJsxText(node.raw)) };
+    }
+    if (node.type === 'JSXExpressionContainer' || node.type === 'JSXSpreadChild') {
+      const expression = node.expression;
+      const markup = expression.type !== 'JSXEmptyExpression' && hasWork(expression);
+      return {
+        type: 'expression',
+        start: node.start,
+        end: node.end,
+        markup,
+        ...(markup && { visit: () => walk(expression) }),
+      };
+    }
+    if (node.type === 'JSXFragment') {
+      return {
+        type: 'element',
+        name: '#fragment',
+        start: node.start,
+        end: node.end,
+        openEnd: node.openingFragment.end,
+        closeStart: node.closingFragment.start,
+        children: node.children.map(markupOf),
+        attributes: [],
+        ignore: false,
+      };
+    }
+    if (node.type === 'JSXElement') {
+      const opening = node.openingElement;
+      const attributes: MarkupAttribute[] = [];
+      const nested: Node[] = [];
+      let ignore = false;
+      for (const a of opening.attributes) {
+        if (a.type !== 'JSXAttribute') {
+          if (hasWork(a.argument)) nested.push(a.argument);
+          continue;
+        }
+        const name = code.slice(a.name.start, a.name.end);
+        const value = a.value;
+        if (name === 'data-glossa-ignore') ignore = true;
+        if (name === 'translate' && value?.type === 'Literal' && value.value === 'no') ignore = true;
+        if (!value) continue;
+        if (value.type === 'Literal' && typeof value.value === 'string') {
+          attributes.push({
+            name,
+            start: value.start + 1,
+            end: value.end - 1,
+            value: value.value,
+            escape: 'attribute',
+          });
+          continue;
+        }
+        const expression = value.type === 'JSXExpressionContainer' ? value.expression : value;
+        if (options.attributes.has(name) && isString(expression) && !isMarked(expression)) {
+          attributes.push({ name, ...stringRange(expression) });
+        } else if (expression.type !== 'JSXEmptyExpression' && hasWork(expression)) {
+          nested.push(expression);
+        }
+      }
+      const children = node.children.map(markupOf);
+      // Markup or marked text inside an attribute (`icon={<Icon />}`): extracted on its own, so the
+      // element is a container rather than a code.
+      if (nested.length > 0) {
+        children.unshift({
+          type: 'block',
+          start: opening.start,
+          end: opening.end,
+          visit: () => nested.forEach(walk),
+        });
+      }
+      return {
+        type: 'element',
+        name: code.slice(opening.name.start, opening.name.end),
+        start: node.start,
+        end: node.end,
+        openEnd: opening.end,
+        closeStart: node.closingElement ? node.closingElement.start : node.end,
+        children,
+        attributes,
+        ignore,
+      };
+    }
+    return { type: 'block', start: node.start, end: node.end };
+  };
+
+  const walk = (root: Node) =>
+    visit(root, (n) => {
+      if (n.type === 'JSXElement' || n.type === 'JSXFragment') {
+        extractMarkup(code, [markupOf(n)], options, units);
+        return false;
+      }
+      if (isTag(n)) {
+        const unit = templateUnit(code, n.quasi);
+        if (unit) units.push(unit);
+        return false;
+      }
+      if (isString(n) && marked.size > 0 && isMarked(n)) {
+        const r = stringRange(n);
+        const unit = unitOfText(r.start, r.end, r.value, r.escape, 'marked string');
+        if (unit) units.push(unit);
+        return false;
+      }
+      return true;
+    });
+  walk(program);
+}
+
+const isString = (n: Node) =>
+  (n.type === 'Literal' && typeof n.value === 'string') ||
+  (n.type === 'TemplateLiteral' && n.expressions.length === 0);
+
+function stringRange(n: Node) {
+  if (n.type === 'TemplateLiteral') {
+    return {
+      start: n.start + 1,
+      end: n.end - 1,
+      value: n.quasis[0].value.cooked ?? '',
+      escape: 'template' as const,
+    };
+  }
+  const quote = n.raw[0] === "'" ? ("string'" as const) : ('string"' as const);
+  return { start: n.start + 1, end: n.end - 1, value: n.value as string, escape: quote };
+}
+
+/** A tagged template's text with its `${…}` as standalone codes. */
+function templateUnit(code: string, quasi: Node): Unit | undefined {
+  const pieces: Piece[] = [];
+  const quasis = quasi.quasis as Node[];
+  // oxc's template elements span their delimiters: `` `…${ ``, `` }…${ ``, `` }…` ``.
+  const inner = (q: Node) => ({
+    start: q.start + (code[q.start] === '`' || code[q.start] === '}' ? 1 : 0),
+    end: q.end - (code[q.end - 1] === '`' ? 1 : code.startsWith('${', q.end - 2) ? 2 : 0),
+  });
+  for (const [i, q] of quasis.entries()) {
+    if (q.value.cooked == null) return undefined; // an invalid escape: left alone
+    const range = inner(q);
+    pieces.push({ type: 'text', ...range, text: q.value.cooked });
+    if (i < quasis.length - 1) pieces.push({ type: 'x', start: range.end, end: inner(quasis[i + 1]).start });
+  }
+  return unitOfPieces(code, pieces, 'template', 'tagged template');
+}
+
+/** Calls `enter` on every node (depth first); `false` skips the node's children. */
+function visit(node: Node, enter: (node: Node) => boolean): void {
+  if (!enter(node)) return;
+  for (const key in node) {
+    if (key === 'type' || key === 'start' || key === 'end') continue;
+    const value = node[key];
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (const item of value)
+        if (item !== null && typeof item === 'object' && typeof item.type === 'string') visit(item, enter);
+    } else if (typeof value.type === 'string') visit(value, enter);
+  }
+}
+
+/**
+ * JSX text as React renders it (Babel's and oxc's rule): lines trimmed where they meet a line break,
+ * blank lines dropped, the rest joined with one space.
+ */
+export function cleanJsxText(raw: string): string {
+  const lines = raw.split(/\r\n|\n|\r/);
+  let lastNonEmpty = 0;
+  for (const [i, line] of lines.entries()) if (/[^ \t]/.test(line)) lastNonEmpty = i;
+  let out = '';
+  for (const [i, line] of lines.entries()) {
+    let text = line.replace(/\t/g, ' ');
+    if (i !== 0) text = text.replace(/^ +/, '');
+    if (i !== lines.length - 1) text = text.replace(/ +$/, '');
+    if (text) {
+      if (i !== lastNonEmpty) text += ' ';
+      out += text;
+    }
+  }
+  return out;
+}
+
+function lineColumn(code: string, offset: number) {
+  const before = code.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
