@@ -3,6 +3,7 @@ import type { EngineRegistry } from './engines/registry.js';
 import type { CallerCache } from './http/caller-cache.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { LanguageCatalog } from './languages.js';
+import type { ServerMetrics } from './metrics.js';
 import type { ResolvedOptions } from './options.js';
 import type { ResourceStore } from './resources.js';
 import type { Storage } from './storage/storage.js';
@@ -20,6 +21,10 @@ export interface ServiceContext {
   readonly detector: SourceDetector;
   readonly rateLimiter: RateLimiter | undefined;
   readonly callers: CallerCache;
+  /** Prometheus metrics of this server (`GET /metrics`); features may add gauges (queue depth). */
+  readonly metrics: ServerMetrics;
+  /** Resolves when storage (and Redis, when configured) answer; rejects otherwise (`GET /ready`). */
+  ready(): Promise<void>;
   /** Base URLs of the two plans; known once the listeners are bound (or from `publicUrl` options). */
   readonly urls: { paid: string; free: string };
 }

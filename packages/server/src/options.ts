@@ -40,8 +40,27 @@ export interface ServerOptions {
   engineCacheEntries?: number;
   /** Per-key rate limit. Default 100 requests/s, burst 200. `false` turns it off. */
   rateLimit?: false | RateLimitOptions;
-  /** Storage to use instead of SQLite in `dataDir`. */
+  /** Storage to use instead of SQLite in `dataDir` (or PostgreSQL at `databaseUrl`). */
   storage?: Storage;
+  /**
+   * PostgreSQL (`postgres://user:password@host:5432/database`) for accounts, keys, settings and usage,
+   * shared by every instance given the same URL. Default: SQLite in `dataDir`.
+   */
+  databaseUrl?: string;
+  /**
+   * Redis (`redis://host:6379`) that instances of a fleet share: per-key rate limits hold across them, and a
+   * revoked key leaves every instance's key cache at once. Default: both per instance, in memory.
+   */
+  redisUrl?: string;
+  /** Connections of this instance's PostgreSQL pool. Default 10. */
+  databasePoolSize?: number;
+  /**
+   * On `close()`, how long requests in flight may take to finish before their connections are cut, in ms.
+   * Default 10,000.
+   */
+  shutdownGraceMs?: number;
+  /** Serve `GET /metrics` (Prometheus text) on both listeners. Default true. */
+  metrics?: boolean;
   /** Base URLs clients reach this server at, when behind a proxy. Default: the listening addresses. */
   publicUrl?: string;
   freePublicUrl?: string;
@@ -59,6 +78,32 @@ export interface ResolvedOptions {
   readonly upstream: UpstreamOptions | undefined;
   readonly publicUrl: string | undefined;
   readonly freePublicUrl: string | undefined;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly databasePoolSize: number;
+  readonly shutdownGraceMs: number;
+  readonly metrics: boolean;
+}
+
+function url(name: string, value: unknown, protocols: readonly string[]): string | undefined {
+  if (value === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {}
+  if (!parsed || !protocols.includes(parsed.protocol)) {
+    // Never echo the value: it may hold a password.
+    throw new TypeError(`${name}: expected a ${protocols.map((p) => `${p}//`).join(' or ')} URL`);
+  }
+  return value as string;
+}
+
+function count(name: string, value: unknown, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || (value as number) < min) {
+    throw new RangeError(`${name}: expected an integer >= ${min}, got ${JSON.stringify(value)}`);
+  }
+  return value as number;
 }
 
 function port(name: string, value: unknown, fallback: number): number {
@@ -118,5 +163,10 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     upstream: options.upstream,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     freePublicUrl: options.freePublicUrl?.replace(/\/+$/, ''),
+    databaseUrl: url('databaseUrl', options.databaseUrl, ['postgres:', 'postgresql:']),
+    redisUrl: url('redisUrl', options.redisUrl, ['redis:', 'rediss:']),
+    databasePoolSize: count('databasePoolSize', options.databasePoolSize, 10, 1),
+    shutdownGraceMs: count('shutdownGraceMs', options.shutdownGraceMs, 10_000, 0),
+    metrics: options.metrics ?? true,
   };
 }

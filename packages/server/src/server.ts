@@ -15,11 +15,21 @@ import { sharedHelperLifetime } from './helper-lifetime.js';
 import { buildApp } from './http/app.js';
 import { CallerCache } from './http/caller-cache.js';
 import { createRateLimiter } from './http/rate-limit.js';
+import { hashKey } from './keys.js';
 import { createLanguageCatalog } from './languages.js';
+import { createMetrics } from './metrics.js';
 import { resolveOptions, type ServerOptions } from './options.js';
 import { createResourceStore, type ResourceStore } from './resources.js';
 import { SPINE_ROUTES } from './routes/index.js';
+import {
+  announceKeyRevoked,
+  connectRedis,
+  createRedisRateLimiter,
+  subscribeKeyRevocations,
+} from './shared-state.js';
+import { createPostgresStorage } from './storage/postgres.js';
 import { createSqliteStorage } from './storage/sqlite.js';
+import type { Storage } from './storage/storage.js';
 import { createSourceDetector } from './translate/detect-source.js';
 
 /** `ServerOptions` and the feature packages to serve beside the spine. */
@@ -44,9 +54,17 @@ export interface GlossaServer {
   readonly paid: FastifyInstance;
   readonly free: FastifyInstance;
   createAccount(options: CreateAccountOptions): Promise<CreatedAccount>;
+  /**
+   * Deletes a key; every instance sharing this one's Redis forgets it at once (without Redis, other
+   * instances within their key cache's 5 s). False when no such key exists.
+   */
+  revokeKey(key: string): Promise<boolean>;
   /** Binds both listeners. */
   listen(): Promise<void>;
-  /** Stops listening, engines and storage. Safe to call twice. */
+  /**
+   * Stops accepting requests, lets those in flight finish (at most `shutdownGraceMs`), then stops features,
+   * engines, storage and Redis. Safe to call twice.
+   */
   close(): Promise<void>;
 }
 
@@ -59,20 +77,50 @@ function baseUrl(address: string | { address: string; port: number } | null): st
   return `http://${host}:${address.port}`;
 }
 
+/**
+ * Closes a listener: no new connection, idle keep-alive connections closed, requests in flight answered;
+ * after `graceMs` the connections still open are cut.
+ */
+async function closeApp(app: FastifyInstance, graceMs: number): Promise<void> {
+  const timer = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Creates the service (storage opened and migrated, development account ensured) without listening. */
 export async function createServer(options: CreateServerOptions = {}): Promise<GlossaServer> {
   const resolved = resolveOptions(options);
   const features = checkFeatures(options.features);
-  const storage = options.storage ?? createSqliteStorage(resolved.dataDir);
+  const metrics = createMetrics();
+  const storage: Storage = metrics.countUsage(
+    options.storage ??
+      (resolved.databaseUrl
+        ? await createPostgresStorage(resolved.databaseUrl, { poolSize: resolved.databasePoolSize })
+        : createSqliteStorage(resolved.dataDir)),
+  );
+  const redis = resolved.redisUrl ? connectRedis(resolved.redisUrl) : undefined;
+  // Errors surface on the commands (a request answers 5xx, /ready answers 503), not as process crashes.
+  redis?.on('error', () => {});
+  const callers = new CallerCache();
   let dev: Awaited<ReturnType<typeof ensureDevAccount>>;
   let engines: ReturnType<typeof createEngineRegistry>;
   let resources: ResourceStore | undefined;
+  let unsubscribe: (() => Promise<void>) | undefined;
   try {
+    if (resolved.redisUrl)
+      unsubscribe = await subscribeKeyRevocations(resolved.redisUrl, () => callers.clear());
     resources = await createResourceStore(resolved.dataDir, storage);
     dev = await ensureDevAccount(storage, resolved.dataDir, resolved.devKey);
-    engines = createEngineRegistry(options.engines ?? (await defaultEngines(resolved)));
+    engines = createEngineRegistry(
+      (options.engines ?? (await defaultEngines(resolved))).map((engine) => metrics.countErrors(engine)),
+    );
   } catch (error) {
     await resources?.close();
+    await unsubscribe?.();
+    redis?.disconnect();
     await storage.close();
     throw error;
   }
@@ -85,8 +133,18 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
     languages: createLanguageCatalog(engines, features),
     outputs: createOutputCache(resolved.engineCacheEntries),
     detector: createSourceDetector(),
-    rateLimiter: resolved.rateLimit === false ? undefined : createRateLimiter(resolved.rateLimit),
-    callers: new CallerCache(),
+    rateLimiter:
+      resolved.rateLimit === false
+        ? undefined
+        : redis
+          ? createRedisRateLimiter(redis, resolved.rateLimit)
+          : createRateLimiter(resolved.rateLimit),
+    callers,
+    metrics,
+    async ready() {
+      await storage.getSetting('glossa.ready');
+      await redis?.ping();
+    },
     urls: {
       paid: resolved.publicUrl ?? `http://${hostForUrl}:${resolved.port}`,
       free: resolved.freePublicUrl ?? `http://${hostForUrl}:${resolved.freePort}`,
@@ -114,6 +172,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
     paid,
     free,
     createAccount: (accountOptions) => createAccount(storage, accountOptions),
+    async revokeKey(key) {
+      const hash = hashKey(key);
+      const revoked = await storage.revokeKey(hash);
+      callers.clear();
+      if (revoked && resolved.redisUrl) await announceKeyRevoked(resolved.redisUrl, hash);
+      return revoked;
+    },
     async listen() {
       await paid.listen({ port: resolved.port, host: resolved.host });
       try {
@@ -128,11 +193,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.allSettled([paid.close(), free.close()]);
+      await Promise.allSettled([
+        closeApp(paid, resolved.shutdownGraceMs),
+        closeApp(free, resolved.shutdownGraceMs),
+      ]);
       releaseAgreementTools();
       await Promise.all(running.map((feature) => feature.close()));
       await engines.close();
       await resources.close();
+      await unsubscribe?.();
+      redis?.disconnect();
       await storage.close();
     },
   };

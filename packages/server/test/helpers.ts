@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CreateServerOptions, type GlossaServer, startServer } from '../src/index.js';
+import { onPostgres, sharedPostgres } from './services.js';
 
 export interface Reply {
   status: number;
@@ -32,7 +33,27 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A real server on loopback ports with a fresh data directory (a real SQLite file). */
+/** The database of each data directory, when the suite runs on PostgreSQL (a restart finds its data). */
+const databases = new Map<string, Promise<string>>();
+
+/**
+ * With `GLOSSA_TEST_POSTGRES` set, the storage options of a data directory: its own database on a cluster
+ * this test process started (services.ts). Otherwise none: SQLite in the data directory.
+ */
+export async function storageFor(dataDir: string): Promise<{ databaseUrl?: string }> {
+  if (!onPostgres) return {};
+  let url = databases.get(dataDir);
+  if (!url) {
+    url = sharedPostgres().then((cluster) => cluster.createDatabase());
+    databases.set(dataDir, url);
+  }
+  return { databaseUrl: await url };
+}
+
+/**
+ * A real server on loopback ports with a fresh data directory: a real SQLite file, or with
+ * `GLOSSA_TEST_POSTGRES` set, a real PostgreSQL database of its own.
+ */
 export async function startTestServer(options: CreateServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'glossa-server-test-'));
   const server = await startServer({
@@ -41,6 +62,7 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
     freePort: 0,
     host: '127.0.0.1',
     logger: false,
+    ...(options.storage ? {} : await storageFor(dataDir)),
     ...options,
   });
   const call = async (path: string, options: CallOptions = {}): Promise<Reply> => {

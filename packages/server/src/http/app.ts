@@ -16,15 +16,6 @@ import { authenticate, checkAccess } from './auth.js';
 import { bodyObject, registerBodyParsers, unsupportedMediaType } from './body.js';
 import type { Route } from './route.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    caller: Caller | undefined;
-  }
-  interface FastifyContextConfig {
-    route?: Route;
-  }
-}
-
 /** Body limit of endpoints for which the spec sets none. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -157,16 +148,23 @@ export function buildApp(
     closing = true;
   });
 
-  /** The caller may make this request: access rule, then rate limit. Throws the interface's error. */
-  const admit = (request: FastifyRequest, route: Route, caller: Caller) => {
-    request.caller = caller;
-    checkAccess(route.endpoint.access, caller);
-    const wait = context.rateLimiter?.take(caller.key.id) ?? 0;
+  const limited = (wait: number) => {
     if (wait > 0) {
       throw new ServiceError(429, 'Too many requests. Retry later.', ERROR_CODES.tooManyRequests, undefined, {
         headers: { 'retry-after': String(wait) },
       });
     }
+  };
+  /**
+   * The caller may make this request: access rule, then rate limit. Throws the interface's error; a
+   * promise when the rate limit is shared (Redis).
+   */
+  const admit = (request: FastifyRequest, route: Route, caller: Caller): void | Promise<void> => {
+    request.caller = caller;
+    checkAccess(route.endpoint.access, caller);
+    const wait = context.rateLimiter?.take(caller.key.id) ?? 0;
+    if (typeof wait === 'number') return limited(wait);
+    return wait.then(limited);
   };
 
   // A callback hook, not an async one: a known key is admitted in the same turn, without a promise.
@@ -187,20 +185,25 @@ export function buildApp(
       if (!route || route.endpoint.access === 'signed_url') return done();
       const caller = authenticate(request, plan, context);
       if (!(caller instanceof Promise)) {
-        admit(request, route, caller);
-        return done();
+        const admitted = admit(request, route, caller);
+        if (!admitted) return done();
+        return admitted.then(() => done(), fail);
       }
-      caller.then((found) => {
-        try {
-          admit(request, route, found);
-          done();
-        } catch (error) {
-          fail(error);
-        }
-      }, fail);
+      caller.then((found) => admit(request, route, found)).then(() => done(), fail);
     } catch (error) {
       fail(error);
     }
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    // The route's pattern (`/v2/glossaries/:glossary_id`), never the URL as sent: bounded label values.
+    context.metrics.observeRequest(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+    done();
   });
 
   if (context.options.logger !== false)
@@ -235,6 +238,26 @@ export function buildApp(
   registerMissingFeatures(app, features);
 
   app.get('/openapi.json', async () => buildOpenApiDocument(routes, context.urls));
+  // Operations: liveness, readiness (storage and Redis answer), Prometheus metrics. No key needed; the
+  // metrics hold no key, account or text.
+  app.get('/health', async () => ({ status: 'ok' }));
+  app.get('/ready', async (_request, reply) => {
+    try {
+      await context.ready();
+      return { status: 'ready' };
+    } catch (error) {
+      return reply.code(503).send({
+        message: `Not ready: ${error instanceof Error ? error.message : String(error)}`,
+        code: ERROR_CODES.serviceUnavailable,
+      });
+    }
+  });
+  if (context.options.metrics) {
+    app.get('/metrics', async (_request, reply) => {
+      const text = await context.metrics.registry.metrics();
+      return reply.type(context.metrics.registry.contentType).send(text);
+    });
+  }
 
   for (const route of routes) {
     const endpoint = route.endpoint;

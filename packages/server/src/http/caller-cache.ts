@@ -25,6 +25,11 @@ export class CallerCache {
     return undefined;
   }
 
+  /** Forgets every key (one was revoked: the cache is keyed by header, not by key). */
+  clear(): void {
+    this.#entries.clear();
+  }
+
   set(header: string, caller: Caller): void {
     if (this.#entries.size >= this.maxEntries) this.#entries.clear();
     this.#entries.set(header, { caller, expires: performance.now() + this.ttlMs });

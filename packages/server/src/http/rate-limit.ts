@@ -1,10 +1,15 @@
 /**
  * Per-key token buckets: each key may make `burst` requests at once and `requestsPerSecond` sustained.
- * In memory, per server instance.
+ * `createRateLimiter` keeps them in memory, per server instance; `createRedisRateLimiter` (shared-state.ts)
+ * keeps them in Redis, one bucket per key for a whole fleet.
  */
 export interface RateLimiter {
-  /** Takes one token for `id`; returns 0 when allowed, else the seconds to wait (for `Retry-After`). */
-  take(id: string): number;
+  /**
+   * Takes one token for `id`; 0 when allowed, else the seconds to wait (for `Retry-After`). The in-memory
+   * limiter answers at once; a shared one answers with a promise.
+   */
+  take(id: string): number | Promise<number>;
+  close?(): Promise<void>;
 }
 
 const MAX_TRACKED_KEYS = 10_000;
@@ -12,7 +17,7 @@ const MAX_TRACKED_KEYS = 10_000;
 export function createRateLimiter(
   limit: { requestsPerSecond: number; burst: number },
   now: () => number = () => performance.now(),
-): RateLimiter {
+): RateLimiter & { take(id: string): number } {
   const buckets = new Map<string, { tokens: number; at: number }>();
   const refill = (bucket: { tokens: number; at: number }, time: number) => {
     bucket.tokens = Math.min(

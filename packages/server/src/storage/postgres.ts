@@ -149,6 +149,10 @@ export async function createPostgresStorage(
       const row = rows[0];
       return row && { key: { id: row.key_id, accountId: row.id }, account: toAccount(row) };
     },
+    async revokeKey(keyHash) {
+      const { rowCount } = await pool.query('DELETE FROM api_keys WHERE key_hash = $1', [keyHash]);
+      return (rowCount ?? 0) > 0;
+    },
     async getSetting(name) {
       const { rows } = await pool.query<{ value: string }>('SELECT value FROM settings WHERE name = $1', [
         name,

@@ -76,6 +76,7 @@ export function createSqliteStorage(dataDir: string): Storage {
     findKey: db.prepare(
       `SELECT k.id AS key_id, a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
     ),
+    deleteKey: db.prepare('DELETE FROM api_keys WHERE key_hash = ?'),
     getSetting: db.prepare('SELECT value FROM settings WHERE name = ?'),
     setSetting: db.prepare(
       'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
@@ -202,6 +203,9 @@ export function createSqliteStorage(dataDir: string): Storage {
     async findKeyByHash(keyHash) {
       const row = statements.findKey.get(keyHash) as (AccountRow & { key_id: string }) | undefined;
       return row && { key: { id: row.key_id, accountId: row.id }, account: toAccount(row) };
+    },
+    async revokeKey(keyHash) {
+      return statements.deleteKey.run(keyHash).changes > 0;
     },
     async getSetting(name) {
       return (statements.getSetting.get(name) as { value: string } | undefined)?.value;

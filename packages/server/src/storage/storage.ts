@@ -1,6 +1,6 @@
 /**
  * Everything the server keeps, behind one interface: SQLite (`createSqliteStorage`) by default, PostgreSQL
- * later for several instances sharing state. Methods are async so a networked store can implement them;
+ * (`createPostgresStorage`) for several instances sharing state. Methods are async so a networked store can implement them;
  * each method that must be atomic (quota reservation) says so.
  */
 
@@ -88,6 +88,8 @@ export interface Storage {
   /** Stores a key by its hash only. */
   addKey(accountId: string, keyHash: string): Promise<ApiKeyRecord>;
   findKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; account: Account } | undefined>;
+  /** Deletes the key with this hash; false when there was none. */
+  revokeKey(keyHash: string): Promise<boolean>;
   getSetting(name: string): Promise<string | undefined>;
   setSetting(name: string, value: string): Promise<void>;
   /**
