@@ -3,6 +3,16 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, ServiceContext } from '../context.js';
 
+// Every request knows its caller (set by the auth hook) and every route its table entry (route config).
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | undefined;
+  }
+  interface FastifyContextConfig {
+    route?: Route;
+  }
+}
+
 type StaticOf<T> = T extends TSchema ? Static<T> : undefined;
 
 /** What a route handler receives: the caller and the validated query, body and path parameters. */
