@@ -43,6 +43,8 @@ export const DOCUMENT_MINIMUM_BILLED_CHARACTERS = 50_000;
 export const DOCUMENT_FORMATS_WITH_MINIMUM = ['docx', 'pptx', 'xlsx', 'pdf'] as const;
 /** Recommended maximum age of a cached language lookup, in milliseconds (1 hour). */
 export const LANGUAGES_CACHE_MAX_AGE_MS = 60 * 60 * 1000;
-/** GET /v3/translation_memories `page_size`: bounds and default (the interface leaves them open; Glossa's choice). */
-export const MAX_TRANSLATION_MEMORIES_PAGE_SIZE = 100;
-export const DEFAULT_TRANSLATION_MEMORIES_PAGE_SIZE = 25;
+/** GET /v3/translation_memories `page_size`: bounds and default (the interface leaves them open; the public description's). */
+export const MAX_TRANSLATION_MEMORIES_PAGE_SIZE = 25;
+export const DEFAULT_TRANSLATION_MEMORIES_PAGE_SIZE = 10;
+/** Custom instruction `label` on a style rule list: maximum length in characters (the public description's). */
+export const MAX_CUSTOM_INSTRUCTION_LABEL_LENGTH = 100;

@@ -3,6 +3,7 @@ import { DateTime, LanguageCode, LanguageCodeIn, Name, Uuid } from './common.js'
 import { STYLE_RULE_LANGUAGES } from './languages.js';
 import {
   DEFAULT_STYLE_RULES_PAGE_SIZE,
+  MAX_CUSTOM_INSTRUCTION_LABEL_LENGTH,
   MAX_CUSTOM_INSTRUCTION_LENGTH,
   MAX_STYLE_RULE_CUSTOM_INSTRUCTIONS,
   MAX_STYLE_RULES_PAGE_SIZE,
@@ -24,7 +25,7 @@ export type ConfiguredRules = Static<typeof ConfiguredRules>;
 /** A custom instruction as sent (POST, PUT: all fields except the optional source_language required). */
 export const CustomInstructionInput = Type.Object(
   {
-    label: Name,
+    label: Type.String({ minLength: 1, maxLength: MAX_CUSTOM_INSTRUCTION_LABEL_LENGTH }),
     prompt: Type.String({ minLength: 1, maxLength: MAX_CUSTOM_INSTRUCTION_LENGTH }),
     source_language: Type.Optional(LanguageCode),
   },

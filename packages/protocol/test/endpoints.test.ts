@@ -33,6 +33,7 @@ PATCH /v3/style_rules/:style_id
 PUT /v3/style_rules/:style_id/configured_rules
 DELETE /v3/style_rules/:style_id
 POST /v3/style_rules/:style_id/custom_instructions
+GET /v3/style_rules/:style_id/custom_instructions/:instruction_id
 PUT /v3/style_rules/:style_id/custom_instructions/:instruction_id
 DELETE /v3/style_rules/:style_id/custom_instructions/:instruction_id
 GET /v3/translation_memories

@@ -61,6 +61,11 @@ describe('translation memory import', () => {
       segment_count: 5,
     });
     const list = await t.call('/v3/translation_memories');
+    // page_size is 1 to 25 (the public description's bounds).
+    expect((await t.call('/v3/translation_memories?page_size=25')).status).toBe(200);
+    const over = await t.call('/v3/translation_memories?page_size=26');
+    expect(over.status).toBe(400);
+    expect(over.data.message).toBe("Parameter 'page_size' must be between 1 and 25.");
     expect(list.data.translation_memories).toContainEqual(memory.data);
     expect(list.data.total_count).toBeGreaterThanOrEqual(1);
 

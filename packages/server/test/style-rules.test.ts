@@ -67,11 +67,23 @@ describe('style rule lists', () => {
       prompt: 'Use "sign in" instead of "login"',
       source_language: 'de',
     });
+    const got = await t.call(`${path}/custom_instructions/${added.data.id}`);
+    expect(got.status).toBe(200);
+    expect(got.data).toEqual(replaced.data);
+    expect((await t.call(`${path}/custom_instructions/${added.data.id}`, { key: 'wrong-key' })).status).toBe(
+      403,
+    );
+    const longLabel = await t.call(`${path}/custom_instructions`, {
+      json: { label: 'l'.repeat(101), prompt: 'p' },
+    });
+    expect(longLabel.status).toBe(400);
+    expect(longLabel.data.message).toBe("Parameter 'label' is too long (at most 100 characters).");
     const removed = await t.call(`${path}/custom_instructions/${added.data.id}`, { method: 'DELETE' });
     expect(removed.status).toBe(204);
     expect((await t.call(`${path}/custom_instructions/${added.data.id}`, { method: 'DELETE' })).status).toBe(
       404,
     );
+    expect((await t.call(`${path}/custom_instructions/${added.data.id}`)).status).toBe(404);
 
     const current = await t.call(path);
     expect(current.data.version).toBe(6);

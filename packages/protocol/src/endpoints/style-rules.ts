@@ -94,6 +94,16 @@ export const STYLE_RULE_ENDPOINTS = {
     response: CustomInstruction,
     notes: 'At most 200 custom instructions per list (MAX_STYLE_RULE_CUSTOM_INSTRUCTIONS).',
   },
+  getCustomInstruction: {
+    ...common,
+    method: 'GET',
+    path: '/v3/style_rules/:style_id/custom_instructions/:instruction_id',
+    operationId: 'getCustomInstruction',
+    summary: 'Get one custom instruction',
+    params: InstructionParams,
+    status: 200,
+    response: CustomInstruction,
+  },
   replaceCustomInstruction: {
     ...common,
     method: 'PUT',

@@ -71,13 +71,19 @@ const instructionCases = [
     value: edit(instruction, { prompt: 'x'.repeat(301) }),
     message: "Parameter 'prompt' is too long (at most 300 characters).",
   },
+  {
+    kind: 'limit',
+    part: 'body',
+    value: edit(instruction, { label: 'l'.repeat(101) }),
+    message: "Parameter 'label' is too long (at most 100 characters).",
+  },
 ] as const;
 const instructionAccepts = [
   {
     part: 'body',
-    value: edit(instruction, { prompt: 'x'.repeat(300), source_language: undefined }),
-    why: 'a 300-character prompt',
-    bounds: ['prompt'],
+    value: edit(instruction, { label: 'l'.repeat(100), prompt: 'x'.repeat(300), source_language: undefined }),
+    why: 'a 100-character label and a 300-character prompt',
+    bounds: ['label', 'prompt'],
   },
 ] as const;
 const languages = "Expected one of: 'de', 'en', 'es', 'fr', 'it', 'ja', 'ko', 'zh'.";
@@ -95,10 +101,12 @@ export const STYLE_RULE_CASES = {
       {
         part: 'body',
         value: edit(create, {
-          custom_instructions: Array(200).fill(edit(instruction, { prompt: 'x'.repeat(300) })),
+          custom_instructions: Array(200).fill(
+            edit(instruction, { label: 'l'.repeat(100), prompt: 'x'.repeat(300) }),
+          ),
         }),
         why: '200 instructions of 300 characters',
-        bounds: ['custom_instructions', 'custom_instructions[0].prompt'],
+        bounds: ['custom_instructions', 'custom_instructions[0].label', 'custom_instructions[0].prompt'],
       },
     ],
     rejects: [
@@ -137,6 +145,12 @@ export const STYLE_RULE_CASES = {
         part: 'body',
         value: edit(create, { custom_instructions: [edit(instruction, { prompt: 'x'.repeat(301) })] }),
         message: "Parameter 'custom_instructions[0].prompt' is too long (at most 300 characters).",
+      },
+      {
+        kind: 'limit',
+        part: 'body',
+        value: edit(create, { custom_instructions: [edit(instruction, { label: 'l'.repeat(101) })] }),
+        message: "Parameter 'custom_instructions[0].label' is too long (at most 100 characters).",
       },
     ],
   },
@@ -206,6 +220,11 @@ export const STYLE_RULE_CASES = {
     response: { id: G2, ...instruction },
     accepts: instructionAccepts,
     rejects: [...styleParamCases, ...instructionCases],
+  },
+  getCustomInstruction: {
+    valid: { params: instructionParams },
+    response: { id: G2, ...instruction },
+    rejects: instructionParamCases,
   },
   replaceCustomInstruction: {
     valid: { params: instructionParams, body: instruction },

@@ -80,10 +80,10 @@ const job = {
 
 export const TRANSLATION_MEMORY_CASES = {
   listTranslationMemories: {
-    valid: { query: { page: 0, page_size: 25 } },
+    valid: { query: { page: 0, page_size: 10 } },
     response: { translation_memories: [memory], total_count: 1 },
     accepts: [
-      { part: 'query', value: { page_size: 100 }, why: 'page_size 100 (the bound)', bounds: ['page_size'] },
+      { part: 'query', value: { page_size: 25 }, why: 'page_size 25 (the bound)', bounds: ['page_size'] },
       {
         part: 'query',
         value: { page_size: 1, page: 0 },
@@ -101,14 +101,14 @@ export const TRANSLATION_MEMORY_CASES = {
       {
         kind: 'limit',
         part: 'query',
-        value: { page_size: 101 },
-        message: "Parameter 'page_size' must be between 1 and 100.",
+        value: { page_size: 26 },
+        message: "Parameter 'page_size' must be between 1 and 25.",
       },
       {
         kind: 'limit',
         part: 'query',
         value: { page_size: 0 },
-        message: "Parameter 'page_size' must be between 1 and 100.",
+        message: "Parameter 'page_size' must be between 1 and 25.",
       },
       { kind: 'limit', part: 'query', value: { page: -1 }, message: "Parameter 'page' must be at least 0." },
     ],

@@ -87,6 +87,13 @@ export const STYLE_RULE_ROUTES: readonly Route[] = [
     if (!list) throw missing(params.style_id);
     return instruction;
   }),
+  defineRoute(ENDPOINTS.getCustomInstruction, async ({ params, caller, context }) => {
+    const list = await context.resources.styleLists.get(caller.account.id, params.style_id);
+    if (!list) throw missing(params.style_id);
+    const instruction = list.customInstructions.find((item) => item.id === params.instruction_id);
+    if (!instruction) throw notFound(`Custom instruction '${params.instruction_id}' not found.`);
+    return instruction;
+  }),
   defineRoute(ENDPOINTS.replaceCustomInstruction, async ({ params, body, caller, context }) => {
     const instruction = withId(body, params.instruction_id);
     let found = false;
