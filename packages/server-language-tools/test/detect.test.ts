@@ -53,6 +53,29 @@ describe('POST /v3/detect/language', () => {
     for (const language of languages) expect(DETECTION_LANGUAGES).toContain(language);
   });
 
+  it('calls no language for a text too short to tell (issue 21: "x" was uk, "Hi" de)', async () => {
+    const reply = await detect(['x', 'Hi', 'Hello', 'hello world']);
+    expect(reply.data.results).toEqual([
+      { detection_status: 'insufficient_confidence' },
+      { detection_status: 'insufficient_confidence' },
+      { detection_status: 'insufficient_confidence' },
+      { detection_status: 'insufficient_confidence' },
+    ]);
+  });
+
+  it('answers unsupported_language for a language outside the 33, never its neighbour (issue 21)', async () => {
+    // Persian was ar, Croatian sl, Afrikaans nl and Esperanto es; Galician and Catalan are outside the 33 too.
+    const reply = await detect([
+      'من امروز به مدرسه رفتم و کتاب خواندم.',
+      'Hvala vam puno na pomoći, vidimo se sutra.',
+      'Ek is baie moeg vandag en wil slaap.',
+      'Mi estas studento kaj mi loĝas en la urbo.',
+      'Non sei se a xente vai vir hoxe á festa.',
+      'Avui fa molt de sol i anirem a la platja.',
+    ]);
+    expect(reply.data.results).toEqual(Array(6).fill({ detection_status: 'unsupported_language' }));
+  });
+
   it('ignores URLs and e-mail addresses, which carry no language', async () => {
     const reply = await detect(['https://example.com/a/b?c=d mail@example.org']);
     expect(reply.data.results).toEqual([{ detection_status: 'no_language_detected' }]);

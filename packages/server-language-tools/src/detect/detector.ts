@@ -28,15 +28,28 @@ export interface LanguageDetector {
   close(): void;
 }
 
-/** eld's codes for our languages: eld names Norwegian `no` and has no Indonesian. */
-const ELD_CODES = DETECTION_LANGUAGES.filter((code) => code !== 'id').map((code) =>
-  code === 'nb' ? 'no' : code,
-);
-const FROM_ELD: Readonly<Record<string, DetectionLanguage>> = { no: 'nb' };
-/** cld3's codes that differ from ours (cld3 writes old ISO codes for Hebrew and generic Norwegian). */
-const FROM_CLD3: Readonly<Record<string, string>> = { iw: 'he', no: 'nb', 'zh-Latn': 'zh', 'ja-Latn': 'ja' };
+/** eld's codes that differ from ours: eld names Norwegian `no`; it has no Indonesian, and puts it on Malay. */
+const FROM_ELD: Readonly<Record<string, string>> = { no: 'nb', ms: 'id' };
+/**
+ * cld3's codes that differ from ours (old ISO codes for Hebrew and Norwegian; Malay, which it cannot tell from
+ * Indonesian on short texts, read as Indonesian).
+ */
+const FROM_CLD3: Readonly<Record<string, string>> = {
+  iw: 'he',
+  no: 'nb',
+  ms: 'id',
+  'zh-Latn': 'zh',
+  'ja-Latn': 'ja',
+};
 const SUPPORTED = new Set<string>(DETECTION_LANGUAGES);
-const LETTER = /\p{L}/u;
+const LETTER = /\p{L}/gu;
+/** Scripts where two letters already make a word: Han, kana, Hangul, Thai. */
+const DENSE_SCRIPT = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Thai}]/u;
+/**
+ * Fewer letters than this (two in dense scripts) and no language is called: "x" or "Hi" fit many languages
+ * equally well.
+ */
+const MIN_LETTERS = 4;
 
 /** Letters some close languages never use: a text holding one is not in those languages. */
 const EXCLUDING_LETTERS: readonly (readonly [RegExp, readonly string[]])[] = [
@@ -44,7 +57,18 @@ const EXCLUDING_LETTERS: readonly (readonly [RegExp, readonly string[]])[] = [
   [/[іїєґ]/iu, ['ru', 'bg']],
   [/[ñ¿¡]/iu, ['pt', 'it', 'fr']],
   [/[ãõ]/iu, ['es', 'it', 'fr']],
+  // Persian's own letters (and its yeh and keheh): not Arabic.
+  [/[پچژگیک]/u, ['ar']],
+  // Croatian and Serbian Latin letters: not Slovene.
+  [/[ćđ]/iu, ['sl']],
+  // Afrikaans words Dutch does not have (its negation, "I", "very", "you", "this"): not Dutch.
+  [/(?:^|\P{L})(?:nie|ek|baie|jy|hierdie)(?:\P{L}|$)/iu, ['nl']],
 ];
+/**
+ * Letters none of the 33 languages writes: Esperanto's circumflexed consonants, Azerbaijani's schwa,
+ * Belarusian's short u, Macedonian's and Serbian's own Cyrillic letters.
+ */
+const FOREIGN_LETTERS = /[ĉĝĥĵŝŭəўѓќѕћђ]/giu;
 
 /**
  * Frequent Indonesian function words. eld has no Indonesian and cld3 is unsure on short texts, so when
@@ -63,8 +87,10 @@ const NOISE = /\bhttps?:\/\/\S+|\bwww\.\S+|\S+@\S+\.\S+|@\w+/gu;
 
 /**
  * Loads the detectors once (eld's large n-gram database and the cld3 WebAssembly module) and returns a
- * synchronous detector. eld decides among our 33 languages (restricted with its language subset); cld3
- * covers Indonesian, which eld lacks, and recognizes languages outside the 33 (`unsupported_language`).
+ * synchronous detector. Both detectors rank all the languages they know, not only our 33: a text whose best
+ * match lies outside the 33 (Persian, Croatian, Catalan for eld; Afrikaans, Esperanto, Galician, Welsh for
+ * cld3) is `unsupported_language`, never its nearest supported neighbour. Among the 33, eld decides and cld3
+ * breaks its ties and covers Indonesian, which eld lacks.
  */
 export async function createLanguageDetector(
   options: LanguageDetectorOptions = {},
@@ -78,30 +104,62 @@ export async function createLanguageDetector(
   // not when the server starts.
   const { eld } = await import('eld/large');
   const { loadModule } = await import('cld3-asm');
-  const restricted = eld.newInstance();
-  restricted.setLanguageSubset(ELD_CODES);
+  const full = eld.newInstance();
   const cld3: LanguageIdentifier = (await loadModule()).create(0, 1000);
 
   function detect(text: string): DetectionResult {
     const cleaned = text.replace(NOISE, ' ');
-    if (!LETTER.test(cleaned)) return { detection_status: 'no_language_detected' };
-    const ranked = Object.entries(restricted.detect(cleaned).getScores())
-      .filter(
-        ([code]) =>
-          !EXCLUDING_LETTERS.some(([letters, ruledOut]) => ruledOut.includes(code) && letters.test(cleaned)),
-      )
-      .sort((a, b) => b[1] - a[1]);
-    const [best, second] = ranked;
-    const narrow = best && (FROM_ELD[best[0]] ?? (best[0] as DetectionLanguage));
-    const narrowConfident =
-      best !== undefined && best[1] >= minScore && best[1] - (second?.[1] ?? 0) >= minMargin;
-    // eld sure and well above the Indonesian rule's bar: cld3 could not change the answer, so it is not run.
-    if (narrow && narrowConfident && best![1] > 0.7) return success(narrow);
+    const letters = cleaned.match(LETTER)?.length ?? 0;
+    if (letters === 0) return { detection_status: 'no_language_detected' };
+    if (letters < (DENSE_SCRIPT.test(cleaned) ? 2 : MIN_LETTERS)) return insufficient();
+    const foreign = cleaned.match(FOREIGN_LETTERS)?.length ?? 0;
+    if (foreign > 0 && foreign * 60 >= letters) return unsupported();
+    // eld's ranking over all its languages, Malay folded into Indonesian (the best score of the two).
+    const scores = new Map<string, number>();
+    for (const [code, score] of Object.entries(full.detect(cleaned).getScores())) {
+      const language = FROM_ELD[code] ?? code;
+      if (EXCLUDING_LETTERS.some(([chars, out]) => out.includes(language) && chars.test(cleaned))) continue;
+      scores.set(language, Math.max(score, scores.get(language) ?? 0));
+    }
+    const ranked = [...scores].sort((a, b) => b[1] - a[1]);
+    const supported = ranked.filter(([code]) => SUPPORTED.has(code));
     const wide = cld3.findLanguage(cleaned);
     const wideLanguage = FROM_CLD3[wide.language] ?? wide.language;
     const wideSure = wide.is_reliable && wide.probability >= 0.9;
-    // Indonesian is cld3's alone; eld, lacking it, puts such text on some other language.
-    if (wideLanguage === 'id' && wide.probability >= 0.5 && !(narrowConfident && best![1] > 0.7)) {
+    const [top, runnerUp] = ranked;
+    const [best, second] = supported;
+    const bestScore = best?.[1] ?? 0;
+    const narrowConfident =
+      best !== undefined && bestScore >= minScore && bestScore - (second?.[1] ?? 0) >= minMargin;
+
+    // Outside the 33. eld's best match is another language it knows, clearly ahead, and cld3 does not
+    // vouch for one of ours...
+    if (
+      top !== undefined &&
+      !SUPPORTED.has(top[0]) &&
+      top[1] >= minScore &&
+      top[1] - (runnerUp?.[1] ?? 0) >= minMargin &&
+      !(wideSure && SUPPORTED.has(wideLanguage))
+    ) {
+      return unsupported();
+    }
+    // ...or cld3 is sure of a language outside ours and eld finds no strong match among ours.
+    if (wideSure && !SUPPORTED.has(wideLanguage) && !(narrowConfident && bestScore >= 0.75))
+      return unsupported();
+    // Neither is sure of one of ours, and cld3 leans to a language outside them.
+    // (Not on one or two words: cld3 leans somewhere on any text, "hello world" included.)
+    const wordCount = cleaned.split(/\s+/u).filter((word) => /\p{L}/u.test(word)).length;
+    if (!narrowConfident && !SUPPORTED.has(wideLanguage) && wide.probability >= 0.7 && wordCount > 2) {
+      return unsupported();
+    }
+
+    const narrow = best?.[0] as DetectionLanguage | undefined;
+    // One word in an alphabet shared by many languages ("Hello", "Danke"): both detectors must agree.
+    if (!DENSE_SCRIPT.test(cleaned) && !/\p{L}\P{L}+\p{L}/u.test(cleaned.trim())) {
+      return narrow && narrowConfident && wideLanguage === narrow ? success(narrow) : insufficient();
+    }
+    if (narrow && narrowConfident && bestScore > 0.7) return success(narrow);
+    if (wideLanguage === 'id' && wide.probability >= 0.5 && !(narrowConfident && bestScore > 0.7)) {
       return success('id');
     }
     if (narrow && narrowConfident) return success(narrow);
@@ -109,8 +167,6 @@ export async function createLanguageDetector(
     if (narrow && wideLanguage === narrow && wide.probability >= 0.5) return success(narrow);
     if (wideSure && SUPPORTED.has(wideLanguage)) return success(wideLanguage as DetectionLanguage);
     if (!wideSure && looksIndonesian(cleaned)) return success('id');
-    // cld3 is sure of a language outside ours (Swahili, Basque, Hindi...) and eld finds no good match.
-    if (wideSure && (best?.[1] ?? 0) < 0.6) return { detection_status: 'unsupported_language' };
     return insufficient();
   }
 
@@ -128,6 +184,10 @@ function looksIndonesian(text: string): boolean {
 
 function success(language: DetectionLanguage): DetectionResult {
   return { detection_status: 'success', detected_language: language };
+}
+
+function unsupported(): DetectionResult {
+  return { detection_status: 'unsupported_language' };
 }
 
 function insufficient(): DetectionResult {
