@@ -1,0 +1,6 @@
+import { createApp } from 'vue';
+import App from './App.vue';
+import './style.css';
+
+createApp(App).mount('#root');
+document.body.dataset.ready = 'true';
