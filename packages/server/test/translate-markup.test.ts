@@ -52,6 +52,27 @@ describe('translate: tag handling', () => {
     expect(translation.billed_characters).toBe(codePoints('The cat & the dog.the house'));
   });
 
+  it('html: translate="no" and class="notranslate" elements stay as written; xml ignores the attributes', async () => {
+    const text = [
+      '<p>The house is big.</p><p translate="no">The house is big.</p>',
+      '<p class="lead notranslate">The car.</p><span translate=no>My car</span> is red.',
+    ];
+    const html = await t.translate({ text, target_lang: 'ES', source_lang: 'EN', tag_handling: 'html' });
+    expect(html.data.translations.map((item: { text: string }) => item.text)).toEqual([
+      '<p>La casa es grande.</p><p translate="no">The house is big.</p>',
+      '<p class="lead notranslate">The car.</p><span translate=no>My car</span> Es rojo.',
+    ]);
+    const xml = first(
+      await t.translate({
+        text: ['<p translate="no">The car.</p>'],
+        target_lang: 'ES',
+        source_lang: 'EN',
+        tag_handling: 'xml',
+      }),
+    ).text;
+    expect(xml).toBe('<p translate="no">El coche.</p>');
+  });
+
   it('broken markup is kept whole: unclosed and stray tags come back once each', async () => {
     const text = first(
       await t.translate({

@@ -109,6 +109,20 @@ function preparePlain(text: string, options: PrepareOptions): PreparedText {
   return new Prepared(units, codePoints(text), parts, options.preserveFormatting ? 'preserve' : 'plain');
 }
 
+const TRANSLATE_NO = /\stranslate\s*=\s*(?:"\s*no\s*"|'\s*no\s*'|no(?=[\s/>]))/i;
+const CLASS_ATTRIBUTE = /\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
+
+/**
+ * An HTML element its author marked as not to be translated: `translate="no"` or the `notranslate` class
+ * (kept as written with `tag_handling=html`, like an element of `ignore_tags`).
+ */
+function markedNoTranslate(open: string): boolean {
+  if (TRANSLATE_NO.test(open)) return true;
+  const match = CLASS_ATTRIBUTE.exec(open);
+  const classes = match?.[1] ?? match?.[2] ?? match?.[3];
+  return classes !== undefined && classes.split(/\s+/).includes('notranslate');
+}
+
 function prepareMarkup(text: string, options: PrepareOptions): PreparedText {
   const html = options.tagHandling === 'html';
   const nodes = parseMarkup(text, html);
@@ -117,7 +131,8 @@ function prepareMarkup(text: string, options: PrepareOptions): PreparedText {
   const units: string[] = [];
   let billed = 0;
 
-  const isIgnored = (name: string) => options.ignoreTags.has(name);
+  const isIgnored = (node: Extract<MarkupNode, { kind: 'element' }>) =>
+    options.ignoreTags.has(node.name) || (html && markedNoTranslate(node.open));
   const splits = new WeakMap<MarkupNode, boolean>();
   const forcesSplit = (node: MarkupNode): boolean => {
     let result = splits.get(node);
@@ -125,7 +140,7 @@ function prepareMarkup(text: string, options: PrepareOptions): PreparedText {
       result =
         node.kind === 'element' &&
         !options.nonSplittingTags.has(node.name) &&
-        !isIgnored(node.name) &&
+        !isIgnored(node) &&
         (options.splittingTags.has(node.name) ||
           (html && HTML_BLOCKS.has(node.name)) ||
           node.children.some(forcesSplit));
@@ -162,8 +177,8 @@ function prepareMarkup(text: string, options: PrepareOptions): PreparedText {
           codes.set(id, { kind: 'x', text: node.raw });
           return `<x id="${id}"/>`;
         }
-        if (isIgnored(node.name) || (html && HTML_RAW_TEXT.has(node.name))) {
-          billed += isIgnored(node.name) ? codePoints(textOf(node.children)) : 0;
+        if (isIgnored(node) || (html && HTML_RAW_TEXT.has(node.name))) {
+          billed += isIgnored(node) ? codePoints(textOf(node.children)) : 0;
           codes.set(id, { kind: 'x', text: node.raw || node.open + serialize(node.children) + node.close });
           return `<x id="${id}"/>`;
         }
@@ -182,7 +197,7 @@ function prepareMarkup(text: string, options: PrepareOptions): PreparedText {
   const walkBlock = (list: readonly MarkupNode[]) => {
     const run: MarkupNode[] = [];
     for (const node of list) {
-      if (node.kind === 'element' && !isIgnored(node.name) && isSplitting(node)) {
+      if (node.kind === 'element' && !isIgnored(node) && isSplitting(node)) {
         flushRun(run);
         if (html && HTML_RAW_TEXT.has(node.name)) parts.push(node.raw);
         else {
