@@ -54,6 +54,29 @@ describe('inline XML', () => {
     );
   });
 
+  it('refuses a target where a reordering engine moved a code out of its pair or emptied a pair', () => {
+    // `See [`npm`](/x) and *the [docs](/d)*.`: inline code inside a link, a link inside emphasis.
+    const source = 'See <g id="1"><x id="2"/></g> and <g id="3">the <g id="4">docs</g></g>.';
+    expect(
+      verifyCodes(source, 'Ver <g id="1"><x id="2"/></g> y <g id="3">la <g id="4">documentación</g></g>.'),
+    ).toBeUndefined();
+    expect(
+      verifyCodes(source, 'Ver <g id="3">la <g id="4">documentación</g></g> y <g id="1"><x id="2"/></g>.'),
+    ).toBeUndefined();
+    expect(verifyCodes(source, 'Ver <x id="2"/><g id="1"></g> y <g id="3">la <g id="4">doc</g></g>.')).toBe(
+      'Inline code x#2 moved out of <g id="1">',
+    );
+    expect(verifyCodes(source, 'Ver <g id="1"><x id="2"/></g> y la <g id="4">doc</g><g id="3"></g>.')).toBe(
+      'Inline code g#4 moved out of <g id="3">',
+    );
+    expect(verifyCodes('a <g id="1">b</g> <x id="2"/>', 'a <g id="1">b <x id="2"/></g>')).toBe(
+      'Inline code x#2 moved into a pair',
+    );
+    expect(verifyCodes('Open <g id="1">the cart</g> now', 'Abre <g id="1"> </g> el carrito')).toBe(
+      '<g id="1"> lost all its words',
+    );
+  });
+
   it('flattens pairs for the second encoding and restores them, refusing crossed pairs', () => {
     const source = 'A <g id="1">b <g id="2">c</g></g> <x id="3"/>';
     const flat = flattenPairs(source);

@@ -26,7 +26,7 @@ const pages = [
 const unit = `${pages.join('\n\n---\n\n')}\n\n---\n\n`;
 const text = unit.repeat(Math.ceil(Number(process.env.BENCH_BYTES ?? 150_000) / Buffer.byteLength(unit)));
 const bytes = Buffer.byteLength(text);
-const parser = markdownParser({ gfm: true, math: true, mdx: false });
+const parser = markdownParser({ gfm: true, math: true, mdx: false, features: { directives: false } });
 
 console.log(
   `@glossa/remark: ${(bytes / 1e6).toFixed(2)} MB of Markdown, Node ${process.version}, ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}`,

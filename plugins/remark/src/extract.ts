@@ -4,6 +4,7 @@ import type { CodeMap, CodeSpan, Piece, Segment, SegmentSpan, SpanFormat } from 
 import { escapeXmlText } from '@glossa/core';
 import { extract as extractHtml } from '@glossa/rehype';
 import type { Node, Parent } from 'unist';
+import { blankFences, findContainerFences } from './containers.js';
 import { jsxAttribute, markdownText, markdownTitle, quotedScalar, type Wrap } from './formats.js';
 import { tomlFields, yamlFields } from './frontmatter.js';
 import { type MarkdownOptions, type ResolvedMarkdownOptions, resolveMarkdownOptions } from './options.js';
@@ -38,7 +39,7 @@ class Extractor {
   readonly codes: Record<string, CodeMap> = {};
   readonly messages: ExtractMessage[] = [];
   readonly #counters = new Map<string, number>();
-  readonly #lineStarts: number[] = [0];
+  readonly lineStarts: number[] = [0];
   #ignoreStart: number | undefined;
 
   constructor(
@@ -46,18 +47,18 @@ class Extractor {
     readonly options: ResolvedMarkdownOptions,
   ) {
     for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1))
-      this.#lineStarts.push(index + 1);
+      this.lineStarts.push(index + 1);
   }
 
   locate(offset: number) {
     let low = 0;
-    let high = this.#lineStarts.length - 1;
+    let high = this.lineStarts.length - 1;
     while (low < high) {
       const middle = (low + high + 1) >> 1;
-      if (this.#lineStarts[middle]! <= offset) low = middle;
+      if (this.lineStarts[middle]! <= offset) low = middle;
       else high = middle - 1;
     }
-    return { line: low + 1, column: offset - this.#lineStarts[low]! + 1, offset };
+    return { line: low + 1, column: offset - this.lineStarts[low]! + 1, offset };
   }
 
   message(offset: number, reason: string): void {
@@ -133,8 +134,27 @@ class Extractor {
   #block(node: Node): void {
     switch (node.type) {
       case 'paragraph':
-      case 'heading':
+        if (this.options.features.toc && this.#source(node).trim() === '[[toc]]') return;
         this.#phrasing(node as Parent, node.type, false);
+        return;
+      case 'heading':
+        if (this.options.features.headingIds) this.#dropHeadingId(node as Parent);
+        this.#phrasing(node as Parent, node.type, false);
+        return;
+      case 'blockquote':
+        if (this.options.features.alerts) this.#dropAlertMarker(node as Parent);
+        this.flow(node as Parent);
+        return;
+      case 'containerDirective': {
+        const [label, ...body] = (node as Parent).children;
+        if (label && (label.data as { directiveLabel?: boolean } | undefined)?.directiveLabel) {
+          this.#phrasing(label as Parent, 'directive-label', false);
+          this.flow({ ...(node as Parent), children: body });
+        } else this.flow(node as Parent);
+        return;
+      }
+      case 'leafDirective':
+        this.#phrasing(node as Parent, 'directive-label', false);
         return;
       case 'tableCell':
         this.#phrasing(node as Parent, 'cell', true);
@@ -158,7 +178,69 @@ class Extractor {
     }
   }
 
-  #phrasing(node: Parent, kind: string, table: boolean): void {
+  #source(node: Node): string {
+    return node.position ? this.text.slice(startOf(node), endOf(node)) : '';
+  }
+
+  /** `## Title {#id}`: the anchor is not part of the text (the heading's last text node is cut short). */
+  #dropHeadingId(heading: Parent): void {
+    const last = heading.children.at(-1) as (Node & { value?: string }) | undefined;
+    if (last?.type !== 'text' || !last.position || typeof last.value !== 'string') return;
+    const anchor = /[ \t]*\{#[^{}\s]+\}[ \t]*$/.exec(this.#source(last));
+    if (!anchor || !last.value.endsWith(anchor[0].trim())) return;
+    const cut = last.value.length - last.value.trimEnd().length + anchor[0].trim().length;
+    last.value = last.value.slice(0, last.value.length - cut).trimEnd();
+    last.position = {
+      start: last.position.start,
+      end: { ...last.position.end, offset: endOf(last) - anchor[0].length },
+    };
+    if (last.value === '') heading.children.pop();
+  }
+
+  /** `> [!NOTE]`: a GitHub alert's marker line is not part of the text. */
+  #dropAlertMarker(quote: Parent): void {
+    const paragraph = quote.children[0] as Parent | undefined;
+    if (paragraph?.type !== 'paragraph') return;
+    const first = paragraph.children[0] as (Node & { value?: string }) | undefined;
+    if (first?.type !== 'text' || !first.position) return;
+    const marker = /^\[![A-Za-z]+\][ \t]*(?:\r?\n|$)/.exec(this.#source(first));
+    if (!marker || typeof first.value !== 'string') return;
+    const rest = first.value.replace(/^\[![A-Za-z]+\][ \t]*(?:\r?\n)?/, '');
+    if (rest === '') {
+      paragraph.children.shift();
+      return;
+    }
+    // The rest of the text starts after the marker line's newline and the next line's `> ` prefix.
+    let start = startOf(first) + marker[0].length;
+    const prefix = /^[ \t]*(?:>[ \t]?)?[ \t]*/.exec(this.text.slice(start, endOf(first)))!;
+    start += prefix[0].length;
+    first.value = rest;
+    first.position = { start: { ...first.position.start, offset: start }, end: first.position.end };
+  }
+
+  /** The title on a container's opening fence line (`::: tip Title`), read as a paragraph of its own. */
+  containerTitle(start: number, end: number): void {
+    const parsed = markdownParser({ ...this.options, features: { directives: false } }).parse(
+      this.text.slice(start, end),
+    ) as Parent;
+    const [paragraph] = parsed.children;
+    if (parsed.children.length !== 1 || paragraph?.type !== 'paragraph') {
+      this.message(start, 'a container title that does not read as one line of text: left as is');
+      return;
+    }
+    const shift = (node: Node) => {
+      if (node.position)
+        node.position = {
+          start: { ...node.position.start, offset: node.position.start.offset! + start },
+          end: { ...node.position.end, offset: node.position.end.offset! + start },
+        };
+      for (const child of (node as Partial<Parent>).children ?? []) shift(child);
+    };
+    shift(paragraph);
+    this.#phrasing(paragraph as Parent, 'container-title', false, false);
+  }
+
+  #phrasing(node: Parent, kind: string, table: boolean, wrapped = true): void {
     const first = node.children[0];
     const last = node.children.at(-1);
     if (!first || !last) return;
@@ -166,18 +248,21 @@ class Extractor {
       this.message(startOf(node), `a ${node.type} whose inline nodes have no source position: left as is`);
       return;
     }
-    const builder = new PhrasingBuilder((inline) => this.#nested(inline), this.text);
+    const interpolation = this.options.features.interpolation;
+    const builder = new PhrasingBuilder((inline) => this.#nested(inline), this.text, interpolation);
     builder.addChildren(node);
     if (!builder.hasText) return;
     const { mdx, math } = this.options;
-    const wrap = kind === 'paragraph' && !mdx ? this.#wrapOf(startOf(first), endOf(last)) : undefined;
+    const directives = this.options.features.directives;
+    const wrap =
+      wrapped && kind === 'paragraph' && !mdx ? this.#wrapOf(startOf(first), endOf(last)) : undefined;
     this.#add(
       this.#key(kind),
       startOf(first),
       endOf(last),
       builder.source,
       builder.codes,
-      markdownText({ table, mdx, math }, wrap),
+      markdownText({ table, mdx, math, directives }, wrap, builder.autolinks),
     );
   }
 
@@ -210,8 +295,9 @@ class Extractor {
       if (char === '\\') index++;
       else if (char === '[') depth++;
       else if (char === ']' && depth-- === 0) {
-        const { mdx, math } = this.options;
-        this.#plain('image-alt', start, index, alt, markdownText({ table: false, mdx, math }));
+        const { mdx, math, features } = this.options;
+        const context = { table: false, mdx, math, directives: features.directives };
+        this.#plain('image-alt', start, index, alt, markdownText(context));
         return;
       }
     }
@@ -303,7 +389,13 @@ export function extract(text: string, options?: MarkdownOptions): MarkdownExtrac
     throw new TypeError(`extract() expects the file's text as a string, got ${typeof text}`);
   const resolved = resolveMarkdownOptions(options);
   const extractor = new Extractor(text, resolved);
-  extractor.flow(markdownParser(resolved).parse(text) as Parent);
+  const { lineContainers } = resolved.features;
+  const fences =
+    lineContainers === 'none'
+      ? []
+      : findContainerFences(text, extractor.lineStarts, lineContainers === 'legacy');
+  extractor.flow(markdownParser(resolved).parse(blankFences(text, fences)) as Parent);
+  for (const fence of fences) if (fence.title) extractor.containerTitle(fence.title.start, fence.title.end);
   extractor.finish();
   const { segments, codes, spans, messages } = extractor;
   // Nested segments (an alt text, a link title) are found before the sentence around them: list in document order.

@@ -65,9 +65,41 @@ export function wrapLines(line: string, wrap: Wrap): string {
   return out;
 }
 
+/** A literal autolink of the source and its URL. */
+export interface Autolink {
+  readonly text: string;
+  readonly url: string;
+}
+
+/**
+ * Literal autolinks stay as written, unless the translation put a character right against one that
+ * would change where GFM ends it (or whether it sees it): that one is written as a link.
+ */
+function guardAutolinks(rendered: string, autolinks: readonly Autolink[]): string {
+  let out = rendered;
+  for (const { text, url } of new Set(autolinks)) {
+    let from = 0;
+    for (let at = out.indexOf(text, from); at !== -1; at = out.indexOf(text, from)) {
+      const before = out[at - 1];
+      const after = out.slice(at + text.length, at + text.length + 2);
+      const safeBefore = before === undefined || /[\s(*_~]/.test(before);
+      const safeAfter = after === '' || /^(\s|[.,:;!?]($|\s))/.test(after);
+      if (safeBefore && safeAfter) {
+        from = at + text.length;
+        continue;
+      }
+      const link = `[${text.replace(/[[\]\\]/g, '\\$&')}](${/[\s()<>]/.test(url) ? `<${url}>` : url})`;
+      out = out.slice(0, at) + link + out.slice(at + text.length);
+      from = at + link.length;
+    }
+  }
+  return out;
+}
+
 export function markdownText(
-  context: { table: boolean; mdx: boolean; math: boolean },
+  context: { table: boolean; mdx: boolean; math: boolean; directives?: boolean },
   wrap?: Wrap,
+  autolinks: readonly Autolink[] = [],
 ): SpanFormat {
   const special = new RegExp(
     `[\\\\\`*_[\\]<~${context.table ? '|' : ''}${context.mdx ? '{}' : ''}${context.math ? '$' : ''}]`,
@@ -77,10 +109,14 @@ export function markdownText(
     encode: (text) =>
       oneLine(text)
         .replace(special, '\\$&')
+        // With remark-directive, `:name` starts a text directive: a colon before a letter is escaped.
+        .replace(context.directives ? /:(?=[A-Za-z])/g : /(?!)/g, '\\:')
         .replace(/&(?=#?[a-z0-9]+;)/gi, '&amp;'),
     // A segment that now starts like a block marker would change the structure: escape that marker.
     frame: (rendered) => {
-      const safe = rendered.replace(/^(#|>|[+=-](?=\s|$))/, '\\$1').replace(/^(\d+)([.)])(?=\s|$)/, '$1\\$2');
+      const safe = guardAutolinks(rendered, autolinks)
+        .replace(/^(#|>|[+=-](?=\s|$))/, '\\$1')
+        .replace(/^(\d+)([.)])(?=\s|$)/, '$1\\$2');
       // Codes that hold a line break (a hard break, a link written over two lines) keep the text as it is.
       return wrap && !safe.includes('\n') ? wrapLines(safe, wrap) : safe;
     },

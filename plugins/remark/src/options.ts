@@ -1,11 +1,44 @@
 /** Options of `extract`, `merge` and `remarkGlossa`, resolved once. */
 
+/** The Markdown a project writes: which syntax beyond CommonMark is recognised and kept. */
+export type MarkdownDialect = 'auto' | 'commonmark' | 'gfm' | 'vitepress' | 'docusaurus' | 'starlight';
+
+export const DIALECTS: readonly MarkdownDialect[] = [
+  'auto',
+  'commonmark',
+  'gfm',
+  'vitepress',
+  'docusaurus',
+  'starlight',
+];
+
+/** What a dialect turns on (see the readme's "Dialects"). */
+export interface DialectFeatures {
+  /** `> [!NOTE]` … : the marker stays as written. */
+  readonly alerts: boolean;
+  /** `## Title {#id}`: the anchor stays as written. */
+  readonly headingIds: boolean;
+  /** A paragraph that is only `[[toc]]` stays as written. */
+  readonly toc: boolean;
+  /** Fenced-line containers found with markdown-it-container: all of them, only the ones with a bare title, or none. */
+  readonly lineContainers: 'all' | 'legacy' | 'none';
+  /** Vue's `{{ expression }}` in text (VitePress): kept as a code. */
+  readonly interpolation: boolean;
+  /** remark-directive: `:::type[label]{attrs}` containers, `::leaf[label]`, `:text[label]`. */
+  readonly directives: boolean;
+}
+
 export interface MarkdownOptions {
+  /**
+   * The dialect (default `'auto'`: alerts, heading ids and `[[toc]]` kept; `.mdx` files read with
+   * remark-directive as Docusaurus and Starlight do, other files' `:::` containers found as VitePress does).
+   */
+  readonly dialect?: MarkdownDialect;
   /** Path of the file, used as the prefix of every segment key (`docs/intro.md#paragraph-2`). Default `''`. */
   readonly file?: string;
   /** Parse as MDX. Default: `true` when `file` ends with `.mdx`. */
   readonly mdx?: boolean;
-  /** GitHub Flavored Markdown (tables, footnotes, strikethrough, autolinks). Default `true`. */
+  /** GitHub Flavored Markdown (tables, footnotes, strikethrough, autolinks). Default `true` (`false` for the `commonmark` dialect). */
   readonly gfm?: boolean;
   /** `$inline$` and `$$block$$` math (never translated). Default `true`. */
   readonly math?: boolean;
@@ -16,6 +49,8 @@ export interface MarkdownOptions {
 }
 
 export interface ResolvedMarkdownOptions {
+  readonly dialect: MarkdownDialect;
+  readonly features: DialectFeatures;
   readonly file: string;
   readonly mdx: boolean;
   readonly gfm: boolean;
@@ -45,10 +80,18 @@ export function resolveMarkdownOptions(options: MarkdownOptions = {}): ResolvedM
     throw new TypeError(`options must be an object, got ${options === null ? 'null' : typeof options}`);
   const file = options.file ?? '';
   if (typeof file !== 'string') throw new TypeError(`option \`file\` must be a string, got ${typeof file}`);
+  const dialect = options.dialect ?? 'auto';
+  if (!DIALECTS.includes(dialect))
+    throw new TypeError(
+      `option \`dialect\` must be one of ${DIALECTS.map((d) => `'${d}'`).join(', ')}, got ${JSON.stringify(dialect)}`,
+    );
+  const mdx = flag(options.mdx, 'mdx', file.endsWith('.mdx'));
   return Object.freeze({
+    dialect,
+    features: dialectFeatures(dialect, mdx),
     file,
-    mdx: flag(options.mdx, 'mdx', file.endsWith('.mdx')),
-    gfm: flag(options.gfm, 'gfm', true),
+    mdx,
+    gfm: flag(options.gfm, 'gfm', dialect !== 'commonmark'),
     math: flag(options.math, 'math', true),
     frontmatter: list(options.frontmatter, 'frontmatter', ['title', 'description']),
     mdxAttributes: list(options.mdxAttributes, 'mdxAttributes', [
@@ -58,5 +101,23 @@ export function resolveMarkdownOptions(options: MarkdownOptions = {}): ResolvedM
       'aria-label',
       'placeholder',
     ]),
+  });
+}
+
+function dialectFeatures(dialect: MarkdownDialect, mdx: boolean): DialectFeatures {
+  const common = dialect !== 'commonmark';
+  const directives = dialect === 'docusaurus' || dialect === 'starlight' || (dialect === 'auto' && mdx);
+  return Object.freeze({
+    alerts: common,
+    headingIds: dialect === 'auto' || dialect === 'vitepress' || dialect === 'docusaurus',
+    toc: dialect === 'auto' || dialect === 'vitepress',
+    interpolation: dialect === 'vitepress' || (dialect === 'auto' && !mdx),
+    lineContainers:
+      dialect === 'vitepress' || (dialect === 'auto' && !mdx)
+        ? 'all'
+        : dialect === 'docusaurus' || (dialect === 'auto' && mdx)
+          ? 'legacy'
+          : 'none',
+    directives,
   });
 }

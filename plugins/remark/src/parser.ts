@@ -1,4 +1,5 @@
 /** The unified parser for a set of resolved options (built once per combination). */
+import remarkDirective from 'remark-directive';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
@@ -9,8 +10,13 @@ import type { ResolvedMarkdownOptions } from './options.js';
 
 const parsers = new Map<string, Processor>();
 
-export function markdownParser(options: Pick<ResolvedMarkdownOptions, 'gfm' | 'math' | 'mdx'>): Processor {
-  const id = `${options.gfm}/${options.math}/${options.mdx}`;
+export function markdownParser(
+  options: Pick<ResolvedMarkdownOptions, 'gfm' | 'math' | 'mdx'> & {
+    readonly features: Pick<ResolvedMarkdownOptions['features'], 'directives'>;
+  },
+): Processor {
+  const directives = options.features.directives;
+  const id = `${options.gfm}/${options.math}/${options.mdx}/${directives}`;
   let parser = parsers.get(id);
   if (!parser) {
     let processor = unified()
@@ -19,6 +25,7 @@ export function markdownParser(options: Pick<ResolvedMarkdownOptions, 'gfm' | 'm
     if (options.gfm) processor = processor.use(remarkGfm) as unknown as Processor;
     if (options.math) processor = processor.use(remarkMath) as unknown as Processor;
     if (options.mdx) processor = processor.use(remarkMdx) as unknown as Processor;
+    if (directives) processor = processor.use(remarkDirective) as unknown as Processor;
     parser = processor.freeze() as unknown as Processor;
     parsers.set(id, parser);
   }

@@ -33,11 +33,15 @@ export class PhrasingBuilder {
   source = '';
   readonly codes: CodeSpan[] = [];
   hasText = false;
+  /** Literal autolinks (`https://…`, `www.…`, addresses) in this run, kept as written (see `markdownText`). */
+  readonly autolinks: { readonly text: string; readonly url: string }[] = [];
   #next = 1;
 
   constructor(
     private readonly nested: NestedSpans,
     private readonly text: string,
+    /** Vue's `{{ … }}` in text is a code (VitePress). */
+    private readonly interpolation = false,
   ) {}
 
   private source0(node: Node): string {
@@ -90,9 +94,21 @@ export class PhrasingBuilder {
   private addNode(node: Node, nextStart: number): void {
     const whole = { start: startOf(node), end: endOf(node) };
     switch (node.type) {
-      case 'text':
-        this.addText((node as Node & { value: string }).value);
+      case 'text': {
+        const { value } = node as Node & { value: string };
+        if (!this.interpolation || !value.includes('{{')) {
+          this.addText(value);
+          return;
+        }
+        let at = 0;
+        for (const match of value.matchAll(/\{\{[\s\S]*?\}\}/g)) {
+          this.addText(value.slice(at, match.index));
+          this.standalone({ literal: match[0] });
+          at = match.index + match[0].length;
+        }
+        this.addText(value.slice(at));
         return;
+      }
       case 'emphasis':
       case 'strong':
       case 'delete':
@@ -105,10 +121,10 @@ export class PhrasingBuilder {
           return;
         }
         if (this.source0(node) !== '[') {
-          // A literal autolink (`www.…`) could run into translated text next to it: write it as a link.
+          // A literal autolink (`https://…`, `www.…`, an address): its bytes stay as written.
           const { url } = node as Node & { url: string };
-          const shown = this.text.slice(whole.start, whole.end);
-          this.standalone({ literal: `[${shown}](<${url}>)` });
+          this.autolinks.push({ text: this.text.slice(whole.start, whole.end), url });
+          this.standalone(whole);
           return;
         }
         if (showsItsUrl(node as Parent & { url: string })) {
@@ -128,6 +144,10 @@ export class PhrasingBuilder {
         this.wrap(reference, { literal: `][${reference.label}]` });
         return;
       }
+      case 'textDirective':
+        // `:abbr[label]{title="…"}`: the label is text, name and attributes stay as written.
+        this.wrap(node as Parent);
+        return;
       case 'mdxJsxTextElement':
         this.nested(node);
         this.wrap(node as Parent);

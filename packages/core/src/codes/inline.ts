@@ -133,6 +133,41 @@ export function verifyCodes(source: string, target: string): string | undefined 
     if (extra.length) parts.push(`unexpected ${extra.join(', ')}`);
     return `Inline codes changed: ${parts.join('; ')}`;
   }
+  return placementProblem(parseInline(source), tokens);
+}
+
+/** Where each code sits: the paired code around it (or `''`), and whether a pair holds words. */
+function placements(tokens: readonly InlineToken[]) {
+  const parent = new Map<string, string>();
+  const worded = new Set<string>();
+  const open: string[] = [];
+  for (const t of tokens) {
+    if (t.type === 'text') {
+      if (/[\p{L}\p{N}]/u.test(t.text)) for (const id of open) worded.add(id);
+    } else if (t.type === 'close') open.pop();
+    else {
+      parent.set(`${t.type === 'x' ? 'x' : 'g'}#${t.id}`, open.at(-1) ?? '');
+      if (t.type === 'open') open.push(t.id);
+    }
+  }
+  return { parent, worded };
+}
+
+/**
+ * A reordering engine may move words, but a code must stay inside the pair that held it (inline code
+ * inside a link stays inside it), and a pair that held words must still hold some.
+ */
+function placementProblem(
+  source: readonly InlineToken[],
+  target: readonly InlineToken[],
+): string | undefined {
+  const want = placements(source);
+  const got = placements(target);
+  for (const [code, parent] of want.parent) {
+    if (got.parent.get(code) !== parent)
+      return `Inline code ${code} moved ${parent === '' ? 'into a pair' : `out of <g id="${parent}">`}`;
+  }
+  for (const id of want.worded) if (!got.worded.has(id)) return `<g id="${id}"> lost all its words`;
   return undefined;
 }
 
