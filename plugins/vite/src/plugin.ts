@@ -365,12 +365,13 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     links: LinkOptions | undefined,
   ) {
     const units = [...moduleUnits.values()].flat();
+    const modules = [...moduleUnits.values()].filter((u) => u.length > 0).length;
     const run = await translateComponents(units, componentRunOptions(session));
     warnAll(run.report.failures);
     warnAll(run.problems);
     const keys = new Set(units.map((u) => u.key)).size;
     log(
-      `glossa: ${moduleUnits.size} component module(s), ${keys} text(s) × ${locales.join(', ')}: ` +
+      `glossa: ${modules} component module(s), ${keys} text(s) × ${locales.join(', ')}: ` +
         `${run.report.unchanged} unchanged, ${run.report.humanEdits} human edit(s), ${run.report.cacheHits} from cache, ` +
         `${run.report.translated} translated, ${run.report.failures.length + run.problems.length} kept in ${glossa.sourceLang}`,
     );

@@ -77,7 +77,13 @@ export function buildFingerprint(modules: ReadonlyMap<string, string>, vite: Res
   for (const id of [...modules.keys()].sort()) hash.update(`${id}\0${modules.get(id)}\0`);
   hash.update(
     JSON.stringify(
-      { base: vite.base, mode: vite.mode, build: vite.build, define: vite.define ?? null },
+      // Where the output goes is not part of what it is.
+      {
+        base: vite.base,
+        mode: vite.mode,
+        build: { ...vite.build, outDir: '', emptyOutDir: null },
+        define: vite.define ?? null,
+      },
       (_key, value) => (typeof value === 'function' ? String(value) : value),
     ),
   );

@@ -1,0 +1,175 @@
+/** Component extraction with the real parsers (oxc through Vite, vue/compiler-sfc, svelte/compiler). */
+import { transformWithOxc } from 'vite';
+import { describe, expect, it } from 'vitest';
+import {
+  extractComponent,
+  type KeyedUnit,
+  localizeModule,
+  scriptOptionsOf,
+} from '../src/components/extract.js';
+import { ComponentSyntaxError } from '../src/components/script.js';
+import { isTranslatable } from '../src/components/units.js';
+
+const options = scriptOptionsOf({});
+const sources = (units: KeyedUnit[]) => units.map((u) => u.source);
+const ranges = (code: string, units: KeyedUnit[]) => units.map((u) => code.slice(u.start, u.end));
+
+describe('JSX and TSX', () => {
+  const app = `import { msg } from '@glossa/vite/runtime';
+export function App({ name, count }: { name: string; count: number }) {
+  const saved = msg\`Saved \${count} files\`;
+  const marked = /* @glossa */ 'Marked string';
+  const plain = 'not marked';
+  return (
+    <main title="Main area">
+      <h1>Hello {name}, welcome &amp; enjoy</h1>
+      <p>
+        Read the <a href="/docs">documentation</a> before
+        you <b>start</b>.
+      </p>
+      <input placeholder={"Your e-mail"} className="btn-primary" />
+      {count > 0 && <span>You have {count} items</span>}
+      <Card icon={<Icon label="Star icon" />}>Card text</Card>
+      <code>npm install</code>
+      <p translate="no">Brand Name</p>
+      <div data-glossa-ignore>Ignored text</div>
+      <button onClick={() => 1}>user_id</button>
+      <p>{/* a comment */}</p>
+    </main>
+  );
+}`;
+
+  it('extracts text with expressions and inline elements as codes, attributes, tags and marked strings', async () => {
+    const units = await extractComponent('src/App.tsx', app, options);
+    expect(sources(units)).toEqual([
+      'Saved <x id="1"/> files',
+      'Marked string',
+      'Main area',
+      'Hello <x id="1"/>, welcome &amp; enjoy',
+      'Read the <g id="1">documentation</g> before you <g id="2">start</g>.',
+      'Your e-mail',
+      'You have <x id="1"/> items',
+      'Star icon',
+      'Card text',
+    ]);
+    expect(ranges(app, units)[4]).toBe(
+      'Read the <a href="/docs">documentation</a> before\n        you <b>start</b>.',
+    );
+    expect(units[3]!.position).toMatchObject({ line: 8, column: 11 });
+    expect(units[3]!.key).toMatch(/^src\/App\.tsx#[0-9a-f]{12}$/);
+  });
+
+  it('writes targets back so the module still compiles, escaping what the syntax needs', async () => {
+    const units = await extractComponent('src/App.tsx', app, options);
+    const targets = new Map<string, string>([
+      [units[0]!.key, 'Guardados <x id="1"/> archivos `${x}`'],
+      [units[1]!.key, "Cadena 'marcada'"],
+      [units[2]!.key, 'Zona "principal"'],
+      [units[3]!.key, '¡Hola <x id="1"/>! {bienvenido} &lt;y&gt; disfruta'],
+      [units[4]!.key, 'Lee la <g id="1">documentación</g> antes de <g id="2">empezar</g>.'],
+    ]);
+    const { code, problems } = localizeModule(app, units, (key) => targets.get(key));
+    expect(problems).toEqual([]);
+    expect(code).toContain('msg`Guardados ${count} archivos \\`\\${x}\\``');
+    expect(code).toContain("/* @glossa */ 'Cadena \\'marcada\\''");
+    expect(code).toContain('<main title="Zona &quot;principal&quot;">');
+    expect(code).toContain('<h1>¡Hola {name}! &#123;bienvenido&#125; &lt;y&gt; disfruta</h1>');
+    expect(code).toContain('Lee la <a href="/docs">documentación</a> antes de <b>empezar</b>.');
+    // It compiles, and the text renders as the target says.
+    const out = (await transformWithOxc(code, 'App.tsx', { jsx: { runtime: 'classic' } })).code;
+    expect(out).toContain('"¡Hola "');
+    expect(out).toContain('"! {bienvenido} <y> disfruta"');
+    expect(out).toContain('title: "Zona \\"principal\\""');
+  });
+
+  it('keeps the source where a target drops or invents a code, and says where', async () => {
+    const units = await extractComponent('src/App.tsx', app, options);
+    const target = (key: string) => (key === units[3]!.key ? 'Hola, bienvenido' : undefined);
+    const { code, problems } = localizeModule(app, units, target);
+    expect(code).toBe(app);
+    expect(problems).toEqual([
+      { key: units[3]!.key, position: units[3]!.position, reason: expect.stringMatching(/missing x#1/) },
+    ]);
+  });
+
+  it('parses plain modules only when they hold a tag or a marker; reports syntax errors with a position', async () => {
+    expect(await extractComponent('src/util.ts', "export const a = 'Hello there';", options)).toEqual([]);
+    const tagged = await extractComponent('src/labels.ts', 'export const a = msg`Hello there`;', options);
+    expect(sources(tagged)).toEqual(['Hello there']);
+    const error = await extractComponent('src/Bad.tsx', 'const a = <p>Hi</b>;', options).catch((e) => e);
+    expect(error).toBeInstanceOf(ComponentSyntaxError);
+    expect(error.message).toMatch(/^src\/Bad\.tsx:1:\d+: /);
+  });
+});
+
+describe('Vue and Svelte', () => {
+  it('extracts a Vue template (interpolations as codes, static attributes) and its script tags', async () => {
+    const sfc = `<script setup lang="ts">
+import { msg } from '@glossa/vite/runtime';
+const n = 2;
+const s = msg\`Two \${n} things\`;
+</script>
+<template>
+  <div>
+    <p title="A tip">Hi {{ n }} <b>there</b> &amp; you</p>
+    <input placeholder="Type here" :title="dynamic" />
+    <ul><li v-for="i in 3" :key="i">Item {{ i }}</li></ul>
+    <pre>keep   this</pre>
+  </div>
+</template>`;
+    const units = await extractComponent('src/App.vue', sfc, options);
+    expect(sources(units)).toEqual([
+      'Two <x id="1"/> things',
+      'A tip',
+      'Hi <x id="1"/> <g id="2">there</g> &amp; you',
+      'Type here',
+      'Item',
+    ]);
+    const target = new Map([[units[2]!.key, 'Hola <x id="1"/> <g id="2">allí</g> {y} tú']]);
+    const { code } = localizeModule(sfc, units, (k) => target.get(k));
+    expect(code).toContain('<p title="A tip">Hola {{ n }} <b>allí</b> &#123;y&#125; tú</p>');
+  });
+
+  it('extracts Svelte markup, blocks as their own containers, and script tags', async () => {
+    const component = `<script lang="ts">
+  import { msg } from '@glossa/vite/runtime';
+  let n = $state(0);
+  const s = msg\`Count is \${n}\`;
+</script>
+<h1 title="Big title">Hello {n} <em>world</em></h1>
+{#if n > 1}<p>Many clicks</p>{:else}<p>Few clicks</p>{/if}
+<input placeholder="Name please" />`;
+    const units = await extractComponent('src/App.svelte', component, options);
+    expect(sources(units)).toEqual([
+      'Count is',
+      'Big title',
+      'Hello <x id="1"/> <g id="2">world</g>',
+      'Many clicks',
+      'Few clicks',
+      'Name please',
+    ]);
+    expect(ranges(component, units)[0]).toBe('Count is');
+  });
+});
+
+describe('what is not translated', () => {
+  it.each([
+    ['user_id', false],
+    ['fooBar', false],
+    ['btn-primary', false],
+    ['/about', false],
+    ['https://example.com', false],
+    ['index.html', false],
+    ['h1', false],
+    ['42', false],
+    ['…', false],
+    ['Save', true],
+    ['Save.', true],
+    ['e-mail', false], // lower-case kebab-case reads as a class name
+    ['E-mail', true],
+    ['Read more', true],
+    ['3rd', true],
+  ])('%s → %s', (text, expected) => {
+    expect(isTranslatable(text)).toBe(expected);
+  });
+});
