@@ -36,7 +36,7 @@ export interface MarkdownOptions {
   readonly dialect?: MarkdownDialect;
   /** Path of the file, used as the prefix of every segment key (`docs/intro.md#paragraph-2`). Default `''`. */
   readonly file?: string;
-  /** Parse as MDX. Default: `true` when `file` ends with `.mdx`. */
+  /** Parse as MDX. Default: `true` when `file` ends with `.mdx`, or for the `docusaurus` dialect. */
   readonly mdx?: boolean;
   /** GitHub Flavored Markdown (tables, footnotes, strikethrough, autolinks). Default `true` (`false` for the `commonmark` dialect). */
   readonly gfm?: boolean;
@@ -85,7 +85,8 @@ export function resolveMarkdownOptions(options: MarkdownOptions = {}): ResolvedM
     throw new TypeError(
       `option \`dialect\` must be one of ${DIALECTS.map((d) => `'${d}'`).join(', ')}, got ${JSON.stringify(dialect)}`,
     );
-  const mdx = flag(options.mdx, 'mdx', file.endsWith('.mdx'));
+  // Docusaurus reads `.md` files as MDX too (its default `markdown.format: 'mdx'`).
+  const mdx = flag(options.mdx, 'mdx', file.endsWith('.mdx') || dialect === 'docusaurus');
   return Object.freeze({
     dialect,
     features: dialectFeatures(dialect, mdx),
