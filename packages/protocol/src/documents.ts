@@ -47,6 +47,12 @@ export const UploadDocumentFields = Type.Object(
     translation_memory_threshold: Type.Optional(
       Type.Integer({ minimum: MIN_TRANSLATION_MEMORY_THRESHOLD, maximum: MAX_TRANSLATION_MEMORY_THRESHOLD }),
     ),
+    filename: Type.Optional(
+      Type.String({ minLength: 1, description: "the document's file name when the file part has none" }),
+    ),
+    enable_beta_languages: Type.Optional(
+      Type.Boolean({ description: 'accepted for compatibility; beta languages are always on (no effect)' }),
+    ),
   },
   { $id: 'UploadDocumentFields', additionalProperties: false },
 );

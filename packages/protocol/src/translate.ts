@@ -23,6 +23,9 @@ export const TranslateRequest = Type.Object(
   {
     text: Type.Array(Type.String(), { minItems: 1, description: 'texts, translated independently' }),
     target_lang: LanguageCode,
+    enable_beta_languages: Type.Optional(
+      Type.Boolean({ description: 'accepted for compatibility with the public protocol; no effect' }),
+    ),
     source_lang: Type.Optional(LanguageCode),
     context: Type.Optional(
       Type.String({ description: 'influences translation; not translated, not billed' }),

@@ -1,5 +1,5 @@
 /** The source language of a document, detected from its texts among the languages that translate into the target. */
-import { ERROR_CODES, toV2LanguageCode as v2 } from '@glossa/protocol';
+import { baseLanguage, ERROR_CODES, isPseudoLocale, toV2LanguageCode as v2 } from '@glossa/protocol';
 import type { ServiceContext } from '@glossa/server/feature';
 import { ServiceError } from '@glossa/server/feature';
 import type { Extraction } from './formats/format.js';
@@ -10,7 +10,10 @@ export async function detectSource(
   target: string,
   context: ServiceContext,
 ): Promise<string> {
-  const candidates = context.engines.sourcesFor(target);
+  // The target's own language is a candidate too: a document already in it is a failed job, not another
+  // language's (see `sameLanguageJob`).
+  const candidates = new Set(context.engines.sourcesFor(target));
+  if (!isPseudoLocale(target)) candidates.add(baseLanguage(target));
   const sample = extraction.texts
     .map((text) =>
       text.mode === 'plain' ? text.text : plainOf(text.text.replace(/<(?!\/?g[ >]|x )[^>]*>/g, ' ')),

@@ -13,6 +13,7 @@ import {
   decodeForm,
   documentExtension,
   ERROR_CODES,
+  isPseudoLocale,
   UploadDocumentFields,
   type UploadDocumentResponse,
   toV2LanguageCode as v2,
@@ -58,6 +59,45 @@ function language(code: string, parameter: string): string {
   return canonical;
 }
 
+/** The public service's words for a document whose source language is its target language. */
+export const SAME_LANGUAGE_MESSAGE = 'Source and target language are equal.';
+
+/**
+ * A document whose source (given or detected) is its target language: accepted, as the public service does,
+ * and reported as a failed job (`status: error`, `error_message`: "Source and target language are equal.");
+ * nothing is billed.
+ */
+function sameLanguageJob(
+  service: DocumentService,
+  caller: Caller,
+  fileName: string,
+  extension: DocumentExtension,
+  target: string,
+  source: string,
+  bytes: Buffer,
+): UploadDocumentResponse {
+  const id = randomBytes(16).toString('hex');
+  const key = randomBytes(32).toString('hex');
+  service.store.insert(
+    {
+      id,
+      accountId: caller.account.id,
+      keyId: caller.key.id,
+      keyHash: hashDocumentKey(key),
+      extension,
+      outputExtension: extension,
+      parameters: { file_name: fileName.slice(0, 255), target_lang: target, source_lang: source },
+      billedCharacters: 0,
+      usageDay: currentBillingPeriod().today,
+      estimateMs: 0,
+      expiresAt: new Date(Date.now() + service.expiryMs).toISOString(),
+    },
+    bytes,
+  );
+  service.store.fail(id, SAME_LANGUAGE_MESSAGE);
+  return { document_id: id, document_key: key };
+}
+
 export async function uploadDocument(
   request: FastifyRequest,
   caller: Caller,
@@ -76,11 +116,13 @@ export async function uploadDocument(
   if (!checked.ok) throw badRequest(checked.message);
   const fields = checked.value;
 
-  const extension = documentExtension(upload.file.name);
+  // The file part's name, else the `filename` field (the public description's alternative).
+  const fileName = upload.file.name || fields.filename || '';
+  const extension = documentExtension(fileName);
   if (!extension) {
-    const given = /\.([^./\\]{1,20})$/.exec(upload.file.name)?.[1];
+    const given = /\.([^./\\]{1,20})$/.exec(fileName)?.[1];
     throw badRequest(
-      `Unsupported file type${given ? ` '.${given}'` : ' (the file name has no extension)'}: send one of ${DOCUMENT_EXTENSIONS.join(', ')}.`,
+      `Invalid file data: unsupported file extension${given ? ` '.${given}'` : ' (the file name has no extension)'}; send one of ${DOCUMENT_EXTENSIONS.join(', ')}.`,
     );
   }
   const format = service.formats[extension];
@@ -129,6 +171,8 @@ export async function uploadDocument(
       : extraction
         ? await detectSource(extraction, target, context)
         : undefined;
+  if (source !== undefined && !isPseudoLocale(target) && baseLanguage(source) === baseLanguage(target))
+    return sameLanguageJob(service, caller, fileName, extension, target, source, upload.file.bytes);
   const choice = source === undefined ? undefined : context.engines.select(source, target);
   if (source === undefined ? context.engines.sourcesFor(target).size === 0 : !choice)
     throw unsupportedLanguage(
@@ -139,7 +183,7 @@ export async function uploadDocument(
   const glossaryIds =
     fields.glossary_ids ?? (fields.glossary_id !== undefined ? [fields.glossary_id] : undefined);
   const parameters: DocumentParameters = {
-    file_name: upload.file.name.slice(0, 255),
+    file_name: fileName.slice(0, 255),
     target_lang: target,
     ...(source !== undefined ? { source_lang: source } : {}),
     ...(fields.formality !== undefined ? { formality: fields.formality } : {}),

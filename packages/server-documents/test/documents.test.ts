@@ -34,6 +34,19 @@ describe('document lifecycle', () => {
     expect(files().filter((name) => name.startsWith(uploaded.data.document_id))).toEqual([]);
   });
 
+  it('a document in its target language is accepted and reported as a failed job, unbilled', async () => {
+    for (const fields of [{ target_lang: 'ES' }, { target_lang: 'ES', source_lang: 'es' }]) {
+      const uploaded = await upload(t, 'same.txt', 'La casa es grande y el coche es rojo.', fields);
+      expect(uploaded.status).toBe(200);
+      const reply = await status(t, uploaded.data);
+      expect(reply.data).toMatchObject({
+        document_id: uploaded.data.document_id,
+        status: 'error',
+        error_message: 'Source and target language are equal.',
+      });
+    }
+  });
+
   it('the key is stored only as a hash', async () => {
     const uploaded = await upload(t, 'k.txt', 'Some text.');
     await waitDone(t, uploaded.data);
@@ -108,13 +121,14 @@ describe('document lifecycle', () => {
 
 describe('document upload errors', () => {
   const cases: [string, string | Uint8Array, Record<string, string>, number, RegExp][] = [
-    ['a.exe', 'x', { target_lang: 'ES' }, 400, /Unsupported file type '\.exe'/],
+    ['a.exe', 'x', { target_lang: 'ES' }, 400, /^Invalid file data: unsupported file extension '\.exe'/],
     ['noextension', 'x', { target_lang: 'ES' }, 400, /no extension/],
     ['a.txt', 'Hello.', {}, 400, /target_lang/],
     ['a.txt', 'Hello.', { target_lang: 'XX' }, 400, /target_lang/],
     ['a.txt', 'Hello.', { target_lang: 'ES', source_lang: 'JA' }, 400, /not supported/],
     ['a.txt', 'Hello.', { target_lang: 'ES', output_format: 'docx' }, 400, /output_format/],
-    ['a.txt', 'Hello.', { target_lang: 'ES', unknown_field: '1' }, 400, /unknown_field|additional/i],
+    // Unknown fields are ignored (wire decisions); a known one next to them is still validated.
+    ['a.txt', 'Hello.', { target_lang: 'ES', unknown_field: '1', formality: 'very' }, 400, /'formality'/],
     ['a.txt', new Uint8Array([0xff, 0xfe, 0x41]), { target_lang: 'ES' }, 400, /not valid UTF-8/],
     ['a.txt', '', { target_lang: 'ES' }, 400, /empty/],
     ['a.json', '{"a": ', { target_lang: 'en-XA' }, 400, /JSON document is not valid/],
