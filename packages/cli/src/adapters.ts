@@ -2,7 +2,7 @@
  * The file formats the CLI reads, each through its adapter: extract segments (keys prefixed with the
  * file's project path), read the targets already in an output, and write an output from targets.
  */
-import type { AdapterName, CodeMap, Segment } from '@glossa/core';
+import type { AdapterName, CodeMap, MarkdownConfig, Segment } from '@glossa/core';
 import { buildCatalog, extractCatalog } from '@glossa/i18next';
 import * as rehype from '@glossa/rehype';
 import * as remark from '@glossa/remark';
@@ -33,9 +33,15 @@ export interface Extracted {
 }
 
 export interface Adapter {
-  extract(text: string, id: string): Extracted;
+  /** `markdown`: the config's `markdown` options (dialect, front-matter fields, MDX attributes). */
+  extract(text: string, id: string, markdown?: MarkdownConfig): Extracted;
   /** Targets (by segment key) in an existing output, or `undefined` when its structure no longer matches. */
-  readTargets(output: string, id: string, source: Extracted): Map<string, string> | undefined;
+  readTargets(
+    output: string,
+    id: string,
+    source: Extracted,
+    markdown?: MarkdownConfig,
+  ): Map<string, string> | undefined;
 }
 
 /** Targets of an output made by a positional adapter: usable only while the segment keys line up. */
@@ -50,18 +56,17 @@ function positionalTargets(output: readonly Segment[], source: Extracted): Map<s
 }
 
 const markdown: Adapter = {
-  extract(text, id) {
-    const extraction = remark.extract(text, { file: id });
+  extract(text, id, options = {}) {
+    const extraction = remark.extract(text, { ...options, file: id });
     return {
       segments: extraction.segments,
       codes: extraction.codes,
       messages: extraction.messages,
-      write: async (targets, _locale, onProblem) =>
-        remark.merge(extraction, targets, { file: id, onProblem }),
+      write: async (targets, _locale, onProblem) => remark.merge(extraction, targets, { onProblem }),
     };
   },
-  readTargets: (output, id, source) =>
-    positionalTargets(remark.extract(output, { file: id }).segments, source),
+  readTargets: (output, id, source, options = {}) =>
+    positionalTargets(remark.extract(output, { ...options, file: id }).segments, source),
 };
 
 const html: Adapter = {

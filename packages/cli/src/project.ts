@@ -65,7 +65,7 @@ export async function openProject(config: ResolvedConfig, inputs: readonly Input
     }
     let extracted: Extracted;
     try {
-      extracted = ADAPTERS[input.adapter].extract(decoded.text, input.id);
+      extracted = ADAPTERS[input.adapter].extract(decoded.text, input.id, config.markdown);
     } catch (error) {
       const reason = `cannot parse as ${input.adapter}: ${(error as Error).message ?? String(error)}`;
       failed.push({ file: input.id, stage: 'parse', ...positionOfError(error, decoded.text), reason });
@@ -96,7 +96,12 @@ export async function readExistingTargets(project: Project, locale: string): Pro
     if (text === undefined) continue;
     let found: Map<string, string> | undefined;
     try {
-      found = ADAPTERS[file.input.adapter].readTargets(text, file.input.id, file.extracted);
+      found = ADAPTERS[file.input.adapter].readTargets(
+        text,
+        file.input.id,
+        file.extracted,
+        project.config.markdown,
+      );
     } catch {
       found = undefined;
     }

@@ -13,6 +13,7 @@ import type {
   ResolvedConfig,
   ResolvedFiles,
 } from './config-types.js';
+import { MARKDOWN_DIALECTS } from './config-types.js';
 import { GlossaCoreError } from './errors.js';
 
 /** The config file (or object) has a wrong field; the message names the file and the field. */
@@ -40,6 +41,7 @@ const TOP_LEVEL = new Set([
   'lock',
   'service',
   'translation',
+  'markdown',
 ]);
 
 /**
@@ -249,7 +251,20 @@ export function resolveConfig(
         service.concurrency === undefined ? 4 : positive(ctx, 'service.concurrency', service.concurrency),
     },
     translation: checkTranslation(ctx, translation),
+    markdown: checkMarkdown(
+      ctx,
+      object(ctx, 'markdown', c.markdown ?? {}, ['dialect', 'frontmatter', 'mdxAttributes']),
+    ),
   });
+}
+
+function checkMarkdown(ctx: Ctx, m: Record<string, unknown>): ResolvedConfig['markdown'] {
+  if (m.dialect !== undefined && !(MARKDOWN_DIALECTS as readonly unknown[]).includes(m.dialect)) {
+    fail(ctx, 'markdown.dialect', `one of ${MARKDOWN_DIALECTS.join(', ')}`, m.dialect);
+  }
+  for (const field of ['frontmatter', 'mdxAttributes'])
+    if (m[field] !== undefined) list(ctx, `markdown.${field}`, m[field], (v, f) => str(ctx, f, v));
+  return Object.freeze({ ...m }) as ResolvedConfig['markdown'];
 }
 
 function checkTranslation(ctx: Ctx, t: Record<string, unknown>): ResolvedConfig['translation'] {

@@ -31,6 +31,27 @@ export type CacheConfig =
       readonly max?: number;
     };
 
+/** The Markdown a project writes (see @glossa/remark's readme, "Dialects"). */
+export const MARKDOWN_DIALECTS = [
+  'auto',
+  'commonmark',
+  'gfm',
+  'vitepress',
+  'docusaurus',
+  'starlight',
+] as const;
+export type MarkdownDialectName = (typeof MARKDOWN_DIALECTS)[number];
+
+/** How Markdown files are read (passed to @glossa/remark). */
+export interface MarkdownConfig {
+  /** Default `'auto'`. */
+  readonly dialect?: MarkdownDialectName;
+  /** Front-matter fields to translate. Default `['title', 'description']`. */
+  readonly frontmatter?: readonly string[];
+  /** MDX JSX attributes to translate (`title` or `Card.title`). */
+  readonly mdxAttributes?: readonly string[];
+}
+
 export interface GlossaConfig {
   /** For editors: the JSON schema of the file (ignored). */
   readonly $schema?: string;
@@ -76,6 +97,7 @@ export interface GlossaConfig {
     readonly customInstructions?: readonly string[];
     readonly context?: string;
   };
+  readonly markdown?: MarkdownConfig;
 }
 
 export interface ResolvedFiles {
@@ -125,4 +147,5 @@ export interface ResolvedConfig {
     readonly concurrency: number;
   };
   readonly translation: NonNullable<GlossaConfig['translation']>;
+  readonly markdown: MarkdownConfig;
 }

@@ -15,6 +15,7 @@ import type { GlossaConfig, ResolvedConfig } from './config-types.js';
 
 export { ADAPTER_NAMES, ConfigError, defaultDataDir, resolveConfig } from './config-resolve.js';
 export type * from './config-types.js';
+export { MARKDOWN_DIALECTS } from './config-types.js';
 
 /** Types a config in `glossa.config.ts`: `export default defineConfig({ ... })`. */
 export function defineConfig(config: GlossaConfig): GlossaConfig {

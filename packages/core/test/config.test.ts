@@ -84,6 +84,15 @@ describe('loadConfig', () => {
     await expect(loadConfig({ cwd: root, env: {} })).rejects.toThrow(
       /`cache.store` must be "file", "memory" or "redis"/,
     );
+    await writeFile(file, '{"markdown": {"dialect": "hugo"}}');
+    await expect(loadConfig({ cwd: root, env: {} })).rejects.toThrow(
+      /`markdown.dialect` must be one of auto, commonmark, gfm, vitepress, docusaurus, starlight, got .*hugo/,
+    );
+    await writeFile(file, '{"markdown": {"dialect": "vitepress", "frontmatter": ["title", "hero.tagline"]}}');
+    expect((await loadConfig({ cwd: root, env: {} })).markdown).toEqual({
+      dialect: 'vitepress',
+      frontmatter: ['title', 'hero.tagline'],
+    });
     await writeFile(file, '{ nope');
     await expect(loadConfig({ cwd: root, env: {} })).rejects.toThrow(/glossa.config.json: not valid JSON/);
     await expect(loadConfig({ cwd: root, configFile: 'missing.json', env: {} })).rejects.toThrow(/not found/);
