@@ -56,27 +56,24 @@ function walkScript(code: string, program: Node, options: ScriptOptions, marked:
     while (at > 0 && /\s/.test(code[at - 1]!)) at--;
     return marked.has(at);
   };
-  /** Whether a subtree holds anything to extract (then it cannot travel inside a code). */
-  const hasWork = (node: Node): boolean => {
-    let found = false;
-    visit(node, (n) => {
-      if (found) return false;
-      if (
-        n.type === 'JSXElement' ||
-        n.type === 'JSXFragment' ||
-        isTag(n) ||
-        (isString(n) && marked.size > 0 && isMarked(n))
-      ) {
-        found = true;
-        return false;
-      }
-      return true;
-    });
-    return found;
-  };
   const isTag = (n: Node) =>
     n.type === 'TaggedTemplateExpression' && n.tag.type === 'Identifier' && n.tag.name === options.tag;
-
+  /** Nodes whose subtree holds anything to extract (then it cannot travel inside a code): one pass. */
+  const working = new WeakSet<Node>();
+  const mark = (node: Node): boolean => {
+    let found =
+      node.type === 'JSXElement' ||
+      node.type === 'JSXFragment' ||
+      isTag(node) ||
+      (marked.size > 0 && isString(node) && isMarked(node));
+    forEachChild(node, (child) => {
+      if (mark(child)) found = true;
+    });
+    if (found) working.add(node);
+    return found;
+  };
+  mark(program);
+  const hasWork = (node: Node) => working.has(node);
   const markupOf = (node: Node): MarkupNode => {
     if (node.type === 'JSXText') {
       return { type: 'text', start: node.start, end: node.end, text: decodeEntities(cleanJsxText(node.raw)) };
@@ -223,14 +220,19 @@ function templateUnit(code: string, quasi: Node): Unit | undefined {
 /** Calls `enter` on every node (depth first); `false` skips the node's children. */
 function visit(node: Node, enter: (node: Node) => boolean): void {
   if (!enter(node)) return;
+  forEachChild(node, (child) => visit(child, enter));
+}
+
+function forEachChild(node: Node, each: (child: Node) => void): void {
   for (const key in node) {
-    if (key === 'type' || key === 'start' || key === 'end') continue;
+    if (key === 'type' || key === 'start' || key === 'end' || key === 'range' || key === 'loc') continue;
     const value = node[key];
     if (value === null || typeof value !== 'object') continue;
     if (Array.isArray(value)) {
-      for (const item of value)
-        if (item !== null && typeof item === 'object' && typeof item.type === 'string') visit(item, enter);
-    } else if (typeof value.type === 'string') visit(value, enter);
+      for (const item of value) {
+        if (item !== null && typeof item === 'object' && typeof item.type === 'string') each(item);
+      }
+    } else if (typeof value.type === 'string') each(value);
   }
 }
 

@@ -1,0 +1,90 @@
+/**
+ * The React app's Vite build with @glossa/vite (`components`, es + en-XA) and a warm cache vs the plain
+ * build of the same app without the plugin: interleaved rounds in one process (the order alternates each
+ * round), medians of wall and CPU time, and the ratio of the medians. Target: ratio ≤ 1.15. Also once:
+ * the cold build (empty cache: translation through the embedded server and one build per locale) and a
+ * build after a component changed (translations cached: the locale builds run again).
+ *
+ *   pnpm --filter @glossa/example-react-app bench
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build, type InlineConfig } from 'vite';
+import { appConfig, appRoot } from '../app.config.js';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 15);
+const WARMUP = 2;
+const dir = await mkdtemp(join(process.env.BENCH_DIR ?? tmpdir(), 'glossa-react-bench-'));
+const glossa = {
+  cache: { path: join(dir, 'cache.jsonl') },
+  lock: join(dir, 'glossa.lock'),
+  service: { dataDir: process.env.GLOSSA_DATA_DIR ?? join(dir, 'server') },
+  components: { catalogDir: join(dir, 'catalogs') },
+};
+const quiet = { logLevel: 'silent' as const };
+const timed = async (config: InlineConfig) => {
+  const start = performance.now();
+  const startCpu = process.cpuUsage();
+  await build({ ...config, ...quiet, build: { ...config.build, emptyOutDir: false } });
+  const used = process.cpuUsage(startCpu);
+  return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000 };
+};
+
+const cold = await timed(appConfig(glossa, join(dir, 'cold')));
+// A component edit: its text is new, so the locale builds run again (the other texts come from the cache).
+const home = join(appRoot, 'src', 'Home.tsx');
+const original = await readFile(home, 'utf8');
+let changed: { wall: number; cpu: number };
+try {
+  await writeFile(home, original.replace('Welcome to the corner bakery', 'Welcome to our corner bakery'));
+  await timed(appConfig(glossa, join(dir, 'changed'))); // translates the new text
+  await writeFile(home, original.replace('Welcome to the corner bakery', 'Welcome to the corner bakery!'));
+  await timed(appConfig({ ...glossa }, join(dir, 'changed'))); // and this one
+  await writeFile(home, original.replace('Welcome to the corner bakery', 'Welcome to our corner bakery'));
+  changed = await timed(appConfig(glossa, join(dir, 'changed'))); // cached text, new module source
+} finally {
+  await writeFile(home, original);
+}
+await new Promise((resolve) => setTimeout(resolve, 200)); // a later build, not one in the same mtime tick
+
+const variants = {
+  plain: () => appConfig(false, join(dir, 'plain')),
+  glossa: () => appConfig({ ...glossa, cacheOnly: true }, join(dir, 'glossa')), // cacheOnly: no request
+};
+type Name = keyof typeof variants;
+const names = Object.keys(variants) as Name[];
+const wall = { plain: [] as number[], glossa: [] as number[] };
+const cpu = { plain: [] as number[], glossa: [] as number[] };
+for (let round = 0; round < ROUNDS + WARMUP; round++) {
+  for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+    const t = await timed(variants[name]());
+    if (round >= WARMUP) {
+      wall[name].push(t.wall);
+      cpu[name].push(t.cpu);
+    }
+  }
+}
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length / 2;
+  return s.length % 2 ? s[Math.floor(mid)]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+const ms = (x: number) => `${x.toFixed(0).padStart(5)} ms`;
+console.log(
+  `vite build of examples/react-app (es, en-XA), ${ROUNDS} interleaved rounds (target ratio ≤ 1.15):`,
+);
+for (const [label, xs] of [
+  ['wall, median', wall],
+  ['CPU, median', cpu],
+] as const) {
+  const ratio = median(xs.glossa) / median(xs.plain);
+  console.log(
+    `  ${label.padEnd(13)} plain ${ms(median(xs.plain))}   glossa warm ${ms(median(xs.glossa))}   ratio ${ratio.toFixed(3)}`,
+  );
+}
+console.log(`  once: cold (empty cache, 2 locale builds) ${ms(cold.wall)} wall, ${ms(cold.cpu)} CPU`);
+console.log(
+  `  once: a component changed, its text cached (2 locale builds) ${ms(changed.wall)} wall, ${ms(changed.cpu)} CPU`,
+);
+await rm(dir, { recursive: true, force: true });
