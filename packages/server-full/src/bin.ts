@@ -8,6 +8,6 @@ const code = await runCli(
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
   },
-  allFeatures(),
+  allFeatures,
 );
 process.exit(code);

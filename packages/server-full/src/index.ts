@@ -1,11 +1,18 @@
-import type { ServerFeature } from '@glossa/server';
-import { documentsFeature } from '@glossa/server-documents';
+import type { CliSettings, ServerFeature } from '@glossa/server';
+import { type DocumentOptions, documentsFeature } from '@glossa/server-documents';
 import { languageToolsFeature } from '@glossa/server-language-tools';
 import { voiceFeature } from '@glossa/server-voice';
 
 export * from '@glossa/server';
 
-/** Every feature package of the server: documents, language tools, voice. */
-export function allFeatures(): ServerFeature[] {
-  return [documentsFeature(), languageToolsFeature(), voiceFeature()];
+/**
+ * Every feature package of the server: documents, language tools, voice. `options` are the feature
+ * settings of `glossa-server` (flags, `GLOSSA_*` variables, config file): `documents` for documentsFeature.
+ */
+export function allFeatures(options: CliSettings['features'] = {}): ServerFeature[] {
+  return [
+    documentsFeature((options.documents ?? {}) as DocumentOptions),
+    languageToolsFeature(),
+    voiceFeature(),
+  ];
 }

@@ -1,15 +1,22 @@
 /**
- * The `glossa-server` command: run the server, or manage accounts and keys in a data directory.
- *   glossa-server [--data-dir DIR] [--port N] [--free-port N] [--host HOST] [--log-level LEVEL]
+ * The `glossa-server` command: run the server, or manage accounts and keys in its storage.
+ *   glossa-server [--config FILE] [--SETTING VALUE ...]          (settings: cli-config.ts, `--help`)
  *   glossa-server keys create --plan paid|free [--admin] [--detection-beta] [--quality-alpha]
- *                             [--voice-jobs-alpha] [--memory-matches] [--character-limit N] [--data-dir DIR]
+ *                             [--voice-jobs-alpha] [--memory-matches] [--character-limit N]
+ *   glossa-server keys revoke --key KEY
+ * The keys commands use the same storage settings (--data-dir, --database-url, --redis-url, --config, env).
  */
 import { parseArgs } from 'node:util';
 import { createAccount } from './accounts.js';
+import { type CliSettings, resolveSettings, settingFlags, settingsUsage } from './cli-config.js';
 import type { ServerFeature } from './features.js';
+import { hashKey } from './keys.js';
 import { resolveOptions } from './options.js';
 import { startServer } from './server.js';
+import { announceKeyRevoked } from './shared-state.js';
+import { createPostgresStorage } from './storage/postgres.js';
 import { createSqliteStorage } from './storage/sqlite.js';
+import type { Storage } from './storage/storage.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -17,9 +24,15 @@ export interface CliIo {
 }
 
 export const USAGE = `Usage:
-  glossa-server [--data-dir DIR] [--port N] [--free-port N] [--host HOST] [--log-level LEVEL]
+  glossa-server [--config FILE] [--SETTING VALUE ...]
   glossa-server keys create --plan paid|free [--admin] [--detection-beta] [--quality-alpha]
-                            [--voice-jobs-alpha] [--memory-matches] [--character-limit N] [--data-dir DIR]`;
+                            [--voice-jobs-alpha] [--memory-matches] [--character-limit N]
+  glossa-server keys revoke --key KEY
+Settings (a flag wins over its environment variable, which wins over the --config file, GLOSSA_CONFIG):
+${settingsUsage()}`;
+
+/** The feature packages to serve, built from their options (`documents: {...}` of the settings). */
+export type FeatureFactory = (options: CliSettings['features']) => readonly ServerFeature[];
 
 function integer(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -27,10 +40,18 @@ function integer(name: string, value: string | undefined): number | undefined {
   return Number(value);
 }
 
+async function openStorage(settings: CliSettings): Promise<Storage> {
+  const options = resolveOptions(settings.server);
+  return options.databaseUrl
+    ? createPostgresStorage(options.databaseUrl, { poolSize: 2 })
+    : createSqliteStorage(options.dataDir);
+}
+
 async function keysCreate(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
+      ...settingFlags(),
       plan: { type: 'string' },
       admin: { type: 'boolean', default: false },
       'detection-beta': { type: 'boolean', default: false },
@@ -38,7 +59,6 @@ async function keysCreate(args: string[], io: CliIo): Promise<number> {
       'voice-jobs-alpha': { type: 'boolean', default: false },
       'memory-matches': { type: 'boolean', default: false },
       'character-limit': { type: 'string' },
-      'data-dir': { type: 'string' },
     },
   });
   if (values.plan !== 'paid' && values.plan !== 'free') {
@@ -46,10 +66,9 @@ async function keysCreate(args: string[], io: CliIo): Promise<number> {
       `--plan: expected 'paid' or 'free', got ${values.plan === undefined ? 'nothing' : `'${values.plan}'`}`,
     );
   }
-  const { dataDir } = resolveOptions(values['data-dir'] === undefined ? {} : { dataDir: values['data-dir'] });
-  const storage = createSqliteStorage(dataDir);
+  const limit = integer('character-limit', values['character-limit']);
+  const storage = await openStorage(resolveSettings(values));
   try {
-    const limit = integer('character-limit', values['character-limit']);
     const created = await createAccount(storage, {
       plan: values.plan,
       admin: values.admin,
@@ -68,60 +87,68 @@ async function keysCreate(args: string[], io: CliIo): Promise<number> {
   }
 }
 
-async function serve(args: string[], io: CliIo, features: readonly ServerFeature[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      'data-dir': { type: 'string' },
-      port: { type: 'string' },
-      'free-port': { type: 'string' },
-      host: { type: 'string' },
-      'log-level': { type: 'string', default: 'info' },
-    },
-  });
-  const port = integer('port', values.port);
-  const freePort = integer('free-port', values['free-port']);
-  const server = await startServer({
-    ...(values['data-dir'] === undefined ? {} : { dataDir: values['data-dir'] }),
-    ...(port === undefined ? {} : { port }),
-    ...(freePort === undefined ? {} : { freePort }),
-    ...(values.host === undefined ? {} : { host: values.host }),
-    logger: values['log-level'] === 'silent' ? false : { level: values['log-level'] },
-    features,
-  });
+async function keysRevoke(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, options: { ...settingFlags(), key: { type: 'string' } } });
+  if (!values.key) throw new TypeError('--key: expected the key to revoke');
+  const settings = resolveSettings(values);
+  const storage = await openStorage(settings);
+  try {
+    const hash = hashKey(values.key);
+    if (!(await storage.revokeKey(hash))) {
+      io.err('glossa-server: no such key');
+      return 1;
+    }
+    const redisUrl = resolveOptions(settings.server).redisUrl;
+    // Instances sharing this Redis forget the key at once; others within their key cache's 5 s.
+    if (redisUrl) await announceKeyRevoked(redisUrl, hash);
+    io.out('revoked');
+    return 0;
+  } finally {
+    await storage.close();
+  }
+}
+
+async function serve(args: string[], io: CliIo, features: FeatureFactory): Promise<number> {
+  const { values } = parseArgs({ args, options: settingFlags() });
+  const settings = resolveSettings(values);
+  const server = await startServer({ ...settings.server, features: features(settings.features) });
   if (server.devAccountCreated && !process.env.GLOSSA_API_KEY) {
     io.err(`glossa-server: local development account created; its key (shown once): ${server.devKey}`);
   }
   // Last, so a supervisor that waits for this line has everything above.
   io.err(`glossa-server: paid plan at ${server.url}, free plan at ${server.freeUrl}`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  const signal = await new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
   });
+  // Graceful: no new connection, requests in flight answered (shutdownGraceMs), job steps finished,
+  // pools closed.
+  io.err(`glossa-server: ${signal}, stopping`);
   await server.close();
+  io.err('glossa-server: stopped');
   return 0;
 }
 
 /**
- * Runs the command with the given feature packages (the `glossa-server` of `@glossa/server-full` passes all
- * of them); returns the exit code. Misuse prints the problem and the usage (exit 2).
+ * Runs the command with the given feature packages, or a function building them from their settings (the
+ * `glossa-server` of `@glossa/server-full` passes all of them that way); returns the exit code. Misuse prints the problem and the usage (exit 2).
  */
 export async function runCli(
   argv: string[],
   io: CliIo,
-  features: readonly ServerFeature[] = [],
+  features: readonly ServerFeature[] | FeatureFactory = [],
 ): Promise<number> {
   try {
     if (argv[0] === 'keys') {
-      if (argv[1] !== 'create') throw new TypeError(`keys: expected 'create', got '${argv[1] ?? ''}'`);
-      return await keysCreate(argv.slice(2), io);
+      if (argv[1] === 'create') return await keysCreate(argv.slice(2), io);
+      if (argv[1] === 'revoke') return await keysRevoke(argv.slice(2), io);
+      throw new TypeError(`keys: expected 'create' or 'revoke', got '${argv[1] ?? ''}'`);
     }
     if (argv[0] === '--help' || argv[0] === '-h') {
       io.out(USAGE);
       return 0;
     }
-    return await serve(argv, io, features);
+    return await serve(argv, io, typeof features === 'function' ? features : () => features);
   } catch (error) {
     if (error instanceof TypeError || error instanceof RangeError) {
       io.err(`glossa-server: ${error.message}`);

@@ -20,6 +20,10 @@ export interface UpstreamOptions {
   key: string;
 }
 
+/** The engines `createServer` can build itself. */
+export const BUILT_IN_ENGINES = ['pseudo', 'apertium', 'upstream'] as const;
+export type BuiltInEngine = (typeof BUILT_IN_ENGINES)[number];
+
 export interface ServerOptions {
   /** Where the database and the development key live. Default: `GLOSSA_DATA_DIR`, else `~/.cache/glossa/server`. */
   dataDir?: string;
@@ -35,6 +39,11 @@ export interface ServerOptions {
   devKey?: string;
   /** Engines to serve, in priority order. Default: pseudo, Apertium (pairs installed), upstream (when set). */
   engines?: readonly TranslationEngine[];
+  /**
+   * Which of the built-in engines to serve, in priority order, when `engines` is not given (what
+   * `glossa-server --engines` sets). Default `['pseudo', 'apertium', 'upstream']`; upstream needs `upstream`.
+   */
+  engineOrder?: readonly BuiltInEngine[];
   upstream?: UpstreamOptions;
   /** Engine outputs kept in memory, in units (a unit is a sentence or a tagged block). Default 50,000; 0 turns it off. */
   engineCacheEntries?: number;
@@ -83,6 +92,7 @@ export interface ResolvedOptions {
   readonly databasePoolSize: number;
   readonly shutdownGraceMs: number;
   readonly metrics: boolean;
+  readonly engineOrder: readonly BuiltInEngine[];
 }
 
 function url(name: string, value: unknown, protocols: readonly string[]): string | undefined {
@@ -112,6 +122,21 @@ function port(name: string, value: unknown, fallback: number): number {
     throw new RangeError(`${name}: expected an integer port from 0 to 65535, got ${JSON.stringify(value)}`);
   }
   return value as number;
+}
+
+function engineOrder(value: unknown): readonly BuiltInEngine[] {
+  if (value === undefined) return BUILT_IN_ENGINES;
+  if (
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    !value.every((name) => (BUILT_IN_ENGINES as readonly string[]).includes(name)) ||
+    new Set(value).size !== value.length
+  ) {
+    throw new TypeError(
+      `engineOrder: expected distinct names among ${BUILT_IN_ENGINES.join(', ')}, got ${JSON.stringify(value)}`,
+    );
+  }
+  return Object.freeze([...value]);
 }
 
 /** Checks and completes the options once; everything else reads the resolved form. */
@@ -168,5 +193,6 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     databasePoolSize: count('databasePoolSize', options.databasePoolSize, 10, 1),
     shutdownGraceMs: count('shutdownGraceMs', options.shutdownGraceMs, 10_000, 0),
     metrics: options.metrics ?? true,
+    engineOrder: engineOrder(options.engineOrder),
   };
 }

@@ -109,7 +109,10 @@ export function buildApp(
     // Fastify's own request lines log the URL; ours (onResponse) logs the path only.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: DEFAULT_BODY_LIMIT,
-    forceCloseConnections: true,
+    // On close, idle keep-alive connections are closed at once; those with a request in flight when the
+    // close began get their answer with `Connection: close` (onSend below); server.ts cuts what is still open
+    // after shutdownGraceMs.
+    forceCloseConnections: 'idle',
     // A closing server answers 503 itself (onRequest below), in the interface's shape with a trace id.
     return503OnClosing: false,
     // Requests Node's HTTP parser refuses never reach Fastify's handlers: answer them in the same shape.
@@ -146,6 +149,10 @@ export function buildApp(
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+  });
+  app.addHook('onSend', (_request, reply, _payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done();
   });
 
   const limited = (wait: number) => {
