@@ -3,14 +3,30 @@ import { DateTime, LanguageCode, Name, StringEnum, Uuid } from './common.js';
 import { FORMALITIES } from './translate.js';
 
 /** POST /v3/voice/realtime body. */
+/** `formality` of a voice session: the translate values plus the public description's `formal`/`informal`. */
+export const VOICE_FORMALITIES = [...FORMALITIES, 'formal', 'informal'] as const;
+
 export const VoiceSessionRequest = Type.Object(
   {
     source_media_content_type: Type.String({ minLength: 1, description: 'for example audio/wav' }),
+    message_format: Type.Optional(
+      StringEnum(['json', 'msgpack'] as const, { description: 'only json is served here (msgpack: 400)' }),
+    ),
     source_language: Type.Optional(LanguageCode),
-    target_languages: Type.Optional(Type.Array(LanguageCode)),
+    source_language_mode: Type.Optional(
+      StringEnum(['auto', 'fixed'] as const, { description: 'the source language is always fixed here' }),
+    ),
+    target_languages: Type.Optional(Type.Array(LanguageCode, { maxItems: 5 })),
+    target_media_languages: Type.Optional(
+      Type.Array(LanguageCode, {
+        maxItems: 1,
+        description: 'the target spoken as audio; one of target_languages',
+      }),
+    ),
+    target_media_voice: Type.Optional(StringEnum(['male', 'female'] as const)),
     spoken_terms_id: Type.Optional(Uuid),
     glossary_id: Type.Optional(Uuid),
-    formality: Type.Optional(StringEnum(FORMALITIES)),
+    formality: Type.Optional(StringEnum(VOICE_FORMALITIES)),
     target_media_content_type: Type.Optional(
       Type.String({
         minLength: 1,

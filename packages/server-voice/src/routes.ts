@@ -1,6 +1,6 @@
 import { ENDPOINTS, normalizeReportingTag, REPORTING_TAG_HEADER } from '@glossa/protocol';
 import type { ServiceContext } from '@glossa/server/feature';
-import { badRequest, defineRoute, notFound, unsupportedLanguage } from '@glossa/server/feature';
+import { badRequest, defineRoute, unsupportedLanguage } from '@glossa/server/feature';
 import type { FastifyRequest } from 'fastify';
 import { SUPPORTED_MEDIA_TYPES, soxInputType } from './recognizer.js';
 import { checkVoiceLanguages, checkVoiceResources, termPronunciations } from './resources.js';
@@ -34,6 +34,8 @@ const baseUrl = (context: ServiceContext, plan: 'free' | 'paid') =>
 export const createVoiceSessionRoute = defineRoute(
   ENDPOINTS.createVoiceSession,
   async ({ body, caller, request, context }) => {
+    if (body.message_format === 'msgpack')
+      throw badRequest("message_format 'msgpack' is not supported by this server; use 'json'.");
     const mediaType = body.source_media_content_type;
     const inputType = soxInputType(mediaType);
     if (inputType === undefined) {
@@ -53,7 +55,9 @@ export const createVoiceSessionRoute = defineRoute(
       spokenTermsId: body.spoken_terms_id,
       glossaryId: body.glossary_id,
     });
-    const formality = body.formality ?? 'default';
+    // The public description's `formal`/`informal` are `more`/`less`.
+    const asked = body.formality ?? 'default';
+    const formality = asked === 'formal' ? 'more' : asked === 'informal' ? 'less' : asked;
     let engineFormality: SessionConfig['formality'] = 'default';
     if (formality !== 'default') {
       const wanted = formality.endsWith('more') ? 'more' : 'less';
@@ -61,9 +65,14 @@ export const createVoiceSessionRoute = defineRoute(
       if (supported) engineFormality = wanted;
       else if (!formality.startsWith('prefer_')) {
         throw badRequest(
-          `formality ${formality} is not supported for every target language; use prefer_${wanted}.`,
+          `formality ${asked} is not supported for every target language; use prefer_${wanted}.`,
         );
       }
+    }
+    const spoken = body.target_media_languages ?? [];
+    for (const language of spoken) {
+      if (!targets.some((target) => target.toLowerCase() === language.toLowerCase()))
+        throw badRequest(`target_media_languages: ${language} is not one of target_languages.`);
     }
     const speech = body.target_media_content_type;
     if (speech !== undefined) {
@@ -98,7 +107,8 @@ export const reconnectVoiceSessionRoute = defineRoute(
   ENDPOINTS.reconnectVoiceSession,
   async ({ query, caller, context }) => {
     const renewed = voiceSessions(context).reissue(query.token, caller.account.id);
-    if (!renewed) throw notFound('No idle voice session of this account has that token.');
+    // The public description declares 400/401/403 here, not 404.
+    if (!renewed) throw badRequest('Invalid token: no idle voice session of this account has it.');
     return sessionResponse(renewed.session, renewed.token, baseUrl(context, caller.account.plan));
   },
 );

@@ -68,7 +68,7 @@ describe('a closing server ends every voice session cleanly', () => {
     try {
       const token = new URL(talkingUrl).searchParams.get('token') ?? '';
       const reconnect = await restarted.call(`/v3/voice/realtime?token=${encodeURIComponent(token)}`);
-      expect(reconnect.status).toBe(404);
+      expect(reconnect.status).toBe(400);
       const port = new URL(restarted.server.url).port;
       const stale = await openStream(talkingUrl.replace(/:\d+\//, `:${port}/`));
       expect((await stale.closed).code).toBe(1008);

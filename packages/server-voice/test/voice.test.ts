@@ -41,12 +41,43 @@ describe('voice session request', () => {
       { source_media_content_type: 'audio/pcm;rate=8000' },
       { source_media_content_type: 'audio/wav', source_language: 'de' },
       { source_media_content_type: 'audio/wav', target_languages: ['xx'] },
-      { source_media_content_type: 'audio/wav', extra: 1 },
+      { source_media_content_type: 'audio/wav', extra: 1, formality: 'very' },
+      { source_media_content_type: 'audio/wav', message_format: 'msgpack' },
+      { source_media_content_type: 'audio/wav', target_languages: ['es'], target_media_languages: ['fr'] },
+      { source_media_content_type: 'audio/wav', target_media_voice: 'robot' },
     ]) {
       const reply = await session(body);
       expect(reply.status, JSON.stringify(body)).toBe(400);
       expect(typeof reply.data.message).toBe('string');
     }
+  });
+
+  it('accepts the parameters the public description declares, and ignores unknown ones', async () => {
+    for (const body of [
+      { source_media_content_type: 'audio/wav', extra: 1 },
+      {
+        source_media_content_type: 'audio/wav',
+        message_format: 'json',
+        source_language: 'en',
+        source_language_mode: 'fixed',
+        target_languages: ['es'],
+        target_media_languages: ['es'],
+        target_media_voice: 'female',
+        formality: 'prefer_more',
+      },
+    ]) {
+      const reply = await session(body);
+      expect(reply.status, JSON.stringify(body)).toBe(200);
+    }
+    // `formal`/`informal` are `more`/`less`: a known value, refused only where no engine has formality.
+    const formal = await session({
+      source_media_content_type: 'audio/wav',
+      target_languages: ['es'],
+      formality: 'formal',
+    });
+    expect(formal.data.message).toBe(
+      'formality formal is not supported for every target language; use prefer_more.',
+    );
   });
 
   it('needs a key (403) and an existing spoken-term collection of the account (404)', async () => {
@@ -180,7 +211,8 @@ describe('voice tokens', () => {
     const stolen = await t.call(`/v3/voice/realtime?token=${encodeURIComponent(renewed.data.token)}`, {
       key: other.key,
     });
-    expect(stolen.status).toBe(404);
+    expect(stolen.status).toBe(400);
+    expect((await t.call('/v3/voice/realtime?token=unknown')).status).toBe(400);
     expect((await streamAudio(renewed.data.streaming_url, wav.subarray(0, 32_044))).closeCode).toBe(1000);
   });
 

@@ -102,6 +102,8 @@ const jobAccepts = [
   { part: 'params', value: { job_id: 'j'.repeat(128) }, why: 'a 128-character job id', bounds: ['job_id'] },
 ] as const;
 const formalities = "Expected one of: 'default', 'more', 'less', 'prefer_more', 'prefer_less'.";
+const voiceFormalities =
+  "Expected one of: 'default', 'more', 'less', 'prefer_more', 'prefer_less', 'formal', 'informal'.";
 
 export const DOCUMENT_VOICE_CASES = {
   uploadDocument: {
@@ -172,8 +174,33 @@ export const DOCUMENT_VOICE_CASES = {
       token: 'abc',
       session_id: 's-1',
     },
-    accepts: [{ part: 'body', value: { source_media_content_type: 'audio/ogg' }, why: 'media type only' }],
+    accepts: [
+      { part: 'body', value: { source_media_content_type: 'audio/ogg' }, why: 'media type only' },
+      {
+        part: 'body',
+        value: {
+          source_media_content_type: 'audio/ogg',
+          target_languages: ['es', 'fr', 'it', 'pt', 'ca'],
+          target_media_languages: ['es'],
+          formality: 'informal',
+        },
+        why: 'five targets, one spoken (the bounds), formality informal',
+        bounds: ['target_languages', 'target_media_languages'],
+      },
+    ],
     rejects: [
+      {
+        kind: 'limit',
+        part: 'body',
+        value: edit(session, { target_languages: ['es', 'fr', 'it', 'pt', 'ca', 'en'] }),
+        message: "Parameter 'target_languages' has too many items (at most 5).",
+      },
+      {
+        kind: 'limit',
+        part: 'body',
+        value: edit(session, { target_media_languages: ['es', 'fr'] }),
+        message: "Parameter 'target_media_languages' has too many items (at most 1).",
+      },
       {
         kind: 'missing',
         part: 'body',
@@ -190,7 +217,7 @@ export const DOCUMENT_VOICE_CASES = {
         kind: 'enum',
         part: 'body',
         value: edit(session, { formality: 'casual' }),
-        message: `Value for 'formality' not supported. ${formalities}`,
+        message: `Value for 'formality' not supported. ${voiceFormalities}`,
       },
       {
         kind: 'format',
