@@ -355,7 +355,8 @@ class Extractor {
     }
     const shift = (piece: Piece): Piece =>
       'literal' in piece ? piece : { start: piece.start + offset, end: piece.end + offset };
-    for (const span of extractHtml(node.value, { fragment: true }).spans) {
+    for (const whole of extractHtml(node.value, { fragment: true }).spans) {
+      const span = withoutOuterPair(whole, node.value);
       const codes = span.codes.map((code) => ({
         ...code,
         open: shift(code.open),
@@ -381,6 +382,36 @@ class Extractor {
     for (const range of ranges)
       this.#plain(`frontmatter/${range.path}`, range.start, range.end, range.value, quotedScalar, false);
   }
+}
+
+/**
+ * A span of an HTML block wrapped whole in one element (`<a href="…">\n*bar*\n</a>`): the element's
+ * tags are left out of the segment, so the block still starts with its tag whatever the translation
+ * puts first (else the block could read as a paragraph).
+ */
+function withoutOuterPair<
+  T extends { start: number; end: number; source: string; codes: readonly CodeSpan[] },
+>(span: T, html: string): T {
+  const outer = span.codes[0];
+  const head = outer && new RegExp(`^<g id="${outer.id}">`).exec(span.source);
+  if (!outer?.close || !head || !span.source.endsWith('</g>')) return span;
+  if ('literal' in outer.open || 'literal' in outer.close) return span;
+  if (outer.open.start !== span.start || outer.close.end !== span.end) return span;
+  // The first `<g>` must be the one closed last.
+  let depth = 0;
+  const tags = [...span.source.matchAll(/<g id="[^"]*">|<\/g>/g)];
+  for (const [index, tag] of tags.entries()) {
+    depth += tag[0] === '</g>' ? -1 : 1;
+    if (depth === 0 && index < tags.length - 1) return span;
+  }
+  // The line breaks around the text stay too: a block's opening tag must end its line.
+  let start = outer.open.end;
+  let end = outer.close.start;
+  while (start < end && /\s/.test(html[start]!)) start++;
+  while (end > start && /\s/.test(html[end - 1]!)) end--;
+  const source = span.source.slice(head[0].length, -'</g>'.length).trim();
+  if (start === end || source === '') return span;
+  return { ...span, start, end, source, codes: span.codes.slice(1) };
 }
 
 /** Extracts the segments of a Markdown (or MDX) text. Content problems are listed in `messages`. */

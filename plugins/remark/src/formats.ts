@@ -65,6 +65,10 @@ export function wrapLines(line: string, wrap: Wrap): string {
   return out;
 }
 
+/** A `!` that ended a text run (a private-use character never found in Markdown text we write). */
+const BANG = '\uE000';
+const BANG_BEFORE_BRACKET = /\uE000\[/g;
+
 /** A literal autolink of the source and its URL. */
 export interface Autolink {
   readonly text: string;
@@ -109,12 +113,19 @@ export function markdownText(
     encode: (text) =>
       oneLine(text)
         .replace(special, '\\$&')
+        // `!` right before a link's `[` would make it an image: marked here, escaped in `frame`.
+        .replace(/!$/, BANG)
         // With remark-directive, `:name` starts a text directive: a colon before a letter is escaped.
         .replace(context.directives ? /:(?=[A-Za-z])/g : /(?!)/g, '\\:')
-        .replace(/&(?=#?[a-z0-9]+;)/gi, '&amp;'),
+        .replace(/&(?=#?[a-z0-9]+;)/gi, '&amp;')
+        // A tab (from `&#9;`) at a line start would indent: written as a reference.
+        .replace(/\t/g, '&#9;'),
     // A segment that now starts like a block marker would change the structure: escape that marker.
     frame: (rendered) => {
-      const safe = guardAutolinks(rendered, autolinks)
+      const safe = guardAutolinks(
+        rendered.replace(BANG_BEFORE_BRACKET, '\\![').replaceAll(BANG, '!'),
+        autolinks,
+      )
         .replace(/^(#|>|[+=-](?=\s|$))/, '\\$1')
         .replace(/^(\d+)([.)])(?=\s|$)/, '$1\\$2');
       // Codes that hold a line break (a hard break, a link written over two lines) keep the text as it is.

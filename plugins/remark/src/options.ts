@@ -40,7 +40,7 @@ export interface MarkdownOptions {
   readonly mdx?: boolean;
   /** GitHub Flavored Markdown (tables, footnotes, strikethrough, autolinks). Default `true` (`false` for the `commonmark` dialect). */
   readonly gfm?: boolean;
-  /** `$inline$` and `$$block$$` math (never translated). Default `true`. */
+  /** `$inline$` and `$$block$$` math (never translated). Default `true` (`false` for the `commonmark` dialect). */
   readonly math?: boolean;
   /** Front-matter fields to translate (YAML or TOML; dotted paths reach nested YAML maps). Default `['title', 'description']`. */
   readonly frontmatter?: readonly string[];
@@ -93,7 +93,7 @@ export function resolveMarkdownOptions(options: MarkdownOptions = {}): ResolvedM
     file,
     mdx,
     gfm: flag(options.gfm, 'gfm', dialect !== 'commonmark'),
-    math: flag(options.math, 'math', true),
+    math: flag(options.math, 'math', dialect !== 'commonmark'),
     frontmatter: list(options.frontmatter, 'frontmatter', ['title', 'description']),
     mdxAttributes: list(options.mdxAttributes, 'mdxAttributes', [
       'alt',

@@ -141,7 +141,12 @@ export class PhrasingBuilder {
           this.wrap(reference);
           return;
         }
-        this.wrap(reference, { literal: `][${reference.label}]` });
+        // The label as written (escapes and all): `[Foo*bar\]]` → `][Foo*bar\]]`.
+        const raw = this.text.slice(
+          startOf(reference) + 1,
+          endOf(reference) - (reference.referenceType === 'collapsed' ? 3 : 1),
+        );
+        this.wrap(reference, { literal: `][${raw}]` });
         return;
       }
       case 'textDirective':
