@@ -4,7 +4,7 @@
  * renders (commonmark.js, the reference implementation) to the same tags and attributes as its source;
  * text is compared only inside code.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type GlossaServer, startServer } from '@glossa/server';
 import { HtmlRenderer, Parser } from 'commonmark';
@@ -50,7 +50,7 @@ function tagSequence(markdown: string): string[] {
 const examples = spec.tests;
 
 describe('CommonMark 0.31.2 spec', () => {
-  it('translates all 652 examples to en-XA and each renders to the same tags and attributes', async () => {
+  it('translates all 652 examples to en-XA and es (Apertium) and each renders to the same tags and attributes', async () => {
     expect(examples).toHaveLength(652);
     const files: Record<string, string> = {
       'glossa.config.json': JSON.stringify({
@@ -63,24 +63,30 @@ describe('CommonMark 0.31.2 spec', () => {
     // The spec writes tabs as `→`.
     for (const example of examples) files[name(example.number)] = example.markdown.replaceAll('→', '\t');
     const cwd = await project(files);
-    const run = await glossa(['translate', 'spec', '--to', 'en-XA', '--out', 'out'], { cwd, env });
+    const run = await glossa(['translate', 'spec', '--to', 'en-XA,es', '--out', 'out'], { cwd, env });
     expect(run.stdout).toMatch(/^failed files: +0$/m);
-    expect(run.stdout).toMatch(/^wrote 652 file\(s\)/m);
-    const changed: string[] = [];
-    let translated = 0;
-    for (const example of examples) {
-      const source = files[name(example.number)]!;
-      const output = await readFile(
-        join(cwd, 'out/en-XA', name(example.number).slice('spec/'.length)),
-        'utf8',
-      );
-      if (output !== source) translated++;
-      if (JSON.stringify(tagSequence(output)) !== JSON.stringify(tagSequence(source)))
-        changed.push(`${example.number} (${example.section})`);
+    expect(run.stdout).toMatch(/^wrote 1304 file\(s\)/m);
+    for (const locale of ['en-XA', 'es']) {
+      const changed: string[] = [];
+      let translated = 0;
+      for (const example of examples) {
+        const source = files[name(example.number)]!;
+        const path = join(cwd, 'out', locale, name(example.number).slice('spec/'.length));
+        const output = await readFile(path, 'utf8');
+        if (output !== source) translated++;
+        if (JSON.stringify(tagSequence(output)) !== JSON.stringify(tagSequence(source)))
+          changed.push(`${example.number} (${example.section})`);
+      }
+      expect(changed, locale).toEqual([]);
+      expect(translated, locale).toBeGreaterThan(locale === 'es' ? 250 : 400);
     }
-    await writeFile(join(cwd, 'changed.txt'), changed.join('\n'));
-    expect(changed).toEqual([]);
-    expect(translated).toBeGreaterThan(400);
-    expect(run.code, run.stderr).toBe(0);
+    // Segments whose codes Apertium could not keep in place stay in English, listed with positions.
+    const failures = Number(/^failures: +(\d+)$/m.exec(run.stdout)?.[1]);
+    const listed = run.stdout
+      .split('\n')
+      .filter((line) => /^ {2}spec\/example-\d+\.md:\d+:\d+ \[es\]: /.test(line));
+    expect(listed).toHaveLength(failures);
+    expect(run.code, run.stderr).toBe(failures > 0 ? 1 : 0);
+    console.log(`CommonMark spec: ${failures} segment(s) kept in English for es`);
   }, 300_000);
 });

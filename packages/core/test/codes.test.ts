@@ -73,7 +73,7 @@ describe('inline XML', () => {
       'Inline code x#2 moved into a pair',
     );
     expect(verifyCodes('Open <g id="1">the cart</g> now', 'Abre <g id="1"> </g> el carrito')).toBe(
-      '<g id="1"> lost all its words',
+      '<g id="1"> lost all its text',
     );
   });
 

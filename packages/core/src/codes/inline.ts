@@ -136,14 +136,14 @@ export function verifyCodes(source: string, target: string): string | undefined 
   return placementProblem(parseInline(source), tokens);
 }
 
-/** Where each code sits: the paired code around it (or `''`), and whether a pair holds words. */
+/** Where each code sits: the paired code around it (or `''`), and whether a pair holds text. */
 function placements(tokens: readonly InlineToken[]) {
   const parent = new Map<string, string>();
   const worded = new Set<string>();
   const open: string[] = [];
   for (const t of tokens) {
     if (t.type === 'text') {
-      if (/[\p{L}\p{N}]/u.test(t.text)) for (const id of open) worded.add(id);
+      if (/\S/.test(t.text)) for (const id of open) worded.add(id);
     } else if (t.type === 'close') open.pop();
     else {
       parent.set(`${t.type === 'x' ? 'x' : 'g'}#${t.id}`, open.at(-1) ?? '');
@@ -155,7 +155,7 @@ function placements(tokens: readonly InlineToken[]) {
 
 /**
  * A reordering engine may move words, but a code must stay inside the pair that held it (inline code
- * inside a link stays inside it), and a pair that held words must still hold some.
+ * inside a link stays inside it), and a pair that held text must still hold some.
  */
 function placementProblem(
   source: readonly InlineToken[],
@@ -167,7 +167,7 @@ function placementProblem(
     if (got.parent.get(code) !== parent)
       return `Inline code ${code} moved ${parent === '' ? 'into a pair' : `out of <g id="${parent}">`}`;
   }
-  for (const id of want.worded) if (!got.worded.has(id)) return `<g id="${id}"> lost all its words`;
+  for (const id of want.worded) if (!got.worded.has(id)) return `<g id="${id}"> lost all its text`;
   return undefined;
 }
 
