@@ -135,6 +135,7 @@ class Extractor {
     switch (node.type) {
       case 'paragraph':
         if (this.options.features.toc && this.#source(node).trim() === '[[toc]]') return;
+        if (this.options.features.snippets && /^<<<[ \t]/.test(this.#source(node))) return;
         this.#phrasing(node as Parent, node.type, false);
         return;
       case 'heading':

@@ -22,6 +22,8 @@ export interface DialectFeatures {
   readonly toc: boolean;
   /** Fenced-line containers found with markdown-it-container: all of them, only the ones with a bare title, or none. */
   readonly lineContainers: 'all' | 'legacy' | 'none';
+  /** A paragraph of VitePress snippet imports (`<<< @/snippets/a.js{2}`) stays as written. */
+  readonly snippets: boolean;
   /** Vue's `{{ expression }}` in text (VitePress): kept as a code. */
   readonly interpolation: boolean;
   /** remark-directive: `:::type[label]{attrs}` containers, `::leaf[label]`, `:text[label]`. */
@@ -113,6 +115,7 @@ function dialectFeatures(dialect: MarkdownDialect, mdx: boolean): DialectFeature
     headingIds: dialect === 'auto' || dialect === 'vitepress' || dialect === 'docusaurus',
     toc: dialect === 'auto' || dialect === 'vitepress',
     interpolation: dialect === 'vitepress' || (dialect === 'auto' && !mdx),
+    snippets: dialect === 'vitepress' || (dialect === 'auto' && !mdx),
     lineContainers:
       dialect === 'vitepress' || (dialect === 'auto' && !mdx)
         ? 'all'
