@@ -49,8 +49,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
   const scriptOptions = componentOptions && scriptOptionsOf(componentOptions);
   /** Set when this instance runs inside a locale build (see `buildLocale`). */
   let localeBuild: LocaleBuild | undefined;
-  /** The source build: every module's source hash (for the fingerprint) and each component's units. */
-  const moduleHashes = new Map<string, string>();
+  /** The source build: each component module's units. */
   const moduleUnits = new Map<string, (KeyedUnit & { file: string })[]>();
   /** Dev server: modules whose text was localized, reloaded when a catalog changes. */
   const devModules = new Set<string>();
@@ -109,6 +108,8 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
 
     resolveId: {
       order: 'pre',
+      // Hook filters: Rolldown calls the plugin only for these ids, not for every module.
+      filter: { id: /^@glossa\/vite\/runtime$/ },
       handler(id) {
         return id === '@glossa/vite/runtime' ? RUNTIME : undefined;
       },
@@ -116,10 +117,10 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
 
     transform: {
       order: 'pre',
+      filter: { id: { include: COMPONENT_ID, exclude: /\/node_modules\/|^\0|\?/ } },
       async handler(code, id) {
         if (!scriptOptions || id.startsWith('\0')) return null;
         const source = vite.command === 'build' && !localeBuild;
-        if (source) moduleHashes.set(id, createHash('sha1').update(code).digest('hex'));
         if (id.includes('?') || !isComponentFile(id)) return null;
         const file = fileOf(id);
         const units = await extractComponent(file, code, scriptOptions);
@@ -364,7 +365,8 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     pages: readonly Page[],
     links: LinkOptions | undefined,
   ) {
-    const units = [...moduleUnits.values()].flat();
+    // In file order: modules are transformed in parallel, in no set order.
+    const units = [...moduleUnits.keys()].sort().flatMap((file) => moduleUnits.get(file)!);
     const modules = [...moduleUnits.values()].filter((u) => u.length > 0).length;
     const run = await translateComponents(units, componentRunOptions(session));
     warnAll(run.report.failures);
@@ -377,7 +379,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     );
     const material = [
       'components',
-      buildFingerprint(moduleHashes, vite),
+      buildFingerprint(bundle, units, vite),
       locales,
       targetsFingerprint(run.targets),
       output,
@@ -449,6 +451,9 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     return withAlternates(localized.pages.get(locale)!.get(pagePath)!, alternates, alternates[0]!.href);
   }
 }
+
+/** Modules that may hold units (`isComponentFile` decides, this only spares Rolldown the calls). */
+const COMPONENT_ID = /\.(jsx|tsx|vue|svelte|[mc]?[jt]s)$/;
 
 /** The `msg` tag's module, next to this one (`src/runtime.ts` from source, `dist/runtime.js` built). */
 const RUNTIME = fileURLToPath(

@@ -71,10 +71,25 @@ function replacePlugins(
   });
 }
 
-/** The fingerprint of the build's inputs: every module's source (by id) and the options given. */
-export function buildFingerprint(modules: ReadonlyMap<string, string>, vite: ResolvedConfig): string {
+/**
+ * The fingerprint of what a locale build is made from: the source-language build's output (every chunk
+ * and asset: it changes with any module, dependency, define or option that reaches the output), the
+ * units with the original bytes of their codes, and the options given. With the same translations, the
+ * same fingerprint makes the same locale builds.
+ */
+export function buildFingerprint(
+  bundle: Rollup.OutputBundle,
+  units: readonly { key: string; codes: unknown }[],
+  vite: ResolvedConfig,
+): string {
   const hash = createHash('sha256');
-  for (const id of [...modules.keys()].sort()) hash.update(`${id}\0${modules.get(id)}\0`);
+  for (const name of Object.keys(bundle).sort()) {
+    const item = bundle[name]!;
+    hash.update(`${name}\0`);
+    hash.update(item.type === 'chunk' ? item.code : item.source);
+    hash.update('\0');
+  }
+  for (const u of units) hash.update(`${u.key}\0${JSON.stringify(u.codes)}\0`);
   hash.update(
     JSON.stringify(
       // Where the output goes is not part of what it is.

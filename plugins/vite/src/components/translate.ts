@@ -91,7 +91,7 @@ export async function translateComponents(
     for (const [key, target] of byKey) {
       const segment = bySource.get(key)!;
       const bad = target === segment.source ? undefined : verifyCodes(segment.source, target);
-      if (failed.has(`${locale}\n${key}`) || target === segment.source) {
+      if (failed.has(`${locale}\n${key}`)) {
         byKey.delete(key);
         continue;
       }
