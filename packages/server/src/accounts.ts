@@ -86,8 +86,8 @@ export async function ensureDevAccount(
 ): Promise<DevAccount> {
   const plan = presetKey === undefined ? 'paid' : planOfKey(presetKey);
   const accountId = await storage.getSetting(DEV_ACCOUNT_SETTING[plan]);
-  const existing = accountId === undefined ? undefined : await storage.getAccount(accountId);
-  const account =
+  let existing = accountId === undefined ? undefined : await storage.getAccount(accountId);
+  let account =
     existing ??
     (await storage.createAccount({
       id: randomUUID(),
@@ -99,7 +99,15 @@ export async function ensureDevAccount(
       memoryMatches: true,
       characterLimit: DEFAULT_PAID_CHARACTER_LIMIT,
     }));
-  if (!existing) await storage.setSetting(DEV_ACCOUNT_SETTING[plan], account.id);
+  if (!existing) {
+    // Instances of a fleet starting together on a new database: the first account claimed is the one.
+    const claimed = await storage.claimSetting(DEV_ACCOUNT_SETTING[plan], account.id);
+    if (claimed !== account.id) {
+      existing = await storage.getAccount(claimed);
+      if (!existing) throw new Error(`the development account ${claimed} is missing`);
+      account = existing;
+    }
+  }
 
   const keyFile = join(dataDir, DEV_KEY_FILE);
   const key = presetKey ?? (existing ? await readKeyFile(keyFile) : undefined) ?? generateKey('paid');
@@ -107,7 +115,14 @@ export async function ensureDevAccount(
   if (found && found.account.id !== account.id) {
     throw new TypeError('GLOSSA_API_KEY belongs to another account than the local development account');
   }
-  if (!found) await storage.addKey(account.id, hashKey(key));
+  if (!found) {
+    try {
+      await storage.addKey(account.id, hashKey(key));
+    } catch (error) {
+      // Another instance added the same preset key at the same moment.
+      if ((await storage.findKeyByHash(hashKey(key)))?.account.id !== account.id) throw error;
+    }
+  }
   if (presetKey === undefined) await writeKeyFile(keyFile, key);
   return { account, key, created: !existing };
 }

@@ -194,7 +194,9 @@ export function buildApp(
       if (!(caller instanceof Promise)) {
         const admitted = admit(request, route, caller);
         if (!admitted) return done();
-        return admitted.then(() => done(), fail);
+        // Not returned: Fastify would take a returned promise for an async hook and go on twice.
+        admitted.then(() => done(), fail);
+        return;
       }
       caller.then((found) => admit(request, route, found)).then(() => done(), fail);
     } catch (error) {

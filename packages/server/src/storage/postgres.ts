@@ -165,6 +165,16 @@ export async function createPostgresStorage(
         [name, value],
       );
     },
+    async claimSetting(name, value) {
+      await pool.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+        name,
+        value,
+      ]);
+      const { rows } = await pool.query<{ value: string }>('SELECT value FROM settings WHERE name = $1', [
+        name,
+      ]);
+      return rows[0]!.value;
+    },
     async reserveCharacters(reservation) {
       const { rows } = await pool.query<{ reserved: boolean }>(
         'SELECT glossa_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS reserved',

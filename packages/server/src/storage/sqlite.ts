@@ -76,6 +76,7 @@ export function createSqliteStorage(dataDir: string): Storage {
     findKey: db.prepare(
       `SELECT k.id AS key_id, a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
     ),
+    claimSetting: db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO NOTHING'),
     deleteKey: db.prepare('DELETE FROM api_keys WHERE key_hash = ?'),
     getSetting: db.prepare('SELECT value FROM settings WHERE name = ?'),
     setSetting: db.prepare(
@@ -212,6 +213,10 @@ export function createSqliteStorage(dataDir: string): Storage {
     },
     async setSetting(name, value) {
       statements.setSetting.run(name, value);
+    },
+    async claimSetting(name, value) {
+      statements.claimSetting.run(name, value);
+      return (statements.getSetting.get(name) as { value: string }).value;
     },
     async reserveCharacters(reservation) {
       if (!addToTotal(reservation, reservation.periodFrom, reservation.periodTo, reservation.limit))

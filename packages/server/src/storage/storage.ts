@@ -92,6 +92,8 @@ export interface Storage {
   revokeKey(keyHash: string): Promise<boolean>;
   getSetting(name: string): Promise<string | undefined>;
   setSetting(name: string, value: string): Promise<void>;
+  /** Atomically: sets the setting when it has no value yet; returns the value it has now (this one or the first). */
+  claimSetting(name: string, value: string): Promise<string>;
   /**
    * Atomically: when the account's character products in the period plus `units` stay within `limit`,
    * record the usage and return true; otherwise record nothing and return false.
