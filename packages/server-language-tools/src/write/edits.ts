@@ -51,25 +51,51 @@ export function withoutAccents(word: string): string {
 
 /**
  * The fix for a misspelled word the checker is confident of, or undefined. Only suggestions at most two
- * edits away count, and only for words of four letters or more (short words have too many neighbours).
- * Of the closest suggestions, the fix is the only one, or else the only one that is a typical typo undone
- * (two letters swapped, a letter doubled or undoubled); a suggestion differing only in accents always wins.
+ * edits away count, only for words of four letters or more (short words have too many neighbours), and only
+ * one word for one word starting with the same letter: a misspelling is never split into two real words
+ * ("successfull" → "success full") nor turned into another word that merely looks alike ("grosser" →
+ * "krosser"). The fix is the only closest suggestion, and when the checker had other ideas too, it must be a
+ * typical typo undone
+ * (two letters swapped, a letter doubled or undoubled, accents): "mortió" is not "mordió".
+ * Several as close: no fix. A lower-case word never
+ * becomes a capitalized one (a name).
  */
 export function confidentSpellingFix(word: string, suggestions: readonly string[]): string | undefined {
-  const accentOnly = suggestions.find((s) => s !== word && withoutAccents(s) === withoutAccents(word));
-  if (accentOnly !== undefined) return matchCase(word, accentOnly);
   if (Array.from(word).length < 4 || suggestions.length === 0) return undefined;
-  const distances = suggestions.map((suggestion) => editDistance(word, suggestion));
+  const first = withoutAccents(word).charAt(0);
+  const usable = suggestions.filter(
+    (suggestion) =>
+      suggestion !== word &&
+      !/[\s'’-]/u.test(suggestion) &&
+      withoutAccents(suggestion).charAt(0) === first &&
+      // A lower-case word does not become a name ("ignor" → "Igor").
+      !(
+        word === word.toLowerCase() &&
+        suggestion !== suggestion.toLowerCase() &&
+        suggestion.toLowerCase() !== word
+      ),
+  );
+  if (usable.length === 0) return undefined;
+  const distances = usable.map((suggestion) => editDistance(word, suggestion));
   const nearest = Math.min(...distances);
   if (nearest > 2) return undefined;
-  const closest = suggestions.filter((_, index) => distances[index] === nearest);
-  if (closest.length === 1) return matchCase(word, closest[0]!);
+  const closest = usable.filter((_, index) => distances[index] === nearest);
   const typos = closest.filter((suggestion) => isTypicalTypo(word.toLowerCase(), suggestion.toLowerCase()));
+  // The one suggestion differing only in accents ("trés" → "très"; not "speró", which has two: "sperò", "spero").
+  const accents = usable.filter((suggestion) => withoutAccents(suggestion) === withoutAccents(word));
+  if (accents.length === 1 && closest.includes(accents[0]!)) return matchCase(word, accents[0]!);
+  if (closest.length === 1 && (typos.length === 1 || (suggestions.length === 1 && nearest === 1)))
+    return matchCase(word, closest[0]!);
+  // Several as close: the one typical typo undone among them.
   return typos.length === 1 ? matchCase(word, typos[0]!) : undefined;
 }
 
-/** `a` and `b` differ by two swapped neighbours, or by one letter doubled (`schnel` / `schnell`). */
+/**
+ * `a` and `b` differ by two swapped neighbours, by one letter added or dropped inside the word (`Fenstr` /
+ * `Fenster`, `schnel` / `schnell`), or only in accents and case.
+ */
 function isTypicalTypo(a: string, b: string): boolean {
+  if (withoutAccents(a) === withoutAccents(b)) return true;
   if (a.length === b.length) {
     const diff = [...a].flatMap((char, index) => (char === b[index] ? [] : [index]));
     return (
@@ -81,9 +107,9 @@ function isTypicalTypo(a: string, b: string): boolean {
   }
   const [longer, shorter] = a.length > b.length ? [a, b] : [b, a];
   if (longer.length !== shorter.length + 1) return false;
-  for (let index = 1; index < longer.length; index++) {
-    if (longer[index] === longer[index - 1] && longer.slice(0, index) + longer.slice(index + 1) === shorter)
-      return true;
+  // One letter more or less inside the word (not at either end: an ending is grammar, "musé" / "musés").
+  for (let index = 1; index < longer.length - 1; index++) {
+    if (longer.slice(0, index) + longer.slice(index + 1) === shorter) return true;
   }
   return false;
 }

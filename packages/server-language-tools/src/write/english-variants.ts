@@ -73,3 +73,14 @@ function restoreCase(original: string, replacement: string): string {
 export function isEnglishWord(word: string, dialect: EnglishDialect): boolean {
   return speller(dialect).correct(word) || speller(dialect).correct(word.toLowerCase());
 }
+
+/** The dialect's Hunspell dictionary's suggestions for a word (nspell), best first; empty for a known word. */
+export function hunspellSuggestions(word: string, dialect: EnglishDialect): string[] {
+  const dictionary = speller(dialect);
+  return dictionary.correct(word) ? [] : dictionary.suggest(word);
+}
+
+/** Whether the dialect's Hunspell dictionary knows the word. */
+export function isDictionaryWord(word: string, dialect: EnglishDialect): boolean {
+  return speller(dialect).correct(word);
+}

@@ -1,5 +1,18 @@
-import { applyEdits, confidentSpellingFix, type Edit, startsSentence } from './edits.js';
-import { convertSpellingVariants, loadEnglishSpellers, spellingVariant } from './english-variants.js';
+import {
+  applyEdits,
+  confidentSpellingFix,
+  type Edit,
+  editDistance,
+  startsSentence,
+  withoutAccents,
+} from './edits.js';
+import {
+  convertSpellingVariants,
+  hunspellSuggestions,
+  isDictionaryWord,
+  loadEnglishSpellers,
+  spellingVariant,
+} from './english-variants.js';
 import { type EnglishDialect, type EnglishLint, lintEnglish } from './harper.js';
 
 /** Harper lint kinds whose first suggestion `correct` applies. Style, Readability, Enhancement and the like are
@@ -54,25 +67,145 @@ export async function correctEnglish(text: string, dialect: EnglishDialect): Pro
   return convertSpellingVariants(current, dialect);
 }
 
+/** Words run together that are known to be two ("alot" → "a lot"): the only splits `correct` makes, besides
+ * a leading "a" or "I" ("alecture" → "a lecture"). */
+const KNOWN_SPLITS = new Set([
+  'alot',
+  'infact',
+  'eachother',
+  'aswell',
+  'atleast',
+  'inspite',
+  'incase',
+  'forexample',
+  'noone',
+  'thankyou',
+  'alittle',
+  'aswell',
+  'inorder',
+]);
+
+/** Words an indefinite article does not stand before: "a everything" is not fixed by "an everything". */
+const NO_ARTICLE = new Set(
+  'everything everyone everybody anything anyone anybody each every all any other others own only'.split(' '),
+);
+
 function editFor(text: string, lint: EnglishLint, dialect: EnglishDialect): Edit | undefined {
   if (!CORRECTION_KINDS.has(lint.kind)) return undefined;
   // Acronyms (ASAP, NASA) are the writer's choice, not an error.
   if (/^\p{Lu}{2,}$/u.test(lint.problem)) return undefined;
   const suggestion = lint.suggestions[0];
   if (!suggestion) return undefined;
-  if (suggestion.kind === 'insert_after')
-    return { start: lint.end, end: lint.end, replacement: suggestion.text };
-  if (suggestion.kind === 'remove') return { start: lint.start, end: lint.end, replacement: '' };
-  if (lint.kind !== 'Spelling') return { start: lint.start, end: lint.end, replacement: suggestion.text };
+  // Insertions only of punctuation inside the sentence (a missing comma), never of words ("" → "be").
+  if (suggestion.kind === 'insert_after') {
+    return /^[,;:]$/u.test(suggestion.text.trim())
+      ? { start: lint.end, end: lint.end, replacement: suggestion.text }
+      : undefined;
+  }
+  if (suggestion.kind === 'remove') {
+    // Only a repeated word is removed ("the the"); other removals change what the writer said.
+    return isRepeated(text, lint) ? { start: lint.start, end: lint.end, replacement: '' } : undefined;
+  }
+  if (!keepsWords(lint.problem, suggestion.text)) return undefined;
+  // A name is never renamed ("Turkey" → "Türkiye", "Bangalore" → "Bengaluru"); only its case may change. At
+  // a sentence start a capital says nothing, but the replacement must then be a word, not a name ("Their" →
+  // "They're").
+  const capitalized = /^\p{Lu}/u.test(lint.problem);
+  if (capitalized && suggestion.text.toLowerCase() !== lint.problem.toLowerCase()) {
+    if (
+      !startsSentence(text, lint.start) ||
+      !isDictionaryWord(suggestion.text.toLowerCase().replace(/['’].*$/u, ''), dialect)
+    ) {
+      return undefined;
+    }
+  }
+  // "a everything": the article is not what is wrong.
+  if (/^an?$/i.test(lint.problem) && /^an?$/i.test(suggestion.text)) {
+    const next = Array.from(text)
+      .slice(lint.end)
+      .join('')
+      .match(/^\s*(\p{L}+)/u)?.[1]
+      ?.toLowerCase();
+    if (next !== undefined && NO_ARTICLE.has(next)) return undefined;
+  }
+  // Two full stops are a typo for one, not an ellipsis.
+  if (suggestion.text.includes('…') || /^\.{2,}$/u.test(suggestion.text.trim())) return undefined;
+  if (lint.kind !== 'Spelling') {
+    // A word replaced by another word is the same word inflected ("become" → "becomes"), not a different
+    // word ("distent" → "intent", "believe" → "belief").
+    const single = !/\s/u.test(lint.problem.trim()) && !/\s/u.test(suggestion.text.trim());
+    if (single && /\p{L}/u.test(lint.problem) && !/^an?$/i.test(lint.problem)) {
+      const from = withoutAccents(lint.problem);
+      const to = withoutAccents(suggestion.text);
+      // Case, accents, an ending or a contraction ("become" → "becomes", "Their" → "They're"); anything
+      // else is a different word.
+      if (from !== to && !from.startsWith(to) && !to.startsWith(from) && !/['’]/u.test(from + to)) {
+        if (lint.kind !== 'Typo' || editDistance(from, to) > 1 || from.charAt(0) !== to.charAt(0))
+          return undefined;
+      }
+    }
+    return { start: lint.start, end: lint.end, replacement: suggestion.text };
+  }
   const word = lint.problem;
   const variant = spellingVariant(word, dialect);
   if (variant) return { start: lint.start, end: lint.end, replacement: variant };
   // A capitalized word inside a sentence is most likely a name, all capitals an acronym: left alone.
   if (/\d/.test(word) || (word.length > 1 && word === word.toUpperCase())) return undefined;
   if (word[0] !== word[0]?.toLowerCase() && !startsSentence(text, lint.start)) return undefined;
-  const fix = confidentSpellingFix(
+  // Harper's suggestions and the English Hunspell dictionary's together: a fix is confident only when no
+  // other word of either is as close ("studing": "studding" and "studying") and both put it first.
+  const harperFix = confidentSpellingFix(
     word,
     lint.suggestions.map((s) => s.text),
   );
+  const dictionary = harperFix === undefined ? [] : hunspellSuggestions(word, dialect);
+  const fix =
+    harperFix &&
+    // The English Hunspell dictionary's first choice must be the same word ("Becaus": not "Beaus").
+    (dictionary.length === 0 || dictionary[0]!.toLowerCase() === harperFix.toLowerCase()
+      ? confidentSpellingFix(word, [...new Set([...lint.suggestions.map((s) => s.text), ...dictionary])])
+      : undefined);
   return fix === undefined ? undefined : { start: lint.start, end: lint.end, replacement: fix };
+}
+
+/**
+ * Whether a replacement keeps the words a writer wrote as words: one word is not split into two real ones
+ * ("successfull" → "success full", "favorit" → "favor it") unless it is a known run-together or a leading
+ * "a"/"I" ("alecture" → "a lecture"), and two words are not joined into one ("car go" → "cargo").
+ */
+function keepsWords(problem: string, replacement: string): boolean {
+  const words = problem.trim().toLowerCase().split(/\s+/u);
+  // A repeated word once ("the the" → "the").
+  if (
+    words.length > 1 &&
+    words.every((word) => word === words[0]) &&
+    replacement.trim().toLowerCase() === words[0]
+  ) {
+    return true;
+  }
+  const problemWords = words.length;
+  const replacementWords = replacement.trim().split(/\s+/u).length;
+  if (replacementWords === problemWords) return true;
+  if (replacementWords < problemWords) return false;
+  if (problemWords === 1 && KNOWN_SPLITS.has(problem.toLowerCase())) return true;
+  const parts = replacement.trim().split(/\s+/u);
+  return problemWords === 1 && parts.length === 2 && /^(?:a|I)$/i.test(parts[0]!) && parts[1]!.length >= 4;
+}
+
+/** Whether the lint's text repeats the word right before or after it. */
+function isRepeated(text: string, lint: EnglishLint): boolean {
+  const chars = Array.from(text);
+  const removed = lint.problem.trim().toLowerCase();
+  if (removed === '') return true;
+  const before = chars
+    .slice(0, lint.start)
+    .join('')
+    .match(/(\p{L}+)\W*$/u)?.[1]
+    ?.toLowerCase();
+  const after = chars
+    .slice(lint.end)
+    .join('')
+    .match(/^\W*(\p{L}+)/u)?.[1]
+    ?.toLowerCase();
+  return removed === before || removed === after || /^[\s\p{P}]+$/u.test(removed);
 }

@@ -4,7 +4,11 @@
  * does is listed in packages/server-language-tools/docs/language-tools.md; nothing here is random or model-based.
  */
 
-export type Rule = readonly [from: string, to: string];
+/**
+ * `from` → `to`; a third element `'plural'` applies the rule only before a plural noun: "a lot of" becomes
+ * "many" before "investments", never before "investment" (a mass noun: "many investment" is not English).
+ */
+export type Rule = readonly [from: string, to: string, only?: 'plural'];
 
 const CONTRACTIONS: readonly Rule[] = [
   ["can't", 'cannot'],
@@ -92,7 +96,7 @@ const CONCISE: readonly Rule[] = [
   ['due to the fact that', 'because'],
   ['at this point in time', 'now'],
   ['in the event that', 'if'],
-  ['a large number of', 'many'],
+  ['a large number of', 'many', 'plural'],
   ['for the purpose of', 'for'],
   ['with regard to', 'regarding'],
 ];
@@ -104,14 +108,14 @@ const BUSINESS_WORDS: readonly Rule[] = [
   ['thanks', 'thank you'],
   ['hi', 'hello'],
   ['hey', 'hello'],
-  ['a lot of', 'many'],
+  ['a lot of', 'many', 'plural'],
   ['get back to you', 'follow up with you'],
   ['find out', 'determine'],
 ];
 
 const ACADEMIC_WORDS: readonly Rule[] = [
-  ['a lot of', 'a considerable number of'],
-  ['lots of', 'numerous'],
+  ['a lot of', 'a considerable number of', 'plural'],
+  ['lots of', 'numerous', 'plural'],
   ['big', 'substantial'],
   ['show', 'demonstrate'],
   ['look at', 'examine'],
@@ -202,7 +206,7 @@ export const TONE_REWRITES: Readonly<Record<string, Rewrite>> = {
 /** Applies a rewrite to English text. */
 export function applyRewrite(text: string, rewrite: Rewrite): string {
   let current = text;
-  for (const [from, to] of rewrite.rules) current = replacePhrase(current, from, to);
+  for (const [from, to, only] of rewrite.rules) current = replacePhrase(current, from, to, only === 'plural');
   current = current.replace(/ {2,}/g, ' ').replace(/ ([,.;:!?])/g, '$1');
   // Sentences start with a capital, also where a rule removed the first words ("I think we can" → "We can").
   current = current.replace(/(^|[.!?]\s+)(\p{Ll})/gu, (_, before, letter) => before + letter.toUpperCase());
@@ -214,17 +218,47 @@ export function applyRewrite(text: string, rewrite: Rewrite): string {
  * Replaces `from` where it stands as whole words (a rule starting with an apostrophe or `n't` attaches to the
  * word before it), keeping a capital first letter.
  */
-function replacePhrase(text: string, from: string, to: string): string {
+function replacePhrase(text: string, from: string, to: string, pluralOnly = false): string {
   const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/'/g, "['’]");
   const attached = /^['n]/.test(from) && from.includes("'");
   const start = attached ? '(?<=\\p{L})' : "(?<![\\p{L}\\p{N}'’])";
   const end = from.endsWith(' ') ? '' : '(?![\\p{L}\\p{N}])';
-  const pattern = new RegExp(`${start}${escaped}${end}`, 'giu');
-  return text.replace(pattern, (found: string) => {
-    if (to === '' || attached) return to;
-    const first = found[0]!;
-    const capitalized =
-      first !== first.toLowerCase() && (found.length === 1 || found !== found.toUpperCase());
-    return capitalized ? to[0]!.toUpperCase() + to.slice(1) : to;
+  // An article right before the phrase is matched too: it must follow the phrase's replacement ("an
+  // impossible task" → "a very difficult task", "a really interesting" → "an interesting").
+  const article = attached ? '' : "(?:(?<![\\p{L}\\p{N}'’])(an?) )?";
+  const pattern = new RegExp(`${article}${start}${escaped}${end}`, 'giu');
+  return text.replace(pattern, (found: string, ...rest: unknown[]) => {
+    const articleText = attached ? undefined : (rest[0] as string | undefined);
+    const offset = rest[attached ? 0 : 1] as number;
+    const after = text.slice(offset + found.length);
+    if (pluralOnly && !PLURAL.test(after)) return found;
+    const phrase = articleText === undefined ? found : found.slice(articleText.length + 1);
+    if (attached) return to;
+    let replaced = to;
+    if (to !== '') {
+      const first = phrase[0]!;
+      const capitalized =
+        first !== first.toLowerCase() && (phrase.length === 1 || phrase !== phrase.toUpperCase());
+      if (capitalized) replaced = to[0]!.toUpperCase() + to.slice(1);
+    }
+    if (articleText === undefined) return replaced;
+    const next = to === '' ? after : to;
+    const wanted = articleFor(next);
+    const fixed = articleText[0] === 'A' ? wanted[0]!.toUpperCase() + wanted.slice(1) : wanted;
+    return `${fixed} ${replaced}`;
   });
+}
+
+/** A plural noun next: a word ending in -s (not -ss, -us, -is) or an irregular plural, after optional adjectives. */
+const PLURAL =
+  /^\s*(?:[\p{L}-]+\s+){0,2}?(?:[\p{L}-]*[^\Wsui]s|people|children|men|women|feet|teeth|mice|data|criteria)\b/iu;
+
+/** "a" or "an" before a word, by its sound as far as spelling tells (an hour, a university, an FAQ). */
+function articleFor(next: string): 'a' | 'an' {
+  const word = next.trimStart().match(/^[\p{L}\p{N}]+/u)?.[0] ?? '';
+  const lower = word.toLowerCase();
+  if (/^(?:hour|honest|honou?r|heir)/.test(lower)) return 'an';
+  if (/^(?:uni|use|usu|eu|one|once|ur[aeiou])/.test(lower)) return 'a';
+  if (word.length > 1 && word === word.toUpperCase() && /^[AEFHILMNORSX]/.test(word)) return 'an';
+  return /^[aeiou]/.test(lower) ? 'an' : 'a';
 }

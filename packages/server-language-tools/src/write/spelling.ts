@@ -26,9 +26,26 @@ export async function correctSpelling(text: string, language: string): Promise<s
   return applyEdits(text, edits);
 }
 
+/**
+ * Characters that, right next to a word, make it part of something that is not a word of the language: a
+ * code or identifier (`Krb5ticket`, `close-on-exec`, `file_name`, `a.b`), an elided form (`dell'hash`,
+ * `qualcos'altro`, whose first part is no word on its own).
+ */
+const ATTACHED = /[\p{N}_\-/.@'’]/u;
+
 /** Whether a word at `start` of `text` is one the spelling fixer may touch. */
 export function isCheckable(text: string, word: string, start: number, nounsCapitalized = false): boolean {
   if (/\d/.test(word) || (word.length > 1 && word === word.toUpperCase())) return false;
+  const chars = Array.from(text);
+  const before = chars[start - 1] ?? ' ';
+  const after = chars[start + Array.from(word).length] ?? ' ';
+  // A full stop after the word ends the sentence; one before it ("a.b") belongs to a code.
+  // (After an apostrophe is a word: "l’ombrelo". Before one is an elided form: "dell'", "qualcos'".)
+  if ((ATTACHED.test(before) && !/['’]/u.test(before)) || (after !== '.' && ATTACHED.test(after)))
+    return false;
+  if (after === '.' && /\p{L}/u.test(chars[start + Array.from(word).length + 1] ?? '')) return false;
   const capitalized = word[0] !== word[0]?.toLowerCase();
-  return !capitalized || nounsCapitalized || startsSentence(text, start);
+  // German compound nouns are where the dictionary is thinnest ("Ganzzahl" → "Glanzzahl"): left alone.
+  if (capitalized && nounsCapitalized) return Array.from(word).length < 8;
+  return !capitalized || startsSentence(text, start);
 }
