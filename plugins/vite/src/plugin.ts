@@ -410,6 +410,8 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
           const html = localized.pages.get(locale)!.get(path)!;
           files.set(outputPath(output, locale, path), withAlternates(html, alternates, alternates[0]!.href));
         }
+        // A file the source build has too (same content, same hashed name) is not kept twice.
+        for (const name of files.keys()) if (name in bundle) files.delete(name);
         made[locale] = packFiles(files);
         log(
           `glossa: ${locale} build: ${files.size} file(s) in ${Math.round(performance.now() - started)} ms`,
