@@ -51,6 +51,13 @@ async function detectSources(
   const fallback =
     detected.find((code) => code !== undefined) ?? (candidates.has('en') ? 'en' : [...candidates][0]);
   return detected.map((code, index) => {
+    // Detected in a language no engine translates to the target: refused before anything is billed, never
+    // answered with the text unchanged under another language's name.
+    if (code !== undefined && !candidates.has(code)) {
+      throw unsupportedLanguage(
+        `Language pair ${v2(code)} → ${v2(target)} is not supported by this server's engines (text[${index}] was detected as ${v2(code)}); send 'source_lang' if that is wrong.`,
+      );
+    }
     if (code !== undefined) return code;
     if (prepared[index]!.units.length === 0 && fallback !== undefined) return fallback;
     throw new ServiceError(
