@@ -17,6 +17,7 @@ export * from './openapi.js';
 export * from './pseudo.js';
 export * from './quality.js';
 export * from './reporting-tag.js';
+export * from './style-rule-options.js';
 export * from './style-rules.js';
 export * from './translate.js';
 export * from './translation-memories.js';

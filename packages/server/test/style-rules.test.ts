@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { STYLE_RULE_OPTIONS } from '@glossa/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.js';
 
@@ -149,6 +151,50 @@ describe('style rule lists', () => {
     const unknownRule = await create({ configured_rules: { tone: { warmth: 'high' } } });
     expect(unknownRule.status).toBe(201);
     expect(unknownRule.data.configured_rules).toEqual({ tone: { warmth: 'high' } });
+  });
+
+  it('accepts every category/value pair the public description declares, and names its values on a wrong one', async () => {
+    // The table is the description's (the conformance package keeps the description as a fixture).
+    const description = JSON.parse(
+      readFileSync(
+        new URL('../../conformance/test/fixtures/deepl-openapi/openapi.json', import.meta.url),
+        'utf8',
+      ),
+    );
+    const declared = description.components.schemas.ConfiguredRules.properties as Record<
+      string,
+      { properties: Record<string, { enum: string[] }> }
+    >;
+    const fromDescription = Object.fromEntries(
+      Object.entries(declared).map(([category, rules]) => [
+        category,
+        Object.fromEntries(Object.entries(rules.properties).map(([rule, schema]) => [rule, schema.enum])),
+      ]),
+    );
+    expect(fromDescription).toEqual(STYLE_RULE_OPTIONS);
+    const id = (await create()).data.style_id;
+    let pairs = 0;
+    for (const [category, rules] of Object.entries(fromDescription)) {
+      for (const [rule, values] of Object.entries(rules as Record<string, string[]>)) {
+        for (const value of values) {
+          const reply = await t.call(`/v3/style_rules/${id}/configured_rules`, {
+            method: 'PUT',
+            json: { [category]: { [rule]: value } },
+          });
+          expect(reply.status, `${category}.${rule}=${value}`).toBe(200);
+          pairs++;
+        }
+      }
+    }
+    expect(pairs).toBe(518);
+    const wrong = await t.call(`/v3/style_rules/${id}/configured_rules`, {
+      method: 'PUT',
+      json: { punctuation: { ellipsis: 'character' } },
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.data.message).toMatch(
+      /^Value 'character' is not valid for rule 'punctuation.ellipsis' \(expected one of: use_ellipsis_character, /,
+    );
   });
 
   it('takes the eight root languages (any case) and refuses others', async () => {

@@ -3,12 +3,15 @@
  * Each rule names its option values; a known rule with another value is refused when a list is saved.
  * Rules not in this table are stored and returned but change nothing (docs/resources.md lists the table).
  */
-import type { ConfiguredRules } from '@glossa/protocol';
+import { type ConfiguredRules, STYLE_RULE_OPTIONS } from '@glossa/protocol';
 
 type Apply = (text: string, value: string, language: string) => string;
 
 export interface RuleDefinition {
+  /** The option values the public description declares for the rule (or Glossa's, for a rule it lacks). */
   readonly values: readonly string[];
+  /** The effect of an option value (`apply`'s value), or undefined for a value that changes nothing here. */
+  readonly effect?: (value: string) => string | undefined;
   /** Root languages the rule changes text in; absent: every language. */
   readonly languages?: readonly string[];
   readonly apply: Apply;
@@ -172,12 +175,42 @@ export const STYLE_RULES: Readonly<Record<string, Readonly<Record<string, RuleDe
       languages: Object.keys(ERAS),
       apply: calendarEra,
     },
-    time_format: { values: ['12_hour', '24_hour'], apply: timeFormat },
+    time_format: {
+      values: STYLE_RULE_OPTIONS.dates_and_times.time_format,
+      effect: (value) =>
+        value.startsWith('use_24_hour') || value.includes('german_word_uhr')
+          ? '24_hour'
+          : value.startsWith('use_12_hour')
+            ? '12_hour'
+            : undefined,
+      apply: timeFormat,
+    },
   },
   punctuation: {
-    periods_in_academic_degrees: { values: ['use', 'do_not_use'], apply: academicDegrees },
-    ellipsis: { values: ['character', 'three_periods'], apply: ellipsis },
-    quotation_marks: { values: ['curly', 'straight'], apply: quotationMarks },
+    periods_in_academic_degrees: {
+      values: STYLE_RULE_OPTIONS.punctuation.periods_in_academic_degrees,
+      apply: academicDegrees,
+    },
+    ellipsis: {
+      values: STYLE_RULE_OPTIONS.punctuation.ellipsis,
+      effect: (value) =>
+        value === 'use_ellipsis_character' || value === 'use_one_ellipsis_character'
+          ? 'character'
+          : value === 'use_three_periods' || value === 'use_three_periods_without_spaces'
+            ? 'three_periods'
+            : undefined,
+      apply: ellipsis,
+    },
+    quotation_mark: {
+      values: STYLE_RULE_OPTIONS.punctuation.quotation_mark,
+      effect: (value) =>
+        value === 'use_curly_quotation_marks' || value === 'use_double_curly_quotation_marks'
+          ? 'curly'
+          : value === 'use_straight_quotation_marks' || value === 'use_double_straight_quotation_marks'
+            ? 'straight'
+            : undefined,
+      apply: quotationMarks,
+    },
     space_before_high_punctuation: {
       values: ['use', 'do_not_use'],
       languages: ['fr'],
@@ -192,13 +225,18 @@ export const STYLE_RULES: Readonly<Record<string, Readonly<Record<string, RuleDe
   },
 };
 
-/** A message naming the problem when a known rule has a value it does not know; else undefined. */
+const DESCRIBED: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = STYLE_RULE_OPTIONS;
+
+/**
+ * A message naming the problem when a known rule (one of the public description's, or one Glossa applies) has
+ * a value it does not know; else undefined. Rules known to neither are stored and change nothing.
+ */
 export function checkConfiguredRules(rules: ConfiguredRules): string | undefined {
   for (const [category, entries] of Object.entries(rules)) {
     for (const [rule, value] of Object.entries(entries)) {
-      const definition = STYLE_RULES[category]?.[rule];
-      if (definition && !definition.values.includes(value)) {
-        return `Value '${value}' is not valid for rule '${category}.${rule}' (expected one of: ${definition.values.join(', ')}).`;
+      const values = DESCRIBED[category]?.[rule] ?? STYLE_RULES[category]?.[rule]?.values;
+      if (values && !values.includes(value)) {
+        return `Value '${value}' is not valid for rule '${category}.${rule}' (expected one of: ${values.join(', ')}).`;
       }
     }
   }
@@ -213,7 +251,8 @@ export function applyConfiguredRules(text: string, rules: ConfiguredRules, langu
       const definition = STYLE_RULES[category]?.[rule];
       if (!definition?.values.includes(value)) continue;
       if (definition.languages && !definition.languages.includes(language)) continue;
-      result = definition.apply(result, value, language);
+      const effect = definition.effect ? definition.effect(value) : value;
+      if (effect !== undefined) result = definition.apply(result, effect, language);
     }
   }
   return result;
