@@ -37,8 +37,9 @@ export interface Fleet {
 
 export interface FleetOptions {
   readonly size: number;
-  readonly databaseUrl: string;
-  readonly redisUrl: string;
+  /** Without: each instance on SQLite in its own data directory (a fleet of one, for comparisons). */
+  readonly databaseUrl?: string;
+  readonly redisUrl?: string;
   readonly devKey: string;
   /** Extra flags of every instance. */
   readonly flags?: readonly string[];
@@ -53,10 +54,11 @@ function launch(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
 
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const dir = mkdtempSync(join(tmpdir(), 'glossa-fleet-'));
+  const { GLOSSA_DATABASE_URL: _database, GLOSSA_REDIS_URL: _redis, ...inherited } = process.env;
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    GLOSSA_DATABASE_URL: options.databaseUrl,
-    GLOSSA_REDIS_URL: options.redisUrl,
+    ...inherited,
+    ...(options.databaseUrl ? { GLOSSA_DATABASE_URL: options.databaseUrl } : {}),
+    ...(options.redisUrl ? { GLOSSA_REDIS_URL: options.redisUrl } : {}),
     GLOSSA_API_KEY: options.devKey,
     GLOSSA_LOG_LEVEL: 'warn',
     GLOSSA_ENGINES: 'pseudo',
