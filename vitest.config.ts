@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 
 // One Vitest config for the workspace: a project per package that has a `test/` folder.
 // Packages resolve each other's `src` through the `@glossa/source` export condition, so no build is needed.
-const packageDirs = ['packages', 'plugins', 'examples'].flatMap((group) =>
+const packageDirs = ['packages', 'plugins', 'examples', 'tests'].flatMap((group) =>
   existsSync(group) ? readdirSync(group).map((name) => join(group, name)) : [],
 );
 

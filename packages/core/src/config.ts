@@ -12,6 +12,7 @@ import type { CacheStore } from './cache/store.js';
 import { createTranslationCache, type TranslationCache } from './cache/translation-cache.js';
 import { ConfigError, resolveConfig } from './config-resolve.js';
 import type { GlossaConfig, ResolvedConfig } from './config-types.js';
+import { importOptional } from './optional-package.js';
 
 export { ADAPTER_NAMES, ConfigError, defaultDataDir, resolveConfig } from './config-resolve.js';
 export type * from './config-types.js';
@@ -82,7 +83,12 @@ export async function readConfigFile(file: string): Promise<GlossaConfig> {
       throw new ConfigError(`cannot load: ${(error as Error).message}`, file, { cause: error });
     }
     // Plain Node without a TypeScript loader: compile through tsx.
-    const { tsImport } = await import('tsx/esm/api');
+    const { tsImport } = await importOptional(
+      'tsx',
+      () => import('tsx/esm/api'),
+      `${file} is TypeScript, which this Node cannot load by itself: install tsx (npm install -D tsx), ` +
+        'or write the config as glossa.config.mjs or .json.',
+    );
     module = await tsImport(url, import.meta.url).catch((cause: Error) => {
       throw new ConfigError(`cannot load: ${cause.message}`, file, { cause });
     });
