@@ -1,7 +1,9 @@
 import { checkCompleteness } from './checks/completeness.js';
 import { checkDoubledWords } from './checks/doubled-words.js';
+import { checkDuplicatedSentences } from './checks/duplicated-sentences.js';
 import { checkGlossary } from './checks/glossary.js';
 import { checkLength } from './checks/length.js';
+import { checkLinks } from './checks/links.js';
 import { checkMarkup } from './checks/markup.js';
 import { checkNumbers } from './checks/numbers.js';
 import { checkPunctuation } from './checks/punctuation.js';
@@ -23,8 +25,10 @@ const CHECKS: readonly Check[] = [
   checkCompleteness,
   checkMarkup,
   checkNumbers,
+  checkLinks,
   checkGlossary,
   checkDoubledWords,
+  checkDuplicatedSentences,
   checkWhitespace,
   checkPunctuation,
   checkLength,

@@ -1,4 +1,5 @@
 import type { Check, Finding } from '../finding.js';
+import { maskLinks } from './links.js';
 
 /** A number as written: digits with optional grouping or decimal separators (`1,234.5`, `1.234,5`, `1 234`). */
 const NUMBER = /\p{Nd}+(?:[.,]\p{Nd}+|[\u00a0\u202f ]\p{Nd}{3}(?!\p{Nd}))*/gu;
@@ -9,10 +10,14 @@ interface NumberToken {
   readonly end: number;
 }
 
-/** Every number of the source must appear in the translation with the same value, whatever its notation. */
+/**
+ * Every number of the source must appear in the translation with the same value, whatever its notation
+ * (numbers inside URLs and e-mail addresses excepted).
+ */
 export const checkNumbers: Check = (input) => {
-  const source = findNumbers(input.maskedSource);
-  const target = findNumbers(input.maskedTranslation);
+  // Digits inside a URL or e-mail address are the link check's (one changed link is one issue).
+  const source = findNumbers(maskLinks(input.maskedSource));
+  const target = findNumbers(maskLinks(input.maskedTranslation));
   const unmatched = new Map<string, number>();
   for (const token of source) unmatched.set(token.value, (unmatched.get(token.value) ?? 0) + 1);
   const extra: NumberToken[] = [];

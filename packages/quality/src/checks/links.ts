@@ -1,0 +1,76 @@
+import type { Check, Finding } from '../finding.js';
+
+/**
+ * URLs (`https://…`, `www.…`) and e-mail addresses. A final full stop, comma, colon, semicolon, quote or
+ * bracket belongs to the sentence, not to the address.
+ */
+const LINK =
+  /\b(?:https?:\/\/|www\.)[^\s<>"'«»“”]+|[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/giu;
+const TRAILING = /[.,:;!?)\]}'"’»”]+$/u;
+
+interface LinkToken {
+  readonly value: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The URLs and e-mail addresses of a text, with their spans. */
+export function findLinks(text: string): LinkToken[] {
+  const tokens: LinkToken[] = [];
+  for (const match of text.matchAll(LINK)) {
+    const value = match[0].replace(TRAILING, '');
+    tokens.push({ value, start: match.index, end: match.index + value.length });
+  }
+  return tokens;
+}
+
+/** `text` with its URLs and e-mail addresses blanked out (same length, same offsets). */
+export function maskLinks(text: string): string {
+  return text.replace(LINK, (link) => ' '.repeat(link.length));
+}
+
+const kind = (value: string) =>
+  value.includes('@') && !/^(?:https?:|www\.)/i.test(value) ? 'e-mail address' : 'URL';
+
+/**
+ * Every URL and e-mail address of the source must be in the translation exactly (an address is not
+ * translated): a changed one is reported at the translation's address, a missing one over the whole
+ * translation, an added one at itself.
+ */
+export const checkLinks: Check = (input) => {
+  const source = findLinks(input.maskedSource);
+  const target = findLinks(input.maskedTranslation);
+  const unmatched = new Map<string, number>();
+  for (const token of source) unmatched.set(token.value, (unmatched.get(token.value) ?? 0) + 1);
+  const extra: LinkToken[] = [];
+  for (const token of target) {
+    const left = unmatched.get(token.value) ?? 0;
+    if (left > 0) unmatched.set(token.value, left - 1);
+    else extra.push(token);
+  }
+  const missing = [...unmatched].flatMap(([value, left]) => Array<string>(left).fill(value));
+  const findings: Finding[] = [];
+  for (const token of extra) {
+    const replaced = missing.shift();
+    findings.push({
+      check: 'link_mismatch',
+      severity: 'major',
+      message:
+        replaced === undefined
+          ? `The ${kind(token.value)} ${token.value} is not in the source.`
+          : `The ${kind(token.value)} ${token.value} differs from ${replaced} in the source.`,
+      start: token.start,
+      end: token.end,
+    });
+  }
+  for (const value of missing) {
+    findings.push({
+      check: 'link_mismatch',
+      severity: 'major',
+      message: `The ${kind(value)} ${value} of the source is missing.`,
+      start: 0,
+      end: input.translation.length,
+    });
+  }
+  return findings;
+};
