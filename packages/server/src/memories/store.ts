@@ -47,6 +47,8 @@ export interface MemoryMatch {
   readonly segmentId: number;
   readonly score: number;
   readonly target: string;
+  /** The segment's source, for a fuzzy match: what differs from the request decides whether it is used. */
+  readonly source?: string;
 }
 
 const TOKEN_SEPARATOR = '\u0001';
@@ -310,6 +312,7 @@ export function createMemoryStore(db: ResourceDatabase) {
       const scored = candidates
         .map((row) => ({
           id: row.id,
+          source: row.source_text,
           // Exact matches were looked up first: what is left scores as two different texts.
           score:
             row.source_text === text
@@ -320,7 +323,9 @@ export function createMemoryStore(db: ResourceDatabase) {
         .sort((a, b) => b.score - a.score || a.id - b.id);
       for (const candidate of scored) {
         const target = targetFor(candidate.id, language);
-        if (target !== undefined) return { segmentId: candidate.id, score: candidate.score, target };
+        if (target !== undefined) {
+          return { segmentId: candidate.id, score: candidate.score, target, source: candidate.source };
+        }
       }
       return undefined;
     },

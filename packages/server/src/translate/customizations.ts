@@ -1,8 +1,10 @@
 /**
  * Glossaries, translation memory, style rules and custom instructions around the engine call of
  * /v2/translate. Per unit (a sentence, or a structural piece of markup):
- * 1. translation memory: an exact or fuzzy match at or above the threshold is the output (a markup unit with
- *    inline codes matches segments with the same codes and takes the request's tags, see `memory-units.ts`);
+ * 1. translation memory: an exact match at or above the threshold is the output (a markup unit with inline
+ *    codes matches segments with the same codes and takes the request's tags, see `memory-units.ts`); a fuzzy
+ *    one only when what differs can be carried into its target (`memories/carry-over.ts`), else the engine
+ *    translates the unit and the match is still reported;
  * 2. glossary terms (glossaries in request order) and "do not translate" terms are locked in codes;
  * 3. the engine translates the rest; codes become the target terms;
  * 4. configured style rules and "use X instead of Y" instructions post-edit the engine's text (outside
@@ -18,6 +20,7 @@ import type { Caller, ServiceContext } from '../context.js';
 import { loadAgreement } from '../glossaries/agreement.js';
 import { type LockedUnit, lockTerms } from '../glossaries/lock.js';
 import { TermMatcher } from '../glossaries/matcher.js';
+import { carryOver } from '../memories/carry-over.js';
 import { applyPreferences, parseInstruction } from '../style-rules/instructions.js';
 import { applyConfiguredRules } from '../style-rules/rules.js';
 import { decodeEntities, escapeText } from './markup-parse.js';
@@ -139,10 +142,15 @@ export async function loadCustomizations(
           memoryId === undefined
             ? undefined
             : memoryAnswer(resources.memories, memoryId, unit, markup, language, threshold);
-        if (match) {
-          outputs[index] = postEditUnit(match.target, markup);
-          matches[index] = { memoryId: memoryId!, segmentId: match.segmentId, score: match.score };
-        } else pending.push(index);
+        // A fuzzy match is used only where what differs can be carried into its target (a number, a code,
+        // a name); otherwise the engine translates, and the match is still reported.
+        const target =
+          match && match.score < 100 && match.source !== undefined && !markup
+            ? carryOver(unit, match.source, match.target)
+            : match?.target;
+        if (match) matches[index] = { memoryId: memoryId!, segmentId: match.segmentId, score: match.score };
+        if (match && target !== undefined) outputs[index] = postEditUnit(target, markup);
+        else pending.push(index);
       });
       if (pending.length > 0) {
         const locked: LockedUnit[] | undefined =

@@ -17,7 +17,7 @@ export function memoryAnswer(
   markup: boolean,
   language: string,
   threshold: number,
-): { segmentId: number; score: number; target: string } | undefined {
+): { segmentId: number; score: number; target: string; source?: string } | undefined {
   if (!markup) return memories.lookup(memoryId, unit, language, threshold);
   // In code form a `<` is always a code: text carries `&lt;`.
   if (unit.includes('<')) return memories.lookupTagged(memoryId, unit, language, threshold);
