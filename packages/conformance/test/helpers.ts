@@ -32,7 +32,12 @@ export interface ConformanceServer {
   /** A raw call through the proxy (JSON body when `json` is given). */
   call(
     path: string,
-    init?: { method?: string; json?: unknown; headers?: Record<string, string>; body?: Blob | FormData | string },
+    init?: {
+      method?: string;
+      json?: unknown;
+      headers?: Record<string, string>;
+      body?: Blob | FormData | string;
+    },
   ): Promise<Response>;
   close(): Promise<void>;
 }
@@ -83,6 +88,15 @@ export async function startConformanceServer(): Promise<ConformanceServer> {
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   const auth = { Authorization: `Service-Auth-Key ${server.devKey}` };
+  // The write engines start on first use (spelling dictionaries, grammar checker): tens of seconds on a loaded
+  // machine. Started here, so a test's timeout measures the protocol, not that start.
+  const warm = await fetch(`${server.url}/v2/write/correct`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ text: ['He go to school.'], target_lang: 'en-US' }),
+  });
+  if (warm.status !== 200)
+    throw new Error(`write engines did not start: ${warm.status} ${await warm.text()}`);
   return {
     server,
     url,
@@ -91,7 +105,6 @@ export async function startConformanceServer(): Promise<ConformanceServer> {
       new deepl.DeepLClient(server.devKey, {
         serverUrl: url,
         maxRetries: 0,
-        // The first rephrase loads the spelling and grammar engines (seconds on a shared machine).
         minTimeout: 60_000,
         ...options,
         headers: { ...auth, ...options.headers },
