@@ -28,6 +28,7 @@ import {
   unpackFiles,
 } from './components/locale-builds.js';
 import { catalogPath, translateComponents } from './components/translate.js';
+import { createUnitCache, type UnitCache } from './components/unit-cache.js';
 import { type LinkOptions, outputPath } from './links.js';
 import { type Alternate, describeReport, localizePages, type Page, withAlternates } from './localize.js';
 import { type GlossaViteOptions, requestOptionsOf, resolveGlossaConfig } from './options.js';
@@ -51,6 +52,8 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
   let localeBuild: LocaleBuild | undefined;
   /** The source build: each component module's units. */
   const moduleUnits = new Map<string, (KeyedUnit & { file: string })[]>();
+  /** The source build's units of unchanged modules, from the last build (file cache only). */
+  let unitCache: UnitCache | undefined;
   /** Dev server: modules whose text was localized, reloaded when a catalog changes. */
   const devModules = new Set<string>();
   let devLocale: string | undefined;
@@ -123,14 +126,22 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
         const source = vite.command === 'build' && !localeBuild;
         if (id.includes('?') || !isComponentFile(id)) return null;
         const file = fileOf(id);
-        const units = await extractComponent(file, code, scriptOptions);
         if (source) {
+          if (!unitCache && glossa.cache.store === 'file') {
+            unitCache = createUnitCache(glossa.cache.path, scriptOptions);
+          }
+          let found = unitCache?.get(file, code);
+          if (!found) {
+            found = await extractComponent(file, code, scriptOptions);
+            unitCache?.set(file, code, found);
+          }
           moduleUnits.set(
             file,
-            units.map((u) => ({ ...u, file })),
+            found.map((u) => ({ ...u, file })),
           );
           return null;
         }
+        const units = await extractComponent(file, code, scriptOptions);
         if (units.length === 0) return null;
         let targets: ReadonlyMap<string, string> | undefined = localeBuild?.targets;
         if (!localeBuild && devLocale) {
@@ -368,6 +379,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     // In file order: modules are transformed in parallel, in no set order.
     const units = [...moduleUnits.keys()].sort().flatMap((file) => moduleUnits.get(file)!);
     const modules = [...moduleUnits.values()].filter((u) => u.length > 0).length;
+    await unitCache?.flush();
     const run = await translateComponents(units, componentRunOptions(session));
     warnAll(run.report.failures);
     warnAll(run.problems);

@@ -137,6 +137,11 @@ describe('components', () => {
     const { log, messages } = logger();
     await build(config({}, 'dist-warm', log));
     expect(messages.join('\n')).toContain('1 locale build(s) unchanged (result cache)');
+    // The units of unchanged modules come from the last build: nothing is parsed again.
+    const units = JSON.parse(await readFile(join(dir, 'cache.vite-units.json'), 'utf8'));
+    expect(Object.keys(units.entries)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^src\/main\.tsx\0/)]),
+    );
     expect(await chunksOf('dist-warm', 'en-XA/index.html')).toBe(await chunksOf('dist', 'en-XA/index.html'));
   });
 
