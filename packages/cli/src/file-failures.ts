@@ -3,16 +3,9 @@
  * The file is left out of the run (its outputs are left as they were); every other file goes on.
  */
 
-export interface FileFailure {
-  /** Path relative to the project root. */
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  /** `read`, `decode`, `parse` (extract) or `write` (merge and write an output). */
-  readonly stage: 'read' | 'decode' | 'parse' | 'write';
-  readonly locale?: string;
-  readonly reason: string;
-}
+import type { FileFailure } from '@glossa/core';
+
+export type { FileFailure };
 
 /** `docs/a.md:3:5: cannot parse as markdown: …` */
 export function formatFileFailure(failure: FileFailure): string {

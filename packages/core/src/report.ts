@@ -10,6 +10,22 @@ export interface RunFailure {
   readonly reason: string;
 }
 
+/**
+ * A file a run could not read, decode, parse or write: it is left out (its outputs left as they were)
+ * and every other file goes on. Reported with a position (`file:line:column`); the run fails at the end.
+ */
+export interface FileFailure {
+  /** Path relative to the project root. */
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  /** `read`, `decode` (not UTF-8), `parse` (the adapter rejected it) or `write` (merge or write an output). */
+  readonly stage: 'read' | 'decode' | 'parse' | 'write';
+  /** Set when one locale's output failed. */
+  readonly locale?: string;
+  readonly reason: string;
+}
+
 /** A finding of the QA gate (see `QaCheck`). */
 export interface QaFinding {
   readonly locale: string;
