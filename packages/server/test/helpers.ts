@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CreateServerOptions, type GlossaServer, startServer } from '../src/index.js';
-import { onPostgres, sharedPostgres } from './services.js';
+import { afterAll } from 'vitest';
+import { onPostgres, sharedPostgres, stopSharedPostgres } from './services.js';
 
 export interface Reply {
   status: number;
@@ -35,6 +36,9 @@ export interface TestServer {
 
 /** The database of each data directory, when the suite runs on PostgreSQL (a restart finds its data). */
 const databases = new Map<string, Promise<string>>();
+// Each test file (modules are isolated per file) stops the cluster it started: a worker process may be
+// ended without its 'exit' event, which would leave the cluster running.
+if (onPostgres) afterAll(() => stopSharedPostgres());
 
 /**
  * With `GLOSSA_TEST_POSTGRES` set, the storage options of a data directory: its own database on a cluster
