@@ -24,7 +24,8 @@ if ! grep -q 'Service-Auth-Key' "$checkout/tests/core.ts"; then
 fi
 
 cd "$here"
-npx tsx --conditions @glossa/source scripts/serve.ts "$port" > "$results/server.json" &
+# tsx itself (not npx, which would not pass the signal on), so the trap below stops the server.
+"$here/../../node_modules/.bin/tsx" --conditions @glossa/source scripts/serve.ts "$port" > "$results/server.json" &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do
