@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CreateServerOptions, type GlossaServer, startServer } from '../src/index.js';
 import { afterAll } from 'vitest';
+import { type CreateServerOptions, type GlossaServer, startServer } from '../src/index.js';
 import { onPostgres, sharedPostgres, stopSharedPostgres } from './services.js';
 
 export interface Reply {
