@@ -99,6 +99,7 @@ describe('endpoint coverage, against a scripted loopback service (fake: records 
     await client.styleRules.replaceConfiguredRules('s', {});
     await client.styleRules.delete('s');
     await client.styleRules.addInstruction('s', instruction);
+    await client.styleRules.getInstruction('s', 'i');
     await client.styleRules.replaceInstruction('s', 'i', instruction);
     await client.styleRules.deleteInstruction('s', 'i');
     await client.translationMemories.list();

@@ -121,6 +121,18 @@ export class StyleRules {
     });
   }
 
+  async getInstruction(
+    styleId: string,
+    instructionId: string,
+    options?: RequestOptions,
+  ): Promise<CustomInstruction> {
+    return this.#transport.request<CustomInstruction>({
+      method: 'GET',
+      path: `/v3/style_rules/${idSegment('styleId', styleId)}/custom_instructions/${idSegment('instructionId', instructionId)}`,
+      options: requestOptionsOf(options),
+    });
+  }
+
   /** Replace an instruction; every field is required. */
   async replaceInstruction(
     styleId: string,
