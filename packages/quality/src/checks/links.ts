@@ -1,4 +1,5 @@
 import type { Check, Finding } from '../finding.js';
+import { diffTokens } from './token-diff.js';
 
 /**
  * URLs (`https://…`, `www.…`) and e-mail addresses. A final full stop, comma, colon, semicolon, quote or
@@ -40,15 +41,7 @@ const kind = (value: string) =>
 export const checkLinks: Check = (input) => {
   const source = findLinks(input.maskedSource);
   const target = findLinks(input.maskedTranslation);
-  const unmatched = new Map<string, number>();
-  for (const token of source) unmatched.set(token.value, (unmatched.get(token.value) ?? 0) + 1);
-  const extra: LinkToken[] = [];
-  for (const token of target) {
-    const left = unmatched.get(token.value) ?? 0;
-    if (left > 0) unmatched.set(token.value, left - 1);
-    else extra.push(token);
-  }
-  const missing = [...unmatched].flatMap(([value, left]) => Array<string>(left).fill(value));
+  const { extra, missing } = diffTokens(source, target);
   const findings: Finding[] = [];
   for (const token of extra) {
     const replaced = missing.shift();

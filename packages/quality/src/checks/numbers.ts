@@ -1,5 +1,6 @@
 import type { Check, Finding } from '../finding.js';
 import { maskLinks } from './links.js';
+import { diffTokens } from './token-diff.js';
 
 /** A number as written: digits with optional grouping or decimal separators (`1,234.5`, `1.234,5`, `1 234`). */
 const NUMBER = /\p{Nd}+(?:[.,]\p{Nd}+|[\u00a0\u202f ]\p{Nd}{3}(?!\p{Nd}))*/gu;
@@ -18,15 +19,7 @@ export const checkNumbers: Check = (input) => {
   // Digits inside a URL or e-mail address are the link check's (one changed link is one issue).
   const source = findNumbers(maskLinks(input.maskedSource));
   const target = findNumbers(maskLinks(input.maskedTranslation));
-  const unmatched = new Map<string, number>();
-  for (const token of source) unmatched.set(token.value, (unmatched.get(token.value) ?? 0) + 1);
-  const extra: NumberToken[] = [];
-  for (const token of target) {
-    const left = unmatched.get(token.value) ?? 0;
-    if (left > 0) unmatched.set(token.value, left - 1);
-    else extra.push(token);
-  }
-  const missing = [...unmatched].flatMap(([value, left]) => Array<string>(left).fill(value));
+  const { extra, missing } = diffTokens(source, target);
   const findings: Finding[] = [];
   for (const token of extra) {
     const replaced = missing.shift();
