@@ -8,9 +8,10 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GlossaViteOptions } from '@glossa/vite';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { build, type UserConfig } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './chromium.js';
 import { serveStatic } from './static-server.js';
 
 /** An example app: its framework's name, the prefix of the framework's chunk, and its Vite config. */
@@ -41,19 +42,7 @@ export function testComponentApp({ framework, chunk, appConfig }: ComponentApp):
       ),
     );
     site = await serveStatic(dist);
-    browser = await chromium.launchPersistentContext(join(dir, 'chromium-profile'), {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium(join(dir, 'chromium-profile'));
   }, 180_000);
 
   afterAll(async () => {

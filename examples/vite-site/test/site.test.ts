@@ -6,10 +6,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteConfig } from '../site.config.js';
+import { launchChromium } from './chromium.js';
 import { serveStatic } from './static-server.js';
 
 let dir: string;
@@ -27,20 +28,7 @@ beforeAll(async () => {
     ),
   );
   site = await serveStatic(dist);
-  // A fresh profile (playwright's way to pass --user-data-dir).
-  browser = await chromium.launchPersistentContext(join(dir, 'chromium-profile'), {
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium(join(dir, 'chromium-profile'));
 }, 120_000);
 
 afterAll(async () => {

@@ -8,8 +8,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
 import { serveStatic } from '../../../examples/vite-site/test/static-server.js';
 import { buildAndPack, type Installed, installProject, megabytes, run } from './install.js';
 
@@ -30,19 +31,8 @@ function env(service: boolean): NodeJS.ProcessEnv {
   return service ? { ...base, GLOSSA_SERVER_URL: serviceUrl, GLOSSA_API_KEY: KEY } : base;
 }
 
-async function withBrowser<T>(use: (browser: import('playwright-core').Browser) => Promise<T>): Promise<T> {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+async function withBrowser<T>(use: (browser: BrowserContext) => Promise<T>): Promise<T> {
+  const browser = await launchChromium(mkdtempSync(join(work, 'chromium-')));
   try {
     return await use(browser);
   } finally {
