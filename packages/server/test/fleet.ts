@@ -43,10 +43,15 @@ export interface FleetOptions {
   readonly devKey: string;
   /** Extra flags of every instance. */
   readonly flags?: readonly string[];
+  /**
+   * The script each instance runs (a `runCli` entry, see test/serve.ts): default the spine alone; a feature
+   * package's fleet test passes its own, which plugs its feature in.
+   */
+  readonly script?: string;
 }
 
-function launch(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', '--conditions', '@glossa/source', SERVE, ...args], {
+function launch(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', '--conditions', '@glossa/source', script, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -63,6 +68,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     GLOSSA_LOG_LEVEL: 'warn',
     GLOSSA_ENGINES: 'pseudo',
   };
+  const script = options.script ?? SERVE;
   const instances: Instance[] = [];
   const logs: string[] = [];
   for (let index = 0; index < options.size; index++) {
@@ -76,6 +82,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const start = async (index: number) => {
     const instance = instances[index]!;
     const child = launch(
+      script,
       [
         '--data-dir',
         join(dir, instance.name),
@@ -161,7 +168,7 @@ ${instances.map((instance) => `  server ${instance.name} 127.0.0.1:${instance.po
     start,
     run: (args) =>
       new Promise((resolve) => {
-        const child = launch(args, env);
+        const child = launch(script, args, env);
         let stdout = '';
         let stderr = '';
         child.stdout!.on('data', (chunk) => (stdout += chunk));
