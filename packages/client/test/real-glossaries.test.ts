@@ -8,12 +8,6 @@ beforeEach(() => {
   real.fetchCalls.count = 0;
 });
 
-const has = {
-  glossariesV3: await real.serves('GET', '/v3/glossaries'),
-  glossariesV2: await real.serves('GET', '/v2/glossaries'),
-  languagePairs: await real.serves('GET', '/v2/glossary-language-pairs'),
-};
-
 async function failure(promise: Promise<unknown>): Promise<GlossaError> {
   try {
     await promise;
@@ -51,59 +45,56 @@ describe('glossary entries as data (no request sent for bad entries)', () => {
 });
 
 describe('glossaries v3 against the real server', () => {
-  it.skipIf(!has.glossariesV3)(
-    'creates, reads, merges, replaces and deletes, with entries as data',
-    async () => {
-      const client = real.client();
-      const glossary = await client.glossaries.create('Product terms', [
-        {
-          sourceLang: 'en',
-          targetLang: 'es',
-          entries: [
-            { source: 'cat', target: 'gato' },
-            { source: 'window', target: 'ventana' },
-          ],
-        },
-        { sourceLang: 'en', targetLang: 'fr', entries: new Map([['cat', 'chat']]) },
-      ]);
-      expect(glossary.name).toBe('Product terms');
-      expect(glossary.dictionaries).toHaveLength(2);
-      const id = glossary.glossary_id;
-      expect((await client.glossaries.get(id)).glossary_id).toBe(id);
-      expect((await client.glossaries.list()).map((item) => item.glossary_id)).toContain(id);
-
-      const [dictionary] = await client.glossaries.getEntries(id, 'en', 'es');
-      expect(dictionary?.entries).toEqual([
-        { source: 'cat', target: 'gato' },
-        { source: 'window', target: 'ventana' },
-      ]);
-
-      await client.glossaries.update(id, {
-        name: 'Terms',
-        dictionary: { sourceLang: 'en', targetLang: 'es', entries: new Map([['dog', 'perro']]) },
-      });
-      expect((await client.glossaries.get(id)).name).toBe('Terms');
-      const merged = (await client.glossaries.getEntries(id, 'en', 'es'))[0]?.entries ?? [];
-      expect(merged.map((entry) => entry.source).sort()).toEqual(['cat', 'dog', 'window']);
-
-      await client.glossaries.replaceDictionary(id, {
+  it('creates, reads, merges, replaces and deletes, with entries as data', async () => {
+    const client = real.client();
+    const glossary = await client.glossaries.create('Product terms', [
+      {
         sourceLang: 'en',
         targetLang: 'es',
-        entries: { text: 'house,casa\n"big, red",rojo', format: 'csv' },
-      });
-      expect((await client.glossaries.getEntries(id, 'en', 'es'))[0]?.entries).toEqual([
-        { source: 'house', target: 'casa' },
-        { source: 'big, red', target: 'rojo' },
-      ]);
+        entries: [
+          { source: 'cat', target: 'gato' },
+          { source: 'window', target: 'ventana' },
+        ],
+      },
+      { sourceLang: 'en', targetLang: 'fr', entries: new Map([['cat', 'chat']]) },
+    ]);
+    expect(glossary.name).toBe('Product terms');
+    expect(glossary.dictionaries).toHaveLength(2);
+    const id = glossary.glossary_id;
+    expect((await client.glossaries.get(id)).glossary_id).toBe(id);
+    expect((await client.glossaries.list()).map((item) => item.glossary_id)).toContain(id);
 
-      await client.glossaries.deleteDictionary(id, 'en', 'fr');
-      expect((await client.glossaries.get(id)).dictionaries).toHaveLength(1);
-      await client.glossaries.delete(id);
-      expect(await failure(client.glossaries.get(id))).toBeInstanceOf(NotFoundError);
-    },
-  );
+    const [dictionary] = await client.glossaries.getEntries(id, 'en', 'es');
+    expect(dictionary?.entries).toEqual([
+      { source: 'cat', target: 'gato' },
+      { source: 'window', target: 'ventana' },
+    ]);
 
-  it.skipIf(!has.glossariesV3)("keeps accounts apart: another account's glossary is a 404", async () => {
+    await client.glossaries.update(id, {
+      name: 'Terms',
+      dictionary: { sourceLang: 'en', targetLang: 'es', entries: new Map([['dog', 'perro']]) },
+    });
+    expect((await client.glossaries.get(id)).name).toBe('Terms');
+    const merged = (await client.glossaries.getEntries(id, 'en', 'es'))[0]?.entries ?? [];
+    expect(merged.map((entry) => entry.source).sort()).toEqual(['cat', 'dog', 'window']);
+
+    await client.glossaries.replaceDictionary(id, {
+      sourceLang: 'en',
+      targetLang: 'es',
+      entries: { text: 'house,casa\n"big, red",rojo', format: 'csv' },
+    });
+    expect((await client.glossaries.getEntries(id, 'en', 'es'))[0]?.entries).toEqual([
+      { source: 'house', target: 'casa' },
+      { source: 'big, red', target: 'rojo' },
+    ]);
+
+    await client.glossaries.deleteDictionary(id, 'en', 'fr');
+    expect((await client.glossaries.get(id)).dictionaries).toHaveLength(1);
+    await client.glossaries.delete(id);
+    expect(await failure(client.glossaries.get(id))).toBeInstanceOf(NotFoundError);
+  });
+
+  it("keeps accounts apart: another account's glossary is a 404", async () => {
     const glossary = await real
       .client()
       .glossaries.create('Mine', [
@@ -116,7 +107,7 @@ describe('glossaries v3 against the real server', () => {
 });
 
 describe('glossaries v2 against the real server', () => {
-  it.skipIf(!has.glossariesV2)('creates, lists, reads entries and deletes', async () => {
+  it('creates, lists, reads entries and deletes', async () => {
     const client = real.client();
     const glossary = await client.glossariesV2.create({
       name: 'v2 terms',
@@ -140,7 +131,7 @@ describe('glossaries v2 against the real server', () => {
     expect(await failure(client.glossariesV2.get(id))).toBeInstanceOf(NotFoundError);
   });
 
-  it.skipIf(!has.languagePairs)('lists the glossary language pairs (deprecated endpoint)', async () => {
+  it('lists the glossary language pairs (deprecated endpoint)', async () => {
     const pairs = await real.client().glossariesV2.languagePairs();
     // The pairs depend on the installed engines; each is a {source_lang, target_lang} pair.
     expect(Array.isArray(pairs)).toBe(true);

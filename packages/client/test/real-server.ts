@@ -1,7 +1,6 @@
 /**
  * The real `@glossa/server` on ephemeral loopback ports with a real SQLite file in a temporary data
- * directory, plus probes that tell which endpoints it serves yet, so that tests of endpoints still being
- * built turn on by themselves when they land.
+ * directory, every feature installed (`@glossa/server-full`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,10 +27,6 @@ export interface RealServer {
     accountId: string;
     key: string;
   }>;
-  /** Whether the server serves this route: anything but a 404/405 from the route table. */
-  serves(method: string, path: string, body?: unknown): Promise<boolean>;
-  /** Whether the server can translate this pair (an engine is installed and wired). */
-  translates(sourceLang: string, targetLang: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -57,15 +52,6 @@ export async function startRealServer(): Promise<RealServer> {
     });
     return fetch(input, init);
   };
-  const raw = (method: string, path: string, body?: unknown) =>
-    fetch(new URL(path, server.url), {
-      method,
-      headers: {
-        authorization: `Service-Auth-Key ${server.devKey}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
   return {
     url: server.url,
     freeUrl: server.freeUrl,
@@ -75,20 +61,6 @@ export async function startRealServer(): Promise<RealServer> {
     client: (options = {}) =>
       new GlossaClient({ authKey: server.devKey, serverUrl: server.url, fetch: countingFetch, ...options }),
     createAccount: (options) => server.createAccount(options),
-    async serves(method, path, body) {
-      const response = await raw(method, path, body);
-      await response.arrayBuffer();
-      return response.status !== 404 && response.status !== 405;
-    },
-    async translates(sourceLang, targetLang) {
-      const response = await raw('POST', '/v2/translate', {
-        text: ['Hello'],
-        source_lang: sourceLang,
-        target_lang: targetLang,
-      });
-      await response.arrayBuffer();
-      return response.status === 200;
-    },
     async close() {
       await server.close();
       await rm(dataDir, { recursive: true, force: true });

@@ -13,7 +13,7 @@ afterAll(async () => {
   await new Promise((resolve) => sockets.close(resolve));
 });
 
-describe('voice session and WebSocket, against a scripted loopback service (fake: the server has no voice yet)', () => {
+describe('voice session and WebSocket, against a scripted loopback service (fake: it records the WebSocket upgrade request, which a real server does not report)', () => {
   it('requests a session, then opens the streaming URL with its token and without the key', async () => {
     const port = (sockets.address() as AddressInfo).port;
     const streamingUrl = `ws://127.0.0.1:${port}/v3/voice/realtime/connect?token=one-time`;
