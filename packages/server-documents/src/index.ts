@@ -19,7 +19,8 @@ function documentLanguages({ translateText }: LanguageInput): Language[] {
 
 /**
  * Document translation for `@glossa/server`: `POST /v2/document` and its status and result endpoints, on
- * a queue in `documents.sqlite` of the data directory. Options are checked here, once (a `TypeError` or
+ * a queue in `documents.sqlite` of the data directory, or, when the server has `databaseUrl`, in PostgreSQL
+ * with jobs on pg-boss shared by every instance. Options are checked here, once (a `TypeError` or
  * `RangeError` names the wrong one).
  */
 export function documentsFeature(options: DocumentOptions = {}): ServerFeature {
@@ -31,6 +32,8 @@ export function documentsFeature(options: DocumentOptions = {}): ServerFeature {
     start: (context, log) =>
       startDocumentService(context, settings, {
         logError: (error, documentId) => log.error({ err: error, documentId }, 'document job failed'),
+        logWarning: (message, detail) => log.warn(detail ?? {}, message),
+        logStartError: (error) => log.error({ err: error }, 'document storage could not start'),
       }),
   };
 }

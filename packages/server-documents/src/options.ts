@@ -9,6 +9,16 @@ export interface DocumentOptions {
   xmlAttributes?: readonly string[];
   /** Attributes whose values are translated in `dita` documents. Default `['alt', 'navtitle']`. */
   ditaAttributes?: readonly string[];
+  /**
+   * On PostgreSQL (a fleet): seconds after which pg-boss gives a job that is still running to another
+   * worker (which leaves it while its instance lives). Default 3600; at most 86,399.
+   */
+  jobTimeoutSeconds?: number;
+  /**
+   * On PostgreSQL (a fleet): how often each instance looks for documents of instances that died, to queue
+   * them again, in seconds. Default 5.
+   */
+  leaseCheckSeconds?: number;
 }
 
 export interface ResolvedDocumentOptions {
@@ -16,6 +26,8 @@ export interface ResolvedDocumentOptions {
   readonly expirySeconds: number;
   readonly xmlAttributes: readonly string[];
   readonly ditaAttributes: readonly string[];
+  readonly jobTimeoutSeconds: number;
+  readonly leaseCheckSeconds: number;
 }
 
 const NAME = /^[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?$/;
@@ -38,8 +50,20 @@ export function resolveDocumentOptions(options: DocumentOptions = {}): ResolvedD
   const expirySeconds = options.expirySeconds ?? 86_400;
   if (!Number.isSafeInteger(expirySeconds) || expirySeconds < 1)
     throw new RangeError(`documents.expirySeconds: expected a positive integer, got ${expirySeconds}`);
+  const jobTimeoutSeconds = options.jobTimeoutSeconds ?? 3600;
+  if (!Number.isSafeInteger(jobTimeoutSeconds) || jobTimeoutSeconds < 1 || jobTimeoutSeconds >= 86_400)
+    throw new RangeError(
+      `documents.jobTimeoutSeconds: expected an integer from 1 to 86399, got ${jobTimeoutSeconds}`,
+    );
+  const leaseCheckSeconds = options.leaseCheckSeconds ?? 5;
+  if (typeof leaseCheckSeconds !== 'number' || !(leaseCheckSeconds >= 0.1 && leaseCheckSeconds <= 3600))
+    throw new RangeError(
+      `documents.leaseCheckSeconds: expected a number from 0.1 to 3600, got ${leaseCheckSeconds}`,
+    );
   return {
     concurrency,
+    jobTimeoutSeconds,
+    leaseCheckSeconds,
     expirySeconds,
     xmlAttributes: attributes('xmlAttributes', options.xmlAttributes, ['alt', 'title']),
     ditaAttributes: attributes('ditaAttributes', options.ditaAttributes, ['alt', 'navtitle']),

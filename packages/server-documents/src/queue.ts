@@ -7,20 +7,11 @@
  * Expired documents (downloaded or not) are swept on start and every minute.
  */
 import { readFileSync } from 'node:fs';
-import type { Caller, ServiceContext } from '@glossa/server/feature';
-import { checkResources, currentBillingPeriod, EngineError, ServiceError } from '@glossa/server/feature';
+import type { ServiceContext } from '@glossa/server/feature';
 import type { DocumentDatabase } from './db.js';
-import { detectSource } from './detect.js';
-import { DocumentFormatError } from './formats/format.js';
 import { DOCUMENT_FORMATS, type DocumentFormats } from './formats/index.js';
-import type { DocumentRecord, DocumentStore } from './store.js';
-import {
-  asTranslateRequest,
-  billedOf,
-  prepareTexts,
-  type SourcedParameters,
-  translateTexts,
-} from './translate.js';
+import { Closing, failureOf, refundCharacters, reserveCharacters, translateDocument } from './job.js';
+import type { DocumentRecord, SqliteDocumentStore } from './store.js';
 
 export interface DocumentQueueOptions {
   /** The formats by extension (default: the built-in ones with their default options). */
@@ -33,131 +24,70 @@ export interface DocumentQueueOptions {
   readonly logError?: (error: unknown, documentId: string) => void;
 }
 
-class Closing extends Error {}
+/** What the routes ask of a queue, whatever runs it. */
+export interface DocumentQueue {
+  /** A document was queued: start it when a slot is free. */
+  notify(): void;
+  /** Seconds until the document is probably done (queued: the work ahead of it, shared by the runners). */
+  secondsRemaining(document: DocumentRecord): Promise<number>;
+  /** Stops starting documents; running ones stop at their next chunk and are run again later. */
+  close(): Promise<void>;
+}
 
-export type DocumentQueue = ReturnType<typeof createDocumentQueue>;
+/** Seconds left of a translating document, from its progress and start. */
+export function secondsLeft(document: DocumentRecord, done: number): number {
+  const elapsed = Date.now() - Date.parse(document.startedAt ?? new Date().toISOString());
+  const left = done > 0.05 ? (elapsed * (1 - done)) / done : Math.max(document.estimateMs - elapsed, 0);
+  return Math.ceil(left / 1000);
+}
 
 export function createDocumentQueue(
-  store: DocumentStore,
+  store: SqliteDocumentStore,
   db: DocumentDatabase,
   context: ServiceContext,
   options: DocumentQueueOptions = {},
-) {
+): DocumentQueue {
   const concurrency = options.concurrency ?? 2;
   const formats = options.formats ?? DOCUMENT_FORMATS;
   const progress = new Map<string, number>();
   const running = new Set<Promise<void>>();
   let closed = false;
 
-  const callerOf = async (document: DocumentRecord): Promise<Caller | undefined> => {
-    const account = await context.storage.getAccount(document.accountId);
-    return account && { account, key: { id: document.keyId, accountId: document.accountId } };
-  };
-
   async function run(document: DocumentRecord): Promise<void> {
     progress.set(document.id, 0);
     let billed = document.billedCharacters;
     try {
-      const format = formats[document.extension];
-      const caller = await callerOf(document);
-      if (!format || !caller) throw new DocumentFormatError('This document can no longer be translated.');
       const bytes = readFileSync(store.fileOf(document.id, 'in'));
-      const target = document.parameters.target_lang;
-      const extract = (sourceLang: string | undefined) =>
-        format.extract(bytes, {
-          targetLang: target,
-          ...(sourceLang !== undefined ? { sourceLang } : {}),
-          outputFormat: document.outputExtension,
-        });
-      let extraction = await extract(document.parameters.source_lang);
-      let parameters: SourcedParameters;
-      if (document.parameters.source_lang === undefined) {
-        // Read by the job (OCR): the source is detected from what was read, which is read again in it.
-        const source = await detectSource(extraction, target, context);
-        parameters = { ...document.parameters, source_lang: source };
-        await checkResources(asTranslateRequest(parameters), source, target, caller, context);
-        extraction = await extract(source);
-      } else parameters = { ...document.parameters, source_lang: document.parameters.source_lang };
-      const choice = context.engines.select(parameters.source_lang, target);
-      if (!choice) throw new DocumentFormatError('This document can no longer be translated.');
-      if (format.readInJob && billed === 0) {
-        billed = billedOf(prepareTexts(extraction.texts));
-        if (!(await reserve(document, caller, billed))) {
-          billed = 0;
-          throw new DocumentFormatError(
-            'Quota exceeded: the character limit of this billing period has been reached.',
-          );
-        }
-      }
-      if (closed) throw new Closing();
-      const outputs = await translateTexts({
-        texts: extraction.texts,
-        parameters,
-        caller,
-        choice,
-        context,
+      const result = await translateDocument(document, bytes, context, formats, {
         onProgress: (done) => progress.set(document.id, done),
         checkpoint: () => {
           if (closed) throw new Closing();
         },
+        async reserve(units, caller) {
+          const day = await reserveCharacters(context, document, caller, units);
+          if (day === undefined) return false;
+          store.setBilled(document.id, units, day);
+          billed = units;
+          return true;
+        },
       });
-      const result = await extraction.rebuild(outputs);
-      if (closed) throw new Closing();
       if (store.get(document.id)) store.finish(document.id, result);
       else store.remove(document.id);
     } catch (error) {
       // A closing server leaves the document translating: the next start queues it again.
       if (error instanceof Closing) return;
-      const message =
-        error instanceof EngineError
-          ? `Translation engine '${error.engine}' failed: ${error.message}`
-          : error instanceof DocumentFormatError || error instanceof ServiceError
-            ? error.message
-            : 'The document could not be translated (internal error).';
-      if (
-        !(
-          error instanceof EngineError ||
-          error instanceof DocumentFormatError ||
-          error instanceof ServiceError
-        )
-      )
-        options.logError?.(error, document.id);
-      store.fail(document.id, message);
-      await refund(document, billed);
+      const failure = failureOf(error);
+      if (failure.unexpected) options.logError?.(error, document.id);
+      store.fail(document.id, failure.message);
+      await refundCharacters(
+        context,
+        document,
+        billed,
+        store.get(document.id)?.usageDay ?? document.usageDay,
+      );
     } finally {
       progress.delete(document.id);
     }
-  }
-
-  /** Reserves the characters a job read from the quota, and records them on the document (billed once). */
-  async function reserve(document: DocumentRecord, caller: Caller, units: number): Promise<boolean> {
-    if (units === 0) return true;
-    const period = currentBillingPeriod();
-    const reserved = await context.storage.reserveCharacters({
-      accountId: document.accountId,
-      keyId: document.keyId,
-      product: 'translate',
-      customTag: '',
-      units,
-      day: period.today,
-      periodFrom: period.fromDay,
-      periodTo: period.toDay,
-      limit: caller.account.characterLimit,
-    });
-    if (reserved) store.setBilled(document.id, units, period.today);
-    return reserved;
-  }
-
-  async function refund(document: DocumentRecord, units: number): Promise<void> {
-    if (units === 0) return;
-    await context.storage.recordUsage({
-      accountId: document.accountId,
-      keyId: document.keyId,
-      product: 'translate',
-      customTag: '',
-      units: -units,
-      day: store.get(document.id)?.usageDay ?? document.usageDay,
-    });
   }
 
   /** Starts queued documents while fewer than `concurrency` run. */
@@ -185,20 +115,13 @@ export function createDocumentQueue(
   setImmediate(pump);
 
   return {
-    /** A document was queued: start it when a slot is free. */
     notify: pump,
-    /** Seconds until the document is probably done (queued: the work ahead of it, shared by the runners). */
-    secondsRemaining(document: DocumentRecord): number {
-      if (document.status === 'translating') {
-        const done = progress.get(document.id) ?? 0;
-        const elapsed = Date.now() - Date.parse(document.startedAt ?? new Date().toISOString());
-        const left = done > 0.05 ? (elapsed * (1 - done)) / done : Math.max(document.estimateMs - elapsed, 0);
-        return Math.ceil(left / 1000);
-      }
-      const ahead = store.queuedAhead(document.id);
+    async secondsRemaining(document) {
+      if (document.status === 'translating') return secondsLeft(document, progress.get(document.id) ?? 0);
+      const ahead = store.queuedAheadSync(document.id);
       return Math.ceil((ahead.ms / concurrency + document.estimateMs) / 1000);
     },
-    /** Stops starting documents; running ones stop at their next chunk and resume after a restart. */
+    /** Running documents stop at their next chunk and resume after a restart. */
     async close(): Promise<void> {
       closed = true;
       clearInterval(sweeper);

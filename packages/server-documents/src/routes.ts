@@ -1,5 +1,4 @@
 /** Document translation endpoints: upload, status, and the result (downloaded once, then deleted). */
-import { readFileSync } from 'node:fs';
 import { type DocumentStatusResponse, ENDPOINTS, ERROR_CODES } from '@glossa/protocol';
 import { defineRoute, notFound, type Route, ServiceError } from '@glossa/server/feature';
 import { formatOf } from './formats/index.js';
@@ -14,12 +13,12 @@ const uploadRoute = defineRoute(ENDPOINTS.uploadDocument, async ({ request, call
 );
 
 const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, body, caller, context }) => {
-  const service = documentServiceOf(context);
-  const document = service.store.find(caller.account.id, params.document_id, body.document_key);
+  const { store, queue } = await documentServiceOf(context).started();
+  const document = await store.find(caller.account.id, params.document_id, body.document_key);
   if (!document) throw missing(params.document_id);
   const response: DocumentStatusResponse = { document_id: document.id, status: document.status };
   if (document.status === 'queued' || document.status === 'translating')
-    response.seconds_remaining = service.queue.secondsRemaining(document);
+    response.seconds_remaining = await queue.secondsRemaining(document);
   if (document.status === 'done') response.billed_characters = document.billedCharacters;
   if (document.status === 'error') response.error_message = document.errorMessage ?? 'Translation failed.';
   return response;
@@ -28,8 +27,8 @@ const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, bo
 const resultRoute = defineRoute(
   ENDPOINTS.downloadDocument,
   async ({ params, body, caller, context, reply }) => {
-    const service = documentServiceOf(context);
-    const document = service.store.find(caller.account.id, params.document_id, body.document_key);
+    const { store, queue } = await documentServiceOf(context).started();
+    const document = await store.find(caller.account.id, params.document_id, body.document_key);
     if (!document) throw missing(params.document_id);
     if (document.status === 'error')
       throw notFound(
@@ -42,11 +41,12 @@ const resultRoute = defineRoute(
         ERROR_CODES.documentNotReady,
         undefined,
         {
-          headers: { 'retry-after': String(Math.max(1, service.queue.secondsRemaining(document))) },
+          headers: { 'retry-after': String(Math.max(1, await queue.secondsRemaining(document))) },
         },
       );
-    const bytes = readFileSync(service.store.fileOf(document.id, 'out'));
-    service.store.remove(document.id);
+    // Downloaded once: of concurrent downloads (through any instance), one gets the result.
+    const bytes = await store.takeResult(caller.account.id, document.id);
+    if (!bytes) throw missing(params.document_id);
     const name = document.parameters.file_name.replace(/\.[^.]*$/, '') || 'document';
     const fileName = `${name}.${document.outputExtension}`;
     reply

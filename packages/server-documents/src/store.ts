@@ -1,10 +1,12 @@
 /**
- * Document rows and files. A document belongs to one account; its key is kept only as a SHA-256 hash and
- * compared in constant time. Files: `<folder>/<id>.in` (the upload) and `<id>.out` (the result), each
- * written to a temporary name and renamed, so a crash never leaves half a file under the real name.
+ * Document rows and their bytes. A document belongs to one account; its key is kept only as a SHA-256 hash
+ * and compared in constant time. Two implementations of `DocumentStore`: this one (SQLite, the embedded
+ * default) and `postgres.ts` (a fleet). Here the files are `<folder>/<id>.in` (the upload) and `<id>.out`
+ * (the result), each written to a temporary name and renamed, so a crash never leaves half a file under the
+ * real name.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
 import type { DocumentDatabase } from './db.js';
@@ -24,6 +26,25 @@ export interface DocumentRecord {
   readonly estimateMs: number;
   readonly startedAt: string | undefined;
   readonly expiresAt: string;
+  /** Share of the text translated (0..1) while translating, when the store keeps it (PostgreSQL). */
+  readonly progress?: number;
+}
+
+/** What the routes and the upload use, whatever the backend; every call is scoped by account. */
+export interface DocumentStore {
+  /**
+   * Stores a new document and its upload, queued (and its job enqueued, on a queue that lives in the
+   * store's database); or, with `failedWith`, as a failed job that nothing will run.
+   */
+  insert(document: NewDocument, bytes: Uint8Array, failedWith?: string): Promise<void>;
+  /** The account's document when the key matches and it has not expired; else undefined (a 404). */
+  find(accountId: string, id: string, key: string): Promise<DocumentRecord | undefined>;
+  /** Removes a translated document and returns its result: only the first of concurrent calls gets it. */
+  takeResult(accountId: string, id: string): Promise<Uint8Array | undefined>;
+  /** Estimated work queued ahead of a document, in ms, and how many documents that is. */
+  queuedAhead(id: string): Promise<{ ms: number; count: number }>;
+  /** Documents waiting and translating (the queue-depth gauges). */
+  counts(): Promise<{ queued: number; translating: number }>;
 }
 
 interface Row {
@@ -66,7 +87,7 @@ export type NewDocument = Omit<DocumentRecord, 'status' | 'errorMessage' | 'star
   readonly keyHash: string;
 };
 
-export type DocumentStore = ReturnType<typeof createDocumentStore>;
+export type SqliteDocumentStore = ReturnType<typeof createDocumentStore>;
 
 export function createDocumentStore(db: DocumentDatabase, folder: string) {
   const sql = {
@@ -93,13 +114,16 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
     ),
     remove: db.prepare('DELETE FROM documents WHERE id = ?'),
     expired: db.prepare('SELECT id FROM documents WHERE expires_at <= ?'),
+    counts: db.prepare(
+      `SELECT COALESCE(SUM(status = 'queued'), 0) AS queued, COALESCE(SUM(status = 'translating'), 0) AS translating FROM documents`,
+    ),
   };
   const fileOf = (id: string, kind: 'in' | 'out') => join(folder, `${id}.${kind}`);
 
   return {
     fileOf,
     /** Writes the upload, then the row: a row always has its file. */
-    insert(document: NewDocument, bytes: Uint8Array): void {
+    insertSync(document: NewDocument, bytes: Uint8Array): void {
       const temporary = `${fileOf(document.id, 'in')}.part`;
       writeFileSync(temporary, bytes, { mode: 0o600 });
       renameSync(temporary, fileOf(document.id, 'in'));
@@ -119,7 +143,7 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       });
     },
     /** The account's document when the key matches and it has not expired; else undefined (a 404). */
-    find(accountId: string, id: string, key: string): DocumentRecord | undefined {
+    findSync(accountId: string, id: string, key: string): DocumentRecord | undefined {
       const row = sql.get.get(id.toLowerCase(), accountId) as Row | undefined;
       if (!row) return undefined;
       const given = Buffer.from(hashDocumentKey(key), 'hex');
@@ -139,7 +163,7 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       return row && toRecord(row);
     },
     /** Estimated work queued ahead of a document, in ms, and how many documents that is. */
-    queuedAhead(id: string): { ms: number; count: number } {
+    queuedAheadSync(id: string): { ms: number; count: number } {
       const row = sql.queuedBefore.get(id) as { ms: number; n: number };
       return { ms: row.ms, count: row.n };
     },
@@ -174,6 +198,28 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       rmSync(fileOf(id, 'out'), { force: true });
       rmSync(`${fileOf(id, 'in')}.part`, { force: true });
       rmSync(`${fileOf(id, 'out')}.part`, { force: true });
+    },
+    /** The async face the routes use (`DocumentStore`); SQLite answers at once. */
+    async insert(document: NewDocument, bytes: Uint8Array, failedWith?: string): Promise<void> {
+      this.insertSync(document, bytes);
+      if (failedWith !== undefined) this.fail(document.id, failedWith);
+    },
+    async find(accountId: string, id: string, key: string): Promise<DocumentRecord | undefined> {
+      return this.findSync(accountId, id, key);
+    },
+    /** Reads the result and deletes the document in one synchronous step: a second call finds nothing. */
+    async takeResult(accountId: string, id: string): Promise<Uint8Array | undefined> {
+      const row = sql.get.get(id, accountId) as Row | undefined;
+      if (row?.status !== 'done') return undefined;
+      const bytes = readFileSync(fileOf(id, 'out'));
+      this.remove(id);
+      return bytes;
+    },
+    async queuedAhead(id: string): Promise<{ ms: number; count: number }> {
+      return this.queuedAheadSync(id);
+    },
+    async counts(): Promise<{ queued: number; translating: number }> {
+      return sql.counts.get() as { queued: number; translating: number };
     },
     /** Removes every expired document; returns how many. */
     sweep(now = new Date()): number {

@@ -67,7 +67,7 @@ export const SAME_LANGUAGE_MESSAGE = 'Source and target language are equal.';
  * and reported as a failed job (`status: error`, `error_message`: "Source and target language are equal.");
  * nothing is billed.
  */
-function sameLanguageJob(
+async function sameLanguageJob(
   service: DocumentService,
   caller: Caller,
   fileName: string,
@@ -75,10 +75,11 @@ function sameLanguageJob(
   target: string,
   source: string,
   bytes: Buffer,
-): UploadDocumentResponse {
+): Promise<UploadDocumentResponse> {
   const id = randomBytes(16).toString('hex');
   const key = randomBytes(32).toString('hex');
-  service.store.insert(
+  const { store } = await service.started();
+  await store.insert(
     {
       id,
       accountId: caller.account.id,
@@ -93,8 +94,8 @@ function sameLanguageJob(
       expiresAt: new Date(Date.now() + service.expiryMs).toISOString(),
     },
     bytes,
+    SAME_LANGUAGE_MESSAGE,
   );
-  service.store.fail(id, SAME_LANGUAGE_MESSAGE);
   return { document_id: id, document_key: key };
 }
 
@@ -200,6 +201,8 @@ export async function uploadDocument(
   await checkResources(asRequest, source, target, caller, context);
   if (choice) engineFormality(asRequest, choice, target);
 
+  // Started (PostgreSQL: migrated and connected) before anything is reserved.
+  const started = await service.started();
   // A format read by the job reserves its characters there (nothing yet: the quota is only checked).
   const counted = extraction ? billedOf(prepareTexts(extraction.texts)) : 0;
   const billed = Math.max(counted, format.minimumBilled);
@@ -224,23 +227,36 @@ export async function uploadDocument(
 
   const id = randomBytes(16).toString('hex');
   const key = randomBytes(32).toString('hex');
-  service.store.insert(
-    {
-      id,
+  try {
+    await started.store.insert(
+      {
+        id,
+        accountId: caller.account.id,
+        keyId: caller.key.id,
+        keyHash: hashDocumentKey(key),
+        extension,
+        outputExtension: fields.output_format ?? extension,
+        parameters,
+        billedCharacters: billed,
+        usageDay: period.today,
+        // The time estimate follows the text there is, not the billing minimum.
+        estimateMs: estimateMs ?? Math.ceil((counted / ESTIMATED_CHARACTERS_PER_SECOND) * 1000),
+        expiresAt: new Date(Date.now() + service.expiryMs).toISOString(),
+      },
+      upload.file.bytes,
+    );
+  } catch (error) {
+    // Not stored: the characters go back.
+    await context.storage.recordUsage({
       accountId: caller.account.id,
       keyId: caller.key.id,
-      keyHash: hashDocumentKey(key),
-      extension,
-      outputExtension: fields.output_format ?? extension,
-      parameters,
-      billedCharacters: billed,
-      usageDay: period.today,
-      // The time estimate follows the text there is, not the billing minimum.
-      estimateMs: estimateMs ?? Math.ceil((counted / ESTIMATED_CHARACTERS_PER_SECOND) * 1000),
-      expiresAt: new Date(Date.now() + service.expiryMs).toISOString(),
-    },
-    upload.file.bytes,
-  );
-  service.queue.notify();
+      product: 'translate',
+      customTag: '',
+      units: -billed,
+      day: period.today,
+    });
+    throw error;
+  }
+  started.queue.notify();
   return { document_id: id, document_key: key };
 }

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 import { download, upload, waitDone } from './document-helpers.js';
 import { startTestServer } from './helpers.js';
+import { documentStatuses } from './storage-probe.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'glossa-document-restart-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -20,11 +20,7 @@ it('a restart mid-queue: queued and interrupted documents resume, each billed on
   }
   await t.server.close();
 
-  const db = new Database(join(dataDir, 'documents.sqlite'), { readonly: true });
-  const statuses = (db.prepare('SELECT status FROM documents').all() as { status: string }[]).map(
-    (row) => row.status,
-  );
-  db.close();
+  const statuses = await documentStatuses(t);
   expect(statuses).toHaveLength(4);
   expect(statuses.filter((status) => status === 'queued' || status === 'translating').length).toBeGreaterThan(
     0,

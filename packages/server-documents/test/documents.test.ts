@@ -1,17 +1,13 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { download, status, upload, waitDone } from './document-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';
+import { documentRow, expireDocument, hasStoredBytes } from './storage-probe.js';
 
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
 });
 afterAll(() => t.close());
-
-const files = () => readdirSync(join(t.dataDir, 'documents'));
 
 describe('document lifecycle', () => {
   it('uploads (32-hex id, 64-hex key), reports done with billed characters, downloads once, then 404', async () => {
@@ -31,7 +27,7 @@ describe('document lifecycle', () => {
     expect(result.bytes.toString()).toMatch(/^Hola mundo\.\nEl coche rojo es [^\n]+\.\n$/i);
     expect((await download(t, uploaded.data)).status).toBe(404);
     expect((await status(t, uploaded.data)).status).toBe(404);
-    expect(files().filter((name) => name.startsWith(uploaded.data.document_id))).toEqual([]);
+    expect(await hasStoredBytes(t, uploaded.data.document_id)).toBe(false);
   });
 
   it('a document in its target language is accepted and reported as a failed job, unbilled', async () => {
@@ -50,14 +46,10 @@ describe('document lifecycle', () => {
   it('the key is stored only as a hash', async () => {
     const uploaded = await upload(t, 'k.txt', 'Some text.');
     await waitDone(t, uploaded.data);
-    const db = new Database(join(t.dataDir, 'documents.sqlite'), { readonly: true });
-    const row = db.prepare('SELECT * FROM documents WHERE id = ?').get(uploaded.data.document_id) as Record<
-      string,
-      unknown
-    >;
-    db.close();
+    const row = await documentRow(t, uploaded.data.document_id);
+    expect(row).toBeDefined();
     expect(JSON.stringify(row)).not.toContain(uploaded.data.document_key);
-    expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row!.key_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('a result not yet translated is 503 document_not_ready; status says queued or translating with seconds_remaining', async () => {
@@ -98,15 +90,11 @@ describe('document lifecycle', () => {
   it('an expired document is 404 and its files are deleted', async () => {
     const uploaded = await upload(t, 'c.txt', 'Expiring text.');
     await waitDone(t, uploaded.data);
-    const db = new Database(join(t.dataDir, 'documents.sqlite'));
-    db.prepare('UPDATE documents SET expires_at = ? WHERE id = ?').run(
-      '2000-01-01T00:00:00.000Z',
-      uploaded.data.document_id,
-    );
-    db.close();
-    expect(existsSync(join(t.dataDir, 'documents', `${uploaded.data.document_id}.out`))).toBe(true);
+    await expireDocument(t, uploaded.data.document_id);
+    expect(await hasStoredBytes(t, uploaded.data.document_id)).toBe(true);
     expect((await status(t, uploaded.data)).status).toBe(404);
-    expect(existsSync(join(t.dataDir, 'documents', `${uploaded.data.document_id}.out`))).toBe(false);
+    expect(await hasStoredBytes(t, uploaded.data.document_id)).toBe(false);
+    expect(await documentRow(t, uploaded.data.document_id)).toBeUndefined();
   });
 
   it('works on the free plan listener with a free key', async () => {

@@ -1,0 +1,247 @@
+/**
+ * The document queue of a fleet: pg-boss (10, on the server's PostgreSQL) delivers each document's job to
+ * one worker of one instance, at most `concurrency` at a time per instance. The rows and bytes live in
+ * `documents` (postgres.ts); a job's row and its pg-boss job are written in one transaction.
+ *
+ * An instance that dies (SIGKILL, a lost machine) must not take its documents with it, and a job must not be
+ * held for pg-boss's expiry (which has to be long: a document may legitimately translate for many minutes).
+ * So each instance holds a lease: a session-level advisory lock on its own connection, keyed by a random
+ * owner id written on the rows it translates. PostgreSQL releases the lock when that connection ends, so
+ * every few seconds each instance looks for owners of translating rows whose lock it can take: those are
+ * dead, and their documents are queued again (with a new job, in the same transaction), and taken by
+ * another instance. Each claim increments the row's attempt, and finishing or failing is conditional on it:
+ * a document is finished once and a failure refunds once. Billing happened at upload (or, for a format read
+ * by the job, is recorded on the row before translation), so a job run again never bills again.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServiceContext } from '@glossa/server/feature';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
+import type { DocumentFormats } from './formats/index.js';
+import { Closing, failureOf, refundCharacters, reserveCharacters, translateDocument } from './job.js';
+import type { ClaimedDocument, Enqueue, PostgresDocuments } from './postgres.js';
+import { type DocumentQueue, secondsLeft } from './queue.js';
+
+/** The pg-boss queue of document jobs. */
+export const DOCUMENT_JOB_QUEUE = 'glossa-documents';
+/** First key of the owners' advisory locks (the second is a hash of the owner id). */
+const LEASE_LOCK = 7_117_020;
+
+interface JobData {
+  readonly documentId: string;
+  readonly accountId: string;
+}
+
+export interface PgDocumentQueueOptions {
+  readonly formats: DocumentFormats;
+  readonly concurrency: number;
+  /** How often expired documents are swept, in ms (default 60 s). */
+  readonly sweepIntervalMs?: number;
+  /** How often dead instances' documents are looked for, in ms (default 5 s). */
+  readonly leaseCheckMs?: number;
+  /** How often an idle worker asks pg-boss for a job, in seconds (default 2). */
+  readonly pollingIntervalSeconds?: number;
+  /**
+   * pg-boss's expiry of an active job, in seconds (default 3600): past it, pg-boss gives the job to another
+   * worker, which finds the row still translating under a live lease and leaves it. The lease, not this,
+   * is what takes over a dead instance's documents.
+   */
+  readonly jobTimeoutSeconds?: number;
+  readonly logError?: (error: unknown, documentId: string) => void;
+  readonly logWarning?: (message: string, detail?: Record<string, unknown>) => void;
+}
+
+/** Starts pg-boss (its schema `pgboss`, migrated by pg-boss itself) and the queue's pg-boss queue. */
+export async function startBoss(url: string, options: { jobTimeoutSeconds?: number; poolSize?: number }) {
+  const boss = new PgBoss({
+    connectionString: url,
+    max: options.poolSize ?? 4,
+    application_name: 'glossa-documents',
+    // No cron here; maintenance (expiry of jobs, archive) runs on one instance at a time.
+    schedule: false,
+    maintenanceIntervalSeconds: 30,
+  });
+  const errors: unknown[] = [];
+  boss.on('error', (error) => errors.push(error));
+  await boss.start();
+  await boss.createQueue(DOCUMENT_JOB_QUEUE, {
+    name: DOCUMENT_JOB_QUEUE,
+    policy: 'standard',
+    retryLimit: 20,
+    retryDelay: 2,
+    retryBackoff: true,
+    expireInSeconds: options.jobTimeoutSeconds ?? 3600,
+  });
+  const enqueue: Enqueue = async (db, document) => {
+    const data: JobData = { documentId: document.id, accountId: document.accountId };
+    await boss.send(DOCUMENT_JOB_QUEUE, data, { db });
+  };
+  return { boss, enqueue };
+}
+
+export async function createPgDocumentQueue(
+  url: string,
+  boss: PgBoss,
+  documents: PostgresDocuments,
+  context: ServiceContext,
+  options: PgDocumentQueueOptions,
+): Promise<DocumentQueue> {
+  const concurrency = options.concurrency;
+  /** Documents this instance translates now (claimed or about to be). */
+  const running = new Set<string>();
+  const jobs = new Set<Promise<void>>();
+  let closed = false;
+
+  // The lease: a connection holding this instance's advisory lock for as long as it lives.
+  let owner = randomUUID();
+  let lease: pg.Client | undefined;
+  const takeLease = async () => {
+    const client = new pg.Client({ connectionString: url, application_name: 'glossa-documents-lease' });
+    // A lost lease connection: the documents this instance translates may be taken over (their results
+    // are then fenced out); new claims use a new owner on a new connection.
+    client.on('error', (error) => {
+      options.logWarning?.('document lease connection lost', { err: error });
+      if (lease === client) lease = undefined;
+    });
+    await client.connect();
+    const id = randomUUID();
+    await client.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [LEASE_LOCK, id]);
+    owner = id;
+    lease = client;
+  };
+  await takeLease();
+
+  async function run(job: PgBoss.Job<JobData>): Promise<void> {
+    const { documentId, accountId } = job.data;
+    if (closed) {
+      // Fetched as this instance closes: a new job for another instance (a duplicate is harmless).
+      await boss.send(DOCUMENT_JOB_QUEUE, job.data);
+      return;
+    }
+    if (!lease) await takeLease();
+    running.add(documentId);
+    let claimed: { document: ClaimedDocument; bytes: Buffer } | undefined;
+    try {
+      claimed = await documents.claim(accountId, documentId, owner);
+      // Not queued: done, failed, expired, or translated by a live instance (a duplicate job).
+      if (!claimed) return;
+      await translate(claimed.document, claimed.bytes);
+    } finally {
+      running.delete(documentId);
+    }
+  }
+
+  async function translate(document: ClaimedDocument, bytes: Buffer): Promise<void> {
+    let lastProgress = 0;
+    try {
+      const result = await translateDocument(document, bytes, context, options.formats, {
+        onProgress: (done) => {
+          // At most one write a second (another instance answers the polls from the row).
+          if (Date.now() - lastProgress < 1000 && done < 1) return;
+          lastProgress = Date.now();
+          documents.setProgress(document, done).catch(() => {});
+        },
+        checkpoint: () => {
+          if (closed) throw new Closing();
+        },
+        async reserve(units, caller) {
+          const day = await reserveCharacters(context, document, caller, units);
+          if (day === undefined) return false;
+          if (!(await documents.setBilled(document, units, day))) {
+            // Taken over meanwhile: the attempt that holds the document bills it, not this one.
+            await refundCharacters(context, document, units, day);
+            throw new Closing();
+          }
+          return true;
+        },
+      });
+      await documents.finish(document, result);
+    } catch (error) {
+      if (error instanceof Closing) {
+        // Queued again with a new job, for another instance (or this one, restarted).
+        if (closed) await documents.requeue(document);
+        return;
+      }
+      const failure = failureOf(error);
+      if (failure.unexpected) options.logError?.(error, document.id);
+      const failed = await documents.fail(document, failure.message);
+      if (failed) await refundCharacters(context, document, failed.billed, failed.day);
+    }
+  }
+
+  const workers: string[] = [];
+  for (let index = 0; index < concurrency; index++) {
+    workers.push(
+      await boss.work<JobData>(
+        DOCUMENT_JOB_QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+        async ([job]) => {
+          if (!job) return;
+          const work = run(job);
+          jobs.add(work);
+          try {
+            await work;
+          } finally {
+            jobs.delete(work);
+          }
+        },
+      ),
+    );
+  }
+
+  /** Dead instances' documents back in the queue, this one's orphans too, expired ones removed. */
+  async function checkLeases(): Promise<void> {
+    for (const other of await documents.owners(owner)) {
+      const taken = await documents.takeOver(other, async (client) => {
+        const { rows } = await client.query<{ free: boolean }>(
+          'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2)) AS free',
+          [LEASE_LOCK, other],
+        );
+        return rows[0]!.free;
+      });
+      if (taken > 0)
+        options.logWarning?.('documents of a stopped instance queued again', { documents: taken });
+    }
+    await documents.orphans(owner, [...running]);
+  }
+
+  let checking = false;
+  const leaseTimer = setInterval(() => {
+    if (closed || checking) return;
+    checking = true;
+    checkLeases()
+      .catch((error) => options.logWarning?.('document lease check failed', { err: error }))
+      .finally(() => {
+        checking = false;
+      });
+  }, options.leaseCheckMs ?? 5000);
+  leaseTimer.unref();
+  const sweep = () => documents.sweep().catch(() => 0);
+  await sweep();
+  const sweeper = setInterval(() => {
+    if (!closed) sweep();
+  }, options.sweepIntervalMs ?? 60_000);
+  sweeper.unref();
+
+  return {
+    notify() {
+      // Wake this instance's idle workers (the job may as well be taken by another instance).
+      for (const worker of workers) boss.notifyWorker(worker);
+    },
+    async secondsRemaining(document) {
+      if (document.status === 'translating') return secondsLeft(document, document.progress ?? 0);
+      const ahead = await documents.store.queuedAhead(document.id);
+      return Math.ceil((ahead.ms / concurrency + document.estimateMs) / 1000);
+    },
+    async close() {
+      closed = true;
+      clearInterval(leaseTimer);
+      clearInterval(sweeper);
+      for (const worker of workers) await boss.offWork({ id: worker });
+      // Running jobs stop at their next chunk and queue their documents again.
+      await Promise.allSettled([...jobs]);
+      await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+      await lease?.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,335 @@
+/**
+ * Documents on PostgreSQL, for a fleet (`databaseUrl`): the rows and their bytes (the upload and the
+ * result, `bytea`) in the `documents` table, so that every instance polls and downloads every document.
+ * Its own migrations (counted in `glossa_documents_schema`, one transaction each, under an advisory lock so
+ * that instances starting together migrate once). Every query a caller's request makes is scoped by
+ * account; the job side (claim, progress, finish, fail) is fenced by the attempt that claimed the row, so a
+ * job taken over from a dead instance finishes once, and refunds once when it fails.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
+import type pg from 'pg';
+import { type DocumentRecord, type DocumentStore, hashDocumentKey, type NewDocument } from './store.js';
+import type { DocumentParameters } from './translate.js';
+
+/** Applied in order, one transaction each. Append only. */
+export const POSTGRES_DOCUMENT_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE documents (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    key_id TEXT NOT NULL,
+    key_hash TEXT NOT NULL,
+    extension TEXT NOT NULL,
+    output_extension TEXT NOT NULL,
+    parameters JSONB NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'translating', 'done', 'error')),
+    billed_characters BIGINT NOT NULL,
+    usage_day TEXT NOT NULL,
+    error_message TEXT,
+    estimate_ms BIGINT NOT NULL,
+    started_at TIMESTAMPTZ,
+    expires_at TIMESTAMPTZ NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    seq BIGSERIAL NOT NULL,
+    -- The instance translating it (its lease, see pg-queue.ts), and how many times a job claimed it.
+    owner TEXT,
+    attempt INTEGER NOT NULL DEFAULT 0,
+    progress REAL NOT NULL DEFAULT 0,
+    upload BYTEA,
+    result BYTEA
+  );
+  CREATE INDEX documents_status ON documents(status, seq);
+  CREATE INDEX documents_expiry ON documents(expires_at);
+  CREATE INDEX documents_account ON documents(account_id, id);
+  `,
+];
+
+/** Key of the advisory lock that serializes the documents' migrations (the spine's is 7_117_001). */
+const MIGRATION_LOCK = 7_117_019;
+
+/** Applies the migrations not applied yet, one transaction each, under an advisory lock. */
+export async function migrateDocuments(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await client.query('CREATE TABLE IF NOT EXISTS glossa_documents_schema (version INTEGER NOT NULL)');
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM glossa_documents_schema');
+      let applied = rows[0]?.version ?? 0;
+      if (rows.length === 0) await client.query('INSERT INTO glossa_documents_schema (version) VALUES (0)');
+      for (; applied < POSTGRES_DOCUMENT_MIGRATIONS.length; applied++) {
+        await client.query('BEGIN');
+        try {
+          await client.query(POSTGRES_DOCUMENT_MIGRATIONS[applied]!);
+          await client.query('UPDATE glossa_documents_schema SET version = $1', [applied + 1]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw error;
+        }
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** The columns of a record (never the bytes). */
+const COLUMNS = `id, account_id, key_id, key_hash, extension, output_extension, parameters, status,
+  billed_characters, usage_day, error_message, estimate_ms, started_at, expires_at, attempt, progress`;
+
+interface Row {
+  id: string;
+  account_id: string;
+  key_id: string;
+  key_hash: string;
+  extension: DocumentExtension;
+  output_extension: DocumentExtension;
+  parameters: DocumentParameters;
+  status: DocumentStatus;
+  billed_characters: string;
+  usage_day: string;
+  error_message: string | null;
+  estimate_ms: string;
+  started_at: Date | null;
+  expires_at: Date;
+  attempt: number;
+  progress: number;
+}
+
+/** A record, with the attempt that last claimed it. */
+export type ClaimedDocument = DocumentRecord & { readonly attempt: number };
+
+const toRecord = (row: Row): ClaimedDocument => ({
+  id: row.id,
+  accountId: row.account_id,
+  keyId: row.key_id,
+  extension: row.extension,
+  outputExtension: row.output_extension,
+  parameters: row.parameters,
+  status: row.status,
+  billedCharacters: Number(row.billed_characters),
+  usageDay: row.usage_day,
+  errorMessage: row.error_message ?? undefined,
+  estimateMs: Number(row.estimate_ms),
+  startedAt: row.started_at?.toISOString(),
+  expiresAt: row.expires_at.toISOString(),
+  progress: row.progress,
+  attempt: row.attempt,
+});
+
+/** Runs statements on one client (a transaction), as pg-boss's `db` option wants them. */
+export interface SqlRunner {
+  executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** Enqueues the job of a document, in the transaction that queued its row (`db`). */
+export type Enqueue = (db: SqlRunner, document: { id: string; accountId: string }) => Promise<void>;
+
+export type PostgresDocuments = ReturnType<typeof createPostgresDocuments>;
+
+/**
+ * The store of a fleet. `enqueue` sends a document's job (pg-boss) in the same transaction as the row that
+ * queues it: a queued row always has a job, and a job whose row was not written never exists.
+ */
+export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
+  async function transaction<T>(work: (client: pg.PoolClient, db: SqlRunner) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    const db: SqlRunner = { executeSql: (text, values) => client.query(text, values) };
+    try {
+      await client.query('BEGIN');
+      const result = await work(client, db);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  const store: DocumentStore = {
+    async insert(document: NewDocument, bytes: Uint8Array, failedWith?: string) {
+      await transaction(async (client, db) => {
+        await client.query(
+          `INSERT INTO documents (id, account_id, key_id, key_hash, extension, output_extension, parameters,
+           status, billed_characters, usage_day, error_message, estimate_ms, expires_at, upload)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+          [
+            document.id,
+            document.accountId,
+            document.keyId,
+            document.keyHash,
+            document.extension,
+            document.outputExtension,
+            JSON.stringify(document.parameters),
+            failedWith === undefined ? 'queued' : 'error',
+            document.billedCharacters,
+            document.usageDay,
+            failedWith ?? null,
+            document.estimateMs,
+            document.expiresAt,
+            failedWith === undefined ? Buffer.from(bytes) : null,
+          ],
+        );
+        if (failedWith === undefined) await enqueue(db, document);
+      });
+    },
+    async find(accountId, id, key) {
+      const { rows } = await pool.query<Row>(
+        `SELECT ${COLUMNS} FROM documents WHERE id = $1 AND account_id = $2`,
+        [id.toLowerCase(), accountId],
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      const given = Buffer.from(hashDocumentKey(key), 'hex');
+      if (!timingSafeEqual(given, Buffer.from(row.key_hash, 'hex'))) return undefined;
+      if (row.expires_at.getTime() <= Date.now()) {
+        await pool.query('DELETE FROM documents WHERE id = $1 AND account_id = $2', [row.id, accountId]);
+        return undefined;
+      }
+      return toRecord(row);
+    },
+    async takeResult(accountId, id) {
+      // One statement: of concurrent downloads (on any instances), one deletes the row and gets the bytes.
+      const { rows } = await pool.query<{ result: Buffer }>(
+        `DELETE FROM documents WHERE id = $1 AND account_id = $2 AND status = 'done' RETURNING result`,
+        [id, accountId],
+      );
+      return rows[0]?.result;
+    },
+    async queuedAhead(id) {
+      const { rows } = await pool.query<{ ms: string; n: string }>(
+        `SELECT COALESCE(SUM(estimate_ms), 0) AS ms, COUNT(*) AS n FROM documents
+         WHERE status = 'queued' AND seq < (SELECT seq FROM documents WHERE id = $1)`,
+        [id],
+      );
+      return { ms: Number(rows[0]!.ms), count: Number(rows[0]!.n) };
+    },
+    async counts() {
+      const { rows } = await pool.query<{ queued: string; translating: string }>(
+        `SELECT COUNT(*) FILTER (WHERE status = 'queued') AS queued,
+                COUNT(*) FILTER (WHERE status = 'translating') AS translating FROM documents`,
+      );
+      return { queued: Number(rows[0]!.queued), translating: Number(rows[0]!.translating) };
+    },
+  };
+
+  return {
+    store,
+    /**
+     * Takes a queued document for `owner` (the instance's lease): its record, with the new attempt, and its
+     * upload; undefined when it is not queued (done, failed, expired, or another job has it).
+     */
+    async claim(
+      accountId: string,
+      id: string,
+      owner: string,
+    ): Promise<{ document: ClaimedDocument; bytes: Buffer } | undefined> {
+      const { rows } = await pool.query<Row & { upload: Buffer }>(
+        `UPDATE documents SET status = 'translating', owner = $3, attempt = attempt + 1, started_at = now(),
+         progress = 0 WHERE id = $1 AND account_id = $2 AND status = 'queued' RETURNING ${COLUMNS}, upload`,
+        [id, accountId, owner],
+      );
+      const row = rows[0];
+      return row && { document: toRecord(row), bytes: row.upload };
+    },
+    async setProgress(document: ClaimedDocument, done: number): Promise<void> {
+      await pool.query('UPDATE documents SET progress = $3 WHERE id = $1 AND attempt = $2', [
+        document.id,
+        document.attempt,
+        done,
+      ]);
+    },
+    /** Records the characters the job reserved; false when the attempt no longer holds the document. */
+    async setBilled(document: ClaimedDocument, units: number, day: string): Promise<boolean> {
+      const { rowCount } = await pool.query(
+        `UPDATE documents SET billed_characters = $3, usage_day = $4
+         WHERE id = $1 AND attempt = $2 AND status = 'translating'`,
+        [document.id, document.attempt, units, day],
+      );
+      return rowCount === 1;
+    },
+    /** Stores the result; false when the attempt no longer holds the document (another finished it). */
+    async finish(document: ClaimedDocument, result: Uint8Array): Promise<boolean> {
+      const { rowCount } = await pool.query(
+        `UPDATE documents SET status = 'done', result = $3, upload = NULL, progress = 1, owner = NULL
+         WHERE id = $1 AND attempt = $2 AND status = 'translating'`,
+        [document.id, document.attempt, Buffer.from(result)],
+      );
+      return rowCount === 1;
+    },
+    /**
+     * Marks the document failed; the characters to refund and their day, or undefined when the attempt no
+     * longer holds it (the refund is then not this attempt's to make: once).
+     */
+    async fail(
+      document: ClaimedDocument,
+      message: string,
+    ): Promise<{ billed: number; day: string } | undefined> {
+      const { rows } = await pool.query<{ billed_characters: string; usage_day: string }>(
+        `UPDATE documents SET status = 'error', error_message = $3, upload = NULL, owner = NULL
+         WHERE id = $1 AND attempt = $2 AND status = 'translating' RETURNING billed_characters, usage_day`,
+        [document.id, document.attempt, message],
+      );
+      const row = rows[0];
+      return row && { billed: Number(row.billed_characters), day: row.usage_day };
+    },
+    /** Puts the attempt's document back in the queue, with a new job (a closing instance). */
+    async requeue(document: ClaimedDocument): Promise<void> {
+      await transaction(async (client, db) => {
+        const { rowCount } = await client.query(
+          `UPDATE documents SET status = 'queued', owner = NULL, started_at = NULL, progress = 0
+           WHERE id = $1 AND attempt = $2 AND status = 'translating'`,
+          [document.id, document.attempt],
+        );
+        if (rowCount === 1) await enqueue(db, document);
+      });
+    },
+    /** Instances (leases) that hold translating documents, other than `self`. */
+    async owners(self: string): Promise<string[]> {
+      const { rows } = await pool.query<{ owner: string }>(
+        `SELECT DISTINCT owner FROM documents WHERE status = 'translating' AND owner IS NOT NULL AND owner <> $1`,
+        [self],
+      );
+      return rows.map((row) => row.owner);
+    },
+    /**
+     * Queues again, each with a new job, the documents that `owner` was translating when it died: only
+     * when its lease is free (`lock`, taken in this transaction, says so); how many.
+     */
+    async takeOver(owner: string, lock: (client: pg.PoolClient) => Promise<boolean>): Promise<number> {
+      return transaction(async (client, db) => {
+        if (!(await lock(client))) return 0;
+        const { rows } = await client.query<{ id: string; account_id: string }>(
+          `UPDATE documents SET status = 'queued', owner = NULL, started_at = NULL, progress = 0
+           WHERE status = 'translating' AND owner = $1 RETURNING id, account_id`,
+          [owner],
+        );
+        for (const row of rows) await enqueue(db, { id: row.id, accountId: row.account_id });
+        return rows.length;
+      });
+    },
+    /** Queues again this instance's translating documents that no job of it runs (a lost requeue). */
+    async orphans(owner: string, running: readonly string[]): Promise<number> {
+      return transaction(async (client, db) => {
+        const { rows } = await client.query<{ id: string; account_id: string }>(
+          `UPDATE documents SET status = 'queued', owner = NULL, started_at = NULL, progress = 0
+           WHERE status = 'translating' AND owner = $1 AND NOT (id = ANY($2::text[])) RETURNING id, account_id`,
+          [owner, running],
+        );
+        for (const row of rows) await enqueue(db, { id: row.id, accountId: row.account_id });
+        return rows.length;
+      });
+    },
+    /** Removes every expired document (any instance may: the statement is its own lock); how many. */
+    async sweep(): Promise<number> {
+      const { rowCount } = await pool.query('DELETE FROM documents WHERE expires_at <= now()');
+      return rowCount ?? 0;
+    },
+  };
+}
