@@ -15,6 +15,8 @@ import { codePointOffset } from './spans.js';
 import {
   CATEGORY_OF_CHECK,
   CHECK_NAMES,
+  type DetailedQualityIssue,
+  ISSUE_KIND_OF_CHECK,
   type QualityIssue,
   type QualityOptions,
   type QualitySegment,
@@ -40,6 +42,26 @@ const CHECKS: readonly Check[] = [
  * sorted by start. Pure: the spelling check, when wanted, is passed in `options.spelling`.
  */
 export function evaluateSegment(segment: QualitySegment, options: QualityOptions = {}): QualityIssue[] {
+  return evaluateSegmentDetailed(segment, options).map(
+    ({ check, category, severity, message, start, end }) => ({
+      check,
+      category,
+      severity,
+      message,
+      start,
+      end,
+    }),
+  );
+}
+
+/**
+ * `evaluateSegment`, each issue also with its kind in the public typology and its spans on both sides
+ * (`DetailedQualityIssue`): what `/v1/quality-evaluation` reports.
+ */
+export function evaluateSegmentDetailed(
+  segment: QualitySegment,
+  options: QualityOptions = {},
+): DetailedQualityIssue[] {
   assertSegment(segment);
   assertOptions(options);
   const input: CheckInput = {
@@ -51,23 +73,45 @@ export function evaluateSegment(segment: QualitySegment, options: QualityOptions
   };
   const disabled = new Set(options.disable ?? []);
   const empty = input.translation.trim() === '';
-  const issues: QualityIssue[] = [];
+  const issues: DetailedQualityIssue[] = [];
   for (const check of CHECKS) {
     for (const finding of check(input)) {
       if (disabled.has(finding.check)) continue;
       // An empty translation is one problem, not one per missing tag or number.
       if (empty && finding.check !== 'empty_target') continue;
+      const start = codePointOffset(input.translation, finding.start);
+      const end = codePointOffset(input.translation, finding.end);
+      const source = finding.source;
       issues.push({
         check: finding.check,
         category: CATEGORY_OF_CHECK[finding.check],
         severity: finding.severity,
         message: finding.message,
-        start: codePointOffset(input.translation, finding.start),
-        end: codePointOffset(input.translation, finding.end),
+        start,
+        end,
+        kind: finding.kind ?? ISSUE_KIND_OF_CHECK[finding.check],
+        sourceSpans: source
+          ? [
+              {
+                start: codePointOffset(input.source, source.start),
+                end: codePointOffset(input.source, source.end),
+              },
+            ]
+          : [],
+        targetSpans: finding.absent ? [] : [{ start, end }],
       });
     }
   }
   return issues.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/** `evaluateSegmentDetailed` for each segment, same order. */
+export function evaluateSegmentsDetailed(
+  segments: readonly QualitySegment[],
+  options: QualityOptions = {},
+): DetailedQualityIssue[][] {
+  if (!Array.isArray(segments)) throw new TypeError(`Expected an array of segments, got ${typeof segments}.`);
+  return segments.map((segment) => evaluateSegmentDetailed(segment, options));
 }
 
 /** `evaluateSegment` for each segment, same order. */

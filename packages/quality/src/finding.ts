@@ -1,4 +1,5 @@
-import type { CheckName, QualityOptions, Severity } from './types.js';
+import type { Utf16Span } from './spans.js';
+import type { CheckName, IssueKind, QualityOptions, Severity } from './types.js';
 
 /** An issue as a check reports it: the span is in UTF-16 code units; `evaluate` converts it to code points. */
 export interface Finding {
@@ -7,6 +8,12 @@ export interface Finding {
   readonly message: string;
   readonly start: number;
   readonly end: number;
+  /** Where in the source the issue applies (UTF-16), when the check knows it. */
+  readonly source?: Utf16Span;
+  /** Something of the source is absent from the translation: `start`/`end` only cover the whole of it. */
+  readonly absent?: boolean;
+  /** The error kind, when it is not the check's usual one (`ISSUE_KIND_OF_CHECK`). */
+  readonly kind?: IssueKind;
 }
 
 export interface CheckInput {
@@ -27,6 +34,7 @@ export function wholeSegment(
   check: CheckName,
   severity: Severity,
   message: string,
+  extra: Pick<Finding, 'source' | 'absent'> = {},
 ): Finding {
-  return { check, severity, message, start: 0, end: input.translation.length };
+  return { check, severity, message, start: 0, end: input.translation.length, ...extra };
 }

@@ -1,13 +1,24 @@
 export { defaultLengthRatio, MIN_LENGTH_CHECKED } from './checks/length.js';
 export { numericValue } from './checks/numbers.js';
-export { evaluateSegment, evaluateSegments } from './evaluate.js';
+export {
+  evaluateSegment,
+  evaluateSegmentDetailed,
+  evaluateSegments,
+  evaluateSegmentsDetailed,
+} from './evaluate.js';
 export { findPlaceholders, findTags, type MarkupToken, maskMarkup } from './markup.js';
 export { codePointLength, codePointOffset } from './spans.js';
 export {
   CATEGORY_OF_CHECK,
   CHECK_NAMES,
   type CheckName,
+  type CodePointSpan,
+  type DetailedQualityIssue,
   type GlossaryTerm,
+  ISSUE_KIND_OF_CHECK,
+  ISSUE_SUB_TYPES,
+  ISSUE_TYPES,
+  type IssueKind,
   type QualityIssue,
   type QualityOptions,
   type QualitySegment,

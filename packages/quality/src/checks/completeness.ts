@@ -8,7 +8,12 @@ export const checkCompleteness: Check = (input) => {
   const source = input.source.trim();
   const translation = input.translation.trim();
   if (source !== '' && translation === '') {
-    findings.push(wholeSegment(input, 'empty_target', 'critical', 'The translation is empty.'));
+    findings.push(
+      wholeSegment(input, 'empty_target', 'critical', 'The translation is empty.', {
+        source: { start: 0, end: input.source.length },
+        absent: true,
+      }),
+    );
   } else if (
     LETTER.test(input.maskedSource) &&
     normalize(source) === normalize(translation) &&
@@ -21,6 +26,7 @@ export const checkCompleteness: Check = (input) => {
         'untranslated',
         'major',
         'The translation is the same as the source (untranslated).',
+        { source: { start: 0, end: input.source.length } },
       ),
     );
   }

@@ -6,30 +6,32 @@ export const checkGlossary: Check = (input) => {
   const source = input.source.toLocaleLowerCase();
   const translation = input.translation.toLocaleLowerCase();
   for (const term of input.options.glossary ?? []) {
-    if (!containsTerm(source, term.source.toLocaleLowerCase())) continue;
-    if (containsTerm(translation, term.target.toLocaleLowerCase())) continue;
+    const at = termIndex(source, term.source.toLocaleLowerCase());
+    if (at < 0) continue;
+    if (termIndex(translation, term.target.toLocaleLowerCase()) >= 0) continue;
     findings.push(
       wholeSegment(
         input,
         'glossary_term',
         'major',
         `The glossary term "${term.source}" should be translated as "${term.target}".`,
+        { source: { start: at, end: at + term.source.length }, absent: true },
       ),
     );
   }
   return findings;
 };
 
-/** Whether `text` holds `term` as whole words (no letter or digit right before or after it). */
-function containsTerm(text: string, term: string): boolean {
-  if (term === '') return false;
+/** Where `text` holds `term` as whole words (no letter or digit right before or after it), or -1. */
+function termIndex(text: string, term: string): number {
+  if (term === '') return -1;
   let from = 0;
   while (true) {
     const index = text.indexOf(term, from);
-    if (index < 0) return false;
+    if (index < 0) return -1;
     const before = text.slice(0, index).at(-1) ?? ' ';
     const after = text[index + term.length] ?? ' ';
-    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return true;
+    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return index;
     from = index + 1;
   }
 }

@@ -33,6 +33,8 @@ export const checkLength: Check = (input) => {
     message: `The translation is ${ratio < min ? 'much shorter' : 'much longer'} than the source (length ratio ${ratio.toFixed(2)}, expected ${min}–${max}).`,
     start: 0,
     end: input.translation.length,
+    source: { start: 0, end: input.source.length },
+    kind: ratio < min ? { type: 'Accuracy', subType: 'Omission' } : { type: 'Accuracy', subType: 'Addition' },
   });
   return findings;
 };

@@ -51,18 +51,21 @@ export const checkLinks: Check = (input) => {
       message:
         replaced === undefined
           ? `The ${kind(token.value)} ${token.value} is not in the source.`
-          : `The ${kind(token.value)} ${token.value} differs from ${replaced} in the source.`,
+          : `The ${kind(token.value)} ${token.value} differs from ${replaced.value} in the source.`,
       start: token.start,
       end: token.end,
+      ...(replaced ? { source: { start: replaced.start, end: replaced.end } } : {}),
     });
   }
-  for (const value of missing) {
+  for (const token of missing) {
     findings.push({
       check: 'link_mismatch',
       severity: 'major',
-      message: `The ${kind(value)} ${value} of the source is missing.`,
+      message: `The ${kind(token.value)} ${token.value} of the source is missing.`,
       start: 0,
       end: input.translation.length,
+      source: { start: token.start, end: token.end },
+      absent: true,
     });
   }
   return findings;

@@ -14,11 +14,13 @@ function compare(
   kind: 'tag' | 'placeholder',
 ): Finding[] {
   const findings: Finding[] = [];
-  const unmatched = counts(source);
+  // The source's occurrences of each tag or placeholder, matched first to last; those left over are missing.
+  const unmatched = new Map<string, MarkupToken[]>();
+  for (const token of source) unmatched.set(token.key, [...(unmatched.get(token.key) ?? []), token]);
   for (const token of target) {
-    const left = unmatched.get(token.key) ?? 0;
-    if (left > 0) {
-      unmatched.set(token.key, left - 1);
+    const left = unmatched.get(token.key);
+    if (left && left.length > 0) {
+      left.shift();
       continue;
     }
     findings.push({
@@ -29,15 +31,16 @@ function compare(
       end: token.end,
     });
   }
-  for (const [key, left] of unmatched) {
-    const original = source.find((token) => token.key === key)!;
-    for (let index = 0; index < left; index++) {
+  for (const left of unmatched.values()) {
+    for (const original of left) {
       findings.push({
         check: kind === 'tag' ? 'missing_tag' : 'missing_placeholder',
         severity: kind === 'tag' ? 'major' : 'critical',
         message: `The ${kind} ${original.text} of the source is missing.`,
         start: 0,
         end: input.translation.length,
+        source: { start: original.start, end: original.end },
+        absent: true,
       });
     }
   }
@@ -57,10 +60,4 @@ function compare(
     }
   }
   return findings;
-}
-
-function counts(tokens: readonly MarkupToken[]): Map<string, number> {
-  const map = new Map<string, number>();
-  for (const token of tokens) map.set(token.key, (map.get(token.key) ?? 0) + 1);
-  return map;
 }

@@ -29,18 +29,21 @@ export const checkNumbers: Check = (input) => {
       message:
         replaced === undefined
           ? `The number ${token.value} is not in the source.`
-          : `The number ${token.value} differs from ${replaced} in the source.`,
+          : `The number ${token.value} differs from ${replaced.value} in the source.`,
       start: token.start,
       end: token.end,
+      ...(replaced ? { source: { start: replaced.start, end: replaced.end } } : {}),
     });
   }
-  for (const value of missing) {
+  for (const token of missing) {
     findings.push({
       check: 'number_mismatch',
       severity: 'major',
-      message: `The number ${value} of the source is missing.`,
+      message: `The number ${token.value} of the source is missing.`,
       start: 0,
       end: input.translation.length,
+      source: { start: token.start, end: token.end },
+      absent: true,
     });
   }
   return findings;

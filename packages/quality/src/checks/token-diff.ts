@@ -2,18 +2,21 @@
  * The tokens of a translation that the source does not have (`extra`, in order) and the source's tokens the
  * translation lacks (`missing`), compared as multisets of values: a value said twice must appear twice.
  */
-export function diffTokens<T extends { readonly value: string }>(
+export function diffTokens<T extends { readonly value: string; readonly start?: number }>(
   source: readonly T[],
   target: readonly T[],
-): { extra: T[]; missing: string[] } {
-  const unmatched = new Map<string, number>();
-  for (const token of source) unmatched.set(token.value, (unmatched.get(token.value) ?? 0) + 1);
+): { extra: T[]; missing: T[] } {
+  const unmatched = new Map<string, T[]>();
+  for (const token of source) unmatched.set(token.value, [...(unmatched.get(token.value) ?? []), token]);
   const extra: T[] = [];
   for (const token of target) {
-    const left = unmatched.get(token.value) ?? 0;
-    if (left > 0) unmatched.set(token.value, left - 1);
+    const left = unmatched.get(token.value);
+    // The source's occurrences are matched first to last; those left over are the missing ones.
+    if (left && left.length > 0) left.shift();
     else extra.push(token);
   }
-  const missing = [...unmatched].flatMap(([value, left]) => Array<string>(left).fill(value));
+  const missing = [...unmatched.values()].flat().sort((a, b) => sourceOrder(a) - sourceOrder(b));
   return { extra, missing };
 }
+
+const sourceOrder = (token: { readonly start?: number }) => token.start ?? 0;
