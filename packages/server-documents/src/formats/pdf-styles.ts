@@ -5,6 +5,7 @@
  * side, counting characters other than whitespace.
  */
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { type SymbolFontKind, symbolFontKind } from './pdf-symbols.js';
 
 export type Rgb = readonly [number, number, number];
 
@@ -101,26 +102,42 @@ export function openStyleReader(pdfjs: PdfJs, bytes: Uint8Array, styles: PdfStyl
     verbosity: 0,
   });
   return {
-    /** The style of each character page `number` (from 1) shows; empty when it cannot be read. */
-    async page(number: number): Promise<number[]> {
+    /**
+     * The style of each character page `number` (from 1) shows, and the symbol font it is in (see
+     * `pdf-symbols.ts`); empty when it cannot be read.
+     */
+    async page(number: number): Promise<PageChars> {
       try {
         const page = await (await task.promise).getPage(number);
-        const chars = await readCharStyles(pdfjs, page, styles);
+        const kinds: SymbolFontKind[] = [];
+        const chars = await readCharStyles(pdfjs, page, styles, kinds);
         page.cleanup();
-        return chars;
+        return { styles: chars, kinds };
       } catch {
-        return [];
+        return { styles: [], kinds: [] };
       }
     },
     close: () => task.destroy(),
   };
 }
 
+/** A page's characters (whitespace left out), in showing order: the style and symbol font of each. */
+export interface PageChars {
+  readonly styles: readonly number[];
+  readonly kinds: readonly SymbolFontKind[];
+}
+
 /**
- * The style index of each character a page shows (whitespace left out), in showing order. Text inside
- * form XObjects is included, as in the text content; annotations are not.
+ * The style index of each character a page shows (whitespace left out), in showing order; with `kinds`,
+ * the symbol font kind of each is pushed there too. Text inside form XObjects is included, as in the text
+ * content; annotations are not.
  */
-export async function readCharStyles(pdfjs: PdfJs, page: PDFPageProxy, styles: PdfStyles): Promise<number[]> {
+export async function readCharStyles(
+  pdfjs: PdfJs,
+  page: PDFPageProxy,
+  styles: PdfStyles,
+  kinds?: SymbolFontKind[],
+): Promise<number[]> {
   const { OPS, AnnotationMode } = pdfjs;
   const list = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
   const fonts = new Map<string, LoadedFont | undefined>();
@@ -130,7 +147,7 @@ export async function readCharStyles(pdfjs: PdfJs, page: PDFPageProxy, styles: P
     return fonts.get(name);
   };
   const chars: number[] = [];
-  let state = { font: '', color: [0, 0, 0] as Rgb, mode: 0, style: -1 };
+  let state = { font: '', color: [0, 0, 0] as Rgb, mode: 0, style: -1, kind: 'unknown' as SymbolFontKind };
   const stack: (typeof state)[] = [];
   list.fnArray.forEach((fn, index) => {
     const args = list.argsArray[index] as unknown[] | null;
@@ -147,6 +164,7 @@ export async function readCharStyles(pdfjs: PdfJs, page: PDFPageProxy, styles: P
       case OPS.setFont:
         state.font = String(args?.[0] ?? '');
         state.style = -1;
+        state.kind = symbolFontKind(fontOf(state.font)?.name ?? '');
         break;
       case OPS.setTextRenderingMode:
         state.mode = Number(args?.[0] ?? 0);
@@ -167,7 +185,11 @@ export async function readCharStyles(pdfjs: PdfJs, page: PDFPageProxy, styles: P
         for (const glyph of (args?.[0] ?? []) as unknown[]) {
           if (glyph === null || typeof glyph !== 'object' || !('unicode' in glyph)) continue;
           const text = String(glyph.unicode).normalize('NFKC');
-          for (let k = 0; k < text.length; k++) if (!isSpace(text[k]!)) chars.push(state.style);
+          for (let k = 0; k < text.length; k++)
+            if (!isSpace(text[k]!)) {
+              chars.push(state.style);
+              kinds?.push(state.kind);
+            }
         }
         break;
       }
@@ -176,11 +198,14 @@ export async function readCharStyles(pdfjs: PdfJs, page: PDFPageProxy, styles: P
   return chars;
 }
 
-/** Walks a page's text content against its character styles: the style of each UTF-16 unit of a string. */
-export function createStyleCursor(chars: readonly number[], fallback: number) {
+/**
+ * Walks a page's text content against its characters' values (their styles, their symbol fonts): the
+ * value of each UTF-16 unit of a string (a space takes the value before it).
+ */
+export function createStyleCursor<T>(chars: readonly T[], fallback: T) {
   let at = 0;
   let last = fallback;
-  return (text: string): number[] =>
+  return (text: string): T[] =>
     text.split('').map((unit) => {
       if (isSpace(unit)) return last;
       last = chars[at++] ?? last;

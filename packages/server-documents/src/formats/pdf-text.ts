@@ -8,6 +8,7 @@
 import { DocumentFormatError } from './format.js';
 import { groupLines, type Line, type PdfBlock } from './pdf-blocks.js';
 import { createStyleCursor, openStyleReader, PdfStyles, PLAIN_STYLE } from './pdf-styles.js';
+import { unicodeForSymbols } from './pdf-symbols.js';
 
 /** An annotation with text of its own: its `/Contents`, and for FreeText its appearance on the page. */
 export interface PdfAnnotation {
@@ -74,13 +75,15 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
     const links: PdfLink[] = [];
     for (let number = 1; number <= document.numPages; number++) {
       const page = await document.getPage(number);
-      const styleOf = createStyleCursor(await styleReader.page(number), plain);
+      const chars = await styleReader.page(number);
+      const styleOf = createStyleCursor(chars.styles, plain);
+      const kindOf = createStyleCursor(chars.kinds, 'unknown');
       const content = await page.getTextContent();
       const lines: Line[] = [];
       let line: Line | undefined;
-      for (const item of content.items) {
-        if (!('str' in item)) continue;
-        const [a, b, , d, e, f] = item.transform as number[];
+      for (const rawItem of content.items) {
+        if (!('str' in rawItem)) continue;
+        const [a, b, , d, e, f] = rawItem.transform as number[];
         const size = Math.hypot(a!, b!) || Math.abs(d!);
         // Turned text is read in its own frame (the page turned back by its angle), where its lines run along x.
         const angle = Math.abs(b!) < 1e-6 && a! >= 0 ? 0 : Math.atan2(b!, a!);
@@ -88,6 +91,12 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
           e! * Math.cos(angle) + f! * Math.sin(angle),
           f! * Math.cos(angle) - e! * Math.sin(angle),
         ];
+        const sameLine = line && line.angle === angle && Math.abs(line.y - y) < size * 0.5;
+        // Symbol-font codes (a Word bullet `\uf0b7`) as the Unicode characters they show.
+        const item = {
+          ...rawItem,
+          str: unicodeForSymbols(rawItem.str, kindOf(rawItem.str), !sameLine),
+        };
         const itemStyles = styleOf(item.str);
         if (item.str.trim() === '') {
           if (line && item.str !== '') append(line, ' ', itemStyles);
@@ -95,7 +104,7 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
           continue;
         }
         const span = { x, right: x + item.width, style: itemStyles[item.str.search(/\S/)] ?? plain };
-        if (line && line.angle === angle && Math.abs(line.y - y) < size * 0.5) {
+        if (line && sameLine) {
           const gap = x - line.right;
           if (gap > size * 0.15 && !line.text.endsWith(' ')) append(line, ' ', itemStyles);
           append(line, item.str, itemStyles);
