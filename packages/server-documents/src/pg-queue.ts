@@ -14,6 +14,7 @@
  * by the job, is recorded on the row before translation), so a job run again never bills again.
  */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { ServiceContext } from '@glossa/server/feature';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
@@ -93,7 +94,7 @@ export async function createPgDocumentQueue(
   let closed = false;
 
   // The lease: a connection holding this instance's advisory lock for as long as it lives.
-  let owner = randomUUID();
+  let owner = '';
   let lease: pg.Client | undefined;
   const takeLease = async () => {
     const client = new pg.Client({ connectionString: url, application_name: 'glossa-documents-lease' });
@@ -104,7 +105,8 @@ export async function createPgDocumentQueue(
       if (lease === client) lease = undefined;
     });
     await client.connect();
-    const id = randomUUID();
+    // Says which process translates a document (for an operator), and is unique to this connection.
+    const id = `${hostname()}/${process.pid}/${randomUUID()}`;
     await client.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [LEASE_LOCK, id]);
     owner = id;
     lease = client;

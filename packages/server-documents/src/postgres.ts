@@ -32,7 +32,8 @@ export const POSTGRES_DOCUMENT_MIGRATIONS: readonly string[] = [
     expires_at TIMESTAMPTZ NOT NULL,
     created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
     seq BIGSERIAL NOT NULL,
-    -- The instance translating it (its lease, see pg-queue.ts), and how many times a job claimed it.
+    -- The instance translating it ('host/pid/random': its lease, see pg-queue.ts), and how many times a
+    -- job claimed it.
     owner TEXT,
     attempt INTEGER NOT NULL DEFAULT 0,
     progress REAL NOT NULL DEFAULT 0,
