@@ -1,5 +1,6 @@
 import type { ServerFeature } from '@glossa/server/feature';
 import { detectLanguageRoute } from './detect/routes.js';
+import { pollQualityEvaluationRoute, submitQualityEvaluationRoute } from './quality/jobs.js';
 import { evaluateQualityRoute } from './quality/routes.js';
 import { retainWriteHelpers } from './write/helper-lifetime.js';
 import { writeLanguageObjects } from './write/languages.js';
@@ -8,12 +9,19 @@ import { correctRoute, rephraseRoute } from './write/routes.js';
 /**
  * Language tools for `@glossa/server`: text improvement (`/v2/write/rephrase`, `/v2/write/correct`: Harper
  * for English, Hunspell and Grammalecte for other languages), language detection (`/v3/detect/language`)
- * and quality evaluation (`/v3/quality/evaluate`).
+ * and quality evaluation (`/v1/quality-evaluation` jobs; the synchronous alias `/v3/quality/evaluate`).
  */
 export function languageToolsFeature(): ServerFeature {
   return {
     name: '@glossa/server-language-tools',
-    routes: [rephraseRoute, correctRoute, detectLanguageRoute, evaluateQualityRoute],
+    routes: [
+      rephraseRoute,
+      correctRoute,
+      detectLanguageRoute,
+      submitQualityEvaluationRoute,
+      pollQualityEvaluationRoute,
+      evaluateQualityRoute,
+    ],
     resources: { write: () => writeLanguageObjects() },
     start() {
       const release = retainWriteHelpers();

@@ -1,0 +1,263 @@
+/**
+ * Quality evaluation at the public description's paths (closed alpha; accounts flagged for it, else 403):
+ * `POST /v1/quality-evaluation` accepts `{metadata: {source_language, target_language}, segments: [{source,
+ * target}]}` and answers 202 `{job_id, poll_url}`; `GET /v1/quality-evaluation/{job_id}` answers 202
+ * `{job_id, status: 'processing'}` (with `Retry-After`) until the checks are done, then 200 with the report
+ * (`segments[].errors[]` in the public typology, with spans on both sides, and a `summary`), or 200 with
+ * `status: 'error'` when the evaluation failed. The checks are those of `/v3/quality/evaluate` (the
+ * synchronous alias). Jobs are kept in the memory of the server that accepted them, for 24 hours after they
+ * finish; a poll for another account's job, an unknown or an expired one is a 404.
+ */
+import { randomUUID } from 'node:crypto';
+import { canonicalLanguage, type EndpointDefinition } from '@glossa/protocol';
+import { type DetailedQualityIssue, evaluateSegmentsDetailed } from '@glossa/quality';
+import type { ServiceContext } from '@glossa/server/feature';
+import { badRequest, defineRoute, notFound, type Route } from '@glossa/server/feature';
+import { type Static, Type } from '@sinclair/typebox';
+import { spellingCheckFor } from './spelling.js';
+
+/** Limits the public description sets. */
+export const MAX_EVALUATION_SEGMENTS = 500;
+export const MAX_EVALUATION_SEGMENT_LENGTH = 10_000;
+/** How long a finished job can be polled. */
+export const EVALUATION_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** Seconds the 202 answers suggest waiting before the next poll. */
+const RETRY_AFTER_SECONDS = 1;
+
+const NonEmpty = Type.String({ minLength: 1 });
+const SegmentText = Type.String({ maxLength: MAX_EVALUATION_SEGMENT_LENGTH });
+
+export const QualityEvaluationRequest = Type.Object(
+  {
+    metadata: Type.Object({ source_language: NonEmpty, target_language: NonEmpty }),
+    segments: Type.Array(Type.Object({ source: SegmentText, target: SegmentText }), {
+      minItems: 1,
+      maxItems: MAX_EVALUATION_SEGMENTS,
+    }),
+  },
+  { $id: 'QualityEvaluationRequest' },
+);
+export type QualityEvaluationRequest = Static<typeof QualityEvaluationRequest>;
+
+const JobId = Type.String({ format: 'uuid' });
+const Span = Type.Object({ start: Type.Integer({ minimum: 0 }), end: Type.Integer({ minimum: 0 }) });
+const SEVERITIES = ['Critical', 'Major', 'Minor'] as const;
+type PublicSeverity = (typeof SEVERITIES)[number];
+
+export const QualityEvaluationJobCreated = Type.Object(
+  { job_id: JobId, poll_url: Type.String() },
+  { $id: 'QualityEvaluationJobCreated' },
+);
+const QualityEvaluationProcessing = Type.Object({ job_id: JobId, status: Type.Literal('processing') });
+const QualityEvaluationIssue = Type.Object({
+  type: Type.String(),
+  sub_type: Type.String(),
+  severity: Type.Union(SEVERITIES.map((severity) => Type.Literal(severity))),
+  explanation: Type.String(),
+  source_spans: Type.Array(Span),
+  target_spans: Type.Array(Span),
+});
+const QualityEvaluationDone = Type.Object({
+  job_id: JobId,
+  status: Type.Literal('done'),
+  segments: Type.Array(
+    Type.Object({ segment_index: Type.Integer({ minimum: 0 }), errors: Type.Array(QualityEvaluationIssue) }),
+  ),
+  summary: Type.Object({
+    overall_score: Type.Integer({ minimum: 0, maximum: 100 }),
+    granular_counts: Type.Record(
+      Type.String(),
+      Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer())),
+    ),
+  }),
+});
+const QualityEvaluationFailed = Type.Object({
+  job_id: JobId,
+  status: Type.Literal('error'),
+  error: Type.Object({ code: Type.Literal('evaluation_failed'), message: Type.String() }),
+});
+export const QualityEvaluationPoll = Type.Union(
+  [QualityEvaluationDone, QualityEvaluationFailed, QualityEvaluationProcessing],
+  { $id: 'QualityEvaluationPoll' },
+);
+type Report = Static<typeof QualityEvaluationDone> | Static<typeof QualityEvaluationFailed>;
+
+const access = {
+  group: 'quality',
+  access: 'quality_alpha',
+} as const;
+
+export const QUALITY_EVALUATION_ENDPOINTS = {
+  submitQualityEvaluation: {
+    ...access,
+    method: 'POST',
+    path: '/v1/quality-evaluation',
+    operationId: 'submitQualityEvaluation',
+    summary: 'Submit a quality-evaluation job (closed alpha)',
+    body: QualityEvaluationRequest,
+    encodings: ['json'],
+    status: 202,
+    response: QualityEvaluationJobCreated,
+    notes: `At most ${MAX_EVALUATION_SEGMENTS} segments, each side at most ${MAX_EVALUATION_SEGMENT_LENGTH} characters. Poll the job at poll_url. Not billed.`,
+  },
+  pollQualityEvaluation: {
+    ...access,
+    method: 'GET',
+    path: '/v1/quality-evaluation/:job_id',
+    operationId: 'pollQualityEvaluation',
+    summary: 'Poll a quality-evaluation job (closed alpha)',
+    params: Type.Object({ job_id: Type.String() }),
+    status: 200,
+    otherStatuses: [202],
+    response: QualityEvaluationPoll,
+    notes:
+      '202 {job_id, status: processing} with Retry-After while the checks run; 200 done (the report) or error. A job_id that is not a UUID: 400; unknown, expired or another account’s: 404.',
+  },
+} as const satisfies Record<string, EndpointDefinition>;
+
+interface Job {
+  readonly accountId: string;
+  report?: Report;
+  /** When the job finished (ms since the epoch); it is dropped `EVALUATION_RETENTION_MS` later. */
+  finishedAt?: number;
+}
+
+const stores = new WeakMap<ServiceContext, Map<string, Job>>();
+
+function jobsOf(context: ServiceContext): Map<string, Job> {
+  let jobs = stores.get(context);
+  if (!jobs) {
+    jobs = new Map();
+    stores.set(context, jobs);
+  }
+  const now = Date.now();
+  for (const [id, job] of jobs) {
+    if (job.finishedAt !== undefined && now - job.finishedAt > EVALUATION_RETENTION_MS) jobs.delete(id);
+  }
+  return jobs;
+}
+
+export const submitQualityEvaluationRoute: Route = {
+  ...defineRoute(
+    QUALITY_EVALUATION_ENDPOINTS.submitQualityEvaluation,
+    async ({ body, caller, context, reply }) => {
+      const { source_language, target_language } = body.metadata;
+      const sourceLang = canonicalLanguage(source_language);
+      const targetLang = canonicalLanguage(target_language);
+      if (!sourceLang || !targetLang) {
+        const which = sourceLang
+          ? `target_language '${target_language}'`
+          : `source_language '${source_language}'`;
+        throw badRequest(
+          `The source_language / target_language combination is not supported: unknown metadata.${which}.`,
+        );
+      }
+      const id = randomUUID();
+      const job: Job = { accountId: caller.account.id };
+      jobsOf(context).set(id, job);
+      const segments = body.segments.map(({ source, target }) => ({ source, translation: target }));
+      // The checks run after the answer: the job is `processing` until then.
+      setImmediate(() => {
+        evaluate(id, sourceLang, targetLang, segments).then((report) => {
+          job.report = report;
+          job.finishedAt = Date.now();
+        });
+      });
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return { job_id: id, poll_url: `/v1/quality-evaluation/${id}` };
+    },
+  ),
+  // Up to 500 segments of 2 × 10,000 characters (JSON-escaped): more than the default 1 MiB.
+  bodyLimit: 64 * 1024 * 1024,
+};
+
+export const pollQualityEvaluationRoute: Route = defineRoute(
+  QUALITY_EVALUATION_ENDPOINTS.pollQualityEvaluation,
+  async ({ params, caller, context, reply }) => {
+    const id = params.job_id;
+    if (!UUID.test(id)) throw badRequest('job_id must be a valid UUID.');
+    const job = jobsOf(context).get(id.toLowerCase());
+    if (!job || job.accountId !== caller.account.id) throw notFound('Quality estimation job not found.');
+    if (job.report) return job.report;
+    return reply
+      .code(202)
+      .header('retry-after', String(RETRY_AFTER_SECONDS))
+      .send({ job_id: id.toLowerCase(), status: 'processing' });
+  },
+);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function evaluate(
+  id: string,
+  sourceLang: string,
+  targetLang: string,
+  segments: { source: string; translation: string }[],
+): Promise<Report> {
+  try {
+    const spelling = await spellingCheckFor(targetLang, segments);
+    const results = evaluateSegmentsDetailed(segments, {
+      sourceLang,
+      targetLang,
+      ...(spelling ? { spelling } : {}),
+    });
+    return { job_id: id, status: 'done', ...reportOf(results) };
+  } catch (error) {
+    return {
+      job_id: id,
+      status: 'error',
+      error: { code: 'evaluation_failed', message: `The evaluation failed: ${(error as Error).message}` },
+    };
+  }
+}
+
+/** Points a segment loses per issue of each severity (a segment scores at least 0). */
+export const SEVERITY_PENALTY: Readonly<Record<PublicSeverity, number>> = {
+  Critical: 25,
+  Major: 10,
+  Minor: 2,
+};
+
+const PUBLIC_SEVERITY = { critical: 'Critical', major: 'Major', minor: 'Minor' } as const;
+
+/**
+ * The report of a job: each segment's errors in the public typology, and the summary: `overall_score` is the
+ * mean over segments of 100 minus the segment's penalties (`SEVERITY_PENALTY`, at least 0), rounded;
+ * `granular_counts` counts the errors by type, sub-type and severity.
+ */
+export function reportOf(results: readonly (readonly DetailedQualityIssue[])[]): {
+  segments: Static<typeof QualityEvaluationDone>['segments'];
+  summary: Static<typeof QualityEvaluationDone>['summary'];
+} {
+  const counts: Record<string, Record<string, Record<string, number>>> = {};
+  let scores = 0;
+  const segments = results.map((issues, index) => {
+    let penalty = 0;
+    const errors = issues.map((issue) => {
+      const severity = PUBLIC_SEVERITY[issue.severity];
+      penalty += SEVERITY_PENALTY[severity];
+      counts[issue.kind.type] ??= {};
+      const byType = counts[issue.kind.type]!;
+      byType[issue.kind.subType] ??= {};
+      const bySubType = byType[issue.kind.subType]!;
+      bySubType[severity] = (bySubType[severity] ?? 0) + 1;
+      return {
+        type: issue.kind.type,
+        sub_type: issue.kind.subType,
+        severity,
+        explanation: issue.message,
+        source_spans: issue.sourceSpans.map(({ start, end }) => ({ start, end })),
+        target_spans: issue.targetSpans.map(({ start, end }) => ({ start, end })),
+      };
+    });
+    scores += Math.max(0, 100 - penalty);
+    return { segment_index: index, errors };
+  });
+  return {
+    segments,
+    summary: {
+      overall_score: results.length === 0 ? 100 : Math.round(scores / results.length),
+      granular_counts: counts,
+    },
+  };
+}
