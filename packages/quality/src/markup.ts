@@ -16,10 +16,11 @@ const ID_ATTRIBUTE = /\bid\s*=\s*(?:"([^"]*)"|'([^']*)')/;
 
 /**
  * Placeholders: `{{name}}`, `${name}`, `{name}` / `{0}` / `{count, number}` (ICU simple arguments),
- * printf `%s`, `%1$d`, `%.2f`, Python `%(name)s`.
+ * printf `%s`, `%1$d`, `%.2f`, Python `%(name)s`. With the space flag (`% d`) only when no letter follows: in
+ * "50 % de" or "15 % superiores" (a space before the percent sign, as French and Spanish write it) `% d` is text.
  */
 const PLACEHOLDER =
-  /\{\{\s*[^{}]+?\s*\}\}|\$\{[^{}]+\}|\{[\p{L}\p{N}_]+(?:\s*,[^{}]*)?\}|%\([A-Za-z_]\w*\)[sdifr]|%(?:\d+\$)?[-+ 0#]*\d*(?:\.\d+)?[sdifuxXeEgGc@]/gu;
+  /\{\{\s*[^{}]+?\s*\}\}|\$\{[^{}]+\}|\{[\p{L}\p{N}_]+(?:\s*,[^{}]*)?\}|%\([A-Za-z_]\w*\)[sdifr]|%(?:\d+\$)?[-+0#]*\d*(?:\.\d+)?[sdifuxXeEgGc@]|%(?:\d+\$)?[-+0#]* [-+ 0#]*\d*(?:\.\d+)?[sdifuxXeEgGc@](?![\p{L}\p{N}])/gu;
 
 /** The tags in `text`, in order. A tag's key is its kind and name, plus its `id` when it has one. */
 export function findTags(text: string): MarkupToken[] {

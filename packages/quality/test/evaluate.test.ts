@@ -128,6 +128,19 @@ describe('evaluateSegment', () => {
     ]);
   });
 
+  it('a percent sign written with a space before a word ("15 % superiores", "50 % de") is not a placeholder', () => {
+    const spaced = (source: string, translation: string) =>
+      evaluateSegment({ source, translation }, en_es).map((issue) => issue.check);
+    expect(spaced('Revenue came in 15% above forecast.', 'Los ingresos fueron un 15 % superiores.')).toEqual(
+      [],
+    );
+    expect(spaced('Half of the files: 50% of them.', 'La mitad de los archivos: el 50 % de ellos.')).toEqual(
+      [],
+    );
+    // printf's space flag is still a placeholder where no letter follows it.
+    expect(spaced('Value: % d.', 'Valor: .')).toEqual(['missing_placeholder']);
+  });
+
   it('compares numbers by value whatever the notation', () => {
     expect(
       evaluateSegment(
