@@ -53,7 +53,10 @@ export interface PgDocumentQueueOptions {
 }
 
 /** Starts pg-boss (its schema `pgboss`, migrated by pg-boss itself) and the queue's pg-boss queue. */
-export async function startBoss(url: string, options: { jobTimeoutSeconds?: number; poolSize?: number }) {
+export async function startBoss(
+  url: string,
+  options: { jobTimeoutSeconds?: number; poolSize?: number; onError?: (error: unknown) => void },
+) {
   const boss = new PgBoss({
     connectionString: url,
     max: options.poolSize ?? 4,
@@ -62,8 +65,8 @@ export async function startBoss(url: string, options: { jobTimeoutSeconds?: numb
     schedule: false,
     maintenanceIntervalSeconds: 30,
   });
-  const errors: unknown[] = [];
-  boss.on('error', (error) => errors.push(error));
+  // pg-boss reports failed polls and maintenance here (a database restart); it retries by itself.
+  boss.on('error', (error) => options.onError?.(error));
   await boss.start();
   await boss.createQueue(DOCUMENT_JOB_QUEUE, {
     name: DOCUMENT_JOB_QUEUE,

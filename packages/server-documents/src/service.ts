@@ -55,7 +55,10 @@ async function startPostgres(
   pool.on('error', () => {});
   try {
     await migrateDocuments(pool);
-    const { boss, enqueue } = await startBoss(url, { jobTimeoutSeconds: settings.jobTimeoutSeconds });
+    const { boss, enqueue } = await startBoss(url, {
+      jobTimeoutSeconds: settings.jobTimeoutSeconds,
+      onError: (error) => options.logWarning?.('document queue (pg-boss) error', { err: error }),
+    });
     const documents = createPostgresDocuments(pool, enqueue);
     const queue = await createPgDocumentQueue(url, boss, documents, context, {
       formats,
