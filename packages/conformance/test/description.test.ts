@@ -39,17 +39,10 @@ const NOT_YET_AT_THE_PUBLIC_PATH: Record<string, [method: string, path: string, 
     '/v1/jobs/voice/translate/00000000-0000-4000-8000-000000000000',
     'served at the earlier alias GET /v3/voice/jobs/{job_id}',
   ],
-  submitQualityEvaluation: [
-    'POST',
-    '/v1/quality-evaluation',
-    'served synchronously at the alias POST /v3/quality/evaluate',
-  ],
-  pollQualityEvaluation: [
-    'GET',
-    '/v1/quality-evaluation/00000000-0000-4000-8000-000000000000',
-    'no job: the alias answers synchronously',
-  ],
 };
+
+/** The quality-evaluation operations, exercised by their own test below (a job: submitted, then polled). */
+const QUALITY_EVALUATION = ['submitQualityEvaluation', 'pollQualityEvaluation'];
 
 describe('the public description validates the answers of a real server', () => {
   it('answers of the operations the official client does not call', async () => {
@@ -115,6 +108,7 @@ describe('the public description validates the answers of a real server', () => 
     const accounted = new Set([
       ...exercisedByClient,
       ...exercisedHere,
+      ...QUALITY_EVALUATION,
       ...NOT_IN_THE_INTERFACE,
       ...Object.keys(NOT_YET_AT_THE_PUBLIC_PATH),
     ]);
@@ -124,5 +118,40 @@ describe('the public description validates the answers of a real server', () => 
     for (const [method, path] of Object.values(NOT_YET_AT_THE_PUBLIC_PATH)) {
       expect((await t.call(path, method === 'POST' ? { json: {} } : {})).status, path).toBe(404);
     }
+  });
+
+  it('quality evaluation: a job submitted, polled until done, and its error answers', async () => {
+    const first = t.exchanges.length;
+    const submitted = await t.call('/v1/quality-evaluation', {
+      json: {
+        metadata: { source_language: 'en', target_language: 'es' },
+        segments: [
+          {
+            source: 'Our Q3 revenue came in 5% above forecast.',
+            target: 'Nuestros ingresos del T3 fueron un 15 % superiores.',
+          },
+          {
+            source: 'Write to help@example.org by Friday.',
+            target: 'Escriba a ayuda@example.org antes del viernes.',
+          },
+        ],
+      },
+    });
+    expect(submitted.status).toBe(202);
+    const { poll_url } = (await submitted.json()) as { poll_url: string };
+    let report: { status: string; segments: { errors: unknown[] }[] } | undefined;
+    for (let attempt = 0; attempt < 300 && !report; attempt++) {
+      const polled = await t.call(poll_url);
+      if (polled.status === 200) report = await polled.json();
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(report?.status).toBe('done');
+    expect(report?.segments.map((segment) => segment.errors.length)).toEqual([1, 1]);
+    await t.call('/v1/quality-evaluation', { json: { metadata: { source_language: 'en' }, segments: [] } });
+    await t.call('/v1/quality-evaluation/not-a-uuid');
+    await t.call('/v1/quality-evaluation/00000000-0000-4000-8000-000000000000');
+    const answers = t.exchanges.slice(first);
+    expect(answers.slice(-3).map((exchange) => exchange.status)).toEqual([400, 400, 404]);
+    expect(answers.map(deviation).filter(Boolean)).toEqual([]);
   });
 });
