@@ -42,10 +42,19 @@ type Item =
   | { readonly kind: 'open'; readonly open: string; readonly close: string }
   | { readonly kind: 'close' };
 
+/**
+ * A `<g>` is a span of text in one formatting inside the same wrappers (a hyperlink's runs): one code for
+ * both, never a `<g>` inside a `<g>`, so a link inside a sentence is one inline code of the sentence (the
+ * engines translate the words around nested codes as separate pieces).
+ */
 type Code =
-  | { readonly kind: 'format'; readonly props: string }
-  | { readonly kind: 'wrapper'; readonly open: string; readonly close: string }
+  | { readonly kind: 'span'; readonly props: string; readonly wrappers: readonly Wrapper[] }
   | { readonly kind: 'x'; readonly xml: string };
+
+interface Wrapper {
+  readonly open: string;
+  readonly close: string;
+}
 
 export interface EncodedParagraph {
   /** Kept before and after the text. */
@@ -106,6 +115,58 @@ function paragraphItems(nodes: readonly XmlNode[], d: RunDialect, items: Item[])
   }
 }
 
+const FIELD_CHAR = /<w:fldChar\b[^>]*w:fldCharType="(begin|separate|end)"/;
+
+/** An item's XML as it stands in the paragraph. */
+function itemXml(item: Item, d: RunDialect): string {
+  if (item.kind === 'x') return item.xml;
+  if (item.kind === 'open') return item.open;
+  if (item.kind === 'close') return '';
+  const name = (d.names ?? DEFAULT_NAMES).text;
+  const space = d.preserveSpace ? ' xml:space="preserve"' : '';
+  return `${item.shape.open}<${d.prefix}${name}${space}>${escapeXml(item.text)}</${d.prefix}${name}>${item.shape.close}`;
+}
+
+/**
+ * Word's complex fields (`fldChar` begin, instruction, separate, result, end) inside the paragraph: a
+ * HYPERLINK field is a span around its result (the link text, translated in its sentence); any other
+ * field (PAGE, REF, DATE …) is one standalone code with its result, which Word computes. A field that does
+ * not end in the paragraph is left as it is.
+ */
+function groupFields(items: Item[], d: RunDialect): void {
+  const kindOf = (item: Item) => (item.kind === 'x' ? FIELD_CHAR.exec(item.xml)?.[1] : undefined);
+  for (let begin = 0; begin < items.length; begin++) {
+    if (kindOf(items[begin]!) !== 'begin') continue;
+    let depth = 0;
+    let separate = -1;
+    let end = -1;
+    for (let at = begin; at < items.length && end < 0; at++) {
+      const kind = kindOf(items[at]!);
+      if (kind === 'begin') depth++;
+      else if (kind === 'separate' && depth === 1 && separate < 0) separate = at;
+      else if (kind === 'end' && --depth === 0) end = at;
+    }
+    if (end < 0) return;
+    const instruction = items
+      .slice(begin, separate < 0 ? end : separate)
+      .map((item) => (item.kind === 'x' ? (/<w:instrText\b[^>]*>([^<]*)</.exec(item.xml)?.[1] ?? '') : ''))
+      .join('');
+    const result = separate < 0 ? [] : items.slice(separate + 1, end);
+    const balanced = result.every((item) => item.kind === 'text' || item.kind === 'x');
+    const xml = (from: number, to: number) =>
+      items
+        .slice(from, to)
+        .map((item) => itemXml(item, d))
+        .join('');
+    if (/^\s*HYPERLINK\b/.test(instruction) && separate >= 0 && balanced) {
+      const open = xml(begin, separate + 1);
+      const close = xml(end, end + 1);
+      items.splice(begin, end - begin + 1, { kind: 'open', open, close }, ...result, { kind: 'close' });
+      begin += result.length + 1;
+    } else if (balanced) items.splice(begin, end - begin + 1, { kind: 'x', xml: xml(begin, end + 1) });
+  }
+}
+
 /** The paragraph content as a text in code form, or undefined when it has nothing to translate. */
 export function encodeParagraph(inner: string, d: RunDialect): EncodedParagraph | undefined {
   const nodes = childNodes(inner);
@@ -123,6 +184,7 @@ export function encodeParagraph(inner: string, d: RunDialect): EncodedParagraph 
     last--;
   const items: Item[] = [];
   paragraphItems(nodes.slice(first, last), d, items);
+  if (d.prefix === 'w:') groupFields(items, d);
   const lengths = new Map<string, number>();
   const shapes = new Map<string, RunShape>();
   for (const item of items) {
@@ -138,32 +200,41 @@ export function encodeParagraph(inner: string, d: RunDialect): EncodedParagraph 
 
   const codes = new Map<number, Code>();
   let form = '';
-  let format: string | undefined;
-  const closeFormat = () => {
-    if (format !== undefined) form += '</g>';
-    format = undefined;
+  const wrappers: Wrapper[] = [];
+  /** The span `<g>` open in `form`, if any. */
+  let open: { props: string; wrappers: readonly Wrapper[] } | undefined;
+  const closeSpan = () => {
+    if (open !== undefined) form += '</g>';
+    open = undefined;
   };
   const newCode = (code: Code) => {
     codes.set(codes.size + 1, code);
     return codes.size;
   };
+  const sameWrappers = (a: readonly Wrapper[], b: readonly Wrapper[]) =>
+    a.length === b.length && a.every((wrapper, i) => wrapper === b[i]);
   for (const item of items) {
     if (item.kind === 'text') {
-      if (item.props !== base && item.props !== format) {
-        closeFormat();
-        form += `<g id="${newCode({ kind: 'format', props: item.props })}">`;
-        format = item.props;
-      } else if (item.props === base) closeFormat();
+      if (item.props === base && wrappers.length === 0) closeSpan();
+      else if (!(open && open.props === item.props && sameWrappers(open.wrappers, wrappers))) {
+        closeSpan();
+        open = { props: item.props, wrappers: [...wrappers] };
+        form += `<g id="${newCode({ kind: 'span', ...open })}">`;
+      }
       form += escapeXml(item.text);
+    } else if (item.kind === 'x') {
+      // A standalone part inside a link stays inside its span; elsewhere it ends the span.
+      if (!(open && open.wrappers.length > 0 && sameWrappers(open.wrappers, wrappers))) closeSpan();
+      form += `<x id="${newCode({ kind: 'x', xml: item.xml })}"/>`;
+    } else if (item.kind === 'open') {
+      closeSpan();
+      wrappers.push({ open: item.open, close: item.close });
     } else {
-      closeFormat();
-      if (item.kind === 'x') form += `<x id="${newCode({ kind: 'x', xml: item.xml })}"/>`;
-      else if (item.kind === 'open')
-        form += `<g id="${newCode({ kind: 'wrapper', open: item.open, close: item.close })}">`;
-      else form += '</g>';
+      closeSpan();
+      wrappers.pop();
     }
   }
-  closeFormat();
+  closeSpan();
 
   const p = d.prefix;
   const space = d.preserveSpace ? ' xml:space="preserve"' : '';
@@ -194,15 +265,15 @@ export function encodeParagraph(inner: string, d: RunDialect): EncodedParagraph 
       let xml = '';
       for (const piece of pieces) {
         if (piece.kind === 'text') {
-          const formatted = stack.findLast((code) => code?.kind === 'format');
-          xml += run(formatted?.kind === 'format' ? formatted.props : base, piece.text);
+          const span = stack.findLast((code) => code?.kind === 'span');
+          xml += run(span?.kind === 'span' ? span.props : base, piece.text);
         } else if (piece.kind === 'open') {
           const code = codes.get(piece.id);
           stack.push(code);
-          if (code?.kind === 'wrapper') xml += code.open;
+          if (code?.kind === 'span') for (const wrapper of code.wrappers) xml += wrapper.open;
         } else if (piece.kind === 'close') {
           const code = stack.pop();
-          if (code?.kind === 'wrapper') xml += code.close;
+          if (code?.kind === 'span') for (const wrapper of code.wrappers.toReversed()) xml += wrapper.close;
         } else {
           const code = codes.get(piece.id);
           if (code?.kind === 'x') xml += code.xml;
