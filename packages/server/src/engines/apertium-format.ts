@@ -44,8 +44,22 @@ function decodeEntity(entity: string): string | undefined {
 
 const escapeStream = (text: string) => text.replace(SPECIAL, '\\$&').replaceAll('\0', ' ');
 
-/** Encodes one segment (see the file comment). Throws `EngineError` for unbalanced `<g>` codes. */
-export function encodeSegment(text: string, markup: boolean): EncodedSegment {
+/** A glossary term found in a run of plain text: its words travel with the word-bound blank `t:gl:<mark>`. */
+export interface TermMark {
+  readonly start: number;
+  readonly end: number;
+  readonly mark: number;
+}
+
+/**
+ * Encodes one segment (see the file comment). Throws `EngineError` for unbalanced `<g>` codes. `findTerms`
+ * marks the glossary terms of each run of plain text (`apertium-terms.ts`).
+ */
+export function encodeSegment(
+  text: string,
+  markup: boolean,
+  findTerms?: (plain: string) => readonly TermMark[],
+): EncodedSegment {
   const leading = /^\s*/.exec(text)![0];
   const trimmed = text.slice(leading.length);
   const trailing = /\s*$/.exec(trimmed)![0];
@@ -56,7 +70,7 @@ export function encodeSegment(text: string, markup: boolean): EncodedSegment {
   let hasText = false;
   const singleSpaced = !/ {2}/.test(text);
 
-  const addText = (plain: string) => {
+  const addPieces = (plain: string, mark: number | undefined) => {
     for (const [piece] of plain.matchAll(PIECE)) {
       if (/^\s/.test(piece)) stream += piece;
       else if (piece === '*' || piece === '#') {
@@ -65,9 +79,21 @@ export function encodeSegment(text: string, markup: boolean): EncodedSegment {
       } else {
         hasText = true;
         const word = escapeStream(piece);
-        stream += stack.length > 0 ? `[[${stack.map((id) => `t:b:${id}`).join('; ')}]]${word}[[/]]` : word;
+        const blank = stack.map((id) => `t:b:${id}`);
+        if (mark !== undefined) blank.push(`t:gl:${mark}`);
+        stream += blank.length > 0 ? `[[${blank.join('; ')}]]${word}[[/]]` : word;
       }
     }
+  };
+  const addText = (plain: string) => {
+    const terms = plain === '' || !findTerms ? [] : findTerms(plain);
+    let last = 0;
+    for (const term of terms) {
+      addPieces(plain.slice(last, term.start), undefined);
+      addPieces(plain.slice(term.start, term.end), term.mark);
+      last = term.end;
+    }
+    addPieces(plain.slice(last), undefined);
   };
 
   if (!markup) {
@@ -149,13 +175,32 @@ export function stripMarks(stream: string): string {
 const escapeXml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
+/**
+ * What a glossary term's marked word becomes in the output: the generated word with the target's other
+ * words around it, or (when the engine could not inflect the target) the target as written.
+ */
+export type TermOutput =
+  | { readonly kind: 'inflected'; readonly head: string; readonly before: string; readonly after: string }
+  | { readonly kind: 'literal'; readonly target: string };
+
+type MarkedUnit = { readonly text: string; readonly ids: readonly number[]; readonly mark: number };
+
 /** Parses Apertium's output into units: text runs (with the `<g>` indices of their word-bound blank) and codes. */
-function parseOutput(output: string, codes: readonly Code[], markup: boolean): Unit[] {
-  const units: Unit[] = [];
+function parseOutput(
+  output: string,
+  codes: readonly Code[],
+  markup: boolean,
+  terms: ReadonlyMap<number, TermOutput> | undefined,
+): Unit[] {
+  const units: (Unit | MarkedUnit)[] = [];
   let text = '';
   let ids: number[] = [];
+  let mark: number | undefined;
   const flush = () => {
-    if (text !== '') units.push({ text: markup ? escapeXml(text) : text, ids });
+    if (text !== '') {
+      if (mark !== undefined && terms?.has(mark)) units.push({ text, ids, mark });
+      else units.push({ text: markup ? escapeXml(text) : text, ids });
+    }
     text = '';
   };
   for (const [token, escaped, wordBound, superblank] of output.matchAll(OUTPUT_TOKEN)) {
@@ -163,8 +208,11 @@ function parseOutput(output: string, codes: readonly Code[], markup: boolean): U
     else if (wordBound !== undefined) {
       flush();
       ids = wordBound === '/' ? [] : [...wordBound.matchAll(/t:b:(\d+)/g)].map((m) => Number(m[1]));
+      const gl = wordBound === '/' ? undefined : /t:gl:(\d+)/.exec(wordBound)?.[1];
+      mark = gl === undefined ? undefined : Number(gl);
     } else if (superblank !== undefined) {
       flush();
+      mark = undefined;
       const code = /^[xs](\d+)$/.exec(superblank);
       const index = code ? Number(code[1]) : -1;
       if (codes[index]?.kind === 'x') units.push({ code: index });
@@ -173,13 +221,62 @@ function parseOutput(output: string, codes: readonly Code[], markup: boolean): U
     } else if (token !== '*' && token !== '#' && token !== '@') text += token;
   }
   flush();
-  return units;
+  return terms ? placeTerms(units, markup, terms) : (units as Unit[]);
 }
 
-/** Decodes one translation. Throws `EngineError` when a non-empty segment came back without text. */
-export function decodeSegment(output: string, segment: EncodedSegment): string {
+/**
+ * Each marked term becomes one word: among the words carrying its mark (the transfer may copy a noun's
+ * blank onto the article it adds), the one the generator made from the term's head (the longest common
+ * start with it, the last on a tie), or for a literal term the last one.
+ */
+function placeTerms(
+  units: readonly (Unit | MarkedUnit)[],
+  markup: boolean,
+  terms: ReadonlyMap<number, TermOutput>,
+): Unit[] {
+  const chosen = new Map<number, { at: number; score: number }>();
+  units.forEach((unit, at) => {
+    if (!('mark' in unit)) return;
+    const term = terms.get(unit.mark)!;
+    const score =
+      term.kind === 'inflected' ? commonStart(unit.text.toLowerCase(), term.head.toLowerCase()) : 0;
+    const best = chosen.get(unit.mark);
+    if (!best || score >= best.score) chosen.set(unit.mark, { at, score });
+  });
+  return units.map((unit, at) => {
+    if (!('mark' in unit)) return unit;
+    const text = chosen.get(unit.mark)?.at === at ? termText(unit.text, terms.get(unit.mark)!) : unit.text;
+    return { text: markup ? escapeXml(text) : text, ids: unit.ids };
+  });
+}
+
+function commonStart(a: string, b: string): number {
+  let length = 0;
+  while (length < a.length && length < b.length && a[length] === b[length]) length++;
+  return length;
+}
+
+/** The output word of a term's first word, with the case the engine gave it where the target is literal. */
+function termText(word: string, term: TermOutput): string {
+  if (term.kind === 'inflected') return `${term.before}${word}${term.after}`;
+  const first = /\p{L}/u.exec(word)?.[0];
+  const letter = /\p{L}/u.exec(term.target);
+  if (!first || !letter || first === first.toLowerCase() || letter[0] !== letter[0].toLowerCase())
+    return term.target;
+  return `${term.target.slice(0, letter.index)}${letter[0].toUpperCase()}${term.target.slice(letter.index + 1)}`;
+}
+
+/**
+ * Decodes one translation. Throws `EngineError` when a non-empty segment came back without text. `terms`
+ * says what the words marked as glossary terms become.
+ */
+export function decodeSegment(
+  output: string,
+  segment: EncodedSegment,
+  terms?: ReadonlyMap<number, TermOutput>,
+): string {
   const raw = output.endsWith('\n') ? output.slice(0, -1) : output;
-  const units = parseOutput(raw, segment.codes, segment.markup);
+  const units = parseOutput(raw, segment.codes, segment.markup, terms);
   const hasText = units.some((unit) => 'text' in unit && unit.text.trim() !== '');
   if (segment.hasText && !hasText) {
     throw new EngineError('apertium: empty translation for a non-empty segment', 'apertium');

@@ -4,12 +4,33 @@
  * One long-lived null-flush pipeline per mode (`apertium-process.ts`), inline codes protected as blanks
  * (`apertium-format.ts`), pairs discovered from the installed modes with pivots through Spanish
  * (`apertium-pairs.ts`). Every failure is an `EngineError`; a dead pipeline is restarted on the next call.
+ * With glossary terms, each pair's pipeline runs in two halves with the terms put in between
+ * (`apertium-terms.ts`).
  */
 
+const run = promisify(execFile);
+/** Glossaries analysed per route, most recently used last. */
+const TERM_INDEXES = 32;
+
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { decodeSegment, encodeSegment, stripMarks } from './apertium-format.js';
-import { type ApertiumRoute, discoverRoutes } from './apertium-pairs.js';
+import { type ApertiumMode, type ApertiumRoute, discoverRoutes } from './apertium-pairs.js';
 import { ApertiumProcess, type ApertiumProcessStatus } from './apertium-process.js';
-import type { EngineInput, LanguagePair, TranslationEngine } from './engine.js';
+import {
+  buildTermIndex,
+  commandProcess,
+  generateWords,
+  markByLemma,
+  markWritten,
+  rewriteTerms,
+  type SplitMode,
+  splitPipeline,
+  type TermIndex,
+  targetAnalyserOf,
+} from './apertium-terms.js';
+import type { EngineInput, EngineTerms, LanguagePair, TranslationEngine } from './engine.js';
 import { EngineError } from './engine.js';
 
 export interface ApertiumEngineOptions {
@@ -82,6 +103,101 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
     return pipeline;
   };
 
+  /** A helper process (half of a pipeline, an analyser, a generator), counted like the pipelines. */
+  const helper = (name: string, script: string) => {
+    let tool = processes.get(name);
+    if (!tool) {
+      tool = commandProcess(name, script, idleMs, timeoutMs);
+      processes.set(name, tool);
+    }
+    lastUsed.set(tool, ++clock);
+    makeRoom(tool);
+    return tool;
+  };
+
+  const targetAnalysers = new Map<string, string | undefined>();
+  const targetAnalyser = (mode: ApertiumMode) => {
+    if (!targetAnalysers.has(mode.name)) {
+      const path = targetAnalyserOf(mode);
+      targetAnalysers.set(mode.name, path && existsSync(path) ? path : undefined);
+    }
+    return targetAnalysers.get(mode.name);
+  };
+  const splits = new Map<string, Promise<SplitMode>>();
+  const splitOf = (mode: ApertiumMode) => {
+    let split = splits.get(mode.name);
+    if (!split) {
+      split = run('apertium-wblank-mode', ['-z', mode.file]).then(({ stdout }) => {
+        const analyser = targetAnalyser(mode);
+        const halves = analyser && splitPipeline(stdout.trim(), analyser);
+        if (!halves) throw new EngineError(`apertium ${mode.name}: cannot apply glossary terms`, 'apertium');
+        return halves;
+      });
+      split.catch(() => splits.delete(mode.name));
+      splits.set(mode.name, split);
+    }
+    return split;
+  };
+  const indexes = new Map<string, Promise<TermIndex>>();
+  const termIndex = async (route: ApertiumRoute, terms: EngineTerms) => {
+    const key = `${route.source}>${route.target}\u0000${terms.key}`;
+    let index = indexes.get(key);
+    if (index) indexes.delete(key);
+    else {
+      const first = route.modes[0]!;
+      const last = route.modes.at(-1)!;
+      index = Promise.all([splitOf(first), splitOf(last)]).then(([from, to]) =>
+        buildTermIndex(
+          terms,
+          helper(`${first.name}:source-analyser`, from.sourceAnalyser),
+          helper(`${last.name}:target-analyser`, to.targetAnalyser),
+        ),
+      );
+      index.catch(() => indexes.delete(key));
+      if (indexes.size >= TERM_INDEXES) indexes.delete(indexes.keys().next().value!);
+    }
+    indexes.set(key, index);
+    return index;
+  };
+
+  const translateWithTerms = async (
+    text: string,
+    input: EngineInput,
+    route: ApertiumRoute,
+    index: TermIndex,
+  ): Promise<string> => {
+    const occurrences = new Map<number, string>();
+    const segment = encodeSegment(text, input.markup, (plain) => markWritten(index, plain, occurrences));
+    if (!segment.hasText && segment.codes.every((code) => code.kind !== 'literal')) return text;
+    let stream = segment.stream;
+    let outputs: Awaited<ReturnType<typeof rewriteTerms>>['outputs'] | undefined;
+    for (const [leg, mode] of route.modes.entries()) {
+      const split = await splitOf(mode);
+      let analysed = await helper(`${mode.name}:analyse`, split.analyse).translate(
+        leg === 0 ? stream : stripMarks(stream),
+        input.signal,
+      );
+      // The half pipeline answers with the segment's closing newline, which the next write adds again.
+      if (analysed.endsWith('\n')) analysed = analysed.slice(0, -1);
+      if (leg === 0) analysed = markByLemma(analysed, index, occurrences);
+      if (occurrences.size > 0) {
+        const final = leg === route.modes.length - 1;
+        const rewritten = await rewriteTerms(
+          analysed,
+          index,
+          occurrences,
+          leg === 0 ? route.source : mode.source,
+          (requests) => generateWords(helper(`${mode.name}:generator`, split.generator), requests),
+          final,
+        );
+        analysed = rewritten.stream;
+        if (final) outputs = rewritten.outputs;
+      }
+      stream = await helper(`${mode.name}:transfer`, split.transfer).translate(analysed, input.signal);
+    }
+    return decodeSegment(stream, segment, outputs);
+  };
+
   const translateOne = async (text: string, input: EngineInput, route: ApertiumRoute): Promise<string> => {
     const segment = encodeSegment(text, input.markup);
     if (!segment.hasText && segment.codes.every((code) => code.kind !== 'literal')) return text;
@@ -101,9 +217,17 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
       return `apertium/${apertiumVersion}/${route.modes.length > 1 ? `pivot:${legs}` : legs}`;
     },
     supportsFormality: () => false,
+    supportsTerms(pair) {
+      const route = byPair.get(`${pair.source.toLowerCase()}>${canonicalTarget(pair.target)}`);
+      return route !== undefined && targetAnalyser(route.modes.at(-1)!) !== undefined;
+    },
     async translate(input) {
       if (closed) throw new EngineError('apertium: engine is closed', 'apertium');
       const route = routeFor(input.source, input.target);
+      if (input.terms && input.terms.entries.length > 0) {
+        const index = await termIndex(route, input.terms);
+        return Promise.all(input.texts.map((text) => translateWithTerms(text, input, route, index)));
+      }
       return Promise.all(input.texts.map((text) => translateOne(text, input, route)));
     },
     status: () => [...processes.values()].map((pipeline) => pipeline.status()),

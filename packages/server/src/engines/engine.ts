@@ -31,6 +31,19 @@ export interface EngineInput {
    */
   readonly instructions?: readonly string[];
   readonly signal?: AbortSignal;
+  /**
+   * Glossary terms for an engine that translates them as words of the sentence (`supportsTerms`): each
+   * occurrence of a source term, in any inflected form the engine recognises, becomes the target term,
+   * inflected and agreed with like any word the engine chose itself.
+   */
+  readonly terms?: EngineTerms;
+}
+
+export interface EngineTerms {
+  /** Identifies the entries (glossary ids and versions, language pair), for caches of outputs and analyses. */
+  readonly key: string;
+  /** In priority order: at one place of the text the longest source wins, then the earliest entry. */
+  readonly entries: readonly { readonly source: string; readonly target: string }[];
 }
 
 export interface TranslationEngine {
@@ -40,6 +53,11 @@ export interface TranslationEngine {
   pairs(): readonly LanguagePair[];
   /** Identifies what produces the output for a pair (engine, data version, pivot); changes when output may change. */
   fingerprint(pair: LanguagePair): string;
+  /**
+   * Whether `translate` applies `terms` itself for this pair (inflection and agreement in the target);
+   * otherwise the pipeline locks terms in codes and puts the targets in afterwards.
+   */
+  supportsTerms?(pair: LanguagePair): boolean;
   /** Whether the engine honours `formality: more | less` for this target. */
   supportsFormality(target: string): boolean;
   /** One output per input text, same order. Throws `EngineError` when the engine fails. */

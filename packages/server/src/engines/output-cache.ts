@@ -1,4 +1,4 @@
-import { EngineError, type EngineFormality } from './engine.js';
+import { EngineError, type EngineFormality, type EngineTerms } from './engine.js';
 import type { EngineChoice } from './registry.js';
 
 /**
@@ -15,6 +15,8 @@ export interface OutputCache {
       readonly markup: boolean;
       readonly formality: EngineFormality;
       readonly instructions?: readonly string[];
+      /** Glossary terms the engine applies itself (`supportsTerms`); outputs are kept per `terms.key`. */
+      readonly terms?: EngineTerms;
     },
   ): Promise<string[]>;
 }
@@ -44,6 +46,7 @@ export function createOutputCache(maxEntries: number): OutputCache {
       markup: options.markup,
       formality: options.formality,
       ...(options.instructions?.length ? { instructions: options.instructions } : {}),
+      ...(options.terms ? { terms: options.terms } : {}),
     });
     if (!Array.isArray(translated) || translated.length !== texts.length) {
       throw new EngineError(
@@ -57,7 +60,7 @@ export function createOutputCache(maxEntries: number): OutputCache {
     async translate(choice, units, options) {
       // No cache: nothing to look up (hashing every unit for a miss).
       if (maxEntries === 0) return run(choice, units, options);
-      const id = `${choice.engine.name}\u0000${choice.engine.fingerprint(choice.pair)}\u0000${options.formality}\u0000${options.markup ? 1 : 0}\u0000${(options.instructions ?? []).join('\u0001')}`;
+      const id = `${choice.engine.name}\u0000${choice.engine.fingerprint(choice.pair)}\u0000${options.formality}\u0000${options.markup ? 1 : 0}\u0000${(options.instructions ?? []).join('\u0001')}\u0000${options.terms?.key ?? ''}`;
       let table = tables.get(id);
       if (!table) {
         table = new Map();

@@ -55,7 +55,8 @@ export class TermMatcher {
           node = child;
         }
       }
-      node.target = entry.target;
+      // The first entry of a source wins (glossaries are given in priority order).
+      node.target ??= entry.target;
     }
     this.size = entries.length;
   }

@@ -17,8 +17,9 @@ import {
   type TranslationMemoryMatch,
 } from '@glossa/protocol';
 import type { Caller, ServiceContext } from '../context.js';
+import type { EngineTerms } from '../engines/engine.js';
 import { loadAgreement } from '../glossaries/agreement.js';
-import { type LockedUnit, lockTerms } from '../glossaries/lock.js';
+import { lockTerms } from '../glossaries/lock.js';
 import { TermMatcher } from '../glossaries/matcher.js';
 import { carryOver } from '../memories/carry-over.js';
 import { applyPreferences, parseInstruction } from '../style-rules/instructions.js';
@@ -38,27 +39,42 @@ const MAX_FORWARDED_INSTRUCTIONS = 10;
 export interface Customizations {
   /** Custom instructions outside the deterministic subset, for engines that can follow them (upstream). */
   readonly instructions: readonly string[];
-  /** One output per unit; `engine` is called once, with the units the memory did not answer. */
+  /**
+   * One output per unit; `engine` is called with the units the memory did not answer (once per markup
+   * mode). With `nativeTerms` (an engine that inflects glossary terms itself, `supportsTerms`), the
+   * glossaries go to the engine as `terms` instead of being locked in codes.
+   */
   translate(
     units: readonly string[],
     markup: boolean,
-    engine: (texts: string[], markup: boolean) => Promise<string[]>,
+    engine: (texts: string[], markup: boolean, terms?: EngineTerms) => Promise<string[]>,
+    nativeTerms?: boolean,
   ): Promise<{ outputs: string[]; matches: (UnitMatch | undefined)[] }>;
 }
 
-const matcherCache = new Map<string, TermMatcher>();
+interface CompiledGlossary {
+  readonly key: string;
+  readonly matcher: TermMatcher;
+  readonly entries: readonly { readonly source: string; readonly target: string }[];
+}
+
+const matcherCache = new Map<string, CompiledGlossary>();
 const MATCHER_CACHE_SIZE = 64;
 
-function cachedMatcher(key: string, build: () => TermMatcher): TermMatcher {
-  let matcher = matcherCache.get(key);
-  if (matcher) {
+async function cachedGlossary(
+  key: string,
+  load: () => Promise<readonly { source: string; target: string }[]>,
+): Promise<CompiledGlossary> {
+  let compiled = matcherCache.get(key);
+  if (compiled) {
     matcherCache.delete(key);
   } else {
-    matcher = build();
+    const entries = await load();
+    compiled = { key, matcher: new TermMatcher(entries), entries };
     if (matcherCache.size >= MATCHER_CACHE_SIZE) matcherCache.delete(matcherCache.keys().next().value!);
   }
-  matcherCache.set(key, matcher);
-  return matcher;
+  matcherCache.set(key, compiled);
+  return compiled;
 }
 
 /** The request's customizations, or undefined when it has none. Resources were checked (404) before. */
@@ -72,7 +88,7 @@ export async function loadCustomizations(
   const accountId = caller.account.id;
   const resources = context.resources;
   const language = baseLanguage(target);
-  const matchers: TermMatcher[] = [];
+  const glossaries: CompiledGlossary[] = [];
   const glossaryIds =
     request.glossary_ids ?? (request.glossary_id !== undefined ? [request.glossary_id] : []);
   for (const id of glossaryIds) {
@@ -80,11 +96,20 @@ export async function loadCustomizations(
     if (!glossary || source === undefined) continue;
     const pair = { source: baseLanguage(source), target: language };
     const key = `${id}:${glossary.version}:${pair.source}>${pair.target}`;
-    const entries = matcherCache.has(key)
-      ? []
-      : ((await resources.glossaries.entries(accountId, id, pair.source, pair.target)) ?? []);
-    matchers.push(cachedMatcher(key, () => new TermMatcher(entries)));
+    glossaries.push(
+      await cachedGlossary(
+        key,
+        async () => (await resources.glossaries.entries(accountId, id, pair.source, pair.target)) ?? [],
+      ),
+    );
   }
+  const terms: EngineTerms | undefined =
+    glossaries.length === 0
+      ? undefined
+      : {
+          key: glossaries.map((glossary) => glossary.key).join('|'),
+          entries: glossaries.flatMap((glossary) => glossary.entries),
+        };
 
   const list =
     request.style_id === undefined ? undefined : await resources.styleList(accountId, request.style_id);
@@ -108,7 +133,8 @@ export async function loadCustomizations(
     else if (parsed?.kind === 'keep') keep.push({ source: parsed.term, target: parsed.term });
     else if (forwarded.length < MAX_FORWARDED_INSTRUCTIONS) forwarded.push(prompt);
   }
-  if (keep.length > 0) matchers.push(new TermMatcher(keep));
+  const keepMatcher = keep.length > 0 ? new TermMatcher(keep) : undefined;
+  const matchers = [...glossaries.map((glossary) => glossary.matcher), ...(keepMatcher ? [keepMatcher] : [])];
   const rules = list?.configuredRules ?? {};
   const memoryId = request.translation_memory_id;
   const threshold = request.translation_memory_threshold ?? DEFAULT_TRANSLATION_MEMORY_THRESHOLD;
@@ -133,7 +159,10 @@ export async function loadCustomizations(
 
   return {
     instructions: forwarded,
-    async translate(units, markup, engine) {
+    async translate(units, markup, engine, engineTerms = false) {
+      // Post-editing (style rules, "use X instead of Y") must not touch a term: with post-edits, terms are
+      // locked in codes and put back after them, even for an engine that could inflect them.
+      const nativeTerms = engineTerms && preferences.length === 0 && Object.keys(rules).length === 0;
       const outputs = new Array<string>(units.length);
       const matches = new Array<UnitMatch | undefined>(units.length);
       const pending: number[] = [];
@@ -152,29 +181,41 @@ export async function loadCustomizations(
         if (match && target !== undefined) outputs[index] = postEditUnit(target, markup);
         else pending.push(index);
       });
-      if (pending.length > 0) {
-        const locked: LockedUnit[] | undefined =
-          matchers.length > 0
-            ? pending.map((index) => lockTerms(units[index]!, markup, matchers))
-            : undefined;
-        const useCodes = markup || (locked?.some((unit) => unit.locked) ?? false);
-        const texts = pending.map((index, position) =>
-          useCodes && locked ? locked[position]!.text : units[index]!,
-        );
-        const translated = await engine(texts, useCodes);
+      if (pending.length === 0) return { outputs, matches };
+      // An engine that inflects terms gets the glossaries; only "keep" terms are locked for it.
+      const lockers = nativeTerms ? (keepMatcher ? [keepMatcher] : []) : matchers;
+      const termsForEngine = nativeTerms ? terms : undefined;
+      const locked = pending.map((index) =>
+        lockers.length > 0 ? lockTerms(units[index]!, markup, lockers) : undefined,
+      );
+      // Units with a locked term go to the engine in code form; the others exactly as without a glossary.
+      const withCodes = pending.filter((_, position) => locked[position]?.locked && !markup);
+      const asGiven = pending.filter((_, position) => !(locked[position]?.locked && !markup));
+      const lockedOf = new Map(pending.map((index, position) => [index, locked[position]]));
+      const run = async (indexes: number[], codes: boolean) => {
+        if (indexes.length === 0) return;
+        const texts = indexes.map((index) => {
+          const unit = lockedOf.get(index);
+          return unit?.locked ? unit.text : units[index]!;
+        });
+        const translated = await engine(texts, codes, termsForEngine);
         // Post-editing runs before the terms go back in, so it cannot change a glossary term either.
-        const edited = pending.map((_, position) => postEditUnit(translated[position] ?? '', useCodes));
-        const agreement = locked?.some((unit) => unit.locked)
+        const edited = indexes.map((_, position) => postEditUnit(translated[position] ?? '', codes));
+        const lockedUnits = indexes.map((index) => lockedOf.get(index));
+        const agreement = lockedUnits.some((unit) => unit?.locked)
           ? await loadAgreement(
               language,
-              locked.flatMap((unit, position) => (unit.locked ? unit.occurrences(edited[position]!) : [])),
+              lockedUnits.flatMap((unit, position) =>
+                unit?.locked ? unit.occurrences(edited[position]!) : [],
+              ),
             )
           : undefined;
-        pending.forEach((index, position) => {
-          outputs[index] =
-            useCodes && locked ? locked[position]!.unlock(edited[position]!, agreement) : edited[position]!;
+        indexes.forEach((index, position) => {
+          const unit = lockedUnits[position];
+          outputs[index] = unit?.locked ? unit.unlock(edited[position]!, agreement) : edited[position]!;
         });
-      }
+      };
+      await Promise.all([run(withCodes, true), run(asGiven, markup)]);
       return { outputs, matches };
     },
   };

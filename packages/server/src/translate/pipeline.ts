@@ -10,7 +10,12 @@ import {
   toV2LanguageCode,
 } from '@glossa/protocol';
 import type { Caller, ServiceContext } from '../context.js';
-import { EngineError, type EngineFormality, UnsupportedPairError } from '../engines/engine.js';
+import {
+  EngineError,
+  type EngineFormality,
+  type EngineTerms,
+  UnsupportedPairError,
+} from '../engines/engine.js';
 import type { EngineChoice } from '../engines/registry.js';
 import { badRequest, ServiceError, unsupportedLanguage } from '../errors.js';
 import { currentBillingPeriod } from './billing-period.js';
@@ -182,10 +187,20 @@ export async function translateRequest(
   /** One group's units through the customizations (memory, glossary) and its engine, into `outputs`. */
   const translateGroup = async (group: Group) => {
     if (group.units.length === 0) return;
-    const engine = (texts: string[], markup: boolean) =>
-      context.outputs.translate(group.choice, texts, { markup, formality: group.formality, instructions });
+    const engine = (texts: string[], markup: boolean, terms?: EngineTerms) =>
+      context.outputs.translate(group.choice, texts, {
+        markup,
+        formality: group.formality,
+        instructions,
+        ...(terms ? { terms } : {}),
+      });
     const result = customizations
-      ? await customizations.translate(group.units, markup, engine)
+      ? await customizations.translate(
+          group.units,
+          markup,
+          engine,
+          group.choice.engine.supportsTerms?.(group.choice.pair) ?? false,
+        )
       : { outputs: await engine(group.units, markup), matches: [] };
     for (let index = 0; index < group.units.length; index++) {
       const textIndex = group.textIndexes[index]!;

@@ -1,0 +1,402 @@
+/**
+ * Glossary terms as words of the sentence, inside Apertium's own pipeline.
+ *
+ * A pair's pipeline is run in two halves, split right after the bilingual dictionary (`lt-proc -b`): the
+ * first half analyses, disambiguates and looks each word up (`^file<n><pl>/lima<n><f><pl>$`), the second
+ * transfers (agreement, word order), generates and post-generates. Between the halves a glossary term's
+ * dictionary translation is replaced by the glossary's target, analysed by the target language's own
+ * analyser (`archivo<n><m>`), keeping the word's inflection (`<pl>`): the transfer rules then make the
+ * determiners, adjectives and predicates agree with the glossary's word (`Este archivo estuvo eliminado`,
+ * `los archivos`, `le nouveau fichier`) and the generator inflects it (`files` → `archivos`). This is what
+ * the pair does with its own dictionary words, so it works for every installed target (es, pt, ca, fr, it)
+ * and through a pivot (the term's words carry the word-bound blank `t:gl:N` through the first pair and
+ * are replaced in the last one). Inline markup travels as before (word-bound blanks), so a term inside
+ * `<b>…</b>` agrees too.
+ *
+ * Terms are found twice: as written (the glossary matcher, on the text: `t:gl:N` on their words), and by
+ * lemma in the analysed stream of the first pair (`files`, `Files` for the term `file`; one-word terms
+ * whose part of speech is the target's). A term the pipeline cannot inflect (its target unknown to the
+ * analyser, or of another part of speech than the engine's reading) is written as the glossary has it, in
+ * place of the engine's words, and the sentence keeps the engine's agreement.
+ */
+import { readFileSync } from 'node:fs';
+import { TermMatcher } from '../glossaries/matcher.js';
+import type { TermMark, TermOutput } from './apertium-format.js';
+import type { ApertiumMode } from './apertium-pairs.js';
+import { ApertiumProcess } from './apertium-process.js';
+import type { EngineTerms } from './engine.js';
+
+interface Reading {
+  readonly lemma: string;
+  readonly tags: readonly string[];
+}
+
+interface TargetWord {
+  readonly start: number;
+  readonly end: number;
+  readonly readings: readonly Reading[];
+}
+
+interface AnalysedTarget {
+  readonly target: string;
+  readonly words: readonly TargetWord[];
+}
+
+/** The glossary of one request, analysed for one route. */
+export interface TermIndex {
+  readonly matcher: TermMatcher;
+  readonly targets: ReadonlyMap<string, AnalysedTarget>;
+  /** One-word sources by lemma (lower-cased): their target and the parts of speech the source word can be. */
+  readonly byLemma: ReadonlyMap<string, { readonly target: string; readonly pos: ReadonlySet<string> }>;
+}
+
+/** The two halves of a mode's pipeline and the target language's analyser and generator. */
+export interface SplitMode {
+  readonly analyse: string;
+  readonly transfer: string;
+  /** The first command of the pipeline: the source language's analyser. */
+  readonly sourceAnalyser: string;
+  readonly targetAnalyser: string;
+  readonly generator: string;
+}
+
+/** Spanish (the pivot) nouns of each gender, known to every pair from Spanish, that stand in for a term. */
+const PIVOT_NOUNS: Readonly<Record<string, string>> = { '<m>': 'libro', '<f>': 'casa' };
+const GENDERS = new Set(['<m>', '<f>', '<mf>', '<nt>', '<GD>']);
+const NUMBERS = new Set(['<sg>', '<pl>', '<sp>', '<ND>']);
+/** Source languages whose compounds end with their head (`file server`: the number is on `server`). */
+const HEAD_FINAL = new Set(['en']);
+const SPECIAL = /[\\[\]^$/@<>{}]/g;
+const escapeStream = (text: string) => text.replace(SPECIAL, '\\$&');
+const unescapeStream = (text: string) => text.replace(/\\([\s\S])/g, '$1');
+
+/** The target language's analyser of a mode (`eng-spa` → `spa-eng.automorf.bin` in the same package). */
+export function targetAnalyserOf(mode: ApertiumMode): string | undefined {
+  const dir = /'(\/[^']*\/apertium-[a-z]{2,3}-[a-z]{2,3})\//.exec(readFileSync(mode.file, 'utf8'))?.[1];
+  const [from, to] = mode.name.replace(/_.*$/, '').split('-');
+  return dir && from && to ? `${dir}/${to}-${from}.automorf.bin` : undefined;
+}
+
+/** Splits a mode's null-flush pipeline (`apertium-wblank-mode -z`) after its bilingual dictionary. */
+export function splitPipeline(script: string, targetAnalyser: string): SplitMode | undefined {
+  const commands = script.split(' | ');
+  const bidix = commands.findIndex((command) => /^lt-proc -z -b '[^']+\.autobil\.bin'$/.test(command));
+  const generator = /\$1 '([^']+\.autogen\.bin)'/.exec(script)?.[1];
+  if (bidix <= 0 || !generator) return undefined;
+  return {
+    analyse: commands.slice(0, bidix + 1).join(' | '),
+    transfer: commands.slice(bidix + 1).join(' | '),
+    sourceAnalyser: commands[0]!,
+    targetAnalyser: `lt-proc -z '${targetAnalyser}'`,
+    generator: `lt-proc -z -g '${generator}'`,
+  };
+}
+
+/** Splits on `separator` where it is not escaped with a backslash. */
+function splitUnescaped(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (char === '\\' && index + 1 < text.length) {
+      current += char + text[++index];
+    } else if (char === separator) {
+      parts.push(current);
+      current = '';
+    } else current += char;
+  }
+  parts.push(current);
+  return parts;
+}
+
+function parseReading(reading: string): Reading | undefined {
+  const at = reading.search(/(?<!\\)</);
+  if (at <= 0 || reading.startsWith('*') || reading.includes('+')) return undefined;
+  return { lemma: unescapeStream(reading.slice(0, at)), tags: reading.slice(at).match(/<[^>]+>/g) ?? [] };
+}
+
+/** The readings of every lexical unit in an analyser's output (`^files/file<n><pl>/file<vblex>…$`). */
+function analyses(output: string): Reading[][] {
+  return [...output.matchAll(/\^((?:\\[\s\S]|[^$\\])*)\$/g)].map((unit) =>
+    splitUnescaped(unit[1]!, '/')
+      .slice(1)
+      .map(parseReading)
+      .filter((reading): reading is Reading => reading !== undefined),
+  );
+}
+
+/** Runs one word through an analyser: its readings, or none when the analyser splits it in several units. */
+async function analyseWord(tool: ApertiumProcess, word: string): Promise<Reading[]> {
+  const units = analyses(await tool.translate(escapeStream(word)));
+  return units.length === 1 ? units[0]! : [];
+}
+
+/** Analyses a request's glossary for a route: its source words by lemma, its targets word by word. */
+export async function buildTermIndex(
+  terms: EngineTerms,
+  source: ApertiumProcess,
+  target: ApertiumProcess,
+): Promise<TermIndex> {
+  const targets = new Map<string, AnalysedTarget>();
+  const byLemma = new Map<string, { target: string; pos: Set<string> }>();
+  const words = new Map<string, Promise<Reading[]>>();
+  const analysed = (tool: ApertiumProcess, word: string) => {
+    const key = `${tool.mode}\u0000${word}`;
+    let readings = words.get(key);
+    if (!readings) {
+      readings = analyseWord(tool, word);
+      words.set(key, readings);
+    }
+    return readings;
+  };
+  await Promise.all(
+    terms.entries.map(async ({ target: text }) => {
+      if (targets.has(text)) return;
+      const spans = [...text.matchAll(/[^\s]+/g)].map((match) => ({
+        start: match.index,
+        end: match.index + match[0].length,
+      }));
+      targets.set(text, { target: text, words: [] });
+      const analysedWords = await Promise.all(
+        spans.map(async (span) => ({
+          ...span,
+          readings: await analysed(target, text.slice(span.start, span.end)),
+        })),
+      );
+      targets.set(text, { target: text, words: analysedWords });
+    }),
+  );
+  const sourceReadings = await Promise.all(
+    terms.entries.map(({ source: text }) => (/^[\p{L}\p{N}'-]+$/u.test(text) ? analysed(source, text) : [])),
+  );
+  terms.entries.forEach((entry, index) => {
+    for (const reading of sourceReadings[index]!) {
+      const lemma = reading.lemma.toLowerCase();
+      const known = byLemma.get(lemma) ?? { target: entry.target, pos: new Set<string>() };
+      if (known.target !== entry.target) continue;
+      known.pos.add(reading.tags[0]!);
+      byLemma.set(lemma, known);
+    }
+  });
+  return { matcher: new TermMatcher(terms.entries), targets, byLemma };
+}
+
+/** The glossary terms written in a run of plain text, each with a new mark recorded in `occurrences`. */
+export function markWritten(
+  index: TermIndex,
+  plain: string,
+  occurrences: Map<number, string>,
+): readonly TermMark[] {
+  return index.matcher.find(plain).map((match) => {
+    const mark = occurrences.size + 1;
+    occurrences.set(mark, match.target);
+    return { start: match.start, end: match.end, mark };
+  });
+}
+
+type Token = { kind: 'lu'; body: string } | { kind: 'wblank'; inner: string } | { kind: 'text'; raw: string };
+
+const STREAM_TOKEN =
+  /\[\[((?:\\[\s\S]|[^\]\\])*)\]\]|(\[(?:\\[\s\S]|[^\]\\])*\])|\^((?:\\[\s\S]|[^$\\])*)\$|(\\[\s\S]|[^[^\\]+|[\s\S])/g;
+
+function tokenize(stream: string): Token[] {
+  const tokens: Token[] = [];
+  for (const [, wblank, superblank, lu, text] of stream.matchAll(STREAM_TOKEN)) {
+    if (wblank !== undefined) tokens.push({ kind: 'wblank', inner: wblank });
+    else if (lu !== undefined) tokens.push({ kind: 'lu', body: lu });
+    else {
+      const raw = superblank ?? text ?? '';
+      const last = tokens.at(-1);
+      if (last?.kind === 'text') last.raw += raw;
+      else tokens.push({ kind: 'text', raw });
+    }
+  }
+  return tokens;
+}
+
+const serialize = (tokens: readonly Token[]) =>
+  tokens
+    .map((token) =>
+      token.kind === 'lu' ? `^${token.body}$` : token.kind === 'wblank' ? `[[${token.inner}]]` : token.raw,
+    )
+    .join('');
+
+const markOf = (token: Token | undefined) =>
+  token?.kind === 'wblank' ? /t:gl:(\d+)/.exec(token.inner)?.[1] : undefined;
+
+/** `^file<n><pl>/lima<n><f><pl>/archivo<n><m><pl>$` → the source reading and the dictionary's first target. */
+function luParts(body: string): { source: Reading | undefined; target: Reading | undefined; raw: string[] } {
+  const raw = splitUnescaped(body, '/');
+  return { source: parseReading(raw[0]!), target: parseReading(raw[1] ?? ''), raw };
+}
+
+/**
+ * In the first pair's analysed stream: marks the words that are a one-word term in another form than
+ * written (`files` for `file`), where the engine read them as the term's part of speech.
+ */
+export function markByLemma(stream: string, index: TermIndex, occurrences: Map<number, string>): string {
+  if (index.byLemma.size === 0) return stream;
+  const tokens = tokenize(stream);
+  let changed = false;
+  tokens.forEach((token, at) => {
+    if (token.kind !== 'lu') return;
+    const previous = tokens[at - 1];
+    if (markOf(previous) !== undefined) return;
+    const { source, target } = luParts(token.body);
+    const entry = source && index.byLemma.get(source.lemma.toLowerCase());
+    if (!entry || !target || !entry.pos.has(source.tags[0]!)) return;
+    const analysed = index.targets.get(entry.target);
+    if (!analysed || !headOf(analysed, target.tags[0]!)) return;
+    const mark = occurrences.size + 1;
+    occurrences.set(mark, entry.target);
+    if (previous?.kind === 'wblank') previous.inner += `; t:gl:${mark}`;
+    else tokens.splice(at, 0, { kind: 'wblank', inner: `t:gl:${mark}` });
+    changed = true;
+  });
+  return changed ? serialize(tokens) : stream;
+}
+
+/**
+ * The target's word that can stand for the engine's word of part of speech `pos`, with its reading: a
+ * reading of the word as the glossary writes it (its lemma, or a noun in any form), so that `archivo` is
+ * the noun and never a form of the verb `archivar`.
+ */
+function headOf(target: AnalysedTarget, pos: string): { word: TargetWord; reading: Reading } | undefined {
+  for (const word of target.words) {
+    const written = target.target.slice(word.start, word.end).toLowerCase();
+    const reading = word.readings.find(
+      (candidate) =>
+        candidate.tags[0] === pos && (pos === '<n>' || candidate.lemma.toLowerCase() === written),
+    );
+    if (reading) return { word, reading };
+  }
+  return undefined;
+}
+
+/**
+ * In the last pair's analysed stream: each marked term's dictionary translation becomes its glossary
+ * target with the engine's inflection (`lima<n><f><pl>` → `archivo<n><m><pl>`); the other words of a
+ * term of several words are removed. Returns what each mark becomes in the output.
+ */
+export async function rewriteTerms(
+  stream: string,
+  index: TermIndex,
+  occurrences: ReadonlyMap<number, string>,
+  sourceLanguage: string,
+  generate: (requests: string[]) => Promise<string[]>,
+  final = true,
+): Promise<{ stream: string; outputs: Map<number, TermOutput> }> {
+  const outputs = new Map<number, TermOutput>();
+  const tokens = tokenize(stream);
+  const byMark = new Map<number, number[]>();
+  tokens.forEach((token, at) => {
+    const mark = token.kind === 'lu' ? markOf(tokens[at - 1]) : undefined;
+    if (mark === undefined) return;
+    const list = byMark.get(Number(mark)) ?? [];
+    list.push(at);
+    byMark.set(Number(mark), list);
+  });
+  if (byMark.size === 0) return { stream, outputs };
+  const removed = new Set<number>();
+  const adjectives: {
+    mark: number;
+    head: string;
+    before: string;
+    requests: string[];
+    words: string[];
+    rest: string;
+  }[] = [];
+  for (const [mark, positions] of byMark) {
+    const target = occurrences.get(mark);
+    const analysed = target === undefined ? undefined : index.targets.get(target);
+    if (target === undefined || !analysed) continue;
+    const candidates = positions
+      .map((at) => ({ at, parts: luParts((tokens[at] as { body: string }).body) }))
+      .filter(({ parts }) => parts.source && parts.target && headOf(analysed, parts.target.tags[0]!));
+    const chosen = HEAD_FINAL.has(sourceLanguage) ? candidates.at(-1) : candidates[0];
+    for (const at of positions.slice(1)) {
+      removed.add(at);
+      removed.add(at - 1);
+      if (tokens[at - 2]?.kind === 'text' && /^\s+$/.test((tokens[at - 2] as { raw: string }).raw))
+        removed.add(at - 2);
+    }
+    const keepOthers = () => {
+      for (const at of positions.slice(1)) for (const part of [at, at - 1, at - 2]) removed.delete(part);
+    };
+    if (!chosen) {
+      if (final) outputs.set(mark, { kind: 'literal', target });
+      else keepOthers();
+      continue;
+    }
+    const engineWord = chosen.parts.target!;
+    const head = headOf(analysed, engineWord.tags[0]!)!;
+    const gender = head.reading.tags.find((tag) => GENDERS.has(tag) && tag !== '<GD>');
+    let tags = engineWord.tags.map((tag) => (gender && GENDERS.has(tag) ? gender : tag));
+    if (gender && !tags.some((tag) => GENDERS.has(tag))) tags = [tags[0]!, gender, ...tags.slice(1)];
+    const first = tokens[positions[0]!] as { body: string };
+    if (!final) {
+      // Through a pivot: a pivot-language noun of the target's gender stands in for the term, so that the
+      // pivot's own agreement (which the last pair copies) already follows the term.
+      const standIn = tags[0] === '<n>' && gender ? PIVOT_NOUNS[gender] : undefined;
+      first.body = `${chosen.parts.raw[0]}/${standIn ?? escapeStream(engineWord.lemma)}${tags.join('')}`;
+      if (!standIn) keepOthers();
+      continue;
+    }
+    first.body = `${chosen.parts.raw[0]}/${escapeStream(head.reading.lemma)}${tags.join('')}`;
+    const before = target.slice(0, head.word.start);
+    // Adjectives right after the head that agree with it in the glossary agree with it in the sentence.
+    const number = tags.find((tag) => tag === '<sg>' || tag === '<pl>');
+    const headNumber = head.reading.tags.find((tag) => NUMBERS.has(tag));
+    const following = analysed.words.slice(analysed.words.indexOf(head.word) + 1);
+    const requests: string[] = [];
+    const words: string[] = [];
+    for (const word of following) {
+      const adjective = word.readings.find(
+        (reading) =>
+          (reading.tags[0] === '<adj>' || reading.tags.includes('<pp>')) &&
+          (gender === undefined || reading.tags.includes(gender) || reading.tags.includes('<mf>')) &&
+          (headNumber === undefined || reading.tags.includes(headNumber) || reading.tags.includes('<sp>')),
+      );
+      if (!adjective || !number || number === headNumber) break;
+      const inflected = adjective.tags.map((tag) => (NUMBERS.has(tag) ? number : tag)).join('');
+      requests.push(`^${escapeStream(adjective.lemma)}${inflected}$`);
+      words.push(target.slice(word.start, word.end));
+    }
+    const restStart = words.length > 0 ? following[words.length - 1]!.end : head.word.end;
+    adjectives.push({
+      mark,
+      head: head.reading.lemma,
+      before,
+      requests,
+      words,
+      rest: target.slice(restStart),
+    });
+  }
+  const generated = await generate(adjectives.flatMap((item) => item.requests));
+  let cursor = 0;
+  for (const item of adjectives) {
+    const forms = item.words.map((word, at) => {
+      const form = generated[cursor + at];
+      return form && /^[\p{L}'-]+$/u.test(form) ? form : word;
+    });
+    cursor += item.words.length;
+    const after = forms.length > 0 ? ` ${forms.join(' ')}${item.rest}` : item.rest;
+    outputs.set(item.mark, { kind: 'inflected', head: item.head, before: item.before, after });
+  }
+  return { stream: serialize(tokens.filter((_, at) => !removed.has(at))), outputs };
+}
+
+/** What the pair's generator makes of each `^lemma<tags>$` (one line each). */
+export async function generateWords(tool: ApertiumProcess, requests: string[]): Promise<string[]> {
+  if (requests.length === 0) return [];
+  const output = await tool.translate(requests.join('\n'));
+  return output
+    .split('\n')
+    .slice(0, requests.length)
+    .map((line) => line.trim());
+}
+
+/** A process running one command (an analyser, a generator, half of a pipeline) in null-flush mode. */
+export function commandProcess(name: string, script: string, idleMs: number, timeoutMs: number) {
+  return new ApertiumProcess({ command: { name, script }, idleMs, timeoutMs });
+}
