@@ -1,0 +1,142 @@
+/**
+ * Documents on PostgreSQL (a real cluster started by the test): the job side's fencing (a taken-over attempt
+ * can neither finish, fail, refund nor bill), and two servers on one database, where the one that stops
+ * (SIGTERM's graceful close) leaves its running document to the other, billed once.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
+import { startBoss } from '../src/pg-queue.js';
+import { createPostgresDocuments, migrateDocuments } from '../src/postgres.js';
+import { download, upload, waitDone } from './document-helpers.js';
+import { startTestServer, type TestServer } from './helpers.js';
+
+if (!hasPostgres) console.warn('Skipping the PostgreSQL document tests: postgresql is not installed.');
+
+const DEV_KEY = 'documents-postgres-dev-key-0123';
+let cluster: PostgresCluster;
+beforeAll(async () => {
+  if (hasPostgres) cluster = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
+  it('an attempt taken over can neither finish, fail (refund), nor record characters; the new one can', async () => {
+    const url = await cluster.createDatabase();
+    const pool = new pg.Pool({ connectionString: url, max: 3 });
+    const { boss, enqueue } = await startBoss(url, {});
+    try {
+      await migrateDocuments(pool);
+      // Migrating again (another instance starting) changes nothing.
+      await migrateDocuments(pool);
+      const documents = createPostgresDocuments(pool, enqueue);
+      await documents.store.insert(
+        {
+          id: 'a'.repeat(32),
+          accountId: 'account-1',
+          keyId: 'key-1',
+          keyHash: 'b'.repeat(64),
+          extension: 'txt',
+          outputExtension: 'txt',
+          parameters: { file_name: 'a.txt', target_lang: 'es', source_lang: 'en' },
+          billedCharacters: 40,
+          usageDay: '2026-11-25',
+          estimateMs: 10,
+          expiresAt: new Date(Date.now() + 60_000).toISOString(),
+        },
+        Buffer.from('Hello.'),
+      );
+      const jobs = async () =>
+        Number(
+          (await pool.query(`SELECT COUNT(*) AS n FROM pgboss.job WHERE name = 'glossa-documents'`)).rows[0]
+            .n,
+        );
+      expect(await jobs()).toBe(1);
+      // Scoped by account: another account cannot claim it.
+      expect(await documents.claim('account-2', 'a'.repeat(32), 'dead/1/x')).toBeUndefined();
+      const first = await documents.claim('account-1', 'a'.repeat(32), 'dead/1/x');
+      expect(first?.document.attempt).toBe(1);
+      expect(first?.bytes.toString()).toBe('Hello.');
+      // Claimed once: a duplicate job finds nothing to do.
+      expect(await documents.claim('account-1', 'a'.repeat(32), 'other/2/y')).toBeUndefined();
+      expect(await documents.owners('other/2/y')).toEqual(['dead/1/x']);
+      // Its owner holds no lock (dead): the document is queued again, with a new job.
+      const free = async (client: pg.PoolClient) =>
+        (await client.query('SELECT pg_try_advisory_xact_lock(1, 2) AS free')).rows[0].free as boolean;
+      expect(await documents.takeOver('dead/1/x', free)).toBe(1);
+      expect(await jobs()).toBe(2);
+      const second = await documents.claim('account-1', 'a'.repeat(32), 'live/3/z');
+      expect(second?.document.attempt).toBe(2);
+      // The old attempt is fenced out.
+      expect(await documents.finish(first!.document, Buffer.from('old'))).toBe(false);
+      expect(await documents.fail(first!.document, 'old failure')).toBeUndefined();
+      expect(await documents.setBilled(first!.document, 99, '2026-11-25')).toBe(false);
+      // The new one fails once: its refund is the document's characters, once.
+      expect(await documents.setBilled(second!.document, 45, '2026-11-26')).toBe(true);
+      expect(await documents.fail(second!.document, 'engine failed')).toEqual({
+        billed: 45,
+        day: '2026-11-26',
+      });
+      expect(await documents.fail(second!.document, 'engine failed')).toBeUndefined();
+      const found = await documents.store.find('account-1', 'a'.repeat(32), 'x');
+      expect(found).toBeUndefined(); // wrong key
+      expect(await documents.store.counts()).toEqual({ queued: 0, translating: 0 });
+    } finally {
+      await boss.stop({ graceful: false });
+      await pool.end();
+    }
+  }, 60_000);
+
+  it('a server that stops mid-job leaves the document to another on the same database: done once, billed once', async () => {
+    const databaseUrl = await cluster.createDatabase();
+    const text = Array.from(
+      { length: 4000 },
+      (_, index) => `The red car ${index} is fast. The house is big and the garden ${index} is green.\n`,
+    ).join('');
+    let first: TestServer | undefined = await startTestServer({
+      databaseUrl,
+      devKey: DEV_KEY,
+      documents: { concurrency: 1 },
+    });
+    let second: TestServer | undefined;
+    const database = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    try {
+      const uploaded = await upload(first, 'long.txt', text, { target_lang: 'ES', source_lang: 'EN' });
+      expect(uploaded.status).toBe(200);
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const { rows } = await database.query('SELECT status, progress FROM documents WHERE id = $1', [
+          uploaded.data.document_id,
+        ]);
+        if (rows[0].status === 'translating' && rows[0].progress > 0) break;
+        expect(['queued', 'translating']).toContain(rows[0].status);
+        if (Date.now() > deadline) throw new Error('the job did not start in 60 s');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      second = await startTestServer({ databaseUrl, devKey: DEV_KEY, documents: { concurrency: 1 } });
+      await first.server.close();
+      first = undefined;
+      const { rows } = await database.query('SELECT status FROM documents WHERE id = $1', [
+        uploaded.data.document_id,
+      ]);
+      expect(['queued', 'translating']).toContain(rows[0].status);
+      expect((await waitDone(second, uploaded.data, 120_000)).status).toBe('done');
+      const attempts = await database.query('SELECT attempt FROM documents WHERE id = $1', [
+        uploaded.data.document_id,
+      ]);
+      expect(attempts.rows[0].attempt).toBe(2);
+      const result = await download(second, uploaded.data);
+      expect(result.status).toBe(200);
+      const lines = result.bytes.toString().split('\n');
+      expect(lines).toHaveLength(4001);
+      expect(lines[3999]).toMatch(/^El coche rojo 3999 es /);
+      expect((await second.call('/v2/usage')).data.character_count).toBe([...text].length);
+    } finally {
+      await database.end();
+      await first?.server.close();
+      await second?.server.close();
+    }
+  }, 240_000);
+});
