@@ -217,8 +217,24 @@ describe('POST /v2/write/rephrase', () => {
     const refused = await rephrase({ text: ['Elle est contente.'], target_lang: 'fr', tone: 'friendly' });
     expect(refused.status).toBe(400);
     expect(refused.data.message).toBe(
-      "Value for 'tone' not supported for target_lang 'fr': 'friendly'. Use a 'prefer_' value to fall back.",
+      "Language fr does not support setting a tone ('tone': 'friendly'). Use a 'prefer_' value to fall back.",
     );
+  });
+
+  it('a style or tone for a language without rewrites: the official client wording, engine or not', async () => {
+    // deepl-node's tests match /Language ja does not support setting a tone/ and "... a writing style".
+    const tone = await rephrase({ text: ['こんにちは。'], target_lang: 'ja', tone: 'confident' });
+    expect(tone.status).toBe(400);
+    expect(tone.data.message).toMatch(/^Language ja does not support setting a tone/);
+    const style = await rephrase({ text: ['こんにちは。'], target_lang: 'ja', writing_style: 'business' });
+    expect(style.status).toBe(400);
+    expect(style.data.message).toMatch(/^Language ja does not support setting a writing style/);
+    const german = await rephrase({ text: ['Das ist gut.'], target_lang: 'de', writing_style: 'academic' });
+    expect(german.data.message).toMatch(/^Language de does not support setting a writing style/);
+    // Without a style, Japanese is what this server cannot correct at all.
+    const plain = await rephrase({ text: ['こんにちは。'], target_lang: 'ja' });
+    expect(plain.status).toBe(400);
+    expect(plain.data.message).toMatch(/^Value for 'target_lang' not supported by this server: 'ja'/);
   });
 
   it('refuses an unknown writing style', async () => {

@@ -36,15 +36,21 @@ export function resolveWriteRequest(request: ImproveRequest): {
 } {
   const code = canonicalLanguage(request.targetLang) ?? request.targetLang;
   const language = writeLanguage(code);
+  // A style or tone where no rewrites exist is refused first, in the public wording, whether or not this
+  // server corrects the language: `ja` with a tone is "Language ja does not support setting a tone".
+  const rewrite = pickRewrite(request, code, language);
   if (!language) {
     throw unsupportedLanguage(
       `Value for 'target_lang' not supported by this server: '${request.targetLang}'. See GET /v3/languages?resource=write.`,
     );
   }
-  return { language, rewrite: pickRewrite(request, language) };
+  return { language, rewrite };
 }
 
-function pickRewrite(request: ImproveRequest, language: WriteLanguage) {
+/** `writing_style` / `tone` as the public service names them in its messages. */
+const SETTING_NAMES = { writing_style: 'a writing style', tone: 'a tone' } as const;
+
+function pickRewrite(request: ImproveRequest, code: string, language: WriteLanguage | undefined) {
   const [parameter, value, table] =
     request.writingStyle !== undefined
       ? (['writing_style', request.writingStyle, WRITING_STYLE_REWRITES] as const)
@@ -52,11 +58,11 @@ function pickRewrite(request: ImproveRequest, language: WriteLanguage) {
         ? (['tone', request.tone, TONE_REWRITES] as const)
         : (['writing_style', 'default', WRITING_STYLE_REWRITES] as const);
   const name = withoutPreferPrefix(value);
-  if (language.styles) return table[name];
+  if (language?.styles) return table[name];
   // `prefer_` values and `default` fall back to plain correction where styles are not supported.
   if (name === 'default' || value.startsWith('prefer_')) return undefined;
   throw badRequest(
-    `Value for '${parameter}' not supported for target_lang '${language.code}': '${value}'. Use a 'prefer_' value to fall back.`,
+    `Language ${code} does not support setting ${SETTING_NAMES[parameter]} ('${parameter}': '${value}'). Use a 'prefer_' value to fall back.`,
   );
 }
 
