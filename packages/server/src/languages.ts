@@ -92,8 +92,7 @@ export function createLanguageCatalog(
         const list = feature.resources?.[resource];
         if (list) return list({ engines, translateText: () => structuredClone(textLanguages()) });
       }
-      if (resource === 'glossary' || resource === 'style_rules')
-        return customizationLanguages(resource, textLanguages());
+      if (resource === 'glossary' || resource === 'style_rules') return customizationLanguages(resource);
       if (resource !== 'translate_text') return [];
       return structuredClone(textLanguages());
     },

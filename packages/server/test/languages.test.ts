@@ -81,6 +81,56 @@ describe('GET /v3/languages', () => {
   });
 });
 
+describe('/v3/languages for glossaries and style rules: what the spine really accepts (issue 21)', () => {
+  it('style_rules lists every language a style list can be created in (de, ja too), and only those', async () => {
+    const listed = (await t.call('/v3/languages?resource=style_rules')).data.map(
+      (l: { lang: string }) => l.lang,
+    );
+    expect(listed).toEqual(expect.arrayContaining(['de', 'ja', 'en', 'es']));
+    for (const language of listed) {
+      const reply = await t.call('/v3/style_rules', { json: { name: 's', language } });
+      expect(reply.status, language).toBe(201);
+    }
+    for (const language of ['pt', 'ca', 'en-XA']) {
+      expect(listed).not.toContain(language);
+      expect((await t.call('/v3/style_rules', { json: { name: 's', language } })).status, language).toBe(400);
+    }
+  });
+
+  it('glossary lists every root language a dictionary can be created in (a de → en glossary works)', async () => {
+    const listed = (await t.call('/v3/languages?resource=glossary')).data as {
+      lang: string;
+      usable_as_source: boolean;
+      usable_as_target: boolean;
+    }[];
+    const codes = listed.map((language) => language.lang);
+    expect(codes.length).toBeGreaterThan(6);
+    expect(codes).toEqual(expect.arrayContaining(['de', 'en', 'es', 'ja', 'zh']));
+    expect(codes.some((code) => code.includes('-'))).toBe(false);
+    for (const language of listed) {
+      expect(language).toMatchObject({ usable_as_source: true, usable_as_target: true });
+      const other = language.lang === 'en' ? 'de' : 'en';
+      const reply = await t.call('/v3/glossaries', {
+        json: {
+          name: 'g',
+          dictionaries: [
+            { source_lang: language.lang, target_lang: other, entries: 'a\tb', entries_format: 'tsv' },
+          ],
+        },
+      });
+      expect(reply.status, language.lang).toBe(201);
+    }
+    const pseudo = await t.call('/v3/glossaries', {
+      json: {
+        name: 'g',
+        dictionaries: [{ source_lang: 'en', target_lang: 'en-XA', entries: 'a\tb', entries_format: 'tsv' }],
+      },
+    });
+    expect(pseudo.status).toBe(400);
+    expect(codes).not.toContain('en-XA');
+  });
+});
+
 describe('deprecated v2 endpoints', () => {
   it('/v2/languages: sources by default, targets with supports_formality, upper-case codes', async () => {
     const sources = (await t.call('/v2/languages')).data;

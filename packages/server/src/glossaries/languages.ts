@@ -3,6 +3,7 @@ import {
   canonicalLanguage,
   type EntriesFormat,
   isPseudoLocale,
+  LANGUAGES,
   type Language,
   languageName,
   parseGlossaryEntries,
@@ -62,27 +63,19 @@ export function customizationFeatures(code: string, isTarget: boolean): Language
 }
 
 /**
- * `/v3/languages?resource=glossary`: the root languages of translate_text (glossary dictionaries use root
- * codes), usable on both sides; `resource=style_rules`: the style rule languages some engine translates into.
+ * `/v3/languages?resource=glossary` and `resource=style_rules`: the languages these resources really
+ * accept, whatever the installed engines translate. A glossary dictionary takes any root language of the
+ * interface on either side (`glossaryLanguage`), and applies with any engine that serves the pair (a de → en
+ * dictionary works through an upstream engine); a style list takes any style rule language (`de`, `ja`, …).
  */
-export function customizationLanguages(
-  resource: 'glossary' | 'style_rules',
-  translate: readonly Language[],
-): Language[] {
-  const roots = new Map<string, { source: boolean; target: boolean }>();
-  for (const language of translate) {
-    if (isPseudoLocale(language.lang)) continue;
-    const root = baseLanguage(language.lang);
-    const entry = roots.get(root) ?? { source: false, target: false };
-    entry.source ||= language.usable_as_source;
-    entry.target ||= language.usable_as_target;
-    roots.set(root, entry);
-  }
+export function customizationLanguages(resource: 'glossary' | 'style_rules'): Language[] {
   const codes =
     resource === 'glossary'
-      ? [...roots.keys()]
-      : STYLE_RULE_LANGUAGES.filter((code) => roots.get(code)?.target === true);
-  return codes.sort().map((code) => ({
+      ? LANGUAGES.filter((language) => !language.pseudo && !language.code.includes('-')).map(
+          (language) => language.code,
+        )
+      : [...STYLE_RULE_LANGUAGES];
+  return [...new Set(codes)].sort().map((code) => ({
     lang: code,
     name: languageName(code) ?? code,
     usable_as_source: resource === 'glossary',
