@@ -107,6 +107,32 @@ describe('image documents: OCR in the job', () => {
     expect(await usage(account.key)).toBe(0);
   }, 60_000);
 
+  it('text OCR cannot read (blurred past reading, or no text at all): the job ends in error saying so, nothing billed', async () => {
+    const account = await t.server.createAccount({ plan: 'paid' });
+    // The gradient poster blurred (σ 6): Tesseract guesses "The Mee ty 4 ee" at 49% confidence.
+    const blurred = await sharp(await gradientPoster())
+      .blur(6)
+      .png()
+      .toBuffer();
+    const blank = await sharp({ create: { width: 200, height: 120, channels: 3, background: '#3a7' } })
+      .png()
+      .toBuffer();
+    for (const [image, fields] of [
+      [blurred, { target_lang: 'ES', source_lang: 'EN' }],
+      [blurred, { target_lang: 'ES' }],
+      [blank, { target_lang: 'ES' }],
+    ] as const) {
+      const uploaded = await upload(t, 'unreadable.png', image, fields, { key: account.key });
+      expect(uploaded.status).toBe(200);
+      expect(await finished(uploaded.data, account.key)).toMatchObject({
+        status: 'error',
+        error_message:
+          'No text could be read in the PNG image: OCR (Tesseract) found no words it could read with confidence, so there is nothing to translate. Nothing was billed.',
+      });
+    }
+    expect(await usage(account.key)).toBe(0);
+  }, 60_000);
+
   it('a poster turned a quarter and upside down: read again turned, drawn upright, turned back', async () => {
     const poster = await sharp({ create: { width: 900, height: 240, channels: 3, background: '#ffffff' } })
       .composite([

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { crc32 } from 'node:zlib';
 import sharp, { type OverlayOptions } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { translateFile, upload } from './document-helpers.js';
+import { translateFile, upload, waitDone } from './document-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 let t: TestServer;
@@ -121,13 +121,16 @@ describe('image documents that cannot be translated', () => {
     );
   });
 
-  it('an image without text: done, billed nothing, returned unchanged in size and format', async () => {
+  it('an image without text: the job ends in error saying so, billed nothing', async () => {
     const blank = await sharp({ create: { width: 200, height: 120, channels: 3, background: '#3a7' } })
       .png()
       .toBuffer();
-    const { bytes, final } = await translateFile(t, 'blank.png', blank);
-    expect(final.billed_characters).toBe(0);
-    const meta = await sharp(bytes).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(['png', 200, 120]);
+    const uploaded = await upload(t, 'blank.png', blank);
+    expect(uploaded.status).toBe(200);
+    expect(await waitDone(t, uploaded.data)).toMatchObject({
+      status: 'error',
+      error_message:
+        'No text could be read in the PNG image: OCR (Tesseract) found no words it could read with confidence, so there is nothing to translate. Nothing was billed.',
+    });
   });
 });

@@ -20,6 +20,8 @@ export interface OcrLine extends Box {
 
 export interface OcrBlock extends Box {
   readonly lines: readonly OcrLine[];
+  /** Mean confidence (0..100) of the block's words. */
+  readonly confidence: number;
   /** The words of the block, lines joined by spaces (a hyphen that ends a line joins the word). */
   readonly text: string;
 }
@@ -137,6 +139,7 @@ interface Word extends Box {
   readonly block: string;
   readonly line: string;
   readonly text: string;
+  readonly confidence: number;
 }
 
 /** TSV rows of level 5 (words) into blocks (block + paragraph numbers) of lines, in reading order. */
@@ -159,6 +162,7 @@ export function parseTsv(tsv: string): OcrReading {
       block: `${page}/${block}/${par}`,
       line: `${page}/${block}/${par}/${line}`,
       text,
+      confidence,
       left: left!,
       top: top!,
       width: width!,
@@ -176,7 +180,9 @@ export function parseTsv(tsv: string): OcrReading {
       ...union(line),
       words: line.map((word) => word.text),
     }));
-    return { ...union(ocrLines), lines: ocrLines, text: joinLines(ocrLines) };
+    const all = [...lines.values()].flat();
+    const confidence = all.reduce((sum, word) => sum + word.confidence, 0) / all.length;
+    return { ...union(ocrLines), lines: ocrLines, text: joinLines(ocrLines), confidence };
   });
   return { blocks: read, confidence: found === 0 ? 0 : confidences / found };
 }
