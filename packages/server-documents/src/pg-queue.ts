@@ -5,8 +5,8 @@
  *
  * An instance that dies (SIGKILL, a lost machine) must not take its documents with it, and a job must not be
  * held for pg-boss's expiry (which has to be long: a document may legitimately translate for many minutes).
- * So each instance holds a lease: a session-level advisory lock on its own connection, keyed by a random
- * owner id written on the rows it translates. PostgreSQL releases the lock when that connection ends, so
+ * So each instance holds a lease: a session-level advisory lock on its own connection, keyed by an owner
+ * id (`host/pid/random`) written on the rows it translates. PostgreSQL releases the lock when that connection ends, so
  * every few seconds each instance looks for owners of translating rows whose lock it can take: those are
  * dead, and their documents are queued again (with a new job, in the same transaction), and taken by
  * another instance. Each claim increments the row's attempt, and finishing or failing is conditional on it:
@@ -96,23 +96,39 @@ export async function createPgDocumentQueue(
   const jobs = new Set<Promise<void>>();
   let closed = false;
 
-  // The lease: a connection holding this instance's advisory lock for as long as it lives.
-  let owner = '';
+  // The lease: a connection holding this instance's advisory lock for as long as it lives. The owner id
+  // says which process translates a document (for an operator).
+  const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
   let lease: pg.Client | undefined;
-  const takeLease = async () => {
+  let leasing: Promise<void> | undefined;
+  const connectLease = async () => {
     const client = new pg.Client({ connectionString: url, application_name: 'glossa-documents-lease' });
-    // A lost lease connection: the documents this instance translates may be taken over (their results
-    // are then fenced out); new claims use a new owner on a new connection.
+    // A lost connection (a database restart): the lease is taken again, with the same owner, at the next
+    // check or claim. Meanwhile another instance may queue this one's documents again; the jobs running
+    // here are then fenced out when they finish (wasted work, never a second result or charge).
     client.on('error', (error) => {
       options.logWarning?.('document lease connection lost', { err: error });
       if (lease === client) lease = undefined;
+      client.end().catch(() => {});
     });
-    await client.connect();
-    // Says which process translates a document (for an operator), and is unique to this connection.
-    const id = `${hostname()}/${process.pid}/${randomUUID()}`;
-    await client.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [LEASE_LOCK, id]);
-    owner = id;
+    client.on('end', () => {
+      if (lease === client) lease = undefined;
+    });
+    try {
+      await client.connect();
+      await client.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [LEASE_LOCK, owner]);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
     lease = client;
+  };
+  const takeLease = async () => {
+    if (lease) return;
+    leasing ??= connectLease().finally(() => {
+      leasing = undefined;
+    });
+    await leasing;
   };
   await takeLease();
 
@@ -123,7 +139,7 @@ export async function createPgDocumentQueue(
       await boss.send(DOCUMENT_JOB_QUEUE, job.data);
       return;
     }
-    if (!lease) await takeLease();
+    await takeLease();
     running.add(documentId);
     let claimed: { document: ClaimedDocument; bytes: Buffer } | undefined;
     try {
@@ -196,6 +212,7 @@ export async function createPgDocumentQueue(
 
   /** Dead instances' documents back in the queue, this one's orphans too, expired ones removed. */
   async function checkLeases(): Promise<void> {
+    await takeLease();
     for (const other of await documents.owners(owner)) {
       const taken = await documents.takeOver(other, async (client) => {
         const { rows } = await client.query<{ free: boolean }>(

@@ -89,6 +89,50 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
     }
   }, 60_000);
 
+  it('a lease connection the database ends is taken again, with the same owner lock', async () => {
+    const databaseUrl = await cluster.createDatabase();
+    const t = await startTestServer({ databaseUrl, devKey: DEV_KEY, documents: { leaseCheckSeconds: 0.2 } });
+    const database = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    const leases = async () =>
+      (
+        await database.query<{ pid: number; objid: string }>(
+          `SELECT a.pid, l.objid FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid
+           WHERE a.application_name = 'glossa-documents-lease' AND a.datname = current_database()
+           AND l.locktype = 'advisory' AND l.classid = 7117020 AND l.granted`,
+        )
+      ).rows;
+    const until = async <T>(read: () => Promise<T | undefined>): Promise<T> => {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const value = await read();
+        if (value !== undefined) return value;
+        if (Date.now() > deadline) throw new Error('timed out');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    try {
+      // The service starts its storage in the background: the first upload waits for it.
+      const first = await upload(t, 'a.txt', 'The red car is fast.', {
+        target_lang: 'ES',
+        source_lang: 'EN',
+      });
+      expect((await waitDone(t, first.data)).status).toBe('done');
+      const [before] = await until(async () => ((await leases()).length === 1 ? leases() : undefined));
+      await database.query('SELECT pg_terminate_backend($1)', [before!.pid]);
+      const after = await until(async () => {
+        const rows = await leases();
+        return rows.length === 1 && rows[0]!.pid !== before!.pid ? rows[0] : undefined;
+      });
+      expect(after.objid).toBe(before!.objid);
+      const second = await upload(t, 'b.txt', 'The house is big.', { target_lang: 'ES', source_lang: 'EN' });
+      expect((await waitDone(t, second.data)).status).toBe('done');
+      expect((await download(t, second.data)).bytes.toString()).toMatch(/^La casa es grande\.?$/);
+    } finally {
+      await database.end();
+      await t.close();
+    }
+  }, 60_000);
+
   it('a server that stops mid-job leaves the document to another on the same database: done once, billed once', async () => {
     const databaseUrl = await cluster.createDatabase();
     const text = Array.from(
