@@ -87,7 +87,8 @@ describe('translation memory matches for units with inline tags', () => {
   it('a fuzzy match over the threshold is used with its score; under the threshold it is not', async () => {
     // 6 tokens in match form (open, the, <b>, settings, </b>, !), one substituted: ⌊100 × 5/6⌋ = 83.
     const fuzzy = await translate('Open the <b>settings</b>!', { tag_handling: 'html' });
-    expect(fuzzy.text).toBe('Abra la <b>configuración</b>.');
+    // Used as a translator would (issue 21): the different final mark is carried into the memory's target.
+    expect(fuzzy.text).toBe('Abra la <b>configuración</b>!');
     expect(fuzzy.matches).toMatchObject([{ match_score: 83 }]);
     const strict = await translate('Open the <b>settings</b>!', {
       tag_handling: 'html',
@@ -102,8 +103,10 @@ describe('translation memory matches for units with inline tags', () => {
     // Match form: re, <br>, load, the, page, now, . (7 tokens) against 6, one insertion: ⌊100 × 6/7⌋ = 85;
     // the memory's plain text "Reload the page." has 4 tokens, under the plain lookup's minimum of 6.
     const reply = await translate('Re<br>load the page now.', { tag_handling: 'html' });
-    expect(reply.text).toBe('Re<br>cargue la página.');
     expect(reply.matches).toMatchObject([{ match_score: 85 }]);
+    // Found and reported, but "now" (a word the memory lacks) cannot be carried: the engine translates.
+    expect(reply.text).not.toBe('Re<br>cargue la página.');
+    expect(reply.text).toMatch(/^Re<br>.*ahora\.$/);
   });
 
   it('a different code count or kind is not a match, nor a target whose codes cannot be mapped', async () => {

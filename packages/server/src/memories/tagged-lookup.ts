@@ -26,6 +26,8 @@ export interface TaggedMatch {
   readonly score: number;
   /** The target in the engine's code form, with the unit's code ids. */
   readonly target: string;
+  /** The segment's source text without its codes (what a fuzzy match's differences are taken from). */
+  readonly source: string;
 }
 
 const isMark = (token: string) => token.length === 1 && token >= '\uE001' && token <= '\uE003';
@@ -75,7 +77,8 @@ export function createTaggedLookup(
         for (const target of sql.targets.all(id) as { language: string; tagged: string }[]) {
           if (target.language !== language) continue;
           const text = rebuildTarget(parseStored(target.tagged), source, request.ids);
-          if (text !== undefined) return { segmentId: id, score, target: text };
+          if (text !== undefined)
+            return { segmentId: id, score, target: text, source: matchForm(source).plain };
         }
       }
       return undefined;

@@ -21,7 +21,7 @@ import type { EngineTerms } from '../engines/engine.js';
 import { loadAgreement } from '../glossaries/agreement.js';
 import { lockTerms } from '../glossaries/lock.js';
 import { TermMatcher } from '../glossaries/matcher.js';
-import { carryOver } from '../memories/carry-over.js';
+import { carryOver, needsEngine } from '../memories/carry-over.js';
 import { applyPreferences, parseInstruction } from '../style-rules/instructions.js';
 import { applyConfiguredRules } from '../style-rules/rules.js';
 import { decodeEntities, escapeText } from './markup-parse.js';
@@ -166,21 +166,47 @@ export async function loadCustomizations(
       const outputs = new Array<string>(units.length);
       const matches = new Array<UnitMatch | undefined>(units.length);
       const pending: number[] = [];
+      /** Fuzzy matches that the engine's translations may carry over ("a word the engine translates in place"). */
+      const inPlace: { index: number; form: MemoryForm; source: string }[] = [];
       units.forEach((unit, index) => {
         const match =
           memoryId === undefined
             ? undefined
             : memoryAnswer(resources.memories, memoryId, unit, markup, language, threshold);
+        if (!match) {
+          pending.push(index);
+          return;
+        }
+        matches[index] = { memoryId: memoryId!, segmentId: match.segmentId, score: match.score };
+        if (match.score >= 100 || match.source === undefined) {
+          outputs[index] = postEditUnit(match.target, markup);
+          return;
+        }
         // A fuzzy match is used only where what differs can be carried into its target (a number, a code,
-        // a name); otherwise the engine translates, and the match is still reported.
-        const target =
-          match && match.score < 100 && match.source !== undefined && !markup
-            ? carryOver(unit, match.source, match.target)
-            : match?.target;
-        if (match) matches[index] = { memoryId: memoryId!, segmentId: match.segmentId, score: match.score };
-        if (match && target !== undefined) outputs[index] = postEditUnit(target, markup);
+        // a name, a word the engine translates in place); otherwise the engine translates, and the match is
+        // still reported. Markup units are compared by their text; their target's codes stay in place.
+        const form = memoryForm(unit, match.target, markup);
+        const carried = carryOver(form.request, match.source, form.target);
+        if (carried !== undefined) outputs[index] = postEditUnit(form.restore(carried), markup);
+        else if (needsEngine(form.request, match.source, form.target))
+          inPlace.push({ index, form, source: match.source });
         else pending.push(index);
       });
+      if (inPlace.length > 0) {
+        const translated = await engine(
+          inPlace.flatMap(({ form, source }) => [source, form.request]),
+          false,
+          nativeTerms ? terms : undefined,
+        );
+        inPlace.forEach(({ index, form, source }, position) => {
+          const carried = carryOver(form.request, source, form.target, {
+            source: translated[2 * position] ?? '',
+            request: translated[2 * position + 1] ?? '',
+          });
+          if (carried !== undefined) outputs[index] = postEditUnit(form.restore(carried), markup);
+          else pending.push(index);
+        });
+      }
       if (pending.length === 0) return { outputs, matches };
       // An engine that inflects terms gets the glossaries; only "keep" terms are locked for it.
       const lockers = nativeTerms ? (keepMatcher ? [keepMatcher] : []) : matchers;
@@ -258,4 +284,35 @@ export function memoryMatchesOf(
     });
   });
   return result;
+}
+
+interface MemoryForm {
+  /** The request unit as plain text. */
+  readonly request: string;
+  /** The memory's target as plain text, each code replaced by one private-use character. */
+  readonly target: string;
+  /** A carried target back in the unit's form (code form, escaped, for a markup unit). */
+  restore(carried: string): string;
+}
+
+const CODE_MASK = 0xf000;
+
+/** A unit and a memory target in the plain form `carryOver` compares, and the way back. */
+function memoryForm(unit: string, target: string, markup: boolean): MemoryForm {
+  if (!markup) return { request: unit, target, restore: (carried) => carried };
+  const tags: string[] = [];
+  const masked = target
+    .split(/(<[^>]*>)/)
+    .map((piece, index) => {
+      if (index % 2 === 0) return decodeEntities(piece);
+      tags.push(piece);
+      return String.fromCharCode(CODE_MASK + tags.length - 1);
+    })
+    .join('');
+  return {
+    request: decodeEntities(unit.replace(/<[^>]*>/g, '')),
+    target: masked,
+    restore: (carried) =>
+      escapeText(carried).replace(/[\uf000-\uf8ff]/g, (mark) => tags[mark.charCodeAt(0) - CODE_MASK] ?? ''),
+  };
 }
