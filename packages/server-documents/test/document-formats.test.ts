@@ -17,14 +17,19 @@ describe('text formats through the pseudo engine (en-XA)', () => {
     expect(text).toBe(`\ufeff${xa('Hello world.')} ${xa('Goodbye.')}\n\n${xa('Second line')}\r\n`);
   });
 
-  it('html: text translated, markup, attributes and script kept byte for byte', async () => {
+  it('html: text, alt and title translated, lang set to the target; other markup, attributes and script kept byte for byte', async () => {
     const source =
       '<!DOCTYPE html>\n<html lang="en"><head><title>Settings</title><style>p{color:red}</style></head>' +
-      '<body><p>Click <a href="/x" title="Help">here</a> now.</p><script>var a="keep";</script></body></html>';
+      '<body><p>Click <a href="/x" title="Help">here</a> now.</p><img src="a.png" alt=\'Save &amp; close\'>' +
+      '<q lang="fr" title="42">Bonjour</q><script>var a="keep";</script></body></html>';
     const { text } = await translateFile(t, 'page.html', source);
+    const paragraph = xa('Click <g id="1">here</g> now.')
+      .replace('<g id="1">', `<a href="/x" title="${xa('Help')}">`)
+      .replace('</g>', '</a>');
     expect(text).toBe(
-      `<!DOCTYPE html>\n<html lang="en"><head><title>${xa('Settings')}</title><style>p{color:red}</style></head>` +
-        `<body><p>${xa('Click <g id="1">here</g> now.').replace('<g id="1">', '<a href="/x" title="Help">').replace('</g>', '</a>')}</p><script>var a="keep";</script></body></html>`,
+      `<!DOCTYPE html>\n<html lang="en-XA"><head><title>${xa('Settings')}</title><style>p{color:red}</style></head>` +
+        `<body><p>${paragraph}</p>[<img src="a.png" alt="${xa('Save & close').replace('&', '&amp;')}">` +
+        `<q lang="fr" title="42">${xa('Bonjour').slice(1, -1)}</q><script>var a="keep";</script>]</body></html>`,
     );
   });
 
