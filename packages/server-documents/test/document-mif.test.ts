@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { translateFile, upload } from './document-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';
@@ -82,4 +83,29 @@ it('mif that is not MIF, or whose statements do not close: 400', async () => {
     /string that never ends/,
   );
   expect((await upload(t, 'c.mif', '<MIFFile 7.00> <Para ')).data.message).toMatch(/<Para> never ends/);
+});
+
+it('mif with a reference page (Apertium en→es): the HTML mapping table and its flow untouched, catalogues untouched, body text and body tables translated', async () => {
+  // test/fixtures/reference-pages.mif: the structure FrameMaker 8 writes (see the README there).
+  const source = readFileSync(new URL('./fixtures/reference-pages.mif', import.meta.url), 'utf8');
+  const { text, final } = await translateFile(t, 'reference-pages.mif', source, {
+    target_lang: 'ES',
+    source_lang: 'EN',
+  });
+  expect(text).toBe(
+    source
+      .replace('The cat is black.', 'El gato es negro.')
+      .replace('The dog is in the garden.', 'El perro es en el jardín.')
+      .replace('The house is big.', 'La casa es grande.')
+      .replace("<String `Press the '>", "<String `Prensa el '>")
+      .replace("<String `Start'>", "<String `botón'>")
+      .replace("<String ` button.'>", "<String ` de Inicio.'>"),
+  );
+  expect(text).toContain("<String `P:Mapping Table Cell'>");
+  // Billed: only the body's text.
+  expect(final.billed_characters).toBe(
+    ['The cat is black.', 'The dog is in the garden.', 'The house is big.', 'Press the Start button.'].join(
+      '',
+    ).length,
+  );
 });

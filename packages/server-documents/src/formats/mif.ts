@@ -4,6 +4,7 @@
  * travels as an `<x/>` code in place. The translation is written back over the same `<ParaLine>`s, each
  * with about the share of the text its source line had, broken between words, with its own indentation and
  * `<TextRectID>` (FrameMaker breaks lines again when it opens the file); everything else is copied unchanged.
+ * The text of reference pages (mapping tables) is FrameMaker's data, not the document's: never translated.
  */
 import { type DocumentFormat, DocumentFormatError, decodeText, encodeText } from './format.js';
 import { escapeXml, parseInline } from './inline.js';
@@ -74,12 +75,67 @@ function encodeMifString(text: string): string {
   );
 }
 
-function paragraphs(statements: readonly Statement[], found: Statement[] = []): Statement[] {
+function paragraphs(
+  statements: readonly Statement[],
+  skipped: ReadonlySet<Statement>,
+  found: Statement[] = [],
+): Statement[] {
   for (const statement of statements) {
+    if (skipped.has(statement)) continue;
     if (statement.name === 'Para') found.push(statement);
-    else paragraphs(statement.children, found);
+    else paragraphs(statement.children, skipped, found);
   }
   return found;
+}
+
+/** The value of a simple statement (`<ID 11>` → `11`, ``<TblTag `Mapping Table'>`` → `` `Mapping Table' ``). */
+function valueOf(text: string, statement: Statement): string {
+  return text.slice(statement.start + statement.name.length + 1, statement.end - 1).trim();
+}
+
+function descendants(statement: Statement, name: string, found: Statement[] = []): Statement[] {
+  for (const child of statement.children) {
+    if (child.name === name) found.push(child);
+    descendants(child, name, found);
+  }
+  return found;
+}
+
+/**
+ * What FrameMaker keeps for itself, not for readers: the text flows of reference pages (the HTML and XML
+ * mapping tables, whose cells name formats, ``P:Mapping Table Cell``, and the elements they become) and the
+ * tables anchored in them, and any table in the `Mapping Table` format. (The catalogues — paragraph and
+ * character formats, variables, cross-reference formats — hold no `<Para>`, so they are never translated.)
+ */
+function frameMakerData(text: string, root: readonly Statement[]): Set<Statement> {
+  const referenceRects = new Set(
+    root
+      .filter(
+        (page) =>
+          page.name === 'Page' &&
+          page.children.some(
+            (child) => child.name === 'PageType' && valueOf(text, child) === 'ReferencePage',
+          ),
+      )
+      .flatMap((page) => descendants(page, 'TextRect'))
+      .flatMap((rect) => rect.children.filter((child) => child.name === 'ID').map((id) => valueOf(text, id))),
+  );
+  const skipped = new Set<Statement>();
+  const tables = new Set<string>();
+  for (const flow of root.filter((statement) => statement.name === 'TextFlow')) {
+    const rects = descendants(flow, 'TextRectID').map((id) => valueOf(text, id));
+    if (!rects.some((id) => referenceRects.has(id))) continue;
+    skipped.add(flow);
+    for (const anchor of descendants(flow, 'ATbl')) tables.add(valueOf(text, anchor));
+  }
+  for (const tbls of root.filter((statement) => statement.name === 'Tbls'))
+    for (const table of tbls.children.filter((child) => child.name === 'Tbl')) {
+      const id = table.children.find((child) => child.name === 'TblID');
+      const tag = table.children.find((child) => child.name === 'TblTag');
+      if ((id && tables.has(valueOf(text, id))) || (tag && /^`Mapping Table'$/.test(valueOf(text, tag))))
+        skipped.add(table);
+    }
+  return skipped;
 }
 
 /** Statements that place a line (in a text frame): they stay at the start of their line, not codes. */
@@ -179,7 +235,8 @@ export const mifFormat: DocumentFormat = {
     const { text, bom } = decodeText(bytes, 'MIF');
     const template = new Template();
     let last = 0;
-    for (const para of paragraphs(parseMif(text))) {
+    const root = parseMif(text);
+    for (const para of paragraphs(root, frameMakerData(text, root))) {
       const lines = para.children.filter((child) => child.name === 'ParaLine');
       if (lines.length === 0) continue;
       const codes: string[] = [];
