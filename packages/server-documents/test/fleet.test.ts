@@ -2,7 +2,8 @@
  * Three `glossa-server` processes with document translation (test/serve.ts) on one PostgreSQL and one Redis
  * behind a real haproxy (round robin): a document uploaded through one instance is polled and downloaded
  * through the others, once; an instance killed (SIGKILL) in the middle of a document job leaves it to
- * another, which finishes it once, billed once. Real Apertium (en→es) and the pseudo engine.
+ * another, which finishes it once, billed once; one stopped (SIGTERM) hands it over at once. Real Apertium
+ * (en→es) and the pseudo engine.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -207,6 +208,43 @@ describe.skipIf(!ready)('documents on a fleet of three instances behind haproxy'
     expect(lines[5999]).toMatch(/^El coche rojo 5999 es .+ La casa es grande .+ 5999 /);
     expect((await post(fleet.url, key, uploaded.ids, '/result')).status).toBe(404);
     // Billed once: the upload's reservation, neither charged again nor refunded by the retried job.
+    expect(await usage(key)).toBe([...text].length);
+  }, 300_000);
+
+  it('an instance stopped (SIGTERM) mid-job queues the document again at once: another finishes it, billed once', async () => {
+    const key = await newKey();
+    const text = Array.from(
+      { length: 6000 },
+      (_, index) => `The blue car ${index} is slow. The house is small and the garden ${index} is dry.\n`,
+    ).join('');
+    const uploaded = await upload(fleet.url, key, 'long.txt', text, { target_lang: 'ES', source_lang: 'EN' });
+    expect(uploaded.status).toBe(200);
+    let owner: string | undefined;
+    const deadline = Date.now() + 60_000;
+    while (!owner && Date.now() < deadline) {
+      const { rows } = await database.query('SELECT owner, status FROM documents WHERE id = $1', [
+        uploaded.ids.document_id,
+      ]);
+      if (rows[0]?.status === 'translating') owner = rows[0].owner;
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(owner, 'the job did not start within 60 s').toBeDefined();
+    const pid = Number(owner!.split('/')[1]);
+    const stopped = fleet.instances.find((instance) => instance.child.pid === pid);
+    expect(stopped, `no live instance has pid ${pid}`).toBeDefined();
+    stopped!.child.kill('SIGTERM');
+    expect(await stopped!.exited).toBe(0);
+    const final = await waitDone(fleet.url, key, uploaded.ids, 180_000);
+    expect(final.status).toBe('done');
+    const { rows } = await database.query('SELECT attempt FROM documents WHERE id = $1', [
+      uploaded.ids.document_id,
+    ]);
+    expect(rows[0].attempt).toBe(2);
+    const result = await post(fleet.url, key, uploaded.ids, '/result');
+    expect(result.status).toBe(200);
+    expect(result.bytes.toString().split('\n')[5999]).toMatch(/^El coche azul 5999 /);
+    // Handed over by the stopping instance itself, not taken over through its lease (the SIGKILL case).
+    expect(fleet.logs.join('').split('documents of a stopped instance queued again')).toHaveLength(2);
     expect(await usage(key)).toBe([...text].length);
   }, 300_000);
 });
