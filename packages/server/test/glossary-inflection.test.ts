@@ -141,6 +141,17 @@ describe('agreement within the clause, for every target with a generator', () =>
       'The file server is down.',
     );
     expect(server.glossed).toContain('servidor de ficheros');
+    // In another form than written: found by its lemmas, its head inflected, the rest as written.
+    const servers = await withGlossary(
+      'EN',
+      'ES',
+      'file server\tservidor de ficheros',
+      'The file servers are down.',
+    );
+    expect(servers.plain).toBe('Los servidores de lima son abajo.');
+    expect(servers.glossed).toBe('Los servidores de ficheros son abajo.');
+    const disks = await withGlossary('EN', 'ES', 'hard disk\tunidad rígida', 'The hard disks are full.');
+    expect(disks.glossed).toBe('Las unidades rígidas son llenas.');
   });
 
   it('a target the analyser does not know is written as the glossary has it', async () => {

@@ -48,6 +48,8 @@ export interface TermIndex {
   readonly targets: ReadonlyMap<string, AnalysedTarget>;
   /** One-word sources by lemma (lower-cased): their target and the parts of speech the source word can be. */
   readonly byLemma: ReadonlyMap<string, { readonly target: string; readonly pos: ReadonlySet<string> }>;
+  /** Sources of several words (longest first): the lemmas each word may have, and the target. */
+  readonly phrases: readonly { readonly words: readonly ReadonlySet<string>[]; readonly target: string }[];
 }
 
 /** The two halves of a mode's pipeline and the target language's analyser and generator. */
@@ -178,7 +180,29 @@ export async function buildTermIndex(
       byLemma.set(lemma, known);
     }
   });
-  return { matcher: new TermMatcher(terms.entries), targets, byLemma };
+  const phrases: { words: Set<string>[]; target: string }[] = [];
+  const seenPhrases = new Set<string>();
+  const phraseReadings = await Promise.all(
+    terms.entries.map(async (entry) => {
+      const words = entry.source.trim().split(/\s+/);
+      if (words.length < 2 || words.length > 4 || !words.every((word) => /^[\p{L}\p{N}'-]+$/u.test(word)))
+        return undefined;
+      return { words, readings: await Promise.all(words.map((word) => analysed(source, word))) };
+    }),
+  );
+  phraseReadings.forEach((phrase, order) => {
+    const key = phrase?.words.join(' ').toLowerCase();
+    if (!phrase || key === undefined || seenPhrases.has(key)) return;
+    seenPhrases.add(key);
+    const lemmas = phrase.words.map(
+      (word, at) =>
+        new Set([word.toLowerCase(), ...phrase.readings[at]!.map((reading) => reading.lemma.toLowerCase())]),
+    );
+    phrases.push({ words: lemmas, target: terms.entries[order]!.target });
+  });
+  // Longest first; among equals, the earlier entry (a stable sort keeps the glossaries' order).
+  phrases.sort((a, b) => b.words.length - a.words.length);
+  return { matcher: new TermMatcher(terms.entries), targets, byLemma, phrases };
 }
 
 /** The glossary terms written in a run of plain text, each with a new mark recorded in `occurrences`. */
@@ -231,29 +255,75 @@ function luParts(body: string): { source: Reading | undefined; target: Reading |
 }
 
 /**
- * In the first pair's analysed stream: marks the words that are a one-word term in another form than
- * written (`files` for `file`), where the engine read them as the term's part of speech.
+ * In the first pair's analysed stream: marks the words that are a term in another form than written
+ * (`files` for `file`, `file servers` for `file server`), where the engine read a word of it as the part
+ * of speech of the target's head.
  */
 export function markByLemma(stream: string, index: TermIndex, occurrences: Map<number, string>): string {
-  if (index.byLemma.size === 0) return stream;
+  if (index.byLemma.size === 0 && index.phrases.length === 0) return stream;
   const tokens = tokenize(stream);
-  let changed = false;
-  tokens.forEach((token, at) => {
-    if (token.kind !== 'lu') return;
-    const previous = tokens[at - 1];
-    if (markOf(previous) !== undefined) return;
-    const { source, target } = luParts(token.body);
+  const units = tokens.flatMap((token, at) => (token.kind === 'lu' ? [at] : []));
+  const partsAt = (at: number) => luParts((tokens[at] as { body: string }).body);
+  const marked = new Map<number, number>();
+  const free = (at: number) => markOf(tokens[at - 1]) === undefined && !marked.has(at);
+  /** Only blanks between two units: spaces, and word-bound blanks. */
+  const adjacent = (from: number, to: number) =>
+    tokens
+      .slice(from + 1, to)
+      .every((token) => token.kind === 'wblank' || (token.kind === 'text' && /^\s+$/.test(token.raw)));
+  const headFits = (positions: readonly number[], target: string) => {
+    const analysed = index.targets.get(target);
+    return (
+      analysed !== undefined &&
+      positions.some((at) => {
+        const pos = partsAt(at).target?.tags[0];
+        return pos !== undefined && headOf(analysed, pos) !== undefined;
+      })
+    );
+  };
+  const mark = (positions: readonly number[], target: string) => {
+    const id = occurrences.size + 1;
+    occurrences.set(id, target);
+    for (const at of positions) marked.set(at, id);
+  };
+  for (let k = 0; k < units.length; k++) {
+    const at = units[k]!;
+    if (!free(at)) continue;
+    const phrase = index.phrases.find(({ words, target }) => {
+      const positions = units.slice(k, k + words.length);
+      if (positions.length < words.length) return false;
+      const fits = positions.every(
+        (position, j) =>
+          free(position) &&
+          words[j]!.has(partsAt(position).source?.lemma.toLowerCase() ?? '') &&
+          (j === 0 || adjacent(positions[j - 1]!, position)),
+      );
+      return fits && headFits(positions, target);
+    });
+    if (phrase) {
+      mark(units.slice(k, k + phrase.words.length), phrase.target);
+      k += phrase.words.length - 1;
+      continue;
+    }
+    const { source, target } = partsAt(at);
     const entry = source && index.byLemma.get(source.lemma.toLowerCase());
-    if (!entry || !target || !entry.pos.has(source.tags[0]!)) return;
+    if (!entry || !target || !entry.pos.has(source.tags[0]!)) continue;
     const analysed = index.targets.get(entry.target);
-    if (!analysed || !headOf(analysed, target.tags[0]!)) return;
-    const mark = occurrences.size + 1;
-    occurrences.set(mark, entry.target);
-    if (previous?.kind === 'wblank') previous.inner += `; t:gl:${mark}`;
-    else tokens.splice(at, 0, { kind: 'wblank', inner: `t:gl:${mark}` });
-    changed = true;
+    if (!analysed || !headOf(analysed, target.tags[0]!)) continue;
+    mark([at], entry.target);
+  }
+  if (marked.size === 0) return stream;
+  const out: Token[] = [];
+  tokens.forEach((token, at) => {
+    const id = marked.get(at);
+    if (id !== undefined) {
+      const previous = out.at(-1);
+      if (previous?.kind === 'wblank') previous.inner += `; t:gl:${id}`;
+      else out.push({ kind: 'wblank', inner: `t:gl:${id}` });
+    }
+    out.push(token);
   });
-  return changed ? serialize(tokens) : stream;
+  return serialize(out);
 }
 
 /**
