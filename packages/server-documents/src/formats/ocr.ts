@@ -175,16 +175,52 @@ export function parseTsv(tsv: string): OcrReading {
     blocks.set(word.block, lines);
     lines.set(word.line, [...(lines.get(word.line) ?? []), word]);
   }
-  const read = [...blocks.values()].map((lines) => {
-    const ocrLines = [...lines.values()].map((line) => ({
-      ...union(line),
-      words: line.map((word) => word.text),
-    }));
-    const all = [...lines.values()].flat();
+  const blockOf = (lines: readonly (readonly Word[])[]): OcrBlock => {
+    const ocrLines = lines.map((line) => ({ ...union(line), words: line.map((word) => word.text) }));
+    const all = lines.flat();
     const confidence = all.reduce((sum, word) => sum + word.confidence, 0) / all.length;
     return { ...union(ocrLines), lines: ocrLines, text: joinLines(ocrLines), confidence };
+  };
+  const read = [...blocks.values()].flatMap((lines) => {
+    // A line with a gap wider than twice its height is a row of table cells (or tab-separated columns):
+    // Tesseract reads "The animal The colour The place" as one line. In a block that has such a row,
+    // every stretch of words between wide gaps is a text of its own (with the lines its text wraps onto),
+    // so cells are never merged.
+    const pieces = [...lines.values()].map(cellsOf);
+    if (pieces.every((cells) => cells.length === 1)) return [blockOf([...lines.values()])];
+    // A cell's text wrapped over lines: a stretch right below another, starting where it starts, at a
+    // paragraph's line spacing (the next row lies farther down, past the cell's padding), joins it.
+    const cells: Word[][][] = [];
+    for (const stretch of pieces.flat()) {
+      const box = union(stretch);
+      const above = cells.find((cell) => {
+        const last = union(cell.at(-1)!);
+        const gap = box.top - (last.top + last.height);
+        return (
+          Math.abs(box.left - last.left) <= last.height &&
+          gap >= -last.height * 0.2 &&
+          gap <= last.height * 0.6
+        );
+      });
+      if (above) above.push(stretch);
+      else cells.push([stretch]);
+    }
+    return cells.map(blockOf);
   });
   return { blocks: read, confidence: found === 0 ? 0 : confidences / found };
+}
+
+/** A line's words in stretches separated by gaps wider than twice the line's height. */
+function cellsOf(line: readonly Word[]): Word[][] {
+  const height = union(line).height;
+  const cells: Word[][] = [];
+  for (const word of line) {
+    const cell = cells.at(-1);
+    const previous = cell?.at(-1);
+    if (cell && previous && word.left - (previous.left + previous.width) <= height * 2) cell.push(word);
+    else cells.push([word]);
+  }
+  return cells;
 }
 
 function joinLines(lines: readonly OcrLine[]): string {

@@ -37,6 +37,8 @@ export interface PdfBlock {
   readonly runs: readonly PdfRun[];
   /** How the lines sit in the block (drawn the same way). */
   readonly align: 'left' | 'right' | 'center' | 'justify';
+  /** The right edge its translation must not pass (the next table cell on its line). */
+  readonly limit?: number;
   /** The original text items: extent, baseline, size and style (to find what a link covered). */
   readonly spans: readonly (Span & { readonly y: number; readonly size: number })[];
 }
@@ -52,6 +54,10 @@ export interface Line {
   styles: number[];
   /** Where each text item of the line lies, with the style it starts in. */
   spans: Span[];
+  /** A table cell (or a column of a tab-separated line): a wide gap parts it from text on its line. */
+  cell?: boolean;
+  /** How far right its translation may run (the next cell on its line starts there). */
+  limit?: number;
 }
 
 /** A text item's extent on its line (`x` to `right`), and its style. */
@@ -136,7 +142,15 @@ export function groupLines(lines: readonly Line[], { page, center, styles }: Pag
     const last = group?.at(-1);
     const below = last && last.y - line.y > 0 && last.y - line.y <= last.size * 1.7;
     const alike = last && last.angle === line.angle && Math.abs(last.size - line.size) < last.size * 0.2;
-    if (group && below && alike && !restyled(last, line) && !endsParagraph(last, line)) group.push(line);
+    // A table cell (a block with one) joins only the line right below it in its column (its text wrapped
+    // in the cell), at the spacing of a paragraph's lines: the next row's cell lies farther down, past the
+    // cell's padding, and the text after the table starts elsewhere.
+    const cellsApart =
+      last !== undefined &&
+      (group!.some((member) => member.cell === true) || line.cell === true) &&
+      !(last.y - line.y <= last.size * 1.35 && Math.abs(last.x - line.x) <= last.size * 0.5);
+    if (group && below && alike && !cellsApart && !restyled(last, line) && !endsParagraph(last, line))
+      group.push(line);
     else groups.push([line]);
   }
   const leftMargin = Math.min(...lines.filter((line) => line.angle === 0).map((line) => line.x));
@@ -173,6 +187,9 @@ export function groupLines(lines: readonly Line[], { page, center, styles }: Pag
       runs: runsOf(text, styles),
       align: alignmentOf(group, leftMargin, center),
       spans: group.flatMap((line) => line.spans.map((span) => ({ ...span, y: line.y, size: line.size }))),
+      ...(group.some((line) => line.limit !== undefined)
+        ? { limit: Math.min(...group.map((line) => line.limit ?? Number.POSITIVE_INFINITY)) }
+        : {}),
     };
   });
 }

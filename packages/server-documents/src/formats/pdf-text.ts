@@ -35,6 +35,8 @@ export interface PdfText {
   readonly styles: PdfStyles;
 }
 
+/** A gap between two texts on a line wider than this many ems separates table cells. */
+const CELL_GAP = 2;
 /** Pages read at most (over it: 413). */
 export const MAX_PDF_PAGES = 500;
 /** Annotations whose `/Contents` is not text for a reader to translate (links, form fields, popups). */
@@ -91,7 +93,11 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
           e! * Math.cos(angle) + f! * Math.sin(angle),
           f! * Math.cos(angle) - e! * Math.sin(angle),
         ];
-        const sameLine = line && line.angle === angle && Math.abs(line.y - y) < size * 0.5;
+        const onLine = line && line.angle === angle && Math.abs(line.y - y) < size * 0.5;
+        // A gap wider than two ems on a line separates table cells (or tab-separated columns): each is a
+        // line of its own, marked as a cell, never joined to the text beside it.
+        const cellBreak = onLine && rawItem.str.trim() !== '' && x - line!.right > size * CELL_GAP;
+        const sameLine = onLine && !cellBreak;
         // Symbol-font codes (a Word bullet `\uf0b7`) as the Unicode characters they show.
         const item = {
           ...rawItem,
@@ -111,6 +117,7 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
           line.right = Math.max(line.right, x + item.width);
           line.spans.push(span);
         } else {
+          const previous = cellBreak ? line : undefined;
           line = {
             angle,
             x,
@@ -121,6 +128,11 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
             styles: itemStyles,
             spans: [span],
           };
+          if (previous) {
+            previous.cell = true;
+            previous.limit = x - size * 0.5;
+            line.cell = true;
+          }
           lines.push(line);
         }
         if (item.hasEOL) line = undefined;

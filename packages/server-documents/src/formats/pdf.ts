@@ -124,7 +124,12 @@ function areaOf(block: PdfBlock, pageWidth: number): Area {
       : block.align === 'right'
         ? block.x + block.width - 36
         : 2 * Math.min(block.x + block.width / 2 - 36, pageWidth - 36 - (block.x + block.width / 2));
-  const width = Math.max(block.width, Math.min(block.width * 1.3, level ? room : Number.POSITIVE_INFINITY));
+  // A table cell's translation stops before the next cell on its line.
+  const cellRoom = block.limit === undefined ? Number.POSITIVE_INFINITY : block.limit - block.x;
+  const width = Math.max(
+    block.width,
+    Math.min(block.width * 1.3, level ? room : Number.POSITIVE_INFINITY, cellRoom),
+  );
   const x =
     block.align === 'left'
       ? block.x
