@@ -46,9 +46,10 @@ db.transaction(() => {
   for (const unit of units) plain.run(baselineId, unit.source, unit.source, 0);
 })();
 const baselineRate = SEGMENTS / ((performance.now() - started) / 1000);
-store.remove(baselineId);
+store.discard(baselineId);
 
-const tmx = [...writeTmx('en', units)].join('');
+let tmx = '';
+for await (const piece of writeTmx('en', units)) tmx += piece;
 started = performance.now();
 const id = store.begin('bench', 'bench');
 const summary = await readTmx(Readable.from([Buffer.from(tmx)]), (batch) => store.addBatch(id, batch));
@@ -67,7 +68,7 @@ const latencies: number[] = [];
 let hits = 0;
 for (const query of queries) {
   const t0 = performance.now();
-  if (store.lookup(id, query, 'es', 75)) hits++;
+  if (await store.lookup(id, query, 'es', 75)) hits++;
   latencies.push(performance.now() - t0);
 }
 latencies.sort((a, b) => a - b);

@@ -1,14 +1,25 @@
+import pg from 'pg';
 import { createGlossaryStore, type GlossaryRecord, type GlossaryStore } from './glossaries/store.js';
 import { createMemoryJobs, type MemoryJobs } from './memories/jobs.js';
 import { createUrlSigner, type UrlSigner } from './memories/signed-url.js';
 import { createMemoryStore, type MemoryRecord, type MemoryStore } from './memories/store.js';
+import { migratePostgres } from './storage/postgres.js';
+import { createPostgresMemoryStore } from './storage/postgres-memories.js';
+import { createPostgresMemoryJobs } from './storage/postgres-memory-jobs.js';
+import {
+  createPostgresGlossaryStore,
+  createPostgresStyleListStore,
+  POSTGRES_RESOURCE_MIGRATIONS,
+} from './storage/postgres-resources.js';
 import { openResourceDatabase } from './storage/resource-db.js';
 import type { Storage } from './storage/storage.js';
 import { createStyleListStore, type StyleListRecord, type StyleListStore } from './style-rules/store.js';
 
 /**
  * What accounts own beside keys and usage: glossaries, style rule lists, translation memories and their
- * jobs. Every lookup is scoped to the account: another account's id is "not found".
+ * jobs. Every lookup is scoped to the account: another account's id is "not found". One interface, two
+ * backends: SQLite (`resources.sqlite` in the data directory, jobs in this process) and PostgreSQL
+ * (shared by a fleet, jobs on pg-boss).
  */
 export interface ResourceStore {
   readonly glossaries: GlossaryStore;
@@ -25,30 +36,83 @@ export interface ResourceStore {
   close(): Promise<void>;
 }
 
-/** Opens `resources.sqlite` in the data directory and resumes memory jobs a stop interrupted. */
-export async function createResourceStore(dataDir: string, storage: Storage): Promise<ResourceStore> {
+export interface ResourceStoreOptions {
+  /** PostgreSQL instead of SQLite in the data directory. */
+  readonly databaseUrl?: string | undefined;
+  readonly databasePoolSize?: number;
+  /** How often a fleet instance looks for memory jobs whose worker died, in ms (default 5 s). */
+  readonly memoryJobLeaseCheckMs?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+function assemble(
+  parts: Pick<ResourceStore, 'glossaries' | 'styleLists' | 'memories' | 'jobs' | 'signer'>,
+  close: () => Promise<void>,
+): ResourceStore {
+  return {
+    ...parts,
+    glossary: (accountId, id) => parts.glossaries.get(accountId, id),
+    translationMemory: (accountId, id) => parts.memories.get(accountId, id),
+    styleList: (accountId, id) => parts.styleLists.get(accountId, id),
+    async close() {
+      await parts.jobs.close();
+      await close();
+    },
+  };
+}
+
+/**
+ * Opens the resources: `resources.sqlite` in the data directory (resuming memory jobs a stop
+ * interrupted), or the PostgreSQL database at `databaseUrl` (migrated; memory jobs on pg-boss).
+ */
+export async function createResourceStore(
+  dataDir: string,
+  storage: Storage,
+  options: ResourceStoreOptions = {},
+): Promise<ResourceStore> {
+  const signer = await createUrlSigner(storage);
+  if (options.databaseUrl) {
+    const url = options.databaseUrl;
+    const pool = new pg.Pool({ connectionString: url, max: options.databasePoolSize ?? 10 });
+    // An idle client losing its connection (a database restart) must not crash the process.
+    pool.on('error', () => {});
+    try {
+      await migratePostgres(pool, 'glossa_resources_schema', POSTGRES_RESOURCE_MIGRATIONS);
+      const memories = createPostgresMemoryStore(pool);
+      const jobs = await createPostgresMemoryJobs(url, pool, memories, {
+        leaseCheckMs: options.memoryJobLeaseCheckMs,
+        onError: options.onError,
+      });
+      return assemble(
+        {
+          glossaries: createPostgresGlossaryStore(pool),
+          styleLists: createPostgresStyleListStore(pool),
+          memories,
+          jobs,
+          signer,
+        },
+        () => pool.end(),
+      );
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+  }
   const db = openResourceDatabase(dataDir);
   try {
-    const glossaries = createGlossaryStore(db);
-    const styleLists = createStyleListStore(db);
     const memories = createMemoryStore(db);
-    const jobs = createMemoryJobs(db, memories, dataDir);
-    const signer = await createUrlSigner(storage);
-    jobs.resume();
-    return {
-      glossaries,
-      styleLists,
-      memories,
-      jobs,
-      signer,
-      glossary: (accountId, id) => glossaries.get(accountId, id),
-      translationMemory: async (accountId, id) => memories.get(accountId, id),
-      styleList: (accountId, id) => styleLists.get(accountId, id),
-      async close() {
-        await jobs.close();
+    return assemble(
+      {
+        glossaries: createGlossaryStore(db),
+        styleLists: createStyleListStore(db),
+        memories,
+        jobs: createMemoryJobs(db, memories, dataDir),
+        signer,
+      },
+      async () => {
         if (db.open) db.close();
       },
-    };
+    );
   } catch (error) {
     db.close();
     throw error;

@@ -108,11 +108,17 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
   let dev: Awaited<ReturnType<typeof ensureDevAccount>>;
   let engines: ReturnType<typeof createEngineRegistry>;
   let resources: ResourceStore | undefined;
+  /** Errors of background work (the memory job queue): logged once the apps (and their logger) exist. */
+  let reportError = (_error: unknown) => {};
   let unsubscribe: (() => Promise<void>) | undefined;
   try {
     if (resolved.redisUrl)
       unsubscribe = await subscribeKeyRevocations(resolved.redisUrl, () => callers.clear());
-    resources = await createResourceStore(resolved.dataDir, storage);
+    resources = await createResourceStore(resolved.dataDir, storage, {
+      databaseUrl: options.storage ? undefined : resolved.databaseUrl,
+      databasePoolSize: resolved.databasePoolSize,
+      onError: (error) => reportError(error),
+    });
     dev = await ensureDevAccount(storage, resolved.dataDir, resolved.devKey);
     engines = createEngineRegistry(
       (options.engines ?? (await defaultEngines(resolved))).map((engine) => metrics.countErrors(engine)),
@@ -153,6 +159,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
   const routes = [...SPINE_ROUTES, ...features.flatMap((feature) => feature.routes)];
   const paid = buildApp('paid', context, routes, features);
   const free = buildApp('free', context, routes, features);
+  reportError = (error) => paid.log.warn({ err: error }, 'memory job queue error');
   const running: RunningFeature[] = [];
   for (const feature of features) {
     if (feature.start) running.push(feature.start(context, paid.log));

@@ -1,5 +1,8 @@
 /**
- * Import and export jobs of translation memories, run in the background of the server process.
+ * Import and export jobs of translation memories. The interface (`MemoryJobs`) has two implementations:
+ * this one, run in the background of the server process on SQLite, and the fleet's, on PostgreSQL and
+ * pg-boss (`storage/postgres-memory-jobs.ts`).
+ *
  * Import: `awaiting_input` until the TMX is PUT to the signed upload URL (kept as a file in the data
  * directory), then `processing` → `completed` or `failed`. The memory is written in batches but stays
  * invisible until one transaction marks it ready *and* the job completed; a server killed mid-import
@@ -9,12 +12,13 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
-import { rename } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { MemoryJobStatus } from '@glossa/protocol';
 import type { ResourceDatabase } from '../storage/resource-db.js';
-import type { MemoryStore } from './store.js';
+import type { SqliteMemoryStore } from './store.js';
 import { readTmx, writeTmx } from './tmx.js';
 
 /** Segments written per transaction; the event loop serves requests between two batches. */
@@ -38,7 +42,7 @@ export interface JobRecord {
   readonly updatedAt: string;
 }
 
-interface JobRow {
+export interface JobRow {
   id: string;
   account_id: string;
   operation: 'import' | 'export';
@@ -55,7 +59,7 @@ interface JobRow {
 
 const EXPIRING: readonly MemoryJobStatus[] = ['awaiting_input', 'completed', 'downloaded'];
 
-function toRecord(row: JobRow): JobRecord {
+export function toRecord(row: JobRow): JobRecord {
   const expired = EXPIRING.includes(row.status) && Date.parse(row.expires_at) <= Date.now();
   return {
     id: row.id,
@@ -73,9 +77,52 @@ function toRecord(row: JobRow): JobRecord {
   };
 }
 
-export type MemoryJobs = ReturnType<typeof createMemoryJobs>;
+export interface MemoryJobs {
+  get(id: string): Promise<JobRecord | undefined>;
+  createImport(
+    accountId: string,
+    parameters: Record<string, unknown>,
+    contentLength: number,
+  ): Promise<JobRecord>;
+  /**
+   * Receives the TMX file of an import awaiting it (`write` pipes the upload into the sink it is given)
+   * and starts processing it. Throws a 409 when another upload took the job first.
+   */
+  receive(job: JobRecord, write: (sink: Writable) => Promise<void>): Promise<void>;
+  /** An unexpired export of the memory, or a new one (`created: true`). */
+  export(accountId: string, memoryId: string, source: string): Promise<{ job: JobRecord; created: boolean }>;
+  /** The TMX of a finished export; marks it downloaded. */
+  download(job: JobRecord): Promise<Readable>;
+  /** Stops taking batches; waits for running jobs to stop (they run again at the next start). */
+  close(): Promise<void>;
+}
 
-export function createMemoryJobs(db: ResourceDatabase, memories: MemoryStore, dataDir: string) {
+/** The import's summary of a TMX (what finishing a memory needs). */
+export interface ImportSummary {
+  source: string;
+  targets: readonly string[];
+  segments: number;
+  skipped: number;
+}
+
+export const INTERRUPTED = 'The server stopped while this job was running; start it again.';
+
+/** Thrown by `receive` when the job no longer awaits its file. */
+export class AlreadyUploaded extends Error {
+  constructor(readonly status: MemoryJobStatus) {
+    super(`the job is ${status}`);
+  }
+}
+
+/**
+ * The SQLite jobs: run in this process; after a restart, half-written memories go, interrupted imports
+ * run again from their kept file, interrupted exports fail.
+ */
+export function createMemoryJobs(
+  db: ResourceDatabase,
+  memories: SqliteMemoryStore,
+  dataDir: string,
+): MemoryJobs {
   const folder = join(dataDir, 'memory-files');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const fileOf = (jobId: string) => join(folder, `${jobId}.tmx`);
@@ -86,6 +133,9 @@ export function createMemoryJobs(db: ResourceDatabase, memories: MemoryStore, da
        @file, @expires, @now, @now)`,
     ),
     get: db.prepare('SELECT * FROM memory_jobs WHERE id = ?'),
+    claim: db.prepare(
+      `UPDATE memory_jobs SET status = 'processing', updated_at = ? WHERE id = ? AND status = 'awaiting_input'`,
+    ),
     set: db.prepare(
       `UPDATE memory_jobs SET status = @status, memory_id = COALESCE(@memory, memory_id), error = @error,
        skipped = @skipped, expires_at = COALESCE(@expires, expires_at), updated_at = @now WHERE id = @id`,
@@ -124,16 +174,10 @@ export function createMemoryJobs(db: ResourceDatabase, memories: MemoryStore, da
     void work.finally(() => running.delete(work));
   };
 
-  const completeImport = db.transaction(
-    (
-      jobId: string,
-      memoryId: string,
-      summary: { source: string; targets: readonly string[]; segments: number; skipped: number },
-    ) => {
-      memories.finish(memoryId, summary.source, summary.targets, summary.segments);
-      set(jobId, 'completed', { memory: memoryId, skipped: summary.skipped });
-    },
-  );
+  const completeImport = db.transaction((jobId: string, memoryId: string, summary: ImportSummary) => {
+    memories.finish(memoryId, summary.source, summary.targets, summary.segments);
+    set(jobId, 'completed', { memory: memoryId, skipped: summary.skipped });
+  });
 
   async function runImport(job: JobRecord): Promise<void> {
     const memoryId = memories.begin(
@@ -154,7 +198,7 @@ export function createMemoryJobs(db: ResourceDatabase, memories: MemoryStore, da
       completeImport.immediate(job.id, memoryId, summary);
       rmSync(fileOf(job.id), { force: true });
     } catch (error) {
-      memories.remove(memoryId);
+      memories.discard(memoryId);
       // A server closing mid-import leaves the job processing: the next start runs it again.
       if (closed) return;
       set(job.id, 'failed', { error: error instanceof Error ? error.message : String(error) });
@@ -166,7 +210,7 @@ export function createMemoryJobs(db: ResourceDatabase, memories: MemoryStore, da
     const temporary = `${fileOf(job.id)}.part`;
     try {
       const out = createWriteStream(temporary);
-      for (const piece of writeTmx(source, memories.all(memoryId))) {
+      for await (const piece of writeTmx(source, memories.all(memoryId))) {
         if (!out.write(piece)) await once(out, 'drain');
       }
       out.end();
@@ -179,10 +223,46 @@ export function createMemoryJobs(db: ResourceDatabase, memories: MemoryStore, da
     }
   }
 
+  const exportOf = (accountId: string, memoryId: string, source: string) => {
+    for (const row of sql.exports.all(accountId, memoryId) as JobRow[]) {
+      const existing = toRecord(row);
+      if (existing.status !== 'expired') return { job: existing, created: false };
+    }
+    const id = randomUUID();
+    sql.insert.run({
+      id,
+      account: accountId,
+      operation: 'export',
+      status: 'processing',
+      parameters: JSON.stringify({ translation_memory_id: memoryId }),
+      memory: memoryId,
+      length: null,
+      file: null,
+      expires: new Date(Date.now() + JOB_TTL_MS).toISOString(),
+      now: new Date().toISOString(),
+    });
+    const job = get(id)!;
+    track(runExport(job, memoryId, source));
+    return { job, created: true };
+  };
+
+  // After a restart: half-written memories go, interrupted imports run again, interrupted exports fail.
+  memories.removeUnready();
+  // Files of exports whose download URL has expired are no longer reachable.
+  for (const row of sql.finishedExports.all() as JobRow[]) {
+    if (toRecord(row).status === 'expired') rmSync(fileOf(row.id), { force: true });
+  }
+  for (const row of sql.processing.all() as JobRow[]) {
+    const job = toRecord(row);
+    if (job.operation === 'import' && existsSync(fileOf(job.id))) track(runImport(job));
+    else set(job.id, 'failed', { error: INTERRUPTED });
+  }
+
   return {
-    fileOf,
-    get,
-    createImport(accountId: string, parameters: Record<string, unknown>, contentLength: number): JobRecord {
+    async get(id) {
+      return get(id);
+    },
+    async createImport(accountId, parameters, contentLength) {
       const id = randomUUID();
       sql.insert.run({
         id,
@@ -198,53 +278,29 @@ export function createMemoryJobs(db: ResourceDatabase, memories: MemoryStore, da
       });
       return get(id)!;
     },
-    /** The uploaded file is in place (`fileOf(job.id)`): process it in the background. */
-    startImport(job: JobRecord): void {
-      set(job.id, 'processing');
+    async receive(job, write) {
+      const path = fileOf(job.id);
+      try {
+        await write(createWriteStream(`${path}.part`));
+        await rename(`${path}.part`, path);
+      } catch (error) {
+        await rm(`${path}.part`, { force: true });
+        throw error;
+      }
+      if (sql.claim.run(new Date().toISOString(), job.id).changes === 0) {
+        await rm(path, { force: true });
+        throw new AlreadyUploaded(get(job.id)?.status ?? 'failed');
+      }
       track(runImport(job));
     },
-    /** An unexpired export of the memory, or a new one (`created: true`). */
-    export(accountId: string, memoryId: string, source: string): { job: JobRecord; created: boolean } {
-      for (const row of sql.exports.all(accountId, memoryId) as JobRow[]) {
-        const existing = toRecord(row);
-        if (existing.status !== 'expired') return { job: existing, created: false };
-      }
-      const id = randomUUID();
-      sql.insert.run({
-        id,
-        account: accountId,
-        operation: 'export',
-        status: 'processing',
-        parameters: JSON.stringify({ translation_memory_id: memoryId }),
-        memory: memoryId,
-        length: null,
-        file: null,
-        expires: new Date(Date.now() + JOB_TTL_MS).toISOString(),
-        now: new Date().toISOString(),
-      });
-      const job = get(id)!;
-      track(runExport(job, memoryId, source));
-      return { job, created: true };
+    async export(accountId, memoryId, source) {
+      return exportOf(accountId, memoryId, source);
     },
-    markDownloaded(jobId: string): void {
-      set(jobId, 'downloaded');
+    async download(job) {
+      set(job.id, 'downloaded');
+      return createReadStream(fileOf(job.id));
     },
-    /** After a restart: half-written memories go, interrupted imports run again, interrupted exports fail. */
-    resume(): void {
-      memories.removeUnready();
-      // Files of exports whose download URL has expired are no longer reachable.
-      for (const row of sql.finishedExports.all() as JobRow[]) {
-        if (toRecord(row).status === 'expired') rmSync(fileOf(row.id), { force: true });
-      }
-      for (const row of sql.processing.all() as JobRow[]) {
-        const job = toRecord(row);
-        if (job.operation === 'import' && existsSync(fileOf(job.id))) track(runImport(job));
-        else
-          set(job.id, 'failed', { error: 'The server stopped while this job was running; start it again.' });
-      }
-    },
-    /** Stops taking batches; waits for running jobs to stop. */
-    async close(): Promise<void> {
+    async close() {
       closed = true;
       await Promise.allSettled([...running]);
     },

@@ -1,6 +1,4 @@
 /** Translation memory endpoints: read, delete, and import/export jobs with signed URLs. */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -15,7 +13,7 @@ import {
 import type { Caller, ServiceContext } from '../context.js';
 import { badRequest, notFound, ServiceError } from '../errors.js';
 import { defineRoute, type Route } from '../http/route.js';
-import type { JobRecord } from './jobs.js';
+import { AlreadyUploaded, type JobRecord } from './jobs.js';
 import type { MemoryRecord } from './store.js';
 import { MAX_TMX_BYTES } from './tmx.js';
 
@@ -91,7 +89,7 @@ function byteLimit(limit: number): Transform {
 export const MEMORY_ROUTES: readonly Route[] = [
   defineRoute(ENDPOINTS.listTranslationMemories, async ({ query, caller, context }) => {
     const size = query.page_size ?? DEFAULT_TRANSLATION_MEMORIES_PAGE_SIZE;
-    const { memories, total } = context.resources.memories.list(
+    const { memories, total } = await context.resources.memories.list(
       caller.account.id,
       (query.page ?? 0) * size,
       size,
@@ -99,20 +97,20 @@ export const MEMORY_ROUTES: readonly Route[] = [
     return { translation_memories: memories.map(toWire), total_count: total };
   }),
   defineRoute(ENDPOINTS.getTranslationMemory, async ({ params, caller, context }) => {
-    const memory = context.resources.memories.get(caller.account.id, params.translation_memory_id);
+    const memory = await context.resources.memories.get(caller.account.id, params.translation_memory_id);
     if (!memory) throw missing(params.translation_memory_id);
     return toWire(memory);
   }),
   defineRoute(ENDPOINTS.deleteTranslationMemory, async ({ params, caller, context }) => {
-    const memory = context.resources.memories.get(caller.account.id, params.translation_memory_id);
+    const memory = await context.resources.memories.get(caller.account.id, params.translation_memory_id);
     if (!memory) throw missing(params.translation_memory_id);
-    context.resources.memories.remove(memory.id);
+    await context.resources.memories.remove(memory.id);
   }),
   defineRoute(ENDPOINTS.listTranslationMemorySegments, async ({ params, query, caller, context }) => {
-    const memory = context.resources.memories.get(caller.account.id, params.translation_memory_id);
+    const memory = await context.resources.memories.get(caller.account.id, params.translation_memory_id);
     if (!memory) throw missing(params.translation_memory_id);
     const size = query.page_size ?? DEFAULT_MEMORY_SEGMENTS_PAGE_SIZE;
-    const page = context.resources.memories.segments(
+    const page = await context.resources.memories.segments(
       memory.id,
       cursorAfter(query.page_cursor),
       size + 1,
@@ -145,7 +143,7 @@ export const MEMORY_ROUTES: readonly Route[] = [
     }
     const parameters: Record<string, unknown> = { file_name: body.source_file.file_name };
     if (body.parameters?.display_name !== undefined) parameters.display_name = body.parameters.display_name;
-    const job = context.resources.jobs.createImport(caller.account.id, parameters, length);
+    const job = await context.resources.jobs.createImport(caller.account.id, parameters, length);
     return {
       job_id: job.id,
       upload_url: context.resources.signer.sign(baseUrl(caller, context), 'upload', job.id, job.expiresAt),
@@ -155,7 +153,7 @@ export const MEMORY_ROUTES: readonly Route[] = [
   defineRoute(ENDPOINTS.uploadTranslationMemoryFile, async ({ params, query, request, context }) => {
     context.resources.signer.verify('upload', params.job_id, query.expires, query.signature);
     const jobs = context.resources.jobs;
-    const job = jobs.get(params.job_id);
+    const job = await jobs.get(params.job_id);
     if (job?.operation !== 'import') throw missingJob(params.job_id);
     if (job.status !== 'awaiting_input') {
       throw new ServiceError(
@@ -174,33 +172,36 @@ export const MEMORY_ROUTES: readonly Route[] = [
         'request_too_large',
       );
     }
-    const path = jobs.fileOf(job.id);
     try {
-      await pipeline(request.raw, byteLimit(limit), createWriteStream(`${path}.part`));
-      await import('node:fs/promises').then((fs) => fs.rename(`${path}.part`, path));
+      await jobs.receive(job, (sink) => pipeline(request.raw, byteLimit(limit), sink));
     } catch (error) {
-      await rm(`${path}.part`, { force: true });
       request.raw.resume();
+      if (error instanceof AlreadyUploaded) {
+        throw new ServiceError(
+          409,
+          `Job '${job.id}' is ${error.status}; a file can only be uploaded once.`,
+          'invalid_request',
+        );
+      }
       throw error instanceof ServiceError ? error : badRequest('The upload was interrupted.');
     }
-    jobs.startImport(job);
   }),
   defineRoute(ENDPOINTS.exportTranslationMemory, async ({ params, caller, context, reply }) => {
-    const memory = context.resources.memories.get(caller.account.id, params.translation_memory_id);
+    const memory = await context.resources.memories.get(caller.account.id, params.translation_memory_id);
     if (!memory) throw missing(params.translation_memory_id);
-    const { job, created } = context.resources.jobs.export(caller.account.id, memory.id, memory.source);
+    const { job, created } = await context.resources.jobs.export(caller.account.id, memory.id, memory.source);
     const body = { job_id: job.id, parameters: { translation_memory_id: memory.id } };
     if (created) return body;
     return reply.code(200).send(body);
   }),
   defineRoute(ENDPOINTS.getTranslationMemoryJob, async ({ params, caller, context }) => {
-    const job = context.resources.jobs.get(params.job_id);
+    const job = await context.resources.jobs.get(params.job_id);
     if (!job || job.accountId !== caller.account.id) throw missingJob(params.job_id);
     return jobToWire(job, caller, context);
   }),
   defineRoute(ENDPOINTS.downloadTranslationMemoryExport, async ({ params, query, context, reply }) => {
     context.resources.signer.verify('download', params.job_id, query.expires, query.signature);
-    const job = context.resources.jobs.get(params.job_id);
+    const job = await context.resources.jobs.get(params.job_id);
     if (job?.operation !== 'export') throw missingJob(params.job_id);
     if (job.status !== 'completed' && job.status !== 'downloaded') {
       throw new ServiceError(
@@ -209,11 +210,11 @@ export const MEMORY_ROUTES: readonly Route[] = [
         'invalid_request',
       );
     }
-    context.resources.jobs.markDownloaded(job.id);
+    const content = await context.resources.jobs.download(job);
     return reply
       .code(200)
       .type(TMX_CONTENT_TYPE)
       .header('content-disposition', `attachment; filename="${job.memoryId ?? job.id}.tmx"`)
-      .send(createReadStream(context.resources.jobs.fileOf(job.id)));
+      .send(content);
   }),
 ];

@@ -17,11 +17,11 @@ export interface UrlSigner {
 }
 
 export async function createUrlSigner(storage: Storage): Promise<UrlSigner> {
-  let secret = await storage.getSetting(SECRET_SETTING);
-  if (!secret) {
-    secret = randomBytes(32).toString('hex');
-    await storage.setSetting(SECRET_SETTING, secret);
-  }
+  // Claimed atomically: instances of a fleet starting together on a fresh database agree on one secret
+  // (a URL signed by one is verified by another).
+  const secret =
+    (await storage.getSetting(SECRET_SETTING)) ??
+    (await storage.claimSetting(SECRET_SETTING, randomBytes(32).toString('hex')));
   const key = Buffer.from(secret, 'hex');
   const mac = (purpose: UrlPurpose, jobId: string, expires: number) =>
     createHmac('sha256', key).update(`${purpose}:${jobId}:${expires}`).digest();

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { ResourceDatabase } from '../storage/resource-db.js';
 import { exactKey, fuzzyScore, matchScore, tokenize } from './score.js';
-import { createTaggedLookup, indexTokens } from './tagged-lookup.js';
+import { createTaggedLookup, indexTokens, type TaggedMatch, type TaggedRows } from './tagged-lookup.js';
 
 export interface MemoryRecord {
   readonly id: string;
@@ -51,14 +51,14 @@ export interface MemoryMatch {
   readonly source?: string;
 }
 
-const TOKEN_SEPARATOR = '\u0001';
+export const TOKEN_SEPARATOR = '\u0001';
 const storedTokens = (row: { source_text: string; tokens: string }) =>
   row.tokens === '' ? tokenize(row.source_text) : row.tokens.split(TOKEN_SEPARATOR);
 
 /** Candidates scored exactly per lookup, at most. */
-const MAX_CANDIDATES = 5000;
+export const MAX_CANDIDATES = 5000;
 
-interface MemoryRow {
+export interface MemoryRow {
   id: string;
   name: string;
   source_language: string;
@@ -67,7 +67,7 @@ interface MemoryRow {
   created_at: string;
 }
 
-const toRecord = (row: MemoryRow): MemoryRecord => ({
+export const toRecord = (row: MemoryRow): MemoryRecord => ({
   id: row.id,
   name: row.name,
   source: row.source_language,
@@ -76,9 +76,163 @@ const toRecord = (row: MemoryRow): MemoryRecord => ({
   createdAt: row.created_at,
 });
 
-export type MemoryStore = ReturnType<typeof createMemoryStore>;
+/**
+ * The translation memories of every account, as the HTTP routes and translations read them. Two
+ * implementations: SQLite (`createMemoryStore`, below) and PostgreSQL (`storage/postgres-memories.ts`).
+ * Imports write memories through their backend's job runner, not through this interface.
+ */
+export interface MemoryStore {
+  /** A ready memory of the account, or undefined. */
+  get(accountId: string, id: string): Promise<MemoryRecord | undefined>;
+  list(
+    accountId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ memories: MemoryRecord[]; total: number }>;
+  /** One page after segment id `after`, optionally only segments whose source or a target contains `filter`. */
+  segments(
+    memoryId: string,
+    after: number,
+    limit: number,
+    filter?: string,
+  ): Promise<{ segments: StoredSegment[]; filtered: number | undefined }>;
+  /** Every segment in id order, read in pages (for export). */
+  all(memoryId: string): AsyncGenerator<StoredSegment>;
+  /** Deletes a memory whatever its state (an abandoned import, or on request). */
+  remove(memoryId: string): Promise<void>;
+  /** The best segment with a target in `language` scoring at least `threshold`, or undefined. */
+  lookup(
+    memoryId: string,
+    text: string,
+    language: string,
+    threshold: number,
+  ): Promise<MemoryMatch | undefined>;
+  /**
+   * For a markup unit with inline codes (the engine's code form): the best segment with the same code
+   * structure whose target in `language` maps onto the unit's codes; the target comes in code form with
+   * the unit's code ids.
+   */
+  lookupTagged(
+    memoryId: string,
+    unit: string,
+    language: string,
+    threshold: number,
+  ): Promise<TaggedMatch | undefined>;
+}
 
-export function createMemoryStore(db: ResourceDatabase) {
+/** What a lookup reads from a backend; the algorithm (`createLookups`) is the same on both. */
+export interface MemoryRows extends TaggedRows {
+  /** Segments whose exact key is `key` (at most 50). */
+  exact(memoryId: string, key: string): Promise<{ id: number; source_text: string }[]>;
+  /** How many segments hold each of `grams` (grams no segment holds are absent). */
+  postingCounts(memoryId: string, grams: readonly string[]): Promise<{ gram: string; segments: number }[]>;
+  /** The posting lists (segment ids as JSON arrays) of `grams`. */
+  postingLists(memoryId: string, grams: readonly string[]): Promise<string[]>;
+  /** Segments among `ids` whose token count is in [min, max] (at most MAX_CANDIDATES). */
+  candidates(
+    ids: readonly number[],
+    min: number,
+    max: number,
+  ): Promise<{ id: number; source_text: string; tokens: string }[]>;
+  /** The segment's targets, in order. */
+  targets(segmentId: number): Promise<{ language: string; text: string }[]>;
+}
+
+/** `lookup` and `lookupTagged` over a backend's rows (prefix filtering, see the top of this file). */
+export function createLookups(rows: MemoryRows): Pick<MemoryStore, 'lookup' | 'lookupTagged'> {
+  /** Ids of the segments holding one of the `allowed + 1` rarest of `tokens`. */
+  const prefixCandidates = async (
+    memoryId: string,
+    tokens: readonly string[],
+    allowed: number,
+  ): Promise<number[]> => {
+    const distinct = [...new Set(tokens)];
+    if (distinct.length === 0) return [];
+    const counts = new Map(
+      (await rows.postingCounts(memoryId, distinct)).map((row) => [row.gram, row.segments]),
+    );
+    const prefix = distinct
+      .sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0))
+      .slice(0, allowed + 1)
+      .filter((gram) => counts.has(gram));
+    if (prefix.length === 0) return [];
+    const ids = new Set<number>();
+    for (const list of await rows.postingLists(memoryId, prefix))
+      for (const id of JSON.parse(list) as number[]) ids.add(id);
+    return [...ids];
+  };
+  const targetFor = async (segmentId: number, language: string) =>
+    (await rows.targets(segmentId)).find((target) => target.language === language)?.text;
+  return {
+    lookupTagged: createTaggedLookup(rows, prefixCandidates),
+    async lookup(memoryId, text, language, threshold) {
+      const key = exactKey(text);
+      for (const row of await rows.exact(memoryId, key)) {
+        const target = await targetFor(row.id, language);
+        if (target !== undefined) return { segmentId: row.id, score: 100, target };
+      }
+      if (threshold >= 100) return undefined;
+      const tokens = tokenize(text);
+      const t = Math.max(threshold, 1);
+      const ids = await prefixCandidates(memoryId, tokens, Math.floor((tokens.length * (100 - t)) / t));
+      if (ids.length === 0) return undefined;
+      const minTokens = Math.ceil((tokens.length * t) / 100);
+      const maxTokens = Math.floor((tokens.length * 100) / t);
+      const candidates = await rows.candidates(ids, minTokens, maxTokens);
+      const scored = candidates
+        .map((row) => ({
+          id: row.id,
+          source: row.source_text,
+          // Exact matches were looked up first: what is left scores as two different texts.
+          score:
+            row.source_text === text
+              ? matchScore(text, tokens, row.source_text, storedTokens(row))
+              : fuzzyScore(tokens, storedTokens(row)),
+        }))
+        .filter((candidate) => candidate.score >= threshold)
+        .sort((a, b) => b.score - a.score || a.id - b.id);
+      for (const candidate of scored) {
+        const target = await targetFor(candidate.id, language);
+        if (target !== undefined) {
+          return { segmentId: candidate.id, score: candidate.score, target, source: candidate.source };
+        }
+      }
+      return undefined;
+    },
+  };
+}
+
+/** Segments per token of an import in progress, written once when the import finishes. */
+export function collectPostings(
+  postings: Map<string, number[]>,
+  id: number,
+  tokens: readonly string[],
+  sourceTagged: string | undefined,
+): void {
+  const grams = new Set(tokens);
+  if (sourceTagged !== undefined) for (const gram of indexTokens(sourceTagged)) grams.add(gram);
+  for (const gram of grams) {
+    const list = postings.get(gram);
+    if (list) list.push(id);
+    else postings.set(gram, [id]);
+  }
+}
+
+/** The SQLite store, with the synchronous writes its in-process job runner (`jobs.ts`) uses. */
+export interface SqliteMemoryStore extends MemoryStore {
+  /** Starts an invisible memory; returns its id. */
+  begin(accountId: string, name: string): string;
+  /** One transaction per batch. */
+  addBatch(memoryId: string, segments: readonly SegmentInput[]): void;
+  /** Writes the token counts and makes the memory visible; call inside the transaction that ends the job. */
+  finish(memoryId: string, source: string, targets: readonly string[], count: number): void;
+  /** Deletes a memory whatever its state, now. */
+  discard(memoryId: string): void;
+  /** Deletes every memory an interrupted import left unready; returns their ids. */
+  removeUnready(): string[];
+}
+
+export function createMemoryStore(db: ResourceDatabase): SqliteMemoryStore {
   const sql = {
     begin: db.prepare(
       `INSERT INTO memories (id, account_id, name, source_language, target_languages, ready, created_at)
@@ -129,6 +283,17 @@ export function createMemoryStore(db: ResourceDatabase) {
     exact: db.prepare(
       'SELECT id, source_text FROM memory_segments WHERE memory_id = ? AND source_key = ? LIMIT 50',
     ),
+    exactTagged: db.prepare(
+      `SELECT id, source_tagged FROM memory_segments WHERE memory_id = ? AND source_key = ?
+       AND source_tagged IS NOT NULL LIMIT 50`,
+    ),
+    taggedCandidates: db.prepare(
+      `SELECT id, source_tagged FROM memory_segments WHERE id IN (SELECT value FROM json_each(?))
+       AND token_count BETWEEN ? AND ? AND source_tagged IS NOT NULL LIMIT ${MAX_CANDIDATES}`,
+    ),
+    taggedTargets: db.prepare(
+      'SELECT language, tagged FROM memory_targets WHERE segment_id = ? AND tagged IS NOT NULL ORDER BY seq',
+    ),
   };
 
   /** Segments per token of each import in progress, written once when the import finishes. */
@@ -154,14 +319,7 @@ export function createMemoryStore(db: ResourceDatabase) {
       segment.targets.forEach((target, seq) => {
         sql.insertTarget.run(id, seq, target.language, target.text, target.tagged ?? null);
       });
-      const grams = new Set(tokens);
-      if (segment.sourceTagged !== undefined)
-        for (const gram of indexTokens(segment.sourceTagged)) grams.add(gram);
-      for (const gram of grams) {
-        const list = postings.get(gram);
-        if (list) list.push(id);
-        else postings.set(gram, [id]);
-      }
+      collectPostings(postings, id, tokens, segment.sourceTagged);
     }
   });
   const remove = db.transaction((memoryId: string) => {
@@ -194,75 +352,86 @@ export function createMemoryStore(db: ResourceDatabase) {
     }
     return prepared;
   };
-  /** Ids of the segments holding one of the `allowed + 1` rarest of `tokens` (prefix filtering, see above). */
-  const prefixCandidates = (memoryId: string, tokens: readonly string[], allowed: number): number[] => {
-    const distinct = [...new Set(tokens)];
-    if (distinct.length === 0) return [];
-    const counts = new Map(
-      (
+  const marks = (count: number) => Array.from({ length: count }, () => '?').join(',');
+  const rows: MemoryRows = {
+    async exact(memoryId, key) {
+      return sql.exact.all(memoryId, key) as { id: number; source_text: string }[];
+    },
+    async postingCounts(memoryId, grams) {
+      return statement(
+        `SELECT gram, segments FROM memory_postings WHERE memory_id = ? AND gram IN (${marks(grams.length)})`,
+      ).all(memoryId, ...grams) as { gram: string; segments: number }[];
+    },
+    async postingLists(memoryId, grams) {
+      return (
         statement(
-          `SELECT gram, segments FROM memory_postings WHERE memory_id = ? AND gram IN (${distinct.map(() => '?').join(',')})`,
-        ).all(memoryId, ...distinct) as { gram: string; segments: number }[]
-      ).map((row) => [row.gram, row.segments]),
-    );
-    const prefix = distinct
-      .sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0))
-      .slice(0, allowed + 1)
-      .filter((gram) => counts.has(gram));
-    if (prefix.length === 0) return [];
-    const ids = new Set<number>();
-    const lists = statement(
-      `SELECT ids FROM memory_postings WHERE memory_id = ? AND gram IN (${prefix.map(() => '?').join(',')})`,
-    ).all(memoryId, ...prefix) as { ids: string }[];
-    for (const list of lists) for (const id of JSON.parse(list.ids) as number[]) ids.add(id);
-    return [...ids];
+          `SELECT ids FROM memory_postings WHERE memory_id = ? AND gram IN (${marks(grams.length)})`,
+        ).all(memoryId, ...grams) as { ids: string }[]
+      ).map((row) => row.ids);
+    },
+    async candidates(ids, min, max) {
+      return sql.candidates.all(JSON.stringify(ids), min, max) as {
+        id: number;
+        source_text: string;
+        tokens: string;
+      }[];
+    },
+    async targets(segmentId) {
+      return sql.targets.all(segmentId) as { language: string; text: string }[];
+    },
+    async exactTagged(memoryId, key) {
+      return sql.exactTagged.all(memoryId, key) as { id: number; source_tagged: string }[];
+    },
+    async taggedCandidates(ids, min, max) {
+      return sql.taggedCandidates.all(JSON.stringify(ids), min, max) as {
+        id: number;
+        source_tagged: string;
+      }[];
+    },
+    async taggedTargets(segmentId) {
+      return sql.taggedTargets.all(segmentId) as { language: string; tagged: string }[];
+    },
   };
-  const lookupTagged = createTaggedLookup(db, prefixCandidates, MAX_CANDIDATES);
-  const targetFor = (segmentId: number, language: string) =>
-    (sql.targets.all(segmentId) as { language: string; text: string }[]).find(
-      (target) => target.language === language,
-    )?.text;
 
   return {
-    /** Starts an invisible memory; returns its id. */
-    begin(accountId: string, name: string): string {
+    ...createLookups(rows),
+    begin(accountId, name) {
       const id = randomUUID();
       sql.begin.run(id, accountId, name, new Date().toISOString());
       return id;
     },
-    /** One transaction per batch. */
-    addBatch(memoryId: string, segments: readonly SegmentInput[]): void {
+    addBatch(memoryId, segments) {
       addBatch.immediate(memoryId, segments);
     },
-    /** Writes the token counts and makes the memory visible; call inside the transaction that ends the job. */
-    finish(memoryId: string, source: string, targets: readonly string[], count: number): void {
+    finish(memoryId, source, targets, count) {
       for (const [gram, ids] of pendingPostings.get(memoryId) ?? []) {
         sql.insertPosting.run(memoryId, gram, ids.length, JSON.stringify(ids));
       }
       pendingPostings.delete(memoryId);
       sql.finish.run(source, JSON.stringify(targets), count, memoryId);
     },
-    /** Deletes a memory whatever its state (an abandoned import, or on request). */
-    remove(memoryId: string): void {
+    discard(memoryId) {
       pendingPostings.delete(memoryId);
       remove.immediate(memoryId);
     },
-    /** Deletes every memory an interrupted import left unready; returns their ids. */
-    removeUnready(): string[] {
+    async remove(memoryId) {
+      pendingPostings.delete(memoryId);
+      remove.immediate(memoryId);
+    },
+    removeUnready() {
       const ids = (sql.unready.all() as { id: string }[]).map((row) => row.id);
       for (const id of ids) remove.immediate(id);
       return ids;
     },
-    get(accountId: string, id: string): MemoryRecord | undefined {
+    async get(accountId, id) {
       const row = sql.get.get(accountId, id) as MemoryRow | undefined;
       return row && toRecord(row);
     },
-    list(accountId: string, offset: number, limit: number): { memories: MemoryRecord[]; total: number } {
+    async list(accountId, offset, limit) {
       const memories = (sql.page.all(accountId, limit, offset) as MemoryRow[]).map(toRecord);
       return { memories, total: (sql.count.get(accountId) as { n: number }).n };
     },
-    /** One page after segment id `after`, optionally only segments whose source or a target contains `filter`. */
-    segments(memoryId: string, after: number, limit: number, filter?: string) {
+    async segments(memoryId, after, limit, filter) {
       if (filter === undefined || filter === '') {
         return {
           segments: segmentsOf(sql.segmentsAfter.all(memoryId, after, limit) as never[]),
@@ -270,12 +439,11 @@ export function createMemoryStore(db: ResourceDatabase) {
         };
       }
       const like = `%${filter.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-      const rows = sql.filteredAfter.all({ memory: memoryId, after, limit, like }) as never[];
+      const found = sql.filteredAfter.all({ memory: memoryId, after, limit, like }) as never[];
       const filtered = (sql.filteredCount.get({ memory: memoryId, like }) as { n: number }).n;
-      return { segments: segmentsOf(rows), filtered };
+      return { segments: segmentsOf(found), filtered };
     },
-    /** Every segment in id order, in pages (for export). */
-    *all(memoryId: string): Generator<StoredSegment> {
+    async *all(memoryId) {
       let after = 0;
       for (;;) {
         const page = segmentsOf(sql.segmentsAfter.all(memoryId, after, 1000) as never[]);
@@ -283,51 +451,6 @@ export function createMemoryStore(db: ResourceDatabase) {
         yield* page;
         after = page[page.length - 1]!.id;
       }
-    },
-    /**
-     * For a markup unit with inline codes (the engine's code form): the best segment with the same code
-     * structure whose target in `language` maps onto the unit's codes; the target comes in code form with
-     * the unit's code ids.
-     */
-    lookupTagged,
-    /** The best segment with a target in `language` scoring at least `threshold`, or undefined. */
-    lookup(memoryId: string, text: string, language: string, threshold: number): MemoryMatch | undefined {
-      const key = exactKey(text);
-      for (const row of sql.exact.all(memoryId, key) as { id: number; source_text: string }[]) {
-        const target = targetFor(row.id, language);
-        if (target !== undefined) return { segmentId: row.id, score: 100, target };
-      }
-      if (threshold >= 100) return undefined;
-      const tokens = tokenize(text);
-      const t = Math.max(threshold, 1);
-      const ids = prefixCandidates(memoryId, tokens, Math.floor((tokens.length * (100 - t)) / t));
-      if (ids.length === 0) return undefined;
-      const minTokens = Math.ceil((tokens.length * t) / 100);
-      const maxTokens = Math.floor((tokens.length * 100) / t);
-      const candidates = sql.candidates.all(JSON.stringify(ids), minTokens, maxTokens) as {
-        id: number;
-        source_text: string;
-        tokens: string;
-      }[];
-      const scored = candidates
-        .map((row) => ({
-          id: row.id,
-          source: row.source_text,
-          // Exact matches were looked up first: what is left scores as two different texts.
-          score:
-            row.source_text === text
-              ? matchScore(text, tokens, row.source_text, storedTokens(row))
-              : fuzzyScore(tokens, storedTokens(row)),
-        }))
-        .filter((candidate) => candidate.score >= threshold)
-        .sort((a, b) => b.score - a.score || a.id - b.id);
-      for (const candidate of scored) {
-        const target = targetFor(candidate.id, language);
-        if (target !== undefined) {
-          return { segmentId: candidate.id, score: candidate.score, target, source: candidate.source };
-        }
-      }
-      return undefined;
     },
   };
 }

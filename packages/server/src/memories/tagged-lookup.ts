@@ -11,11 +11,10 @@
  * plain lookup; its plain token count is between ⌈nt/100⌉ − 2m and ⌊100n/t⌋ − m for m marks. No match
  * above t is missed.
  */
-import type { ResourceDatabase } from '../storage/resource-db.js';
 import { matchForm, type Piece, parseRequestUnit, parseStored, rebuildTarget } from './inline-codes.js';
 import { exactKey, matchScore, tokenize } from './score.js';
 
-interface TaggedRow {
+export interface TaggedRow {
   id: number;
   source_tagged: string;
 }
@@ -37,31 +36,26 @@ export function indexTokens(stored: string): string[] {
   return tokenize(matchForm(parseStored(stored)).text).filter((token) => !isMark(token));
 }
 
-export function createTaggedLookup(
-  db: ResourceDatabase,
-  prefixCandidates: (memoryId: string, tokens: readonly string[], allowed: number) => number[],
-  maxCandidates: number,
-) {
-  const sql = {
-    exact: db.prepare(
-      `SELECT id, source_tagged FROM memory_segments WHERE memory_id = ? AND source_key = ?
-       AND source_tagged IS NOT NULL LIMIT 50`,
-    ),
-    candidates: db.prepare(
-      `SELECT id, source_tagged FROM memory_segments WHERE id IN (SELECT value FROM json_each(?))
-       AND token_count BETWEEN ? AND ? AND source_tagged IS NOT NULL LIMIT ${maxCandidates}`,
-    ),
-    targets: db.prepare(
-      'SELECT language, tagged FROM memory_targets WHERE segment_id = ? AND tagged IS NOT NULL ORDER BY seq',
-    ),
-  };
+/** What a tagged lookup reads from the memory's backend (SQLite or PostgreSQL). */
+export interface TaggedRows {
+  /** Segments with codes whose exact key is `key` (at most 50). */
+  exactTagged(memoryId: string, key: string): Promise<TaggedRow[]>;
+  /** Segments with codes among `ids` whose token count is in [min, max] (a bounded number). */
+  taggedCandidates(ids: readonly number[], min: number, max: number): Promise<TaggedRow[]>;
+  /** The segment's targets with codes, in order. */
+  taggedTargets(segmentId: number): Promise<{ language: string; tagged: string }[]>;
+}
 
-  return function lookupTagged(
+export function createTaggedLookup(
+  rows: TaggedRows,
+  prefixCandidates: (memoryId: string, tokens: readonly string[], allowed: number) => Promise<number[]>,
+) {
+  return async function lookupTagged(
     memoryId: string,
     unit: string,
     language: string,
     threshold: number,
-  ): TaggedMatch | undefined {
+  ): Promise<TaggedMatch | undefined> {
     const request = parseRequestUnit(unit);
     const form = matchForm(request.pieces);
     const tokens = tokenize(form.text);
@@ -72,9 +66,9 @@ export function createTaggedLookup(
       const score = matchScore(form.text, tokens, candidate.text, tokenize(candidate.text));
       return { id: row.id, source, score };
     };
-    const answer = (scored: readonly Scored[]) => {
+    const answer = async (scored: readonly Scored[]) => {
       for (const { id, source, score } of scored) {
-        for (const target of sql.targets.all(id) as { language: string; tagged: string }[]) {
+        for (const target of await rows.taggedTargets(id)) {
           if (target.language !== language) continue;
           const text = rebuildTarget(parseStored(target.tagged), source, request.ids);
           if (text !== undefined)
@@ -83,16 +77,16 @@ export function createTaggedLookup(
       }
       return undefined;
     };
-    const exact = (sql.exact.all(memoryId, exactKey(form.plain)) as TaggedRow[])
+    const exact = (await rows.exactTagged(memoryId, exactKey(form.plain)))
       .map(scoreOf)
       .filter((candidate): candidate is Scored => candidate?.score === 100);
-    const exactMatch = answer(exact);
+    const exactMatch = await answer(exact);
     if (exactMatch || threshold >= 100) return exactMatch;
 
     const marks = form.structure.length;
     const t = Math.max(threshold, 1);
     const allowed = Math.floor((tokens.length * (100 - t)) / t);
-    const ids = prefixCandidates(
+    const ids = await prefixCandidates(
       memoryId,
       tokens.filter((token) => !isMark(token)),
       allowed,
@@ -100,8 +94,7 @@ export function createTaggedLookup(
     if (ids.length === 0) return undefined;
     const minTokens = Math.ceil((tokens.length * t) / 100) - 2 * marks;
     const maxTokens = Math.floor((tokens.length * 100) / t) - marks;
-    const rows = sql.candidates.all(JSON.stringify(ids), minTokens, maxTokens) as TaggedRow[];
-    const scored = rows
+    const scored = (await rows.taggedCandidates(ids, minTokens, maxTokens))
       .map(scoreOf)
       .filter((candidate): candidate is Scored => candidate !== undefined && candidate.score >= threshold)
       .sort((a, b) => b.score - a.score || a.id - b.id);

@@ -192,22 +192,33 @@ export async function readTmx(
   return { source, targets: [...targets].sort(), segments, skipped };
 }
 
-/** A TMX 1.4b document, written piece by piece; a text with inline codes is written in its tagged form. */
-export function* writeTmx(
-  source: string,
-  segments: Iterable<{
-    source: string;
-    sourceTagged?: string | undefined;
-    targets: readonly { language: string; text: string; tagged?: string | undefined }[];
-  }>,
-): Generator<string> {
-  yield `<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">\n  <header creationtool="glossa" creationtoolversion="1" segtype="sentence" o-tmf="glossa" adminlang="en" srclang="${escapeXml(source)}" datatype="plaintext"/>\n  <body>\n`;
-  for (const segment of segments) {
-    let tu = `    <tu>\n      <tuv xml:lang="${escapeXml(source)}"><seg>${segment.sourceTagged ?? escapeXml(segment.source)}</seg></tuv>\n`;
-    for (const target of segment.targets) {
-      tu += `      <tuv xml:lang="${escapeXml(target.language)}"><seg>${target.tagged ?? escapeXml(target.text)}</seg></tuv>\n`;
-    }
-    yield `${tu}    </tu>\n`;
+interface WritableSegment {
+  source: string;
+  sourceTagged?: string | undefined;
+  targets: readonly { language: string; text: string; tagged?: string | undefined }[];
+}
+
+/** The start of a TMX 1.4b document (`tmxUnit` per segment, then `TMX_END`). */
+export const tmxStart = (source: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">\n  <header creationtool="glossa" creationtoolversion="1" segtype="sentence" o-tmf="glossa" adminlang="en" srclang="${escapeXml(source)}" datatype="plaintext"/>\n  <body>\n`;
+
+/** One translation unit; a text with inline codes is written in its tagged form. */
+export function tmxUnit(source: string, segment: WritableSegment): string {
+  let tu = `    <tu>\n      <tuv xml:lang="${escapeXml(source)}"><seg>${segment.sourceTagged ?? escapeXml(segment.source)}</seg></tuv>\n`;
+  for (const target of segment.targets) {
+    tu += `      <tuv xml:lang="${escapeXml(target.language)}"><seg>${target.tagged ?? escapeXml(target.text)}</seg></tuv>\n`;
   }
-  yield '  </body>\n</tmx>\n';
+  return `${tu}    </tu>\n`;
+}
+
+export const TMX_END = '  </body>\n</tmx>\n';
+
+/** A TMX 1.4b document, written piece by piece, from segments read one by one (a memory's pages). */
+export async function* writeTmx(
+  source: string,
+  segments: Iterable<WritableSegment> | AsyncIterable<WritableSegment>,
+): AsyncGenerator<string> {
+  yield tmxStart(source);
+  for await (const segment of segments) yield tmxUnit(source, segment);
+  yield TMX_END;
 }

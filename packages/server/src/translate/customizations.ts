@@ -168,11 +168,13 @@ export async function loadCustomizations(
       const pending: number[] = [];
       /** Fuzzy matches that the engine's translations may carry over ("a word the engine translates in place"). */
       const inPlace: { index: number; form: MemoryForm; source: string }[] = [];
+      // Memory lookups are asynchronous (the memory may be in PostgreSQL): all answers first, in order.
+      const answers: Awaited<ReturnType<typeof memoryAnswer>>[] = [];
+      if (memoryId !== undefined)
+        for (const unit of units)
+          answers.push(await memoryAnswer(resources.memories, memoryId, unit, markup, language, threshold));
       units.forEach((unit, index) => {
-        const match =
-          memoryId === undefined
-            ? undefined
-            : memoryAnswer(resources.memories, memoryId, unit, markup, language, threshold);
+        const match = answers[index];
         if (!match) {
           pending.push(index);
           return;

@@ -10,18 +10,18 @@ import { decodeEntities, escapeText } from './markup-parse.js';
  * The memory's answer for a unit, its target in the unit's own form: plain, escaped text for a markup unit
  * without codes, or code form with the unit's code ids for one with codes.
  */
-export function memoryAnswer(
+export async function memoryAnswer(
   memories: MemoryStore,
   memoryId: string,
   unit: string,
   markup: boolean,
   language: string,
   threshold: number,
-): { segmentId: number; score: number; target: string; source?: string } | undefined {
+): Promise<{ segmentId: number; score: number; target: string; source?: string } | undefined> {
   if (!markup) return memories.lookup(memoryId, unit, language, threshold);
   // In code form a `<` is always a code: text carries `&lt;`.
   if (unit.includes('<')) return memories.lookupTagged(memoryId, unit, language, threshold);
-  const match = memories.lookup(memoryId, decodeEntities(unit), language, threshold);
+  const match = await memories.lookup(memoryId, decodeEntities(unit), language, threshold);
   return match && { ...match, target: escapeText(match.target) };
 }
 

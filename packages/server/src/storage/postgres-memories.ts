@@ -1,0 +1,317 @@
+/**
+ * Translation memories of a fleet, in PostgreSQL (the tables of `postgres-resources.ts`): the store that
+ * every instance reads (`MemoryStore`, the same lookups as SQLite's through `createLookups`), and the
+ * writes an import makes. A memory is written by one import: its row starts `ready = false` (invisible
+ * to every read), segments arrive in batches of one transaction each, and one last transaction writes
+ * the postings, marks it ready and completes the job (see `postgres-memory-jobs.ts`).
+ */
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { exactKey, tokenize } from '../memories/score.js';
+import {
+  collectPostings,
+  createLookups,
+  MAX_CANDIDATES,
+  type MemoryRow,
+  type MemoryRows,
+  type MemoryStore,
+  type SegmentInput,
+  type StoredSegment,
+  TOKEN_SEPARATOR,
+  toRecord,
+} from '../memories/store.js';
+import type { Queryable } from './postgres-resources.js';
+
+/** Posting rows written per statement when an import finishes. */
+const POSTINGS_PER_INSERT = 5000;
+
+export interface PostgresMemoryStore extends MemoryStore {
+  /** Starts an invisible memory; returns its id. */
+  begin(db: Queryable, accountId: string, name: string): Promise<string>;
+  /** Writes one batch in one transaction; collects the batch's postings into `postings`. */
+  addBatch(
+    memoryId: string,
+    segments: readonly SegmentInput[],
+    postings: Map<string, number[]>,
+  ): Promise<void>;
+  /** Writes the postings and makes the memory visible; call inside the transaction that ends the job. */
+  finish(
+    client: pg.PoolClient,
+    memoryId: string,
+    summary: { source: string; targets: readonly string[]; segments: number },
+    postings: Map<string, number[]>,
+  ): Promise<void>;
+  /** Deletes a memory whatever its state, on `db` (a transaction's client, or the pool). */
+  removeOn(db: Queryable, memoryId: string): Promise<void>;
+}
+
+interface SegmentRow {
+  id: string;
+  source_text: string;
+  source_tagged: string | null;
+}
+
+export function createPostgresMemoryStore(pool: pg.Pool): PostgresMemoryStore {
+  const segmentsOf = async (rows: SegmentRow[]): Promise<StoredSegment[]> => {
+    if (rows.length === 0) return [];
+    const { rows: targets } = await pool.query<{
+      segment_id: string;
+      seq: number;
+      language: string;
+      text: string;
+      tagged: string | null;
+    }>(
+      'SELECT segment_id, seq, language, text, tagged FROM memory_targets WHERE segment_id = ANY($1::bigint[]) ORDER BY segment_id, seq',
+      [rows.map((row) => row.id)],
+    );
+    const bySegment = new Map<string, StoredSegment['targets'][number][]>();
+    for (const target of targets) {
+      let list = bySegment.get(target.segment_id);
+      if (!list) {
+        list = [];
+        bySegment.set(target.segment_id, list);
+      }
+      list.push({
+        seq: target.seq,
+        language: target.language,
+        text: target.text,
+        tagged: target.tagged ?? undefined,
+      });
+    }
+    return rows.map((row) => ({
+      id: Number(row.id),
+      source: row.source_text,
+      sourceTagged: row.source_tagged ?? undefined,
+      targets: bySegment.get(row.id) ?? [],
+    }));
+  };
+  const segmentsAfter = async (memoryId: string, after: number, limit: number) =>
+    segmentsOf(
+      (
+        await pool.query<SegmentRow>(
+          'SELECT id, source_text, source_tagged FROM memory_segments WHERE memory_id = $1 AND id > $2 ORDER BY id LIMIT $3',
+          [memoryId, after, limit],
+        )
+      ).rows,
+    );
+  const withNumberIds = <T extends { id: string }>(rows: T[]) =>
+    rows.map((row) => ({ ...row, id: Number(row.id) }));
+
+  const rows: MemoryRows = {
+    async exact(memoryId, key) {
+      const { rows: found } = await pool.query<{ id: string; source_text: string }>(
+        'SELECT id, source_text FROM memory_segments WHERE memory_id = $1 AND source_key = $2 ORDER BY id LIMIT 50',
+        [memoryId, key],
+      );
+      return withNumberIds(found);
+    },
+    async postingCounts(memoryId, grams) {
+      const { rows: found } = await pool.query<{ gram: string; segments: number }>(
+        'SELECT gram, segments FROM memory_postings WHERE memory_id = $1 AND gram = ANY($2::text[])',
+        [memoryId, grams],
+      );
+      return found;
+    },
+    async postingLists(memoryId, grams) {
+      const { rows: found } = await pool.query<{ ids: string }>(
+        'SELECT ids FROM memory_postings WHERE memory_id = $1 AND gram = ANY($2::text[])',
+        [memoryId, grams],
+      );
+      return found.map((row) => row.ids);
+    },
+    async candidates(ids, min, max) {
+      const { rows: found } = await pool.query<{ id: string; source_text: string; tokens: string }>(
+        `SELECT id, source_text, tokens FROM memory_segments WHERE id = ANY($1::bigint[])
+         AND token_count BETWEEN $2 AND $3 LIMIT ${MAX_CANDIDATES}`,
+        [ids, min, max],
+      );
+      return withNumberIds(found);
+    },
+    async targets(segmentId) {
+      const { rows: found } = await pool.query<{ language: string; text: string }>(
+        'SELECT language, text FROM memory_targets WHERE segment_id = $1 ORDER BY seq',
+        [segmentId],
+      );
+      return found;
+    },
+    async exactTagged(memoryId, key) {
+      const { rows: found } = await pool.query<{ id: string; source_tagged: string }>(
+        `SELECT id, source_tagged FROM memory_segments WHERE memory_id = $1 AND source_key = $2
+         AND source_tagged IS NOT NULL ORDER BY id LIMIT 50`,
+        [memoryId, key],
+      );
+      return withNumberIds(found);
+    },
+    async taggedCandidates(ids, min, max) {
+      const { rows: found } = await pool.query<{ id: string; source_tagged: string }>(
+        `SELECT id, source_tagged FROM memory_segments WHERE id = ANY($1::bigint[])
+         AND token_count BETWEEN $2 AND $3 AND source_tagged IS NOT NULL LIMIT ${MAX_CANDIDATES}`,
+        [ids, min, max],
+      );
+      return withNumberIds(found);
+    },
+    async taggedTargets(segmentId) {
+      const { rows: found } = await pool.query<{ language: string; tagged: string }>(
+        'SELECT language, tagged FROM memory_targets WHERE segment_id = $1 AND tagged IS NOT NULL ORDER BY seq',
+        [segmentId],
+      );
+      return found;
+    },
+  };
+
+  const removeOn = async (db: Queryable, memoryId: string) => {
+    await db.query('DELETE FROM memory_postings WHERE memory_id = $1', [memoryId]);
+    await db.query('DELETE FROM memories WHERE id = $1', [memoryId]);
+  };
+
+  return {
+    ...createLookups(rows),
+    async begin(db, accountId, name) {
+      const id = randomUUID();
+      await db.query(
+        `INSERT INTO memories (id, account_id, name, source_language, target_languages, ready, created_at)
+         VALUES ($1, $2, $3, '', '[]', FALSE, $4)`,
+        [id, accountId, name, new Date().toISOString()],
+      );
+      return id;
+    },
+    async addBatch(memoryId, segments, postings) {
+      if (segments.length === 0) return;
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const { rows: ids } = await client.query<{ id: string }>(
+          `SELECT nextval(pg_get_serial_sequence('memory_segments', 'id')) AS id FROM generate_series(1, $1)`,
+          [segments.length],
+        );
+        const segmentIds = ids.map((row) => Number(row.id));
+        const tokens = segments.map((segment) => tokenize(segment.source));
+        await client.query(
+          `INSERT INTO memory_segments (id, memory_id, source_text, source_key, token_count, tokens, source_tagged)
+           SELECT id, $1, source_text, source_key, token_count, tokens, source_tagged
+           FROM unnest($2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[])
+             AS s(id, source_text, source_key, token_count, tokens, source_tagged)`,
+          [
+            memoryId,
+            segmentIds,
+            segments.map((segment) => segment.source),
+            segments.map((segment) => exactKey(segment.source)),
+            tokens.map((list) => list.length),
+            tokens.map((list) => list.join(TOKEN_SEPARATOR)),
+            segments.map((segment) => segment.sourceTagged ?? null),
+          ],
+        );
+        const target = {
+          segment: [] as number[],
+          seq: [] as number[],
+          language: [] as string[],
+          text: [] as string[],
+          tagged: [] as (string | null)[],
+        };
+        segments.forEach((segment, index) => {
+          segment.targets.forEach((item, seq) => {
+            target.segment.push(segmentIds[index]!);
+            target.seq.push(seq);
+            target.language.push(item.language);
+            target.text.push(item.text);
+            target.tagged.push(item.tagged ?? null);
+          });
+        });
+        await client.query(
+          `INSERT INTO memory_targets (segment_id, seq, language, text, tagged)
+           SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[])`,
+          [target.segment, target.seq, target.language, target.text, target.tagged],
+        );
+        await client.query('COMMIT');
+        segments.forEach((segment, index) => {
+          collectPostings(postings, segmentIds[index]!, tokens[index]!, segment.sourceTagged);
+        });
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async finish(client, memoryId, summary, postings) {
+      const entries = [...postings];
+      for (let start = 0; start < entries.length; start += POSTINGS_PER_INSERT) {
+        const slice = entries.slice(start, start + POSTINGS_PER_INSERT);
+        await client.query(
+          `INSERT INTO memory_postings (memory_id, gram, segments, ids)
+           SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[])`,
+          [
+            memoryId,
+            slice.map(([gram]) => gram),
+            slice.map(([, ids]) => ids.length),
+            slice.map(([, ids]) => JSON.stringify(ids)),
+          ],
+        );
+      }
+      await client.query(
+        'UPDATE memories SET source_language = $1, target_languages = $2, segment_count = $3, ready = TRUE WHERE id = $4',
+        [summary.source, JSON.stringify(summary.targets), summary.segments, memoryId],
+      );
+    },
+    removeOn,
+    async remove(memoryId) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await removeOn(client, memoryId);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async get(accountId, id) {
+      const { rows: found } = await pool.query<MemoryRow>(
+        'SELECT * FROM memories WHERE account_id = $1 AND id = $2 AND ready',
+        [accountId, id],
+      );
+      return found[0] && toRecord(found[0]);
+    },
+    async list(accountId, offset, limit) {
+      const { rows: found } = await pool.query<MemoryRow>(
+        `SELECT * FROM memories WHERE account_id = $1 AND ready ORDER BY created_at COLLATE "C", id COLLATE "C"
+         LIMIT $2 OFFSET $3`,
+        [accountId, limit, offset],
+      );
+      const { rows: count } = await pool.query<{ n: string }>(
+        'SELECT COUNT(*) AS n FROM memories WHERE account_id = $1 AND ready',
+        [accountId],
+      );
+      return { memories: found.map(toRecord), total: Number(count[0]!.n) };
+    },
+    async segments(memoryId, after, limit, filter) {
+      if (filter === undefined || filter === '') {
+        return { segments: await segmentsAfter(memoryId, after, limit), filtered: undefined };
+      }
+      const like = `%${filter.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+      const matching = `s.memory_id = $1 AND (s.source_text LIKE $2 OR EXISTS (SELECT 1 FROM memory_targets t
+            WHERE t.segment_id = s.id AND t.text LIKE $2))`;
+      const { rows: found } = await pool.query<SegmentRow>(
+        `SELECT s.id, s.source_text, s.source_tagged FROM memory_segments s WHERE ${matching} AND s.id > $3
+         ORDER BY s.id LIMIT $4`,
+        [memoryId, like, after, limit],
+      );
+      const { rows: count } = await pool.query<{ n: string }>(
+        `SELECT COUNT(*) AS n FROM memory_segments s WHERE ${matching}`,
+        [memoryId, like],
+      );
+      return { segments: await segmentsOf(found), filtered: Number(count[0]!.n) };
+    },
+    async *all(memoryId) {
+      let after = 0;
+      for (;;) {
+        const page = await segmentsAfter(memoryId, after, 1000);
+        if (page.length === 0) return;
+        yield* page;
+        after = page[page.length - 1]!.id;
+      }
+    },
+  };
+}
