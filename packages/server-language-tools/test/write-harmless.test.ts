@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDebianTexts } from '../bench/detect-debian.js';
 import { describeScore, emptyCorpusScore, judge, readCorpus } from '../bench/write-corpora.js';
 import { correctEnglish } from '../src/write/english.js';
+import { correctFrench } from '../src/write/french.js';
 import { correctSpelling } from '../src/write/spelling.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
@@ -84,24 +85,73 @@ describe('rephrase keeps agreement', () => {
   });
 });
 
+describe('edits the checker is not sure of are not made (the wrong edits of the corpora)', () => {
+  it('English: no guess between neighbours, no short-word typo, no agreement with an object pronoun', {
+    timeout: 120_000,
+  }, async () => {
+    const cases: [string, string][] = [
+      // "qualities" or "quantities"? A dropped letter does not decide between them.
+      ['And I expect, if we lose quanlities of cars, we will protect our life.', 'quanlities'],
+      // "te": "to", "the", "tea"...
+      ['it seems fair for people te increase the tax price.', ' te '],
+      // "you" is the object of "show", not a subject for a verb "skill".
+      ['clearly, you must show you skills and by speaking.', 'you skills'],
+    ];
+    for (const [text, kept] of cases) expect(await correctEnglish(text, 'en-US')).toContain(kept);
+    // Still fixed: a letter doubled or undoubled, a verb agreeing with its subject pronoun.
+    expect(await correctEnglish('Comming to atmosphere and nature both are same.', 'en-US')).toContain(
+      'Coming',
+    );
+    expect(await correctEnglish('He go to school.', 'en-US')).toBe('He goes to school.');
+    expect(await correctEnglish('I think that you goes there.', 'en-US')).toBe('I think that you go there.');
+  });
+
+  it('Spanish: an ñ the writer typed is kept, a missing one is added; an ending is not swapped; names stay', async () => {
+    expect(await correctSpelling('Me gusta caminar en los montaños.', 'es')).toBe(
+      'Me gusta caminar en los montaños.',
+    );
+    expect(await correctSpelling('Traigo mi perro pequeno.', 'es')).toBe('Traigo mi perro pequeño.');
+    const cycling = 'Me ponía a bicicletear por los callejones.';
+    expect(await correctSpelling(cycling, 'es')).toBe(cycling);
+    const chan = 'Chan se casó con Joan Lin en 1982.';
+    expect(await correctSpelling(chan, 'es')).toBe(chan);
+  });
+
+  it('French: no hedged fix ("S’il s’agit d’un impératif"), no unit spacing', {
+    timeout: 60_000,
+  }, async () => {
+    for (const text of [
+      "Définit le délai maximum avant d'annuler les requêtes",
+      '4 * 4 Ko, écriture avec opensync',
+    ]) {
+      expect(await correctFrench(text)).toBe(text);
+    }
+    // Still fixed: agreement Grammalecte is sure of.
+    expect(await correctFrench('Les chat mange.')).toBe('Les chats mangent.');
+  });
+});
+
 describe('precision on learner corpora, judged by their references', () => {
-  it('JFLEG (English, 249 sentences): precision at least 0.92 (measured 0.931; the goal is 0.95)', {
+  it('JFLEG (English, 249 sentences): precision at least 0.95 (measured 0.951, 97 of 102 edits)', {
     timeout: 180_000,
   }, async () => {
     const score = emptyCorpusScore();
     for (const item of readCorpus('jfleg-test.tsv'))
       judge(score, item, await correctEnglish(item.source, 'en-US'));
     expect(score.made, describeScore(score)).toBeGreaterThan(50);
-    expect(score.right / score.made, describeScore(score)).toBeGreaterThanOrEqual(0.92);
+    expect(score.right / score.made, describeScore(score)).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('COWS-L2H (Spanish, 300 sentences): at most ten edits no reference makes (measured 10 of 24)', {
+  // The six: "simpatico" → "simpático" (twice), "pédirla" → "pedirla", "visítarlos" → "visitarlos" are right
+  // spellings where the reference rewrote the phrase ("pedirle que nos hable"); "decidendo" → "decidiendo"
+  // (the writer meant "diciendo") and "haciendlo" → "haciendo" (meant "haciéndolo") are wrong.
+  it('COWS-L2H (Spanish, 300 sentences): at most six edits no reference makes (measured 6 of 20)', {
     timeout: 60_000,
   }, async () => {
     const score = emptyCorpusScore();
     for (const item of readCorpus('cows-l2h.tsv'))
       judge(score, item, await correctSpelling(item.source, 'es'));
-    expect(score.made - score.right, describeScore(score)).toBeLessThanOrEqual(10);
+    expect(score.made - score.right, describeScore(score)).toBeLessThanOrEqual(6);
   });
 
   it('correct German, Italian and Portuguese text (Debian catalogues) comes back unchanged', async () => {

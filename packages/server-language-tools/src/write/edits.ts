@@ -68,6 +68,9 @@ export function confidentSpellingFix(word: string, suggestions: readonly string[
       suggestion !== word &&
       !/[\s'’-]/u.test(suggestion) &&
       withoutAccents(suggestion).charAt(0) === first &&
+      // An ñ the writer typed is meant: ñ is a letter, not an accented n ("montaños" is not "montanos"),
+      // while a missing tilde is a typo ("pequeno" → "pequeño").
+      countEnye(suggestion) >= countEnye(word) &&
       // A lower-case word does not become a name ("ignor" → "Igor").
       !(
         word === word.toLowerCase() &&
@@ -86,8 +89,24 @@ export function confidentSpellingFix(word: string, suggestions: readonly string[
   if (accents.length === 1 && closest.includes(accents[0]!)) return matchCase(word, accents[0]!);
   if (closest.length === 1 && (typos.length === 1 || (suggestions.length === 1 && nearest === 1)))
     return matchCase(word, closest[0]!);
-  // Several as close: the one typical typo undone among them.
-  return typos.length === 1 ? matchCase(word, typos[0]!) : undefined;
+  // Several as close: the one typical typo undone among them, when it is unmistakable, a letter doubled or
+  // undoubled or two swapped ("Comming" → "Coming" beside "Combing"); a letter merely dropped or added is no
+  // reason to prefer one neighbour over another ("quanlities": "qualities" or "quantities"?).
+  return typos.length === 1 && isDoublingOrSwap(word.toLowerCase(), typos[0]!.toLowerCase())
+    ? matchCase(word, typos[0]!)
+    : undefined;
+}
+
+/** `a` and `b` differ by two swapped neighbours or by one letter doubled (`Comming` / `Coming`). */
+function isDoublingOrSwap(a: string, b: string): boolean {
+  if (a.length === b.length) return isTypicalTypo(a, b) && withoutAccents(a) !== withoutAccents(b);
+  const [longer, shorter] = a.length > b.length ? [a, b] : [b, a];
+  if (longer.length !== shorter.length + 1) return false;
+  for (let index = 1; index < longer.length; index++) {
+    if (longer[index] === longer[index - 1] && longer.slice(0, index) + longer.slice(index + 1) === shorter)
+      return true;
+  }
+  return false;
 }
 
 /**
@@ -98,9 +117,11 @@ function isTypicalTypo(a: string, b: string): boolean {
   if (withoutAccents(a) === withoutAccents(b)) return true;
   if (a.length === b.length) {
     const diff = [...a].flatMap((char, index) => (char === b[index] ? [] : [index]));
+    // Not the last two letters: an ending is grammar ("bicicletear" is not "bicicletera").
     return (
       diff.length === 2 &&
       diff[1] === diff[0]! + 1 &&
+      diff[1] < a.length - 1 &&
       a[diff[0]!] === b[diff[1]!] &&
       a[diff[1]!] === b[diff[0]!]
     );
@@ -112,6 +133,10 @@ function isTypicalTypo(a: string, b: string): boolean {
     if (longer.slice(0, index) + longer.slice(index + 1) === shorter) return true;
   }
   return false;
+}
+
+function countEnye(word: string): number {
+  return (word.normalize('NFC').match(/[ñÑ]/gu) ?? []).length;
 }
 
 /** Gives `replacement` the capital first letter of `original` (a sentence start stays capitalized). */

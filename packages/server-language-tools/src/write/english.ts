@@ -128,6 +128,10 @@ function editFor(text: string, lint: EnglishLint, dialect: EnglishDialect): Edit
       ?.toLowerCase();
     if (next !== undefined && NO_ARTICLE.has(next)) return undefined;
   }
+  // A verb made to agree with "you" or "it" is only right when the pronoun is the subject; both are objects
+  // too ("show you skills" is not "you skill"). Only where the pronoun starts the clause.
+  if (lint.kind === 'Agreement' && /pronoun/i.test(lint.message) && !pronounStartsClause(text, lint.start))
+    return undefined;
   // Two full stops are a typo for one, not an ellipsis.
   if (suggestion.text.includes('…') || /^\.{2,}$/u.test(suggestion.text.trim())) return undefined;
   if (lint.kind !== 'Spelling') {
@@ -141,6 +145,10 @@ function editFor(text: string, lint: EnglishLint, dialect: EnglishDialect): Edit
       // else is a different word.
       if (from !== to && !from.startsWith(to) && !to.startsWith(from) && !/['’]/u.test(from + to)) {
         if (lint.kind !== 'Typo' || editDistance(from, to) > 1 || from.charAt(0) !== to.charAt(0))
+          return undefined;
+        // Short words have too many neighbours ("te": "to", "the", "tea"), as for spelling: only two letters
+        // swapped ("teh" → "the").
+        if (Array.from(from).length < 4 && !(from.length === to.length && editDistance(from, to) === 1))
           return undefined;
       }
     }
@@ -208,4 +216,26 @@ function isRepeated(text: string, lint: EnglishLint): boolean {
     .match(/^\W*(\p{L}+)/u)?.[1]
     ?.toLowerCase();
   return removed === before || removed === after || /^[\s\p{P}]+$/u.test(removed);
+}
+
+/** Words after which a pronoun starts a clause (and so is its subject). */
+const CLAUSE_OPENERS = new Set(
+  'and but or so because if when whenever while although though that then since unless until where as once'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Whether the pronoun right before the word at `start` is a subject: not "you" or "it", which are objects
+ * too, unless nothing but a clause opener ("and", "because", "that"...) or punctuation comes before them.
+ */
+function pronounStartsClause(text: string, start: number): boolean {
+  const before = Array.from(text).slice(0, start).join('');
+  const match = /(\p{L}+)\s+$/u.exec(before);
+  if (!match || !/^(?:you|it)$/i.test(match[1]!)) return true;
+  const previous = /(\p{L}+)[^\p{L}]*$/u.exec(before.slice(0, match.index));
+  if (!previous) return true;
+  // Punctuation between the words before and the pronoun ends a clause: "Yes, you goes".
+  if (/[.,;:!?]/u.test(before.slice(previous.index + previous[1]!.length, match.index))) return true;
+  return CLAUSE_OPENERS.has(previous[1]!.toLowerCase());
 }
