@@ -35,11 +35,11 @@ function share(bucket: 'short' | 'long' | 'unsupported') {
 }
 
 describe('language detection on Debian catalogue texts', () => {
-  it('short texts (15 to 50 characters, 33 languages): at least 93% right, at most 2.5% a wrong language', () => {
+  it('short texts (15 to 50 characters, 33 languages): at least 95% right, at most 2% a wrong language', () => {
     const { total, right, wrong } = share('short');
     expect(total).toBe(825);
-    expect(right).toBeGreaterThanOrEqual(0.93);
-    expect(wrong).toBeLessThanOrEqual(0.025);
+    expect(right).toBeGreaterThanOrEqual(0.95);
+    expect(wrong).toBeLessThanOrEqual(0.02);
   });
 
   it('long texts (100 to 400 characters): at least 99% right', () => {
@@ -53,5 +53,29 @@ describe('language detection on Debian catalogue texts', () => {
     const { total, right } = share('unsupported');
     expect(total).toBeGreaterThan(600);
     expect(right).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('names and terms in another script, identifiers, scripts of one language, Danish and Norwegian spellings', () => {
+    const answer = (text: string) => {
+      const result = detector.detect(text);
+      return result.detection_status === 'success' ? result.detected_language : result.detection_status;
+    };
+    // Catalogue messages of this corpus that were missed before (Latin names inside other scripts).
+    expect(answer('ROM של Game Boy Advance')).toBe('he');
+    expect(answer('maxconnectionsの設定')).toBe('ja');
+    expect(answer('PostScript 文档（gzip 压缩）')).toBe('zh');
+    expect(answer('ملف تعريف Kaitai Struct')).toBe('ar');
+    // Identifiers carry no language: "mv850e1", "OpenOffice", "PrevTimeLineID" are not English words.
+    expect(answer('mv850e1 El código está destinado para el v850e1')).toBe('es');
+    expect(answer('Modello OpenOffice Draw')).toBe('it');
+    // A script none of the 33 writes (Tamil, Devanagari) is outside them, whatever Latin terms it holds.
+    expect(answer('ICNS உருவடிவ வகை')).toBe('unsupported_language');
+    expect(answer('SIGNAL संदेश: The INTERFACE शीर्षक')).toBe('unsupported_language');
+    // Danish -tion, Norwegian -ert and endre.
+    expect(answer('fil: ugyldig filoperation')).toBe('da');
+    expect(answer('Tagg er ikke definert.')).toBe('nb');
+    expect(answer('Endrer navn på til')).toBe('nb');
+    // Yiddish's own letters: not Hebrew.
+    expect(answer('איך װיל עסן')).toBe('unsupported_language');
   });
 });

@@ -82,8 +82,45 @@ const INDONESIAN_WORDS = new Set(
     'sedang masih karena jika kalau tetapi tapi lebih sekali banyak selamat pagi siang malam nya'
   ).split(' '),
 );
+/**
+ * Spellings where Danish and Norwegian Bokmål differ: -tion / -sjon, the participles -eret / -ert, -hed / -het,
+ * soft / hard consonants (bruge / bruke, søge / søke, nøgle / nøkkel), æ / e (ændre / endre), op- / opp-, and
+ * the small words af / av, efter / etter, hvad / hva, mig / meg, nu / nå, blev / ble, fejl / feil.
+ */
+const DANISH =
+  /(?<!\p{L})(?:\p{L}+tion(?:en|er|erne)?|\p{L}+eret|\p{L}+erede|\p{L}+hed(?:en|er)?|bruge[rn]?|søge|nøgle[nr]?|ændr\p{L}*|opdat\p{L}*|af|efter|hvad|mig|dig|sig|nu|blev|fejl|købe)(?!\p{L})/iu;
+const NORWEGIAN =
+  /(?<!\p{L})(?:\p{L}+sjon(?:en|er|ene)?|\p{L}+ert|\p{L}+erte|\p{L}+het(?:en|er)?|bruke[rn]?|søke|nøkkel(?:en)?|nøkler|endr\p{L}*|oppdat\p{L}*|av|etter|hva|meg|deg|seg|nå|ble|feil|kjøpe|ikkje)(?!\p{L})/iu;
+
 /** URLs, e-mail addresses and @handles carry no language. */
 const NOISE = /\bhttps?:\/\/\S+|\bwww\.\S+|\S+@\S+\.\S+|@\w+/gu;
+/**
+ * Nor do identifiers, in any language's text (Latin letters, digits, `_ . -`): a token with a digit or an
+ * underscore (`v850e1`, `file_name`), one with a capital after a small letter (`OpenOffice`,
+ * `PrevTimeLineID`), a call (`tkill(`).
+ */
+const IDENTIFIER =
+  /[\p{sc=Latin}\d_.-]*[\d_][\p{sc=Latin}\d_.-]*|(?<![\p{L}\d_])\p{sc=Latin}*\p{Ll}\p{Lu}[\p{sc=Latin}\d_]*|\p{sc=Latin}+(?=\()/gu;
+/** An acronym in capitals (`DNS`, `NOTZONE`), taken out only where the text also has words in small letters. */
+const ACRONYM = /(?<![\p{L}\d_])[A-Z]{2,}(?![\p{L}\d_])/gu;
+const SMALL_WORD = /\p{Ll}{2,}/u;
+
+/** The scripts of the 33 languages; a script that writes only one of them names it. */
+const SCRIPT_OF_ONE: readonly (readonly [RegExp, DetectionLanguage])[] = [
+  [/[\p{sc=Hiragana}\p{sc=Katakana}]/gu, 'ja'],
+  [/\p{sc=Hangul}/gu, 'ko'],
+  [/\p{sc=Greek}/gu, 'el'],
+  [/\p{sc=Thai}/gu, 'th'],
+  [/\p{sc=Hebrew}/gu, 'he'],
+];
+/** Letters of the scripts the 33 languages write besides Latin. */
+const OUR_OTHER_SCRIPTS =
+  /[\p{sc=Cyrillic}\p{sc=Greek}\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Arabic}\p{sc=Hebrew}\p{sc=Thai}]/gu;
+const LATIN = /\p{sc=Latin}/gu;
+/** Yiddish's double vav, vav yod, double yod, and alef with patah or kamats: not Hebrew. */
+const YIDDISH = /[\u05f0-\u05f2\ufb1f\ufb2e\ufb2f]|\u05d0[\u05b7\u05b8]/u;
+/** A run of Latin letters (a word, in a text without spaces a part of it). */
+const LATIN_WORD = /\p{sc=Latin}[\p{sc=Latin}\p{M}'’-]*/gu;
 
 /**
  * Loads the detectors once (eld's large n-gram database and the cld3 WebAssembly module) and returns a
@@ -108,9 +145,30 @@ export async function createLanguageDetector(
   const cld3: LanguageIdentifier = (await loadModule()).create(0, 1000);
 
   function detect(text: string): DetectionResult {
-    const cleaned = text.replace(NOISE, ' ');
+    const withoutNoise = text.replace(NOISE, ' ');
+    if ((withoutNoise.match(LETTER)?.length ?? 0) === 0) return { detection_status: 'no_language_detected' };
+    let cleaned = withoutNoise.replace(IDENTIFIER, ' ');
+    if (SMALL_WORD.test(cleaned)) cleaned = cleaned.replace(ACRONYM, ' ');
+    const all = cleaned.match(LETTER)?.length ?? 0;
+    const latin = cleaned.match(LATIN)?.length ?? 0;
+    const ours = cleaned.match(OUR_OTHER_SCRIPTS)?.length ?? 0;
+    // Letters of a script none of the 33 writes (Devanagari, Tamil, Georgian, Armenian...), and more of them
+    // than of ours: the text is in a language outside them.
+    if (all - latin - ours >= 2 && all - latin - ours >= ours) return unsupported();
+    // A text in another script carries Latin words as names and terms ("ROM של Game Boy Advance", "сбой
+    // assuaninquire"): the language is the other script's.
+    if (ours >= 2 && latin > 0) cleaned = cleaned.replace(LATIN_WORD, ' ');
+    for (const [script, language] of SCRIPT_OF_ONE) {
+      const count = cleaned.match(script)?.length ?? 0;
+      // Kana beside Han is Japanese however many kanji there are; the others must be most of the letters.
+      // Hebrew letters may also be Yiddish, known by its own ligatures and pointed alef.
+      if (count >= 2 && (language === 'ja' || count * 2 > ours)) {
+        if (language === 'he' && YIDDISH.test(cleaned)) return unsupported();
+        return success(language);
+      }
+    }
     const letters = cleaned.match(LETTER)?.length ?? 0;
-    if (letters === 0) return { detection_status: 'no_language_detected' };
+    if (letters === 0) return insufficient();
     if (letters < (DENSE_SCRIPT.test(cleaned) ? 2 : MIN_LETTERS)) return insufficient();
     const foreign = cleaned.match(FOREIGN_LETTERS)?.length ?? 0;
     if (foreign > 0 && foreign * 60 >= letters) return unsupported();
@@ -153,6 +211,19 @@ export async function createLanguageDetector(
       return unsupported();
     }
 
+    // Danish and Norwegian Bokmål share most words; their spellings tell them apart where they differ.
+    // Only where the choice is between the two: eld ranks them first and second, or ranks one first and
+    // cld3 names one of them.
+    const pair = new Set(['da', 'nb']);
+    const betweenTwo =
+      best !== undefined &&
+      pair.has(best[0]) &&
+      ((second !== undefined && pair.has(second[0])) || pair.has(wideLanguage));
+    if (betweenTwo) {
+      const danish = DANISH.test(cleaned);
+      const norwegian = NORWEGIAN.test(cleaned);
+      if (danish !== norwegian) return success(danish ? 'da' : 'nb');
+    }
     const narrow = best?.[0] as DetectionLanguage | undefined;
     // One word in an alphabet shared by many languages ("Hello", "Danke"): both detectors must agree.
     if (!DENSE_SCRIPT.test(cleaned) && !/\p{L}\P{L}+\p{L}/u.test(cleaned.trim())) {
