@@ -85,6 +85,19 @@ describe('agreement within the clause, for every target with a generator', () =>
     expect(saved.glossed).toMatch(/^Sauver le fichier .* fichier nouveau\.$/);
     const many = await withGlossary('EN', 'FR', 'file\tfichier', 'Open the files.');
     expect(many.glossed).toBe('Ouvert les fichiers.');
+    // The "Enregistrer sous fichier nouvelle": the article stays, the adjective agrees, and a
+    // verb term is written as the glossary has it.
+    const saveAs = 'Save as\tEnregistrer sous\nfile\tfichier';
+    const asNew = await withGlossary('EN', 'FR', saveAs, 'Save as a new file.');
+    expect(asNew.plain).toBe('Salva comme lime nouvelle.');
+    expect(asNew.glossed).toBe('Enregistrer sous un fichier nouveau.');
+    const spanish = await withGlossary(
+      'EN',
+      'ES',
+      'Save as\tGuardar como\nfile\tarchivo',
+      'Save as a new file.',
+    );
+    expect(spanish.glossed).toBe('Guardar como un archivo nuevo.');
   });
 
   it('Portuguese and Italian, through the pivot; Catalan, direct', async () => {

@@ -64,6 +64,8 @@ export interface SplitMode {
 
 /** Spanish (the pivot) nouns of each gender, known to every pair from Spanish, that stand in for a term. */
 const PIVOT_NOUNS: Readonly<Record<string, string>> = { '<m>': 'libro', '<f>': 'casa' };
+/** Parts of speech whose form follows the sentence. */
+const INFLECTED = new Set(['<n>', '<adj>']);
 const GENDERS = new Set(['<m>', '<f>', '<mf>', '<nt>', '<GD>']);
 const NUMBERS = new Set(['<sg>', '<pl>', '<sp>', '<ND>']);
 /** Source languages whose compounds end with their head (`file server`: the number is on `server`). */
@@ -383,7 +385,22 @@ export async function rewriteTerms(
     const candidates = positions
       .map((at) => ({ at, parts: luParts((tokens[at] as { body: string }).body) }))
       .filter(({ parts }) => parts.source && parts.target && headOf(analysed, parts.target.tags[0]!));
-    const chosen = HEAD_FINAL.has(sourceLanguage) ? candidates.at(-1) : candidates[0];
+    // The engine's word that stands for the target's first inflectable word (`disk` for `unidad rígida`,
+    // `Save` for `Guardar como`); between words standing for the same one, the source's head.
+    const wordIndex = (candidate: (typeof candidates)[number]) =>
+      analysed.words.indexOf(headOf(analysed, candidate.parts.target!.tags[0]!)!.word);
+    const leftmost = Math.min(...candidates.map(wordIndex));
+    const heads = candidates.filter((candidate) => wordIndex(candidate) === leftmost);
+    const chosen = HEAD_FINAL.has(sourceLanguage) ? heads.at(-1) : heads[0];
+    // The case of the term's first word as written in the source (`File server` at a sentence start).
+    const firstSource = splitUnescaped((tokens[positions[0]!] as { body: string }).body, '/')[0]!;
+    const lemmaEnd = (side: string) => side.search(/(?<!\\)</);
+    const sourceSide = !chosen
+      ? ''
+      : lemmaEnd(firstSource) <= 0 || firstSource.startsWith('*')
+        ? chosen.parts.raw[0]!
+        : firstSource.slice(0, lemmaEnd(firstSource)) +
+          chosen.parts.raw[0]!.slice(lemmaEnd(chosen.parts.raw[0]!));
     for (const at of positions.slice(1)) {
       removed.add(at);
       removed.add(at - 1);
@@ -408,11 +425,17 @@ export async function rewriteTerms(
       // Through a pivot: a pivot-language noun of the target's gender stands in for the term, so that the
       // pivot's own agreement (which the last pair copies) already follows the term.
       const standIn = tags[0] === '<n>' && gender ? PIVOT_NOUNS[gender] : undefined;
-      first.body = `${chosen.parts.raw[0]}/${standIn ?? escapeStream(engineWord.lemma)}${tags.join('')}`;
+      first.body = `${sourceSide}/${standIn ?? escapeStream(engineWord.lemma)}${tags.join('')}`;
       if (!standIn) keepOthers();
       continue;
     }
-    first.body = `${chosen.parts.raw[0]}/${escapeStream(head.reading.lemma)}${tags.join('')}`;
+    first.body = `${sourceSide}/${escapeStream(head.reading.lemma)}${tags.join('')}`;
+    // Only nouns and adjectives take the sentence's inflection (number, gender); a verb or any other word
+    // is written as the glossary has it ("Guardar como", not the engine's reading "Guarda como").
+    if (!INFLECTED.has(head.reading.tags[0]!)) {
+      outputs.set(mark, { kind: 'literal', target });
+      continue;
+    }
     const before = target.slice(0, head.word.start);
     // Adjectives right after the head that agree with it in the glossary agree with it in the sentence.
     const number = tags.find((tag) => tag === '<sg>' || tag === '<pl>');
