@@ -261,24 +261,47 @@ export function encodeParagraph(inner: string, d: RunDialect): EncodedParagraph 
       const pieces = parseInline(output);
       if (onlyPlainText && pieces.every((piece) => piece.kind === 'text'))
         return `<${p}t${space}>${escapeXml(pieces.map((piece) => (piece.kind === 'text' ? piece.text : '')).join(''))}</${p}t>`;
+      // Wrappers (links) are written as the text needs them: two spans in the same link with only
+      // whitespace between them (a bold word and the rest of a link's text) stay in one link.
       const stack: (Code | undefined)[] = [];
       let xml = '';
+      let current: readonly Wrapper[] = [];
+      let pending = '';
+      const moveTo = (target: readonly Wrapper[]) => {
+        let common = 0;
+        while (common < current.length && common < target.length && current[common] === target[common])
+          common++;
+        for (const wrapper of current.slice(common).toReversed()) xml += wrapper.close;
+        if (common < current.length || common < target.length) {
+          xml += pending;
+          pending = '';
+        }
+        for (const wrapper of target.slice(common)) xml += wrapper.open;
+        current = target;
+      };
+      const emit = (target: readonly Wrapper[], content: string) => {
+        moveTo(target);
+        xml += pending + content;
+        pending = '';
+      };
+      const top = () => stack.findLast((code) => code?.kind === 'span');
       for (const piece of pieces) {
         if (piece.kind === 'text') {
-          const span = stack.findLast((code) => code?.kind === 'span');
-          xml += run(span?.kind === 'span' ? span.props : base, piece.text);
-        } else if (piece.kind === 'open') {
+          const span = top();
+          const wrappers = span?.kind === 'span' ? span.wrappers : [];
+          const text = run(span?.kind === 'span' ? span.props : base, piece.text);
+          if (wrappers.length === 0 && current.length > 0 && piece.text.trim() === '') pending += text;
+          else emit(wrappers, text);
+        } else if (piece.kind === 'open') stack.push(codes.get(piece.id));
+        else if (piece.kind === 'close') stack.pop();
+        else {
           const code = codes.get(piece.id);
-          stack.push(code);
-          if (code?.kind === 'span') for (const wrapper of code.wrappers) xml += wrapper.open;
-        } else if (piece.kind === 'close') {
-          const code = stack.pop();
-          if (code?.kind === 'span') for (const wrapper of code.wrappers.toReversed()) xml += wrapper.close;
-        } else {
-          const code = codes.get(piece.id);
-          if (code?.kind === 'x') xml += code.xml;
+          const span = top();
+          if (code?.kind === 'x') emit(span?.kind === 'span' ? span.wrappers : [], code.xml);
         }
       }
+      moveTo([]);
+      xml += pending;
       return xml;
     },
   };
