@@ -1,4 +1,4 @@
-import { MAX_WRITE_REQUEST_BYTES } from '@glossa/protocol';
+import { MAX_WRITE_REQUEST_BYTES, WRITE_TARGET_LANGUAGES } from '@glossa/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.js';
 
@@ -314,6 +314,25 @@ describe('write rules', () => {
 });
 
 describe('GET /v3/languages?resource=write', () => {
+  it('lists a language exactly when correct accepts it, and a style exactly where rephrase applies one', {
+    timeout: 120_000,
+  }, async () => {
+    const listed = (await t.call('/v3/languages?resource=write')).data as {
+      lang: string;
+      features: Record<string, unknown>;
+    }[];
+    for (const code of WRITE_TARGET_LANGUAGES) {
+      const entry = listed.find((language) => language.lang === code);
+      const corrected = await correct({ text: ['Ok.'], target_lang: code });
+      expect(corrected.status, code).toBe(entry ? 200 : 400);
+      if (!entry) continue;
+      const styled = await rephrase({ text: ['Ok.'], target_lang: code, writing_style: 'business' });
+      expect(styled.status, code).toBe('writing_style' in entry.features ? 200 : 400);
+      const toned = await rephrase({ text: ['Ok.'], target_lang: code, tone: 'friendly' });
+      expect(toned.status, code).toBe('tone' in entry.features ? 200 : 400);
+    }
+  });
+
   it('lists exactly the languages and features that work here', async () => {
     const reply = await t.call('/v3/languages?resource=write');
     expect(reply.status).toBe(200);

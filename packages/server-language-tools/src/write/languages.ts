@@ -1,4 +1,4 @@
-import { type Language, languageName } from '@glossa/protocol';
+import { baseLanguage, DETECTION_LANGUAGES, type Language, languageName } from '@glossa/protocol';
 import { hasGrammalecte } from './grammalecte.js';
 import { hasHunspell } from './hunspell.js';
 
@@ -39,14 +39,17 @@ export function writeLanguage(code: string): WriteLanguage | undefined {
 }
 
 /**
- * The language objects of `GET /v3/languages?resource=write`: each language usable as source and target,
- * `auto_detection` (the text's language is detected for `detected_source_language`), and `writing_style`
- * and `tone` only where the rewrites exist. For the spine's language catalog to return as is.
+ * The language objects of `GET /v3/languages?resource=write`, from what the write endpoints accept here: the
+ * languages with a checker installed (`availableWriteLanguages`), each usable as source and target;
+ * `auto_detection` where language detection names the language (a text in another one is refused);
+ * `writing_style` and `tone` only where the rewrites exist. For the spine's language catalog to return as is.
  */
 export function writeLanguageObjects(): Language[] {
   cached ??= availableWriteLanguages();
   return cached.map((language) => {
-    const features: Language['features'] = { auto_detection: { status: 'stable' } };
+    const features: Language['features'] = {};
+    if ((DETECTION_LANGUAGES as readonly string[]).includes(baseLanguage(language.code)))
+      features.auto_detection = { status: 'stable' };
     if (language.styles) {
       features.writing_style = { status: 'stable' };
       features.tone = { status: 'stable' };
