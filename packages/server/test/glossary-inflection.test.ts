@@ -167,6 +167,14 @@ describe('agreement within the clause, for every target with a generator', () =>
     expect(disks.glossed).toBe('Las unidades rígidas son llenas.');
   });
 
+  it('with post-editing (a "use X instead of Y" instruction) terms still agree, and are never edited', async () => {
+    const edited = await withGlossary('EN', 'ES', 'file\tarchivo', 'Open the red files.', {
+      custom_instructions: ['Use "Abra" instead of "Abierto"', 'Use "fichero" instead of "archivo"'],
+    });
+    expect(edited.plain).toBe('Abra las limas rojas.');
+    expect(edited.glossed).toBe('Abra los archivos rojos.');
+  });
+
   it('a target the analyser does not know is written as the glossary has it', async () => {
     const brand = await withGlossary('EN', 'ES', 'file\tZorblax', 'The file is too large.');
     expect(brand.glossed).toContain('Zorblax');

@@ -12,7 +12,7 @@
  * `apertium-codes.ts`), so the codes land on the translated words even when Apertium reorders them.
  */
 import { type Code, placeCodes, type Unit } from './apertium-codes.js';
-import { EngineError } from './engine.js';
+import { EngineError, TERM_END, TERM_START } from './engine.js';
 
 export interface EncodedSegment {
   /** The segment in Apertium stream format, without the `\n\0` that ends it. */
@@ -191,6 +191,7 @@ function parseOutput(
   codes: readonly Code[],
   markup: boolean,
   terms: ReadonlyMap<number, TermOutput> | undefined,
+  marked: boolean,
 ): Unit[] {
   const units: (Unit | MarkedUnit)[] = [];
   let text = '';
@@ -221,7 +222,7 @@ function parseOutput(
     } else if (token !== '*' && token !== '#' && token !== '@') text += token;
   }
   flush();
-  return terms ? placeTerms(units, markup, terms) : (units as Unit[]);
+  return terms ? placeTerms(units, markup, terms, marked) : (units as Unit[]);
 }
 
 /**
@@ -233,6 +234,7 @@ function placeTerms(
   units: readonly (Unit | MarkedUnit)[],
   markup: boolean,
   terms: ReadonlyMap<number, TermOutput>,
+  marked: boolean,
 ): Unit[] {
   const chosen = new Map<number, { at: number; score: number }>();
   units.forEach((unit, at) => {
@@ -245,7 +247,12 @@ function placeTerms(
   });
   return units.map((unit, at) => {
     if (!('mark' in unit)) return unit;
-    const text = chosen.get(unit.mark)?.at === at ? termText(unit.text, terms.get(unit.mark)!) : unit.text;
+    const text =
+      chosen.get(unit.mark)?.at !== at
+        ? unit.text
+        : marked
+          ? `${TERM_START}${termText(unit.text, terms.get(unit.mark)!)}${TERM_END}`
+          : termText(unit.text, terms.get(unit.mark)!);
     return { text: markup ? escapeXml(text) : text, ids: unit.ids };
   });
 }
@@ -268,15 +275,17 @@ function termText(word: string, term: TermOutput): string {
 
 /**
  * Decodes one translation. Throws `EngineError` when a non-empty segment came back without text. `terms`
- * says what the words marked as glossary terms become.
+ * says what the words marked as glossary terms become; `marked` wraps each between `TERM_START` and
+ * `TERM_END`.
  */
 export function decodeSegment(
   output: string,
   segment: EncodedSegment,
   terms?: ReadonlyMap<number, TermOutput>,
+  marked = false,
 ): string {
   const raw = output.endsWith('\n') ? output.slice(0, -1) : output;
-  const units = parseOutput(raw, segment.codes, segment.markup, terms);
+  const units = parseOutput(raw, segment.codes, segment.markup, terms, marked);
   const hasText = units.some((unit) => 'text' in unit && unit.text.trim() !== '');
   if (segment.hasText && !hasText) {
     throw new EngineError('apertium: empty translation for a non-empty segment', 'apertium');

@@ -195,7 +195,7 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
       }
       stream = await helper(`${mode.name}:transfer`, split.transfer).translate(analysed, input.signal);
     }
-    return decodeSegment(stream, segment, outputs);
+    return decodeSegment(stream, segment, outputs, input.terms?.marked === true);
   };
 
   const translateOne = async (text: string, input: EngineInput, route: ApertiumRoute): Promise<string> => {

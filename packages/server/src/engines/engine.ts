@@ -44,7 +44,15 @@ export interface EngineTerms {
   readonly key: string;
   /** In priority order: at one place of the text the longest source wins, then the earliest entry. */
   readonly entries: readonly { readonly source: string; readonly target: string }[];
+  /**
+   * Wrap each term's words in the output between `TERM_START` and `TERM_END` (private-use characters), so
+   * that the caller can keep post-editing off them; the caller removes the marks.
+   */
+  readonly marked?: boolean;
 }
+
+export const TERM_START = '\uE0F0';
+export const TERM_END = '\uE0F1';
 
 export interface TranslationEngine {
   /** `apertium`, `pseudo`, `upstream`. */

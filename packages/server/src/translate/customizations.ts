@@ -17,7 +17,7 @@ import {
   type TranslationMemoryMatch,
 } from '@glossa/protocol';
 import type { Caller, ServiceContext } from '../context.js';
-import type { EngineTerms } from '../engines/engine.js';
+import { type EngineTerms, TERM_END, TERM_START } from '../engines/engine.js';
 import { loadAgreement } from '../glossaries/agreement.js';
 import { lockTerms } from '../glossaries/lock.js';
 import { TermMatcher } from '../glossaries/matcher.js';
@@ -32,6 +32,11 @@ export interface UnitMatch {
   readonly segmentId: number;
   readonly score: number;
 }
+
+const TERM_PIECE = new RegExp(`${TERM_START}[^${TERM_END}]*${TERM_END}`, 'g');
+/** One private-use character per term while post-editing (U+E100…U+E8FF). */
+const TERM_MASK = 0xe100;
+const TERM_MASKS = /[\ue100-\ue8ff]/g;
 
 /** Instructions forwarded to an engine per request, at most (the interface's limit on translate). */
 const MAX_FORWARDED_INSTRUCTIONS = 10;
@@ -157,12 +162,32 @@ export async function loadCustomizations(
           .join('')
       : postEdit(output);
 
+  const postEdits = preferences.length > 0 || Object.keys(rules).length > 0;
+  const markedTerms: EngineTerms | undefined = terms && {
+    ...terms,
+    key: `${terms.key}|marked`,
+    marked: true,
+  };
+  /**
+   * Post-edits a unit whose terms the engine marked: each term stands as one private-use character while
+   * the unit is edited (so rules still see the whole sentence), then comes back as the engine wrote it.
+   */
+  const postEditAroundTerms = (output: string, markup: boolean) => {
+    const kept: string[] = [];
+    const masked = output.replace(TERM_PIECE, (piece) => {
+      kept.push(piece.slice(1, -1));
+      return String.fromCharCode(TERM_MASK + kept.length - 1);
+    });
+    return postEditUnit(masked, markup).replace(
+      TERM_MASKS,
+      (mask) => kept[mask.charCodeAt(0) - TERM_MASK] ?? '',
+    );
+  };
+
   return {
     instructions: forwarded,
     async translate(units, markup, engine, engineTerms = false) {
-      // Post-editing (style rules, "use X instead of Y") must not touch a term: with post-edits, terms are
-      // locked in codes and put back after them, even for an engine that could inflect them.
-      const nativeTerms = engineTerms && preferences.length === 0 && Object.keys(rules).length === 0;
+      const nativeTerms = engineTerms;
       const outputs = new Array<string>(units.length);
       const matches = new Array<UnitMatch | undefined>(units.length);
       const pending: number[] = [];
@@ -212,7 +237,9 @@ export async function loadCustomizations(
       if (pending.length === 0) return { outputs, matches };
       // An engine that inflects terms gets the glossaries; only "keep" terms are locked for it.
       const lockers = nativeTerms ? (keepMatcher ? [keepMatcher] : []) : matchers;
-      const termsForEngine = nativeTerms ? terms : undefined;
+      // Post-editing (style rules, "use X instead of Y") must not touch a term: the engine marks the terms'
+      // words in its output, post-editing skips them, and the marks are removed.
+      const termsForEngine = !nativeTerms || !terms ? undefined : postEdits ? markedTerms : terms;
       const locked = pending.map((index) =>
         lockers.length > 0 ? lockTerms(units[index]!, markup, lockers) : undefined,
       );
@@ -228,7 +255,11 @@ export async function loadCustomizations(
         });
         const translated = await engine(texts, codes, termsForEngine);
         // Post-editing runs before the terms go back in, so it cannot change a glossary term either.
-        const edited = indexes.map((_, position) => postEditUnit(translated[position] ?? '', codes));
+        const edited = indexes.map((_, position) =>
+          termsForEngine?.marked
+            ? postEditAroundTerms(translated[position] ?? '', codes)
+            : postEditUnit(translated[position] ?? '', codes),
+        );
         const lockedUnits = indexes.map((index) => lockedOf.get(index));
         const agreement = lockedUnits.some((unit) => unit?.locked)
           ? await loadAgreement(
