@@ -10,6 +10,7 @@ import { startBoss } from '../src/pg-queue.js';
 import { createPostgresDocuments, migrateDocuments } from '../src/postgres.js';
 import { download, upload, waitDone } from './document-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';
+import { createDatabase } from './storage-probe.js';
 
 if (!hasPostgres) console.warn('Skipping the PostgreSQL document tests: postgresql is not installed.');
 
@@ -24,7 +25,7 @@ afterAll(async () => {
 
 describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
   it('an attempt taken over can neither finish, fail (refund), nor record characters; the new one can', async () => {
-    const url = await cluster.createDatabase();
+    const url = await createDatabase(cluster);
     const pool = new pg.Pool({ connectionString: url, max: 3 });
     const { boss, enqueue } = await startBoss(url, {});
     try {
@@ -90,7 +91,7 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
   }, 60_000);
 
   it('a lease connection the database ends is taken again, with the same owner lock', async () => {
-    const databaseUrl = await cluster.createDatabase();
+    const databaseUrl = await createDatabase(cluster);
     const t = await startTestServer({ databaseUrl, devKey: DEV_KEY, documents: { leaseCheckSeconds: 0.2 } });
     const database = new pg.Pool({ connectionString: databaseUrl, max: 1 });
     const leases = async () =>
@@ -134,7 +135,7 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
   }, 60_000);
 
   it('a server that stops mid-job leaves the document to another on the same database: done once, billed once', async () => {
-    const databaseUrl = await cluster.createDatabase();
+    const databaseUrl = await createDatabase(cluster);
     const text = Array.from(
       { length: 4000 },
       (_, index) => `The red car ${index} is fast. The house is big and the garden ${index} is green.\n`,

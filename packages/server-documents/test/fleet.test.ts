@@ -16,6 +16,7 @@ import {
   startPostgres,
   startRedis,
 } from '../../server/test/services.js';
+import { createDatabase } from './storage-probe.js';
 
 const ready = hasPostgres && hasRedisServer && hasHaproxy;
 if (!ready)
@@ -33,7 +34,7 @@ beforeAll(async () => {
   if (!ready) return;
   cluster = await startPostgres();
   redis = await startRedis();
-  const databaseUrl = await cluster.createDatabase();
+  const databaseUrl = await createDatabase(cluster);
   database = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   fleet = await startFleet({
     size: 3,

@@ -80,3 +80,24 @@ export async function documentStatuses(t: TestServer): Promise<string[]> {
     db.close();
   }
 }
+
+let databases = 0;
+
+/**
+ * A new database on a test cluster, created on a connection of its own that is fully closed before this
+ * resolves. (The cluster's `createDatabase` keeps an admin pool whose connection may still be closing when
+ * the cluster stops, and PostgreSQL's shutdown message to it then surfaces as an unhandled error.)
+ */
+export async function createDatabase(cluster: { readonly port: number }): Promise<string> {
+  const client = new pg.Client({
+    connectionString: `postgres://postgres@127.0.0.1:${cluster.port}/postgres`,
+  });
+  await client.connect();
+  const name = `glossa_documents_${process.pid}_${++databases}`;
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return `postgres://postgres@127.0.0.1:${cluster.port}/${name}`;
+}
