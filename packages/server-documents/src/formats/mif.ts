@@ -89,7 +89,7 @@ function paragraphs(
 }
 
 /** The value of a simple statement (`<ID 11>` → `11`, ``<TblTag `Mapping Table'>`` → `` `Mapping Table' ``). */
-function valueOf(text: string, statement: Statement): string {
+function statementValue(text: string, statement: Statement): string {
   return text.slice(statement.start + statement.name.length + 1, statement.end - 1).trim();
 }
 
@@ -114,25 +114,25 @@ function frameMakerData(text: string, root: readonly Statement[]): Set<Statement
         (page) =>
           page.name === 'Page' &&
           page.children.some(
-            (child) => child.name === 'PageType' && valueOf(text, child) === 'ReferencePage',
+            (child) => child.name === 'PageType' && statementValue(text, child) === 'ReferencePage',
           ),
       )
       .flatMap((page) => descendants(page, 'TextRect'))
-      .flatMap((rect) => rect.children.filter((child) => child.name === 'ID').map((id) => valueOf(text, id))),
+      .flatMap((rect) => rect.children.filter((child) => child.name === 'ID').map((id) => statementValue(text, id))),
   );
   const skipped = new Set<Statement>();
   const tables = new Set<string>();
   for (const flow of root.filter((statement) => statement.name === 'TextFlow')) {
-    const rects = descendants(flow, 'TextRectID').map((id) => valueOf(text, id));
+    const rects = descendants(flow, 'TextRectID').map((id) => statementValue(text, id));
     if (!rects.some((id) => referenceRects.has(id))) continue;
     skipped.add(flow);
-    for (const anchor of descendants(flow, 'ATbl')) tables.add(valueOf(text, anchor));
+    for (const anchor of descendants(flow, 'ATbl')) tables.add(statementValue(text, anchor));
   }
   for (const tbls of root.filter((statement) => statement.name === 'Tbls'))
     for (const table of tbls.children.filter((child) => child.name === 'Tbl')) {
       const id = table.children.find((child) => child.name === 'TblID');
       const tag = table.children.find((child) => child.name === 'TblTag');
-      if ((id && tables.has(valueOf(text, id))) || (tag && /^`Mapping Table'$/.test(valueOf(text, tag))))
+      if ((id && tables.has(statementValue(text, id))) || (tag && /^`Mapping Table'$/.test(statementValue(text, tag))))
         skipped.add(table);
     }
   return skipped;
