@@ -118,7 +118,9 @@ function frameMakerData(text: string, root: readonly Statement[]): Set<Statement
           ),
       )
       .flatMap((page) => descendants(page, 'TextRect'))
-      .flatMap((rect) => rect.children.filter((child) => child.name === 'ID').map((id) => statementValue(text, id))),
+      .flatMap((rect) =>
+        rect.children.filter((child) => child.name === 'ID').map((id) => statementValue(text, id)),
+      ),
   );
   const skipped = new Set<Statement>();
   const tables = new Set<string>();
@@ -132,7 +134,10 @@ function frameMakerData(text: string, root: readonly Statement[]): Set<Statement
     for (const table of tbls.children.filter((child) => child.name === 'Tbl')) {
       const id = table.children.find((child) => child.name === 'TblID');
       const tag = table.children.find((child) => child.name === 'TblTag');
-      if ((id && tables.has(statementValue(text, id))) || (tag && /^`Mapping Table'$/.test(statementValue(text, tag))))
+      if (
+        (id && tables.has(statementValue(text, id))) ||
+        (tag && /^`Mapping Table'$/.test(statementValue(text, tag)))
+      )
         skipped.add(table);
     }
   return skipped;
