@@ -185,6 +185,33 @@ describe('POST /v1/quality-evaluation, GET /v1/quality-evaluation/{job_id}', () 
     expect(own.data.summary.overall_score).toBe(100);
   });
 
+  it('an account holds at most 1,000 jobs (they live in memory): the next is a 429', {
+    timeout: 120_000,
+  }, async () => {
+    // A server without the request rate limit, which would answer 429 first.
+    const unlimited = await startTestServer({ rateLimit: false });
+    try {
+      const account = await unlimited.server.createAccount({ plan: 'paid', qualityAlpha: true });
+      const body = {
+        metadata: { source_language: 'en', target_language: 'fr' },
+        segments: [{ source: 'Hi.', target: 'Salut.' }],
+      };
+      const send = (key?: string) =>
+        unlimited.call('/v1/quality-evaluation', { json: body, ...(key ? { key } : {}) });
+      for (let batch = 0; batch < 20; batch++) {
+        const replies = await Promise.all(Array.from({ length: 50 }, () => send(account.key)));
+        expect(replies.map((reply) => reply.status)).toEqual(Array(50).fill(202));
+      }
+      const over = await send(account.key);
+      expect(over.status).toBe(429);
+      expect(over.data.message).toMatch(/at most 1000/);
+      // Another account is not affected.
+      expect((await send()).status).toBe(202);
+    } finally {
+      await unlimited.close();
+    }
+  });
+
   it('is a closed alpha: 403 for an account without the flag', async () => {
     const plain = await t.server.createAccount({ plan: 'paid' });
     const body = {

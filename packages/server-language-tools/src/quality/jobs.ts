@@ -9,10 +9,10 @@
  * finish; a poll for another account's job, an unknown or an expired one is a 404.
  */
 import { randomUUID } from 'node:crypto';
-import { canonicalLanguage, type EndpointDefinition } from '@glossa/protocol';
+import { canonicalLanguage, type EndpointDefinition, ERROR_CODES } from '@glossa/protocol';
 import { type DetailedQualityIssue, evaluateSegmentsDetailed } from '@glossa/quality';
 import type { ServiceContext } from '@glossa/server/feature';
-import { badRequest, defineRoute, notFound, type Route } from '@glossa/server/feature';
+import { badRequest, defineRoute, notFound, type Route, ServiceError } from '@glossa/server/feature';
 import { type Static, Type } from '@sinclair/typebox';
 import { spellingCheckFor } from './spelling.js';
 
@@ -21,6 +21,8 @@ export const MAX_EVALUATION_SEGMENTS = 500;
 export const MAX_EVALUATION_SEGMENT_LENGTH = 10_000;
 /** How long a finished job can be polled. */
 export const EVALUATION_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** Jobs an account may hold at once (running, or finished and not yet expired): they live in memory. */
+export const MAX_EVALUATION_JOBS_PER_ACCOUNT = 1000;
 /** Seconds the 202 answers suggest waiting before the next poll. */
 const RETRY_AFTER_SECONDS = 1;
 
@@ -152,9 +154,19 @@ export const submitQualityEvaluationRoute: Route = {
           `The source_language / target_language combination is not supported: unknown metadata.${which}.`,
         );
       }
+      const jobs = jobsOf(context);
+      let held = 0;
+      for (const job of jobs.values()) if (job.accountId === caller.account.id) held++;
+      if (held >= MAX_EVALUATION_JOBS_PER_ACCOUNT) {
+        throw new ServiceError(
+          429,
+          `Too many quality-evaluation jobs: an account holds at most ${MAX_EVALUATION_JOBS_PER_ACCOUNT} (a finished job is kept 24 hours).`,
+          ERROR_CODES.tooManyRequests,
+        );
+      }
       const id = randomUUID();
       const job: Job = { accountId: caller.account.id };
-      jobsOf(context).set(id, job);
+      jobs.set(id, job);
       const segments = body.segments.map(({ source, target }) => ({ source, translation: target }));
       // The checks run after the answer: the job is `processing` until then.
       setImmediate(() => {
