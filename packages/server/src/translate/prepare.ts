@@ -120,7 +120,7 @@ function markedNoTranslate(open: string): boolean {
   if (TRANSLATE_NO.test(open)) return true;
   const match = CLASS_ATTRIBUTE.exec(open);
   const classes = match?.[1] ?? match?.[2] ?? match?.[3];
-  return classes !== undefined && classes.split(/\s+/).includes('notranslate');
+  return classes?.split(/\s+/).includes('notranslate') === true;
 }
 
 function prepareMarkup(text: string, options: PrepareOptions): PreparedText {
