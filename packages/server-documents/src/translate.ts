@@ -29,6 +29,26 @@ export interface DocumentParameters {
   readonly translation_memory_threshold?: number;
 }
 
+/** Targets whose nouns are capitalized: a capital at the start of a translation may be the noun's own. */
+const CAPITALIZED_NOUNS = new Set(['de', 'lb']);
+
+/**
+ * A unit that starts in lower case translates to a unit that starts in lower case: Apertium writes every
+ * segment in sentence case, and a document's segments are often not sentences (a table cell "black" came
+ * back "Negro", a line continuing a paragraph "and the garden …" capitalized).
+ */
+export function keepInitialCase(source: string, output: string, markup: boolean, target: string): string {
+  if (CAPITALIZED_NOUNS.has(target.split('-')[0]!.toLowerCase())) return output;
+  // In code form, tags and entities are not text: blanked out (same length) to find the first letter.
+  const text = (form: string) =>
+    markup ? form.replace(/<[^>]*>|&[#\w]+;/g, (part) => ' '.repeat(part.length)) : form;
+  const first = /\p{L}/u.exec(text(source))?.[0];
+  const out = /\p{L}/u.exec(text(output));
+  if (!first || !out || first !== first.toLowerCase() || first === first.toUpperCase()) return output;
+  if (out[0] === out[0].toLowerCase()) return output;
+  return output.slice(0, out.index) + out[0].toLowerCase() + output.slice(out.index + out[0].length);
+}
+
 /** Units per engine call: the job reports progress and checks for a closing server between two calls. */
 const CHUNK_UNITS = 200;
 
@@ -135,7 +155,13 @@ export async function translateTexts(input: TranslateTextsInput): Promise<string
         ? (await customizations.translate(units, markup, engine)).outputs
         : await engine(units, markup);
       chunk.forEach(([text, unit], index) => {
-        outputs[text]![unit] = results[index] ?? units[index]!;
+        const source = units[index]!;
+        outputs[text]![unit] = keepInitialCase(
+          source,
+          results[index] ?? source,
+          markup,
+          parameters.target_lang,
+        );
       });
       done += chunk.length;
       input.onProgress(total === 0 ? 1 : done / total);

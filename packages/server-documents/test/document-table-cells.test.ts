@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { keepInitialCase } from '../src/translate.js';
 import { translateFile } from './document-helpers.js';
 import { styledRuns } from './document-pdf-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';
@@ -33,17 +34,18 @@ it('pdf (Apertium en→es): each cell of a row translated on its own and drawn i
   ]);
   expect(row(736.5)).toEqual([
     [60, 'El gato'],
-    [220, expect.stringMatching(/^[Nn]egro$/)],
-    [381, expect.stringMatching(/^[Ee]n la casa$/)],
+    [220, 'negro'],
+    [381, 'en la casa'],
   ]);
   expect(row(716.3)).toEqual([
     [60, 'El perro'],
-    [220, expect.stringMatching(/^[Bb]lanco$/)],
-    [381, expect.stringMatching(/^[Ee]n el jardín$/)],
+    [220, 'blanco'],
+    [381, 'en el jardín'],
   ]);
+  // A cell in lower case stays in lower case (Apertium writes "Negro": every segment in sentence case).
   // The wrapped cell is one segment: its translation starts in its cell and stays left of the page edge.
   const wrapped = runs.filter((run) => run.x > 370 && run.y < 700 && run.y > 670);
-  expect(wrapped.map((run) => run.text).join(' ')).toMatch(/^[Ee]n el árbol .*río$/);
+  expect(wrapped.map((run) => run.text).join(' ')).toMatch(/^en el árbol .*río$/);
   // The borderless table: two cells, two segments; the paragraph after the table is its own.
   expect(row(647.9)).toEqual([
     [60, expect.stringMatching(/^E[Ll] agua .*\.$/)],
@@ -94,3 +96,14 @@ it('png (LibreOffice page image, Apertium en→es): each cell translated on its 
   expect(at('jardín').left).toBeGreaterThan(columns[2]!);
   expect(at('gato').left).toBeLessThan(columns[1]! - 40);
 }, 60_000);
+
+it('a segment that starts in lower case keeps it (not for German targets, whose nouns are capitalized)', () => {
+  expect(keepInitialCase('black', 'Negro', false, 'es')).toBe('negro');
+  expect(keepInitialCase('<g id="1">black</g> cat', '<g id="1">Negro</g> gato', true, 'es')).toBe(
+    '<g id="1">negro</g> gato',
+  );
+  expect(keepInitialCase('&amp; black', '&amp; Negro', true, 'es')).toBe('&amp; negro');
+  expect(keepInitialCase('The cat', 'El gato', false, 'es')).toBe('El gato');
+  expect(keepInitialCase('house', 'Haus', false, 'de')).toBe('Haus');
+  expect(keepInitialCase('42 cats', '42 Gatos', false, 'es')).toBe('42 gatos');
+});
