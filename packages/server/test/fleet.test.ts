@@ -1,7 +1,10 @@
 /**
  * Three `glossa-server` processes on one PostgreSQL and one Redis behind a real haproxy (round robin):
- * quotas, rate limits and key revocation hold across the fleet, and a rolling restart loses no request.
+ * quotas, rate limits and key revocation hold across the fleet; glossaries, style lists and memories
+ * created through one instance are used by the others; a memory import whose instance is killed finishes
+ * on another, once; and a rolling restart loses no request.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fleet, hasHaproxy, startFleet } from './fleet.js';
 import {
@@ -21,23 +24,40 @@ const DEV_KEY = 'fleet-dev-key-0123456789';
 let cluster: PostgresCluster;
 let redis: RedisServer;
 let fleet: Fleet;
+let database: pg.Pool;
 
 beforeAll(async () => {
   if (!ready) return;
   cluster = await startPostgres();
   redis = await startRedis();
   const databaseUrl = await cluster.createDatabase();
+  database = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   fleet = await startFleet({
     size: 3,
     databaseUrl,
     redisUrl: redis.url,
     devKey: DEV_KEY,
-    flags: ['--rate-limit', '5', '--rate-limit-burst', '40', '--shutdown-grace-ms', '5000'],
+    // Apertium for the resources' checks (EN→ES), pseudo for the load (EN→en-XA).
+    flags: [
+      '--rate-limit',
+      '5',
+      '--rate-limit-burst',
+      '40',
+      '--shutdown-grace-ms',
+      '5000',
+      // haproxy takes an instance out after 3 failed checks 1 s apart: its /ready answers 503 that long
+      // before it closes (see the rolling restart below).
+      '--shutdown-drain-ms',
+      '4000',
+      '--engines',
+      'pseudo,apertium',
+    ],
   });
 }, 180_000);
 
 afterAll(async () => {
   await fleet?.stop();
+  await database?.end();
   await redis?.stop();
   await cluster?.stop();
 });
@@ -50,8 +70,8 @@ interface Answer {
   data: any;
 }
 
-async function call(path: string, key: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(fleet.url + path, {
+async function call(path: string, key: string, body?: unknown, url = fleet.url): Promise<Answer> {
+  const response = await fetch(url + path, {
     method: body === undefined ? 'GET' : 'POST',
     headers: {
       authorization: `Service-Auth-Key ${key}`,
@@ -74,6 +94,47 @@ async function call(path: string, key: string, body?: unknown): Promise<Answer> 
 
 const translate = (key: string, text: string[]) =>
   call('/v2/translate', key, { text, target_lang: 'en-XA', source_lang: 'en' });
+
+/** One instance, not the balancer. */
+const direct = (index: number) => `http://127.0.0.1:${fleet.instances[index]!.port}`;
+
+/** A TMX of `units` (source, Spanish target). */
+const tmx = (units: readonly (readonly [string, string])[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?><tmx version="1.4"><header srclang="en"/><body>${units
+    .map(
+      ([source, target]) =>
+        `<tu><tuv xml:lang="en"><seg>${source}</seg></tuv><tuv xml:lang="es"><seg>${target}</seg></tuv></tu>`,
+    )
+    .join('\n')}</body></tmx>`;
+
+/** Starts an import through `url` and PUTs the file to its signed upload URL, through the balancer. */
+async function startImport(url: string, key: string, content: string): Promise<string> {
+  const started = await call(
+    '/v3/translation_memories/import',
+    key,
+    { source_file: { file_name: 'ui.tmx', content_length: Buffer.byteLength(content) } },
+    url,
+  );
+  expect(started.status).toBe(202);
+  const signed = new URL(started.data.upload_url);
+  const upload = await fetch(`${fleet.url}${signed.pathname}${signed.search}`, {
+    method: 'PUT',
+    body: content,
+  });
+  expect(upload.status).toBe(204);
+  return started.data.job_id;
+}
+
+async function waitForJob(key: string, jobId: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await call(`/v3/translation_memories/jobs/${jobId}`, key);
+    const result = job.data.results?.[0];
+    if (result && result.status !== 'processing' && result.status !== 'awaiting_input') return result;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${result?.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 async function newKey(limit?: number): Promise<string> {
   const created = await fleet.run([
@@ -124,23 +185,181 @@ describe.skipIf(!ready)('a fleet of three instances behind haproxy', () => {
     expect(before.map((reply) => reply.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(new Set(before.map((reply) => reply.by)).size).toBe(3);
     const revoked = await fleet.run(['keys', 'revoke', '--key', key]);
-    expect(revoked.stdout).toContain('revoked');
+    expect(revoked.stdout, revoked.stderr).toContain('revoked');
     const after = await Promise.all(Array.from({ length: 6 }, () => call('/v2/usage', key)));
     expect(after.map((reply) => reply.status)).toEqual([403, 403, 403, 403, 403, 403]);
     expect(new Set(after.map((reply) => reply.by)).size).toBe(3);
   });
 
-  // Skipped: in the lead's full-suite run (machine load 7-15) one of the load's requests failed with a connection
-  // error (status 0) during a rolling restart; it passed in the helper's runs. Whether haproxy closed an idle client
-  // connection or an instance dropped an accepted request is not known yet: see the issue 19 note.
-  it.skip('a rolling restart (SIGTERM one instance at a time) under steady load loses no request', async () => {
+  it('a glossary, a style list and a memory created through one instance are used by translations answered by the others', async () => {
+    const key = await newKey();
+    const glossary = await call(
+      '/v2/glossaries',
+      key,
+      { name: 'g', source_lang: 'en', target_lang: 'es', entries: 'file\tarchivo', entries_format: 'tsv' },
+      direct(0),
+    );
+    expect(glossary.status).toBe(201);
+    const style = await call(
+      '/v3/style_rules',
+      key,
+      {
+        name: 's',
+        language: 'es',
+        custom_instructions: [{ label: 'term', prompt: 'Use "ventanilla" instead of "ventana"' }],
+      },
+      direct(0),
+    );
+    expect(style.status).toBe(201);
+    const jobId = await startImport(
+      direct(0),
+      key,
+      tmx([
+        ['Your changes have been saved.', 'Se han guardado sus cambios.'],
+        ['The file could not be uploaded.', 'No se pudo cargar el archivo.'],
+      ]),
+    );
+    const job = await waitForJob(key, jobId, 30_000);
+    expect(job.status).toBe('completed');
+    const memory = job.translation_memory_id as string;
+
+    // Three calls in a row of each kind: round robin gives each kind to every instance.
+    const served = { glossary: new Set<string>(), style: new Set<string>(), memory: new Set<string>() };
+    for (let round = 0; round < 3; round++) {
+      const withGlossary = await call('/v2/translate', key, {
+        text: ['The file is too large.'],
+        source_lang: 'EN',
+        target_lang: 'ES',
+        glossary_id: glossary.data.glossary_id,
+      });
+      expect(withGlossary.status).toBe(200);
+      expect(withGlossary.data.translations[0].text).toMatch(/\barchivo\b/);
+      expect(withGlossary.data.translations[0].text).not.toMatch(/lima/i);
+      served.glossary.add(withGlossary.by);
+    }
+    for (let round = 0; round < 3; round++) {
+      const withStyle = await call('/v2/translate', key, {
+        text: ['The file is in the window.'],
+        source_lang: 'EN',
+        target_lang: 'ES',
+        style_id: style.data.style_id,
+      });
+      expect(withStyle.status).toBe(200);
+      expect(withStyle.data.translations[0].text).toContain('ventanilla');
+      served.style.add(withStyle.by);
+    }
+    for (let round = 0; round < 3; round++) {
+      const withMemory = await call('/v2/translate', key, {
+        text: ['Your changes have been saved.'],
+        source_lang: 'EN',
+        target_lang: 'ES',
+        translation_memory_id: memory,
+      });
+      expect(withMemory.status).toBe(200);
+      expect(withMemory.data.translations[0].text).toBe('Se han guardado sus cambios.');
+      served.memory.add(withMemory.by);
+    }
+    for (const by of Object.values(served)) expect([...by].sort()).toEqual(['glossa1', 'glossa2', 'glossa3']);
+    // Listed by every instance.
+    for (let index = 0; index < 3; index++) {
+      expect((await call('/v2/glossaries', key, undefined, direct(index))).data.glossaries).toHaveLength(1);
+      expect((await call('/v3/translation_memories', key, undefined, direct(index))).data.total_count).toBe(
+        1,
+      );
+    }
+  }, 120_000);
+
+  it('an instance killed (SIGKILL) mid-import leaves the import to another: completed once, one memory', async () => {
+    const key = await newKey();
+    const SEGMENTS = 100_000;
+    const units = Array.from(
+      { length: SEGMENTS },
+      (_, index) =>
+        [
+          `The red car number ${index} is fast, and the garden ${index} is green.`,
+          `El coche rojo ${index}.`,
+        ] as const,
+    );
+    const jobId = await startImport(fleet.url, key, tmx(units));
+    // Mid-import: claimed by an instance, some batches written, far from the end.
+    let row: { owner: string; memory_id: string; attempt: number } | undefined;
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const { rows } = await database.query(
+        `SELECT j.owner, j.memory_id, j.attempt, j.status,
+           (SELECT COUNT(*) FROM memory_segments s WHERE s.memory_id = j.memory_id)::int AS written
+         FROM memory_jobs j WHERE j.id = $1`,
+        [jobId],
+      );
+      if (rows[0]?.owner && rows[0].written > 0) {
+        row = rows[0];
+        expect(rows[0].written).toBeLessThan(SEGMENTS);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(row, 'the import did not start within 60 s').toBeDefined();
+    expect(row!.attempt).toBe(1);
+    const pid = Number(row!.owner.split('/')[1]);
+    const index = fleet.instances.findIndex((instance) => instance.child.pid === pid);
+    expect(index, `no instance has pid ${pid}`).toBeGreaterThanOrEqual(0);
+    const victim = fleet.instances[index]!;
+    victim.child.kill('SIGKILL');
+    expect(await victim.exited).toBe('SIGKILL');
+
+    const result = await waitForJob(key, jobId, 180_000);
+    expect(result.status).toBe('completed');
+    const memory = result.translation_memory_id as string;
+    expect(memory).not.toBe(row!.memory_id);
+    const { rows } = await database.query(
+      `SELECT j.attempt, j.owner, (SELECT COUNT(*) FROM memories m WHERE m.account_id = j.account_id)::int AS memories,
+         (SELECT COUNT(*) FROM memory_segments s WHERE s.memory_id IN
+           (SELECT id FROM memories m WHERE m.account_id = j.account_id))::int AS segments,
+         (SELECT COUNT(*) FROM memory_files f WHERE f.job_id = j.id)::int AS files
+       FROM memory_jobs j WHERE j.id = $1`,
+      [jobId],
+    );
+    // Taken over once; the dead attempt's half memory is gone; the upload is no longer kept.
+    expect(rows[0]).toEqual({ attempt: 2, owner: null, memories: 1, segments: SEGMENTS, files: 0 });
+    const listed = await call(`/v3/translation_memories/${memory}`, key);
+    expect(listed.data.segment_count).toBe(SEGMENTS);
+    const used = await call('/v2/translate', key, {
+      text: [units[12_345]![0]],
+      source_lang: 'EN',
+      target_lang: 'ES',
+      translation_memory_id: memory,
+    });
+    expect(used.data.translations[0].text).toBe('El coche rojo 12345.');
+
+    await fleet.start(index);
+  }, 300_000);
+
+  // What lost a request here before (status 0, "other side closed", no line in haproxy's log): an instance
+  // stopping closed its connections to haproxy at once, and haproxy then closed the client connections that
+  // had their last response from it, without a "Connection: close"; a client that sent its next request on
+  // such a connection lost it before haproxy read it (no instance ever accepted it). Measured with a
+  // keep-alive client: 4 lost of 9,597 over 8 restarts without a drain, 0 of 13,661 with 4 s. So an
+  // instance now drains (--shutdown-drain-ms): /ready answers 503 while it serves on, and it closes only
+  // once haproxy has taken it out.
+  it('a rolling restart (SIGTERM one instance at a time) under steady load loses no request', async () => {
     const keys = await Promise.all(Array.from({ length: 4 }, () => newKey()));
     const statuses: number[] = [];
+    /** What went wrong with a request, and when: for the failure message. */
+    const failures: string[] = [];
     let running = true;
     const load = keys.map(async (key) => {
       let n = 0;
       while (running) {
-        const reply = await translate(key, [`request ${n++}`]).catch(() => ({ status: 0 }) as Answer);
+        const reply = await translate(key, [`request ${n++}`]).catch(
+          (error: Error & { cause?: { code?: string; message?: string } }) => {
+            failures.push(
+              `${new Date().toISOString()} ${error.message} ${error.cause?.code ?? ''} ${error.cause?.message ?? ''}`,
+            );
+            return { status: 0 } as Answer;
+          },
+        );
+        if (reply.status !== 200 && reply.status !== 0)
+          failures.push(`${new Date().toISOString()} ${reply.status} ${JSON.stringify(reply.data)}`);
         statuses.push(reply.status);
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
@@ -158,6 +377,11 @@ describe.skipIf(!ready)('a fleet of three instances behind haproxy', () => {
     running = false;
     await Promise.all(load);
     expect(statuses.length).toBeGreaterThan(20);
-    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    // haproxy's lines of requests that did not end normally (termination state other than ----).
+    const abnormal = fleet.balancerLog.filter((line) => / (?!----)[A-Za-z-]{4} \d/.test(line));
+    expect(
+      statuses.filter((status) => status !== 200),
+      `${failures.join('\n')}\nhaproxy:\n${abnormal.join('\n')}`,
+    ).toEqual([]);
   }, 240_000);
 });

@@ -28,6 +28,8 @@ export interface Fleet {
   readonly env: NodeJS.ProcessEnv;
   /** What the instances wrote (warnings and errors), prefixed by their names. */
   readonly logs: string[];
+  /** haproxy's log, one line per request (httplog: timers, termination state, status). */
+  readonly balancerLog: string[];
   /** Starts (or starts again) instance `index` and waits for its ready line. */
   start(index: number): Promise<void>;
   /** Runs `glossa-server <args>` (keys create, keys revoke) on the fleet's storage; its output. */
@@ -116,8 +118,11 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     config,
     `global
   maxconn 2000
+  log stdout format raw local0
 defaults
   mode http
+  log global
+  option httplog
   timeout connect 2s
   timeout client 60s
   timeout server 60s
@@ -144,6 +149,13 @@ ${instances.map((instance) => `  server ${instance.name} 127.0.0.1:${instance.po
   const haproxy = spawn('haproxy', ['-db', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] });
   let haproxyOutput = '';
   haproxy.stderr.on('data', (chunk) => (haproxyOutput += chunk));
+  const balancerLog: string[] = [];
+  let partial = '';
+  haproxy.stdout.on('data', (chunk) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop()!;
+    balancerLog.push(...lines);
+  });
   const url = `http://127.0.0.1:${port}`;
   // Ready when every instance has passed its health checks.
   const deadline = Date.now() + 20_000;
@@ -163,6 +175,7 @@ ${instances.map((instance) => `  server ${instance.name} 127.0.0.1:${instance.po
   return {
     url,
     logs,
+    balancerLog,
     instances,
     env,
     start,

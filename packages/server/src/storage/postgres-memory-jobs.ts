@@ -38,6 +38,8 @@ export const MEMORY_JOB_QUEUE = 'glossa-memory-jobs';
 const JOB_LOCK = 7_117_030;
 /** Segments written per transaction. */
 const IMPORT_BATCH = 500;
+/** Bytes of the uploaded file parsed between two batches. */
+const READ_SLICE = 64 * 1024;
 
 interface JobData {
   readonly jobId: string;
@@ -154,8 +156,13 @@ export async function createPostgresMemoryJobs(
         [job.id],
       );
       if (!rows[0]) throw new Error('The uploaded file is missing.');
+      const content = rows[0].content;
+      // In slices, as a file is read: the reader hands over a batch after each slice.
+      const slices = function* () {
+        for (let at = 0; at < content.length; at += READ_SLICE) yield content.subarray(at, at + READ_SLICE);
+      };
       const summary = await readTmx(
-        Readable.from([rows[0].content]),
+        Readable.from(slices()),
         async (batch) => {
           if (closed) throw new Closing();
           await memories.addBatch(memoryId, batch, postings);
