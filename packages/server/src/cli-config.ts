@@ -44,6 +44,12 @@ export const SETTINGS: readonly Setting[] = [
   setting('rateLimit.burst', 'rate-limit-burst', 'integer', 'requests at once per key (twice the rate)'),
   setting('engineCacheEntries', 'engine-cache-entries', 'integer', 'engine outputs kept (50000; 0 off)'),
   setting('shutdownGraceMs', 'shutdown-grace-ms', 'integer', 'on SIGTERM, ms for requests in flight (10000)'),
+  setting(
+    'shutdownDrainMs',
+    'shutdown-drain-ms',
+    'integer',
+    'on SIGTERM, ms serving with /ready at 503 before closing, for a balancer (0)',
+  ),
   setting('metrics', 'metrics', 'boolean', 'serve GET /metrics (true)'),
   setting('devKey', 'dev-key', 'string', 'key of the development account (prefer GLOSSA_API_KEY)'),
   setting('documents.concurrency', 'document-concurrency', 'integer', 'documents translated at once (2)'),

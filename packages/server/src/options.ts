@@ -68,6 +68,12 @@ export interface ServerOptions {
    * Default 10,000.
    */
   shutdownGraceMs?: number;
+  /**
+   * On `close()`, how long to keep serving normally while `GET /ready` answers 503, before closing, in ms:
+   * a load balancer checking /ready stops sending requests first, so none meets a closing connection.
+   * Default 0 (set it to the balancer's time to take a server out: check interval × failures).
+   */
+  shutdownDrainMs?: number;
   /** Serve `GET /metrics` (Prometheus text) on both listeners. Default true. */
   metrics?: boolean;
   /** Base URLs clients reach this server at, when behind a proxy. Default: the listening addresses. */
@@ -91,6 +97,7 @@ export interface ResolvedOptions {
   readonly redisUrl: string | undefined;
   readonly databasePoolSize: number;
   readonly shutdownGraceMs: number;
+  readonly shutdownDrainMs: number;
   readonly metrics: boolean;
   readonly engineOrder: readonly BuiltInEngine[];
 }
@@ -192,6 +199,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     redisUrl: url('redisUrl', options.redisUrl, ['redis:', 'rediss:']),
     databasePoolSize: count('databasePoolSize', options.databasePoolSize, 10, 1),
     shutdownGraceMs: count('shutdownGraceMs', options.shutdownGraceMs, 10_000, 0),
+    shutdownDrainMs: count('shutdownDrainMs', options.shutdownDrainMs, 0, 0),
     metrics: options.metrics ?? true,
     engineOrder: engineOrder(options.engineOrder),
   };

@@ -148,6 +148,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
     callers,
     metrics,
     async ready() {
+      if (draining) throw new Error('the server is stopping');
       await storage.getSetting('glossa.ready');
       await redis?.ping();
     },
@@ -166,6 +167,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
   }
   const releaseAgreementTools = retainAgreementTools();
   let closed = false;
+  let draining = false;
 
   return {
     get url() {
@@ -200,6 +202,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
     async close() {
       if (closed) return;
       closed = true;
+      if (resolved.shutdownDrainMs > 0) {
+        // Still serving, keep-alive connections included; only /ready says 503, so that a balancer takes
+        // this instance out before any connection of it closes.
+        draining = true;
+        await new Promise((resolve) => setTimeout(resolve, resolved.shutdownDrainMs));
+      }
       await Promise.allSettled([
         closeApp(paid, resolved.shutdownGraceMs),
         closeApp(free, resolved.shutdownGraceMs),
