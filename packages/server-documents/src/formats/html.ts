@@ -12,9 +12,8 @@ import { escapeAttribute } from './inline.js';
 /** Attributes whose value is text a reader sees. */
 const TEXT_ATTRIBUTES = new Set(['alt', 'title']);
 
-/** Content that is not markup: comments, CDATA, and the raw text of `script`, `style`, `template`, `textarea`, `title`. */
-const SKIPPED =
-  /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<(script|style|template|textarea|title)\b(?:[^>"']|"[^"]*"|'[^']*')*>[\s\S]*?<\/\1\s*>/giy;
+/** The start of content that is not markup: a comment, CDATA, or an element whose content is raw text. */
+const RAW_START = /<!--|<!\[CDATA\[|<(script|style|template|textarea|title)\b(?:[^>"']|"[^"]*"|'[^']*')*>/iy;
 const START_TAG = /<([A-Za-z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/y;
 const ATTRIBUTE = /(\s)([^\s"'>/=]+)(\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 
@@ -32,11 +31,23 @@ function rewriteStartTags(html: string, rewrite: (name: string, attributes: stri
     const next = html.indexOf('<', at);
     if (next < 0) break;
     out += html.slice(at, next);
-    SKIPPED.lastIndex = next;
-    const skipped = SKIPPED.exec(html);
-    if (skipped) {
-      out += skipped[0];
-      at = next + skipped[0].length;
+    RAW_START.lastIndex = next;
+    const raw = RAW_START.exec(html);
+    if (raw) {
+      // Kept as it is up to its end; one that never ends runs to the end of the page (as browsers read it).
+      const end = raw[1] === undefined ? (raw[0] === '<!--' ? '-->' : ']]>') : undefined;
+      let until: number;
+      if (end !== undefined) {
+        const found = html.indexOf(end, next + raw[0].length);
+        until = found < 0 ? html.length : found + end.length;
+      } else {
+        const close = new RegExp(`</${raw[1]}\\s*>`, 'ig');
+        close.lastIndex = next + raw[0].length;
+        const found = close.exec(html);
+        until = found ? found.index + found[0].length : html.length;
+      }
+      out += html.slice(next, until);
+      at = until;
       continue;
     }
     START_TAG.lastIndex = next;
