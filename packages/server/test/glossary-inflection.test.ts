@@ -57,6 +57,14 @@ describe('inflected forms follow the glossary', () => {
     expect(one.glossed).toBe('El archivo está a punto.');
   });
 
+  it('an adjective term takes the gender and number of its noun ("menudo" → "menuda", "menudas")', async () => {
+    const house = await withGlossary('EN', 'ES', 'small\tmenudo', 'The small house is red.');
+    expect(house.plain).toBe('La casa pequeña es roja.');
+    expect(house.glossed).toBe('La casa menuda es roja.');
+    const houses = await withGlossary('EN', 'ES', 'small\tmenudo', 'The small houses are red.');
+    expect(houses.glossed).toBe('Las casas menudas son rojas.');
+  });
+
   it('a verb of the source that looks like the term is not replaced by the noun', async () => {
     // "files" as a verb: the lemma `file` is the term's, but the engine read a verb and `archivo` is a noun.
     const verb = await withGlossary('EN', 'ES', 'file\tarchivo', 'He files the report.');

@@ -417,7 +417,11 @@ export async function rewriteTerms(
     }
     const engineWord = chosen.parts.target!;
     const head = headOf(analysed, engineWord.tags[0]!)!;
-    const gender = head.reading.tags.find((tag) => GENDERS.has(tag) && tag !== '<GD>');
+    // A noun brings its own gender; an adjective takes the gender the sentence gives it.
+    const gender =
+      head.reading.tags[0] === '<n>'
+        ? head.reading.tags.find((tag) => GENDERS.has(tag) && tag !== '<GD>')
+        : undefined;
     let tags = engineWord.tags.map((tag) => (gender && GENDERS.has(tag) ? gender : tag));
     if (gender && !tags.some((tag) => GENDERS.has(tag))) tags = [tags[0]!, gender, ...tags.slice(1)];
     const first = tokens[positions[0]!] as { body: string };
