@@ -193,7 +193,8 @@ export function parseTsv(tsv: string): OcrReading {
     const cells: Word[][][] = [];
     for (const stretch of pieces.flat()) {
       const box = union(stretch);
-      const above = cells.find((cell) => {
+      // Among the last cells only (a row's worth): the search stays linear in the words of a large table.
+      const above = cells.slice(-64).find((cell) => {
         const last = union(cell.at(-1)!);
         const gap = box.top - (last.top + last.height);
         return (
