@@ -22,6 +22,7 @@ const UNITS = [
   [`Open the ${b('red')} window now.`, `Abra la ventana ${b('roja')} ahora.`],
   ['My brother likes the old house.', 'A mi hermano le gusta la casa vieja.'],
   ['I bought three apples for Tom.', 'Compré tres manzanas para Tom.'],
+  ['The black cat lives in London now.', 'El gato negro vive ahora en Londres.'],
 ] as const;
 
 beforeAll(async () => {
@@ -94,6 +95,11 @@ describe('words the engine translates in place', () => {
     expect(four.text).not.toContain('tres');
     const mary = await translate('I bought three apples for Mary.');
     expect(mary.text).toBe('Compré tres manzanas para Mary.');
+    // A name the memory's target writes otherwise ("Londres") is not carried, even beside a carried word.
+    const paris = await translate('The white cat lives in Paris now.');
+    expect(paris.scores).toEqual([75]);
+    expect(paris.text).toBe(paris.engine);
+    expect(paris.text).not.toContain('Londres');
   });
 
   it('a tagged match follows the same rules: the word inside the code is carried, codes stay', async () => {
@@ -112,6 +118,7 @@ describe('carryOver with the engine', () => {
     expect(needsEngine('The cat is not black.', 'The cat is black.', 'El gato es negro.')).toBe(false);
     expect(needsEngine('I have four cats.', 'I have three cats.', 'Tengo tres gatos.')).toBe(false);
     expect(needsEngine('I have no cats.', 'I have two cats.', 'Tengo dos gatos.')).toBe(false);
+    expect(needsEngine('I live in Paris.', 'I live in London.', 'Vivo en Londres.')).toBe(false);
     expect(
       carryOver('The dog is black.', 'The cat is black.', 'El gato es negro.', {
         source: 'El gato es negro.',

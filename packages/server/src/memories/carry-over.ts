@@ -118,6 +118,11 @@ function carry(
       target = literal;
       continue;
     }
+    // A name (a capitalised word) or a number that could not be carried as written is never left to the
+    // engine's in-place check: the memory's own name or number would stay.
+    const named = (tokens: readonly string[], text: string) =>
+      tokens.some((token) => /^\p{Lu}/u.test(originalToken(text, token) ?? ''));
+    if (named(removed, memorySource) || named(added, request)) return undefined;
     if (!inPlaceCandidate(removed, added)) return undefined;
     deferred++;
   }
@@ -178,15 +183,17 @@ function carryInPlace(target: string, inPlace: InPlace): string | undefined {
   for (const { removed, added } of hunks) {
     const tokens = [...removed, ...added];
     if (tokens.every((token) => PUNCTUATION.test(token.text))) continue;
-    // Numbers and names the engine copies: carried as written already.
-    const literal = (token: Token, text: string) =>
-      /\p{N}/u.test(token.text) || /^\p{Lu}/u.test(text.slice(token.start, token.end));
-    if (removed.every((token) => literal(token, source)) && added.every((token) => literal(token, request)))
-      continue;
     if (removed.length === 0 || added.length === 0) return undefined;
     const from = source.slice(removed[0]!.start, removed.at(-1)!.end);
     const to = request.slice(added[0]!.start, added.at(-1)!.end);
-    const found = wholeTokenMatches(result.toLowerCase(), from.toLowerCase());
+    // A number or a name the engine copies, carried as written already.
+    const lower = result.toLowerCase();
+    if (
+      wholeTokenMatches(lower, to.toLowerCase()).length > 0 &&
+      wholeTokenMatches(lower, from.toLowerCase()).length === 0
+    )
+      continue;
+    const found = wholeTokenMatches(lower, from.toLowerCase());
     if (found.length !== 1) return undefined;
     const at = found[0]!;
     const written = result.slice(at, at + from.length);
