@@ -4,6 +4,7 @@ import { voiceLanguageObjects } from './languages.js';
 import { createVoiceSessionRoute, reconnectVoiceSessionRoute } from './routes.js';
 import { registerVoiceSocket } from './socket.js';
 import { closeVoiceDatabase, SPOKEN_TERMS_ROUTES } from './spoken-terms.js';
+import { VOICE_TRANSLATE_JOB_ROUTES } from './translate-jobs.js';
 
 /**
  * Voice for `@glossa/server`: realtime sessions (the WebSocket stream), spoken terms and voice jobs, with
@@ -17,6 +18,7 @@ export function voiceFeature(): ServerFeature {
       reconnectVoiceSessionRoute,
       ...SPOKEN_TERMS_ROUTES,
       ...VOICE_JOB_ROUTES,
+      ...VOICE_TRANSLATE_JOB_ROUTES,
     ],
     resources: { voice: ({ engines }) => voiceLanguageObjects(engines) },
     plugin(app, context) {

@@ -6,7 +6,7 @@
  * spoken-term collection and a glossary, checked and applied as on a real-time session (`resources.ts`).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CreateVoiceJobFields,
@@ -26,21 +26,34 @@ import {
   utcDay,
 } from '@glossa/server/feature';
 import type { FastifyBaseLogger } from 'fastify';
+import { decodeFile } from './media.js';
+import { punctuate } from './punctuate.js';
 import { startRecognizer } from './recognizer.js';
 import {
   checkVoiceGlossary,
   checkVoiceLanguages,
   checkVoiceResources,
+  glossarySourceTerms,
   termPronunciations,
   translateTranscripts,
 } from './resources.js';
 import { customTagOf } from './routes.js';
 import { voiceDatabase } from './spoken-terms.js';
-import { applySpokenTerms } from './terms.js';
 
 export const MAX_JOB_FILE_BYTES = 100 * 1024 * 1024;
-/** File extensions `sox` reads for a job, and the type passed to it. */
-const JOB_TYPES: Record<string, string> = { wav: 'wav', flac: 'flac', ogg: 'ogg', oga: 'ogg' };
+/** File extensions a job (at the earlier path) accepts; the file is probed and decoded by ffmpeg. */
+const JOB_TYPES: Record<string, string> = {
+  wav: 'wav',
+  flac: 'flac',
+  ogg: 'ogg',
+  oga: 'ogg',
+  opus: 'ogg',
+  mp3: 'mp3',
+  m4a: 'mp4',
+  mp4: 'mp4',
+  webm: 'webm',
+  mka: 'matroska',
+};
 
 const validator = createRequestValidator(CreateVoiceJobFields);
 
@@ -81,7 +94,7 @@ export function runVoiceJobs(context: ServiceContext, log: JobLog): void {
       db.prepare("UPDATE voice_jobs SET status = 'processing' WHERE id = ?").run(job.id);
       const file = join(jobDir(context), job.id);
       try {
-        const result = await processJob(context, job, readFileSync(file), log);
+        const result = await processJob(context, job, await decodeFile(file), log);
         if (db.open)
           db.prepare("UPDATE voice_jobs SET status = 'done', result = ? WHERE id = ?").run(
             JSON.stringify(result),
@@ -108,7 +121,8 @@ export function runVoiceJobs(context: ServiceContext, log: JobLog): void {
   loop.catch(logError).finally(() => running.delete(context));
 }
 
-async function processJob(context: ServiceContext, job: JobRow, audio: Buffer, log: JobLog) {
+/** `pcm`: the job's audio decoded to 16 kHz mono s16le. */
+async function processJob(context: ServiceContext, job: JobRow, pcm: Buffer, log: JobLog) {
   const account = await context.storage.getAccount(job.account_id);
   if (!account) throw new Error('The account of this job no longer exists.');
   const caller: Caller = { account, key: { id: job.key_id, accountId: job.account_id } };
@@ -118,13 +132,14 @@ async function processJob(context: ServiceContext, job: JobRow, audio: Buffer, l
   const words = await termPronunciations(spokenTerms, (error) =>
     log.warn({ err: error }, 'spoken-term pronunciations failed'),
   );
+  const terms = [...spokenTerms, ...(await glossarySourceTerms(context, caller, job.source, glossaryId))];
   const utterances: string[] = [];
   const recognizer = startRecognizer({
-    inputType: job.input_type,
+    inputType: null,
     words,
-    onUtterance: (text) => utterances.push(applySpokenTerms(text, spokenTerms)),
+    onUtterance: (text) => utterances.push(punctuate(text, { language: job.source, terms })),
   });
-  recognizer.write(audio);
+  recognizer.write(pcm);
   await recognizer.finish();
   const transcript = utterances.join(' ');
   // Checked again: a glossary deleted (or its dictionary for a pair) since the job was queued fails it

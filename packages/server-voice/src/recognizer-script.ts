@@ -9,8 +9,8 @@
  * - stdout, one JSON object per line: `{"type":"ready","added":[word...]}` once the model is loaded and the
  *   words missing from its dictionary were added (words it knows keep their pronunciations);
  *   `{"type":"partial","text"}` whenever the hypothesis of the open utterance changes;
- *   `{"type":"final","text","end"}` when voice activity detection closes an utterance (`end`: seconds of
- *   audio read so far), and for the last utterance at end of input; `{"type":"done"}` before exiting 0.
+ *   `{"type":"final","text","start","end"}` when voice activity detection closes an utterance (`start`:
+ *   seconds of audio before it, `end`: seconds of audio read so far), and for the last utterance at end of input; `{"type":"done"}` before exiting 0.
  * Audio is decoded in 100 ms steps so an utterance ends within one step of the detector's decision; a
  * partial is reported at most once per read (a read takes what the pipe holds, up to 1 s of audio).
  */
@@ -60,6 +60,7 @@ def hypothesis():
 
 decoder.start_utt()
 in_utterance = False
+utterance_start = 0.0
 last_partial = ""
 audio_bytes = 0
 rest = b""
@@ -77,9 +78,11 @@ while True:
         speech = decoder.get_in_speech()
         if speech and not in_utterance:
             in_utterance = True
+            # The detector opens an utterance a little after the speech starts: 0.1 s back.
+            utterance_start = max(0.0, (audio_bytes - len(piece)) / 32000 - 0.1)
         elif in_utterance and not speech:
             decoder.end_utt()
-            emit({"type": "final", "text": hypothesis(), "end": audio_bytes / 32000})
+            emit({"type": "final", "text": hypothesis(), "start": utterance_start, "end": audio_bytes / 32000})
             decoder.start_utt()
             in_utterance = False
             last_partial = ""
@@ -90,6 +93,6 @@ while True:
             emit({"type": "partial", "text": text})
 decoder.end_utt()
 if in_utterance:
-    emit({"type": "final", "text": hypothesis(), "end": audio_bytes / 32000})
+    emit({"type": "final", "text": hypothesis(), "start": utterance_start, "end": audio_bytes / 32000})
 emit({"type": "done"})
 `;

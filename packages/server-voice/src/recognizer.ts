@@ -2,44 +2,24 @@
  * Streaming speech recognition with Debian's pocketsphinx (English, 16 kHz mono s16le) used as a library by
  * a long-lived Python helper per stream (`recognizer-script.ts`): it reports partial hypotheses while an
  * utterance is open and a final transcript as soon as voice activity detection closes it. Audio in other
- * containers (WAV, FLAC, Ogg) is converted on the fly by a `sox` process piped in front of it.
+ * containers and encodings (FLAC, MP3, Ogg, WebM, Matroska, A-law...) is converted on the fly by an `ffmpeg`
+ * process piped in front of it (`media.ts`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { declaredMediaType, decoderArgs, SOURCE_MEDIA_CONTENT_TYPES } from './media.js';
 import { RECOGNIZER_SCRIPT } from './recognizer-script.js';
 
 /** 16 kHz × 2 bytes: PCM bytes per second of audio. */
 export const PCM_BYTES_PER_SECOND = 32_000;
 
-/** Media types a session accepts and the `sox` input type of each (`null`: already raw 16 kHz s16le). */
-const MEDIA_TYPES: Record<string, string | null> = {
-  'audio/pcm': null,
-  'audio/l16': null,
-  'audio/wav': 'wav',
-  'audio/wave': 'wav',
-  'audio/x-wav': 'wav',
-  'audio/flac': 'flac',
-  'audio/x-flac': 'flac',
-  'audio/ogg': 'ogg',
-};
-
-export const SUPPORTED_MEDIA_TYPES = Object.keys(MEDIA_TYPES);
-
 /**
- * The `sox` input type for a media type, `null` for raw PCM, `undefined` when unsupported. Raw PCM must be
- * 16 kHz mono (parameters other than `rate=16000`, `channels=1` are refused).
+ * The ffmpeg input options for a session's `source_media_content_type` (`null`: raw 16 kHz s16le, read as
+ * is), `undefined` when the public description does not declare the type.
  */
-export function soxInputType(mediaType: string): string | null | undefined {
-  const [base = '', ...parameters] = mediaType.split(';').map((part) => part.trim().toLowerCase());
-  if (!(base in MEDIA_TYPES)) return undefined;
-  const type = MEDIA_TYPES[base] ?? null;
-  if (type === null) {
-    for (const parameter of parameters) {
-      if (parameter !== 'rate=16000' && parameter !== 'channels=1' && parameter !== 'encoding=s16le')
-        return undefined;
-    }
-  }
-  return type;
+export function decoderInput(mediaType: string): readonly string[] | null | undefined {
+  const declared = declaredMediaType(mediaType, Object.keys(SOURCE_MEDIA_CONTENT_TYPES));
+  return declared === undefined ? undefined : SOURCE_MEDIA_CONTENT_TYPES[declared];
 }
 
 /** Debian's python3 (the `python3-pocketsphinx` module is installed for it, not for other Pythons on PATH). */
@@ -51,15 +31,21 @@ export const ENGLISH_MODEL = {
   dict: '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict',
 } as const;
 
+/** Seconds from the start of the audio. */
+export interface UtteranceSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
 export interface RecognizerOptions {
-  /** From `soxInputType`. */
-  readonly inputType: string | null;
+  /** From `decoderInput`: ffmpeg's input options, or `null` for raw 16 kHz s16le. */
+  readonly inputType: readonly string[] | null;
   /** Words to add to the dictionary (and the language model) with their ARPAbet phones; known words keep theirs. */
   readonly words?: readonly (readonly [word: string, phones: string])[];
   /** Called whenever the hypothesis of the open utterance changes. */
   readonly onPartial?: (text: string) => void;
-  /** Called with each recognized utterance, in order (empty ones are skipped). */
-  readonly onUtterance: (text: string) => void;
+  /** Called with each recognized utterance, in order (empty ones are skipped), and when it was said. */
+  readonly onUtterance: (text: string, span: UtteranceSpan) => void;
 }
 
 export interface Recognizer {
@@ -84,11 +70,6 @@ const killQuietly = (child: ChildProcess, group = false) => {
   }
 };
 
-const soxArgs = (inputType: string) => [
-  ...['-q', '--buffer', '4096', '-t', inputType, '-'],
-  ...['-t', 'raw', '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', '-L', '-'],
-];
-
 export function startRecognizer(options: RecognizerOptions): Recognizer {
   // Its own process group (detached), so `abort` kills it and anything it started at once.
   const recognizer = spawn(PYTHON, ['-c', RECOGNIZER_SCRIPT], {
@@ -99,7 +80,7 @@ export function startRecognizer(options: RecognizerOptions): Recognizer {
   const converter =
     options.inputType === null
       ? undefined
-      : spawn('sox', soxArgs(options.inputType), { stdio: ['pipe', 'pipe', 'pipe'] });
+      : spawn('ffmpeg', decoderArgs(options.inputType), { stdio: ['pipe', 'pipe', 'pipe'] });
   let pcmBytes = 0;
   let inputBytes = 0;
   let failure: Error | undefined;
@@ -114,7 +95,7 @@ export function startRecognizer(options: RecognizerOptions): Recognizer {
   });
   const lines = createInterface({ input: recognizer.stdout });
   lines.on('line', (line) => {
-    let message: { type?: string; text?: string };
+    let message: { type?: string; text?: string; start?: number; end?: number };
     try {
       message = JSON.parse(line);
     } catch {
@@ -122,7 +103,8 @@ export function startRecognizer(options: RecognizerOptions): Recognizer {
     }
     const text = message.text?.trim() ?? '';
     if (message.type === 'partial' && text) options.onPartial?.(text);
-    else if (message.type === 'final' && text) options.onUtterance(text);
+    else if (message.type === 'final' && text)
+      options.onUtterance(text, { start: message.start ?? 0, end: message.end ?? 0 });
   });
   let converterErrors = '';
   if (converter) {
@@ -165,7 +147,7 @@ export function startRecognizer(options: RecognizerOptions): Recognizer {
     },
     async finish() {
       if (converter && inputBytes === 0) {
-        // No audio at all: nothing to decode (sox would fail on an empty container), nothing to report.
+        // No audio at all: nothing to decode (ffmpeg would fail on an empty container), nothing to report.
         killQuietly(converter);
         converter.stdout.unpipe(recognizer.stdin);
         recognizer.stdin.end();
@@ -175,7 +157,7 @@ export function startRecognizer(options: RecognizerOptions): Recognizer {
         if (code !== 0) {
           killQuietly(recognizer, true);
           throw new Error(
-            `The audio could not be decoded: ${converterErrors.trim() || `sox exited ${code}`}`,
+            `The audio could not be decoded: ${converterErrors.trim() || `ffmpeg exited ${code}`}`,
           );
         }
       } else recognizer.stdin.end();

@@ -151,3 +151,32 @@ export async function translateTranscripts(
     ? (await customizations.translate(texts, false, engine)).outputs
     : engine(texts, false);
 }
+
+/**
+ * The source terms of a glossary's dictionaries from `source` whose spelling carries case ("Glossa",
+ * "iPhone"), for the transcript to write them so before translation (`punctuate.ts`).
+ */
+export async function glossarySourceTerms(
+  context: ServiceContext,
+  caller: Caller,
+  source: string,
+  glossaryId: string | undefined,
+): Promise<string[]> {
+  if (glossaryId === undefined) return [];
+  const glossary = await context.resources.glossaries.get(caller.account.id, glossaryId);
+  if (!glossary) return [];
+  const root = source.toLowerCase().split('-')[0];
+  const terms = new Set<string>();
+  for (const dictionary of glossary.dictionaries) {
+    if (dictionary.source.toLowerCase().split('-')[0] !== root) continue;
+    const entries =
+      (await context.resources.glossaries.entries(
+        caller.account.id,
+        glossaryId,
+        dictionary.source,
+        dictionary.target,
+      )) ?? [];
+    for (const { source: term } of entries) if (term !== term.toLowerCase()) terms.add(term);
+  }
+  return [...terms];
+}

@@ -2,11 +2,22 @@ import { ENDPOINTS, normalizeReportingTag, REPORTING_TAG_HEADER } from '@glossa/
 import type { ServiceContext } from '@glossa/server/feature';
 import { badRequest, defineRoute, unsupportedLanguage } from '@glossa/server/feature';
 import type { FastifyRequest } from 'fastify';
-import { SUPPORTED_MEDIA_TYPES, soxInputType } from './recognizer.js';
-import { checkVoiceLanguages, checkVoiceResources, termPronunciations } from './resources.js';
+import {
+  DEFAULT_TARGET_MEDIA_CONTENT_TYPE,
+  declaredMediaType,
+  SOURCE_MEDIA_CONTENT_TYPES,
+  TARGET_MEDIA_CONTENT_TYPES,
+} from './media.js';
+import { decoderInput } from './recognizer.js';
+import {
+  checkVoiceLanguages,
+  checkVoiceResources,
+  glossarySourceTerms,
+  termPronunciations,
+} from './resources.js';
 import type { SessionConfig, VoiceSession } from './sessions.js';
 import { voiceSessions } from './sessions.js';
-import { SPEECH_CONTENT_TYPES, speechVoice } from './speech.js';
+import { speechVoice } from './speech.js';
 
 /** The path of the WebSocket (see `socket.ts`). */
 export const VOICE_SOCKET_PATH = '/v3/voice/realtime/connect';
@@ -37,11 +48,10 @@ export const createVoiceSessionRoute = defineRoute(
     if (body.message_format === 'msgpack')
       throw badRequest("message_format 'msgpack' is not supported by this server; use 'json'.");
     const mediaType = body.source_media_content_type;
-    const inputType = soxInputType(mediaType);
+    const inputType = decoderInput(mediaType);
     if (inputType === undefined) {
       throw badRequest(
-        `source_media_content_type ${mediaType} is not supported; use one of ${SUPPORTED_MEDIA_TYPES.join(', ')} ` +
-          '(audio/pcm is 16 kHz mono 16-bit little-endian).',
+        `source_media_content_type: Value is not valid ('${mediaType}'); use one of ${Object.keys(SOURCE_MEDIA_CONTENT_TYPES).join(', ')}.`,
       );
     }
     const { source, targets } = checkVoiceLanguages(
@@ -74,18 +84,32 @@ export const createVoiceSessionRoute = defineRoute(
       if (!targets.some((target) => target.toLowerCase() === language.toLowerCase()))
         throw badRequest(`target_media_languages: ${language} is not one of target_languages.`);
     }
-    const speech = body.target_media_content_type;
-    if (speech !== undefined) {
-      if (!SPEECH_CONTENT_TYPES.includes(speech))
-        throw badRequest(`target_media_content_type must be one of ${SPEECH_CONTENT_TYPES.join(', ')}.`);
+    const askedSpeech = body.target_media_content_type;
+    let speech: string | undefined;
+    if (askedSpeech !== undefined) {
+      speech = declaredMediaType(askedSpeech, Object.keys(TARGET_MEDIA_CONTENT_TYPES));
+      if (speech === undefined) {
+        throw badRequest(
+          `target_media_content_type: Value is not valid ('${askedSpeech}'); use one of ${Object.keys(TARGET_MEDIA_CONTENT_TYPES).join(', ')}.`,
+        );
+      }
       if (targets.length === 0) throw badRequest('target_media_content_type needs target_languages.');
-      const silent = targets.find((target) => !speechVoice(target));
-      if (silent) throw unsupportedLanguage(`Speech synthesis is not installed for ${silent}.`);
-    }
+    } else if (spoken.length > 0) speech = DEFAULT_TARGET_MEDIA_CONTENT_TYPE;
+    // Spoken: the targets of target_media_languages, or every target when only a speech type is given.
+    const speechTargets =
+      speech === undefined
+        ? []
+        : spoken.length > 0
+          ? targets.filter((target) =>
+              spoken.some((language) => language.toLowerCase() === target.toLowerCase()),
+            )
+          : targets;
+    const silent = speechTargets.find((target) => !speechVoice(target));
+    if (silent) throw unsupportedLanguage(`Speech synthesis is not installed for ${silent}.`);
     const words = await termPronunciations(spokenTerms, (error) =>
       request.log.warn({ err: error }, 'spoken-term pronunciations failed'),
     );
-    const { session, token } = voiceSessions(context).create(
+    const { session, token } = await voiceSessions(context).create(
       { caller, customTag: customTagOf(request) },
       {
         mediaType,
@@ -94,9 +118,11 @@ export const createVoiceSessionRoute = defineRoute(
         targets,
         formality: engineFormality,
         spokenTerms,
+        glossaryTerms: await glossarySourceTerms(context, caller, source, glossaryId),
         pronunciations: words,
         glossaryId,
         speech,
+        speechTargets,
       },
     );
     return sessionResponse(session, token, baseUrl(context, caller.account.plan));
@@ -106,7 +132,7 @@ export const createVoiceSessionRoute = defineRoute(
 export const reconnectVoiceSessionRoute = defineRoute(
   ENDPOINTS.reconnectVoiceSession,
   async ({ query, caller, context }) => {
-    const renewed = voiceSessions(context).reissue(query.token, caller.account.id);
+    const renewed = await voiceSessions(context).reissue(query.token, caller.account.id);
     // The public description declares 400/401/403 here, not 404.
     if (!renewed) throw badRequest('Invalid token: no idle voice session of this account has it.');
     return sessionResponse(renewed.session, renewed.token, baseUrl(context, caller.account.plan));

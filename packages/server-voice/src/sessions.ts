@@ -3,6 +3,13 @@
  * expires after `TOKEN_TTL_MS`; the WebSocket consumes the token. A reconnect (GET ?token=) trades the last
  * token of a session that is not streaming for a fresh one. Sessions are forgotten `SESSION_TTL_MS` after
  * their last use. Tokens are random 256-bit values kept only as SHA-256 hashes.
+ *
+ * On a fleet (`databaseUrl`: the instances share one PostgreSQL), sessions and tokens are valid on every
+ * instance: each session, each token hash (with its expiry), the session's latest token and whether it is
+ * streaming are kept in the storage's settings; a token is used once fleet-wide (an atomic claim), and an
+ * instance that sees a token of a session it does not hold takes the session over (its configuration and
+ * owner are in the settings), so a reconnect or a WebSocket may reach any instance. The settings of old
+ * sessions are not deleted (the storage has no delete for settings): a few short rows per session.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Caller, ServiceContext } from '@glossa/server/feature';
@@ -12,18 +19,23 @@ export const SESSION_TTL_MS = 60 * 60_000;
 
 export interface SessionConfig {
   readonly mediaType: string;
-  readonly inputType: string | null;
+  /** ffmpeg's input options for the media type, `null` for raw 16 kHz s16le. */
+  readonly inputType: readonly string[] | null;
   readonly source: string;
   readonly targets: readonly string[];
   readonly formality: 'default' | 'more' | 'less';
   /** Terms to keep as written. */
   readonly spokenTerms: readonly string[];
+  /** The glossary's source terms written with capitals, for the transcripts (`punctuate.ts`). */
+  readonly glossaryTerms: readonly string[];
   /** Their words with ARPAbet phones, for the recognizer's dictionary (it adds the ones it lacks). */
   readonly pronunciations: readonly (readonly [string, string])[];
   /** Applied to the translation of every final transcript (checked against each target when created). */
   readonly glossaryId: string | undefined;
-  /** Synthesized speech of each translation (`audio/wav`), or none. */
+  /** The media type of the synthesized speech of translations (`media.ts`), or none. */
   readonly speech: string | undefined;
+  /** The targets whose translations are spoken. */
+  readonly speechTargets: readonly string[];
 }
 
 export interface VoiceSession {
@@ -47,11 +59,40 @@ export type TokenCheck =
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** What the instances of a fleet share: the storage's settings. */
+export interface SharedSettings {
+  get(name: string): Promise<string | undefined>;
+  set(name: string, value: string): Promise<void>;
+  /** Sets the value when the setting has none yet; returns the value it has now. */
+  claim(name: string, value: string): Promise<string>;
+  /** The owner of a session taken over from another instance. */
+  caller(accountId: string, keyId: string): Promise<Caller | undefined>;
+}
+
+interface SharedSession {
+  accountId: string;
+  keyId: string;
+  customTag: string;
+  config: SessionConfig;
+}
+
+const NAMES = {
+  session: (id: string) => `voice_session:${id}`,
+  token: (tokenHash: string) => `voice_token:${tokenHash}`,
+  used: (tokenHash: string) => `voice_token_used:${tokenHash}`,
+  latest: (id: string) => `voice_session_token:${id}`,
+  stream: (id: string) => `voice_session_stream:${id}`,
+};
+
 export class VoiceSessions {
   private readonly sessions = new Map<string, VoiceSession>();
   private readonly byToken = new Map<string, string>();
+  /** Unique to this instance: the value it claims a token with. */
+  private readonly instance = randomUUID();
 
-  create(owner: { caller: Caller; customTag: string }, config: SessionConfig) {
+  constructor(private readonly shared?: SharedSettings) {}
+
+  async create(owner: { caller: Caller; customTag: string }, config: SessionConfig) {
     this.sweep();
     const session: VoiceSession = {
       id: randomUUID(),
@@ -66,20 +107,104 @@ export class VoiceSessions {
       tokenUsed: true,
     };
     this.sessions.set(session.id, session);
-    return { session, token: this.issue(session) };
+    const token = this.issue(session);
+    if (this.shared) {
+      const record: SharedSession = {
+        accountId: session.accountId,
+        keyId: session.keyId,
+        customTag: session.customTag,
+        config,
+      };
+      await this.shared.set(NAMES.session(session.id), JSON.stringify(record));
+      await this.share(session);
+    }
+    return { session, token };
   }
 
   /** A new token for the session of `oldToken` (used or not) when the caller owns it and it is idle. */
-  reissue(oldToken: string, accountId: string): { session: VoiceSession; token: string } | undefined {
+  async reissue(
+    oldToken: string,
+    accountId: string,
+  ): Promise<{ session: VoiceSession; token: string } | undefined> {
     this.sweep();
-    const id = this.byToken.get(hash(oldToken));
-    const session = id === undefined ? undefined : this.sessions.get(id);
+    const tokenHash = hash(oldToken);
+    const id = this.byToken.get(tokenHash);
+    let session = id === undefined ? undefined : this.sessions.get(id);
+    if (this.shared) {
+      session ??= await this.adopt(tokenHash);
+      if (!session || session.accountId !== accountId) return undefined;
+      if ((await this.shared.get(NAMES.stream(session.id))) === 'streaming') return undefined;
+      const token = this.issue(session);
+      await this.share(session);
+      return { session, token };
+    }
     if (!session || session.accountId !== accountId || session.streaming) return undefined;
     return { session, token: this.issue(session) };
   }
 
-  /** Consumes a token for a WebSocket: valid once, before it expires, while the session is idle. */
-  consume(token: string): TokenCheck {
+  /** Consumes a token for a WebSocket: valid once (fleet-wide), before it expires, while the session is idle. */
+  async consume(token: string): Promise<TokenCheck> {
+    if (!this.shared) return this.consumeLocal(token);
+    const tokenHash = hash(token);
+    const record = await this.shared.get(NAMES.token(tokenHash));
+    if (record === undefined) return { ok: false, reason: 'unknown' };
+    const { session: id, expires } = JSON.parse(record) as { session: string; expires: number };
+    const session = this.sessions.get(id) ?? (await this.adopt(tokenHash));
+    if (!session) return { ok: false, reason: 'unknown' };
+    if ((await this.shared.get(NAMES.latest(id))) !== tokenHash) return { ok: false, reason: 'used' };
+    if ((await this.shared.get(NAMES.used(tokenHash))) !== undefined) return { ok: false, reason: 'used' };
+    if (Date.now() > expires) return { ok: false, reason: 'expired' };
+    if ((await this.shared.get(NAMES.stream(id))) === 'streaming') return { ok: false, reason: 'streaming' };
+    if ((await this.shared.claim(NAMES.used(tokenHash), this.instance)) !== this.instance)
+      return { ok: false, reason: 'used' };
+    await this.shared.set(NAMES.stream(id), 'streaming');
+    session.tokenUsed = true;
+    session.streaming = true;
+    session.lastUsed = Date.now();
+    return { ok: true, session };
+  }
+
+  /** The session of a token issued by another instance of the fleet, taken over here; undefined if none. */
+  private async adopt(tokenHash: string): Promise<VoiceSession | undefined> {
+    if (!this.shared) return undefined;
+    const record = await this.shared.get(NAMES.token(tokenHash));
+    if (record === undefined) return undefined;
+    const { session: id } = JSON.parse(record) as { session: string };
+    const local = this.sessions.get(id);
+    if (local) return local;
+    const stored = await this.shared.get(NAMES.session(id));
+    if (stored === undefined) return undefined;
+    const shared = JSON.parse(stored) as SharedSession;
+    const caller = await this.shared.caller(shared.accountId, shared.keyId);
+    if (!caller) return undefined;
+    const session: VoiceSession = {
+      id,
+      accountId: shared.accountId,
+      keyId: shared.keyId,
+      caller,
+      customTag: shared.customTag,
+      config: shared.config,
+      streaming: false,
+      lastUsed: Date.now(),
+      tokenHash,
+      tokenExpires: 0,
+      tokenUsed: true,
+    };
+    this.sessions.set(id, session);
+    this.byToken.set(tokenHash, id);
+    return session;
+  }
+
+  private async share(session: VoiceSession): Promise<void> {
+    if (!this.shared) return;
+    await this.shared.set(
+      NAMES.token(session.tokenHash),
+      JSON.stringify({ session: session.id, expires: session.tokenExpires }),
+    );
+    await this.shared.set(NAMES.latest(session.id), session.tokenHash);
+  }
+
+  private consumeLocal(token: string): TokenCheck {
     const tokenHash = hash(token);
     const id = this.byToken.get(tokenHash);
     const session = id === undefined ? undefined : this.sessions.get(id);
@@ -94,9 +219,10 @@ export class VoiceSessions {
   }
 
   /** The stream of a session ended (normally or not): it can be resumed with a reconnect. */
-  release(session: VoiceSession): void {
+  release(session: VoiceSession): Promise<void> {
     session.streaming = false;
     session.lastUsed = Date.now();
+    return this.shared ? this.shared.set(NAMES.stream(session.id), 'idle') : Promise.resolve();
   }
 
   /** Sessions whose WebSocket is open right now. */
@@ -134,7 +260,21 @@ const registry = new WeakMap<ServiceContext, VoiceSessions>();
 export function voiceSessions(context: ServiceContext): VoiceSessions {
   let sessions = registry.get(context);
   if (!sessions) {
-    sessions = new VoiceSessions();
+    // On a fleet (one PostgreSQL for every instance), through the storage's settings.
+    const { storage } = context;
+    const shared: SharedSettings | undefined =
+      context.options.databaseUrl === undefined
+        ? undefined
+        : {
+            get: (name) => storage.getSetting(name),
+            set: (name, value) => storage.setSetting(name, value),
+            claim: (name, value) => storage.claimSetting(name, value),
+            async caller(accountId, keyId) {
+              const account = await storage.getAccount(accountId);
+              return account && { account, key: { id: keyId, accountId } };
+            },
+          };
+    sessions = new VoiceSessions(shared);
     registry.set(context, sessions);
   }
   return sessions;

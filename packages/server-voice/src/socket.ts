@@ -12,14 +12,17 @@ import type { VoiceStreamMessage } from '@glossa/protocol';
 import type { ServiceContext } from '@glossa/server/feature';
 import { utcDay } from '@glossa/server/feature';
 import type { FastifyInstance } from 'fastify';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import { runVoiceJobs } from './jobs.js';
+import { encodeSpeech, TARGET_MEDIA_CONTENT_TYPES } from './media.js';
+import { punctuate } from './punctuate.js';
 import { startRecognizer } from './recognizer.js';
 import { translateTranscripts } from './resources.js';
 import { VOICE_SOCKET_PATH } from './routes.js';
 import { type VoiceSession, voiceSessions } from './sessions.js';
 import { synthesize } from './speech.js';
 import { applySpokenTerms } from './terms.js';
+import { runVoiceTranslateJobs } from './translate-jobs.js';
 
 /** Close codes besides 1000 (done): see docs/voice.md. */
 export const CLOSE_CODES = {
@@ -61,29 +64,52 @@ export function registerVoiceSocket(app: FastifyInstance, context: ServiceContex
     await Promise.all([...open].map((shutdown) => shutdown()));
   });
   // Voice jobs a stopped server left queued or processing run again once it listens.
-  app.addHook('onReady', async () => runVoiceJobs(context, app.log));
+  app.addHook('onReady', async () => {
+    runVoiceJobs(context, app.log);
+    runVoiceTranslateJobs(context, app.log);
+  });
   app.register(async (scoped) => {
     // In this scope only: the plugin's onRequest and onResponse hooks then run for the voice socket, not
     // around every request of the other routes.
     await scoped.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
     scoped.get(VOICE_SOCKET_PATH, { websocket: true }, (socket, request) => {
       const token = new URLSearchParams(request.url.split('?')[1] ?? '').get('token') ?? '';
-      const check = voiceSessions(context).consume(token);
-      if (!check.ok) {
-        const why = {
-          unknown: 'The token is not valid.',
-          used: 'The token was already used; request a new session or reconnect.',
-          expired: 'The token expired; request a new session or reconnect.',
-          streaming: 'The session is already streaming.',
-        }[check.reason];
-        fail(socket, CLOSE_CODES.policy, why);
-        return;
-      }
-      const shutdown = stream(socket, check.session, context, (error) =>
-        request.log.error({ err: error, session: check.session.id }, 'voice session failed'),
+      // Frames that arrive while the token is checked (on a fleet, in the database) wait for the stream.
+      const early: [RawData, boolean][] = [];
+      const hold = (data: RawData, isBinary: boolean) => early.push([data, isBinary]);
+      socket.on('message', hold);
+      const sessions = voiceSessions(context);
+      sessions.consume(token).then(
+        (check) => {
+          socket.off('message', hold);
+          if (!check.ok) {
+            const why = {
+              unknown: 'The token is not valid.',
+              used: 'The token was already used; request a new session or reconnect.',
+              expired: 'The token expired; request a new session or reconnect.',
+              streaming: 'The session is already streaming.',
+            }[check.reason];
+            fail(socket, CLOSE_CODES.policy, why);
+            return;
+          }
+          const logError = (error: unknown) =>
+            request.log.error({ err: error, session: check.session.id }, 'voice session failed');
+          if (socket.readyState !== socket.OPEN) {
+            // Gone while the token was checked: the session is free again.
+            sessions.release(check.session).catch(logError);
+            return;
+          }
+          const shutdown = stream(socket, check.session, context, logError);
+          open.add(shutdown);
+          socket.once('close', () => open.delete(shutdown));
+          for (const [data, isBinary] of early) socket.emit('message', data, isBinary);
+        },
+        (error: unknown) => {
+          socket.off('message', hold);
+          request.log.error({ err: error }, 'voice token check failed');
+          fail(socket, CLOSE_CODES.serverError, 'The token could not be checked; try again.');
+        },
       );
-      open.add(shutdown);
-      socket.once('close', () => open.delete(shutdown));
     });
   });
 }
@@ -121,7 +147,10 @@ function stream(
     onUtterance: (raw) => {
       if (phase === 'ended') return;
       const id = segment++;
-      const text = applySpokenTerms(raw, config.spokenTerms);
+      const text = punctuate(raw, {
+        language: config.source,
+        terms: [...config.spokenTerms, ...config.glossaryTerms],
+      });
       send(socket, { type: 'transcript', segment_id: id, text, language: config.source });
       queue = queue
         .then(() => (phase === 'ended' ? undefined : translate(socket, context, session, id, text)))
@@ -160,7 +189,7 @@ function stream(
     phase = 'ended';
     clearTimeout(idle);
     recognizer.abort();
-    sessions.release(session);
+    sessions.release(session).catch(logError);
     bill().catch(logError);
     return true;
   };
@@ -176,7 +205,7 @@ function stream(
       .then(async () => {
         if (phase === 'ended') return;
         phase = 'ended';
-        sessions.release(session);
+        await sessions.release(session);
         await bill();
         send(socket, { type: 'end_of_stream' });
         if (socket.readyState === socket.OPEN) socket.close(code, reason);
@@ -249,8 +278,11 @@ async function translate(
       [text],
     );
     send(socket, { type: 'translation', segment_id: id, target_language: target, text: translated });
-    if (config.speech && translated.trim()) {
-      const audio = await synthesize(translated, target);
+    if (config.speech && config.speechTargets.includes(target) && translated.trim()) {
+      const audio = await encodeSpeech(
+        await synthesize(translated, target),
+        TARGET_MEDIA_CONTENT_TYPES[config.speech] ?? [],
+      );
       send(socket, {
         type: 'speech',
         segment_id: id,

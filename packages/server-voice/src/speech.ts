@@ -7,8 +7,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const SPEECH_CONTENT_TYPES = ['audio/wav'];
-
 function installedVoices(): Set<string> {
   try {
     const listing = execFileSync('espeak-ng', ['--voices'], {

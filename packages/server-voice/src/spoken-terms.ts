@@ -50,6 +50,26 @@ export const VOICE_MIGRATIONS: readonly string[] = [
   ALTER TABLE voice_jobs ADD COLUMN spoken_terms TEXT NOT NULL DEFAULT '[]';
   ALTER TABLE voice_jobs ADD COLUMN glossary_id TEXT;
   `,
+  // Voice translation jobs at the public paths (/v1/jobs/voice/translate): `translate-jobs.ts`.
+  `
+  CREATE TABLE voice_translate_jobs (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    key_id TEXT NOT NULL,
+    custom_tag TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'uploaded', 'processing', 'done')),
+    file_name TEXT NOT NULL,
+    content_type TEXT NOT NULL,
+    content_length INTEGER NOT NULL,
+    source_language TEXT NOT NULL,
+    source_given INTEGER NOT NULL,
+    targets TEXT NOT NULL,
+    results TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX voice_translate_jobs_status ON voice_translate_jobs(status, created_at);
+  `,
 ];
 
 interface Row {

@@ -47,7 +47,7 @@ describe('spoken terms bias recognition (flite kal16, real pocketsphinx)', () =>
 
   it('a term missing from the dictionary is misrecognised without the collection, recognised with it', async () => {
     const wav = fliteWav(SENTENCE);
-    const plain = await session({ source_media_content_type: 'audio/wav' });
+    const plain = await session({ source_media_content_type: 'audio/auto' });
     const without = await streamAudio(plain.data.streaming_url, wav);
     expect(without.closeCode).toBe(1000);
     expect(text(without.messages, 'transcript')).not.toMatch(/glossa/i);
@@ -56,13 +56,13 @@ describe('spoken terms bias recognition (flite kal16, real pocketsphinx)', () =>
       json: { name: 'products', language: 'en', terms: ['Glossa'] },
     });
     const biased = await session({
-      source_media_content_type: 'audio/wav',
+      source_media_content_type: 'audio/auto',
       spoken_terms_id: created.data.spoken_terms_id,
     });
     const withTerms = await streamAudio(biased.data.streaming_url, wav);
     expect(withTerms.closeCode).toBe(1000);
     const transcript = text(withTerms.messages, 'transcript');
-    expect(transcript).toBe('we translate the site with Glossa every day');
+    expect(transcript).toBe('We translate the site with Glossa every day.');
   });
 });
 
@@ -70,7 +70,7 @@ describe('the recognizer helper', () => {
   it('skips a pronunciation with phones the model lacks and still adds the others', async () => {
     const finals: string[] = [];
     const recognizer = startRecognizer({
-      inputType: 'wav',
+      inputType: [],
       words: [
         ['zzzq', 'XX YY'],
         ['qqq', ''],
@@ -90,27 +90,27 @@ describe('glossary on a voice session (real Apertium)', () => {
 
   it('the translations of final transcripts follow the glossary', async () => {
     const wav = fliteWav('The file is too large.');
-    const plain = await session({ source_media_content_type: 'audio/wav', target_languages: ['es'] });
+    const plain = await session({ source_media_content_type: 'audio/auto', target_languages: ['es'] });
     const before = await streamAudio(plain.data.streaming_url, wav);
     expect(text(before.messages, 'translation')).toMatch(/lima/i);
 
     const id = await glossary('en', 'es', 'file\tarchivo');
     const reply = await session({
-      source_media_content_type: 'audio/wav',
+      source_media_content_type: 'audio/auto',
       target_languages: ['es'],
       glossary_id: id,
     });
     expect(reply.status).toBe(200);
     const after = await streamAudio(reply.data.streaming_url, wav);
     expect(after.closeCode).toBe(1000);
-    expect(text(after.messages, 'transcript')).toBe('the file is too large');
+    expect(text(after.messages, 'transcript')).toBe('The file is too large.');
     const translation = text(after.messages, 'translation');
     expect(translation).toMatch(/\barchivo\b/);
     expect(translation).not.toMatch(/lima/i);
   });
 
   it('refuses an unknown glossary, another account’s, one without the pair (404), one without targets (400)', async () => {
-    const base = { source_media_content_type: 'audio/wav', target_languages: ['es'] };
+    const base = { source_media_content_type: 'audio/auto', target_languages: ['es'] };
     const unknown = await session({ ...base, glossary_id: '00000000-0000-4000-8000-000000000000' });
     expect(unknown.status).toBe(404);
     expect(unknown.data.message).toMatch(/Glossary '00000000-0000-4000-8000-000000000000' not found/);
@@ -129,7 +129,7 @@ describe('glossary on a voice session (real Apertium)', () => {
     expect(mixed.status).toBe(404);
     expect(mixed.data.message).toMatch(/no dictionary for EN → CA/);
 
-    const noTargets = await session({ source_media_content_type: 'audio/wav', glossary_id: french });
+    const noTargets = await session({ source_media_content_type: 'audio/auto', glossary_id: french });
     expect(noTargets.status).toBe(400);
     expect(noTargets.data.message).toBe('glossary_id needs target_languages.');
   });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
@@ -128,4 +128,75 @@ export function recognizers(): string[] {
   return rows
     .filter(([pid = '', , comm = '']) => ours.has(pid) && comm === 'glossa-asr')
     .map((row) => row[0]!);
+}
+
+/** `audio` (any container ffmpeg reads, on stdin) converted with ffmpeg's output `args` (to stdout). */
+export function ffmpegConvert(audio: Buffer, args: readonly string[], input: readonly string[] = []): Buffer {
+  return execFileSync(
+    'ffmpeg',
+    ['-hide_banner', '-loglevel', 'error', '-nostdin', ...input, '-i', 'pipe:0', ...args, 'pipe:1'],
+    { input: audio, maxBuffer: 64 * 1024 * 1024 },
+  );
+}
+
+export interface Probed {
+  /** ffprobe's format name (`ogg`, `matroska,webm`, `mpegts`, `flac`...). */
+  format: string;
+  codec: string;
+  sampleRate: number;
+  channels: number;
+  /** Seconds, from the decoded samples. */
+  seconds: number;
+}
+
+/** What ffprobe sees in `audio` (`input`: options for headerless PCM), and its length decoded. */
+export function probeAudio(audio: Buffer, input: readonly string[] = []): Probed {
+  const dir = mkdtempSync(join(tmpdir(), 'glossa-probe-'));
+  const file = join(dir, 'audio');
+  writeFileSync(file, audio);
+  const info = JSON.parse(
+    execFileSync(
+      'ffprobe',
+      [
+        '-v',
+        'error',
+        ...input,
+        '-show_entries',
+        'format=format_name:stream=codec_name,sample_rate,channels',
+        '-of',
+        'json',
+        file,
+      ],
+      { encoding: 'utf8' },
+    ),
+  );
+  const stream = info.streams?.[0] ?? {};
+  const pcm = execFileSync(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      ...input,
+      '-i',
+      file,
+      '-f',
+      's16le',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      'pipe:1',
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    format: info.format?.format_name ?? '',
+    codec: stream.codec_name ?? '',
+    sampleRate: Number(stream.sample_rate),
+    channels: Number(stream.channels),
+    seconds: pcm.length / 32_000,
+  };
 }

@@ -67,13 +67,13 @@ describe('voice jobs with a spoken-term collection', () => {
 
     const id = await spokenTerms(['Glossa']);
     const result = await runJob([...EN_ES, ['spoken_terms_id', id]], wav);
-    expect(result.transcript).toBe('we translate the site with Glossa every day');
+    expect(result.transcript).toBe('We translate the site with Glossa every day.');
   });
 
   it('a recognized term in any letter case comes out as the collection spells it', async () => {
     const wav = fliteWav('I flew to New York with my friend from Google.');
     const plain = await runJob(EN_ES, wav);
-    expect(plain.transcript).toMatch(/new york/);
+    expect(plain.transcript).toMatch(/new york/i);
     expect(plain.transcript).not.toContain('New York');
 
     const id = await spokenTerms(['New York', 'Google']);
@@ -91,7 +91,7 @@ describe('voice jobs with a glossary (real Apertium)', () => {
 
     const id = await glossary('en', 'es', 'file\tarchivo');
     const result = await runJob([...EN_ES, ['glossary_id', id]], wav);
-    expect(result.transcript).toBe('the file is too large');
+    expect(result.transcript).toBe('The file is too large.');
     expect(result.translations).toHaveLength(1);
     expect(result.translations[0].target_language).toBe('es');
     expect(result.translations[0].text).toMatch(/\barchivo\b/);
@@ -198,7 +198,7 @@ describe('voice jobs of an older voice database', () => {
       expect(await settled(upgraded, 'old-job', account.key)).toEqual({ job_id: 'old-job', status: 'done' });
       const result = await upgraded.call('/v3/voice/jobs/old-job/result', { key: account.key });
       expect(result.data).toEqual({
-        transcript: 'the file is too large',
+        transcript: 'The file is too large.',
         translations: [{ target_language: 'es', text: expect.stringMatching(/lima/) }],
       });
     } finally {

@@ -96,7 +96,7 @@ describe('asynchronous voice jobs (alpha)', () => {
         )
       ).status,
     ).toBe(400);
-    expect((await upload(fields, wav, 'speech.mp4')).status).toBe(400);
+    expect((await upload(fields, wav, 'speech.txt')).status).toBe(400);
     const outsider = await t.server.createAccount({ plan: 'paid' });
     expect((await upload(fields, wav, 'speech.wav', outsider.key)).status).toBe(403);
     // The quality-evaluation alpha is another alpha: it does not open voice jobs.

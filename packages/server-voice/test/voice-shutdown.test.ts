@@ -25,7 +25,7 @@ describe('a closing server ends every voice session cleanly', () => {
     const session = async () =>
       (
         await t.call('/v3/voice/realtime', {
-          json: { source_media_content_type: 'audio/wav', target_languages: ['es'] },
+          json: { source_media_content_type: 'audio/auto', target_languages: ['es'] },
         })
       ).data.streaming_url as string;
     const talkingUrl = await session();
@@ -57,7 +57,7 @@ describe('a closing server ends every voice session cleanly', () => {
       );
     expect(finals).toHaveLength(2 * transcripts.length + 1);
     expect(finals.at(-1)).toEqual({ type: 'end_of_stream' });
-    expect(transcripts.map((m) => m.text).join(' ')).toMatch(/^the weather is nice today\b/);
+    expect(transcripts.map((m) => m.text).join(' ')).toMatch(/^The weather is nice today\b/);
 
     expect(await silent.closed).toEqual({ code: 1001, reason: 'The server is shutting down.' });
     expect(silent.messages).toEqual([{ type: 'end_of_stream' }]);

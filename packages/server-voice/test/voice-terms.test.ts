@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.js';
-import { fliteWav, streamAudio } from './voice-helpers.js';
+import { fliteWav, probeAudio, streamAudio } from './voice-helpers.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -39,7 +39,7 @@ describe('spoken-term collections', () => {
     );
     const session = await t.call('/v3/voice/realtime', {
       key: other.key,
-      json: { source_media_content_type: 'audio/wav', spoken_terms_id: id },
+      json: { source_media_content_type: 'audio/auto', spoken_terms_id: id },
     });
     expect(session.status).toBe(404);
 
@@ -63,7 +63,7 @@ describe('spoken-term collections', () => {
   it('terms come out as written in the transcript of a session that uses them', async () => {
     const created = await terms({ name: 'brands', language: 'en', terms: ['New York', 'Google'] });
     const session = await t.call('/v3/voice/realtime', {
-      json: { source_media_content_type: 'audio/wav', spoken_terms_id: created.data.spoken_terms_id },
+      json: { source_media_content_type: 'audio/auto', spoken_terms_id: created.data.spoken_terms_id },
     });
     const { messages } = await streamAudio(
       session.data.streaming_url,
@@ -86,7 +86,7 @@ describe('voice minutes and languages', () => {
     const session = await t.call('/v3/voice/realtime', {
       key: account.key,
       headers: { 'x-service-reporting-tag': 'call-center' },
-      json: { source_media_content_type: 'audio/wav', target_languages: ['es'] },
+      json: { source_media_content_type: 'audio/auto', target_languages: ['es'] },
     });
     expect((await streamAudio(session.data.streaming_url, wav)).closeCode).toBe(1000);
     const usage = await t.call('/v2/usage', { key: account.key });
@@ -124,17 +124,19 @@ describe('voice minutes and languages', () => {
     ).toEqual(['en']);
   });
 
-  it('translated speech: a WAV per translation from espeak-ng, minutes counted as speech-to-speech', async () => {
+  it('translated speech: Ogg Opus per translation from espeak-ng, minutes counted as speech-to-speech', async () => {
     const account = await t.server.createAccount({ plan: 'paid', admin: true });
     const request = (json: object) =>
       t.call('/v3/voice/realtime', { key: account.key, json, headers: { 'x-service-reporting-tag': 'dub' } });
-    const base = { source_media_content_type: 'audio/wav', target_languages: ['es'] };
+    const base = { source_media_content_type: 'audio/auto', target_languages: ['es'] };
+    // Not declared for speech (audio/mpeg, audio/wav), or no target to speak: 400.
     expect((await request({ ...base, target_media_content_type: 'audio/mpeg' })).status).toBe(400);
+    expect((await request({ ...base, target_media_content_type: 'audio/wav' })).status).toBe(400);
     expect(
-      (await request({ source_media_content_type: 'audio/wav', target_media_content_type: 'audio/wav' }))
+      (await request({ source_media_content_type: 'audio/auto', target_media_content_type: 'audio/ogg' }))
         .status,
     ).toBe(400);
-    const session = await request({ ...base, target_media_content_type: 'audio/wav' });
+    const session = await request({ ...base, target_media_content_type: 'audio/ogg; codecs=opus' });
     expect(session.status).toBe(200);
     const wav = fliteWav('I would like to buy a ticket to the city.');
     const { messages, closeCode } = await streamAudio(session.data.streaming_url, wav);
@@ -142,12 +144,15 @@ describe('voice minutes and languages', () => {
     const finals = messages.filter((m) => m.type !== 'partial');
     expect(finals.map((m) => m.type)).toEqual(['transcript', 'translation', 'speech', 'end_of_stream']);
     const speech = finals[2];
-    expect(speech).toMatchObject({ segment_id: 0, target_language: 'es', content_type: 'audio/wav' });
-    const audio = Buffer.from(speech.audio, 'base64');
-    expect(audio.subarray(0, 4).toString()).toBe('RIFF');
-    expect(audio.subarray(8, 12).toString()).toBe('WAVE');
-    // 22.05 kHz 16-bit mono: a spoken sentence lasts more than a second.
-    expect(audio.length - 44).toBeGreaterThan(44_100);
+    expect(speech).toMatchObject({
+      segment_id: 0,
+      target_language: 'es',
+      content_type: 'audio/ogg;codecs=opus',
+    });
+    const audio = probeAudio(Buffer.from(speech.audio, 'base64'));
+    expect(audio).toMatchObject({ format: 'ogg', codec: 'opus', channels: 1 });
+    // A spoken sentence lasts more than a second.
+    expect(audio.seconds).toBeGreaterThan(1);
     const today = new Date().toISOString().slice(0, 10);
     const report = await t.call(`/v2/admin/analytics/custom-tags?start_date=${today}&end_date=${today}`, {
       key: account.key,

@@ -22,7 +22,7 @@ const session = (json: unknown, key?: string) =>
 describe('voice session request', () => {
   it('returns a ws streaming_url with a token and a session id', async () => {
     const reply = await session({
-      source_media_content_type: 'audio/wav',
+      source_media_content_type: 'audio/auto',
       source_language: 'en',
       target_languages: ['es'],
     });
@@ -39,12 +39,12 @@ describe('voice session request', () => {
       { source_language: 'en' },
       { source_media_content_type: 'video/mp4' },
       { source_media_content_type: 'audio/pcm;rate=8000' },
-      { source_media_content_type: 'audio/wav', source_language: 'de' },
-      { source_media_content_type: 'audio/wav', target_languages: ['xx'] },
-      { source_media_content_type: 'audio/wav', extra: 1, formality: 'very' },
-      { source_media_content_type: 'audio/wav', message_format: 'msgpack' },
-      { source_media_content_type: 'audio/wav', target_languages: ['es'], target_media_languages: ['fr'] },
-      { source_media_content_type: 'audio/wav', target_media_voice: 'robot' },
+      { source_media_content_type: 'audio/auto', source_language: 'de' },
+      { source_media_content_type: 'audio/auto', target_languages: ['xx'] },
+      { source_media_content_type: 'audio/auto', extra: 1, formality: 'very' },
+      { source_media_content_type: 'audio/auto', message_format: 'msgpack' },
+      { source_media_content_type: 'audio/auto', target_languages: ['es'], target_media_languages: ['fr'] },
+      { source_media_content_type: 'audio/auto', target_media_voice: 'robot' },
     ]) {
       const reply = await session(body);
       expect(reply.status, JSON.stringify(body)).toBe(400);
@@ -54,9 +54,9 @@ describe('voice session request', () => {
 
   it('accepts the parameters the public description declares, and ignores unknown ones', async () => {
     for (const body of [
-      { source_media_content_type: 'audio/wav', extra: 1 },
+      { source_media_content_type: 'audio/auto', extra: 1 },
       {
-        source_media_content_type: 'audio/wav',
+        source_media_content_type: 'audio/auto',
         message_format: 'json',
         source_language: 'en',
         source_language_mode: 'fixed',
@@ -71,7 +71,7 @@ describe('voice session request', () => {
     }
     // `formal`/`informal` are `more`/`less`: a known value, refused only where no engine has formality.
     const formal = await session({
-      source_media_content_type: 'audio/wav',
+      source_media_content_type: 'audio/auto',
       target_languages: ['es'],
       formality: 'formal',
     });
@@ -81,9 +81,9 @@ describe('voice session request', () => {
   });
 
   it('needs a key (403) and an existing spoken-term collection of the account (404)', async () => {
-    expect((await session({ source_media_content_type: 'audio/wav' }, 'nope')).status).toBe(403);
+    expect((await session({ source_media_content_type: 'audio/auto' }, 'nope')).status).toBe(403);
     const reply = await session({
-      source_media_content_type: 'audio/wav',
+      source_media_content_type: 'audio/auto',
       spoken_terms_id: '00000000-0000-4000-8000-000000000000',
     });
     expect(reply.status).toBe(404);
@@ -93,7 +93,7 @@ describe('voice session request', () => {
 describe('voice stream (real pocketsphinx on flite audio, real Apertium)', () => {
   it('a streamed English WAV yields transcripts within the WER bound and their Spanish translations', async () => {
     const reply = await session({
-      source_media_content_type: 'audio/wav',
+      source_media_content_type: 'audio/auto',
       source_language: 'en',
       target_languages: ['es'],
     });
@@ -112,7 +112,7 @@ describe('voice stream (real pocketsphinx on flite audio, real Apertium)', () =>
   });
 
   it('partial transcripts come while an utterance is open, each before the transcript of its segment', async () => {
-    const reply = await session({ source_media_content_type: 'audio/pcm;rate=16000' });
+    const reply = await session({ source_media_content_type: 'audio/pcm;encoding=s16le;rate=16000' });
     // 100 ms of audio every 20 ms: several reads per utterance, so the hypothesis grows in steps.
     const { messages, closeCode } = await streamAudio(reply.data.streaming_url, wav.subarray(44), 3200, 20);
     expect(closeCode).toBe(1000);
@@ -136,7 +136,7 @@ describe('voice stream (real pocketsphinx on flite audio, real Apertium)', () =>
   });
 
   it('raw 16 kHz PCM streams straight to the recognizer', async () => {
-    const reply = await session({ source_media_content_type: 'audio/pcm;rate=16000' });
+    const reply = await session({ source_media_content_type: 'audio/pcm;encoding=s16le;rate=16000' });
     const { messages, closeCode } = await streamAudio(reply.data.streaming_url, wav.subarray(44));
     expect(closeCode).toBe(1000);
     const transcript = messages
@@ -148,14 +148,14 @@ describe('voice stream (real pocketsphinx on flite audio, real Apertium)', () =>
   });
 
   it('a stream ended before any audio: end_of_stream, close 1000', async () => {
-    const reply = await session({ source_media_content_type: 'audio/wav', target_languages: ['es'] });
+    const reply = await session({ source_media_content_type: 'audio/auto', target_languages: ['es'] });
     const { messages, closeCode } = await streamAudio(reply.data.streaming_url, Buffer.alloc(0));
     expect(closeCode).toBe(1000);
     expect(messages).toEqual([{ type: 'end_of_stream' }]);
   });
 
   it('audio that is not WAV: an error message, then close 1011', async () => {
-    const reply = await session({ source_media_content_type: 'audio/wav' });
+    const reply = await session({ source_media_content_type: 'audio/auto' });
     const { messages, closeCode } = await streamAudio(
       reply.data.streaming_url,
       Buffer.from('not a wav file at all'),
@@ -168,7 +168,7 @@ describe('voice stream (real pocketsphinx on flite audio, real Apertium)', () =>
   });
 
   it('a text frame other than end_of_source_media: error message, close 1003', async () => {
-    const reply = await session({ source_media_content_type: 'audio/wav' });
+    const reply = await session({ source_media_content_type: 'audio/auto' });
     const { WebSocket } = await import('ws');
     const socket = new WebSocket(reply.data.streaming_url);
     const messages: unknown[] = [];
@@ -183,7 +183,7 @@ describe('voice stream (real pocketsphinx on flite audio, real Apertium)', () =>
 
 describe('voice tokens', () => {
   it('a token works once: the second connection gets an error message and close 1008', async () => {
-    const reply = await session({ source_media_content_type: 'audio/wav' });
+    const reply = await session({ source_media_content_type: 'audio/auto' });
     expect((await streamAudio(reply.data.streaming_url, wav.subarray(0, 32_044))).closeCode).toBe(1000);
     const again = await openAndWait(reply.data.streaming_url);
     expect(again.closeCode).toBe(1008);
@@ -193,7 +193,7 @@ describe('voice tokens', () => {
   });
 
   it('an expired token is refused (1008); a reconnect trades it for a fresh one on the same session', async () => {
-    const reply = await session({ source_media_content_type: 'audio/wav' });
+    const reply = await session({ source_media_content_type: 'audio/auto' });
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       vi.setSystemTime(Date.now() + 61_000);
@@ -217,7 +217,7 @@ describe('voice tokens', () => {
   });
 
   it('a connection dropped mid-stream kills the recognizer and frees the session for a reconnect', async () => {
-    const reply = await session({ source_media_content_type: 'audio/wav', target_languages: ['es'] });
+    const reply = await session({ source_media_content_type: 'audio/auto', target_languages: ['es'] });
     const { WebSocket } = await import('ws');
     const socket = new WebSocket(reply.data.streaming_url);
     await new Promise((resolve) => socket.once('open', resolve));
