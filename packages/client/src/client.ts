@@ -6,6 +6,9 @@ import type {
   Language,
   LanguageV2,
   QualityEvaluateResponse,
+  QualityEvaluationDone,
+  QualityEvaluationJobCreated,
+  QualityEvaluationPoll,
   Resource,
   ResourceName,
   TranslateResponse,
@@ -20,6 +23,7 @@ import {
   type ResolvedClientOptions,
   resolveClientOptions,
 } from './options.js';
+import type { PollOptions } from './polling.js';
 import { Documents, type TranslateDocumentOptions } from './resources/documents.js';
 import { Glossaries } from './resources/glossaries.js';
 import { GlossariesV2 } from './resources/glossaries-v2.js';
@@ -28,8 +32,12 @@ import {
   detectLanguage,
   type EvaluateQualityOptions,
   evaluateQuality,
+  getQualityEvaluation,
   improveText,
+  type QualityEvaluationOptions,
   type RephraseOptions,
+  runQualityEvaluation,
+  submitQualityEvaluation,
 } from './resources/language-tools.js';
 import { type GetLanguagesOptions, LanguageLookup } from './resources/languages.js';
 import { TranslationMemories } from './resources/memories.js';
@@ -161,6 +169,23 @@ export class GlossaClient {
   /** Per-segment quality issues of translations (closed alpha). */
   async evaluateQuality(options: EvaluateQualityOptions): Promise<QualityEvaluateResponse> {
     return evaluateQuality(this.#transport, options);
+  }
+
+  /** Submit a quality-evaluation job (closed alpha; `/v1/quality-evaluation`); poll it with `getQualityEvaluation`. */
+  async submitQualityEvaluation(options: QualityEvaluationOptions): Promise<QualityEvaluationJobCreated> {
+    return submitQualityEvaluation(this.#transport, options);
+  }
+
+  /** The state of a quality-evaluation job: `processing`, `done` (the report) or `error`. */
+  async getQualityEvaluation(jobId: string, options?: RequestOptions): Promise<QualityEvaluationPoll> {
+    return getQualityEvaluation(this.#transport, jobId, options);
+  }
+
+  /** Submit a quality-evaluation job and wait for its report (a failed evaluation: `JobFailedError`). */
+  async runQualityEvaluation(
+    options: QualityEvaluationOptions & Omit<PollOptions, 'signal'>,
+  ): Promise<QualityEvaluationDone> {
+    return runQualityEvaluation(this.#transport, options);
   }
 
   /** Translate a document file to `output`: upload, poll with backoff, download; no partial output on failure. */

@@ -27,6 +27,8 @@ export {
 export type {
   CorrectOptions,
   EvaluateQualityOptions,
+  QualityEvaluationOptions,
+  QualityEvaluationSegment,
   QualitySegment,
   RephraseOptions,
 } from './resources/language-tools.js';

@@ -74,6 +74,12 @@ describe('endpoint coverage, against a scripted loopback service (fake: records 
       targetLang: 'es',
       segments: [{ source: 'a', translation: 'b' }],
     });
+    await client.submitQualityEvaluation({
+      sourceLang: 'en',
+      targetLang: 'es',
+      segments: [{ source: 'a', target: 'b' }],
+    });
+    await client.getQualityEvaluation('job');
     await client.glossariesV2.create({
       name: 'n',
       sourceLang: 'en',

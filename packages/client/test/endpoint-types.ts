@@ -15,6 +15,11 @@ export const endpointTypeChecks: true[] = [
   true as Same<Resolves<GlossaClient['correctText']>, EndpointResponse<'correctText'>>,
   true as Same<Resolves<GlossaClient['detectLanguage']>, EndpointResponse<'detectLanguage'>>,
   true as Same<Resolves<GlossaClient['evaluateQuality']>, EndpointResponse<'evaluateQuality'>>,
+  true as Same<
+    Resolves<GlossaClient['submitQualityEvaluation']>,
+    EndpointResponse<'submitQualityEvaluation'>
+  >,
+  true as Same<Resolves<GlossaClient['getQualityEvaluation']>, EndpointResponse<'pollQualityEvaluation'>>,
   true as Same<Resolves<GlossaClient['getLanguages']>, EndpointResponse<'getLanguages'>>,
   true as Same<Resolves<GlossaClient['getResources']>, EndpointResponse<'getLanguageResources'>>,
   true as Same<Resolves<GlossaClient['getUsage']>, EndpointResponse<'getUsage'>>,

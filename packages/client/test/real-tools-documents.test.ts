@@ -112,6 +112,25 @@ describe('quality evaluation against the real server', () => {
       }
     });
   });
+
+  it('runs a /v1 evaluation job to its report: a changed number is found on both sides', async () => {
+    const client = real.client();
+    const report = await client.runQualityEvaluation({
+      sourceLang: 'en',
+      targetLang: 'es',
+      segments: [{ source: 'Keep 25 files.', target: 'Conserve 52 archivos.' }],
+      pollInterval: 20,
+    });
+    expect(report.status).toBe('done');
+    const [segment] = report.segments;
+    const number = segment?.errors.find((error) => error.target_spans.some((span) => span.start === 9));
+    expect(number?.source_spans).toEqual([{ start: 5, end: 7 }]);
+    expect(number?.target_spans).toEqual([{ start: 9, end: 11 }]);
+    expect(report.summary.overall_score).toBeLessThan(100);
+    expect(await failure(client.getQualityEvaluation('6f1c2b3a-0000-4000-8000-000000000007'))).toBeInstanceOf(
+      NotFoundError,
+    );
+  });
 });
 
 describe('documents against the real server', () => {
@@ -155,7 +174,7 @@ describe('documents against the real server', () => {
 describe('voice against the real server', () => {
   it('requests a realtime session and opens its WebSocket with the token', async () => {
     const session = await real.client().voice.createSession({
-      sourceMediaContentType: 'audio/wav',
+      sourceMediaContentType: 'audio/ogg;codecs=opus',
       sourceLanguage: 'en',
       targetLanguages: ['es'],
     });

@@ -57,3 +57,75 @@ export const QualityEvaluateResponse = Type.Object(
   { $id: 'QualityEvaluateResponse' },
 );
 export type QualityEvaluateResponse = Static<typeof QualityEvaluateResponse>;
+
+/** Limits the public description sets on a quality-evaluation job. */
+export const MAX_EVALUATION_SEGMENTS = 500;
+export const MAX_EVALUATION_SEGMENT_LENGTH = 10_000;
+
+const NonEmpty = Type.String({ minLength: 1 });
+const SegmentText = Type.String({ maxLength: MAX_EVALUATION_SEGMENT_LENGTH });
+
+/** POST /v1/quality-evaluation body (the public description's shape). */
+export const QualityEvaluationRequest = Type.Object(
+  {
+    metadata: Type.Object({ source_language: NonEmpty, target_language: NonEmpty }),
+    segments: Type.Array(Type.Object({ source: SegmentText, target: SegmentText }), {
+      minItems: 1,
+      maxItems: MAX_EVALUATION_SEGMENTS,
+    }),
+  },
+  { $id: 'QualityEvaluationRequest' },
+);
+export type QualityEvaluationRequest = Static<typeof QualityEvaluationRequest>;
+
+const JobId = Type.String({ format: 'uuid' });
+const Span = Type.Object({ start: Type.Integer({ minimum: 0 }), end: Type.Integer({ minimum: 0 }) });
+
+/** Severities in the public typology. */
+export const EVALUATION_SEVERITIES = ['Critical', 'Major', 'Minor'] as const;
+export type EvaluationSeverity = (typeof EVALUATION_SEVERITIES)[number];
+
+/** The 202 answer to a submitted job. */
+export const QualityEvaluationJobCreated = Type.Object(
+  { job_id: JobId, poll_url: Type.String() },
+  { $id: 'QualityEvaluationJobCreated' },
+);
+export type QualityEvaluationJobCreated = Static<typeof QualityEvaluationJobCreated>;
+
+const QualityEvaluationProcessing = Type.Object({ job_id: JobId, status: Type.Literal('processing') });
+const QualityEvaluationIssue = Type.Object({
+  type: Type.String(),
+  sub_type: Type.String(),
+  severity: Type.Union(EVALUATION_SEVERITIES.map((severity) => Type.Literal(severity))),
+  explanation: Type.String(),
+  source_spans: Type.Array(Span),
+  target_spans: Type.Array(Span),
+});
+const QualityEvaluationDone = Type.Object({
+  job_id: JobId,
+  status: Type.Literal('done'),
+  segments: Type.Array(
+    Type.Object({ segment_index: Type.Integer({ minimum: 0 }), errors: Type.Array(QualityEvaluationIssue) }),
+  ),
+  summary: Type.Object({
+    overall_score: Type.Integer({ minimum: 0, maximum: 100 }),
+    granular_counts: Type.Record(
+      Type.String(),
+      Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer())),
+    ),
+  }),
+});
+export type QualityEvaluationDone = Static<typeof QualityEvaluationDone>;
+const QualityEvaluationFailed = Type.Object({
+  job_id: JobId,
+  status: Type.Literal('error'),
+  error: Type.Object({ code: Type.Literal('evaluation_failed'), message: Type.String() }),
+});
+export type QualityEvaluationFailed = Static<typeof QualityEvaluationFailed>;
+
+/** GET /v1/quality-evaluation/{job_id}: still processing (202), the report, or the evaluation's failure. */
+export const QualityEvaluationPoll = Type.Union(
+  [QualityEvaluationDone, QualityEvaluationFailed, QualityEvaluationProcessing],
+  { $id: 'QualityEvaluationPoll' },
+);
+export type QualityEvaluationPoll = Static<typeof QualityEvaluationPoll>;

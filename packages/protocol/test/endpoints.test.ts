@@ -73,6 +73,8 @@ POST /v3/voice/jobs
 GET /v3/voice/jobs/:job_id
 GET /v3/voice/jobs/:job_id/result
 POST /v3/quality/evaluate
+POST /v1/quality-evaluation
+GET /v1/quality-evaluation/:job_id
 `
   .trim()
   .split('\n');
@@ -113,7 +115,11 @@ describe('the ENDPOINTS table', () => {
       ENDPOINT_LIST.filter((endpoint) => endpoint.access === access).map((endpoint) => endpoint.operationId);
     expect(byAccess('admin')).toEqual(['getCustomTagUsage']);
     expect(byAccess('detection_beta')).toEqual(['detectLanguage']);
-    expect(byAccess('quality_alpha')).toEqual(['evaluateQuality']);
+    expect(byAccess('quality_alpha')).toEqual([
+      'evaluateQuality',
+      'submitQualityEvaluation',
+      'pollQualityEvaluation',
+    ]);
     expect(byAccess('voice_jobs_alpha')).toEqual(['createVoiceJob', 'getVoiceJob', 'getVoiceJobResult']);
     expect(byAccess('signed_url')).toEqual([
       'uploadTranslationMemoryFile',

@@ -16,6 +16,7 @@ describe('the spine without feature packages', () => {
     ['/v2/document', '@glossa/server-documents', 'Document translation'],
     ['/v2/write/rephrase', '@glossa/server-language-tools', 'Text improvement'],
     ['/v3/detect/language', '@glossa/server-language-tools', 'Text improvement'],
+    ['/v1/quality-evaluation', '@glossa/server-language-tools', 'Text improvement'],
     ['/v3/voice/realtime', '@glossa/server-voice', 'Voice'],
   ])('POST %s answers 501 naming %s', async (path, name, what) => {
     const reply = await t.call(path, { json: { text: ['Hello'] } });

@@ -1,7 +1,16 @@
+import { Type } from '@sinclair/typebox';
 import { DetectRequest, DetectResponse } from '../detect.js';
 import type { EndpointDefinition } from '../endpoint.js';
 import { MAX_WRITE_REQUEST_BYTES } from '../limits.js';
-import { QualityEvaluateRequest, QualityEvaluateResponse } from '../quality.js';
+import {
+  MAX_EVALUATION_SEGMENT_LENGTH,
+  MAX_EVALUATION_SEGMENTS,
+  QualityEvaluateRequest,
+  QualityEvaluateResponse,
+  QualityEvaluationJobCreated,
+  QualityEvaluationPoll,
+  QualityEvaluationRequest,
+} from '../quality.js';
 import { CorrectRequest, RephraseRequest, WriteResponse } from '../write.js';
 
 /** Text improvement, language detection and quality evaluation. */
@@ -58,5 +67,32 @@ export const LANGUAGE_TOOL_ENDPOINTS = {
     encodings: ['json', 'form'],
     status: 200,
     response: QualityEvaluateResponse,
+  },
+  submitQualityEvaluation: {
+    method: 'POST',
+    path: '/v1/quality-evaluation',
+    operationId: 'submitQualityEvaluation',
+    summary: 'Submit a quality-evaluation job (closed alpha)',
+    group: 'quality',
+    access: 'quality_alpha',
+    body: QualityEvaluationRequest,
+    encodings: ['json'],
+    status: 202,
+    response: QualityEvaluationJobCreated,
+    notes: `At most ${MAX_EVALUATION_SEGMENTS} segments, each side at most ${MAX_EVALUATION_SEGMENT_LENGTH} characters. Poll the job at poll_url. Not billed.`,
+  },
+  pollQualityEvaluation: {
+    method: 'GET',
+    path: '/v1/quality-evaluation/:job_id',
+    operationId: 'pollQualityEvaluation',
+    summary: 'Poll a quality-evaluation job (closed alpha)',
+    group: 'quality',
+    access: 'quality_alpha',
+    params: Type.Object({ job_id: Type.String() }),
+    status: 200,
+    otherStatuses: [202],
+    response: QualityEvaluationPoll,
+    notes:
+      '202 {job_id, status: processing} with Retry-After while the checks run; 200 done (the report) or error. A job_id that is not a UUID: 400; unknown, expired or another account’s: 404.',
   },
 } as const satisfies Record<string, EndpointDefinition>;

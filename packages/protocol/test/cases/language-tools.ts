@@ -14,6 +14,11 @@ const quality = {
   ],
   glossary_id: G1,
 };
+const evaluation = {
+  metadata: { source_language: 'en', target_language: 'es' },
+  segments: [{ source: 'Keep 25 files.', target: 'Conserve 52 archivos.' }],
+};
+const JOB = '6f1c2b3a-0000-4000-8000-000000000007';
 const improvements = {
   improvements: [
     { text: 'We do not think it is ready.', detected_source_language: 'en', target_language: 'en-US' },
@@ -185,5 +190,83 @@ export const LANGUAGE_TOOL_CASES = {
         message: "Parameter 'segments' must not be empty.",
       },
     ],
+  },
+  submitQualityEvaluation: {
+    valid: { body: evaluation },
+    response: { job_id: JOB, poll_url: `/v1/quality-evaluation/${JOB}` },
+    accepts: [
+      {
+        part: 'body',
+        value: edit(evaluation, {
+          segments: Array.from({ length: 500 }, () => ({
+            source: 'a'.repeat(10_000),
+            target: 'b'.repeat(10_000),
+          })),
+        }),
+        why: "the description's limits, exactly",
+        bounds: ['segments', 'segments[0].source', 'segments[0].target'],
+      },
+    ],
+    rejects: [
+      {
+        kind: 'missing',
+        part: 'body',
+        value: edit(evaluation, { metadata: undefined }),
+        message: "Missing required parameter 'metadata'.",
+      },
+      {
+        kind: 'type',
+        part: 'body',
+        value: edit(evaluation, { segments: { source: 'a', target: 'b' } }),
+        message: "Parameter 'segments' must be an array.",
+      },
+      {
+        kind: 'limit',
+        part: 'body',
+        value: edit(evaluation, {
+          segments: Array.from({ length: 501 }, () => ({ source: 'a', target: 'b' })),
+        }),
+        message: "Parameter 'segments' has too many items (at most 500).",
+      },
+      {
+        kind: 'limit',
+        part: 'body',
+        value: edit(evaluation, { segments: [{ source: 'a'.repeat(10_001), target: 'b' }] }),
+        message: "Parameter 'segments[0].source' is too long (at most 10000 characters).",
+      },
+      {
+        kind: 'limit',
+        part: 'body',
+        value: edit(evaluation, { segments: [{ source: 'a', target: 'b'.repeat(10_001) }] }),
+        message: "Parameter 'segments[0].target' is too long (at most 10000 characters).",
+      },
+    ],
+  },
+  pollQualityEvaluation: {
+    valid: { params: { job_id: JOB } },
+    rejects: [
+      { kind: 'missing', part: 'params', value: {}, message: "Missing required parameter 'job_id'." },
+      { kind: 'type', part: 'params', value: { job_id: 3 }, message: "Parameter 'job_id' must be a string." },
+    ],
+    response: {
+      job_id: JOB,
+      status: 'done',
+      segments: [
+        {
+          segment_index: 0,
+          errors: [
+            {
+              type: 'accuracy',
+              sub_type: 'number',
+              severity: 'Critical',
+              explanation: '25 became 52.',
+              source_spans: [{ start: 5, end: 7 }],
+              target_spans: [{ start: 9, end: 11 }],
+            },
+          ],
+        },
+      ],
+      summary: { overall_score: 75, granular_counts: { accuracy: { number: { Critical: 1 } } } },
+    },
   },
 } satisfies Record<string, EndpointCases>;

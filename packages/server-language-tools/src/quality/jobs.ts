@@ -9,16 +9,19 @@
  * finish; a poll for another account's job, an unknown or an expired one is a 404.
  */
 import { randomUUID } from 'node:crypto';
-import { canonicalLanguage, type EndpointDefinition, ERROR_CODES } from '@glossa/protocol';
+import {
+  canonicalLanguage,
+  ENDPOINTS,
+  ERROR_CODES,
+  type EvaluationSeverity,
+  type QualityEvaluationDone,
+  type QualityEvaluationFailed,
+} from '@glossa/protocol';
 import { type DetailedQualityIssue, evaluateSegmentsDetailed } from '@glossa/quality';
 import type { ServiceContext } from '@glossa/server/feature';
 import { badRequest, defineRoute, notFound, type Route, ServiceError } from '@glossa/server/feature';
-import { type Static, Type } from '@sinclair/typebox';
 import { spellingCheckFor } from './spelling.js';
 
-/** Limits the public description sets. */
-export const MAX_EVALUATION_SEGMENTS = 500;
-export const MAX_EVALUATION_SEGMENT_LENGTH = 10_000;
 /** How long a finished job can be polled. */
 export const EVALUATION_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** Jobs an account may hold at once (running, or finished and not yet expired): they live in memory. */
@@ -26,96 +29,7 @@ export const MAX_EVALUATION_JOBS_PER_ACCOUNT = 1000;
 /** Seconds the 202 answers suggest waiting before the next poll. */
 const RETRY_AFTER_SECONDS = 1;
 
-const NonEmpty = Type.String({ minLength: 1 });
-const SegmentText = Type.String({ maxLength: MAX_EVALUATION_SEGMENT_LENGTH });
-
-export const QualityEvaluationRequest = Type.Object(
-  {
-    metadata: Type.Object({ source_language: NonEmpty, target_language: NonEmpty }),
-    segments: Type.Array(Type.Object({ source: SegmentText, target: SegmentText }), {
-      minItems: 1,
-      maxItems: MAX_EVALUATION_SEGMENTS,
-    }),
-  },
-  { $id: 'QualityEvaluationRequest' },
-);
-export type QualityEvaluationRequest = Static<typeof QualityEvaluationRequest>;
-
-const JobId = Type.String({ format: 'uuid' });
-const Span = Type.Object({ start: Type.Integer({ minimum: 0 }), end: Type.Integer({ minimum: 0 }) });
-const SEVERITIES = ['Critical', 'Major', 'Minor'] as const;
-type PublicSeverity = (typeof SEVERITIES)[number];
-
-export const QualityEvaluationJobCreated = Type.Object(
-  { job_id: JobId, poll_url: Type.String() },
-  { $id: 'QualityEvaluationJobCreated' },
-);
-const QualityEvaluationProcessing = Type.Object({ job_id: JobId, status: Type.Literal('processing') });
-const QualityEvaluationIssue = Type.Object({
-  type: Type.String(),
-  sub_type: Type.String(),
-  severity: Type.Union(SEVERITIES.map((severity) => Type.Literal(severity))),
-  explanation: Type.String(),
-  source_spans: Type.Array(Span),
-  target_spans: Type.Array(Span),
-});
-const QualityEvaluationDone = Type.Object({
-  job_id: JobId,
-  status: Type.Literal('done'),
-  segments: Type.Array(
-    Type.Object({ segment_index: Type.Integer({ minimum: 0 }), errors: Type.Array(QualityEvaluationIssue) }),
-  ),
-  summary: Type.Object({
-    overall_score: Type.Integer({ minimum: 0, maximum: 100 }),
-    granular_counts: Type.Record(
-      Type.String(),
-      Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer())),
-    ),
-  }),
-});
-const QualityEvaluationFailed = Type.Object({
-  job_id: JobId,
-  status: Type.Literal('error'),
-  error: Type.Object({ code: Type.Literal('evaluation_failed'), message: Type.String() }),
-});
-export const QualityEvaluationPoll = Type.Union(
-  [QualityEvaluationDone, QualityEvaluationFailed, QualityEvaluationProcessing],
-  { $id: 'QualityEvaluationPoll' },
-);
-type Report = Static<typeof QualityEvaluationDone> | Static<typeof QualityEvaluationFailed>;
-
-const access = {
-  group: 'quality',
-  access: 'quality_alpha',
-} as const;
-
-export const QUALITY_EVALUATION_ENDPOINTS = {
-  submitQualityEvaluation: {
-    ...access,
-    method: 'POST',
-    path: '/v1/quality-evaluation',
-    operationId: 'submitQualityEvaluation',
-    summary: 'Submit a quality-evaluation job (closed alpha)',
-    body: QualityEvaluationRequest,
-    encodings: ['json'],
-    status: 202,
-    response: QualityEvaluationJobCreated,
-    notes: `At most ${MAX_EVALUATION_SEGMENTS} segments, each side at most ${MAX_EVALUATION_SEGMENT_LENGTH} characters. Poll the job at poll_url. Not billed.`,
-  },
-  pollQualityEvaluation: {
-    ...access,
-    method: 'GET',
-    path: '/v1/quality-evaluation/:job_id',
-    operationId: 'pollQualityEvaluation',
-    summary: 'Poll a quality-evaluation job (closed alpha)',
-    params: Type.Object({ job_id: Type.String() }),
-    status: 200,
-    otherStatuses: [202],
-    response: QualityEvaluationPoll,
-    notes:
-      '202 {job_id, status: processing} with Retry-After while the checks run; 200 done (the report) or error. A job_id that is not a UUID: 400; unknown, expired or another account’s: 404.',
-  },
-} as const satisfies Record<string, EndpointDefinition>;
+type Report = QualityEvaluationDone | QualityEvaluationFailed;
 
 interface Job {
   readonly accountId: string;
@@ -140,51 +54,48 @@ function jobsOf(context: ServiceContext): Map<string, Job> {
 }
 
 export const submitQualityEvaluationRoute: Route = {
-  ...defineRoute(
-    QUALITY_EVALUATION_ENDPOINTS.submitQualityEvaluation,
-    async ({ body, caller, context, reply }) => {
-      const { source_language, target_language } = body.metadata;
-      const sourceLang = canonicalLanguage(source_language);
-      const targetLang = canonicalLanguage(target_language);
-      if (!sourceLang || !targetLang) {
-        const which = sourceLang
-          ? `target_language '${target_language}'`
-          : `source_language '${source_language}'`;
-        throw badRequest(
-          `The source_language / target_language combination is not supported: unknown metadata.${which}.`,
-        );
-      }
-      const jobs = jobsOf(context);
-      let held = 0;
-      for (const job of jobs.values()) if (job.accountId === caller.account.id) held++;
-      if (held >= MAX_EVALUATION_JOBS_PER_ACCOUNT) {
-        throw new ServiceError(
-          429,
-          `Too many quality-evaluation jobs: an account holds at most ${MAX_EVALUATION_JOBS_PER_ACCOUNT} (a finished job is kept 24 hours).`,
-          ERROR_CODES.tooManyRequests,
-        );
-      }
-      const id = randomUUID();
-      const job: Job = { accountId: caller.account.id };
-      jobs.set(id, job);
-      const segments = body.segments.map(({ source, target }) => ({ source, translation: target }));
-      // The checks run after the answer: the job is `processing` until then.
-      setImmediate(() => {
-        evaluate(id, sourceLang, targetLang, segments).then((report) => {
-          job.report = report;
-          job.finishedAt = Date.now();
-        });
+  ...defineRoute(ENDPOINTS.submitQualityEvaluation, async ({ body, caller, context, reply }) => {
+    const { source_language, target_language } = body.metadata;
+    const sourceLang = canonicalLanguage(source_language);
+    const targetLang = canonicalLanguage(target_language);
+    if (!sourceLang || !targetLang) {
+      const which = sourceLang
+        ? `target_language '${target_language}'`
+        : `source_language '${source_language}'`;
+      throw badRequest(
+        `The source_language / target_language combination is not supported: unknown metadata.${which}.`,
+      );
+    }
+    const jobs = jobsOf(context);
+    let held = 0;
+    for (const job of jobs.values()) if (job.accountId === caller.account.id) held++;
+    if (held >= MAX_EVALUATION_JOBS_PER_ACCOUNT) {
+      throw new ServiceError(
+        429,
+        `Too many quality-evaluation jobs: an account holds at most ${MAX_EVALUATION_JOBS_PER_ACCOUNT} (a finished job is kept 24 hours).`,
+        ERROR_CODES.tooManyRequests,
+      );
+    }
+    const id = randomUUID();
+    const job: Job = { accountId: caller.account.id };
+    jobs.set(id, job);
+    const segments = body.segments.map(({ source, target }) => ({ source, translation: target }));
+    // The checks run after the answer: the job is `processing` until then.
+    setImmediate(() => {
+      evaluate(id, sourceLang, targetLang, segments).then((report) => {
+        job.report = report;
+        job.finishedAt = Date.now();
       });
-      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      return { job_id: id, poll_url: `/v1/quality-evaluation/${id}` };
-    },
-  ),
+    });
+    reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    return { job_id: id, poll_url: `/v1/quality-evaluation/${id}` };
+  }),
   // Up to 500 segments of 2 × 10,000 characters (JSON-escaped): more than the default 1 MiB.
   bodyLimit: 64 * 1024 * 1024,
 };
 
 export const pollQualityEvaluationRoute: Route = defineRoute(
-  QUALITY_EVALUATION_ENDPOINTS.pollQualityEvaluation,
+  ENDPOINTS.pollQualityEvaluation,
   async ({ params, caller, context, reply }) => {
     const id = params.job_id;
     if (!UUID.test(id)) throw badRequest('job_id must be a valid UUID.');
@@ -224,7 +135,7 @@ async function evaluate(
 }
 
 /** Points a segment loses per issue of each severity (a segment scores at least 0). */
-export const SEVERITY_PENALTY: Readonly<Record<PublicSeverity, number>> = {
+export const SEVERITY_PENALTY: Readonly<Record<EvaluationSeverity, number>> = {
   Critical: 25,
   Major: 10,
   Minor: 2,
@@ -238,8 +149,8 @@ const PUBLIC_SEVERITY = { critical: 'Critical', major: 'Major', minor: 'Minor' }
  * `granular_counts` counts the errors by type, sub-type and severity.
  */
 export function reportOf(results: readonly (readonly DetailedQualityIssue[])[]): {
-  segments: Static<typeof QualityEvaluationDone>['segments'];
-  summary: Static<typeof QualityEvaluationDone>['summary'];
+  segments: QualityEvaluationDone['segments'];
+  summary: QualityEvaluationDone['summary'];
 } {
   const counts: Record<string, Record<string, Record<string, number>>> = {};
   let scores = 0;
