@@ -118,11 +118,6 @@ function carry(
       target = literal;
       continue;
     }
-    // A name (a capitalised word) or a number that could not be carried as written is never left to the
-    // engine's in-place check: the memory's own name or number would stay.
-    const named = (tokens: readonly string[], text: string) =>
-      tokens.some((token) => /^\p{Lu}/u.test(originalToken(text, token) ?? ''));
-    if (named(removed, memorySource) || named(added, request)) return undefined;
     if (!inPlaceCandidate(removed, added)) return undefined;
     deferred++;
   }
@@ -186,7 +181,9 @@ function carryInPlace(target: string, inPlace: InPlace): string | undefined {
     if (removed.length === 0 || added.length === 0) return undefined;
     const from = source.slice(removed[0]!.start, removed.at(-1)!.end);
     const to = request.slice(added[0]!.start, added.at(-1)!.end);
-    // A number or a name the engine copies, carried as written already.
+    // A number or a name carried as written already. Every other difference, a name the engine
+    // translates ("London" → "Londres") included, must be found in the target, so the memory's own word
+    // never stays where the request differs.
     const lower = result.toLowerCase();
     if (
       wholeTokenMatches(lower, to.toLowerCase()).length > 0 &&
