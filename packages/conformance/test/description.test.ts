@@ -4,6 +4,10 @@
  * the schema the description declares for its operation and status. Operations of the description the
  * interface does not name (organization developer keys, the admin usage report) are listed, not called.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviation, OPERATIONS } from './description.js';
 import { type ConformanceServer, startConformanceServer } from './helpers.js';
@@ -28,18 +32,10 @@ const NOT_IN_THE_INTERFACE = new Set([
  * Operations of the interface Glossa does not serve at the description's path yet, with the reason. Each
  * is checked to still be missing (404), so this list cannot go stale silently.
  */
-const NOT_YET_AT_THE_PUBLIC_PATH: Record<string, [method: string, path: string, reason: string]> = {
-  createVoiceTranslateJob: [
-    'POST',
-    '/v1/jobs/voice/translate',
-    'served at the earlier alias POST /v3/voice/jobs',
-  ],
-  getVoiceTranslateJobStatus: [
-    'GET',
-    '/v1/jobs/voice/translate/00000000-0000-4000-8000-000000000000',
-    'served at the earlier alias GET /v3/voice/jobs/{job_id}',
-  ],
-};
+const NOT_YET_AT_THE_PUBLIC_PATH: Record<string, [method: string, path: string, reason: string]> = {};
+
+/** The voice translation job operations, exercised by their own test below (created, uploaded, polled). */
+const VOICE_TRANSLATE_JOBS = ['createVoiceTranslateJob', 'getVoiceTranslateJobStatus'];
 
 /** The quality-evaluation operations, exercised by their own test below (a job: submitted, then polled). */
 const QUALITY_EVALUATION = ['submitQualityEvaluation', 'pollQualityEvaluation'];
@@ -73,7 +69,7 @@ describe('the public description validates the answers of a real server', () => 
       ['/v3/glossaries'],
       ['/v2/glossaries'],
       ['/v2/admin/analytics/custom-tags?start_date=2026-01-01&end_date=2026-01-31'],
-      ['/v3/voice/realtime', { json: { source_media_content_type: 'audio/wav', target_languages: ['es'] } }],
+      ['/v3/voice/realtime', { json: { source_media_content_type: 'audio/auto', target_languages: ['es'] } }],
       ['/v3/voice/realtime?token=unknown'],
       ['/v3/glossaries/00000000-0000-4000-8000-000000000000'],
       ['/v2/usage', { headers: { Authorization: 'Service-Auth-Key wrong' } }],
@@ -109,6 +105,7 @@ describe('the public description validates the answers of a real server', () => 
       ...exercisedByClient,
       ...exercisedHere,
       ...QUALITY_EVALUATION,
+      ...VOICE_TRANSLATE_JOBS,
       ...NOT_IN_THE_INTERFACE,
       ...Object.keys(NOT_YET_AT_THE_PUBLIC_PATH),
     ]);
@@ -152,6 +149,59 @@ describe('the public description validates the answers of a real server', () => 
     await t.call('/v1/quality-evaluation/00000000-0000-4000-8000-000000000000');
     const answers = t.exchanges.slice(first);
     expect(answers.slice(-3).map((exchange) => exchange.status)).toEqual([400, 400, 404]);
+    expect(answers.map(deviation).filter(Boolean)).toEqual([]);
+  });
+
+  it('voice translation jobs: created, the audio uploaded, polled until complete, and their error answers', async () => {
+    const first = t.exchanges.length;
+    const file = join(mkdtempSync(join(tmpdir(), 'glossa-conformance-voice-')), 'speech.wav');
+    execFileSync('flite', ['-voice', 'kal16', '-t', 'The weather is nice today.', '-o', file]);
+    const audio = readFileSync(file);
+    const created = await t.call('/v1/jobs/voice/translate?include=signed_url', {
+      json: {
+        source_file: { name: 'speech.wav', content_type: 'audio/wav', content_length: audio.length },
+        parameters: { source_language: 'en' },
+        targets: [
+          { language: 'es', type: 'text/plain' },
+          { language: 'es', type: 'application/x-subrip' },
+          { language: 'es', type: 'audio/pcm;encoding=s16le;rate=16000' },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    const { job_id, upload_url, signature } = (await created.json()) as Record<string, string>;
+    await t.call(`/v1/jobs/voice/translate/${job_id}`);
+    // The upload URL is the server's own (not an operation of the description): called directly.
+    const upload = () =>
+      fetch(upload_url!, {
+        method: 'PUT',
+        headers: {
+          authorization: `Service-Signature ${signature}`,
+          'content-type': 'application/octet-stream',
+        },
+        body: audio,
+      });
+    // Once more if a kept-alive connection the server had closed was reused (the request never arrived).
+    const uploaded = await upload().catch(upload);
+    expect(uploaded.status).toBe(204);
+    const complete = (statuses: string[]) =>
+      statuses.length > 0 && statuses.every((status) => status === 'complete');
+    let statuses: string[] = [];
+    for (let attempt = 0; attempt < 600 && !complete(statuses); attempt++) {
+      const polled = await t.call(`/v1/jobs/voice/translate/${job_id}?include=signed_url`);
+      statuses = ((await polled.json()) as { results: { status: string }[] }).results.map((r) => r.status);
+      if (!complete(statuses)) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(statuses).toEqual(['complete', 'complete', 'complete']);
+    await t.call('/v1/jobs/voice/translate', {
+      json: {
+        source_file: { name: 'speech.wav', content_type: 'audio/wav', content_length: audio.length },
+        targets: [{ language: 'es', type: 'audio/wav' }],
+      },
+    });
+    await t.call('/v1/jobs/voice/translate/00000000-0000-4000-8000-000000000000');
+    const answers = t.exchanges.slice(first);
+    expect(answers.slice(-2).map((exchange) => exchange.status)).toEqual([400, 404]);
     expect(answers.map(deviation).filter(Boolean)).toEqual([]);
   });
 });
