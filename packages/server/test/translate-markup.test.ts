@@ -22,6 +22,30 @@ describe('translate: tag handling', () => {
     expect(text).toBe('Clic el <b>Salvar</b> botón para mantener vuestros <x id="1"/> cambios.');
   });
 
+  it('xml: nested inline codes stay inside their sentence; a wrapper of several elements is structure', async () => {
+    const nested = first(
+      await t.translate({
+        text: ['Read the <g id="1"><g id="2">user guide</g></g> before you start the machine.'],
+        target_lang: 'ES',
+        source_lang: 'EN',
+        tag_handling: 'xml',
+      }),
+    ).text;
+    // One sentence: translated as without the codes ("la guía de usuario antes de que ..."), not in two parts.
+    expect(nested).toBe(
+      'Leído la <g id="1"><g id="2">guía de usuario</g></g> antes de que empiezas la máquina.',
+    );
+    const outline = first(
+      await t.translate({
+        text: ['<doc><chapter><title>The red car</title><para>The house</para></chapter></doc>'],
+        target_lang: 'ES',
+        source_lang: 'EN',
+        tag_handling: 'xml',
+      }),
+    ).text;
+    expect(outline).toBe('<doc><chapter><title>El coche rojo</title><para>La casa</para></chapter></doc>');
+  });
+
   it('html: attributes untouched, block elements translated separately', async () => {
     const text = first(
       await t.translate({

@@ -152,8 +152,11 @@ function prepareMarkup(text: string, options: PrepareOptions): PreparedText {
     if (options.nonSplittingTags.has(node.name)) return false;
     // A splitting tag, or an element that holds one, splits wherever it is.
     if (forcesSplit(node)) return true;
-    // Outline detection: an element holding only elements (and whitespace) is structure, not a phrase.
-    return !html && !hasDirectText(node) && node.children.some((child) => child.kind === 'element');
+    // Outline detection: an element holding only elements (and whitespace) is structure, not a phrase,
+    // unless it only wraps one element that is a phrase itself (`<g><g>user guide</g></g>` in a sentence).
+    if (html || hasDirectText(node)) return false;
+    const elements = node.children.filter((child) => child.kind === 'element');
+    return elements.length > 1 || elements.some(isSplitting);
   };
   const serialize = (list: readonly MarkupNode[]): string =>
     list
