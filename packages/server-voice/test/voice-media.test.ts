@@ -5,7 +5,12 @@
  * sample rate, length). Types the description does not declare are refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeSpeech, SOURCE_MEDIA_CONTENT_TYPES, TARGET_MEDIA_CONTENT_TYPES } from '../src/media.js';
+import {
+  encodeSpeech,
+  JOB_TARGET_TYPES,
+  SOURCE_MEDIA_CONTENT_TYPES,
+  TARGET_MEDIA_CONTENT_TYPES,
+} from '../src/media.js';
 import { synthesize } from '../src/speech.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { ffmpegConvert, fliteWav, probeAudio, streamAudio, wordErrorRate } from './voice-helpers.js';
@@ -154,4 +159,31 @@ describe('target_media_content_type: the 16 declared values, encoded for real', 
     },
     30_000,
   );
+});
+
+describe('result types of voice translation jobs that sessions do not have', () => {
+  it.each([
+    ['audio/x-matroska;codecs=pcm_s16le;rate=16000', 16000],
+    ['audio/x-matroska;codecs=pcm_s16le;rate=24000', 24000],
+  ] as const)('%s: encoded and decoded back', async (type, rate) => {
+    const speech = await synthesize('El archivo es demasiado grande.', 'es');
+    const spoken = (speech.length - 44) / 44_100;
+    const args = JOB_TARGET_TYPES[type];
+    expect(Array.isArray(args)).toBe(true);
+    const probed = probeAudio(await encodeSpeech(speech, args as readonly string[]));
+    expect(probed).toMatchObject({
+      format: 'matroska,webm',
+      codec: 'pcm_s16le',
+      sampleRate: rate,
+      channels: 1,
+    });
+    expect(Math.abs(probed.seconds - spoken)).toBeLessThan(0.15);
+  });
+
+  it('every audio result type of a job is one of the speech types or one of these two', () => {
+    const audio = Object.entries(JOB_TARGET_TYPES).filter(([, kind]) => Array.isArray(kind));
+    expect(audio).toHaveLength(16);
+    for (const [type] of audio)
+      if (!type.includes('pcm_s16le')) expect(Object.keys(TARGET_MEDIA_CONTENT_TYPES)).toContain(type);
+  });
 });
