@@ -116,6 +116,9 @@ export async function startPostgres(): Promise<PostgresCluster> {
   await waitForLine(child, /ready to accept connections/, 'postgres');
   let count = 0;
   const admin = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`, max: 1 });
+  // pool.end() does not wait for the socket to close: the fast shutdown's "terminating connection" (57P01)
+  // can still reach the ended client, and without a listener it is an uncaught exception.
+  admin.on('error', () => {});
   return {
     port,
     async createDatabase() {
