@@ -119,6 +119,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
       databasePoolSize: resolved.databasePoolSize,
       onError: (error) => reportError(error),
     });
+    const jobs = resources.jobs;
+    metrics.gauge(
+      'glossa_memory_jobs_processing',
+      'Translation memory import/export jobs queued or running (on PostgreSQL: of every instance).',
+      () => jobs.depth(),
+    );
     dev = await ensureDevAccount(storage, resolved.dataDir, resolved.devKey);
     engines = createEngineRegistry(
       (options.engines ?? (await defaultEngines(resolved))).map((engine) => metrics.countErrors(engine)),

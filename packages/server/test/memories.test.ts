@@ -128,6 +128,20 @@ describe('translation memory import', () => {
     expect((await waitForJob(t, started.data.job_id)).status).toBe('completed');
   });
 
+  it('/metrics counts the jobs queued or running', async () => {
+    const started = await t.call('/v3/translation_memories/import', {
+      json: { source_file: { file_name: 'm.tmx', content_length: Buffer.byteLength(tmx(UNITS)) } },
+    });
+    expect(started.status).toBe(202);
+    const gauge = async () =>
+      /^glossa_memory_jobs_processing (\d+)$/m.exec((await t.call('/metrics', { key: null })).text)?.[1];
+    expect(await gauge()).toBe('0');
+    const upload = await fetch(started.data.upload_url, { method: 'PUT', body: tmx(UNITS) });
+    expect(upload.status).toBe(204);
+    expect((await waitForJob(t, started.data.job_id)).status).toBe('completed');
+    expect(await gauge()).toBe('0');
+  });
+
   it('an upload URL expires after an hour, and so does its job', async () => {
     const content = tmx(UNITS);
     const started = await t.call('/v3/translation_memories/import', {

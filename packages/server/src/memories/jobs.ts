@@ -93,6 +93,8 @@ export interface MemoryJobs {
   export(accountId: string, memoryId: string, source: string): Promise<{ job: JobRecord; created: boolean }>;
   /** The TMX of a finished export; marks it downloaded. */
   download(job: JobRecord): Promise<Readable>;
+  /** Jobs queued or running (`processing`): on PostgreSQL, those of every instance. */
+  depth(): Promise<number>;
   /** Stops taking batches; waits for running jobs to stop (they run again at the next start). */
   close(): Promise<void>;
 }
@@ -141,6 +143,7 @@ export function createMemoryJobs(
        skipped = @skipped, expires_at = COALESCE(@expires, expires_at), updated_at = @now WHERE id = @id`,
     ),
     processing: db.prepare(`SELECT * FROM memory_jobs WHERE status = 'processing'`),
+    depth: db.prepare(`SELECT COUNT(*) AS n FROM memory_jobs WHERE status = 'processing'`),
     finishedExports: db.prepare(
       `SELECT * FROM memory_jobs WHERE operation = 'export' AND status IN ('completed', 'downloaded')`,
     ),
@@ -299,6 +302,9 @@ export function createMemoryJobs(
     async download(job) {
       set(job.id, 'downloaded');
       return createReadStream(fileOf(job.id));
+    },
+    async depth() {
+      return (sql.depth.get() as { n: number }).n;
     },
     async close() {
       closed = true;

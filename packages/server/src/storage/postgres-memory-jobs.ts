@@ -409,6 +409,12 @@ export async function createPostgresMemoryJobs(
       if (!rows[0]) throw new Error(INTERRUPTED);
       return Readable.from([rows[0].content]);
     },
+    async depth() {
+      const { rows } = await pool.query<{ n: string }>(
+        `SELECT COUNT(*) AS n FROM memory_jobs WHERE status = 'processing'`,
+      );
+      return Number(rows[0]!.n);
+    },
     async close() {
       closed = true;
       clearInterval(leaseTimer);
