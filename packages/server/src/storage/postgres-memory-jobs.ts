@@ -402,11 +402,11 @@ export async function createPostgresMemoryJobs(
         'SELECT content FROM memory_files WHERE job_id = $1',
         [job.id],
       );
+      if (!rows[0]) throw new Error(INTERRUPTED);
       await pool.query(`UPDATE memory_jobs SET status = 'downloaded', updated_at = $1 WHERE id = $2`, [
         new Date().toISOString(),
         job.id,
       ]);
-      if (!rows[0]) throw new Error(INTERRUPTED);
       return Readable.from([rows[0].content]);
     },
     async depth() {
