@@ -39,6 +39,8 @@ export interface ResourceStore {
 export interface ResourceStoreOptions {
   /** PostgreSQL instead of SQLite in the data directory. */
   readonly databaseUrl?: string | undefined;
+  /** A pool on `databaseUrl` to use (its owner closes it); default: a pool of this store's own. */
+  readonly pool?: pg.Pool;
   readonly databasePoolSize?: number;
   /** How often a fleet instance looks for memory jobs whose worker died, in ms (default 5 s). */
   readonly memoryJobLeaseCheckMs?: number;
@@ -73,9 +75,13 @@ export async function createResourceStore(
   const signer = await createUrlSigner(storage);
   if (options.databaseUrl) {
     const url = options.databaseUrl;
-    const pool = new pg.Pool({ connectionString: url, max: options.databasePoolSize ?? 10 });
+    const owned = !options.pool;
+    const pool = options.pool ?? new pg.Pool({ connectionString: url, max: options.databasePoolSize ?? 10 });
     // An idle client losing its connection (a database restart) must not crash the process.
-    pool.on('error', () => {});
+    if (owned) pool.on('error', () => {});
+    const end = async () => {
+      if (owned) await pool.end();
+    };
     try {
       await migratePostgres(pool, 'glossa_resources_schema', POSTGRES_RESOURCE_MIGRATIONS);
       const memories = createPostgresMemoryStore(pool);
@@ -91,10 +97,10 @@ export async function createResourceStore(
           jobs,
           signer,
         },
-        () => pool.end(),
+        end,
       );
     } catch (error) {
-      await pool.end();
+      await end();
       throw error;
     }
   }

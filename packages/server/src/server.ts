@@ -95,11 +95,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
   const resolved = resolveOptions(options);
   const features = checkFeatures(options.features);
   const metrics = createMetrics();
+  const postgres =
+    !options.storage && resolved.databaseUrl
+      ? await createPostgresStorage(resolved.databaseUrl, { poolSize: resolved.databasePoolSize })
+      : undefined;
   const storage: Storage = metrics.countUsage(
-    options.storage ??
-      (resolved.databaseUrl
-        ? await createPostgresStorage(resolved.databaseUrl, { poolSize: resolved.databasePoolSize })
-        : createSqliteStorage(resolved.dataDir)),
+    options.storage ?? postgres ?? createSqliteStorage(resolved.dataDir),
   );
   const redis = resolved.redisUrl ? connectRedis(resolved.redisUrl) : undefined;
   // Errors surface on the commands (a request answers 5xx, /ready answers 503), not as process crashes.
@@ -115,8 +116,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
     if (resolved.redisUrl)
       unsubscribe = await subscribeKeyRevocations(resolved.redisUrl, () => callers.clear());
     resources = await createResourceStore(resolved.dataDir, storage, {
-      databaseUrl: options.storage ? undefined : resolved.databaseUrl,
-      databasePoolSize: resolved.databasePoolSize,
+      // The storage's pool: one pool per instance (closed with the storage).
+      ...(postgres ? { databaseUrl: resolved.databaseUrl, pool: postgres.pool } : {}),
       onError: (error) => reportError(error),
     });
     const jobs = resources.jobs;
