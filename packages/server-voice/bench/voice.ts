@@ -5,7 +5,7 @@
  *   path, measured in the same run), and of a whole session (WebSocket + recognizer + Apertium es);
  * - at real-time pace (100 ms chunks every 100 ms), the latency from the end of each utterance to its final
  *   transcript, for a session and for `pocketsphinx_continuous` fed the same way, and the delay from the
- *   start of speech to the first partial transcript.
+ *   start of speech to the first partial transcript; the same with 48 kHz PCM, which goes through ffmpeg.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -61,11 +61,11 @@ const server = await startServer({
   logger: false,
   features: [voiceFeature()],
 });
-const open = async (targets: string[]) => {
+const open = async (targets: string[], type = 'audio/pcm;encoding=s16le;rate=16000') => {
   const reply = await fetch(`${server.url}/v3/voice/realtime`, {
     method: 'POST',
     headers: { authorization: `Service-Auth-Key ${server.devKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ source_media_content_type: 'audio/pcm;rate=16000', target_languages: targets }),
+    body: JSON.stringify({ source_media_content_type: type, target_languages: targets }),
   });
   const { streaming_url } = (await reply.json()) as { streaming_url: string };
   const socket = new WebSocket(streaming_url);
@@ -82,42 +82,73 @@ const sessionMs = ms(start);
 
 /** Feeds the utterances at real-time pace; `speechEnd`/`speechStart` mark the moments being measured. */
 const marks = { speechStart: 0n, speechEnd: 0n };
-async function paced(send: (chunk: Buffer) => void): Promise<void> {
-  const chunk = 3200;
-  for (const utterance of utterances) {
+/** 48 kHz s16le copies: a declared type that goes through ffmpeg, with the same timing. */
+const to48k = (raw: Buffer) =>
+  execFileSync(
+    'ffmpeg',
+    [
+      '-loglevel',
+      'error',
+      '-f',
+      's16le',
+      '-ar',
+      '16000',
+      '-ac',
+      '1',
+      '-i',
+      'pipe:0',
+      '-f',
+      's16le',
+      '-ar',
+      '48000',
+      'pipe:1',
+    ],
+    { input: raw },
+  );
+const at48k = { utterances: utterances.map(to48k), silence: to48k(silence) };
+async function paced(send: (chunk: Buffer) => void, rate: 16 | 48 = 16): Promise<void> {
+  const chunk = rate * 200;
+  const source = rate === 16 ? { utterances, silence } : at48k;
+  for (const utterance of source.utterances) {
     marks.speechStart = process.hrtime.bigint();
     for (let i = 0; i < utterance.length; i += chunk) {
       send(utterance.subarray(i, i + chunk));
       await sleep(100);
     }
     marks.speechEnd = process.hrtime.bigint();
-    for (let i = 0; i < silence.length; i += chunk) {
-      send(silence.subarray(i, i + chunk));
+    for (let i = 0; i < source.silence.length; i += chunk) {
+      send(source.silence.subarray(i, i + chunk));
       await sleep(100);
     }
   }
 }
 
-// 3. Latency at real-time pace through a session (no translation).
-const session = await open([]);
-const sessionLatencies: number[] = [];
-const firstPartials: number[] = [];
-let waitingForPartial = true;
-session.on('message', (data) => {
-  const message = JSON.parse(data.toString()) as { type: string };
-  if (message.type === 'partial' && waitingForPartial) {
-    firstPartials.push(ms(marks.speechStart));
-    waitingForPartial = false;
-  }
-  if (message.type === 'transcript') {
-    sessionLatencies.push(ms(marks.speechEnd));
-    waitingForPartial = true;
-  }
-});
-const sessionDone = new Promise<void>((resolve) => session.on('close', () => resolve()));
-await paced((chunk) => session.send(chunk));
-session.send(JSON.stringify({ type: 'end_of_source_media' }));
-await sessionDone;
+// 3. Latency at real-time pace through a session (no translation): 16 kHz PCM straight to the recognizer,
+// then 48 kHz PCM through ffmpeg.
+async function pacedSession(rate: 16 | 48) {
+  const session = await open([], `audio/pcm;encoding=s16le;rate=${rate}000`);
+  const latencies: number[] = [];
+  const partials: number[] = [];
+  let waitingForPartial = true;
+  session.on('message', (data) => {
+    const message = JSON.parse(data.toString()) as { type: string };
+    if (message.type === 'partial' && waitingForPartial) {
+      partials.push(ms(marks.speechStart));
+      waitingForPartial = false;
+    }
+    if (message.type === 'transcript') {
+      latencies.push(ms(marks.speechEnd));
+      waitingForPartial = true;
+    }
+  });
+  const done = new Promise<void>((resolve) => session.on('close', () => resolve()));
+  await paced((chunk) => session.send(chunk), rate);
+  session.send(JSON.stringify({ type: 'end_of_source_media' }));
+  await done;
+  return { latencies, partials };
+}
+const { latencies: sessionLatencies, partials: firstPartials } = await pacedSession(16);
+const ffmpegPath = await pacedSession(48);
 await server.close();
 
 // 4. The same for pocketsphinx_continuous (behind `cat`, as the previous server ran it).
@@ -159,4 +190,9 @@ console.log(
 console.log(
   `  start of speech → first partial: median ${median(firstPartials).toFixed(0)} ms ` +
     `(${firstPartials.length}/${SENTENCES.length} utterances)`,
+);
+console.log(
+  `  through ffmpeg (48 kHz PCM): end of utterance → final transcript median ${median(ffmpegPath.latencies).toFixed(0)} ms, ` +
+    `max ${Math.max(...ffmpegPath.latencies).toFixed(0)} ms (${ffmpegPath.latencies.length}/${SENTENCES.length}); ` +
+    `start of speech → first partial median ${median(ffmpegPath.partials).toFixed(0)} ms`,
 );
