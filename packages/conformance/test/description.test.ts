@@ -139,7 +139,7 @@ describe('the public description validates the answers of a real server', () => 
     let report: { status: string; segments: { errors: unknown[] }[] } | undefined;
     for (let attempt = 0; attempt < 300 && !report; attempt++) {
       const polled = await t.call(poll_url);
-      if (polled.status === 200) report = await polled.json();
+      if (polled.status === 200) report = (await polled.json()) as typeof report;
       else await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(report?.status).toBe('done');
