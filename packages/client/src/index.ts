@@ -47,7 +47,14 @@ export type {
   StyleRules,
 } from './resources/style-rules.js';
 export type { CustomTagUsageOptions } from './resources/usage.js';
-export type { SpokenTermsInput, Voice, VoiceJobOptions, VoiceSessionOptions } from './resources/voice.js';
+export type {
+  SpokenTermsInput,
+  Voice,
+  VoiceJobOptions,
+  VoiceSessionOptions,
+  VoiceTranslateJobOptions,
+  VoiceTranslateTarget,
+} from './resources/voice.js';
 export {
   backoffCeiling,
   computeRetryDelay,

@@ -41,6 +41,7 @@ function answer(request: ScriptedRequest, res: ServerResponse): void {
     next_page_cursor: null,
     job_id: 'job',
     upload_url: '/signed/upload',
+    signed_upload_url: '/signed/upload',
     document_id: 'd'.repeat(32),
     document_key: 'k'.repeat(64),
     status: 'done',
@@ -117,7 +118,17 @@ describe('endpoint coverage, against a scripted loopback service (fake: records 
     await client.documents.upload(file, { targetLang: 'es', fileName: 'a.txt' });
     await client.documents.getStatus(handle);
     await client.documents.download(handle);
-    await client.voice.createSession({ sourceMediaContentType: 'audio/wav' });
+    await client.voice.createSession({ sourceMediaContentType: 'audio/auto' });
+    const voiceJob = await client.voice.createTranslateJob(
+      { name: 'talk.mp3', contentType: 'audio/mpeg', contentLength: 1 },
+      { targets: [{ language: 'es', type: 'text/plain' }] },
+    );
+    await client.voice.uploadTranslateSource(voiceJob, file, 'audio/mpeg');
+    await client.voice.getTranslateJob('job');
+    await client.voice.downloadTranslateResult({
+      status: 'complete',
+      signed_download_url: '/signed/download',
+    });
     await client.voice.reconnectSession('token');
     await client.voice.createSpokenTerms({ name: 'n', language: 'en', terms: ['t'] });
     await client.voice.listSpokenTerms();

@@ -20,6 +20,14 @@ export const endpointTypeChecks: true[] = [
     EndpointResponse<'submitQualityEvaluation'>
   >,
   true as Same<Resolves<GlossaClient['getQualityEvaluation']>, EndpointResponse<'pollQualityEvaluation'>>,
+  true as Same<
+    Resolves<GlossaClient['voice']['createTranslateJob']>,
+    EndpointResponse<'createVoiceTranslateJob'>
+  >,
+  true as Same<
+    Resolves<GlossaClient['voice']['getTranslateJob']>,
+    EndpointResponse<'getVoiceTranslateJobStatus'>
+  >,
   true as Same<Resolves<GlossaClient['getLanguages']>, EndpointResponse<'getLanguages'>>,
   true as Same<Resolves<GlossaClient['getResources']>, EndpointResponse<'getLanguageResources'>>,
   true as Same<Resolves<GlossaClient['getUsage']>, EndpointResponse<'getUsage'>>,

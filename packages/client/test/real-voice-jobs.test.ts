@@ -55,8 +55,10 @@ describe('voice jobs with spoken terms and a glossary (alpha)', () => {
     });
     const result = await client.voice.getJobResult(jobId);
     // The sentences follow each other without a pause: a word at the joint may be lost.
-    expect(result.transcript).toMatch(/^we translate the site with Glossa every day .*file is too large$/);
-    expect(result.translations[0]?.text).toMatch(/\barchivo\b/);
+    expect(result.transcript).toMatch(
+      /^We translate the site with Glossa every day\. .*File is too large\.$/,
+    );
+    expect(result.translations[0]?.text).toMatch(/\barchivo\b/i);
     expect(result.translations[0]?.text).not.toMatch(/lima/i);
 
     const unknown = '00000000-0000-4000-8000-000000000000';
@@ -67,5 +69,31 @@ describe('voice jobs with spoken terms and a glossary (alpha)', () => {
       glossaryId: unknown,
     });
     await expect(refused).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('voice translation jobs at the public paths (alpha)', () => {
+  it('translates a WAV file to Spanish text and subtitles, downloaded from the signed URLs', async () => {
+    const client = real.client();
+    const job = await client.voice.translateFile(fliteWav('I would like to buy a ticket to the city.'), {
+      fileName: 'ticket.wav',
+      contentType: 'audio/wav',
+      sourceLanguage: 'en',
+      targets: [
+        { language: 'es', type: 'text/plain' },
+        { language: 'es', type: 'application/x-subrip' },
+      ],
+      pollInterval: 100,
+    });
+    expect(job.results.map((result) => result.status)).toEqual(['complete', 'complete']);
+    const text = (await client.voice.downloadTranslateResult(job.results[0]!)).toString('utf8');
+    expect(text).toMatch(/comprar una entrada a la ciudad/);
+    const subtitles = (await client.voice.downloadTranslateResult(job.results[1]!)).toString('utf8');
+    expect(subtitles).toMatch(/^1\r?\n00:00:\d\d,\d{3} --> /);
+    expect(await client.voice.getTranslateJob(job.job_id)).toMatchObject({
+      product: 'voice',
+      operation: 'translate',
+    });
+    await expect(client.voice.getTranslateJob('no-such-job')).rejects.toBeInstanceOf(NotFoundError);
   });
 });

@@ -185,3 +185,73 @@ export const VoiceClientMessage = Type.Object(
   { $id: 'VoiceClientMessage', additionalProperties: false },
 );
 export type VoiceClientMessage = Static<typeof VoiceClientMessage>;
+
+// Voice translation jobs at the public description's paths (/v1/jobs/voice/translate).
+
+/** The largest source file of a voice translation job (the description allows 1 GiB; Glossa takes less). */
+export const MAX_VOICE_JOB_SOURCE_BYTES = 100 * 1024 * 1024;
+/** The scheme word of the `Authorization` header on upload and download URLs. */
+export const VOICE_JOB_SIGNATURE_SCHEME = 'Service-Signature';
+
+export const VoiceTranslateCreateJobRequest = Type.Object(
+  {
+    source_file: Type.Object({
+      name: Type.String({ minLength: 1 }),
+      content_type: Type.String({ minLength: 1 }),
+      content_length: Type.Integer({ minimum: 1, maximum: 1_073_741_824 }),
+    }),
+    parameters: Type.Optional(Type.Object({ source_language: Type.Optional(Type.String()) })),
+    targets: Type.Array(Type.Object({ language: Type.String(), type: Type.String() }), { minItems: 1 }),
+  },
+  { $id: 'VoiceTranslateCreateJobRequest' },
+);
+export type VoiceTranslateCreateJobRequest = Static<typeof VoiceTranslateCreateJobRequest>;
+
+export const VOICE_TRANSLATE_RESULT_STATUSES = [
+  'pending',
+  'uploaded',
+  'processing',
+  'complete',
+  'downloaded',
+  'failed',
+] as const;
+export type VoiceTranslateResultStatus = (typeof VOICE_TRANSLATE_RESULT_STATUSES)[number];
+
+const TargetResult = Type.Object({
+  status: Type.Union(VOICE_TRANSLATE_RESULT_STATUSES.map((status) => Type.Literal(status))),
+  download_url: Type.Optional(Type.String()),
+  signature: Type.Optional(Type.String()),
+  signed_download_url: Type.Optional(Type.String()),
+  error: Type.Optional(Type.Object({ message: Type.String() })),
+});
+const Target = Type.Object({ language: Type.String(), type: Type.String() });
+export const VoiceTranslateJobStatusResponse = Type.Object(
+  {
+    job_id: Type.String(),
+    product: Type.Literal('voice'),
+    operation: Type.Literal('translate'),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+    usage: Type.Object({ storage_used: Type.Integer() }),
+    source_file: Type.Object({
+      name: Type.String(),
+      content_type: Type.String(),
+      content_length: Type.Integer(),
+    }),
+    parameters: Type.Object({ source_language: Type.Optional(Type.String()) }),
+    targets: Type.Array(Target),
+    results: Type.Array(TargetResult),
+  },
+  { $id: 'VoiceTranslateJobStatusResponse' },
+);
+export type VoiceTranslateJobStatusResponse = Static<typeof VoiceTranslateJobStatusResponse>;
+export const VoiceTranslateCreateJobResponse = Type.Object(
+  {
+    job_id: Type.String(),
+    upload_url: Type.String(),
+    signature: Type.String(),
+    signed_upload_url: Type.Optional(Type.String()),
+  },
+  { $id: 'VoiceTranslateCreateJobResponse' },
+);
+export type VoiceTranslateCreateJobResponse = Static<typeof VoiceTranslateCreateJobResponse>;

@@ -72,6 +72,10 @@ DELETE /v3/voice/spoken_terms/:spoken_terms_id
 POST /v3/voice/jobs
 GET /v3/voice/jobs/:job_id
 GET /v3/voice/jobs/:job_id/result
+POST /v1/jobs/voice/translate
+PUT /v1/jobs/voice/translate/:job_id/source
+GET /v1/jobs/voice/translate/:job_id
+GET /v1/jobs/voice/translate/:job_id/results/:index
 POST /v3/quality/evaluate
 POST /v1/quality-evaluation
 GET /v1/quality-evaluation/:job_id
@@ -120,11 +124,19 @@ describe('the ENDPOINTS table', () => {
       'submitQualityEvaluation',
       'pollQualityEvaluation',
     ]);
-    expect(byAccess('voice_jobs_alpha')).toEqual(['createVoiceJob', 'getVoiceJob', 'getVoiceJobResult']);
+    expect(byAccess('voice_jobs_alpha')).toEqual([
+      'createVoiceJob',
+      'getVoiceJob',
+      'getVoiceJobResult',
+      'createVoiceTranslateJob',
+      'getVoiceTranslateJobStatus',
+    ]);
     expect(byAccess('signed_url')).toEqual([
       'uploadTranslationMemoryFile',
       'downloadTranslationMemoryExport',
       'connectVoiceStream',
+      'uploadVoiceTranslateSource',
+      'downloadVoiceTranslateResult',
     ]);
     expect(byAccess('paid')).toEqual([
       'rephraseText',

@@ -21,7 +21,14 @@ import { createWriteStream, mkdirSync, readFileSync, rmSync, statSync, writeFile
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type EndpointDefinition, ERROR_CODES } from '@glossa/protocol';
+import {
+  ENDPOINTS,
+  ERROR_CODES,
+  MAX_VOICE_JOB_SOURCE_BYTES,
+  VOICE_JOB_SIGNATURE_SCHEME,
+  type VoiceTranslateCreateJobRequest,
+  type VoiceTranslateResultStatus,
+} from '@glossa/protocol';
 import type { Caller, ServiceContext } from '@glossa/server/feature';
 import {
   badRequest,
@@ -32,7 +39,6 @@ import {
   unsupportedLanguage,
   utcDay,
 } from '@glossa/server/feature';
-import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   declaredMediaType,
@@ -48,137 +54,18 @@ import { customTagOf } from './routes.js';
 import { speechVoice, synthesize } from './speech.js';
 import { voiceDatabase } from './spoken-terms.js';
 
-/** The largest source file this server takes (the description allows 1 GiB; a server may take less). */
-export const MAX_SOURCE_BYTES = 100 * 1024 * 1024;
 /** How long an upload or download signature is valid. */
 export const SIGNATURE_TTL_MS = 60 * 60_000;
-/** The scheme word of the `Authorization` header on upload and download URLs. */
-export const SIGNATURE_SCHEME = 'Service-Signature';
 
-const JOB_PATH = '/v1/jobs/voice/translate';
-
-export const VoiceTranslateCreateJobRequest = Type.Object(
-  {
-    source_file: Type.Object({
-      name: Type.String({ minLength: 1 }),
-      content_type: Type.String({ minLength: 1 }),
-      content_length: Type.Integer({ minimum: 1, maximum: 1_073_741_824 }),
-    }),
-    parameters: Type.Optional(Type.Object({ source_language: Type.Optional(Type.String()) })),
-    targets: Type.Array(Type.Object({ language: Type.String(), type: Type.String() }), { minItems: 1 }),
-  },
-  { $id: 'VoiceTranslateCreateJobRequest' },
-);
-type CreateRequest = Static<typeof VoiceTranslateCreateJobRequest>;
-
-const Include = Type.Object({
-  include: Type.Optional(Type.Array(Type.String())),
-});
-const Signed = Type.Object({ signature: Type.Optional(Type.String()) });
-const JobParams = Type.Object({ job_id: Type.String() });
-const ResultParams = Type.Object({ job_id: Type.String(), index: Type.String() });
-
-const RESULT_STATUSES = ['pending', 'uploaded', 'processing', 'complete', 'downloaded', 'failed'] as const;
-type ResultStatus = (typeof RESULT_STATUSES)[number];
-
-const TargetResult = Type.Object({
-  status: Type.Union(RESULT_STATUSES.map((status) => Type.Literal(status))),
-  download_url: Type.Optional(Type.String()),
-  signature: Type.Optional(Type.String()),
-  signed_download_url: Type.Optional(Type.String()),
-  error: Type.Optional(Type.Object({ message: Type.String() })),
-});
-const Target = Type.Object({ language: Type.String(), type: Type.String() });
-export const VoiceTranslateJobStatusResponse = Type.Object(
-  {
-    job_id: Type.String(),
-    product: Type.Literal('voice'),
-    operation: Type.Literal('translate'),
-    created_at: Type.String(),
-    updated_at: Type.String(),
-    usage: Type.Object({ storage_used: Type.Integer() }),
-    source_file: Type.Object({
-      name: Type.String(),
-      content_type: Type.String(),
-      content_length: Type.Integer(),
-    }),
-    parameters: Type.Object({ source_language: Type.Optional(Type.String()) }),
-    targets: Type.Array(Target),
-    results: Type.Array(TargetResult),
-  },
-  { $id: 'VoiceTranslateJobStatusResponse' },
-);
-export const VoiceTranslateCreateJobResponse = Type.Object(
-  {
-    job_id: Type.String(),
-    upload_url: Type.String(),
-    signature: Type.String(),
-    signed_upload_url: Type.Optional(Type.String()),
-  },
-  { $id: 'VoiceTranslateCreateJobResponse' },
-);
-
-const alpha = { group: 'voice', access: 'voice_jobs_alpha' } as const;
-const signed = { group: 'voice', access: 'signed_url' } as const;
-
-export const VOICE_TRANSLATE_JOB_ENDPOINTS = {
-  createVoiceTranslateJob: {
-    ...alpha,
-    method: 'POST',
-    path: JOB_PATH,
-    operationId: 'createVoiceTranslateJob',
-    billed: true,
-    summary: 'Create a voice translation job (alpha): upload the audio to upload_url, then poll the job',
-    query: Include,
-    body: VoiceTranslateCreateJobRequest,
-    encodings: ['json'],
-    status: 201,
-    response: VoiceTranslateCreateJobResponse,
-    notes: `source_file.content_length at most ${MAX_SOURCE_BYTES} bytes on this server.`,
-  },
-  uploadVoiceTranslateSource: {
-    ...signed,
-    method: 'PUT',
-    path: `${JOB_PATH}/:job_id/source`,
-    operationId: 'uploadVoiceTranslateSource',
-    summary: `Upload a voice job's audio (Authorization: ${SIGNATURE_SCHEME} <signature>, or the signed URL)`,
-    params: JobParams,
-    query: Signed,
-    encodings: ['upload'],
-    status: 204,
-    headers: ['authorization'],
-  },
-  getVoiceTranslateJobStatus: {
-    ...alpha,
-    method: 'GET',
-    path: `${JOB_PATH}/:job_id`,
-    operationId: 'getVoiceTranslateJobStatus',
-    summary: 'Get a voice translation job with the status of each target (alpha)',
-    params: JobParams,
-    query: Include,
-    status: 200,
-    response: VoiceTranslateJobStatusResponse,
-  },
-  downloadVoiceTranslateResult: {
-    ...signed,
-    method: 'GET',
-    path: `${JOB_PATH}/:job_id/results/:index`,
-    operationId: 'downloadVoiceTranslateResult',
-    summary: `Download one target's result (Authorization: ${SIGNATURE_SCHEME} <signature>, or the signed URL)`,
-    params: ResultParams,
-    query: Signed,
-    status: 200,
-    headers: ['authorization'],
-    responseContentType: 'application/octet-stream',
-  },
-} as const satisfies Record<string, EndpointDefinition>;
+type CreateRequest = VoiceTranslateCreateJobRequest;
+const JOB_PATH = ENDPOINTS.createVoiceTranslateJob.path;
 
 interface TargetSpec {
   language: string;
   type: string;
 }
 interface StoredResult {
-  status: ResultStatus;
+  status: VoiceTranslateResultStatus;
   error?: string;
   bytes?: number;
 }
@@ -241,7 +128,7 @@ async function verify(
   const denied = (message: string) => new ServiceError(403, message, ERROR_CODES.authorizationFailed);
   if (!signature) {
     throw denied(
-      `This URL needs its signature: send 'Authorization: ${SIGNATURE_SCHEME} <signature>' or use the signed URL.`,
+      `This URL needs its signature: send 'Authorization: ${VOICE_JOB_SIGNATURE_SCHEME} <signature>' or use the signed URL.`,
     );
   }
   const [expiresText = '', given = ''] = signature.split('.');
@@ -262,7 +149,7 @@ function signatureOf(
   const header = request.headers.authorization;
   const value = Array.isArray(header) ? header[0] : header;
   const match = value === undefined ? null : /^(\S+)\s+(\S+)$/.exec(value.trim());
-  if (match && match[1]!.toLowerCase() === SIGNATURE_SCHEME.toLowerCase()) return match[2];
+  if (match && match[1]!.toLowerCase() === VOICE_JOB_SIGNATURE_SCHEME.toLowerCase()) return match[2];
   return query.signature;
 }
 
@@ -425,9 +312,9 @@ function checkCreate(context: ServiceContext, body: CreateRequest) {
       `/source_file/content_type: Value is not valid; use one of ${JOB_SOURCE_CONTENT_TYPES.join(', ')}.`,
     );
   }
-  if (body.source_file.content_length > MAX_SOURCE_BYTES) {
+  if (body.source_file.content_length > MAX_VOICE_JOB_SOURCE_BYTES) {
     throw badRequest(
-      `/source_file/content_length: this server takes files of at most ${MAX_SOURCE_BYTES} bytes.`,
+      `/source_file/content_length: this server takes files of at most ${MAX_VOICE_JOB_SOURCE_BYTES} bytes.`,
     );
   }
   const types = body.targets.map((target, index) => {
@@ -486,48 +373,45 @@ const ownJob = (context: ServiceContext, caller: Caller, id: string) => {
 };
 
 export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
-  defineRoute(
-    VOICE_TRANSLATE_JOB_ENDPOINTS.createVoiceTranslateJob,
-    async ({ body, query, caller, request, context, reply }) => {
-      const { source, contentType, specs } = checkCreate(context, body);
-      const id = randomUUID();
-      const now = new Date().toISOString();
-      voiceDatabase(context)
-        .prepare(
-          `INSERT INTO voice_translate_jobs (id, account_id, key_id, custom_tag, status, file_name, content_type,
+  defineRoute(ENDPOINTS.createVoiceTranslateJob, async ({ body, query, caller, request, context, reply }) => {
+    const { source, contentType, specs } = checkCreate(context, body);
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    voiceDatabase(context)
+      .prepare(
+        `INSERT INTO voice_translate_jobs (id, account_id, key_id, custom_tag, status, file_name, content_type,
            content_length, source_language, source_given, targets, results, created_at, updated_at)
          VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          id,
-          caller.account.id,
-          caller.key.id,
-          customTagOf(request),
-          body.source_file.name,
-          contentType,
-          body.source_file.content_length,
-          source,
-          body.parameters?.source_language === undefined ? 0 : 1,
-          JSON.stringify(specs),
-          JSON.stringify(specs.map(() => ({ status: 'pending' }))),
-          now,
-          now,
-        );
-      const uploadUrl = `${baseUrl(context, caller)}${JOB_PATH}/${id}/source`;
-      const signature = await sign(context, id, 'upload');
-      return reply.code(201).send({
-        job_id: id,
-        upload_url: uploadUrl,
-        signature,
-        ...(wantsSignedUrl(query)
-          ? { signed_upload_url: `${uploadUrl}?signature=${encodeURIComponent(signature)}` }
-          : {}),
-      });
-    },
-  ),
+      )
+      .run(
+        id,
+        caller.account.id,
+        caller.key.id,
+        customTagOf(request),
+        body.source_file.name,
+        contentType,
+        body.source_file.content_length,
+        source,
+        body.parameters?.source_language === undefined ? 0 : 1,
+        JSON.stringify(specs),
+        JSON.stringify(specs.map(() => ({ status: 'pending' }))),
+        now,
+        now,
+      );
+    const uploadUrl = `${baseUrl(context, caller)}${JOB_PATH}/${id}/source`;
+    const signature = await sign(context, id, 'upload');
+    return reply.code(201).send({
+      job_id: id,
+      upload_url: uploadUrl,
+      signature,
+      ...(wantsSignedUrl(query)
+        ? { signed_upload_url: `${uploadUrl}?signature=${encodeURIComponent(signature)}` }
+        : {}),
+    });
+  }),
   {
     ...defineRoute(
-      VOICE_TRANSLATE_JOB_ENDPOINTS.uploadVoiceTranslateSource,
+      ENDPOINTS.uploadVoiceTranslateSource,
       async ({ params, query, request, reply, context }) => {
         const row = findRow(context, params.job_id);
         try {
@@ -590,47 +474,39 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
         return reply.code(204).send();
       },
     ),
-    bodyLimit: MAX_SOURCE_BYTES + 1024 * 1024,
+    bodyLimit: MAX_VOICE_JOB_SOURCE_BYTES + 1024 * 1024,
   },
-  defineRoute(
-    VOICE_TRANSLATE_JOB_ENDPOINTS.getVoiceTranslateJobStatus,
-    async ({ params, query, caller, context }) => {
-      const row = ownJob(context, caller, params.job_id);
-      const results = JSON.parse(row.results) as StoredResult[];
-      const signatures = await Promise.all(
-        results.map((_, index) => sign(context, row.id, `result-${index}`)),
-      );
-      return statusOf(row, results, wantsSignedUrl(query), baseUrl(context, caller), signatures);
-    },
-  ),
-  defineRoute(
-    VOICE_TRANSLATE_JOB_ENDPOINTS.downloadVoiceTranslateResult,
-    async ({ params, query, request, reply, context }) => {
-      await verify(context, params.job_id, `result-${params.index}`, signatureOf(request, query));
-      const row = findRow(context, params.job_id);
-      const index = Number(params.index);
-      const results = row ? (JSON.parse(row.results) as StoredResult[]) : [];
-      const result = results[index];
-      if (!row || !result || (result.status !== 'complete' && result.status !== 'downloaded'))
-        throw notFound(`Result ${params.index} of voice translation job ${params.job_id} not found.`);
-      const file = resultFile(context, row.id, index);
-      let bytes: Buffer;
-      try {
-        statSync(file);
-        bytes = readFileSync(file);
-      } catch {
-        throw notFound(`Result ${params.index} of voice translation job ${params.job_id} is gone.`);
-      }
-      results[index] = { ...result, status: 'downloaded' };
-      update(context, row.id, row.status, results);
-      const type = (JSON.parse(row.targets) as TargetSpec[])[index]!.type;
-      const contentType =
-        type === 'text/plain'
-          ? 'text/plain; charset=utf-8'
-          : type === 'application/x-subrip'
-            ? 'application/x-subrip; charset=utf-8'
-            : type;
-      return reply.code(200).header('content-type', contentType).send(bytes);
-    },
-  ),
+  defineRoute(ENDPOINTS.getVoiceTranslateJobStatus, async ({ params, query, caller, context }) => {
+    const row = ownJob(context, caller, params.job_id);
+    const results = JSON.parse(row.results) as StoredResult[];
+    const signatures = await Promise.all(results.map((_, index) => sign(context, row.id, `result-${index}`)));
+    return statusOf(row, results, wantsSignedUrl(query), baseUrl(context, caller), signatures);
+  }),
+  defineRoute(ENDPOINTS.downloadVoiceTranslateResult, async ({ params, query, request, reply, context }) => {
+    await verify(context, params.job_id, `result-${params.index}`, signatureOf(request, query));
+    const row = findRow(context, params.job_id);
+    const index = Number(params.index);
+    const results = row ? (JSON.parse(row.results) as StoredResult[]) : [];
+    const result = results[index];
+    if (!row || !result || (result.status !== 'complete' && result.status !== 'downloaded'))
+      throw notFound(`Result ${params.index} of voice translation job ${params.job_id} not found.`);
+    const file = resultFile(context, row.id, index);
+    let bytes: Buffer;
+    try {
+      statSync(file);
+      bytes = readFileSync(file);
+    } catch {
+      throw notFound(`Result ${params.index} of voice translation job ${params.job_id} is gone.`);
+    }
+    results[index] = { ...result, status: 'downloaded' };
+    update(context, row.id, row.status, results);
+    const type = (JSON.parse(row.targets) as TargetSpec[])[index]!.type;
+    const contentType =
+      type === 'text/plain'
+        ? 'text/plain; charset=utf-8'
+        : type === 'application/x-subrip'
+          ? 'application/x-subrip; charset=utf-8'
+          : type;
+    return reply.code(200).header('content-type', contentType).send(bytes);
+  }),
 ];

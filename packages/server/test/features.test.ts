@@ -18,6 +18,7 @@ describe('the spine without feature packages', () => {
     ['/v3/detect/language', '@glossa/server-language-tools', 'Text improvement'],
     ['/v1/quality-evaluation', '@glossa/server-language-tools', 'Text improvement'],
     ['/v3/voice/realtime', '@glossa/server-voice', 'Voice'],
+    ['/v1/jobs/voice/translate', '@glossa/server-voice', 'Voice'],
   ])('POST %s answers 501 naming %s', async (path, name, what) => {
     const reply = await t.call(path, { json: { text: ['Hello'] } });
     expect(reply.status).toBe(501);

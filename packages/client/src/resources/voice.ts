@@ -10,23 +10,27 @@ import type {
   VoiceJob,
   VoiceJobResult,
   VoiceSessionResponse,
+  VoiceTranslateCreateJobResponse,
+  VoiceTranslateJobStatusResponse,
 } from '@glossa/protocol';
 import WebSocket from 'ws';
+import { JobFailedError } from '../errors.js';
 import { type FileInput, loadFile } from '../files.js';
 import type { RequestOptions } from '../options.js';
+import { type PollOptions, pollUntilDone } from '../polling.js';
 import { requestOptionsOf } from '../translate.js';
 import type { Transport } from '../transport.js';
 import { idSegment, requireString, toWire } from '../wire-names.js';
 
 export interface VoiceSessionOptions extends RequestOptions {
-  /** e.g. `audio/pcm;encoding=s16le;rate=16000`, `audio/wav`. */
+  /** One of the declared types, e.g. `audio/pcm;encoding=s16le;rate=16000`, `audio/ogg;codecs=opus`, `audio/auto`. */
   sourceMediaContentType: string;
   sourceLanguage?: string | undefined;
   targetLanguages?: string[] | undefined;
   spokenTermsId?: string | undefined;
   formality?: TranslateRequest['formality'] | undefined;
   glossaryId?: string | undefined;
-  /** `audio/wav`: the server also sends synthesized speech of each translation (`speech` messages). */
+  /** A declared speech type (e.g. `audio/mpeg`): the server also sends synthesized speech of each translation. */
   targetMediaContentType?: string | undefined;
 }
 
@@ -45,6 +49,25 @@ export interface SpokenTermsInput {
   language: string;
   terms: string[];
 }
+
+/** One result a voice translation job makes: the language and `text/plain`, `application/x-subrip` or a speech type. */
+export interface VoiceTranslateTarget {
+  language: string;
+  type: string;
+}
+
+export interface VoiceTranslateJobOptions extends RequestOptions {
+  /** The audio's declared content type, e.g. `audio/mpeg`, `audio/ogg;codecs=opus`, `audio/auto`. */
+  contentType: string;
+  targets: VoiceTranslateTarget[];
+  /** Detected when absent. */
+  sourceLanguage?: string | undefined;
+  /** The file name to send for a Buffer input. */
+  fileName?: string | undefined;
+}
+
+type VoiceTranslateResult = VoiceTranslateJobStatusResponse['results'][number];
+const FINISHED_RESULTS = new Set(['complete', 'downloaded', 'failed']);
 
 const SESSION_FIELDS = [
   'sourceMediaContentType',
@@ -176,6 +199,104 @@ export class Voice {
       path: `/v3/voice/jobs/${idSegment('jobId', jobId)}/result`,
       options: requestOptionsOf(options),
     });
+  }
+
+  /**
+   * POST /v1/jobs/voice/translate (alpha): a job for a file of `sourceFile.contentLength` bytes; the answer
+   * holds the signed upload URL (`signed_upload_url`) for `uploadTranslateSource`.
+   */
+  async createTranslateJob(
+    sourceFile: { name: string; contentType: string; contentLength: number },
+    options: Omit<VoiceTranslateJobOptions, 'contentType' | 'fileName'>,
+  ): Promise<VoiceTranslateCreateJobResponse> {
+    if (!Array.isArray(options?.targets) || options.targets.length === 0) {
+      throw new TypeError('Expected `targets` to be a non-empty array of {language, type}');
+    }
+    return this.#transport.request<VoiceTranslateCreateJobResponse>({
+      method: 'POST',
+      path: '/v1/jobs/voice/translate',
+      query: { include: ['signed_url'] },
+      json: {
+        source_file: {
+          name: requireString('name', sourceFile?.name),
+          content_type: requireString('contentType', sourceFile.contentType),
+          content_length: sourceFile.contentLength,
+        },
+        ...(options.sourceLanguage !== undefined && {
+          parameters: { source_language: requireString('sourceLanguage', options.sourceLanguage) },
+        }),
+        targets: options.targets.map(({ language, type }) => ({ language, type })),
+      },
+      options: requestOptionsOf(options),
+    });
+  }
+
+  /** PUT the audio to the job's signed upload URL (no key is sent there). */
+  async uploadTranslateSource(
+    job: VoiceTranslateCreateJobResponse,
+    bytes: Uint8Array,
+    contentType: string,
+    options?: RequestOptions,
+  ): Promise<void> {
+    const url = requireString('signed_upload_url', job?.signed_upload_url);
+    await this.#transport.request<void>({
+      method: 'PUT',
+      url: new URL(url, this.#transport.baseUrl).href,
+      raw: { body: bytes, contentType },
+      expect: 'none',
+      options: requestOptionsOf(options),
+    });
+  }
+
+  /** GET /v1/jobs/voice/translate/{job_id}: the job, with each target's result and its signed download URL. */
+  async getTranslateJob(jobId: string, options?: RequestOptions): Promise<VoiceTranslateJobStatusResponse> {
+    return this.#transport.request<VoiceTranslateJobStatusResponse>({
+      method: 'GET',
+      path: `/v1/jobs/voice/translate/${idSegment('jobId', jobId)}`,
+      query: { include: ['signed_url'] },
+      options: requestOptionsOf(options),
+    });
+  }
+
+  /** The bytes of one complete result, from its signed download URL. */
+  async downloadTranslateResult(result: VoiceTranslateResult, options?: RequestOptions): Promise<Buffer> {
+    const url = requireString('signed_download_url', result?.signed_download_url);
+    return this.#transport.request<Buffer>({
+      method: 'GET',
+      url: new URL(url, this.#transport.baseUrl).href,
+      expect: 'bytes',
+      options: requestOptionsOf(options),
+    });
+  }
+
+  /**
+   * Create a voice translation job for `input` (a path or Buffer), upload it, and poll until every target
+   * is finished; resolves to the job (download each `complete` result with `downloadTranslateResult`).
+   * A target that failed: `JobFailedError` with its message.
+   */
+  async translateFile(
+    input: FileInput,
+    options: VoiceTranslateJobOptions & Omit<PollOptions, 'signal'>,
+  ): Promise<VoiceTranslateJobStatusResponse> {
+    const file = await loadFile(input, options.fileName);
+    const call = requestOptionsOf(options);
+    const job = await this.createTranslateJob(
+      { name: file.fileName, contentType: options.contentType, contentLength: file.bytes.byteLength },
+      options,
+    );
+    await this.uploadTranslateSource(job, file.bytes, options.contentType, call);
+    const status = await pollUntilDone(`Voice translation job ${job.job_id}`, options, async () => {
+      const current = await this.getTranslateJob(job.job_id, call);
+      return { done: current.results.every((result) => FINISHED_RESULTS.has(result.status)), value: current };
+    });
+    const failed = status.results.find((result) => result.status === 'failed');
+    if (failed) {
+      throw new JobFailedError(
+        `Voice translation job ${job.job_id} failed: ${failed.error?.message ?? 'no reason given'}`,
+        job.job_id,
+      );
+    }
+    return status;
   }
 }
 

@@ -1,21 +1,32 @@
+import { Type } from '@sinclair/typebox';
 import type { EndpointDefinition } from '../endpoint.js';
 import { JobIdParams } from '../translation-memories.js';
 import {
   CreateVoiceJobFields,
+  MAX_VOICE_JOB_SOURCE_BYTES,
   SpokenTerms,
   SpokenTermsInput,
   SpokenTermsList,
   SpokenTermsParams,
+  VOICE_JOB_SIGNATURE_SCHEME,
   VoiceJob,
   VoiceJobCreated,
   VoiceJobResult,
   VoiceSessionRequest,
   VoiceSessionResponse,
   VoiceStreamQuery,
+  VoiceTranslateCreateJobRequest,
+  VoiceTranslateCreateJobResponse,
+  VoiceTranslateJobStatusResponse,
 } from '../voice.js';
 
 const common = { group: 'voice', access: 'any' } as const;
 const jobs = { group: 'voice', access: 'voice_jobs_alpha' } as const;
+const TRANSLATE_JOB_PATH = '/v1/jobs/voice/translate';
+const Include = Type.Object({ include: Type.Optional(Type.Array(Type.String())) });
+const Signed = Type.Object({ signature: Type.Optional(Type.String()) });
+const TranslateJobParams = Type.Object({ job_id: Type.String() });
+const TranslateResultParams = Type.Object({ job_id: Type.String(), index: Type.String() });
 
 /** Real-time voice sessions, spoken-term collections, and asynchronous voice jobs (alpha). */
 export const VOICE_ENDPOINTS = {
@@ -142,5 +153,57 @@ export const VOICE_ENDPOINTS = {
     status: 200,
     response: VoiceJobResult,
     notes: 'Not done yet: 503.',
+  },
+  // Voice translation jobs at the public description's paths.
+  createVoiceTranslateJob: {
+    ...jobs,
+    method: 'POST',
+    path: TRANSLATE_JOB_PATH,
+    operationId: 'createVoiceTranslateJob',
+    billed: true,
+    summary: 'Create a voice translation job (alpha): upload the audio to upload_url, then poll the job',
+    query: Include,
+    body: VoiceTranslateCreateJobRequest,
+    encodings: ['json'],
+    status: 201,
+    response: VoiceTranslateCreateJobResponse,
+    notes: `source_file.content_length at most ${MAX_VOICE_JOB_SOURCE_BYTES} bytes on this server.`,
+  },
+  uploadVoiceTranslateSource: {
+    group: 'voice',
+    access: 'signed_url',
+    method: 'PUT',
+    path: `${TRANSLATE_JOB_PATH}/:job_id/source`,
+    operationId: 'uploadVoiceTranslateSource',
+    summary: `Upload a voice job's audio (Authorization: ${VOICE_JOB_SIGNATURE_SCHEME} <signature>, or the signed URL)`,
+    params: TranslateJobParams,
+    query: Signed,
+    encodings: ['upload'],
+    status: 204,
+    headers: ['authorization'],
+  },
+  getVoiceTranslateJobStatus: {
+    ...jobs,
+    method: 'GET',
+    path: `${TRANSLATE_JOB_PATH}/:job_id`,
+    operationId: 'getVoiceTranslateJobStatus',
+    summary: 'Get a voice translation job with the status of each target (alpha)',
+    params: TranslateJobParams,
+    query: Include,
+    status: 200,
+    response: VoiceTranslateJobStatusResponse,
+  },
+  downloadVoiceTranslateResult: {
+    group: 'voice',
+    access: 'signed_url',
+    method: 'GET',
+    path: `${TRANSLATE_JOB_PATH}/:job_id/results/:index`,
+    operationId: 'downloadVoiceTranslateResult',
+    summary: `Download one target's result (Authorization: ${VOICE_JOB_SIGNATURE_SCHEME} <signature>, or the signed URL)`,
+    params: TranslateResultParams,
+    query: Signed,
+    status: 200,
+    headers: ['authorization'],
+    responseContentType: 'application/octet-stream',
   },
 } as const satisfies Record<string, EndpointDefinition>;

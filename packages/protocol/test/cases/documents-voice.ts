@@ -101,6 +101,11 @@ const jobParamCases = [
 const jobAccepts = [
   { part: 'params', value: { job_id: 'j'.repeat(128) }, why: 'a 128-character job id', bounds: ['job_id'] },
 ] as const;
+const voiceTranslateJob = {
+  source_file: { name: 'talk.mp3', content_type: 'audio/mpeg', content_length: 12_000 },
+  parameters: { source_language: 'en' },
+  targets: [{ language: 'es', type: 'text/plain' }],
+};
 const formalities = "Expected one of: 'default', 'more', 'less', 'prefer_more', 'prefer_less'.";
 const voiceFormalities =
   "Expected one of: 'default', 'more', 'less', 'prefer_more', 'prefer_less', 'formal', 'informal'.";
@@ -319,5 +324,94 @@ export const DOCUMENT_VOICE_CASES = {
     accepts: jobAccepts,
     response: { transcript: 'Hello there.', translations: [{ target_language: 'es', text: 'Hola.' }] },
     rejects: jobParamCases,
+  },
+  createVoiceTranslateJob: {
+    valid: { body: voiceTranslateJob, query: { include: ['signed_url'] } },
+    response: {
+      job_id: 'a1b2',
+      upload_url: 'http://127.0.0.1:8080/v1/jobs/voice/translate/a1b2/source',
+      signature: 'sig',
+    },
+    accepts: [
+      {
+        part: 'body',
+        value: edit(voiceTranslateJob, {
+          source_file: { name: 'talk.mp3', content_type: 'audio/mpeg', content_length: 1_073_741_824 },
+        }),
+        why: "the description's 1 GiB bound (this server's smaller limit is checked by the route)",
+        bounds: ['source_file.content_length'],
+      },
+    ],
+    rejects: [
+      {
+        kind: 'missing',
+        part: 'body',
+        value: edit(voiceTranslateJob, { targets: undefined }),
+        message: "Missing required parameter 'targets'.",
+      },
+      {
+        kind: 'type',
+        part: 'body',
+        value: edit(voiceTranslateJob, { targets: 'es' }),
+        message: "Parameter 'targets' must be an array.",
+      },
+      {
+        kind: 'limit',
+        part: 'body',
+        value: edit(voiceTranslateJob, { targets: [] }),
+        message: "Parameter 'targets' must not be empty.",
+      },
+      {
+        kind: 'limit',
+        part: 'body',
+        value: edit(voiceTranslateJob, {
+          source_file: { name: 'talk.mp3', content_type: 'audio/mpeg', content_length: 1_073_741_825 },
+        }),
+        message: "Parameter 'source_file.content_length' must be between 1 and 1073741824.",
+      },
+    ],
+  },
+  uploadVoiceTranslateSource: {
+    valid: { params: { job_id: 'a1b2' }, query: { signature: 'sig' } },
+    rejects: [
+      { kind: 'missing', part: 'params', value: {}, message: "Missing required parameter 'job_id'." },
+      { kind: 'type', part: 'params', value: { job_id: 3 }, message: "Parameter 'job_id' must be a string." },
+    ],
+  },
+  getVoiceTranslateJobStatus: {
+    valid: { params: { job_id: 'a1b2' } },
+    response: {
+      job_id: 'a1b2',
+      product: 'voice',
+      operation: 'translate',
+      created_at: TIME,
+      updated_at: TIME,
+      usage: { storage_used: 12_000 },
+      source_file: { name: 'talk.mp3', content_type: 'audio/mpeg', content_length: 12_000 },
+      parameters: { source_language: 'en' },
+      targets: [{ language: 'es', type: 'text/plain' }],
+      results: [{ status: 'complete', download_url: 'http://127.0.0.1:8080/r', signature: 'sig' }],
+    },
+    rejects: [
+      { kind: 'missing', part: 'params', value: {}, message: "Missing required parameter 'job_id'." },
+      { kind: 'type', part: 'params', value: { job_id: 3 }, message: "Parameter 'job_id' must be a string." },
+    ],
+  },
+  downloadVoiceTranslateResult: {
+    valid: { params: { job_id: 'a1b2', index: '0' } },
+    rejects: [
+      {
+        kind: 'missing',
+        part: 'params',
+        value: { job_id: 'a1b2' },
+        message: "Missing required parameter 'index'.",
+      },
+      {
+        kind: 'type',
+        part: 'params',
+        value: { job_id: 'a1b2', index: 0 },
+        message: "Parameter 'index' must be a string.",
+      },
+    ],
   },
 } satisfies Record<string, EndpointCases>;
