@@ -8,10 +8,6 @@
  * (`apertium-terms.ts`).
  */
 
-const run = promisify(execFile);
-/** Glossaries analysed per route, most recently used last. */
-const TERM_INDEXES = 32;
-
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -32,6 +28,10 @@ import {
 } from './apertium-terms.js';
 import type { EngineInput, EngineTerms, LanguagePair, TranslationEngine } from './engine.js';
 import { EngineError } from './engine.js';
+
+const run = promisify(execFile);
+/** Glossaries analysed per route, most recently used last. */
+const TERM_INDEXES = 32;
 
 export interface ApertiumEngineOptions {
   /** Where the `.mode` files are. Default `/usr/share/apertium/modes`. */
