@@ -8,6 +8,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
+import { migratePostgres } from '@glossa/server/feature';
 import type pg from 'pg';
 import { type DocumentRecord, type DocumentStore, hashDocumentKey, type NewDocument } from './store.js';
 import type { DocumentParameters } from './translate.js';
@@ -46,36 +47,9 @@ export const POSTGRES_DOCUMENT_MIGRATIONS: readonly string[] = [
   `,
 ];
 
-/** Key of the advisory lock that serializes the documents' migrations (the spine's is 7_117_001). */
-const MIGRATION_LOCK = 7_117_019;
-
-/** Applies the migrations not applied yet, one transaction each, under an advisory lock. */
-export async function migrateDocuments(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    try {
-      await client.query('CREATE TABLE IF NOT EXISTS glossa_documents_schema (version INTEGER NOT NULL)');
-      const { rows } = await client.query<{ version: number }>('SELECT version FROM glossa_documents_schema');
-      let applied = rows[0]?.version ?? 0;
-      if (rows.length === 0) await client.query('INSERT INTO glossa_documents_schema (version) VALUES (0)');
-      for (; applied < POSTGRES_DOCUMENT_MIGRATIONS.length; applied++) {
-        await client.query('BEGIN');
-        try {
-          await client.query(POSTGRES_DOCUMENT_MIGRATIONS[applied]!);
-          await client.query('UPDATE glossa_documents_schema SET version = $1', [applied + 1]);
-          await client.query('COMMIT');
-        } catch (error) {
-          await client.query('ROLLBACK');
-          throw error;
-        }
-      }
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
-    }
-  } finally {
-    client.release();
-  }
+/** Applies the documents' migrations not applied yet (the spine's runner: one transaction each, locked). */
+export function migrateDocuments(pool: pg.Pool): Promise<void> {
+  return migratePostgres(pool, 'glossa_documents_schema', POSTGRES_DOCUMENT_MIGRATIONS);
 }
 
 /** The columns of a record (never the bytes). */

@@ -12,6 +12,7 @@ export { unsupportedMediaType } from './http/body.js';
 export { readUpload, tooLarge, type Upload } from './http/multipart.js';
 export { defineRoute, type Route, type RouteInput } from './http/route.js';
 export type { LanguageInput } from './languages.js';
+export { migratePostgres } from './storage/postgres.js';
 export { currentBillingPeriod, utcDay } from './translate/billing-period.js';
 export { loadCustomizations } from './translate/customizations.js';
 export { decodeEntities } from './translate/markup-parse.js';
