@@ -54,7 +54,8 @@ export interface GlossaryStore {
   delete(accountId: string, id: string): Promise<boolean>;
 }
 
-interface GlossaryRow {
+/** A glossary's row in both databases (its dictionaries are rows of their own). */
+export interface GlossaryRow {
   id: string;
   name: string;
   created_at: string;

@@ -17,11 +17,12 @@ import type pg from 'pg';
 import { badRequest } from '../errors.js';
 import {
   type GlossaryRecord,
+  type GlossaryRow,
   type GlossaryStore,
   type NewDictionary,
   parseTsv,
 } from '../glossaries/store.js';
-import { type StyleListRecord, type StyleListStore, withId } from '../style-rules/store.js';
+import { type StyleListRow, type StyleListStore, styleListOf, withId } from '../style-rules/store.js';
 
 export const POSTGRES_RESOURCE_MIGRATIONS: readonly string[] = [
   `
@@ -141,14 +142,6 @@ export async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient
   } finally {
     client.release();
   }
-}
-
-interface GlossaryRow {
-  id: string;
-  name: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
 }
 
 export function createPostgresGlossaryStore(pool: pg.Pool): GlossaryStore {
@@ -285,41 +278,19 @@ export function createPostgresGlossaryStore(pool: pg.Pool): GlossaryStore {
   };
 }
 
-interface StyleRow {
-  id: string;
-  name: string;
-  language: string;
-  version: number;
-  configured_rules: string;
-  custom_instructions: string;
-  created_at: string;
-  updated_at: string;
-}
-
-const toStyleList = (row: StyleRow): StyleListRecord => ({
-  id: row.id,
-  name: row.name,
-  language: row.language,
-  version: row.version,
-  configuredRules: JSON.parse(row.configured_rules),
-  customInstructions: JSON.parse(row.custom_instructions),
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
 export function createPostgresStyleListStore(pool: pg.Pool): StyleListStore {
   const get = async (db: Queryable, accountId: string, id: string, lock = false) => {
-    const { rows } = await db.query<StyleRow>(
+    const { rows } = await db.query<StyleListRow>(
       `SELECT * FROM style_lists WHERE account_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
       [accountId, id],
     );
-    return rows[0] && toStyleList(rows[0]);
+    return rows[0] && styleListOf(rows[0]);
   };
   return {
     async create(accountId, list) {
       const id = randomUUID();
       const now = new Date().toISOString();
-      const { rows } = await pool.query<StyleRow>(
+      const { rows } = await pool.query<StyleListRow>(
         `INSERT INTO style_lists (id, account_id, name, language, version, configured_rules, custom_instructions, created_at, updated_at)
          VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $7) RETURNING *`,
         [
@@ -332,14 +303,14 @@ export function createPostgresStyleListStore(pool: pg.Pool): StyleListStore {
           now,
         ],
       );
-      return toStyleList(rows[0]!);
+      return styleListOf(rows[0]!);
     },
     async list(accountId, offset, limit) {
-      const { rows } = await pool.query<StyleRow>(
+      const { rows } = await pool.query<StyleListRow>(
         'SELECT * FROM style_lists WHERE account_id = $1 ORDER BY created_at COLLATE "C", id COLLATE "C" LIMIT $2 OFFSET $3',
         [accountId, limit, offset],
       );
-      return rows.map(toStyleList);
+      return rows.map(styleListOf);
     },
     get: (accountId, id) => get(pool, accountId, id),
     update: (accountId, id, change) =>
@@ -348,7 +319,7 @@ export function createPostgresStyleListStore(pool: pg.Pool): StyleListStore {
         if (!current) return undefined;
         const next = change(current);
         if (!next) return current;
-        const { rows } = await client.query<StyleRow>(
+        const { rows } = await client.query<StyleListRow>(
           `UPDATE style_lists SET name = $1, configured_rules = $2, custom_instructions = $3, version = version + 1,
            updated_at = $4 WHERE account_id = $5 AND id = $6 RETURNING *`,
           [
@@ -360,7 +331,7 @@ export function createPostgresStyleListStore(pool: pg.Pool): StyleListStore {
             id,
           ],
         );
-        return toStyleList(rows[0]!);
+        return styleListOf(rows[0]!);
       }),
     async delete(accountId, id) {
       const { rowCount } = await pool.query('DELETE FROM style_lists WHERE account_id = $1 AND id = $2', [

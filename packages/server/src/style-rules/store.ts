@@ -40,7 +40,8 @@ export interface StyleListStore {
   delete(accountId: string, id: string): Promise<boolean>;
 }
 
-interface Row {
+/** A style list as both databases store it (rules and instructions as JSON text). */
+export interface StyleListRow {
   id: string;
   name: string;
   language: string;
@@ -51,7 +52,7 @@ interface Row {
   updated_at: string;
 }
 
-const toRecord = (row: Row): StyleListRecord => ({
+export const styleListOf = (row: StyleListRow): StyleListRecord => ({
   id: row.id,
   name: row.name,
   language: row.language,
@@ -85,8 +86,8 @@ export function createStyleListStore(db: ResourceDatabase): StyleListStore {
     delete: db.prepare('DELETE FROM style_lists WHERE account_id = ? AND id = ?'),
   };
   const get = (accountId: string, id: string) => {
-    const row = sql.get.get(accountId, id) as Row | undefined;
-    return row && toRecord(row);
+    const row = sql.get.get(accountId, id) as StyleListRow | undefined;
+    return row && styleListOf(row);
   };
   const update = db.transaction((accountId: string, id: string, change: StyleListChange) => {
     const current = get(accountId, id);
@@ -119,7 +120,7 @@ export function createStyleListStore(db: ResourceDatabase): StyleListStore {
       return get(accountId, id)!;
     },
     async list(accountId, offset, limit) {
-      return (sql.page.all(accountId, limit, offset) as Row[]).map(toRecord);
+      return (sql.page.all(accountId, limit, offset) as StyleListRow[]).map(styleListOf);
     },
     async get(accountId, id) {
       return get(accountId, id);
