@@ -7,6 +7,7 @@ import type { TranslateRequest } from '@glossa/protocol';
 import type { Caller, EngineChoice, ServiceContext } from '@glossa/server/feature';
 import {
   engineFormality,
+  keepInitialCase,
   loadCustomizations,
   type PreparedText,
   type PrepareOptions,
@@ -27,26 +28,6 @@ export interface DocumentParameters {
   readonly style_id?: string;
   readonly translation_memory_id?: string;
   readonly translation_memory_threshold?: number;
-}
-
-/** Targets whose nouns are capitalized: a capital at the start of a translation may be the noun's own. */
-const CAPITALIZED_NOUNS = new Set(['de', 'lb']);
-
-/**
- * A unit that starts in lower case translates to a unit that starts in lower case: Apertium writes every
- * segment in sentence case, and a document's segments are often not sentences (a table cell "black" came
- * back "Negro", a line continuing a paragraph "and the garden …" capitalized).
- */
-export function keepInitialCase(source: string, output: string, markup: boolean, target: string): string {
-  if (CAPITALIZED_NOUNS.has(target.split('-')[0]!.toLowerCase())) return output;
-  // In code form, tags and entities are not text: blanked out (same length) to find the first letter.
-  const text = (form: string) =>
-    markup ? form.replace(/<[^>]*>|&[#\w]+;/g, (part) => ' '.repeat(part.length)) : form;
-  const first = /\p{L}/u.exec(text(source))?.[0];
-  const out = /\p{L}/u.exec(text(output));
-  if (!first || !out || first !== first.toLowerCase() || first === first.toUpperCase()) return output;
-  if (out[0] === out[0].toLowerCase()) return output;
-  return output.slice(0, out.index) + out[0].toLowerCase() + output.slice(out.index + out[0].length);
 }
 
 /** Units per engine call: the job reports progress and checks for a closing server between two calls. */

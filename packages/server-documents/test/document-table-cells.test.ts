@@ -5,8 +5,8 @@
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { keepInitialCase } from '@glossa/server/feature';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { keepInitialCase } from '../src/translate.js';
 import { translateFile } from './document-helpers.js';
 import { styledRuns } from './document-pdf-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';

@@ -17,4 +17,4 @@ export { currentBillingPeriod, utcDay } from './translate/billing-period.js';
 export { loadCustomizations } from './translate/customizations.js';
 export { decodeEntities } from './translate/markup-parse.js';
 export { checkResources, engineFormality } from './translate/options.js';
-export { type PreparedText, type PrepareOptions, prepareText } from './translate/prepare.js';
+export { keepInitialCase, type PreparedText, type PrepareOptions, prepareText } from './translate/prepare.js';

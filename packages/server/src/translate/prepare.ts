@@ -89,14 +89,30 @@ class Prepared implements PreparedText {
   }
 }
 
+/** Targets whose nouns are capitalized: a capital at the start of a translation may be the noun's own. */
+const CAPITALIZED_NOUNS = new Set(['de', 'lb']);
+
+/**
+ * A unit that starts in lower case translates to a unit that starts in lower case: Apertium writes every
+ * segment in sentence case, and many units are not sentences (a table cell "black" came back "Negro", a line
+ * continuing a paragraph "and the garden …" capitalized). `markup`: the units are in code form. Without a
+ * `target`, no exception for languages that capitalize their nouns.
+ */
+export function keepInitialCase(source: string, output: string, markup: boolean, target?: string): string {
+  if (target && CAPITALIZED_NOUNS.has(target.split('-')[0]!.toLowerCase())) return output;
+  // In code form, tags and entities are not text: blanked out (same length) to find the first letter.
+  const text = (form: string) =>
+    markup ? form.replace(/<[^>]*>|&[#\w]+;/g, (part) => ' '.repeat(part.length)) : form;
+  const first = /\p{L}/u.exec(text(source))?.[0];
+  const out = /\p{L}/u.exec(text(output));
+  if (!first || !out || first !== first.toLowerCase() || first === first.toUpperCase()) return output;
+  if (out[0] === out[0].toLowerCase()) return output;
+  return output.slice(0, out.index) + out[0].toLowerCase() + output.slice(out.index + out[0].length);
+}
+
 /** With `preserve_formatting`, the output keeps the source's initial case and its final punctuation. */
 function keepFormatting(source: string, output: string): string {
-  let result = output;
-  const first = /\p{L}/u.exec(source)?.[0];
-  const outFirst = /\p{L}/u.exec(result);
-  if (first && outFirst && first === first.toLowerCase() && first !== first.toUpperCase()) {
-    result = result.slice(0, outFirst.index) + outFirst[0].toLowerCase() + result.slice(outFirst.index + 1);
-  }
+  let result = keepInitialCase(source, output, false);
   const end = /[.!?…。]$/u;
   if (!end.test(source) && end.test(result)) result = result.replace(/[.!?…。]+$/u, '');
   return result;
