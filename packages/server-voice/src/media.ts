@@ -34,6 +34,15 @@ export const SOURCE_MEDIA_CONTENT_TYPES: Readonly<Record<string, readonly string
   'audio/x-matroska;codecs=opus': ['-f', 'matroska'],
 };
 
+/**
+ * Source types accepted besides the declared ones: WAV, which the interface's own wire checks
+ * (`shared/acceptance/voice.mjs`) and earlier clients send. ffmpeg reads its header.
+ */
+export const WAV_SOURCE_CONTENT_TYPES: Readonly<Record<string, readonly string[]>> = {
+  'audio/wav': ['-f', 'wav'],
+  'audio/x-wav': ['-f', 'wav'],
+};
+
 const OPUS = ['-c:a', 'libopus', '-b:a', '32k', '-ar', '24000'];
 const FLAC = ['-c:a', 'flac', '-ar', '24000'];
 const AAC = ['-c:a', 'aac', '-b:a', '70k', '-ar', '24000'];

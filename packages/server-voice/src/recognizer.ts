@@ -7,7 +7,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { declaredMediaType, decoderArgs, SOURCE_MEDIA_CONTENT_TYPES } from './media.js';
+import {
+  declaredMediaType,
+  decoderArgs,
+  SOURCE_MEDIA_CONTENT_TYPES,
+  WAV_SOURCE_CONTENT_TYPES,
+} from './media.js';
 import { RECOGNIZER_SCRIPT } from './recognizer-script.js';
 
 /** 16 kHz × 2 bytes: PCM bytes per second of audio. */
@@ -15,11 +20,12 @@ export const PCM_BYTES_PER_SECOND = 32_000;
 
 /**
  * The ffmpeg input options for a session's `source_media_content_type` (`null`: raw 16 kHz s16le, read as
- * is), `undefined` when the public description does not declare the type.
+ * is), `undefined` when the type is neither declared by the public description nor WAV.
  */
 export function decoderInput(mediaType: string): readonly string[] | null | undefined {
-  const declared = declaredMediaType(mediaType, Object.keys(SOURCE_MEDIA_CONTENT_TYPES));
-  return declared === undefined ? undefined : SOURCE_MEDIA_CONTENT_TYPES[declared];
+  const accepted = { ...SOURCE_MEDIA_CONTENT_TYPES, ...WAV_SOURCE_CONTENT_TYPES };
+  const declared = declaredMediaType(mediaType, Object.keys(accepted));
+  return declared === undefined ? undefined : accepted[declared];
 }
 
 /** Debian's python3 (the `python3-pocketsphinx` module is installed for it, not for other Pythons on PATH). */

@@ -118,10 +118,24 @@ describe('source_media_content_type: the 19 declared values, decoded for real', 
     60_000,
   );
 
+  it.each(['audio/wav', 'audio/x-wav'])(
+    "%s (not declared; what the interface's wire checks send) is streamed and transcribed too",
+    async (type) => {
+      const reply = await session({ source_media_content_type: type, target_languages: ['es'] });
+      expect(reply.status, JSON.stringify(reply.data)).toBe(200);
+      const { messages, closeCode } = await streamAudio(reply.data.streaming_url, wav);
+      expect(closeCode).toBe(1000);
+      const transcript = messages
+        .filter((m) => m.type === 'transcript')
+        .map((m) => m.text)
+        .join(' ');
+      expect(wordErrorRate(REFERENCE, transcript), transcript).toBeLessThanOrEqual(0.15);
+    },
+    60_000,
+  );
+
   it('types the description does not declare are refused with 400, naming the declared ones', async () => {
     for (const type of [
-      'audio/wav',
-      'audio/x-wav',
       'audio/pcm;rate=16000',
       'audio/pcm;encoding=s16le;rate=22050',
       'audio/mp4',
