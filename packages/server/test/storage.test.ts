@@ -107,6 +107,10 @@ for (const [name, backend, skip] of BACKENDS) {
         await storage.setSetting('s', 'one');
         await storage.setSetting('s', 'two');
         expect(await storage.getSetting('s')).toBe('two');
+        await storage.setSetting('t', 'three');
+        await storage.deleteSettings(['s', 't', 'never-set']);
+        expect(await storage.getSetting('s')).toBeUndefined();
+        expect(await storage.getSetting('t')).toBeUndefined();
       } finally {
         await storage.close();
       }

@@ -175,6 +175,9 @@ export async function createPostgresStorage(
       ]);
       return rows[0]!.value;
     },
+    async deleteSettings(names) {
+      await pool.query('DELETE FROM settings WHERE name = ANY($1::text[])', [names]);
+    },
     async reserveCharacters(reservation) {
       const { rows } = await pool.query<{ reserved: boolean }>(
         'SELECT glossa_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS reserved',

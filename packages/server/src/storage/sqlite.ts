@@ -78,6 +78,7 @@ export function createSqliteStorage(dataDir: string): Storage {
     ),
     claimSetting: db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO NOTHING'),
     deleteKey: db.prepare('DELETE FROM api_keys WHERE key_hash = ?'),
+    deleteSetting: db.prepare('DELETE FROM settings WHERE name = ?'),
     getSetting: db.prepare('SELECT value FROM settings WHERE name = ?'),
     setSetting: db.prepare(
       'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
@@ -217,6 +218,11 @@ export function createSqliteStorage(dataDir: string): Storage {
     async claimSetting(name, value) {
       statements.claimSetting.run(name, value);
       return (statements.getSetting.get(name) as { value: string }).value;
+    },
+    async deleteSettings(names) {
+      db.transaction(() => {
+        for (const name of names) statements.deleteSetting.run(name);
+      })();
     },
     async reserveCharacters(reservation) {
       if (!addToTotal(reservation, reservation.periodFrom, reservation.periodTo, reservation.limit))

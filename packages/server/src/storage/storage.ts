@@ -94,6 +94,8 @@ export interface Storage {
   setSetting(name: string, value: string): Promise<void>;
   /** Atomically: sets the setting when it has no value yet; returns the value it has now (this one or the first). */
   claimSetting(name: string, value: string): Promise<string>;
+  /** Deletes these settings (those that exist). */
+  deleteSettings(names: readonly string[]): Promise<void>;
   /**
    * Atomically: when the account's character products in the period plus `units` stay within `limit`,
    * record the usage and return true; otherwise record nothing and return false.
