@@ -46,6 +46,18 @@ describe('translate: tag handling', () => {
     expect(outline).toBe('<doc><chapter><title>El coche rojo</title><para>La casa</para></chapter></doc>');
   });
 
+  it('html: a comment never ended runs to the end and is kept as written, not escaped into the text', async () => {
+    const text = first(
+      await t.translate({
+        text: ['<p>The red car is fast.</p><!-- draft: the blue car <b>'],
+        target_lang: 'ES',
+        source_lang: 'EN',
+        tag_handling: 'html',
+      }),
+    ).text;
+    expect(text).toBe('<p>El coche rojo es rápidamente.</p><!-- draft: the blue car <b>');
+  });
+
   it('html: attributes untouched, block elements translated separately', async () => {
     const text = first(
       await t.translate({

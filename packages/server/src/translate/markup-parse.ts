@@ -33,6 +33,8 @@ const START_TAG =
 const END_TAG = /<\/([A-Za-z_][-\w:.]*)\s*>/y;
 const SPECIALS: readonly [RegExp, string][] = [
   [/<!--[\s\S]*?-->/y, 'comment'],
+  // Never ended: a comment to the end of the input (as HTML reads it), kept as written rather than as text.
+  [/<!--[\s\S]*/y, 'unended comment'],
   [/<!\[CDATA\[[\s\S]*?\]\]>/y, 'cdata'],
   [/<\?[\s\S]*?\?>/y, 'pi'],
   [/<![A-Za-z][^>]*>/y, 'doctype'],
