@@ -12,7 +12,9 @@
  * can take has lost its worker, so it is queued again (owner cleared, a new pg-boss job, one
  * transaction), and another worker starts it over: the half-written memory of the dead attempt is
  * deleted first. Each claim increments the row's `attempt`, and completing or failing is conditional
- * on it, so a job completes once, with one memory, whatever the number of attempts.
+ * on it, so a job completes once, with one memory, whatever the number of attempts. A worker that dies
+ * after pg-boss delivered a job but before it claimed the row leaves a processing row with no owner and
+ * an active pg-boss job nobody runs: after `orphanAfterMs` such a row is queued again too.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -50,6 +52,11 @@ export interface PostgresMemoryJobsOptions {
   readonly concurrency?: number;
   /** How often jobs of dead workers are looked for, in ms (default 5 s). */
   readonly leaseCheckMs?: number | undefined;
+  /**
+   * How long a processing row may have neither an owner nor a pg-boss job about to run it (created,
+   * retrying, or active for less than this) before it is queued again, in ms (default 60 s).
+   */
+  readonly orphanAfterMs?: number;
   /** How often an idle worker asks pg-boss for a job, in seconds (default 2). */
   readonly pollingIntervalSeconds?: number;
   readonly onError?: ((error: unknown) => void) | undefined;
@@ -283,6 +290,27 @@ export async function createPostgresMemoryJobs(
 
   /** Jobs whose worker is gone back in the queue; files of expired jobs removed. */
   async function checkLeases(): Promise<void> {
+    const orphanAfterMs = options.orphanAfterMs ?? 60_000;
+    const { rows: orphans } = await pool.query<{ id: string }>(
+      `SELECT j.id FROM memory_jobs j WHERE j.status = 'processing' AND j.owner IS NULL AND j.updated_at < $1
+       AND NOT EXISTS (SELECT 1 FROM pgboss.job q WHERE q.name = $2 AND q.data->>'jobId' = j.id
+         AND (q.state IN ('created', 'retry') OR (q.state = 'active' AND q.started_on > $3)))`,
+      [
+        new Date(Date.now() - orphanAfterMs).toISOString(),
+        MEMORY_JOB_QUEUE,
+        new Date(Date.now() - orphanAfterMs),
+      ],
+    );
+    for (const orphan of orphans) {
+      await transaction(pool, async (client) => {
+        const { rowCount } = await client.query(
+          `UPDATE memory_jobs SET updated_at = $1 WHERE id = $2 AND owner IS NULL AND status = 'processing'`,
+          [new Date().toISOString(), orphan.id],
+        );
+        if ((rowCount ?? 0) > 0) await enqueue(client, orphan.id);
+      });
+    }
+    if (orphans.length > 0) notify();
     const { rows } = await pool.query<{ id: string; owner: string }>(
       `SELECT id, owner FROM memory_jobs WHERE status = 'processing' AND owner IS NOT NULL`,
     );

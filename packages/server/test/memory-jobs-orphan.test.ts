@@ -1,0 +1,81 @@
+/**
+ * A memory job whose worker died between pg-boss's delivery and its claim of the row (real PostgreSQL,
+ * real pg-boss): the row is processing with no owner, and its pg-boss job is active with nobody running
+ * it, so pg-boss alone would deliver it again only after its hour-long expiry. The lease check queues it
+ * again once it is `orphanAfterMs` old, and a live instance finishes it.
+ */
+import pg from 'pg';
+import PgBoss from 'pg-boss';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratePostgres } from '../src/storage/postgres.js';
+import { createPostgresMemoryStore } from '../src/storage/postgres-memories.js';
+import { createPostgresMemoryJobs, MEMORY_JOB_QUEUE } from '../src/storage/postgres-memory-jobs.js';
+import { POSTGRES_RESOURCE_MIGRATIONS } from '../src/storage/postgres-resources.js';
+import { hasPostgres, sharedPostgres, stopSharedPostgres } from './services.js';
+
+const TMX = `<?xml version="1.0" encoding="UTF-8"?><tmx version="1.4"><header srclang="en"/><body>
+<tu><tuv xml:lang="en"><seg>The red car.</seg></tuv><tuv xml:lang="es"><seg>El coche rojo.</seg></tuv></tu>
+</body></tmx>
+`;
+
+describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before claiming the row', () => {
+  let url: string;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    url = await (await sharedPostgres()).createDatabase();
+    pool = new pg.Pool({ connectionString: url, max: 4 });
+    pool.on('error', () => {});
+    await migratePostgres(pool, 'glossa_resources_schema', POSTGRES_RESOURCE_MIGRATIONS);
+  }, 120_000);
+  afterAll(async () => {
+    await pool?.end();
+    await stopSharedPostgres();
+  });
+
+  it('is queued again after orphanAfterMs and finished by a live instance, once', async () => {
+    const memories = createPostgresMemoryStore(pool);
+    // An instance with no workers takes the upload (the row and its pg-boss job, in one transaction).
+    const front = await createPostgresMemoryJobs(url, pool, memories, {
+      concurrency: 0,
+      leaseCheckMs: 60_000,
+    });
+    const job = await front.createImport('acct-1', { file_name: 'a.tmx' }, Buffer.byteLength(TMX));
+    await front.receive(job, async (sink) => {
+      await new Promise<void>((resolve, reject) =>
+        sink.end(Buffer.from(TMX), (error?: Error | null) => (error ? reject(error) : resolve())),
+      );
+    });
+    // A worker fetches the delivery and dies before it claims the row.
+    const dead = new PgBoss({ connectionString: url, max: 1, schedule: false, supervise: false });
+    await dead.start();
+    const fetched = await dead.fetch<{ jobId: string }>(MEMORY_JOB_QUEUE);
+    expect(fetched?.[0]?.data.jobId).toBe(job.id);
+    await dead.stop({ graceful: false, wait: true });
+    expect((await front.get(job.id))?.status).toBe('processing');
+
+    // A live instance: its lease check finds the orphan and queues it again; its worker runs it.
+    const live = await createPostgresMemoryJobs(url, pool, memories, {
+      concurrency: 1,
+      leaseCheckMs: 200,
+      orphanAfterMs: 1_000,
+      pollingIntervalSeconds: 0.5,
+    });
+    try {
+      const started = Date.now();
+      let status = (await live.get(job.id))?.status;
+      while (status === 'processing' && Date.now() - started < 30_000) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        status = (await live.get(job.id))?.status;
+      }
+      expect(status).toBe('completed');
+      const finished = await live.get(job.id);
+      const { rows } = await pool.query('SELECT id FROM memories WHERE account_id = $1 AND ready', [
+        'acct-1',
+      ]);
+      expect(rows.map((row) => row.id)).toEqual([finished?.memoryId]);
+    } finally {
+      await live.close();
+      await front.close();
+    }
+  }, 60_000);
+});
