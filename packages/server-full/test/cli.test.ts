@@ -91,6 +91,30 @@ describe('glossa-server bin', () => {
     expect(await exited).toBe(0);
   }, 60_000);
 
+  it('keys revoke: revoked even when Redis cannot be told (it says so); an unknown key is exit 1', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'glossa-cli-'));
+    dirs.push(dataDir);
+    const created = await run(['keys', 'create', '--plan', 'free', '--data-dir', dataDir]);
+    const [, key] = /^key: (\S+)$/m.exec(created.stdout) ?? [];
+    // Port 1 on loopback: nothing listens there.
+    const revoked = await run([
+      'keys',
+      'revoke',
+      '--key',
+      key!,
+      '--data-dir',
+      dataDir,
+      '--redis-url',
+      'redis://127.0.0.1:1',
+    ]);
+    expect(revoked.stdout, revoked.stderr).toBe('revoked\n');
+    expect(revoked.stderr).toMatch(/the key is revoked, but Redis could not tell the instances/);
+    expect(revoked.code).toBe(0);
+    const again = await run(['keys', 'revoke', '--key', key!, '--data-dir', dataDir]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('no such key');
+  }, 60_000);
+
   it('misuse prints the problem and the usage, exit 2', async () => {
     const result = await run(['keys', 'create', '--plan', 'gold']);
     expect(result.code).toBe(2);

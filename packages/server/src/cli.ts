@@ -98,10 +98,16 @@ async function keysRevoke(args: string[], io: CliIo): Promise<number> {
       io.err('glossa-server: no such key');
       return 1;
     }
+    io.out('revoked');
     const redisUrl = resolveOptions(settings.server).redisUrl;
     // Instances sharing this Redis forget the key at once; others within their key cache's 5 s.
-    if (redisUrl) await announceKeyRevoked(redisUrl, hash);
-    io.out('revoked');
+    if (redisUrl) {
+      await announceKeyRevoked(redisUrl, hash).catch((error: unknown) => {
+        io.err(
+          `glossa-server: the key is revoked, but Redis could not tell the instances (${error instanceof Error ? error.message : String(error)}); they refuse it within 5 s, when their key cache expires`,
+        );
+      });
+    }
     return 0;
   } finally {
     await storage.close();

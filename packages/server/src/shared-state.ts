@@ -40,7 +40,10 @@ interface RedisWithTake extends Redis {
   glossaTake(bucket: string, rate: number, burst: number): Promise<number>;
 }
 
-/** Opens a connection that fails fast (no offline queue) rather than holding requests while Redis is away. */
+/**
+ * Opens a connection that fails fast rather than holding requests while Redis is away: a command sent
+ * while it connects waits for the connection, but one whose connection fails is given up after one retry.
+ */
 export function connectRedis(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
 }
