@@ -1,9 +1,13 @@
 /**
  * Asynchronous voice jobs (alpha: accounts with the alpha flag, else 403): an uploaded audio file is
- * transcribed by the same recognizer as the real-time sessions and translated into each target. Jobs live
- * in `voice.sqlite` (`voice_jobs`), the audio under `<dataDir>/voice-jobs/` until processed; one job runs at
- * a time; jobs left queued or processing by a stopped server are run again when it starts. A job may name a
- * spoken-term collection and a glossary, checked and applied as on a real-time session (`resources.ts`).
+ * transcribed by the same recognizer as the real-time sessions and translated into each target. A job may
+ * name a spoken-term collection and a glossary, checked and applied as on a real-time session
+ * (`resources.ts`).
+ *
+ * Embedded (no `databaseUrl`): jobs live in `voice.sqlite` (`voice_jobs`), the audio under
+ * `<dataDir>/voice-jobs/` until processed; one job runs at a time; jobs left queued or processing by a
+ * stopped server are run again when it starts. On a fleet (`databaseUrl`): rows and audio in PostgreSQL,
+ * jobs on pg-boss shared by every instance (fleet-store.ts, fleet-queue.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,9 +30,12 @@ import {
   utcDay,
 } from '@glossa/server/feature';
 import type { FastifyBaseLogger } from 'fastify';
+import type { JobControl } from './fleet-queue.js';
+import type { Claimed, FleetVoiceStore } from './fleet-store.js';
+import { fleetVoiceJobs } from './fleet-store.js';
 import { decodeFile } from './media.js';
 import { punctuate } from './punctuate.js';
-import { startRecognizer } from './recognizer.js';
+import { type Recognizer, startRecognizer } from './recognizer.js';
 import {
   checkVoiceGlossary,
   checkVoiceLanguages,
@@ -57,7 +64,7 @@ const JOB_TYPES: Record<string, string> = {
 
 const validator = createRequestValidator(CreateVoiceJobFields);
 
-interface JobRow {
+export interface JobRow {
   id: string;
   account_id: string;
   key_id: string;
@@ -71,9 +78,10 @@ interface JobRow {
   glossary_id: string | null;
   error_message: string | null;
   result: string | null;
+  created_at: string;
 }
 
-const jobDir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');
+export const jobDir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');
 const running = new WeakMap<ServiceContext, Promise<void>>();
 
 type JobLog = Pick<FastifyBaseLogger, 'error' | 'warn'>;
@@ -94,19 +102,15 @@ export function runVoiceJobs(context: ServiceContext, log: JobLog): void {
       db.prepare("UPDATE voice_jobs SET status = 'processing' WHERE id = ?").run(job.id);
       const file = join(jobDir(context), job.id);
       try {
-        const result = await processJob(context, job, await decodeFile(file), log);
+        const { result, seconds } = await transcribeJob(context, job, await decodeFile(file), log);
+        await billJob(context, job, seconds);
         if (db.open)
           db.prepare("UPDATE voice_jobs SET status = 'done', result = ? WHERE id = ?").run(
             JSON.stringify(result),
             job.id,
           );
       } catch (error) {
-        // The audio, or the job's account or glossary gone since: the reason; anything else is logged.
-        const known =
-          error instanceof ServiceError ||
-          (error instanceof Error && /^The (audio|account)/.test(error.message));
-        if (!known) logError(error);
-        const message = known ? error.message : 'Transcription failed.';
+        const message = failureOf(error, logError);
         if (db.open)
           db.prepare("UPDATE voice_jobs SET status = 'error', error_message = ? WHERE id = ?").run(
             message,
@@ -121,8 +125,37 @@ export function runVoiceJobs(context: ServiceContext, log: JobLog): void {
   loop.catch(logError).finally(() => running.delete(context));
 }
 
-/** `pcm`: the job's audio decoded to 16 kHz mono s16le. */
-async function processJob(context: ServiceContext, job: JobRow, pcm: Buffer, log: JobLog) {
+/** The reason a job failed: the audio, or the job's account or glossary gone since; anything else is logged. */
+function failureOf(error: unknown, logError: (error: unknown) => void): string {
+  const known =
+    error instanceof ServiceError || (error instanceof Error && /^The (audio|account)/.test(error.message));
+  if (!known) logError(error);
+  return known ? (error as Error).message : 'Transcription failed.';
+}
+
+/** Records the minutes of a finished job. */
+function billJob(context: ServiceContext, job: JobRow, seconds: number): Promise<void> {
+  return context.storage.recordUsage({
+    accountId: job.account_id,
+    keyId: job.key_id,
+    product: 'speech_to_text',
+    units: seconds / 60,
+    customTag: job.custom_tag,
+    day: utcDay(new Date()),
+  });
+}
+
+/**
+ * The transcript and translations of a job and the seconds of audio it had (nothing is recorded here).
+ * `pcm`: the job's audio decoded to 16 kHz mono s16le; `track` is given the recognizer (to stop it).
+ */
+async function transcribeJob(
+  context: ServiceContext,
+  job: JobRow,
+  pcm: Buffer,
+  log: JobLog,
+  track?: (recognizer: Recognizer) => void,
+) {
   const account = await context.storage.getAccount(job.account_id);
   if (!account) throw new Error('The account of this job no longer exists.');
   const caller: Caller = { account, key: { id: job.key_id, accountId: job.account_id } };
@@ -139,6 +172,7 @@ async function processJob(context: ServiceContext, job: JobRow, pcm: Buffer, log
     words,
     onUtterance: (text) => utterances.push(punctuate(text, { language: job.source, terms })),
   });
+  track?.(recognizer);
   recognizer.write(pcm);
   await recognizer.finish();
   const transcript = utterances.join(' ');
@@ -151,24 +185,45 @@ async function processJob(context: ServiceContext, job: JobRow, pcm: Buffer, log
     const texts = await translateTranscripts(context, caller, options, utterances);
     translations.push({ target_language: target, text: texts.join(' ') });
   }
-  await context.storage.recordUsage({
-    accountId: job.account_id,
-    keyId: job.key_id,
-    product: 'speech_to_text',
-    units: recognizer.seconds / 60,
-    customTag: job.custom_tag,
-    day: utcDay(new Date()),
-  });
-  return { transcript, translations };
+  return { result: { transcript, translations }, seconds: recognizer.seconds };
 }
 
-const findJob = (context: ServiceContext, accountId: string, id: string) => {
-  const row = voiceDatabase(context)
-    .prepare('SELECT * FROM voice_jobs WHERE id = ? AND account_id = ?')
-    .get(id, accountId) as JobRow | undefined;
+/**
+ * Runs a job claimed on a fleet (fleet-queue.ts): the audio from the row (through a temporary file for
+ * ffmpeg), the result written only if this attempt still holds the job, and billed only then: once.
+ */
+export function fleetVoiceJobHandler(context: ServiceContext, log: JobLog) {
+  const logError = (error: unknown) => log.error({ err: error }, 'voice job failed');
+  return async (job: Claimed<JobRow>, store: FleetVoiceStore, control: JobControl): Promise<void> => {
+    const file = join(jobDir(context), `${job.id}.attempt-${job.attempt}`);
+    try {
+      mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
+      writeFileSync(file, job.upload, { mode: 0o600 });
+      const pcm = await decodeFile(file);
+      rmSync(file, { force: true });
+      const { result, seconds } = await transcribeJob(context, job, pcm, log, (r) => control.track(r));
+      // Finished even when the instance is closing meanwhile (the requeue after it is then a no-op).
+      if (await store.finishJob(job, JSON.stringify(result))) await billJob(context, job, seconds);
+    } catch (error) {
+      // A closing instance queues the job again (fleet-queue.ts) rather than failing it.
+      if (control.closing) return;
+      await store.failJob(job, failureOf(error, logError));
+    } finally {
+      rmSync(file, { force: true });
+    }
+  };
+}
+
+async function findJob(context: ServiceContext, accountId: string, id: string): Promise<JobRow> {
+  const fleet = fleetVoiceJobs(context);
+  const row = fleet
+    ? await (await fleet.store()).findJob(accountId, id)
+    : (voiceDatabase(context)
+        .prepare('SELECT * FROM voice_jobs WHERE id = ? AND account_id = ?')
+        .get(id, accountId) as JobRow | undefined);
   if (!row) throw notFound(`Voice job ${id} not found.`);
   return row;
-};
+}
 
 export const VOICE_JOB_ROUTES: readonly Route[] = [
   {
@@ -199,6 +254,29 @@ export const VOICE_JOB_ROUTES: readonly Route[] = [
         glossaryId: checked.value.glossary_id,
       });
       const id = randomUUID();
+      const fleet = fleetVoiceJobs(context);
+      if (fleet) {
+        await (await fleet.store()).insertJob(
+          {
+            id,
+            account_id: caller.account.id,
+            key_id: caller.key.id,
+            custom_tag: customTag,
+            status: 'queued',
+            source,
+            targets: JSON.stringify(targets),
+            input_type: inputType,
+            spoken_terms: JSON.stringify(spokenTerms),
+            glossary_id: glossaryId ?? null,
+            error_message: null,
+            result: null,
+            created_at: new Date().toISOString(),
+          },
+          Buffer.from(upload.file.bytes),
+        );
+        fleet.notify();
+        return { job_id: id };
+      }
       mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
       writeFileSync(join(jobDir(context), id), upload.file.bytes);
       voiceDatabase(context)
@@ -225,7 +303,7 @@ export const VOICE_JOB_ROUTES: readonly Route[] = [
     bodyLimit: MAX_JOB_FILE_BYTES + 1024 * 1024,
   },
   defineRoute(ENDPOINTS.getVoiceJob, async ({ params, caller, context }) => {
-    const job = findJob(context, caller.account.id, params.job_id);
+    const job = await findJob(context, caller.account.id, params.job_id);
     return {
       job_id: job.id,
       status: job.status,
@@ -233,7 +311,7 @@ export const VOICE_JOB_ROUTES: readonly Route[] = [
     };
   }),
   defineRoute(ENDPOINTS.getVoiceJobResult, async ({ params, caller, context }) => {
-    const job = findJob(context, caller.account.id, params.job_id);
+    const job = await findJob(context, caller.account.id, params.job_id);
     if (job.status === 'error')
       throw badRequest(`The voice job failed: ${job.error_message ?? 'unknown error'}`);
     if (job.status !== 'done' || !job.result)

@@ -63,8 +63,10 @@ export function registerVoiceSocket(app: FastifyInstance, context: ServiceContex
   app.addHook('preClose', async () => {
     await Promise.all([...open].map((shutdown) => shutdown()));
   });
-  // Voice jobs a stopped server left queued or processing run again once it listens.
+  // Voice jobs a stopped server left queued or processing run again once it listens (embedded).
   app.addHook('onReady', async () => {
+    // On a fleet, jobs are pg-boss's (fleet-queue.ts).
+    if (context.options.databaseUrl !== undefined) return;
     runVoiceJobs(context, app.log);
     runVoiceTranslateJobs(context, app.log);
   });

@@ -11,15 +11,17 @@
  *   `signed_download_url` with `?include=signed_url`), `downloaded`, or `failed` with `error.message`;
  * - `GET <download_url>` with the signature → the result: the translation as text (`text/plain`), as
  *   subtitles timed on the speech (`application/x-subrip`), or spoken by espeak-ng in the audio type asked.
- * Transcripts are punctuated (`punctuate.ts`) before translation. Jobs live in `voice.sqlite`
- * (`voice_translate_jobs`), files under `<dataDir>/voice-jobs/`: jobs are per instance (a fleet's other
- * instances answer 404 for them). Signatures are HMAC-SHA256 over the job, the purpose and an expiry, with
- * a secret kept in the server's settings (shared by a fleet on one database).
+ * Transcripts are punctuated (`punctuate.ts`) before translation. Embedded (no `databaseUrl`): jobs live in
+ * `voice.sqlite` (`voice_translate_jobs`), files under `<dataDir>/voice-jobs/`. On a fleet (`databaseUrl`):
+ * rows, the uploaded audio and the results in PostgreSQL, jobs on pg-boss shared by every instance
+ * (fleet-store.ts, fleet-queue.ts), so any instance takes the upload, the polls and the downloads.
+ * Signatures are HMAC-SHA256 over the job, the purpose and an expiry, with a secret kept in the server's
+ * settings (shared by a fleet on one database: a URL signed by one instance is valid on every other).
  */
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
+import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   ENDPOINTS,
@@ -40,6 +42,9 @@ import {
   utcDay,
 } from '@glossa/server/feature';
 import type { FastifyBaseLogger } from 'fastify';
+import type { JobControl } from './fleet-queue.js';
+import type { Claimed, FleetVoiceStore } from './fleet-store.js';
+import { fleetVoiceJobs } from './fleet-store.js';
 import {
   declaredMediaType,
   decodeFile,
@@ -48,7 +53,7 @@ import {
   JOB_TARGET_TYPES,
 } from './media.js';
 import { punctuate } from './punctuate.js';
-import { startRecognizer, type UtteranceSpan } from './recognizer.js';
+import { type Recognizer, startRecognizer, type UtteranceSpan } from './recognizer.js';
 import { checkVoiceLanguages, glossarySourceTerms, translateTranscripts } from './resources.js';
 import { customTagOf } from './routes.js';
 import { speechVoice, synthesize } from './speech.js';
@@ -69,7 +74,7 @@ interface StoredResult {
   error?: string;
   bytes?: number;
 }
-interface Row {
+export interface Row {
   id: string;
   account_id: string;
   key_id: string;
@@ -160,8 +165,10 @@ const baseUrl = (context: ServiceContext, caller: Caller) =>
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function findRow(context: ServiceContext, id: string): Row | undefined {
+async function findRow(context: ServiceContext, id: string): Promise<Row | undefined> {
   if (!UUID.test(id)) return undefined;
+  const fleet = fleetVoiceJobs(context);
+  if (fleet) return (await fleet.store()).findTranslate(id.toLowerCase());
   return voiceDatabase(context).prepare('SELECT * FROM voice_translate_jobs WHERE id = ?').get(id) as
     | Row
     | undefined;
@@ -230,77 +237,155 @@ export function subrip(cues: readonly { text: string; span: UtteranceSpan }[]): 
     .join('\n');
 }
 
+interface Translated {
+  results: StoredResult[];
+  product: 'speech_to_text' | 'speech_to_speech';
+  seconds: number;
+}
+
+interface TranslateHooks {
+  /** Keeps the bytes of target `index` (a failure here fails that target). */
+  save(index: number, bytes: Buffer): void;
+  /** Is given the recognizer (to stop it). */
+  track?(recognizer: Recognizer): void;
+}
+
+/**
+ * Transcribes the audio in `file`, translates it into each target and renders each result (given to
+ * `hooks.save`); one result per target, complete or failed. Throws when the whole job fails (the audio, the
+ * account). Nothing is recorded here.
+ */
+async function translateAudio(
+  context: ServiceContext,
+  job: Row,
+  file: string,
+  log: JobLog,
+  hooks: TranslateHooks,
+): Promise<Translated> {
+  const targets = JSON.parse(job.targets) as TargetSpec[];
+  const account = await context.storage.getAccount(job.account_id);
+  if (!account) throw new Error('The account of this job no longer exists.');
+  const caller: Caller = { account, key: { id: job.key_id, accountId: job.account_id } };
+  const pcm = await decodeFile(file);
+  const terms = await glossarySourceTerms(context, caller, job.source_language, undefined);
+  const utterances: Utterance[] = [];
+  const recognizer = startRecognizer({
+    inputType: null,
+    onUtterance: (text, span) =>
+      utterances.push({ text: punctuate(text, { language: job.source_language, terms }), span }),
+  });
+  hooks.track?.(recognizer);
+  recognizer.write(pcm);
+  await recognizer.finish();
+  let spoken = false;
+  const results: StoredResult[] = [];
+  for (const [index, target] of targets.entries()) {
+    try {
+      const texts = await translateTranscripts(
+        context,
+        caller,
+        {
+          source: job.source_language,
+          target: target.language,
+          formality: 'default',
+          glossaryId: undefined,
+        },
+        utterances.map((utterance) => utterance.text),
+      );
+      const kind = JOB_TARGET_TYPES[target.type]!;
+      let bytes: Buffer;
+      if (kind === 'text') bytes = Buffer.from(texts.length ? `${texts.join(' ')}\n` : '');
+      else if (kind === 'subrip')
+        bytes = Buffer.from(
+          subrip(utterances.map((utterance, i) => ({ text: texts[i] ?? '', span: utterance.span }))),
+        );
+      else {
+        spoken = true;
+        const text = texts.join(' ').trim();
+        bytes = await encodeSpeech(await synthesize(text || ' ', target.language), kind);
+      }
+      hooks.save(index, bytes);
+      results[index] = { status: 'complete', bytes: bytes.length };
+    } catch (error) {
+      log.warn({ err: error, job: job.id, target: index }, 'voice translation target failed');
+      results[index] = { status: 'failed', error: `Processing failed: ${(error as Error).message}` };
+    }
+  }
+  return { results, product: spoken ? 'speech_to_speech' : 'speech_to_text', seconds: recognizer.seconds };
+}
+
+function billTranslation(context: ServiceContext, job: Row, translated: Translated): Promise<void> {
+  return context.storage.recordUsage({
+    accountId: job.account_id,
+    keyId: job.key_id,
+    product: translated.product,
+    units: translated.seconds / 60,
+    customTag: job.custom_tag,
+    day: utcDay(new Date()),
+  });
+}
+
+/** Why a whole job failed: the audio or the account; anything else is logged. */
+function failureMessage(error: unknown, log: JobLog, id: string): string {
+  const known = error instanceof Error && /^The (audio|account)/.test(error.message);
+  if (!known) log.error({ err: error, job: id }, 'voice translation job failed');
+  return known ? (error as Error).message : 'Transcription failed.';
+}
+
 async function processJob(context: ServiceContext, job: Row, log: JobLog): Promise<void> {
   const targets = JSON.parse(job.targets) as TargetSpec[];
-  const results: StoredResult[] = targets.map(() => ({ status: 'processing' }));
+  let results: StoredResult[] = targets.map(() => ({ status: 'processing' }));
   update(context, job.id, 'processing', results);
-  const fail = (message: string) => {
+  try {
+    const translated = await translateAudio(context, job, sourceFile(context, job.id), log, {
+      save: (index, bytes) => writeFileSync(resultFile(context, job.id, index), bytes),
+    });
+    results = translated.results;
+    await billTranslation(context, job, translated);
+  } catch (error) {
+    const message = failureMessage(error, log, job.id);
     for (const result of results)
       if (result.status === 'processing') Object.assign(result, { status: 'failed', error: message });
-  };
-  try {
-    const account = await context.storage.getAccount(job.account_id);
-    if (!account) throw new Error('The account of this job no longer exists.');
-    const caller: Caller = { account, key: { id: job.key_id, accountId: job.account_id } };
-    const pcm = await decodeFile(sourceFile(context, job.id));
-    const terms = await glossarySourceTerms(context, caller, job.source_language, undefined);
-    const utterances: Utterance[] = [];
-    const recognizer = startRecognizer({
-      inputType: null,
-      onUtterance: (text, span) =>
-        utterances.push({ text: punctuate(text, { language: job.source_language, terms }), span }),
-    });
-    recognizer.write(pcm);
-    await recognizer.finish();
-    let spoken = false;
-    for (const [index, target] of targets.entries()) {
-      try {
-        const texts = await translateTranscripts(
-          context,
-          caller,
-          {
-            source: job.source_language,
-            target: target.language,
-            formality: 'default',
-            glossaryId: undefined,
-          },
-          utterances.map((utterance) => utterance.text),
-        );
-        const kind = JOB_TARGET_TYPES[target.type]!;
-        let bytes: Buffer;
-        if (kind === 'text') bytes = Buffer.from(texts.length ? `${texts.join(' ')}\n` : '');
-        else if (kind === 'subrip')
-          bytes = Buffer.from(
-            subrip(utterances.map((utterance, i) => ({ text: texts[i] ?? '', span: utterance.span }))),
-          );
-        else {
-          spoken = true;
-          const text = texts.join(' ').trim();
-          bytes = await encodeSpeech(await synthesize(text || ' ', target.language), kind);
-        }
-        writeFileSync(resultFile(context, job.id, index), bytes);
-        results[index] = { status: 'complete', bytes: bytes.length };
-      } catch (error) {
-        log.warn({ err: error, job: job.id, target: index }, 'voice translation target failed');
-        results[index] = { status: 'failed', error: `Processing failed: ${(error as Error).message}` };
-      }
-    }
-    await context.storage.recordUsage({
-      accountId: job.account_id,
-      keyId: job.key_id,
-      product: spoken ? 'speech_to_speech' : 'speech_to_text',
-      units: recognizer.seconds / 60,
-      customTag: job.custom_tag,
-      day: utcDay(new Date()),
-    });
-  } catch (error) {
-    const known = error instanceof Error && /^The (audio|account)/.test(error.message);
-    if (!known) log.error({ err: error, job: job.id }, 'voice translation job failed');
-    fail(known ? (error as Error).message : 'Transcription failed.');
   }
   if (!voiceDatabase(context).open) return;
   update(context, job.id, 'done', results);
   rmSync(sourceFile(context, job.id), { force: true });
+}
+
+/**
+ * Runs a job claimed on a fleet (fleet-queue.ts): the audio from the row (through a temporary file for
+ * ffmpeg), the results and their bytes written only if this attempt still holds the job, and billed only
+ * then: once.
+ */
+export function fleetTranslateJobHandler(context: ServiceContext, log: JobLog) {
+  return async (job: Claimed<Row>, store: FleetVoiceStore, control: JobControl): Promise<void> => {
+    const targets = JSON.parse(job.targets) as TargetSpec[];
+    await store.setProcessing(job, JSON.stringify(targets.map(() => ({ status: 'processing' }))));
+    const file = join(dir(context), `${job.id}.attempt-${job.attempt}`);
+    const outputs: Buffer[] = [];
+    let results: StoredResult[];
+    let translated: Translated | undefined;
+    try {
+      mkdirSync(dir(context), { recursive: true, mode: 0o700 });
+      writeFileSync(file, job.upload, { mode: 0o600 });
+      translated = await translateAudio(context, job, file, log, {
+        save: (index, bytes) => {
+          outputs[index] = bytes;
+        },
+        track: (recognizer) => control.track(recognizer),
+      });
+      results = translated.results;
+    } catch (error) {
+      // A closing instance queues the job again (fleet-queue.ts) rather than failing it.
+      if (control.closing) return;
+      const message = failureMessage(error, log, job.id);
+      results = targets.map(() => ({ status: 'failed', error: message }));
+    } finally {
+      rmSync(file, { force: true });
+    }
+    const finished = await store.finishTranslate(job, JSON.stringify(results), outputs);
+    if (finished && translated) await billTranslation(context, job, translated);
+  };
 }
 
 // --- routes -------------------------------------------------------------------------------------------
@@ -366,38 +451,57 @@ function statusOf(row: Row, results: StoredResult[], include: boolean, base: str
   };
 }
 
-const ownJob = (context: ServiceContext, caller: Caller, id: string) => {
-  const row = findRow(context, id);
+async function ownJob(context: ServiceContext, caller: Caller, id: string): Promise<Row> {
+  const row = await findRow(context, id);
   if (!row || row.account_id !== caller.account.id) throw notFound(`Voice translation job ${id} not found.`);
   return row;
-};
+}
 
 export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
   defineRoute(ENDPOINTS.createVoiceTranslateJob, async ({ body, query, caller, request, context, reply }) => {
     const { source, contentType, specs } = checkCreate(context, body);
     const id = randomUUID();
     const now = new Date().toISOString();
-    voiceDatabase(context)
-      .prepare(
-        `INSERT INTO voice_translate_jobs (id, account_id, key_id, custom_tag, status, file_name, content_type,
+    const fleet = fleetVoiceJobs(context);
+    if (fleet) {
+      await (await fleet.store()).insertTranslate({
+        id,
+        account_id: caller.account.id,
+        key_id: caller.key.id,
+        custom_tag: customTagOf(request),
+        status: 'pending',
+        file_name: body.source_file.name,
+        content_type: contentType,
+        content_length: body.source_file.content_length,
+        source_language: source,
+        source_given: body.parameters?.source_language === undefined ? 0 : 1,
+        targets: JSON.stringify(specs),
+        results: JSON.stringify(specs.map(() => ({ status: 'pending' }))),
+        created_at: now,
+        updated_at: now,
+      });
+    } else
+      voiceDatabase(context)
+        .prepare(
+          `INSERT INTO voice_translate_jobs (id, account_id, key_id, custom_tag, status, file_name, content_type,
            content_length, source_language, source_given, targets, results, created_at, updated_at)
          VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        caller.account.id,
-        caller.key.id,
-        customTagOf(request),
-        body.source_file.name,
-        contentType,
-        body.source_file.content_length,
-        source,
-        body.parameters?.source_language === undefined ? 0 : 1,
-        JSON.stringify(specs),
-        JSON.stringify(specs.map(() => ({ status: 'pending' }))),
-        now,
-        now,
-      );
+        )
+        .run(
+          id,
+          caller.account.id,
+          caller.key.id,
+          customTagOf(request),
+          body.source_file.name,
+          contentType,
+          body.source_file.content_length,
+          source,
+          body.parameters?.source_language === undefined ? 0 : 1,
+          JSON.stringify(specs),
+          JSON.stringify(specs.map(() => ({ status: 'pending' }))),
+          now,
+          now,
+        );
     const uploadUrl = `${baseUrl(context, caller)}${JOB_PATH}/${id}/source`;
     const signature = await sign(context, id, 'upload');
     return reply.code(201).send({
@@ -413,8 +517,9 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
     ...defineRoute(
       ENDPOINTS.uploadVoiceTranslateSource,
       async ({ params, query, request, reply, context }) => {
-        const row = findRow(context, params.job_id);
+        let row: Row | undefined;
         try {
+          row = await findRow(context, params.job_id);
           await verify(context, params.job_id, 'upload', signatureOf(request, query));
           if (!row) throw notFound(`Voice translation job ${params.job_id} not found.`);
           if (row.status !== 'pending')
@@ -435,23 +540,56 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
           request.raw.resume();
           throw error;
         }
-        mkdirSync(dir(context), { recursive: true, mode: 0o700 });
-        const file = sourceFile(context, row.id);
+        const pending = row;
         let received = 0;
         const limit = new Transform({
           transform(chunk: Buffer, _encoding, done) {
             received += chunk.length;
-            if (received > row.content_length)
+            if (received > pending.content_length)
               done(
                 new ServiceError(
                   413,
-                  `The upload is larger than the ${row.content_length} bytes announced.`,
+                  `The upload is larger than the ${pending.content_length} bytes announced.`,
                   'request_too_large',
                 ),
               );
             else done(null, chunk);
           },
         });
+        const targets = JSON.parse(row.targets) as TargetSpec[];
+        const fleet = fleetVoiceJobs(context);
+        if (fleet) {
+          // On a fleet the audio goes to PostgreSQL, for whichever instance runs the job.
+          const chunks: Buffer[] = [];
+          const keep = new Writable({
+            write(chunk: Buffer, _encoding, done) {
+              chunks.push(chunk);
+              done();
+            },
+          });
+          try {
+            await pipeline(request.raw, limit, keep);
+          } catch (error) {
+            request.raw.resume();
+            throw error instanceof ServiceError ? error : badRequest('The upload was interrupted.');
+          }
+          if (received === 0) throw badRequest('The upload is empty: send the audio file as the body.');
+          const stored = await (await fleet.store()).upload(
+            row.id,
+            Buffer.concat(chunks),
+            JSON.stringify(targets.map(() => ({ status: 'uploaded' }))),
+          );
+          if (!stored)
+            throw new ServiceError(
+              409,
+              `The audio of job ${row.id} was already uploaded.`,
+              'invalid_request',
+            );
+          fleet.notify();
+          return reply.code(204).send();
+        }
+        mkdirSync(dir(context), { recursive: true, mode: 0o700 });
+        const file = sourceFile(context, row.id);
         try {
           await pipeline(request.raw, limit, createWriteStream(file, { mode: 0o600 }));
         } catch (error) {
@@ -463,7 +601,6 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
           rmSync(file, { force: true });
           throw badRequest('The upload is empty: send the audio file as the body.');
         }
-        const targets = JSON.parse(row.targets) as TargetSpec[];
         update(
           context,
           row.id,
@@ -477,29 +614,39 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
     bodyLimit: MAX_VOICE_JOB_SOURCE_BYTES + 1024 * 1024,
   },
   defineRoute(ENDPOINTS.getVoiceTranslateJobStatus, async ({ params, query, caller, context }) => {
-    const row = ownJob(context, caller, params.job_id);
+    const row = await ownJob(context, caller, params.job_id);
     const results = JSON.parse(row.results) as StoredResult[];
     const signatures = await Promise.all(results.map((_, index) => sign(context, row.id, `result-${index}`)));
     return statusOf(row, results, wantsSignedUrl(query), baseUrl(context, caller), signatures);
   }),
   defineRoute(ENDPOINTS.downloadVoiceTranslateResult, async ({ params, query, request, reply, context }) => {
     await verify(context, params.job_id, `result-${params.index}`, signatureOf(request, query));
-    const row = findRow(context, params.job_id);
+    const row = await findRow(context, params.job_id);
     const index = Number(params.index);
     const results = row ? (JSON.parse(row.results) as StoredResult[]) : [];
     const result = results[index];
     if (!row || !result || (result.status !== 'complete' && result.status !== 'downloaded'))
       throw notFound(`Result ${params.index} of voice translation job ${params.job_id} not found.`);
-    const file = resultFile(context, row.id, index);
+    const gone = () => notFound(`Result ${params.index} of voice translation job ${params.job_id} is gone.`);
     let bytes: Buffer;
-    try {
-      statSync(file);
-      bytes = readFileSync(file);
-    } catch {
-      throw notFound(`Result ${params.index} of voice translation job ${params.job_id} is gone.`);
+    const fleet = fleetVoiceJobs(context);
+    if (fleet) {
+      const store = await fleet.store();
+      const found = await store.result(row.id, index);
+      if (!found) throw gone();
+      bytes = found;
+      await store.setDownloaded(row.id, index);
+    } else {
+      const file = resultFile(context, row.id, index);
+      try {
+        statSync(file);
+        bytes = readFileSync(file);
+      } catch {
+        throw gone();
+      }
+      results[index] = { ...result, status: 'downloaded' };
+      update(context, row.id, row.status, results);
     }
-    results[index] = { ...result, status: 'downloaded' };
-    update(context, row.id, row.status, results);
     const type = (JSON.parse(row.targets) as TargetSpec[])[index]!.type;
     const contentType =
       type === 'text/plain'

@@ -1,0 +1,264 @@
+/**
+ * The voice job queue of a fleet: pg-boss (10, on the server's PostgreSQL, queue `glossa-voice-jobs`)
+ * delivers each job of either interface to one worker of one instance; each instance runs one voice job at
+ * a time, as the embedded server does. Rows and bytes live in PostgreSQL (fleet-store.ts).
+ *
+ * The same lease design as the documents' queue (`@glossa/server-documents`, pg-queue.ts): each instance
+ * holds a session-level advisory lock on its own connection, keyed by an owner id (`host/pid/random`)
+ * written on the rows it processes. PostgreSQL releases the lock when that connection ends (the process
+ * died), so every few seconds each instance looks for owners of processing rows whose lock it can take: those
+ * are dead, and their jobs are queued again (with a new pg-boss job, in the same transaction) for any
+ * instance. Each claim increments the row's attempt and finishing or failing is conditional on it, and usage
+ * is recorded only by the attempt whose finish wrote the row: a job finishes once and is billed once. A
+ * closing instance (SIGTERM) stops its recognizer and queues its job again at once.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { RunningFeature, ServiceContext } from '@glossa/server/feature';
+import { ServiceError } from '@glossa/server/feature';
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
+import {
+  type Claimed,
+  createFleetVoiceStore,
+  type FleetVoiceStore,
+  migrateVoice,
+  type QueuedJob,
+  setFleetVoiceJobs,
+} from './fleet-store.js';
+import type { JobRow } from './jobs.js';
+import type { Recognizer } from './recognizer.js';
+import type { Row as TranslateRow } from './translate-jobs.js';
+
+/** The pg-boss queue of voice jobs (both interfaces). */
+export const VOICE_JOB_QUEUE = 'glossa-voice-jobs';
+/** First key of the owners' advisory locks (the documents' queue uses 7_117_020). */
+const LEASE_LOCK = 7_117_021;
+
+/** What a running job may ask of the queue. */
+export interface JobControl {
+  /** True once the instance closes: the job is queued again, not failed. */
+  readonly closing: boolean;
+  /** The job's recognizer, stopped when the instance closes. */
+  track(recognizer: Recognizer): void;
+}
+
+export interface FleetJobHandlers {
+  voice(job: Claimed<JobRow>, store: FleetVoiceStore, control: JobControl): Promise<void>;
+  translate(job: Claimed<TranslateRow>, store: FleetVoiceStore, control: JobControl): Promise<void>;
+}
+
+export interface FleetQueueOptions {
+  /** How often dead instances' jobs are looked for, in ms (default 5 s). */
+  readonly leaseCheckMs?: number;
+  /** How often an idle worker asks pg-boss for a job, in seconds (default 2). */
+  readonly pollingIntervalSeconds?: number;
+}
+
+/**
+ * Starts the fleet backend of voice jobs for a server with `databaseUrl`: migrations, pg-boss, the lease and
+ * the worker. The routes find it through `fleetVoiceJobs(context)` at once; they wait for its start.
+ */
+export function startFleetVoiceJobs(
+  url: string,
+  context: ServiceContext,
+  log: FastifyBaseLogger,
+  handlers: FleetJobHandlers,
+  options: FleetQueueOptions = {},
+): RunningFeature {
+  const pool = new pg.Pool({ connectionString: url, max: 4, application_name: 'glossa-voice' });
+  // An idle client losing its connection (a database restart) must not crash the process.
+  pool.on('error', () => {});
+  const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
+  const running = new Map<string, { job: QueuedJob; attempt: number; recognizer?: Recognizer }>();
+  const jobs = new Set<Promise<void>>();
+  let closed = false;
+  let boss: PgBoss | undefined;
+  let worker: string | undefined;
+  let lease: pg.Client | undefined;
+  let leasing: Promise<void> | undefined;
+  const timers: NodeJS.Timeout[] = [];
+
+  const connectLease = async () => {
+    const client = new pg.Client({ connectionString: url, application_name: 'glossa-voice-lease' });
+    // A lost connection: taken again, with the same owner, at the next check or claim. Meanwhile another
+    // instance may queue this one's jobs again; a job running here is then fenced out when it finishes.
+    client.on('error', (error) => {
+      log.warn({ err: error }, 'voice job lease connection lost');
+      if (lease === client) lease = undefined;
+      client.end().catch(() => {});
+    });
+    client.on('end', () => {
+      if (lease === client) lease = undefined;
+    });
+    try {
+      await client.connect();
+      await client.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [LEASE_LOCK, owner]);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    lease = client;
+  };
+  const takeLease = async () => {
+    if (lease) return;
+    leasing ??= connectLease().finally(() => {
+      leasing = undefined;
+    });
+    await leasing;
+  };
+
+  const starting = (async () => {
+    await migrateVoice(pool);
+    boss = new PgBoss({
+      connectionString: url,
+      max: 2,
+      application_name: 'glossa-voice',
+      schedule: false,
+      maintenanceIntervalSeconds: 30,
+    });
+    boss.on('error', (error) => log.warn({ err: error }, 'voice job queue (pg-boss) error'));
+    await boss.start();
+    await boss.createQueue(VOICE_JOB_QUEUE, {
+      name: VOICE_JOB_QUEUE,
+      policy: 'standard',
+      retryLimit: 20,
+      retryDelay: 2,
+      retryBackoff: true,
+      // The lease, not this expiry, takes over a dead instance's jobs (a long file may take many minutes).
+      expireInSeconds: 3600,
+    });
+    const started = boss;
+    const store = createFleetVoiceStore(pool, async (db, job) => {
+      await started.send(VOICE_JOB_QUEUE, job, { db });
+    });
+    await takeLease();
+    return store;
+  })();
+  starting.catch((error) => log.error({ err: error }, 'voice job storage could not start'));
+
+  async function run(store: FleetVoiceStore, job: QueuedJob): Promise<void> {
+    if (closed) {
+      // Fetched as this instance closes: a new job for another instance (a duplicate is harmless).
+      await boss?.send(VOICE_JOB_QUEUE, job);
+      return;
+    }
+    await takeLease();
+    const entry: { job: QueuedJob; attempt: number; recognizer?: Recognizer } = { job, attempt: 0 };
+    running.set(job.id, entry);
+    try {
+      const claimed = await store.claim(job, owner);
+      // Not waiting: done, failed, or run by a live instance (a duplicate job).
+      if (!claimed) return;
+      entry.attempt = claimed.attempt;
+      const control: JobControl = {
+        get closing() {
+          return closed;
+        },
+        track(recognizer) {
+          entry.recognizer = recognizer;
+          if (closed) recognizer.abort();
+        },
+      };
+      try {
+        if (job.kind === 'voice') await handlers.voice(claimed as Claimed<JobRow>, store, control);
+        else await handlers.translate(claimed as Claimed<TranslateRow>, store, control);
+      } finally {
+        // A closing instance hands its job over at once (a no-op when the job finished).
+        if (closed) await store.requeue(job, claimed.attempt);
+      }
+    } finally {
+      running.delete(job.id);
+    }
+  }
+
+  /** Dead instances' jobs back in the queue, this one's orphans too. */
+  async function checkLeases(store: FleetVoiceStore): Promise<void> {
+    await takeLease();
+    for (const other of await store.owners(owner)) {
+      const taken = await store.takeOver(other, async (client) => {
+        const { rows } = await client.query<{ free: boolean }>(
+          'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2)) AS free',
+          [LEASE_LOCK, other],
+        );
+        return rows[0]!.free;
+      });
+      if (taken > 0) log.warn({ jobs: taken, owner: other }, 'voice jobs of a stopped instance queued again');
+    }
+    await store.orphans(owner, [...running.keys()]);
+  }
+
+  const ready = starting.then(async (store) => {
+    if (closed || !boss) return store;
+    worker = await boss.work<QueuedJob>(
+      VOICE_JOB_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+      async ([job]) => {
+        if (!job) return;
+        // A failure here (the database) goes back to pg-boss, which retries the job; a row left processing
+        // by it is queued again by the orphan check.
+        const work = run(store, job.data);
+        const settled = work.catch(() => {});
+        jobs.add(settled);
+        try {
+          await work;
+        } catch (error) {
+          if (!closed) log.error({ err: error, job: job.data.id }, 'voice job failed');
+          throw error;
+        } finally {
+          jobs.delete(settled);
+        }
+      },
+    );
+    let checking = false;
+    const leaseTimer = setInterval(() => {
+      if (closed || checking) return;
+      checking = true;
+      checkLeases(store)
+        .catch((error) => log.warn({ err: error }, 'voice job lease check failed'))
+        .finally(() => {
+          checking = false;
+        });
+    }, options.leaseCheckMs ?? 5000);
+    leaseTimer.unref();
+    timers.push(leaseTimer);
+    return store;
+  });
+  ready.catch(() => {});
+
+  context.metrics.gauge(
+    'glossa_voice_job_queue_depth',
+    'Voice jobs waiting (both interfaces), on every instance that shares the storage.',
+    async () => (await (await ready).counts()).waiting,
+  );
+
+  setFleetVoiceJobs(context, {
+    async store() {
+      try {
+        return await ready;
+      } catch {
+        throw new ServiceError(503, 'Voice jobs are not available: their database does not answer.');
+      }
+    },
+    notify() {
+      if (boss && worker) boss.notifyWorker(worker);
+    },
+  });
+
+  return {
+    async close() {
+      // Still registered: a late request fails (503 or 500), it never falls back to this instance's SQLite.
+      closed = true;
+      for (const timer of timers) clearInterval(timer);
+      await ready.catch(() => undefined);
+      if (boss && worker) await boss.offWork({ id: worker }).catch(() => {});
+      // The running job stops its recognizer and queues its row again (run's finally).
+      for (const entry of running.values()) entry.recognizer?.abort();
+      await Promise.allSettled([...jobs]);
+      await boss?.stop({ graceful: true, wait: true, timeout: 5000 }).catch(() => {});
+      await lease?.end().catch(() => {});
+      await pool.end().catch(() => {});
+    },
+  };
+}
