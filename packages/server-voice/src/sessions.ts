@@ -8,8 +8,10 @@
  * instance: each session, each token hash (with its expiry), the session's latest token and whether it is
  * streaming are kept in the storage's settings; a token is used once fleet-wide (an atomic claim), and an
  * instance that sees a token of a session it does not hold takes the session over (its configuration and
- * owner are in the settings), so a reconnect or a WebSocket may reach any instance. The settings of old
- * sessions are not deleted (the storage has no delete for settings): a few short rows per session.
+ * owner are in the settings), so a reconnect or a WebSocket may reach any instance. An instance that
+ * forgets a session also deletes its settings (and those of the tokens it issued or saw) when the session
+ * has been idle fleet-wide for `SESSION_TTL_MS`: its latest token older than that, and no stream on it
+ * since (a stream's end is written with its time).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Caller, ServiceContext } from '@glossa/server/feature';
@@ -65,6 +67,8 @@ export interface SharedSettings {
   set(name: string, value: string): Promise<void>;
   /** Sets the value when the setting has none yet; returns the value it has now. */
   claim(name: string, value: string): Promise<string>;
+  /** Deletes these settings. */
+  delete(names: readonly string[]): Promise<void>;
   /** The owner of a session taken over from another instance. */
   caller(accountId: string, keyId: string): Promise<Caller | undefined>;
 }
@@ -90,7 +94,10 @@ export class VoiceSessions {
   /** Unique to this instance: the value it claims a token with. */
   private readonly instance = randomUUID();
 
-  constructor(private readonly shared?: SharedSettings) {}
+  constructor(
+    private readonly shared?: SharedSettings,
+    private readonly sessionTtlMs = SESSION_TTL_MS,
+  ) {}
 
   async create(owner: { caller: Caller; customTag: string }, config: SessionConfig) {
     this.sweep();
@@ -222,7 +229,8 @@ export class VoiceSessions {
   release(session: VoiceSession): Promise<void> {
     session.streaming = false;
     session.lastUsed = Date.now();
-    return this.shared ? this.shared.set(NAMES.stream(session.id), 'idle') : Promise.resolve();
+    // `idle:<time>`: when the last stream ended, for the fleet-wide idle time of the sweep.
+    return this.shared ? this.shared.set(NAMES.stream(session.id), `idle:${Date.now()}`) : Promise.resolve();
   }
 
   /** Sessions whose WebSocket is open right now. */
@@ -244,37 +252,70 @@ export class VoiceSessions {
 
   private sweep(): void {
     const now = Date.now();
+    const forgotten = new Map<string, string[]>();
     for (const [tokenHash, id] of this.byToken) {
       const session = this.sessions.get(id);
-      if (!session || (!session.streaming && now - session.lastUsed > SESSION_TTL_MS)) {
+      if (!session || (!session.streaming && now - session.lastUsed > this.sessionTtlMs)) {
         this.byToken.delete(tokenHash);
         this.sessions.delete(id);
+        forgotten.set(id, [...(forgotten.get(id) ?? []), tokenHash]);
       }
+    }
+    if (this.shared)
+      for (const [id, tokenHashes] of forgotten) void this.forget(this.shared, id, tokenHashes);
+  }
+
+  /**
+   * Deletes the settings of a session this instance forgot, unless it was used on the fleet within the
+   * session TTL (another instance holds it then, and deletes them when it forgets it). Best effort: a
+   * failure leaves a few rows behind.
+   */
+  private async forget(shared: SharedSettings, id: string, tokenHashes: string[]): Promise<void> {
+    try {
+      const stream = await shared.get(NAMES.stream(id));
+      if (stream === 'streaming') return;
+      const ended = Number(stream?.slice('idle:'.length) ?? 0);
+      const latest = await shared.get(NAMES.latest(id));
+      const record = latest === undefined ? undefined : await shared.get(NAMES.token(latest));
+      const issued =
+        record === undefined ? 0 : (JSON.parse(record) as { expires: number }).expires - TOKEN_TTL_MS;
+      if (Date.now() - Math.max(ended || 0, issued) <= this.sessionTtlMs) return;
+      const tokens = new Set([...tokenHashes, ...(latest === undefined ? [] : [latest])]);
+      await shared.delete([
+        NAMES.session(id),
+        NAMES.latest(id),
+        NAMES.stream(id),
+        ...[...tokens].flatMap((tokenHash) => [NAMES.token(tokenHash), NAMES.used(tokenHash)]),
+      ]);
+    } catch {
+      // Kept: rows of an old session are harmless (a token in them has expired).
     }
   }
 }
 
 const registry = new WeakMap<ServiceContext, VoiceSessions>();
 
+/** A storage's settings as what the instances of a fleet share about sessions. */
+export function sharedSettings(storage: ServiceContext['storage']): SharedSettings {
+  return {
+    get: (name) => storage.getSetting(name),
+    set: (name, value) => storage.setSetting(name, value),
+    claim: (name, value) => storage.claimSetting(name, value),
+    delete: (names) => storage.deleteSettings(names),
+    async caller(accountId, keyId) {
+      const account = await storage.getAccount(accountId);
+      return account && { account, key: { id: keyId, accountId } };
+    },
+  };
+}
+
 /** The sessions of one server (both plan listeners share them). */
 export function voiceSessions(context: ServiceContext): VoiceSessions {
   let sessions = registry.get(context);
   if (!sessions) {
     // On a fleet (one PostgreSQL for every instance), through the storage's settings.
-    const { storage } = context;
-    const shared: SharedSettings | undefined =
-      context.options.databaseUrl === undefined
-        ? undefined
-        : {
-            get: (name) => storage.getSetting(name),
-            set: (name, value) => storage.setSetting(name, value),
-            claim: (name, value) => storage.claimSetting(name, value),
-            async caller(accountId, keyId) {
-              const account = await storage.getAccount(accountId);
-              return account && { account, key: { id: keyId, accountId } };
-            },
-          };
-    sessions = new VoiceSessions(shared);
+    const fleet = context.options.databaseUrl !== undefined;
+    sessions = new VoiceSessions(fleet ? sharedSettings(context.storage) : undefined);
     registry.set(context, sessions);
   }
   return sessions;
