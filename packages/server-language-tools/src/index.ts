@@ -2,6 +2,7 @@ import type { ServerFeature } from '@glossa/server/feature';
 import { detectLanguageRoute } from './detect/routes.js';
 import { pollQualityEvaluationRoute, submitQualityEvaluationRoute } from './quality/jobs.js';
 import { evaluateQualityRoute } from './quality/routes.js';
+import { startQualityJobs } from './quality/service.js';
 import { retainWriteHelpers } from './write/helper-lifetime.js';
 import { writeLanguageObjects } from './write/languages.js';
 import { correctRoute, rephraseRoute } from './write/routes.js';
@@ -9,7 +10,8 @@ import { correctRoute, rephraseRoute } from './write/routes.js';
 /**
  * Language tools for `@glossa/server`: text improvement (`/v2/write/rephrase`, `/v2/write/correct`: Harper
  * for English, Hunspell and Grammalecte for other languages), language detection (`/v3/detect/language`)
- * and quality evaluation (`/v1/quality-evaluation` jobs; the synchronous alias `/v3/quality/evaluate`).
+ * and quality evaluation (`/v1/quality-evaluation` jobs, in `quality.sqlite` of the data directory or, with
+ * `databaseUrl`, in PostgreSQL on pg-boss, shared by every instance; the synchronous alias `/v3/quality/evaluate`).
  */
 export function languageToolsFeature(): ServerFeature {
   return {
@@ -23,9 +25,15 @@ export function languageToolsFeature(): ServerFeature {
       evaluateQualityRoute,
     ],
     resources: { write: () => writeLanguageObjects() },
-    start() {
+    start(context, log) {
       const release = retainWriteHelpers();
-      return { close: async () => release() };
+      const quality = startQualityJobs(context, log);
+      return {
+        close: async () => {
+          await quality.close();
+          release();
+        },
+      };
     },
   };
 }

@@ -185,7 +185,7 @@ describe('POST /v1/quality-evaluation, GET /v1/quality-evaluation/{job_id}', () 
     expect(own.data.summary.overall_score).toBe(100);
   });
 
-  it('an account holds at most 1,000 jobs (they live in memory): the next is a 429', {
+  it('an account holds at most 1,000 jobs (stored, on either backend): the next is a 429', {
     timeout: 120_000,
   }, async () => {
     // A server without the request rate limit, which would answer 429 first.

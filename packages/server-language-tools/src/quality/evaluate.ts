@@ -1,0 +1,88 @@
+/**
+ * The work of a quality-evaluation job, whichever backend holds it: the checks of `@glossa/quality` with the
+ * target language's spelling check, and the report in the public typology.
+ */
+import type { EvaluationSeverity, QualityEvaluationDone, QualityEvaluationFailed } from '@glossa/protocol';
+import { type DetailedQualityIssue, evaluateSegmentsDetailed } from '@glossa/quality';
+import { spellingCheckFor } from './spelling.js';
+
+/** What a job's report is: done (the errors and a summary) or failed. */
+export type QualityReport = QualityEvaluationDone | QualityEvaluationFailed;
+
+/** What a job evaluates (stored with the job, so that any instance, or this one restarted, can run it). */
+export interface QualityRequest {
+  readonly sourceLang: string;
+  readonly targetLang: string;
+  readonly segments: readonly { readonly source: string; readonly translation: string }[];
+}
+
+/** Runs the checks of a job; a failure is a report too (`status: 'error'`), never a rejection. */
+export async function evaluate(id: string, request: QualityRequest): Promise<QualityReport> {
+  const { sourceLang, targetLang, segments } = request;
+  try {
+    const spelling = await spellingCheckFor(targetLang, segments);
+    const results = evaluateSegmentsDetailed(segments, {
+      sourceLang,
+      targetLang,
+      ...(spelling ? { spelling } : {}),
+    });
+    return { job_id: id, status: 'done', ...reportOf(results) };
+  } catch (error) {
+    return {
+      job_id: id,
+      status: 'error',
+      error: { code: 'evaluation_failed', message: `The evaluation failed: ${(error as Error).message}` },
+    };
+  }
+}
+
+/** Points a segment loses per issue of each severity (a segment scores at least 0). */
+export const SEVERITY_PENALTY: Readonly<Record<EvaluationSeverity, number>> = {
+  Critical: 25,
+  Major: 10,
+  Minor: 2,
+};
+
+const PUBLIC_SEVERITY = { critical: 'Critical', major: 'Major', minor: 'Minor' } as const;
+
+/**
+ * The report of a job: each segment's errors in the public typology, and the summary: `overall_score` is the
+ * mean over segments of 100 minus the segment's penalties (`SEVERITY_PENALTY`, at least 0), rounded;
+ * `granular_counts` counts the errors by type, sub-type and severity.
+ */
+export function reportOf(results: readonly (readonly DetailedQualityIssue[])[]): {
+  segments: QualityEvaluationDone['segments'];
+  summary: QualityEvaluationDone['summary'];
+} {
+  const counts: Record<string, Record<string, Record<string, number>>> = {};
+  let scores = 0;
+  const segments = results.map((issues, index) => {
+    let penalty = 0;
+    const errors = issues.map((issue) => {
+      const severity = PUBLIC_SEVERITY[issue.severity];
+      penalty += SEVERITY_PENALTY[severity];
+      counts[issue.kind.type] ??= {};
+      const byType = counts[issue.kind.type]!;
+      byType[issue.kind.subType] ??= {};
+      const bySubType = byType[issue.kind.subType]!;
+      bySubType[severity] = (bySubType[severity] ?? 0) + 1;
+      return {
+        type: issue.kind.type,
+        sub_type: issue.kind.subType,
+        severity,
+        explanation: issue.message,
+        source_spans: issue.sourceSpans.map(({ start, end }) => ({ start, end })),
+        target_spans: issue.targetSpans.map(({ start, end }) => ({ start, end })),
+      };
+    });
+    scores += Math.max(0, 100 - penalty);
+    return { segment_index: index, errors };
+  });
+  return {
+    segments,
+    summary: {
+      overall_score: results.length === 0 ? 100 : Math.round(scores / results.length),
+      granular_counts: counts,
+    },
+  };
+}

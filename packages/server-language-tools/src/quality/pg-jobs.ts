@@ -1,0 +1,371 @@
+/**
+ * Quality-evaluation jobs of a fleet (`databaseUrl`): rows in the `quality_jobs` table of the server's
+ * PostgreSQL, so that every instance answers the polls of every job, and jobs on pg-boss (10, the queue
+ * `glossa-quality-evaluation`), so that any instance evaluates any job, `concurrency` at a time each. The
+ * design is that of the documents' queue (`@glossa/server-documents`, pg-queue.ts):
+ *
+ * - A job's row and its pg-boss job are written in one transaction: a queued row always has a job.
+ * - The per-account limit is checked and the row inserted in one transaction under an advisory lock on the
+ *   account (`pg_advisory_xact_lock`): concurrent submissions through several instances never overshoot it.
+ * - Each instance holds a lease: a session-level advisory lock on a connection of its own, keyed by an owner
+ *   id (`host/pid/random`) written on the rows it runs. PostgreSQL releases the lock when that connection
+ *   ends (a SIGKILL, a lost machine), so every few seconds each instance looks for owners of running rows
+ *   whose lock it can take: those are dead, and their jobs are queued again (each with a new pg-boss job, in
+ *   the same transaction) for any instance. pg-boss's own expiry of an active job stays long (15 minutes);
+ *   the lease, not it, is what takes a dead instance's jobs over.
+ * - Each claim increments the row's attempt, and finishing is conditional on it: a job finishes once, with
+ *   the report of the attempt that holds it. A job started `MAX_EVALUATION_ATTEMPTS` times fails.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { migratePostgres } from '@glossa/server/feature';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
+import { evaluate, type QualityReport, type QualityRequest } from './evaluate.js';
+import {
+  abandonedReport,
+  EVALUATION_RETENTION_MS,
+  MAX_EVALUATION_ATTEMPTS,
+  MAX_EVALUATION_JOBS_PER_ACCOUNT,
+  type QualityJobs,
+} from './store.js';
+
+/** The pg-boss queue of quality-evaluation jobs. */
+export const QUALITY_JOB_QUEUE = 'glossa-quality-evaluation';
+/** First key of the instances' lease locks (the second is a hash of the owner id). */
+const LEASE_LOCK = 7_117_040;
+/** First key of the per-account submission locks (the second is a hash of the account id). */
+const ACCOUNT_LOCK = 7_117_041;
+
+/** Applied in order, one transaction each (the spine's runner, counted in `glossa_quality_schema`). */
+export const POSTGRES_QUALITY_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE quality_jobs (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'error')),
+    -- What to evaluate, until the job finishes; then its report.
+    request JSONB,
+    report JSONB,
+    -- The instance running it ('host/pid/random': its lease), and how many times a worker claimed it.
+    owner TEXT,
+    attempt INTEGER NOT NULL DEFAULT 0,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    started_at TIMESTAMPTZ,
+    finished_at TIMESTAMPTZ,
+    expires_at TIMESTAMPTZ
+  );
+  CREATE INDEX quality_jobs_account ON quality_jobs(account_id);
+  CREATE INDEX quality_jobs_expiry ON quality_jobs(expires_at);
+  CREATE INDEX quality_jobs_running ON quality_jobs(owner) WHERE status = 'running';
+  `,
+];
+
+interface JobData {
+  readonly jobId: string;
+  readonly accountId: string;
+}
+
+export interface PgQualityJobsOptions {
+  /** Jobs evaluated at the same time by this instance (default 2). */
+  readonly concurrency?: number;
+  /** How often dead instances' jobs are looked for, in ms (default 5 s). */
+  readonly leaseCheckMs?: number;
+  /** How often expired jobs are swept, in ms (default 60 s). */
+  readonly sweepIntervalMs?: number;
+  /** How often an idle worker asks pg-boss for a job, in seconds (default 2). */
+  readonly pollingIntervalSeconds?: number;
+  readonly logWarning?: (message: string, detail?: Record<string, unknown>) => void;
+}
+
+type Queryable = Pick<pg.ClientBase, 'query'>;
+
+const asDb = (db: Queryable): PgBoss.Db => ({
+  executeSql: (text, values) => db.query(text, values),
+});
+
+async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Migrates the `quality_jobs` table, starts pg-boss (its schema `pgboss`, shared with the other features)
+ * and this instance's workers and lease.
+ */
+export async function startPgQualityJobs(
+  url: string,
+  options: PgQualityJobsOptions = {},
+): Promise<QualityJobs> {
+  const concurrency = options.concurrency ?? 2;
+  const pool = new pg.Pool({ connectionString: url, max: 3, application_name: 'glossa-quality' });
+  // An idle client losing its connection (a database restart) must not crash the process.
+  pool.on('error', () => {});
+  let boss: PgBoss | undefined;
+  try {
+    await migratePostgres(pool, 'glossa_quality_schema', POSTGRES_QUALITY_MIGRATIONS);
+    boss = new PgBoss({
+      connectionString: url,
+      max: 2,
+      application_name: 'glossa-quality',
+      schedule: false,
+      maintenanceIntervalSeconds: 30,
+    });
+    // pg-boss reports failed polls and maintenance here (a database restart); it retries by itself.
+    boss.on('error', (error) => options.logWarning?.('quality queue (pg-boss) error', { err: error }));
+    await boss.start();
+    await createQueue(boss);
+    return await runQueue(url, pool, boss, concurrency, options);
+  } catch (error) {
+    await boss?.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => {});
+    await pool.end().catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Creates the pg-boss queue, unless it exists. pg-boss's `create_queue` inserts the queue's row and then
+ * adds its partition's foreign keys to that table: two instances creating queues at the same time (this one
+ * and the memory jobs' or the documents', on a fresh database) can deadlock, and PostgreSQL then fails one of
+ * them (40P01). Measured: 1 fleet start of 4 (two instances) failed so before this retry.
+ */
+async function createQueue(boss: PgBoss): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (await boss.getQueue(QUALITY_JOB_QUEUE)) return;
+      await boss.createQueue(QUALITY_JOB_QUEUE, {
+        name: QUALITY_JOB_QUEUE,
+        policy: 'standard',
+        retryLimit: 20,
+        retryDelay: 2,
+        retryBackoff: true,
+        expireInSeconds: 900,
+      });
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+    }
+  }
+}
+
+async function runQueue(
+  url: string,
+  pool: pg.Pool,
+  boss: PgBoss,
+  concurrency: number,
+  options: PgQualityJobsOptions,
+): Promise<QualityJobs> {
+  const enqueue = (db: Queryable, job: JobData) => boss.send(QUALITY_JOB_QUEUE, job, { db: asDb(db) });
+
+  // The lease: a connection holding this instance's advisory lock for as long as it lives.
+  const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
+  let lease: pg.Client | undefined;
+  let leasing: Promise<void> | undefined;
+  const connectLease = async () => {
+    const client = new pg.Client({ connectionString: url, application_name: 'glossa-quality-lease' });
+    // A lost connection (a database restart): the lease is taken again, with the same owner, at the next
+    // check or claim. Meanwhile another instance may queue this one's jobs again; the attempts running here
+    // are then fenced out when they finish (wasted work, never a second report).
+    client.on('error', (error) => {
+      options.logWarning?.('quality lease connection lost', { err: error });
+      if (lease === client) lease = undefined;
+      client.end().catch(() => {});
+    });
+    client.on('end', () => {
+      if (lease === client) lease = undefined;
+    });
+    try {
+      await client.connect();
+      await client.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [LEASE_LOCK, owner]);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    lease = client;
+  };
+  const takeLease = async () => {
+    if (lease) return;
+    leasing ??= connectLease().finally(() => {
+      leasing = undefined;
+    });
+    await leasing;
+  };
+  await takeLease();
+
+  /** Jobs this instance runs now (claimed or about to be). */
+  const running = new Set<string>();
+  const works = new Set<Promise<void>>();
+  let closed = false;
+
+  async function run(job: JobData): Promise<void> {
+    if (closed) {
+      // Fetched as this instance closes: a new pg-boss job for another instance (a duplicate is harmless).
+      await boss.send(QUALITY_JOB_QUEUE, job);
+      return;
+    }
+    await takeLease();
+    running.add(job.jobId);
+    try {
+      const { rows } = await pool.query<{ request: QualityRequest; attempt: number }>(
+        `UPDATE quality_jobs SET status = 'running', owner = $3, attempt = attempt + 1, started_at = now()
+         WHERE id = $1 AND account_id = $2 AND status = 'queued' RETURNING request, attempt`,
+        [job.jobId, job.accountId, owner],
+      );
+      const row = rows[0];
+      // Not queued: finished, expired, or run by a live instance (a duplicate pg-boss job).
+      if (!row) return;
+      const report =
+        row.attempt > MAX_EVALUATION_ATTEMPTS
+          ? abandonedReport(job.jobId)
+          : await evaluate(job.jobId, row.request);
+      await finish(job.jobId, row.attempt, report);
+    } finally {
+      running.delete(job.jobId);
+    }
+  }
+
+  /** Stores the report; false when the attempt no longer holds the job (another instance took it over). */
+  async function finish(id: string, attempt: number, report: QualityReport): Promise<boolean> {
+    const { rowCount } = await pool.query(
+      `UPDATE quality_jobs SET status = $3, report = $4, request = NULL, owner = NULL, finished_at = now(),
+       expires_at = now() + $5 * interval '1 millisecond'
+       WHERE id = $1 AND attempt = $2 AND status = 'running'`,
+      [id, attempt, report.status, JSON.stringify(report), EVALUATION_RETENTION_MS],
+    );
+    return rowCount === 1;
+  }
+
+  const workers: string[] = [];
+  for (let index = 0; index < concurrency; index++) {
+    workers.push(
+      await boss.work<JobData>(
+        QUALITY_JOB_QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+        async ([job]) => {
+          if (!job) return;
+          const work = run(job.data);
+          works.add(work);
+          try {
+            await work;
+          } finally {
+            works.delete(work);
+          }
+        },
+      ),
+    );
+  }
+
+  /** Queues again the jobs of `where` (running rows), each with a new pg-boss job, in `client`'s transaction. */
+  async function requeue(client: pg.PoolClient, where: string, values: unknown[]): Promise<number> {
+    const { rows } = await client.query<{ id: string; account_id: string }>(
+      `UPDATE quality_jobs SET status = 'queued', owner = NULL, started_at = NULL
+       WHERE status = 'running' AND ${where} RETURNING id, account_id`,
+      values,
+    );
+    for (const row of rows) await enqueue(client, { jobId: row.id, accountId: row.account_id });
+    return rows.length;
+  }
+
+  /** Dead instances' jobs back in the queue, and this one's orphans (running rows no worker here runs). */
+  async function checkLeases(): Promise<void> {
+    await takeLease();
+    const { rows } = await pool.query<{ owner: string }>(
+      `SELECT DISTINCT owner FROM quality_jobs WHERE status = 'running' AND owner IS NOT NULL AND owner <> $1`,
+      [owner],
+    );
+    for (const other of rows.map((row) => row.owner)) {
+      const taken = await transaction(pool, async (client) => {
+        const lock = await client.query<{ free: boolean }>(
+          'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2)) AS free',
+          [LEASE_LOCK, other],
+        );
+        if (!lock.rows[0]!.free) return 0;
+        return requeue(client, 'owner = $1', [other]);
+      });
+      if (taken > 0)
+        options.logWarning?.('quality jobs of a stopped instance queued again', {
+          jobs: taken,
+          owner: other,
+        });
+    }
+    await transaction(pool, (client) =>
+      requeue(client, 'owner = $1 AND NOT (id = ANY($2::text[]))', [owner, [...running]]),
+    );
+  }
+
+  let checking = false;
+  const leaseTimer = setInterval(() => {
+    if (closed || checking) return;
+    checking = true;
+    checkLeases()
+      .catch((error) => options.logWarning?.('quality lease check failed', { err: error }))
+      .finally(() => {
+        checking = false;
+      });
+  }, options.leaseCheckMs ?? 5000);
+  leaseTimer.unref();
+  // Any instance may sweep: the statement is its own lock.
+  const sweep = () => pool.query('DELETE FROM quality_jobs WHERE expires_at <= now()').catch(() => undefined);
+  await sweep();
+  const sweeper = setInterval(() => {
+    if (!closed) sweep();
+  }, options.sweepIntervalMs ?? 60_000);
+  sweeper.unref();
+
+  return {
+    backend: 'postgres',
+    async submit(id, accountId, request) {
+      const accepted = await transaction(pool, async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [ACCOUNT_LOCK, accountId]);
+        const { rows } = await client.query<{ n: number }>(
+          `SELECT COUNT(*)::int AS n FROM quality_jobs
+           WHERE account_id = $1 AND (expires_at IS NULL OR expires_at > now())`,
+          [accountId],
+        );
+        if (rows[0]!.n >= MAX_EVALUATION_JOBS_PER_ACCOUNT) return false;
+        await client.query(
+          `INSERT INTO quality_jobs (id, account_id, status, request) VALUES ($1, $2, 'queued', $3)`,
+          [id, accountId, JSON.stringify(request)],
+        );
+        await enqueue(client, { jobId: id, accountId });
+        return true;
+      });
+      // Wake this instance's idle workers (another instance may as well take the job).
+      if (accepted) for (const worker of workers) boss.notifyWorker(worker);
+      return accepted;
+    },
+    async find(accountId, id) {
+      const { rows } = await pool.query<{ report: QualityReport | null }>(
+        `SELECT report FROM quality_jobs WHERE id = $1 AND account_id = $2
+         AND (expires_at IS NULL OR expires_at > now())`,
+        [id, accountId],
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      return row.report ?? 'processing';
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(leaseTimer);
+      clearInterval(sweeper);
+      for (const worker of workers) await boss.offWork({ id: worker });
+      // An evaluation takes seconds at most: the running ones finish and store their reports.
+      await Promise.allSettled([...works]);
+      await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+      await lease?.end().catch(() => {});
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * Quality-evaluation jobs of one process (the embedded default, without `databaseUrl`): rows in
+ * `quality.sqlite` of the data directory, run by this process in submission order, `CONCURRENCY` at a
+ * time. A restart (or a kill -9) loses nothing that was answered: a job accepted (202) is run at the next
+ * start if it had not finished, and a finished one can be polled for its 24 hours whatever the restarts.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { evaluate, type QualityReport, type QualityRequest } from './evaluate.js';
+import {
+  abandonedReport,
+  EVALUATION_RETENTION_MS,
+  MAX_EVALUATION_ATTEMPTS,
+  MAX_EVALUATION_JOBS_PER_ACCOUNT,
+  type QualityJobs,
+} from './store.js';
+
+export const QUALITY_DATABASE_FILE = 'quality.sqlite';
+
+/** Applied in order, one transaction each; the count is kept in `PRAGMA user_version`. Append only. */
+export const QUALITY_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE quality_jobs (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'error')),
+    -- What to evaluate (JSON), until the job finishes; then its report (JSON).
+    request TEXT,
+    report TEXT,
+    attempt INTEGER NOT NULL DEFAULT 0,
+    -- Milliseconds since the epoch; expires_at is set when the job finishes.
+    created_at INTEGER NOT NULL,
+    finished_at INTEGER,
+    expires_at INTEGER
+  );
+  CREATE INDEX quality_jobs_account ON quality_jobs(account_id);
+  CREATE INDEX quality_jobs_status ON quality_jobs(status);
+  CREATE INDEX quality_jobs_expiry ON quality_jobs(expires_at);
+  `,
+];
+
+/** Jobs evaluated at the same time (the checks are mostly synchronous: more would only hold more memory). */
+const CONCURRENCY = 2;
+/** How often expired jobs are swept. */
+const SWEEP_MS = 60_000;
+
+interface ClaimedRow {
+  id: string;
+  request: string;
+  attempt: number;
+}
+
+export function openQualityJobs(dataDir: string, onError?: (error: unknown) => void): QualityJobs {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const db = new Database(join(dataDir, QUALITY_DATABASE_FILE));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  const applied = db.pragma('user_version', { simple: true }) as number;
+  for (let version = applied; version < QUALITY_MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(QUALITY_MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+
+  const held = db.prepare<[string, number], { n: number }>(
+    'SELECT COUNT(*) AS n FROM quality_jobs WHERE account_id = ? AND (expires_at IS NULL OR expires_at > ?)',
+  );
+  const insertRow = db.prepare(
+    `INSERT INTO quality_jobs (id, account_id, status, request, created_at) VALUES (?, ?, 'queued', ?, ?)`,
+  );
+  const submit = db.transaction((id: string, accountId: string, request: string): boolean => {
+    const now = Date.now();
+    if (held.get(accountId, now)!.n >= MAX_EVALUATION_JOBS_PER_ACCOUNT) return false;
+    insertRow.run(id, accountId, request, now);
+    return true;
+  });
+  const next = db.prepare<[], ClaimedRow>(
+    `UPDATE quality_jobs SET status = 'running', attempt = attempt + 1
+     WHERE id = (SELECT id FROM quality_jobs WHERE status = 'queued' ORDER BY rowid LIMIT 1)
+     RETURNING id, request, attempt`,
+  );
+  const finishRow = db.prepare(
+    `UPDATE quality_jobs SET status = ?, report = ?, request = NULL, finished_at = ?, expires_at = ?
+     WHERE id = ? AND status = 'running'`,
+  );
+  const findRow = db.prepare<[string, string, number], { status: string; report: string | null }>(
+    `SELECT status, report FROM quality_jobs WHERE id = ? AND account_id = ?
+     AND (expires_at IS NULL OR expires_at > ?)`,
+  );
+  const sweepRows = db.prepare('DELETE FROM quality_jobs WHERE expires_at <= ?');
+
+  const finish = (id: string, report: QualityReport) => {
+    const now = Date.now();
+    finishRow.run(report.status, JSON.stringify(report), now, now + EVALUATION_RETENTION_MS, id);
+  };
+
+  // Jobs the last run of this process was evaluating when it stopped: queued again (their attempt says
+  // how many times they were started).
+  db.prepare(`UPDATE quality_jobs SET status = 'queued' WHERE status = 'running'`).run();
+  sweepRows.run(Date.now());
+
+  const running = new Set<Promise<void>>();
+  let closed = false;
+
+  /** Starts queued jobs while a slot is free. */
+  function pump(): void {
+    while (!closed && running.size < CONCURRENCY) {
+      const row = next.get();
+      if (!row) return;
+      const work = run(row).finally(() => {
+        running.delete(work);
+        pump();
+      });
+      running.add(work);
+    }
+  }
+
+  async function run(row: ClaimedRow): Promise<void> {
+    try {
+      if (row.attempt > MAX_EVALUATION_ATTEMPTS) {
+        finish(row.id, abandonedReport(row.id));
+        return;
+      }
+      const request = JSON.parse(row.request) as QualityRequest;
+      finish(row.id, await evaluate(row.id, request));
+    } catch (error) {
+      // The database failed (a full disk): the job stays `running` and runs again at the next start.
+      onError?.(error);
+    }
+  }
+
+  const sweeper = setInterval(() => {
+    if (closed) return;
+    try {
+      sweepRows.run(Date.now());
+    } catch (error) {
+      onError?.(error);
+    }
+  }, SWEEP_MS);
+  sweeper.unref();
+  // The jobs left by the last run, after the server has started answering.
+  setImmediate(pump);
+
+  return {
+    backend: 'sqlite',
+    async submit(id, accountId, request) {
+      if (!submit.immediate(id, accountId, JSON.stringify(request))) return false;
+      // The checks run after the answer: the job is `processing` until then.
+      setImmediate(pump);
+      return true;
+    },
+    async find(accountId, id) {
+      const row = findRow.get(id, accountId, Date.now());
+      if (!row) return undefined;
+      if (row.report === null) return 'processing';
+      return JSON.parse(row.report) as QualityReport;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweeper);
+      await Promise.allSettled([...running]);
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Where quality-evaluation jobs live, and what runs them: the interface the routes use, whichever backend
+ * holds the jobs (`sqlite-jobs.ts`: one process, `quality.sqlite` in the data directory; `pg-jobs.ts`: a
+ * fleet, PostgreSQL and pg-boss at `databaseUrl`).
+ *
+ * A job is a row: its account, its status (`queued` → `running` → `done` or `error`), what it evaluates
+ * (the request, dropped once it is finished), its report, and its times. A finished job is kept
+ * `EVALUATION_RETENTION_MS`, then it is a 404 and its row is swept. An account holds at most
+ * `MAX_EVALUATION_JOBS_PER_ACCOUNT` jobs (queued, running, or finished and not expired): the check and the
+ * insert are one atomic step, so concurrent submissions (through any instances) never overshoot.
+ */
+import type { QualityReport, QualityRequest } from './evaluate.js';
+
+/** How long a finished job can be polled. */
+export const EVALUATION_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** Jobs an account may hold at once (queued, running, or finished and not yet expired). */
+export const MAX_EVALUATION_JOBS_PER_ACCOUNT = 1000;
+/**
+ * Runs of a job at most: a job whose process died this many times while running it (a restart, or a kill
+ * on a fleet) is not run again but fails, so that a job which kills its process cannot kill every instance.
+ */
+export const MAX_EVALUATION_ATTEMPTS = 3;
+
+/** The report of a job interrupted `MAX_EVALUATION_ATTEMPTS` times. */
+export function abandonedReport(id: string): QualityReport {
+  return {
+    job_id: id,
+    status: 'error',
+    error: {
+      code: 'evaluation_failed',
+      message: `The evaluation failed: the server running it stopped ${MAX_EVALUATION_ATTEMPTS} times.`,
+    },
+  };
+}
+
+export interface QualityJobs {
+  readonly backend: 'sqlite' | 'postgres';
+  /**
+   * Records a new job (`queued`) of the account and queues it; false, with nothing recorded, when the
+   * account already holds `MAX_EVALUATION_JOBS_PER_ACCOUNT` jobs.
+   */
+  submit(id: string, accountId: string, request: QualityRequest): Promise<boolean>;
+  /** The account's job: its report, `processing`, or undefined (unknown, another account's, or expired). */
+  find(accountId: string, id: string): Promise<QualityReport | 'processing' | undefined>;
+  /** Stops taking jobs; waits for the running ones (an evaluation takes seconds at most). */
+  close(): Promise<void>;
+}
