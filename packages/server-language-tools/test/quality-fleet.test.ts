@@ -135,6 +135,12 @@ describe.skipIf(!ready)('quality-evaluation jobs on two instances on one Postgre
     // Through the balancer too: each request may reach either instance.
     const created = await submit(fleet.url, owner.key, SMALL);
     expect((await result(fleet.url, owner.key, created.data.poll_url)).data.status).toBe('done');
+    // Every instance reports the shared queue: nothing waiting, nothing running.
+    for (const index of [0, 1]) {
+      const metrics = await (await fetch(`${base(index)}/metrics`)).text();
+      expect(metrics).toMatch(/^glossa_quality_jobs_queued 0$/m);
+      expect(metrics).toMatch(/^glossa_quality_jobs_running 0$/m);
+    }
   }, 120_000);
 
   it('the limit of 1,000 jobs per account holds across instances: concurrent submissions through both, then 429 on both', async () => {

@@ -355,6 +355,14 @@ async function runQueue(
       if (!row) return undefined;
       return row.report ?? 'processing';
     },
+    async counts() {
+      const { rows } = await pool.query<{ queued: number; running: number }>(
+        `SELECT COUNT(*) FILTER (WHERE status = 'queued')::int AS queued,
+                COUNT(*) FILTER (WHERE status = 'running')::int AS running
+         FROM quality_jobs WHERE status IN ('queued', 'running')`,
+      );
+      return rows[0]!;
+    },
     async close() {
       if (closed) return;
       closed = true;

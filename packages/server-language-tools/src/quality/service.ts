@@ -19,7 +19,7 @@ export interface QualityServiceLog {
 
 const services = new WeakMap<ServiceContext, Promise<QualityJobs>>();
 
-/** Opens the jobs' storage and starts running them; `close` stops them. */
+/** Opens the jobs' storage, starts running them and adds their gauges to the metrics; `close` stops them. */
 export function startQualityJobs(
   context: ServiceContext,
   log: QualityServiceLog,
@@ -37,6 +37,17 @@ export function startQualityJobs(
         });
   starting.catch((error) => log.error({ err: error }, 'quality job storage could not start'));
   services.set(context, starting);
+  const counts = async () => (await qualityJobsOf(context)).counts();
+  context.metrics.gauge(
+    'glossa_quality_jobs_queued',
+    'Quality-evaluation jobs waiting to be evaluated, on every instance that shares the storage.',
+    async () => (await counts()).queued,
+  );
+  context.metrics.gauge(
+    'glossa_quality_jobs_running',
+    'Quality-evaluation jobs being evaluated, on every instance that shares the storage.',
+    async () => (await counts()).running,
+  );
   return {
     async close() {
       services.delete(context);

@@ -91,6 +91,11 @@ export function openQualityJobs(dataDir: string, onError?: (error: unknown) => v
      AND (expires_at IS NULL OR expires_at > ?)`,
   );
   const sweepRows = db.prepare('DELETE FROM quality_jobs WHERE expires_at <= ?');
+  const countRows = db.prepare<[], { queued: number; running: number }>(
+    `SELECT COUNT(*) FILTER (WHERE status = 'queued') AS queued,
+            COUNT(*) FILTER (WHERE status = 'running') AS running
+     FROM quality_jobs WHERE status IN ('queued', 'running')`,
+  );
 
   const finish = (id: string, report: QualityReport) => {
     const now = Date.now();
@@ -157,6 +162,10 @@ export function openQualityJobs(dataDir: string, onError?: (error: unknown) => v
       if (!row) return undefined;
       if (row.report === null) return 'processing';
       return JSON.parse(row.report) as QualityReport;
+    },
+    async counts() {
+      if (closed) return { queued: 0, running: 0 };
+      return countRows.get()!;
     },
     async close() {
       if (closed) return;

@@ -42,6 +42,8 @@ export interface QualityJobs {
   submit(id: string, accountId: string, request: QualityRequest): Promise<boolean>;
   /** The account's job: its report, `processing`, or undefined (unknown, another account's, or expired). */
   find(accountId: string, id: string): Promise<QualityReport | 'processing' | undefined>;
+  /** Jobs waiting (`queued`) and being evaluated (`running`): every instance's, on a shared database. */
+  counts(): Promise<{ queued: number; running: number }>;
   /** Stops taking jobs; waits for the running ones (an evaluation takes seconds at most). */
   close(): Promise<void>;
 }
