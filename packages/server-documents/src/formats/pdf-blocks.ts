@@ -39,9 +39,28 @@ export interface PdfBlock {
   readonly align: 'left' | 'right' | 'center' | 'justify';
   /** The right edge its translation must not pass (the next table cell on its line). */
   readonly limit?: number;
+  /**
+   * A list item's marker (`•`, `▪`, `1.`, `a)` …) set apart from its text by a tab: drawn where it was, at
+   * `x`; `text` and `runs` leave it out, and the block's `x` is where the item's text starts (its hanging
+   * indent: wrapped lines start there too).
+   */
+  readonly marker?: ListMarker;
   /** The original text items: extent, baseline, size and style (to find what a link covered). */
   readonly spans: readonly (Span & { readonly y: number; readonly size: number })[];
 }
+
+export interface ListMarker {
+  readonly text: string;
+  readonly style: number;
+  readonly x: number;
+}
+
+/** What can mark a list item: one symbol or dash, or a short number or letter with `.` or `)`. */
+const LIST_MARKER =
+  /^(?:[\p{S}\p{Pd}\u2022\u2023\u2043\u00b7\u25aa-\u25ff]|\(?(?:\d{1,3}|[a-zA-Z]|[ivxlcIVXLC]{1,5})(?:\.\d{1,3})*[.)])$/u;
+
+/** Whether a line's first text is a list marker. */
+export const isListMarker = (text: string) => LIST_MARKER.test(text);
 
 /** A line of text, in the frame of its angle. */
 export interface Line {
@@ -58,6 +77,8 @@ export interface Line {
   cell?: boolean;
   /** How far right its translation may run (the next cell on its line starts there). */
   limit?: number;
+  /** A list marker set apart by a tab from the text after it, which starts at `textX`. */
+  marker?: { text: string; style: number; textX: number };
 }
 
 /** A text item's extent on its line (`x` to `right`), and its style. */
@@ -149,7 +170,16 @@ export function groupLines(lines: readonly Line[], { page, center, styles }: Pag
       last !== undefined &&
       (group!.some((member) => member.cell === true) || line.cell === true) &&
       !(last.y - line.y <= last.size * 1.35 && Math.abs(last.x - line.x) <= last.size * 0.5);
-    if (group && below && alike && !cellsApart && !restyled(last, line) && !endsParagraph(last, line))
+    // A list item's first line (its marker) starts a block of its own.
+    if (
+      group &&
+      below &&
+      alike &&
+      !cellsApart &&
+      line.marker === undefined &&
+      !restyled(last, line) &&
+      !endsParagraph(last, line)
+    )
       group.push(line);
     else groups.push([line]);
   }
@@ -157,12 +187,19 @@ export function groupLines(lines: readonly Line[], { page, center, styles }: Pag
   return groups.map((group) => {
     const first = group[0]!;
     const last = group.at(-1)!;
-    const x = Math.min(...group.map((line) => line.x));
+    const marker = first.marker;
+    // The text of a list item starts after its marker: where its lines start (its hanging indent).
+    const lefts = group.map((line) => (line === first && marker ? marker.textX : line.x));
+    const x = Math.min(...lefts);
     let text = '';
     let styles: number[] = [];
     for (const line of group) {
-      const start = line.text.length - line.text.trimStart().length;
-      const words = line.text.trim();
+      let start = line.text.length - line.text.trimStart().length;
+      if (line === first && marker) {
+        start += marker.text.length;
+        while (start < line.text.length && /\s/.test(line.text[start]!)) start++;
+      }
+      const words = line.text.slice(start).trimEnd();
       const wordStyles = line.styles.slice(start, start + words.length);
       if (text === '') [text, styles] = [words, wordStyles];
       else if (/\p{L}-$/u.test(text)) {
@@ -178,6 +215,7 @@ export function groupLines(lines: readonly Line[], { page, center, styles }: Pag
       x,
       y: first.y,
       width: Math.max(...group.map((line) => line.right)) - x,
+      ...(marker ? { marker: { text: marker.text, style: marker.style, x: first.x } } : {}),
       top: first.y + first.size,
       bottom: last.y - last.size * 0.25,
       size: first.size,
@@ -185,7 +223,11 @@ export function groupLines(lines: readonly Line[], { page, center, styles }: Pag
       lines: group.length,
       text,
       runs: runsOf(text, styles),
-      align: alignmentOf(group, leftMargin, center),
+      align: alignmentOf(
+        group.map((line, i) => (lefts[i] === line.x ? line : { ...line, x: lefts[i]! })),
+        leftMargin,
+        center,
+      ),
       spans: group.flatMap((line) => line.spans.map((span) => ({ ...span, y: line.y, size: line.size }))),
       ...(group.some((line) => line.limit !== undefined)
         ? { limit: Math.min(...group.map((line) => line.limit ?? Number.POSITIVE_INFINITY)) }

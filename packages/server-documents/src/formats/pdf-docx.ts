@@ -28,7 +28,12 @@ function run(piece: StyledText, size: number): string {
     ? `<w:color w:val="${color.map(hex).join('')}"/>`
     : '';
   const properties = `${bold ? '<w:b/>' : ''}${italic ? '<w:i/>' : ''}${colour}<w:sz w:val="${size}"/>`;
-  return `<w:r><w:rPr>${properties}</w:rPr><w:t xml:space="preserve">${escapeXml(piece.text)}</w:t></w:r>`;
+  // A tab (after a list item's marker) is Word's own tab.
+  const text = piece.text
+    .split('\t')
+    .map((part) => `<w:t xml:space="preserve">${escapeXml(part)}</w:t>`)
+    .join('<w:tab/>');
+  return `<w:r><w:rPr>${properties}</w:rPr>${text}</w:r>`;
 }
 
 /** A paragraph of the DOCX: a block (or an annotation's text) of a PDF page. */

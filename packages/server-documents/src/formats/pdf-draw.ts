@@ -1,7 +1,8 @@
 /**
  * Drawing translated text into a PDF with pdf-lib: the DejaVu face that matches each style (Sans, Serif or
  * Sans Mono; regular, bold, italic or both), embedded as a subset when first used, in the style's colour;
- * the text wrapped at a width and made smaller until it fits a height.
+ * the text wrapped at a width and made smaller until it fits a height. Symbols no DejaVu face has (most
+ * Wingdings and Webdings pictures: 🗸 ⮚ 🡆 ⏺ …) are drawn in Symbola (fonts-symbola), character by character.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import fontkit from '@pdf-lib/fontkit';
@@ -11,6 +12,8 @@ import { DocumentFormatError } from './format.js';
 import type { PdfStyle } from './pdf-styles.js';
 
 const FONT_DIR = '/usr/share/fonts/truetype/dejavu';
+/** Symbola (fonts-symbola, Unicode 9 symbols: every Wingdings, Wingdings 2/3 and Webdings character). */
+const SYMBOL_FONT = '/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf';
 /** File names by family: regular, bold, italic, bold italic (fonts-dejavu-core and fonts-dejavu-extra). */
 const FACES: Record<PdfStyle['family'], readonly [string, string, string, string]> = {
   sans: ['DejaVuSans', 'DejaVuSans-Bold', 'DejaVuSans-Oblique', 'DejaVuSans-BoldOblique'],
@@ -39,7 +42,9 @@ export function createFontSet(document: PDFDocument) {
   const embed = (file: string): Promise<PDFFont> => {
     let font = embedded.get(file);
     if (!font) {
-      font = document.embedFont(readFileSync(`${FONT_DIR}/${file}.ttf`), { subset: true });
+      font = document.embedFont(readFileSync(file.startsWith('/') ? file : `${FONT_DIR}/${file}.ttf`), {
+        subset: true,
+      });
       embedded.set(file, font);
     }
     return font;
@@ -58,22 +63,55 @@ export function createFontSet(document: PDFDocument) {
     }
     return [...text].filter((char) => !/\s/u.test(char) && !set.has(char.codePointAt(0)!));
   };
+  /** The face for text in a style: the style's own, or a Sans face that covers the text (else undefined). */
+  const coveringFace = async (style: PdfStyle, text: string): Promise<PDFFont | undefined> => {
+    const own = await face(style);
+    if (lacking(own, text).length === 0) return own;
+    for (const fallback of [
+      { ...style, family: 'sans' as const },
+      { ...style, family: 'sans' as const, bold: false, italic: false },
+    ]) {
+      const font = await face(fallback);
+      if (lacking(font, text).length === 0) return font;
+    }
+    return undefined;
+  };
+  const symbols = async (): Promise<PDFFont | undefined> =>
+    existsSync(SYMBOL_FONT) ? embed(SYMBOL_FONT) : undefined;
   return {
     /** Characters of the drawn text that no face covers (drawn as empty boxes). */
     missing: missing as ReadonlySet<string>,
     /** The face for text in a style: the style's own, or a Sans face that covers the text. */
     async faceFor(style: PdfStyle, text: string): Promise<PDFFont> {
+      const font = await coveringFace(style, text);
+      if (font) return font;
       const own = await face(style);
-      if (lacking(own, text).length === 0) return own;
-      for (const fallback of [
-        { ...style, family: 'sans' as const },
-        { ...style, family: 'sans' as const, bold: false, italic: false },
-      ]) {
-        const font = await face(fallback);
-        if (lacking(font, text).length === 0) return font;
-      }
       for (const char of lacking(own, text)) missing.add(char);
       return own;
+    },
+    /**
+     * The text in stretches, each with its face: the text's face (`faceFor`) when one covers it all, else
+     * each character in the first of the style's faces, Sans and Symbola that has it.
+     */
+    async facesFor(style: PdfStyle, text: string): Promise<{ text: string; font: PDFFont }[]> {
+      const whole = await coveringFace(style, text);
+      if (whole) return [{ text, font: whole }];
+      const stretches: { text: string; font: PDFFont }[] = [];
+      for (const char of text) {
+        let font = await coveringFace(style, char);
+        if (!font) {
+          const symbol = await symbols();
+          font = symbol && lacking(symbol, char).length === 0 ? symbol : undefined;
+        }
+        if (!font) {
+          font = await face(style);
+          missing.add(char);
+        }
+        const last = stretches.at(-1);
+        if (last && last.font === font) last.text += char;
+        else stretches.push({ text: char, font });
+      }
+      return stretches;
     },
   };
 }
@@ -163,7 +201,18 @@ function segmentsOf(
           text: `${last.text}${joined}${fragment.text}`,
           width: x - last.x,
         };
-      else segments.push({ ...fragment, x: x - fragment.width, word: k });
+      else {
+        // A word after a symbol drawn in another face (Symbola) of the same style: the space between them
+        // is drawn too, at the end of the symbol's segment (in its face, as wide as the gap), so that the
+        // PDF's text keeps it.
+        if (last && f === 0 && k > 0 && last.style === fragment.style && last.font !== fragment.font)
+          segments[segments.length - 1] = {
+            ...last,
+            text: `${last.text} `,
+            width: last.width + gapAfter(line[k - 1]!),
+          };
+        segments.push({ ...fragment, x: x - fragment.width, word: k });
+      }
     }
   });
   return { segments, width: x };
@@ -190,11 +239,14 @@ export function pageDrawer(page: PDFPage, angle = 0) {
 async function wordsOf(pieces: readonly StyledText[], fonts: FontSet): Promise<Word[]> {
   const words: Fragment[][] = [];
   let open = false;
-  for (const piece of pieces) {
-    const font = await fonts.faceFor(piece.style, piece.text);
+  const stretches: { text: string; font: PDFFont; style: PdfStyle }[] = [];
+  for (const piece of pieces)
+    for (const stretch of await fonts.facesFor(piece.style, piece.text))
+      stretches.push({ ...stretch, style: piece.style });
+  for (const { text, font, style } of stretches) {
     const space = font.widthOfTextAtSize(' ', 1);
     // Split on whitespace, keeping where the piece starts or ends inside a word.
-    for (const [index, part] of piece.text.split(/(\s+)/).entries()) {
+    for (const [index, part] of text.split(/(\s+)/).entries()) {
       if (index % 2 === 1) {
         open = false;
         continue;
@@ -204,7 +256,7 @@ async function wordsOf(pieces: readonly StyledText[], fonts: FontSet): Promise<W
       const fragment = {
         text: part,
         font,
-        style: piece.style,
+        style,
         width: font.widthOfTextAtSize(part, 1),
         space,
       };

@@ -5,7 +5,13 @@
  * side, counting characters other than whitespace.
  */
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { type SymbolFontKind, symbolFontKind } from './pdf-symbols.js';
+import {
+  type EmbeddedFont,
+  glyphPrinter,
+  openSymbolKind,
+  type SymbolFontKind,
+  symbolFontKind,
+} from './pdf-symbols.js';
 
 export type Rgb = readonly [number, number, number];
 
@@ -99,6 +105,8 @@ export function openStyleReader(pdfjs: PdfJs, bytes: Uint8Array, styles: PdfStyl
     useSystemFonts: false,
     stopAtErrors: false,
     maxImageSize: 1,
+    // The font files, to tell by its outline which symbol font an OpenSymbol glyph stands for (pdf-symbols.ts).
+    fontExtraProperties: true,
     verbosity: 0,
   });
   return {
@@ -147,7 +155,14 @@ export async function readCharStyles(
     return fonts.get(name);
   };
   const chars: number[] = [];
-  let state = { font: '', color: [0, 0, 0] as Rgb, mode: 0, style: -1, kind: 'unknown' as SymbolFontKind };
+  let state = {
+    font: '',
+    color: [0, 0, 0] as Rgb,
+    mode: 0,
+    style: -1,
+    kind: 'unknown' as SymbolFontKind,
+    openSymbol: false,
+  };
   const stack: (typeof state)[] = [];
   list.fnArray.forEach((fn, index) => {
     const args = list.argsArray[index] as unknown[] | null;
@@ -165,6 +180,7 @@ export async function readCharStyles(
         state.font = String(args?.[0] ?? '');
         state.style = -1;
         state.kind = symbolFontKind(fontOf(state.font)?.name ?? '');
+        state.openSymbol = /opensymbol/i.test(fontOf(state.font)?.name ?? '');
         break;
       case OPS.setTextRenderingMode:
         state.mode = Number(args?.[0] ?? 0);
@@ -185,10 +201,16 @@ export async function readCharStyles(
         for (const glyph of (args?.[0] ?? []) as unknown[]) {
           if (glyph === null || typeof glyph !== 'object' || !('unicode' in glyph)) continue;
           const text = String(glyph.unicode).normalize('NFKC');
+          // LibreOffice draws the symbol fonts it lacks in OpenSymbol: the glyph's outline says which.
+          const code = text.length === 1 ? text.charCodeAt(0) - 0xf000 : -1;
+          const kind =
+            kinds && state.openSymbol && code >= 0x20 && code <= 0xff && 'fontChar' in glyph
+              ? openSymbolKind(glyphPrinter(fontOf(state.font) as EmbeddedFont)(String(glyph.fontChar)), code)
+              : state.kind;
           for (let k = 0; k < text.length; k++)
             if (!isSpace(text[k]!)) {
               chars.push(state.style);
-              kinds?.push(state.kind);
+              kinds?.push(kind);
             }
         }
         break;

@@ -1,17 +1,33 @@
 /**
- * Characters of symbol fonts (Symbol, Wingdings) as Unicode. Word writes a Symbol or Wingdings character
- * as its font code in the private use area (U+F020–U+F0FF: `•` is U+F0B7 in Symbol, `✓` U+F0FC in
- * Wingdings), and a PDF exported from Word or LibreOffice keeps that code as the character's Unicode
- * (LibreOffice draws it in OpenSymbol, whose name no longer says which font it came from). Mapped to the
- * Unicode character the font shows, the text can be translated and drawn in DejaVu again.
+ * Characters of symbol fonts (Symbol, Wingdings, Wingdings 2, Wingdings 3, Webdings) as Unicode. Word writes
+ * a symbol font's character as its font code in the private use area (U+F020–U+F0FF: `•` is U+F0B7 in
+ * Symbol, `✓` U+F0FC in Wingdings, U+F050 in Wingdings 2), and a PDF exported from Word or LibreOffice keeps
+ * that code as the character's Unicode. Mapped to the Unicode character the font shows (Symbol: Adobe's
+ * Symbol encoding; the four others: the Unicode Consortium's mapping, see dingbats.ts), the text can be
+ * translated and drawn again (in DejaVu, or Symbola for the symbols DejaVu lacks: see pdf-draw.ts).
  *
- * Which table: the font's name when it says (`Symbol`, `Wingdings`); otherwise (OpenSymbol, a font
- * without a name) a list marker — the first character of a line — is read as Wingdings when Wingdings has
- * it (Word's bullet library: `▪` U+F0A7, `➢` U+F0D8, `✓` U+F0FC, `❖` U+F076 …), and any other character as
- * Symbol (Greek letters, math), except the Symbol codes that are pieces of tall brackets, which never
- * stand alone in a line of text, read as Wingdings. Codes with no DejaVu glyph in either table stay as
- * they are.
+ * Which font a code is from:
+ * - the font's name when it says (`Symbol`, `SymbolMT`, `Wingdings-Regular`, `Wingdings2`, `Webdings` …:
+ *   Word embeds the fonts themselves);
+ * - LibreOffice, without those fonts installed, draws their characters in OpenSymbol (its PDF names
+ *   OpenSymbol only): the outline of the glyph it drew tells, from the glyphs LibreOffice 7.4 draws for
+ *   every code of the five fonts (opensymbol-glyphs.ts; where several codes drew the same glyph, the one
+ *   whose code the text shows). A code LibreOffice has no glyph for (Wingdings 3's `⯈` U+F084, Webdings'
+ *   `✔` U+F061 …: 503 of the 1,100 codes) is drawn as OpenSymbol's empty box, and the PDF's text gives all
+ *   such boxes of a document the code of the first: what the character was is lost, and it is read as
+ *   what the page shows, `▯` (U+25AF).
+ * - otherwise (an unknown glyph, another producer): a list marker — the first character of a line — is
+ *   Wingdings' (Word's bullet library: `▪` U+F0A7, `⮚` U+F0D8, `✓` U+F0FC, `❖` U+F076 …), and any other
+ *   character Symbol's (Greek letters, math), except the Symbol codes that are pieces of tall brackets,
+ *   which never stand alone in a line of text, read as Wingdings.
+ * A code a font has no Unicode character for (Wingdings 0xFF, the Windows logo; codes outside a font's
+ * range) stays as it is: drawing it fails the job with a message that names it (pdf.ts), never dropped.
  */
+
+import { createHash } from 'node:crypto';
+import fontkit from '@pdf-lib/fontkit';
+import { WEBDINGS, WINGDINGS, WINGDINGS_2, WINGDINGS_3 } from './dingbats.js';
+import { OPENSYMBOL_BOX, OPENSYMBOL_GLYPHS } from './opensymbol-glyphs.js';
 
 /** Symbol (Adobe Symbol encoding, `0x20`–`0xFE`) to Unicode; brackets' extender pieces as their closest single glyph. */
 const SYMBOL: Record<number, number> = {
@@ -146,144 +162,147 @@ for (let code = 0x30; code <= 0x3f; code++) SYMBOL[code] = code;
   SYMBOL[0x61 + i] = char.codePointAt(0)!;
 });
 
-/**
- * Wingdings to Unicode, for the characters DejaVu draws (emoji-only ones — folders, clocks, faces other
- * than ☺ ☹ — are left out); Wingdings' wide arrows are drawn as the plain and heavy arrows.
- */
-const WINGDINGS: Record<number, number> = {
-  32: 0x20,
-  34: 0x2702,
-  35: 0x2701,
-  40: 0x260e,
-  41: 0x2706,
-  42: 0x2709,
-  62: 0x2707,
-  63: 0x270d,
-  65: 0x270c,
-  69: 0x261c,
-  70: 0x261e,
-  71: 0x261d,
-  72: 0x261f,
-  74: 0x263a,
-  76: 0x2639,
-  78: 0x2620,
-  81: 0x2708,
-  82: 0x263c,
-  84: 0x2744,
-  86: 0x271e,
-  88: 0x2720,
-  89: 0x2721,
-  90: 0x262a,
-  91: 0x262f,
-  93: 0x2638,
-  108: 0x25cf,
-  110: 0x25a0,
-  111: 0x25a1,
-  113: 0x2751,
-  114: 0x2752,
-  116: 0x29eb,
-  117: 0x25c6,
-  118: 0x2756,
-  120: 0x2327,
-  122: 0x2318,
-  158: 0xb7,
-  159: 0x2022,
-  160: 0x25aa,
-  161: 0x25cb,
-  164: 0x25c9,
-  165: 0x25ce,
-  167: 0x25aa,
-  168: 0x25fb,
-  170: 0x2726,
-  171: 0x2605,
-  172: 0x2736,
-  173: 0x2734,
-  174: 0x2739,
-  175: 0x2735,
-  179: 0x2311,
-  181: 0x272a,
-  182: 0x2730,
-  213: 0x232b,
-  214: 0x2326,
-  216: 0x27a2,
-  223: 0x2190,
-  224: 0x2192,
-  225: 0x2191,
-  226: 0x2193,
-  227: 0x2196,
-  228: 0x2197,
-  229: 0x2199,
-  230: 0x2198,
-  231: 0x2b05,
-  232: 0x27a1,
-  233: 0x2b06,
-  234: 0x2b07,
-  235: 0x2b09,
-  236: 0x2b08,
-  237: 0x2b0b,
-  238: 0x2b0a,
-  239: 0x21e6,
-  240: 0x21e8,
-  241: 0x21e7,
-  242: 0x21e9,
-  243: 0x2b04,
-  244: 0x21f3,
-  245: 0x2b00,
-  246: 0x2b01,
-  247: 0x2b03,
-  248: 0x2b02,
-  249: 0x25ad,
-  250: 0x25ab,
-  251: 0x2717,
-  252: 0x2713,
-  253: 0x2612,
-  254: 0x2611,
-};
-// ♈–♓, ①–⑩, ❶–❿.
-for (let k = 0; k < 12; k++) WINGDINGS[0x5e + k] = 0x2648 + k;
-for (let k = 0; k < 10; k++) {
-  WINGDINGS[0x81 + k] = 0x2460 + k;
-  WINGDINGS[0x8c + k] = 0x2776 + k;
-}
-
 /** Symbol codes that are pieces of tall brackets and braces: never alone in a line of text. */
 const isBracketPiece = (code: number) => (code >= 0xe6 && code <= 0xef) || (code >= 0xf3 && code <= 0xfe);
 
-export type SymbolFontKind = 'symbol' | 'wingdings' | 'unknown';
+/** A symbol font; `box`: LibreOffice drew OpenSymbol's empty box (it had no glyph for the code). */
+export type SymbolFontKind =
+  | 'symbol'
+  | 'wingdings'
+  | 'wingdings2'
+  | 'wingdings3'
+  | 'webdings'
+  | 'box'
+  | 'unknown';
 
-/** Which symbol font a font's name says it is (`ABCDEF+Wingdings-Regular`, `Symbol`, `SymbolMT`). */
+/** A font's Unicode character for a code (0x20–0xFF), or undefined. */
+const TABLES: Record<Exclude<SymbolFontKind, 'unknown'>, (code: number) => number | undefined> = {
+  symbol: (code) => SYMBOL[code],
+  wingdings: (code) => WINGDINGS[code - 0x20] || undefined,
+  wingdings2: (code) => WINGDINGS_2[code - 0x20] || undefined,
+  wingdings3: (code) => WINGDINGS_3[code - 0x20] || undefined,
+  webdings: (code) => WEBDINGS[code - 0x20] || undefined,
+  // ▯: the box the document shows.
+  box: () => 0x25af,
+};
+
+/** Which symbol font a font's name says it is (`ABCDEF+Wingdings-Regular`, `Wingdings2`, `Symbol`, `SymbolMT`). */
 export function symbolFontKind(name: string): SymbolFontKind {
   const bare = name.replace(/^[A-Z]{6}\+/, '');
-  if (/^wingdings(?![-\s]?[23])/i.test(bare)) return 'wingdings';
+  if (/^wingdings[-\s_]?2/i.test(bare)) return 'wingdings2';
+  if (/^wingdings[-\s_]?3/i.test(bare)) return 'wingdings3';
+  if (/^wingdings/i.test(bare)) return 'wingdings';
+  if (/^webdings/i.test(bare)) return 'webdings';
   if (/^symbol/i.test(bare)) return 'symbol';
   return 'unknown';
 }
 
+/** Fonts by their letter in OPENSYMBOL_GLYPHS. */
+const LETTERS: Record<string, SymbolFontKind> = {
+  s: 'symbol',
+  w: 'wingdings',
+  '2': 'wingdings2',
+  '3': 'wingdings3',
+  b: 'webdings',
+};
+
 /**
- * The text with its symbol-font codes (U+F020–U+F0FF) as Unicode; `kinds[i]` is the font kind of the UTF-16
+ * The font of a character LibreOffice drew in OpenSymbol, from its glyph's fingerprint (`glyphPrinter`) and
+ * the code its text shows (`0x20`–`0xFF`): the font of a code drawn with that glyph, that code first;
+ * `unknown` for a glyph LibreOffice does not draw for any of them.
+ */
+export function openSymbolKind(print: string | undefined, code: number): SymbolFontKind {
+  const entry = print === undefined ? undefined : OPENSYMBOL_GLYPHS[print];
+  if (print === OPENSYMBOL_BOX) return 'box';
+  if (entry === undefined) return 'unknown';
+  const drawn = entry
+    .split(' ')
+    .map((label) => ({ kind: LETTERS[label[0]!]!, code: Number.parseInt(label.slice(1), 16) }));
+  return (drawn.find((candidate) => candidate.code === code) ?? drawn[0]!).kind;
+}
+
+/**
+ * The text with its symbol-font codes (U+F020–U+F0FF) as Unicode; `kinds[i]` is the font of the UTF-16
  * unit `i`, and `startsLine` says the text is the first on its line (its first character may be a list
- * marker). Each code becomes one UTF-16 unit, so positions are kept.
+ * marker).
  */
 export function unicodeForSymbols(
   text: string,
   kinds: readonly SymbolFontKind[],
   startsLine: boolean,
 ): string {
-  if (!/[\uf020-\uf0ff]/.test(text)) return text;
+  return symbolsAsUnicode(text, kinds, startsLine).text;
+}
+
+/**
+ * `unicodeForSymbols`, with where each UTF-16 unit of the result comes from in the text given (a
+ * character outside the Basic Multilingual Plane — most Wingdings and Webdings pictures — takes two units
+ * for the code's one).
+ */
+export function symbolsAsUnicode(
+  text: string,
+  kinds: readonly SymbolFontKind[],
+  startsLine: boolean,
+): { text: string; from: number[] } {
+  const from = Array.from(text, (_, i) => i);
+  if (!/[\uf020-\uf0ff]/.test(text)) return { text, from };
   const first = text.search(/\S/);
-  return text.replace(/[\uf020-\uf0ff]/g, (char, at: number) => {
-    const code = char.charCodeAt(0) - 0xf000;
-    const kind = kinds[at] ?? 'unknown';
-    const marker = startsLine && at === first;
-    const table =
-      kind === 'wingdings'
-        ? WINGDINGS
-        : kind === 'symbol'
-          ? SYMBOL
-          : (marker || isBracketPiece(code)) && WINGDINGS[code] !== undefined
-            ? WINGDINGS
-            : SYMBOL;
-    const mapped = table[code];
-    return mapped === undefined ? char : String.fromCharCode(mapped);
-  });
+  let result = '';
+  const units: number[] = [];
+  for (let at = 0; at < text.length; at++) {
+    const unit = text[at]!;
+    const code = unit.charCodeAt(0) - 0xf000;
+    let char = unit;
+    if (code >= 0x20 && code <= 0xff) {
+      const known = kinds[at] ?? 'unknown';
+      const marker = startsLine && at === first;
+      const kind = known !== 'unknown' ? known : marker || isBracketPiece(code) ? 'wingdings' : 'symbol';
+      const mapped = TABLES[kind](code);
+      if (mapped !== undefined) char = String.fromCodePoint(mapped);
+    }
+    result += char;
+    for (let k = 0; k < char.length; k++) units.push(at);
+  }
+  return { text: result, from: units };
+}
+
+/** What pdf.js keeps of a loaded font with `fontExtraProperties`: its name and its font file, as pdf.js rewrote it. */
+export interface EmbeddedFont {
+  readonly name: string;
+  readonly data?: Uint8Array;
+}
+
+const printers = new WeakMap<object, (fontChar: string) => string | undefined>();
+
+/**
+ * A fingerprint of the outline of each glyph of an embedded font (the glyph pdf.js draws for a `fontChar`):
+ * the SHA-1 of its path, 12 hex digits; `empty` for a glyph without contours; undefined when the font file
+ * cannot be read.
+ */
+export function glyphPrinter(font: EmbeddedFont): (fontChar: string) => string | undefined {
+  let printer = printers.get(font);
+  if (printer) return printer;
+  let parsed: ReturnType<typeof fontkit.create> | undefined;
+  try {
+    parsed = font.data ? fontkit.create(Buffer.from(font.data)) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const cache = new Map<string, string | undefined>();
+  printer = (fontChar) => {
+    if (!parsed) return undefined;
+    if (!cache.has(fontChar)) {
+      let print: string | undefined;
+      try {
+        const path = parsed.glyphForCodePoint(fontChar.codePointAt(0)!).path.toSVG();
+        print = path === '' ? 'empty' : createHash('sha1').update(path).digest('hex').slice(0, 12);
+      } catch {
+        print = undefined;
+      }
+      cache.set(fontChar, print);
+    }
+    return cache.get(fontChar);
+  };
+  printers.set(font, printer);
+  return printer;
 }

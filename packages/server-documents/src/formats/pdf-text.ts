@@ -6,9 +6,9 @@
  * left), as pdf-lib draws.
  */
 import { DocumentFormatError } from './format.js';
-import { groupLines, type Line, type PdfBlock } from './pdf-blocks.js';
+import { groupLines, isListMarker, type Line, type PdfBlock } from './pdf-blocks.js';
 import { createStyleCursor, openStyleReader, PdfStyles, PLAIN_STYLE } from './pdf-styles.js';
-import { unicodeForSymbols } from './pdf-symbols.js';
+import { symbolsAsUnicode } from './pdf-symbols.js';
 
 /** An annotation with text of its own: its `/Contents`, and for FreeText its appearance on the page. */
 export interface PdfAnnotation {
@@ -98,12 +98,12 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
         // line of its own, marked as a cell, never joined to the text beside it.
         const cellBreak = onLine && rawItem.str.trim() !== '' && x - line!.right > size * CELL_GAP;
         const sameLine = onLine && !cellBreak;
-        // Symbol-font codes (a Word bullet `\uf0b7`) as the Unicode characters they show.
-        const item = {
-          ...rawItem,
-          str: unicodeForSymbols(rawItem.str, kindOf(rawItem.str), !sameLine),
-        };
-        const itemStyles = styleOf(item.str);
+        // Symbol-font codes (a Word bullet `\uf0b7`) as the Unicode characters they show (a picture outside
+        // the Basic Multilingual Plane takes two UTF-16 units: each takes its code's style).
+        const rawStyles = styleOf(rawItem.str);
+        const symbols = symbolsAsUnicode(rawItem.str, kindOf(rawItem.str), !sameLine);
+        const item = { ...rawItem, str: symbols.text };
+        const itemStyles = symbols.from.map((at) => rawStyles[at]!);
         if (item.str.trim() === '') {
           if (line && item.str !== '') append(line, ' ', itemStyles);
           if (item.hasEOL) line = undefined;
@@ -112,6 +112,9 @@ export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
         const span = { x, right: x + item.width, style: itemStyles[item.str.search(/\S/)] ?? plain };
         if (line && sameLine) {
           const gap = x - line.right;
+          // A list marker alone before a tab (a gap wider than half an em): the item's text starts here.
+          if (line.spans.length === 1 && gap > size * 0.5 && isListMarker(line.text.trim()))
+            line.marker = { text: line.text.trim(), style: line.spans[0]!.style, textX: x };
           if (gap > size * 0.15 && !line.text.endsWith(' ')) append(line, ' ', itemStyles);
           append(line, item.str, itemStyles);
           line.right = Math.max(line.right, x + item.width);

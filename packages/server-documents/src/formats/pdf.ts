@@ -6,7 +6,8 @@
  * its place with pdf-lib, in the DejaVu face that matches each style (bold, italic; Sans, Serif or Mono)
  * and its colour, embedded as subsets (Latin, Greek, Cyrillic, Arabic, Hebrew …), wrapped at the block's
  * width and made smaller until it fits the block's height. Annotations with text (FreeText boxes, notes)
- * are translated too. A PDF that pdf-lib cannot rewrite (encrypted, unreadable) or that has no text
+ * are translated too. Symbol-font characters (Symbol, Wingdings, Webdings: U+F020–U+F0FF) are read as the
+ * Unicode characters they show (pdf-symbols.ts). A PDF that pdf-lib cannot rewrite (encrypted, unreadable) or that has no text
  * layer is refused at upload. Billed at least 50,000 characters.
  */
 import {
@@ -60,7 +61,14 @@ export const pdfFormat: DocumentFormat = {
         );
         if (options.outputFormat === 'docx') {
           const paragraphs = [
-            ...blocks.map((block, i) => ({ page: block.page, size: block.size, pieces: pieces[i]! })),
+            // A list item's marker before its text, a tab between them.
+            ...blocks.map((block, i) => ({
+              page: block.page,
+              size: block.size,
+              pieces: block.marker
+                ? [{ text: `${block.marker.text}\t`, style: styles.list[block.marker.style]! }, ...pieces[i]!]
+                : pieces[i]!,
+            })),
             // Annotation texts (notes, FreeText boxes) follow their page's blocks, in italics.
             ...annotations.map((annotation, i) => ({
               page: annotation.page,
@@ -84,6 +92,20 @@ export const pdfFormat: DocumentFormat = {
           const page = pages[block.page];
           if (!page) continue;
           const drawOnPage = pageDrawer(page, block.angle);
+          // A list item's marker where it was; its text (below) from where the item's text started.
+          if (block.marker)
+            await drawStyledText(
+              [{ text: block.marker.text, style: styles.list[block.marker.style]! }],
+              fonts,
+              {
+                x: block.marker.x,
+                y: block.y,
+                width: Math.max(block.x - block.marker.x, block.size),
+                height: block.size * 1.2,
+                size: block.size,
+              },
+              drawOnPage,
+            );
           await drawStyledText(
             pieces[index]!,
             fonts,
@@ -98,6 +120,14 @@ export const pdfFormat: DocumentFormat = {
         const targets = linkTargets(links, blocks, (index) => mainStyles.get(blocks[index]!));
         moveLinks(document, targets, drawn, styles.list);
         await translateAnnotations(document, fonts, annotations, outputs.slice(texts.length));
+        const unmapped = [...fonts.missing].filter((char) => /[\uf020-\uf0ff]/.test(char));
+        if (unmapped.length > 0)
+          throw new DocumentFormatError(
+            `The document has symbol-font characters (Symbol, Wingdings, Webdings) with no Unicode equivalent: ${unmapped
+              .slice(0, 10)
+              .map((char) => `U+${char.charCodeAt(0).toString(16).toUpperCase()}`)
+              .join(' ')}. A PDF would show them as empty boxes; ask for output_format=docx instead.`,
+          );
         if (fonts.missing.size > 0)
           throw new DocumentFormatError(
             `The translation has characters the server's PDF fonts (DejaVu) do not cover: ${[...fonts.missing].slice(0, 10).join(' ')}. A PDF would show them as empty boxes; ask for output_format=docx instead.`,
