@@ -13,6 +13,7 @@ import type { DocumentRecord } from './store.js';
 import {
   asTranslateRequest,
   billedOf,
+  type ChunkCheckpoints,
   prepareTexts,
   type SourcedParameters,
   translateTexts,
@@ -31,6 +32,8 @@ export interface JobHooks {
    * neither a retry reserves them again nor a failure forgets to refund them; false when the quota is full.
    */
   reserve(units: number, caller: Caller): Promise<boolean>;
+  /** Chunks translated by an earlier attempt of this document, and where to keep this one's (a fleet). */
+  readonly chunks?: ChunkCheckpoints;
 }
 
 async function callerOf(context: ServiceContext, document: DocumentRecord): Promise<Caller | undefined> {
@@ -84,6 +87,7 @@ export async function translateDocument(
     context,
     onProgress: hooks.onProgress,
     checkpoint: hooks.checkpoint,
+    ...(hooks.chunks ? { chunks: hooks.chunks } : {}),
   });
   const result = await extraction.rebuild(outputs);
   hooks.checkpoint();

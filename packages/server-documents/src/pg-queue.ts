@@ -165,6 +165,11 @@ export async function createPgDocumentQueue(
         checkpoint: () => {
           if (closed) throw new Closing();
         },
+        // Chunks an earlier attempt translated (an instance that died or stopped) are not translated again.
+        chunks: {
+          load: () => documents.loadChunks(document),
+          save: (digest, outputs) => documents.saveChunk(document, digest, outputs),
+        },
         async reserve(units, caller) {
           const day = await reserveCharacters(context, document, caller, units);
           if (day === undefined) return false;

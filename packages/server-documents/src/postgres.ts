@@ -45,6 +45,16 @@ export const POSTGRES_DOCUMENT_MIGRATIONS: readonly string[] = [
   CREATE INDEX documents_expiry ON documents(expires_at);
   CREATE INDEX documents_account ON documents(account_id, id);
   `,
+  // The chunks a job translated (their outputs, by the digest of their input: translate.ts), so that an
+  // attempt that takes the document over does not translate them again; gone with the document.
+  `
+  CREATE TABLE document_chunks (
+    document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    digest TEXT NOT NULL,
+    outputs JSONB NOT NULL,
+    PRIMARY KEY (document_id, digest)
+  );
+  `,
 ];
 
 /** Applies the documents' migrations not applied yet (the spine's runner: one transaction each, locked). */
@@ -229,14 +239,38 @@ export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
       );
       return rowCount === 1;
     },
-    /** Stores the result; false when the attempt no longer holds the document (another finished it). */
-    async finish(document: ClaimedDocument, result: Uint8Array): Promise<boolean> {
-      const { rowCount } = await pool.query(
-        `UPDATE documents SET status = 'done', result = $3, upload = NULL, progress = 1, owner = NULL
-         WHERE id = $1 AND attempt = $2 AND status = 'translating'`,
-        [document.id, document.attempt, Buffer.from(result)],
+    /** The chunks earlier attempts translated: outputs by digest. */
+    async loadChunks(document: ClaimedDocument): Promise<Map<string, string[]>> {
+      const { rows } = await pool.query<{ digest: string; outputs: string[] }>(
+        'SELECT digest, outputs FROM document_chunks WHERE document_id = $1',
+        [document.id],
       );
-      return rowCount === 1;
+      return new Map(rows.map((row) => [row.digest, row.outputs]));
+    },
+    /** Keeps a translated chunk, while the attempt holds the document. */
+    async saveChunk(document: ClaimedDocument, digest: string, outputs: readonly string[]): Promise<void> {
+      await pool.query(
+        `INSERT INTO document_chunks (document_id, digest, outputs)
+         SELECT $1, $3, $4 FROM documents WHERE id = $1 AND attempt = $2 AND status = 'translating'
+         ON CONFLICT DO NOTHING`,
+        [document.id, document.attempt, digest, JSON.stringify(outputs)],
+      );
+    },
+    /**
+     * Stores the result (its chunks are no longer needed); false when the attempt no longer holds the
+     * document (another finished it).
+     */
+    async finish(document: ClaimedDocument, result: Uint8Array): Promise<boolean> {
+      return transaction(async (client) => {
+        const { rowCount } = await client.query(
+          `UPDATE documents SET status = 'done', result = $3, upload = NULL, progress = 1, owner = NULL
+           WHERE id = $1 AND attempt = $2 AND status = 'translating'`,
+          [document.id, document.attempt, Buffer.from(result)],
+        );
+        if (rowCount === 1)
+          await client.query('DELETE FROM document_chunks WHERE document_id = $1', [document.id]);
+        return rowCount === 1;
+      });
     },
     /**
      * Marks the document failed; the characters to refund and their day, or undefined when the attempt no
@@ -247,8 +281,11 @@ export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
       message: string,
     ): Promise<{ billed: number; day: string } | undefined> {
       const { rows } = await pool.query<{ billed_characters: string; usage_day: string }>(
-        `UPDATE documents SET status = 'error', error_message = $3, upload = NULL, owner = NULL
-         WHERE id = $1 AND attempt = $2 AND status = 'translating' RETURNING billed_characters, usage_day`,
+        `WITH failed AS (
+           UPDATE documents SET status = 'error', error_message = $3, upload = NULL, owner = NULL
+           WHERE id = $1 AND attempt = $2 AND status = 'translating' RETURNING id, billed_characters, usage_day
+         ), dropped AS (DELETE FROM document_chunks WHERE document_id IN (SELECT id FROM failed))
+         SELECT billed_characters, usage_day FROM failed`,
         [document.id, document.attempt, message],
       );
       const row = rows[0];

@@ -1,8 +1,9 @@
 /**
  * Translating the texts of one document with the same parts as /v2/translate (text preparation, glossaries,
- * memory, style rules, engines and their output cache), in chunks so a job reports progress and stops
- * when the server closes. Billing is not done here: the upload reserved the document's characters.
+ * memory, style rules, engines and their output cache), in chunks so a job reports progress, stops
+ * when the server closes, and (on a fleet) keeps each chunk's translation for an attempt that takes it over. Billing is not done here: the upload reserved the document's characters.
  */
+import { createHash } from 'node:crypto';
 import type { TranslateRequest } from '@glossa/protocol';
 import type { Caller, EngineChoice, ServiceContext } from '@glossa/server/feature';
 import {
@@ -92,6 +93,24 @@ export function asTranslateRequest(parameters: DocumentParameters): TranslateReq
 /** Parameters with the source language known. */
 export type SourcedParameters = DocumentParameters & { readonly source_lang: string };
 
+/**
+ * Where a job keeps the chunks it translated, so that an attempt that takes the document over (its
+ * instance died or stopped) translates only what was not done yet.
+ */
+export interface ChunkCheckpoints {
+  /** The chunks earlier attempts kept: their outputs by the digest of their input. */
+  load(): Promise<ReadonlyMap<string, readonly string[]>>;
+  /** Keeps a chunk's outputs. */
+  save(digest: string, outputs: readonly string[]): Promise<void>;
+}
+
+/** A chunk's digest: its units and whether they are markup (the document's parameters do not change). */
+const chunkDigest = (markup: boolean, units: readonly string[]) =>
+  createHash('sha256')
+    .update(JSON.stringify([markup, units]))
+    .digest('hex')
+    .slice(0, 32);
+
 export interface TranslateTextsInput {
   readonly texts: readonly DocumentText[];
   readonly parameters: SourcedParameters;
@@ -102,6 +121,8 @@ export interface TranslateTextsInput {
   readonly onProgress: (done: number) => void;
   /** Throws to stop between two chunks (a closing server). */
   readonly checkpoint: () => void;
+  /** Chunks kept by an earlier attempt (used as they are), and where to keep this one's. */
+  readonly chunks?: ChunkCheckpoints;
 }
 
 /** The translation of each text, in the same form (code-form markup comes back in code form). */
@@ -120,6 +141,7 @@ export async function translateTexts(input: TranslateTextsInput): Promise<string
   const outputs = prepared.map((text) => new Array<string>(text.units.length));
   const total = prepared.reduce((sum, text) => sum + text.units.length, 0);
   let done = 0;
+  const kept = (await input.chunks?.load()) ?? new Map<string, readonly string[]>();
   for (const markup of [false, true]) {
     const owners: [number, number][] = [];
     prepared.forEach((text, index) => {
@@ -130,20 +152,26 @@ export async function translateTexts(input: TranslateTextsInput): Promise<string
       input.checkpoint();
       const chunk = owners.slice(start, start + CHUNK_UNITS);
       const units = chunk.map(([text, unit]) => prepared[text]!.units[unit]!);
-      const engine = (texts: string[], isMarkup: boolean) =>
-        context.outputs.translate(choice, texts, { markup: isMarkup, formality });
-      const results = customizations
-        ? (await customizations.translate(units, markup, engine)).outputs
-        : await engine(units, markup);
-      chunk.forEach(([text, unit], index) => {
-        const source = units[index]!;
-        outputs[text]![unit] = keepInitialCase(
-          source,
-          results[index] ?? source,
-          markup,
-          parameters.target_lang,
+      const digest = chunkDigest(markup, units);
+      const earlier = kept.get(digest);
+      if (earlier && earlier.length === chunk.length)
+        chunk.forEach(([text, unit], index) => {
+          outputs[text]![unit] = earlier[index]!;
+        });
+      else {
+        const engine = (texts: string[], isMarkup: boolean) =>
+          context.outputs.translate(choice, texts, { markup: isMarkup, formality });
+        const results = customizations
+          ? (await customizations.translate(units, markup, engine)).outputs
+          : await engine(units, markup);
+        const translated = units.map((source, index) =>
+          keepInitialCase(source, results[index] ?? source, markup, parameters.target_lang),
         );
-      });
+        chunk.forEach(([text, unit], index) => {
+          outputs[text]![unit] = translated[index]!;
+        });
+        await input.chunks?.save(digest, translated);
+      }
       done += chunk.length;
       input.onProgress(total === 0 ? 1 : done / total);
     }

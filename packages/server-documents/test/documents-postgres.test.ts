@@ -1,8 +1,10 @@
 /**
  * Documents on PostgreSQL (a real cluster started by the test): the job side's fencing (a taken-over attempt
  * can neither finish, fail, refund nor bill), and two servers on one database, where the one that stops
- * (SIGTERM's graceful close) leaves its running document to the other, billed once.
+ * (SIGTERM's graceful close) leaves its running document to the other, billed once, which translates only
+ * the chunks the first had not kept.
  */
+import { createApertiumEngine, type TranslationEngine } from '@glossa/server';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
@@ -15,6 +17,26 @@ import { createDatabase } from './storage-probe.js';
 if (!hasPostgres) console.warn('Skipping the PostgreSQL document tests: postgresql is not installed.');
 
 const DEV_KEY = 'documents-postgres-dev-key-0123';
+
+/** The real Apertium engine, counting the texts it is given. */
+function countingApertium(): { engine: TranslationEngine; texts: () => number } {
+  const apertium = createApertiumEngine();
+  let texts = 0;
+  return {
+    engine: {
+      name: apertium.name,
+      pairs: () => apertium.pairs(),
+      fingerprint: (pair) => apertium.fingerprint(pair),
+      supportsFormality: (target) => apertium.supportsFormality(target),
+      async translate(input) {
+        texts += input.texts.length;
+        return apertium.translate(input);
+      },
+      close: () => apertium.close(),
+    },
+    texts: () => texts,
+  };
+}
 let cluster: PostgresCluster;
 beforeAll(async () => {
   if (hasPostgres) cluster = await startPostgres();
@@ -134,7 +156,7 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
     }
   }, 60_000);
 
-  it('a server that stops mid-job leaves the document to another on the same database: done once, billed once', async () => {
+  it('a server that stops mid-job leaves the document to another on the same database: done once, billed once, its kept chunks not translated again', async () => {
     const databaseUrl = await createDatabase(cluster);
     const text = Array.from(
       { length: 4000 },
@@ -146,6 +168,7 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
       documents: { concurrency: 1 },
     });
     let second: TestServer | undefined;
+    const counting = countingApertium();
     const database = new pg.Pool({ connectionString: databaseUrl, max: 1 });
     try {
       const uploaded = await upload(first, 'long.txt', text, { target_lang: 'ES', source_lang: 'EN' });
@@ -160,18 +183,35 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
         if (Date.now() > deadline) throw new Error('the job did not start in 60 s');
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      second = await startTestServer({ databaseUrl, devKey: DEV_KEY, documents: { concurrency: 1 } });
+      second = await startTestServer({
+        databaseUrl,
+        devKey: DEV_KEY,
+        documents: { concurrency: 1 },
+        engines: [counting.engine],
+      });
       await first.server.close();
       first = undefined;
       const { rows } = await database.query('SELECT status FROM documents WHERE id = $1', [
         uploaded.data.document_id,
       ]);
       expect(['queued', 'translating']).toContain(rows[0].status);
+      // The chunks the first server translated are kept (200 sentences each).
+      const kept = await database.query(
+        'SELECT jsonb_array_length(outputs) AS n FROM document_chunks WHERE document_id = $1',
+        [uploaded.data.document_id],
+      );
+      expect(kept.rows.length).toBeGreaterThan(0);
+      const keptUnits = kept.rows.reduce((sum, row) => sum + Number(row.n), 0);
       expect((await waitDone(second, uploaded.data, 120_000)).status).toBe('done');
       const attempts = await database.query('SELECT attempt FROM documents WHERE id = $1', [
         uploaded.data.document_id,
       ]);
       expect(attempts.rows[0].attempt).toBe(2);
+      // The second server's engine got only the sentences not kept (8,000 in all: two a line); the
+      // chunks are gone with the job.
+      expect(counting.texts()).toBe(8000 - keptUnits);
+      const left = await database.query('SELECT COUNT(*) AS n FROM document_chunks');
+      expect(Number(left.rows[0].n)).toBe(0);
       const result = await download(second, uploaded.data);
       expect(result.status).toBe(200);
       const lines = result.bytes.toString().split('\n');
