@@ -65,3 +65,78 @@ it('alt and title inside scripts, styles, comments and raw text are not attribut
   // (The spine's HTML reader writes the unended comment's `<` as `&lt;`.)
   expect(text).toMatch(/!-- <img alt="The car">$/);
 });
+
+const page = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+
+it("a real page's <meta> description and its Open Graph and Twitter titles, descriptions and image alt (Excalidraw's index.html): translated; other metas and the rest kept", async () => {
+  const source = page('excalidraw-index.html');
+  const { text, final } = await translateFile(t, 'index.html', source, {
+    target_lang: 'ES',
+    source_lang: 'EN',
+  });
+  expect(final.status).toBe('done');
+  const content = (attribute: string, name: string) =>
+    new RegExp(`${attribute}="${name}"\\s+content="([^"]*)"`).exec(text)?.[1];
+  const description = content('name', 'description');
+  expect(description).toMatch(/herramienta/);
+  expect(description).not.toMatch(/collaborative whiteboard tool/);
+  for (const name of ['og:description', 'twitter:description'])
+    expect(content('property', name)).toBe(description);
+  expect(content('property', 'og:title')).toMatch(/^Excalidraw — /);
+  expect(content('property', 'og:title')).not.toMatch(/made easy/);
+  expect(content('property', 'og:image:alt')).not.toBe('Excalidraw logo');
+  // Not text: kept as they are.
+  expect(content('property', 'og:url')).toBe('https://excalidraw.com');
+  expect(text).toContain('content="width=device-width, initial-scale=1, maximum-scale=1');
+  expect(text).toContain('<html lang="es">');
+  // Nothing else changed: the page without its metas' contents, its title and its texts is the source's.
+  const skeleton = (html: string) =>
+    html
+      .replace(
+        /(name|property)="(description|og:title|og:description|og:image:alt|twitter:title|twitter:description)"(\s+)content="[^"]*"/g,
+        '$1="$2"$3content=""',
+      )
+      .replace(/<title>[^<]*<\/title>/, '<title></title>')
+      .replace(/<noscript>[^<]*<\/noscript>/, '<noscript></noscript>')
+      .replace(/<h1 class="visually-hidden">[^<]*<\/h1>/, '<h1 class="visually-hidden"></h1>')
+      .replace(' lang="es"', ' lang="en"');
+  expect(skeleton(text)).toBe(skeleton(source));
+});
+
+it('placeholder and aria-label (a Bootstrap navbar): translated', async () => {
+  const { text } = await translateFile(t, 'navbar.html', page('bootstrap-navbar.html'), {
+    target_lang: 'ES',
+    source_lang: 'EN',
+  });
+  expect(text).toContain('placeholder="Búsqueda" aria-label="Búsqueda"');
+  expect(text).not.toContain('aria-label="Toggle navigation"');
+  expect(text).toMatch(/aria-label="[^"]*[Nn]avegación"/);
+  expect(text).toMatch(/<nav class="navbar navbar-dark bg-dark" aria-label="Primer [^"]*ejemplo">/);
+  // Other attributes (aria-controls, aria-expanded, data-*) are not text.
+  expect(text).toContain('aria-controls="navbarsExample01" aria-expanded="false"');
+});
+
+it('a right-to-left target (the pseudo-locale ar-XB): <html dir="rtl">, and <body dir> (LibreOffice writes ltr) follows', async () => {
+  const excalidraw = await translateFile(t, 'index.html', page('excalidraw-index.html'), {
+    target_lang: 'AR-XB',
+    source_lang: 'EN',
+  });
+  expect(excalidraw.final.status).toBe('done');
+  expect(excalidraw.text).toContain('<html lang="ar-XB" dir="rtl">');
+  const libreoffice = await translateFile(t, 'attributes.html', fixture('attributes.html'), {
+    target_lang: 'AR-XB',
+    source_lang: 'EN',
+  });
+  expect(libreoffice.text).toContain('<html lang="ar-XB" dir="rtl">');
+  expect(libreoffice.text).toContain('<body lang="ar-XB" link="#000080" vlink="#800000" dir="rtl">');
+  // Back to a left-to-right target: a page marked rtl says ltr.
+  const back = await translateFile(
+    t,
+    'rtl.html',
+    '<html lang="en" dir="rtl"><body><p dir="rtl">The cat is black.</p><p lang="he" dir="rtl">x</p></body></html>',
+    { target_lang: 'ES', source_lang: 'EN' },
+  );
+  expect(back.text).toContain('<html lang="es" dir="ltr">');
+  // A part in another language keeps its direction.
+  expect(back.text).toContain('<p lang="he" dir="rtl">');
+});

@@ -1,16 +1,34 @@
 /**
  * HTML: the whole page is translated with HTML tag handling: block elements split it into units, inline
- * markup travels as codes, `script`, `style` and `template` are kept byte for byte. The `alt` and `title`
- * attributes (an image's text, a tooltip) are translated as texts of their own, and the `<html>` element's
- * `lang` (and `xml:lang`) says the target language; every other attribute is kept as it is.
+ * markup travels as codes, `script`, `style` and `template` are kept byte for byte. Attributes whose value a
+ * reader sees or hears — `alt` (an image's text), `title` (a tooltip), `placeholder`, `aria-label`,
+ * `aria-description`, the `value` of a button (`<input type="submit|button|reset">`), the `content` of
+ * `<meta name="description">` (and `og:`/`twitter:` titles, descriptions and image alt texts) — are translated as texts of
+ * their own. The `<html>` element's `lang` (and `xml:lang`) says the target language, and its `dir` the
+ * target's direction (`rtl` for Arabic, Hebrew, the pseudo-locale `ar-XB`): on `<html>`, `<body>`
+ * (LibreOffice writes `dir="ltr"` there) and every element marked as the page's language. Every other
+ * attribute is kept as it is.
  */
 import { randomBytes } from 'node:crypto';
+import { isRightToLeft } from '@glossa/protocol';
 import { decodeEntities } from '@glossa/server/feature';
 import { type DocumentFormat, type DocumentText, decodeText, encodeText } from './format.js';
 import { escapeAttribute } from './inline.js';
 
-/** Attributes whose value is text a reader sees. */
-const TEXT_ATTRIBUTES = new Set(['alt', 'title']);
+/** Attributes whose value is text a reader sees (or a screen reader says), on any element. */
+const TEXT_ATTRIBUTES = new Set(['alt', 'title', 'placeholder', 'aria-label', 'aria-description']);
+/** `<meta>` whose `content` is text a reader sees (search results, link previews), by `name` or `property`. */
+const META_TEXTS = new Set([
+  'description',
+  'og:title',
+  'og:description',
+  'og:image:alt',
+  'twitter:title',
+  'twitter:description',
+  'twitter:image:alt',
+]);
+/** `<input>` types whose `value` is the button's label. */
+const BUTTON_INPUTS = new Set(['submit', 'button', 'reset']);
 
 /** The start of content that is not markup: a comment, CDATA, or an element whose content is raw text. */
 const RAW_START = /<!--|<!\[CDATA\[|<(script|style|template|textarea|title)\b(?:[^>"']|"[^"]*"|'[^']*')*>/iy;
@@ -64,8 +82,8 @@ function rewriteStartTags(html: string, rewrite: (name: string, attributes: stri
 }
 
 /**
- * The page with each `alt`/`title` value replaced by a marker (inside a tag, so never translated; `nonce`
- * makes it unlike any text of the page), and `<html lang>` set to the target.
+ * The page with each translated attribute's value replaced by a marker (inside a tag, so never translated;
+ * `nonce` makes it unlike any text of the page), and `<html lang>` (and `dir`) set to the target.
  */
 function findAttributes(
   html: string,
@@ -85,7 +103,26 @@ function findAttributes(
   });
   pageLang ??= sourceLang === undefined ? undefined : base(sourceLang);
   let sawHtml = false;
+  const direction = targetLang && (isRightToLeft(targetLang) ? 'rtl' : 'ltr');
   const page = rewriteStartTags(html, (name, raw) => {
+    // What the tag's other attributes say: its language, a meta's name, an input's type.
+    const values = new Map<string, string>();
+    for (const match of raw.matchAll(ATTRIBUTE))
+      values.set(match[2]!.toLowerCase(), decodeEntities(match[4] ?? match[5] ?? match[6] ?? ''));
+    const lang = values.get('lang') ?? values.get('xml:lang');
+    // In the page's language (and so now in the target's), its direction too.
+    const pageElement =
+      name === 'html' ||
+      name === 'body' ||
+      (lang !== undefined && pageLang !== undefined && base(lang) === pageLang);
+    const textAttribute = (key: string) =>
+      TEXT_ATTRIBUTES.has(key) ||
+      (key === 'content' &&
+        name === 'meta' &&
+        META_TEXTS.has((values.get('name') ?? values.get('property') ?? '').trim().toLowerCase())) ||
+      (key === 'value' &&
+        name === 'input' &&
+        BUTTON_INPUTS.has((values.get('type') ?? '').trim().toLowerCase()));
     let rewritten = raw.replace(
       ATTRIBUTE,
       (
@@ -107,13 +144,18 @@ function findAttributes(
           (name === 'html' || (pageLang !== undefined && base(value) === pageLang))
         )
           return `${space}${attribute}="${escapeAttribute(targetLang)}"`;
-        if (!assignment || !TEXT_ATTRIBUTES.has(key) || !/\p{L}/u.test(value)) return whole;
+        if (direction && key === 'dir' && pageElement && value.trim().toLowerCase() !== 'auto')
+          return `${space}${attribute}="${direction}"`;
+        if (!assignment || !textAttribute(key) || !/\p{L}/u.test(value)) return whole;
         attributes.push(value);
         return `${space}${attribute}="${marker(attributes.length - 1)}"`;
       },
     );
-    if (name === 'html' && targetLang && !sawHtml && !/(^|\s)lang\s*=/i.test(raw))
+    if (name === 'html' && targetLang && !sawHtml && !values.has('lang'))
       rewritten = ` lang="${escapeAttribute(targetLang)}"${rewritten}`;
+    // A right-to-left target: <html dir="rtl"> (left-to-right is the default).
+    if (name === 'html' && direction === 'rtl' && !sawHtml && !values.has('dir'))
+      rewritten = `${rewritten} dir="rtl"`;
     if (name === 'html') sawHtml = true;
     return rewritten;
   });
