@@ -116,6 +116,18 @@ it('placeholder and aria-label (a Bootstrap navbar): translated', async () => {
   expect(text).toContain('aria-controls="navbarsExample01" aria-expanded="false"');
 });
 
+it("a button's value is its label (translated); a text field's value is the user's (kept)", async () => {
+  const { text } = await translateFile(
+    t,
+    'form.html',
+    '<form><input type="text" name="q" value="The cat"><input type="submit" value="Send the form"><input type="reset" value="Clear"></form>',
+    { target_lang: 'ES', source_lang: 'EN' },
+  );
+  expect(text).toContain('<input type="text" name="q" value="The cat">');
+  expect(text).toContain('<input type="submit" value="Enviar la forma">');
+  expect(text).not.toContain('value="Clear"');
+});
+
 it('a right-to-left target (the pseudo-locale ar-XB): <html dir="rtl">, and <body dir> (LibreOffice writes ltr) follows', async () => {
   const excalidraw = await translateFile(t, 'index.html', page('excalidraw-index.html'), {
     target_lang: 'AR-XB',
