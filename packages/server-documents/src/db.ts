@@ -33,6 +33,16 @@ export const DOCUMENT_MIGRATIONS: readonly string[] = [
   CREATE INDEX documents_status ON documents(status, seq);
   CREATE INDEX documents_expiry ON documents(expires_at);
   `,
+  // The chunks a job translated (outputs as JSON, by the digest of their input: translate.ts), so that a
+  // job resumed after a restart does not translate them again; removed with the document's job.
+  `
+  CREATE TABLE document_chunks (
+    document_id TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    outputs TEXT NOT NULL,
+    PRIMARY KEY (document_id, digest)
+  );
+  `,
 ];
 
 export type DocumentDatabase = Database.Database;

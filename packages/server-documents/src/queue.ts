@@ -63,6 +63,11 @@ export function createDocumentQueue(
         checkpoint: () => {
           if (closed) throw new Closing();
         },
+        // Chunks translated before a restart are not translated again.
+        chunks: {
+          load: async () => store.loadChunks(document.id),
+          save: async (digest, outputs) => store.saveChunk(document.id, digest, outputs),
+        },
         async reserve(units, caller) {
           const day = await reserveCharacters(context, document, caller, units);
           if (day === undefined) return false;

@@ -114,6 +114,11 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
     ),
     remove: db.prepare('DELETE FROM documents WHERE id = ?'),
     expired: db.prepare('SELECT id FROM documents WHERE expires_at <= ?'),
+    chunks: db.prepare('SELECT digest, outputs FROM document_chunks WHERE document_id = ?'),
+    saveChunk: db.prepare(
+      'INSERT OR IGNORE INTO document_chunks (document_id, digest, outputs) VALUES (?, ?, ?)',
+    ),
+    dropChunks: db.prepare('DELETE FROM document_chunks WHERE document_id = ?'),
     counts: db.prepare(
       `SELECT COALESCE(SUM(status = 'queued'), 0) AS queued, COALESCE(SUM(status = 'translating'), 0) AS translating FROM documents`,
     ),
@@ -177,7 +182,17 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       writeFileSync(temporary, result, { mode: 0o600 });
       renameSync(temporary, fileOf(id, 'out'));
       sql.finish.run(id);
+      sql.dropChunks.run(id);
       rmSync(fileOf(id, 'in'), { force: true });
+    },
+    /** The chunks an interrupted job translated: outputs by digest. */
+    loadChunks(id: string): Map<string, string[]> {
+      const rows = sql.chunks.all(id) as { digest: string; outputs: string }[];
+      return new Map(rows.map((row) => [row.digest, JSON.parse(row.outputs) as string[]]));
+    },
+    /** Keeps a translated chunk of a job. */
+    saveChunk(id: string, digest: string, outputs: readonly string[]): void {
+      sql.saveChunk.run(id, digest, JSON.stringify(outputs));
     },
     /** The characters a job reserved when it read the document (a format read by the job). */
     setBilled(id: string, billed: number, usageDay: string): void {
@@ -185,6 +200,7 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
     },
     fail(id: string, message: string): void {
       sql.fail.run(message, id);
+      sql.dropChunks.run(id);
       rmSync(fileOf(id, 'in'), { force: true });
     },
     /** After a restart: documents that were translating when the server stopped are queued again. */
@@ -194,6 +210,7 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
     /** Deletes the row first (a second download finds nothing), then the files. */
     remove(id: string): void {
       sql.remove.run(id);
+      sql.dropChunks.run(id);
       rmSync(fileOf(id, 'in'), { force: true });
       rmSync(fileOf(id, 'out'), { force: true });
       rmSync(`${fileOf(id, 'in')}.part`, { force: true });

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createApertiumEngine, type TranslationEngine } from '@glossa/server';
 import { afterAll, expect, it } from 'vitest';
 import { download, upload, waitDone } from './document-helpers.js';
 import { startTestServer } from './helpers.js';
-import { documentStatuses } from './storage-probe.js';
+import { chunkSizes, documentStatuses } from './storage-probe.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'glossa-document-restart-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -40,5 +41,63 @@ it('a restart mid-queue: queued and interrupted documents resume, each billed on
     expect(usage.data.character_count).toBe(4 * [...text].length);
   } finally {
     await t.server.close();
+  }
+}, 240_000);
+
+/** The real Apertium engine, counting the texts it is given. */
+function countingApertium(): { engine: TranslationEngine; texts: () => number } {
+  const apertium = createApertiumEngine();
+  let texts = 0;
+  return {
+    engine: {
+      name: apertium.name,
+      pairs: () => apertium.pairs(),
+      fingerprint: (pair) => apertium.fingerprint(pair),
+      supportsFormality: (target) => apertium.supportsFormality(target),
+      async translate(input) {
+        texts += input.texts.length;
+        return apertium.translate(input);
+      },
+      close: () => apertium.close(),
+    },
+    texts: () => texts,
+  };
+}
+
+it('a restart mid-job: the chunks translated before it are kept and not translated again (SQLite, or PostgreSQL with GLOSSA_TEST_POSTGRES)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'glossa-document-chunks-'));
+  const text = Array.from(
+    { length: 3000 },
+    (_, index) => `The red car ${index} is fast. The house is big and the garden ${index} is green.\n`,
+  ).join('');
+  const chunks = () => chunkSizes({ dataDir: dir });
+  let t = await startTestServer({ dataDir: dir, documents: { concurrency: 1 } });
+  try {
+    const uploaded = await upload(t, 'long.txt', text, { target_lang: 'ES', source_lang: 'EN' });
+    expect(uploaded.status).toBe(200);
+    const deadline = Date.now() + 60_000;
+    while ((await chunks()).length < 2) {
+      if (Date.now() > deadline) throw new Error('no chunk kept in 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await t.server.close();
+    const kept = (await chunks()).reduce((sum, n) => sum + n, 0);
+    expect(kept).toBeGreaterThanOrEqual(400);
+    expect(kept).toBeLessThan(6000);
+    const counting = countingApertium();
+    t = await startTestServer({ dataDir: dir, documents: { concurrency: 1 }, engines: [counting.engine] });
+    expect((await waitDone(t, uploaded.data, 120_000)).status).toBe('done');
+    // 6,000 sentences (two a line): the engine got those not kept; the chunks are gone with the job.
+    expect(counting.texts()).toBe(6000 - kept);
+    expect(await chunks()).toEqual([]);
+    const result = await download(t, uploaded.data);
+    const lines = result.bytes.toString().split('\n');
+    expect(lines).toHaveLength(3001);
+    expect(lines[0]).toMatch(/^El coche rojo 0 es /);
+    expect(lines[2999]).toMatch(/^El coche rojo 2999 es /);
+    expect((await t.call('/v2/usage')).data.character_count).toBe([...text].length);
+  } finally {
+    await t.server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }, 240_000);

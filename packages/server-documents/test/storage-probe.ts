@@ -101,3 +101,20 @@ export async function createDatabase(cluster: { readonly port: number }): Promis
   }
   return `postgres://postgres@127.0.0.1:${cluster.port}/${name}`;
 }
+
+/** How many outputs each kept chunk of every document has (the job checkpoints: translate.ts). */
+export async function chunkSizes(t: Pick<TestServer, 'dataDir'>): Promise<number[]> {
+  if (await onPostgres(t as TestServer))
+    return withPostgres(t as TestServer, async (client) => {
+      const { rows } = await client.query('SELECT jsonb_array_length(outputs) AS n FROM document_chunks');
+      return rows.map((row) => Number(row.n));
+    });
+  const db = new Database(join(t.dataDir, 'documents.sqlite'), { readonly: true });
+  try {
+    return (db.prepare('SELECT outputs FROM document_chunks').all() as { outputs: string }[]).map(
+      (row) => (JSON.parse(row.outputs) as string[]).length,
+    );
+  } finally {
+    db.close();
+  }
+}
