@@ -246,24 +246,29 @@ async function runQueue(
     return rowCount === 1;
   }
 
+  // pg-boss's worker waits its polling interval after every fetch, even one that brought a job: at 2 s,
+  // a worker drained 0.5 job a second however short the jobs (measured: 300 jobs of 2 segments in 263 s on
+  // one instance). A worker that got a job is notified before it returns, so it asks again at once; only an
+  // empty fetch waits the interval.
   const workers: string[] = [];
   for (let index = 0; index < concurrency; index++) {
-    workers.push(
-      await boss.work<JobData>(
-        QUALITY_JOB_QUEUE,
-        { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
-        async ([job]) => {
-          if (!job) return;
-          const work = run(job.data);
-          works.add(work);
-          try {
-            await work;
-          } finally {
-            works.delete(work);
-          }
-        },
-      ),
+    let id: string | undefined;
+    id = await boss.work<JobData>(
+      QUALITY_JOB_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+      async ([job]) => {
+        if (!job) return;
+        const work = run(job.data);
+        works.add(work);
+        try {
+          await work;
+        } finally {
+          works.delete(work);
+          if (id !== undefined && !closed) boss.notifyWorker(id);
+        }
+      },
     );
+    workers.push(id);
   }
 
   /** Queues again the jobs of `where` (running rows), each with a new pg-boss job, in `client`'s transaction. */
