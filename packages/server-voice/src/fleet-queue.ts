@@ -25,7 +25,7 @@ import {
   type FleetVoiceStore,
   migrateVoice,
   type QueuedJob,
-  setFleetVoiceJobs,
+  setFleetVoice,
 } from './fleet-store.js';
 import type { JobRow } from './jobs.js';
 import type { Recognizer } from './recognizer.js';
@@ -35,6 +35,12 @@ import type { Row as TranslateRow } from './translate-jobs.js';
 export const VOICE_JOB_QUEUE = 'glossa-voice-jobs';
 /** First key of the owners' advisory locks (the documents' queue uses 7_117_020). */
 const LEASE_LOCK = 7_117_021;
+
+/**
+ * How long a row may wait while its pg-boss job is not waiting (active without a claim, or ended) before it
+ * gets a new one: a claim follows a fetch within milliseconds.
+ */
+const STRANDED_SECONDS = 15;
 
 /** What a running job may ask of the queue. */
 export interface JobControl {
@@ -58,7 +64,7 @@ export interface FleetQueueOptions {
 
 /**
  * Starts the fleet backend of voice jobs for a server with `databaseUrl`: migrations, pg-boss, the lease and
- * the worker. The routes find it through `fleetVoiceJobs(context)` at once; they wait for its start.
+ * the worker. The routes find it through `fleetVoice(context)` at once; they wait for its start.
  */
 export function startFleetVoiceJobs(
   url: string,
@@ -130,9 +136,7 @@ export function startFleetVoiceJobs(
       expireInSeconds: 3600,
     });
     const started = boss;
-    const store = createFleetVoiceStore(pool, async (db, job) => {
-      await started.send(VOICE_JOB_QUEUE, job, { db });
-    });
+    const store = createFleetVoiceStore(pool, (db, job) => started.send(VOICE_JOB_QUEUE, job, { db }));
     await takeLease();
     return store;
   })();
@@ -187,6 +191,17 @@ export function startFleetVoiceJobs(
       if (taken > 0) log.warn({ jobs: taken, owner: other }, 'voice jobs of a stopped instance queued again');
     }
     await store.orphans(owner, [...running.keys()]);
+    // A row waiting while its pg-boss job is neither waiting nor retried (an instance stopped as it
+    // fetched the job, and pg-boss lost its completion or failure): a new job. A duplicate is harmless.
+    for (const waiting of await store.waitingSince(STRANDED_SECONDS)) {
+      const job = waiting.bossJob === null ? null : await boss?.getJobById(VOICE_JOB_QUEUE, waiting.bossJob);
+      if (job && (job.state === 'created' || job.state === 'retry')) continue;
+      if (await store.resend(waiting))
+        log.warn(
+          { job: waiting.id, state: job?.state ?? 'none' },
+          'voice job sent again: its pg-boss job was lost',
+        );
+    }
   }
 
   const ready = starting.then(async (store) => {
@@ -233,12 +248,15 @@ export function startFleetVoiceJobs(
     async () => (await (await ready).counts()).waiting,
   );
 
-  setFleetVoiceJobs(context, {
+  setFleetVoice(context, {
     async store() {
       try {
         return await ready;
       } catch {
-        throw new ServiceError(503, 'Voice jobs are not available: their database does not answer.');
+        throw new ServiceError(
+          503,
+          'Voice jobs and spoken terms are not available: their database does not answer.',
+        );
       }
     },
     notify() {
@@ -255,7 +273,8 @@ export function startFleetVoiceJobs(
       if (boss && worker) await boss.offWork({ id: worker }).catch(() => {});
       // The running job stops its recognizer and queues its row again (run's finally).
       for (const entry of running.values()) entry.recognizer?.abort();
-      await Promise.allSettled([...jobs]);
+      // (A job fetched as the worker stopped may start after this line began: wait for it too.)
+      while (jobs.size > 0) await Promise.allSettled([...jobs]);
       await boss?.stop({ graceful: true, wait: true, timeout: 5000 }).catch(() => {});
       await lease?.end().catch(() => {});
       await pool.end().catch(() => {});

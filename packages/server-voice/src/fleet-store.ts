@@ -1,5 +1,6 @@
 /**
- * Voice jobs on PostgreSQL, for a fleet (`databaseUrl`): the rows of both job interfaces (`/v3/voice/jobs`:
+ * Voice on PostgreSQL, for a fleet (`databaseUrl`): spoken-term collections (`spoken_terms`), and the rows
+ * of both job interfaces (`/v3/voice/jobs`:
  * `voice_jobs`; `/v1/jobs/voice/translate`: `voice_translate_jobs`) with the uploaded audio (`bytea`), and
  * the results of translation jobs (`voice_translate_results`), so that every instance polls, uploads to and
  * downloads from every job. The columns are those of `voice.sqlite` (same types as text, so both backends
@@ -13,6 +14,7 @@ import type { ServiceContext } from '@glossa/server/feature';
 import { migratePostgres } from '@glossa/server/feature';
 import type pg from 'pg';
 import type { JobRow } from './jobs.js';
+import type { SpokenTermsRow } from './spoken-terms.js';
 import type { Row as TranslateRow } from './translate-jobs.js';
 
 /** Applied in order, one transaction each. Append only. */
@@ -64,6 +66,26 @@ export const POSTGRES_VOICE_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (job_id, idx)
   );
   `,
+  // The pg-boss job last sent for a waiting row, and when: a job lost by pg-boss (its instance stopped as
+  // it fetched it) is sent again (fleet-queue.ts, `resend`).
+  `
+  ALTER TABLE voice_jobs ADD COLUMN boss_job TEXT;
+  ALTER TABLE voice_jobs ADD COLUMN queued_at TIMESTAMPTZ;
+  ALTER TABLE voice_translate_jobs ADD COLUMN boss_job TEXT;
+  ALTER TABLE voice_translate_jobs ADD COLUMN queued_at TIMESTAMPTZ;
+  `,
+  // Spoken-term collections (spoken-terms.ts), as in voice.sqlite: every instance reads every account's.
+  `
+  CREATE TABLE spoken_terms (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    language TEXT NOT NULL,
+    terms TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX spoken_terms_account ON spoken_terms(account_id, created_at);
+  `,
 ];
 
 /** The two kinds of job the queue carries: `/v3/voice/jobs` and `/v1/jobs/voice/translate`. */
@@ -80,8 +102,13 @@ export interface SqlRunner {
   executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
-/** Sends a row's job (pg-boss), in the transaction that queued the row (`db`). */
-export type Enqueue = (db: SqlRunner, job: QueuedJob) => Promise<void>;
+/** Sends a row's job (pg-boss), in the transaction that queued the row (`db`); the pg-boss job's id. */
+export type Enqueue = (db: SqlRunner, job: QueuedJob) => Promise<string | null>;
+
+/** A row that has waited for a while, with the pg-boss job last sent for it. */
+export interface WaitingJob extends QueuedJob {
+  readonly bossJob: string | null;
+}
 
 /** A row claimed by a job, with its attempt and upload. */
 export type Claimed<R> = R & { readonly attempt: number; readonly upload: Buffer };
@@ -116,6 +143,15 @@ export function createFleetVoiceStore(pool: pg.Pool, enqueue: Enqueue) {
     }
   }
 
+  /** Sends the pg-boss job of a waiting row and writes its id on the row, in the transaction `client`. */
+  async function send(client: pg.PoolClient, db: SqlRunner, job: QueuedJob): Promise<void> {
+    const bossJob = await enqueue(db, job);
+    await client.query(
+      `UPDATE ${TABLES[job.kind].table} SET boss_job = $2, queued_at = now() WHERE id = $1`,
+      [job.id, bossJob],
+    );
+  }
+
   /** Puts back in the queue, each with a new job, the rows `where` selects among processing ones. */
   async function requeueWhere(
     where: string,
@@ -132,7 +168,7 @@ export function createFleetVoiceStore(pool: pg.Pool, enqueue: Enqueue) {
            WHERE status = 'processing' AND ${where} RETURNING id`,
           values,
         );
-        for (const row of rows) await enqueue(db, { kind, id: row.id });
+        for (const row of rows) await send(client, db, { kind, id: row.id });
         count += rows.length;
       }
       return count;
@@ -140,6 +176,47 @@ export function createFleetVoiceStore(pool: pg.Pool, enqueue: Enqueue) {
   }
 
   return {
+    // --- /v3/voice/spoken_terms (every query scoped by account) -------------------------------------
+    async insertSpokenTerms(accountId: string, row: SpokenTermsRow): Promise<void> {
+      await pool.query(
+        'INSERT INTO spoken_terms (id, account_id, name, language, terms, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        [row.id, accountId, row.name, row.language, row.terms, row.created_at],
+      );
+    },
+    async listSpokenTerms(accountId: string): Promise<SpokenTermsRow[]> {
+      const { rows } = await pool.query<SpokenTermsRow>(
+        `SELECT id, name, language, terms, created_at FROM spoken_terms WHERE account_id = $1
+         ORDER BY created_at, id`,
+        [accountId],
+      );
+      return rows;
+    },
+    async findSpokenTerms(accountId: string, id: string): Promise<SpokenTermsRow | undefined> {
+      const { rows } = await pool.query<SpokenTermsRow>(
+        'SELECT id, name, language, terms, created_at FROM spoken_terms WHERE id = $1 AND account_id = $2',
+        [id, accountId],
+      );
+      return rows[0];
+    },
+    async replaceSpokenTerms(
+      accountId: string,
+      id: string,
+      fields: { name: string; language: string; terms: string },
+    ): Promise<boolean> {
+      const { rowCount } = await pool.query(
+        'UPDATE spoken_terms SET name = $3, language = $4, terms = $5 WHERE id = $1 AND account_id = $2',
+        [id, accountId, fields.name, fields.language, fields.terms],
+      );
+      return rowCount === 1;
+    },
+    async deleteSpokenTerms(accountId: string, id: string): Promise<boolean> {
+      const { rowCount } = await pool.query('DELETE FROM spoken_terms WHERE id = $1 AND account_id = $2', [
+        id,
+        accountId,
+      ]);
+      return rowCount === 1;
+    },
+
     // --- /v3/voice/jobs -----------------------------------------------------------------------------
     async insertJob(row: JobRow, bytes: Buffer): Promise<void> {
       await transaction(async (client, db) => {
@@ -161,7 +238,7 @@ export function createFleetVoiceStore(pool: pg.Pool, enqueue: Enqueue) {
             bytes,
           ],
         );
-        await enqueue(db, { kind: 'voice', id: row.id });
+        await send(client, db, { kind: 'voice', id: row.id });
       });
     },
     async findJob(accountId: string, id: string): Promise<JobRow | undefined> {
@@ -228,7 +305,7 @@ export function createFleetVoiceStore(pool: pg.Pool, enqueue: Enqueue) {
           [id, bytes, results, new Date().toISOString()],
         );
         if (rowCount !== 1) return false;
-        await enqueue(db, { kind: 'translate', id });
+        await send(client, db, { kind: 'translate', id });
         return true;
       });
     },
@@ -315,6 +392,31 @@ export function createFleetVoiceStore(pool: pg.Pool, enqueue: Enqueue) {
     orphans(owner: string, running: readonly string[]): Promise<number> {
       return requeueWhere('owner = $1 AND NOT (id = ANY($2::text[]))', [owner, running]);
     },
+    /** Rows waiting for longer than `seconds` since their last pg-boss job was sent. */
+    async waitingSince(seconds: number): Promise<WaitingJob[]> {
+      const { rows } = await pool.query<{ kind: VoiceJobKind; id: string; boss_job: string | null }>(
+        `SELECT 'voice' AS kind, id, boss_job FROM voice_jobs
+         WHERE status = 'queued' AND queued_at < now() - make_interval(secs => $1)
+         UNION ALL SELECT 'translate' AS kind, id, boss_job FROM voice_translate_jobs
+         WHERE status = 'uploaded' AND queued_at < now() - make_interval(secs => $1)`,
+        [seconds],
+      );
+      return rows.map((row) => ({ kind: row.kind, id: row.id, bossJob: row.boss_job }));
+    },
+    /** Sends a new pg-boss job for a row still waiting on `job.bossJob` (once, of concurrent callers). */
+    async resend(job: WaitingJob): Promise<boolean> {
+      const { table, waiting } = TABLES[job.kind];
+      return transaction(async (client, db) => {
+        const { rowCount } = await client.query(
+          `UPDATE ${table} SET queued_at = now() WHERE id = $1 AND status = '${waiting}'
+           AND boss_job IS NOT DISTINCT FROM $2`,
+          [job.id, job.bossJob],
+        );
+        if (rowCount !== 1) return false;
+        await send(client, db, job);
+        return true;
+      });
+    },
     /** Jobs waiting and processing, on every instance. */
     async counts(): Promise<{ waiting: number; processing: number }> {
       const { rows } = await pool.query<{ waiting: string; processing: string }>(
@@ -336,21 +438,21 @@ export function migrateVoice(pool: pg.Pool): Promise<void> {
 
 // --- the running fleet backend of a server ------------------------------------------------------------
 
-/** What the routes use on a fleet: the store, once PostgreSQL and pg-boss have started. */
-export interface FleetVoiceJobs {
+/** What the routes (jobs, spoken terms) use on a fleet: the store, once PostgreSQL and pg-boss have started. */
+export interface FleetVoice {
   store(): Promise<FleetVoiceStore>;
   /** Wakes this instance's idle worker (a job was queued). */
   notify(): void;
 }
 
-const fleets = new WeakMap<ServiceContext, FleetVoiceJobs>();
+const fleets = new WeakMap<ServiceContext, FleetVoice>();
 
-export function setFleetVoiceJobs(context: ServiceContext, jobs: FleetVoiceJobs | undefined): void {
+export function setFleetVoice(context: ServiceContext, jobs: FleetVoice | undefined): void {
   if (jobs) fleets.set(context, jobs);
   else fleets.delete(context);
 }
 
 /** The fleet backend of a server with `databaseUrl`; undefined on SQLite (the embedded default). */
-export function fleetVoiceJobs(context: ServiceContext): FleetVoiceJobs | undefined {
+export function fleetVoice(context: ServiceContext): FleetVoice | undefined {
   return fleets.get(context);
 }

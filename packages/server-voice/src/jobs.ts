@@ -32,7 +32,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobControl } from './fleet-queue.js';
 import type { Claimed, FleetVoiceStore } from './fleet-store.js';
-import { fleetVoiceJobs } from './fleet-store.js';
+import { fleetVoice } from './fleet-store.js';
 import { decodeFile } from './media.js';
 import { punctuate } from './punctuate.js';
 import { type Recognizer, startRecognizer } from './recognizer.js';
@@ -215,7 +215,7 @@ export function fleetVoiceJobHandler(context: ServiceContext, log: JobLog) {
 }
 
 async function findJob(context: ServiceContext, accountId: string, id: string): Promise<JobRow> {
-  const fleet = fleetVoiceJobs(context);
+  const fleet = fleetVoice(context);
   const row = fleet
     ? await (await fleet.store()).findJob(accountId, id)
     : (voiceDatabase(context)
@@ -254,7 +254,7 @@ export const VOICE_JOB_ROUTES: readonly Route[] = [
         glossaryId: checked.value.glossary_id,
       });
       const id = randomUUID();
-      const fleet = fleetVoiceJobs(context);
+      const fleet = fleetVoice(context);
       if (fleet) {
         await (await fleet.store()).insertJob(
           {

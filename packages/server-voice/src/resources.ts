@@ -90,7 +90,7 @@ export async function checkVoiceResources(
     await checkVoiceGlossary(context, caller, request.source, request.targets, request.glossaryId);
   let spokenTerms: readonly string[] = [];
   if (request.spokenTermsId !== undefined) {
-    const collection = findSpokenTerms(context, caller.account.id, request.spokenTermsId);
+    const collection = await findSpokenTerms(context, caller.account.id, request.spokenTermsId);
     if (!collection) throw notFound(`Spoken-term collection ${request.spokenTermsId} not found.`);
     spokenTerms = collection.terms;
   }

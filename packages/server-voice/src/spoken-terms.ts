@@ -1,6 +1,7 @@
 /**
  * Spoken-term collections, per account, in their own SQLite file (`voice.sqlite` in the data directory, own
- * migrations) and their CRUD routes under /v3/voice/spoken_terms. Terms are kept as written: a session using
+ * migrations), or on a fleet (`databaseUrl`) in PostgreSQL (fleet-store.ts: every instance reads every
+ * collection), and their CRUD routes under /v3/voice/spoken_terms. Terms are kept as written: a session using
  * a collection rewrites a recognized term in the collection's spelling (see `terms.ts`).
  */
 import { randomUUID } from 'node:crypto';
@@ -10,6 +11,7 @@ import { canonicalLanguage, ENDPOINTS, type SpokenTerms, type SpokenTermsInput }
 import type { ServiceContext } from '@glossa/server/feature';
 import { badRequest, defineRoute, notFound, type Route } from '@glossa/server/feature';
 import Database from 'better-sqlite3';
+import { fleetVoice } from './fleet-store.js';
 import { TRANSCRIPTION_LANGUAGES } from './languages.js';
 
 export const VOICE_DATABASE_FILE = 'voice.sqlite';
@@ -72,7 +74,7 @@ export const VOICE_MIGRATIONS: readonly string[] = [
   `,
 ];
 
-interface Row {
+export interface SpokenTermsRow {
   id: string;
   name: string;
   language: string;
@@ -107,7 +109,7 @@ export function closeVoiceDatabase(context: ServiceContext): void {
   if (db?.open) db.close();
 }
 
-const toJson = (row: Row): SpokenTerms => ({
+const toJson = (row: SpokenTermsRow): SpokenTerms => ({
   spoken_terms_id: row.id,
   name: row.name,
   language: row.language,
@@ -115,14 +117,17 @@ const toJson = (row: Row): SpokenTerms => ({
   creation_time: row.created_at,
 });
 
-export function findSpokenTerms(
+export async function findSpokenTerms(
   context: ServiceContext,
   accountId: string,
   id: string,
-): SpokenTerms | undefined {
-  const row = voiceDatabase(context)
-    .prepare('SELECT * FROM spoken_terms WHERE id = ? AND account_id = ?')
-    .get(id, accountId) as Row | undefined;
+): Promise<SpokenTerms | undefined> {
+  const fleet = fleetVoice(context);
+  const row = fleet
+    ? await (await fleet.store()).findSpokenTerms(accountId, id)
+    : (voiceDatabase(context)
+        .prepare('SELECT * FROM spoken_terms WHERE id = ? AND account_id = ?')
+        .get(id, accountId) as SpokenTermsRow | undefined);
   return row && toJson(row);
 }
 
@@ -141,44 +146,63 @@ function checkInput(input: SpokenTermsInput): { language: string; terms: string[
 export const SPOKEN_TERMS_ROUTES: readonly Route[] = [
   defineRoute(ENDPOINTS.createSpokenTerms, async ({ body, caller, context }) => {
     const { language, terms } = checkInput(body);
-    const row: Row = {
+    const row: SpokenTermsRow = {
       id: randomUUID(),
       name: body.name,
       language,
       terms: JSON.stringify(terms),
       created_at: new Date().toISOString(),
     };
-    voiceDatabase(context)
-      .prepare(
-        'INSERT INTO spoken_terms (id, account_id, name, language, terms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(row.id, caller.account.id, row.name, row.language, row.terms, row.created_at);
+    const fleet = fleetVoice(context);
+    if (fleet) await (await fleet.store()).insertSpokenTerms(caller.account.id, row);
+    else
+      voiceDatabase(context)
+        .prepare(
+          'INSERT INTO spoken_terms (id, account_id, name, language, terms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(row.id, caller.account.id, row.name, row.language, row.terms, row.created_at);
     return toJson(row);
   }),
   defineRoute(ENDPOINTS.listSpokenTerms, async ({ caller, context }) => {
-    const rows = voiceDatabase(context)
-      .prepare('SELECT * FROM spoken_terms WHERE account_id = ? ORDER BY created_at, id')
-      .all(caller.account.id) as Row[];
+    const fleet = fleetVoice(context);
+    const rows = fleet
+      ? await (await fleet.store()).listSpokenTerms(caller.account.id)
+      : (voiceDatabase(context)
+          .prepare('SELECT * FROM spoken_terms WHERE account_id = ? ORDER BY created_at, id')
+          .all(caller.account.id) as SpokenTermsRow[]);
     return { spoken_terms: rows.map(toJson) };
   }),
   defineRoute(ENDPOINTS.getSpokenTerms, async ({ params, caller, context }) => {
-    const found = findSpokenTerms(context, caller.account.id, params.spoken_terms_id);
+    const found = await findSpokenTerms(context, caller.account.id, params.spoken_terms_id);
     if (!found) throw notFound(`Spoken-term collection ${params.spoken_terms_id} not found.`);
     return found;
   }),
   defineRoute(ENDPOINTS.replaceSpokenTerms, async ({ params, body, caller, context }) => {
     const { language, terms } = checkInput(body);
-    const changed = voiceDatabase(context)
-      .prepare('UPDATE spoken_terms SET name = ?, language = ?, terms = ? WHERE id = ? AND account_id = ?')
-      .run(body.name, language, JSON.stringify(terms), params.spoken_terms_id, caller.account.id).changes;
-    if (changed === 0) throw notFound(`Spoken-term collection ${params.spoken_terms_id} not found.`);
+    const fleet = fleetVoice(context);
+    const changed = fleet
+      ? await (await fleet.store()).replaceSpokenTerms(caller.account.id, params.spoken_terms_id, {
+          name: body.name,
+          language,
+          terms: JSON.stringify(terms),
+        })
+      : voiceDatabase(context)
+          .prepare(
+            'UPDATE spoken_terms SET name = ?, language = ?, terms = ? WHERE id = ? AND account_id = ?',
+          )
+          .run(body.name, language, JSON.stringify(terms), params.spoken_terms_id, caller.account.id)
+          .changes > 0;
+    if (!changed) throw notFound(`Spoken-term collection ${params.spoken_terms_id} not found.`);
     return findSpokenTerms(context, caller.account.id, params.spoken_terms_id);
   }),
   defineRoute(ENDPOINTS.deleteSpokenTerms, async ({ params, caller, context }) => {
-    const changed = voiceDatabase(context)
-      .prepare('DELETE FROM spoken_terms WHERE id = ? AND account_id = ?')
-      .run(params.spoken_terms_id, caller.account.id).changes;
-    if (changed === 0) throw notFound(`Spoken-term collection ${params.spoken_terms_id} not found.`);
+    const fleet = fleetVoice(context);
+    const changed = fleet
+      ? await (await fleet.store()).deleteSpokenTerms(caller.account.id, params.spoken_terms_id)
+      : voiceDatabase(context)
+          .prepare('DELETE FROM spoken_terms WHERE id = ? AND account_id = ?')
+          .run(params.spoken_terms_id, caller.account.id).changes > 0;
+    if (!changed) throw notFound(`Spoken-term collection ${params.spoken_terms_id} not found.`);
     return undefined;
   }),
 ];

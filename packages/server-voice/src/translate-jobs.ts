@@ -44,7 +44,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobControl } from './fleet-queue.js';
 import type { Claimed, FleetVoiceStore } from './fleet-store.js';
-import { fleetVoiceJobs } from './fleet-store.js';
+import { fleetVoice } from './fleet-store.js';
 import {
   declaredMediaType,
   decodeFile,
@@ -167,7 +167,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function findRow(context: ServiceContext, id: string): Promise<Row | undefined> {
   if (!UUID.test(id)) return undefined;
-  const fleet = fleetVoiceJobs(context);
+  const fleet = fleetVoice(context);
   if (fleet) return (await fleet.store()).findTranslate(id.toLowerCase());
   return voiceDatabase(context).prepare('SELECT * FROM voice_translate_jobs WHERE id = ?').get(id) as
     | Row
@@ -462,7 +462,7 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
     const { source, contentType, specs } = checkCreate(context, body);
     const id = randomUUID();
     const now = new Date().toISOString();
-    const fleet = fleetVoiceJobs(context);
+    const fleet = fleetVoice(context);
     if (fleet) {
       await (await fleet.store()).insertTranslate({
         id,
@@ -557,7 +557,7 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
           },
         });
         const targets = JSON.parse(row.targets) as TargetSpec[];
-        const fleet = fleetVoiceJobs(context);
+        const fleet = fleetVoice(context);
         if (fleet) {
           // On a fleet the audio goes to PostgreSQL, for whichever instance runs the job.
           const chunks: Buffer[] = [];
@@ -629,7 +629,7 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
       throw notFound(`Result ${params.index} of voice translation job ${params.job_id} not found.`);
     const gone = () => notFound(`Result ${params.index} of voice translation job ${params.job_id} is gone.`);
     let bytes: Buffer;
-    const fleet = fleetVoiceJobs(context);
+    const fleet = fleetVoice(context);
     if (fleet) {
       const store = await fleet.store();
       const found = await store.result(row.id, index);

@@ -9,7 +9,9 @@
  *   it runs a voice job of either interface leaves it to the other, which finishes it once, billed once.
  * Real pocketsphinx, ffmpeg, Apertium (en→es), flite kal16 speech.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -110,6 +112,66 @@ describe.skipIf(!hasPostgres)('voice session tokens on a fleet of two instances 
     const forged = await openAndWait(created.data.streaming_url.replace(/token=.*/, 'token=forged'));
     expect(forged.closeCode).toBe(1008);
   });
+
+  it('a spoken-term collection made on one instance is read, used, replaced and deleted on the other; another account gets 404', async () => {
+    const owner = await a.server.createAccount({ plan: 'paid', voiceJobsAlpha: true });
+    const stranger = await a.server.createAccount({ plan: 'paid', voiceJobsAlpha: true });
+    const created = await a.call('/v3/voice/spoken_terms', {
+      key: owner.key,
+      json: { name: 'places', language: 'en', terms: ['New York', 'Google'] },
+    });
+    expect(created.status).toBe(201);
+    const id = created.data.spoken_terms_id as string;
+    expect((await b.call(`/v3/voice/spoken_terms/${id}`, { key: owner.key })).data).toEqual(created.data);
+    expect((await b.call('/v3/voice/spoken_terms', { key: owner.key })).data.spoken_terms).toEqual([
+      created.data,
+    ]);
+    // Used by a session and a job on the other instance.
+    const session = await b.call('/v3/voice/realtime', {
+      key: owner.key,
+      json: { source_media_content_type: 'audio/auto', spoken_terms_id: id },
+    });
+    expect(session.status).toBe(200);
+    const job = await uploadVoiceJob(
+      b.server.url,
+      owner.key,
+      [
+        ['source_language', 'en'],
+        ['target_languages', 'es'],
+        ['spoken_terms_id', id],
+      ],
+      fliteWav('I flew to New York.'),
+    );
+    expect(job.status).toBe(202);
+    const replaced = await b.call(`/v3/voice/spoken_terms/${id}`, {
+      method: 'PUT',
+      key: owner.key,
+      json: { name: 'cities', language: 'en', terms: ['Paris'] },
+    });
+    expect(replaced.status).toBe(200);
+    expect((await a.call(`/v3/voice/spoken_terms/${id}`, { key: owner.key })).data.terms).toEqual(['Paris']);
+    for (const t of [a, b]) {
+      expect((await t.call(`/v3/voice/spoken_terms/${id}`, { key: stranger.key })).status).toBe(404);
+      expect((await t.call('/v3/voice/spoken_terms', { key: stranger.key })).data.spoken_terms).toEqual([]);
+      const refused = await t.call('/v3/voice/realtime', {
+        key: stranger.key,
+        json: { source_media_content_type: 'audio/auto', spoken_terms_id: id },
+      });
+      expect(refused.status).toBe(404);
+    }
+    expect((await b.call(`/v3/voice/spoken_terms/${id}`, { method: 'DELETE', key: owner.key })).status).toBe(
+      204,
+    );
+    expect((await a.call(`/v3/voice/spoken_terms/${id}`, { key: owner.key })).status).toBe(404);
+    // The job queued with the collection's terms runs to its end.
+    await vi.waitFor(
+      async () =>
+        expect((await a.call(`/v3/voice/jobs/${job.data.job_id}`, { key: owner.key })).data.status).toBe(
+          'done',
+        ),
+      { timeout: 60_000, interval: 250 },
+    );
+  }, 90_000);
 
   it('a voice job (/v3/voice/jobs) uploaded on one instance is polled and read on the other, billed once; another account gets 404', async () => {
     const owner = await a.server.createAccount({ plan: 'paid', voiceJobsAlpha: true });
@@ -291,6 +353,29 @@ describe.skipIf(!fleetReady)('voice jobs on two glossa-server processes: an inst
     expect(rows[0].status).toBe('processing');
     return victim;
   }
+
+  const acceptance = '/work/shared/acceptance/voice.mjs';
+  it.skipIf(!existsSync(acceptance))(
+    'passes the shared voice acceptance checks through the balancer (session on one instance, stream on either)',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'glossa-voice-acceptance-'));
+      const wav = join(dir, 'speech.wav');
+      writeFileSync(wav, fliteWav(`${REFERENCE}.`));
+      // The script loads `ws` from this package's node_modules.
+      const tools = new URL('..', import.meta.url).pathname;
+      const child = spawn(process.execPath, [acceptance, fleet.url, DEV_KEY, tools, wav, REFERENCE], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      rmSync(dir, { recursive: true, force: true });
+      expect(output).toMatch(/voice contract: (\d+)\/\1 checks pass/);
+      expect(code, output).toBe(0);
+    },
+    120_000,
+  );
 
   const takeovers = () =>
     fleet.logs.join('').split('voice jobs of a stopped instance queued again').length - 1;

@@ -6,9 +6,11 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { onPostgres } from '../../server/test/services.js';
 import { VOICE_MIGRATIONS } from '../src/spoken-terms.js';
-import { startTestServer, type TestServer } from './helpers.js';
+import { startTestServer, storageFor, type TestServer } from './helpers.js';
 import { fliteWav, joinWavs, type Message, uploadVoiceJob } from './voice-helpers.js';
 
 let t: TestServer;
@@ -123,7 +125,18 @@ describe('voice jobs with a glossary (real Apertium)', () => {
 describe('voice job resources are checked before the job is queued', () => {
   it('unknown ids, another account’s ids, a glossary without the pair: 404; malformed ids: 400; no job queued', async () => {
     const wav = fliteWav('Hello.');
-    const jobCount = () => {
+    const jobCount = async () => {
+      // On PostgreSQL (GLOSSA_TEST_POSTGRES), the jobs are in the server's database (fleet-store.ts).
+      const { databaseUrl } = await storageFor(t.dataDir);
+      if (databaseUrl) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        try {
+          return (await client.query('SELECT count(*)::int AS n FROM voice_jobs')).rows[0].n as number;
+        } finally {
+          await client.end();
+        }
+      }
       const db = new Database(join(t.dataDir, 'voice.sqlite'), { readonly: true });
       try {
         return (db.prepare('SELECT count(*) AS n FROM voice_jobs').get() as { n: number }).n;
@@ -131,7 +144,7 @@ describe('voice job resources are checked before the job is queued', () => {
         db.close();
       }
     };
-    const before = jobCount();
+    const before = await jobCount();
     const refused = async (fields: [string, string][], status: number, message: string | RegExp) => {
       const reply = await upload([...EN_ES, ...fields], wav);
       expect(reply.status, JSON.stringify(reply.data)).toBe(status);
@@ -169,40 +182,47 @@ describe('voice job resources are checked before the job is queued', () => {
     await refused([['spoken_terms_id', 'terms-1']], 400, "Parameter 'spoken_terms_id' must be a UUID.");
     await refused([['glossary_id', '']], 400, "Parameter 'glossary_id' must be a UUID.");
     // Only the other account's job was queued.
-    expect(jobCount()).toBe(before + 1);
+    expect(await jobCount()).toBe(before + 1);
     await settled(t, theirs.data.job_id, other.key);
   });
 });
 
 describe('voice jobs of an older voice database', () => {
-  it('a job queued before the spoken-term and glossary columns existed runs after the migration', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'glossa-voice-jobs-migrate-'));
-    const first = await startTestServer({ dataDir });
-    const account = await first.server.createAccount({ plan: 'paid', voiceJobsAlpha: true });
-    await first.server.close();
-    // The voice database as the two first migrations left it, with a queued job and its audio.
-    for (const file of readdirSync(dataDir).filter((name) => name.startsWith('voice.sqlite')))
-      rmSync(join(dataDir, file));
-    const db = new Database(join(dataDir, 'voice.sqlite'));
-    for (const migration of VOICE_MIGRATIONS.slice(0, 2)) db.exec(migration);
-    db.pragma('user_version = 2');
-    db.prepare(
-      `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type, created_at)
+  // voice.sqlite's migration: on PostgreSQL (GLOSSA_TEST_POSTGRES) the jobs are not in voice.sqlite.
+  it.skipIf(onPostgres)(
+    'a job queued before the spoken-term and glossary columns existed runs after the migration',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'glossa-voice-jobs-migrate-'));
+      const first = await startTestServer({ dataDir });
+      const account = await first.server.createAccount({ plan: 'paid', voiceJobsAlpha: true });
+      await first.server.close();
+      // The voice database as the two first migrations left it, with a queued job and its audio.
+      for (const file of readdirSync(dataDir).filter((name) => name.startsWith('voice.sqlite')))
+        rmSync(join(dataDir, file));
+      const db = new Database(join(dataDir, 'voice.sqlite'));
+      for (const migration of VOICE_MIGRATIONS.slice(0, 2)) db.exec(migration);
+      db.pragma('user_version = 2');
+      db.prepare(
+        `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type, created_at)
        VALUES ('old-job', ?, 'k', '', 'queued', 'en', '["es"]', 'wav', '2026-01-01T00:00:00Z')`,
-    ).run(account.accountId);
-    db.close();
-    mkdirSync(join(dataDir, 'voice-jobs'), { recursive: true });
-    writeFileSync(join(dataDir, 'voice-jobs', 'old-job'), fliteWav('The file is too large.'));
-    const upgraded = await startTestServer({ dataDir });
-    try {
-      expect(await settled(upgraded, 'old-job', account.key)).toEqual({ job_id: 'old-job', status: 'done' });
-      const result = await upgraded.call('/v3/voice/jobs/old-job/result', { key: account.key });
-      expect(result.data).toEqual({
-        transcript: 'The file is too large.',
-        translations: [{ target_language: 'es', text: expect.stringMatching(/lima/) }],
-      });
-    } finally {
-      await upgraded.close();
-    }
-  });
+      ).run(account.accountId);
+      db.close();
+      mkdirSync(join(dataDir, 'voice-jobs'), { recursive: true });
+      writeFileSync(join(dataDir, 'voice-jobs', 'old-job'), fliteWav('The file is too large.'));
+      const upgraded = await startTestServer({ dataDir });
+      try {
+        expect(await settled(upgraded, 'old-job', account.key)).toEqual({
+          job_id: 'old-job',
+          status: 'done',
+        });
+        const result = await upgraded.call('/v3/voice/jobs/old-job/result', { key: account.key });
+        expect(result.data).toEqual({
+          transcript: 'The file is too large.',
+          translations: [{ target_language: 'es', text: expect.stringMatching(/lima/) }],
+        });
+      } finally {
+        await upgraded.close();
+      }
+    },
+  );
 });
