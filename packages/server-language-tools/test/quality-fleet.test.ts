@@ -174,6 +174,29 @@ describe.skipIf(!ready)('quality-evaluation jobs on two instances on one Postgre
     expect((await submit(base(1), (await newAccount()).key, SMALL)).status).toBe(202);
   }, 120_000);
 
+  it('a queued job whose pg-boss job is gone (its worker died before the claim) gets a new one', async () => {
+    const account = await newAccount();
+    // The row as submitted 2 minutes ago, its pg-boss job lost: nothing in pgboss.job names it.
+    const id = randomUUID();
+    await database.query(
+      `INSERT INTO quality_jobs (id, account_id, status, request, queued_at)
+       VALUES ($1, $2, 'queued', $3, now() - interval '2 minutes')`,
+      [
+        id,
+        account.id,
+        JSON.stringify({
+          sourceLang: 'en',
+          targetLang: 'es',
+          segments: [{ source: 'Keep 25 files.', translation: 'Conserve 52 archivos.' }],
+        }),
+      ],
+    );
+    const done = await result(base(0), account.key, `/v1/quality-evaluation/${id}`, 60_000);
+    expect(done.status).toBe(200);
+    expect(done.data).toMatchObject({ job_id: id, status: 'done', summary: { overall_score: 90 } });
+    expect(fleet.logs.join('')).toContain('quality jobs without a queue job queued again');
+  }, 120_000);
+
   it('an instance killed (SIGKILL) while it evaluates a job leaves it to the other: finished once', async () => {
     const account = await newAccount();
     // Seconds of checks (7 s on an idle core): 60 segments of 10,000 characters, each target word with

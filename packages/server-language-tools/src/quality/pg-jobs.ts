@@ -12,7 +12,9 @@
  *   ends (a SIGKILL, a lost machine), so every few seconds each instance looks for owners of running rows
  *   whose lock it can take: those are dead, and their jobs are queued again (each with a new pg-boss job, in
  *   the same transaction) for any instance. pg-boss's own expiry of an active job stays long (15 minutes);
- *   the lease, not it, is what takes a dead instance's jobs over.
+ *   the lease, not it, is what takes a dead instance's jobs over. A worker that dies after pg-boss delivered
+ *   a job but before it claimed the row leaves a queued row whose pg-boss job is active and run by no one:
+ *   after `orphanAfterMs` (60 s) such a row gets a new pg-boss job (as the memory jobs of the spine do).
  * - Each claim increments the row's attempt, and finishing is conditional on it: a job finishes once, with
  *   the report of the attempt that holds it. A job started `MAX_EVALUATION_ATTEMPTS` times fails.
  */
@@ -59,6 +61,12 @@ export const POSTGRES_QUALITY_MIGRATIONS: readonly string[] = [
   CREATE INDEX quality_jobs_expiry ON quality_jobs(expires_at);
   CREATE INDEX quality_jobs_running ON quality_jobs(owner) WHERE status = 'running';
   `,
+  `
+  -- When the row was last queued (submitted, or queued again): a queued row whose pg-boss job is gone (its
+  -- worker died between pg-boss's delivery and the claim) is found by it.
+  ALTER TABLE quality_jobs ADD COLUMN queued_at TIMESTAMPTZ NOT NULL DEFAULT now();
+  CREATE INDEX quality_jobs_queued ON quality_jobs(queued_at) WHERE status = 'queued';
+  `,
 ];
 
 interface JobData {
@@ -71,6 +79,11 @@ export interface PgQualityJobsOptions {
   readonly concurrency?: number;
   /** How often dead instances' jobs are looked for, in ms (default 5 s). */
   readonly leaseCheckMs?: number;
+  /**
+   * How long a queued row may go without a live pg-boss job (created, retrying, or active for less than
+   * this) before it is queued again, in ms (default 60 s).
+   */
+  readonly orphanAfterMs?: number;
   /** How often expired jobs are swept, in ms (default 60 s). */
   readonly sweepIntervalMs?: number;
   /** How often an idle worker asks pg-boss for a job, in seconds (default 2). */
@@ -274,7 +287,7 @@ async function runQueue(
   /** Queues again the jobs of `where` (running rows), each with a new pg-boss job, in `client`'s transaction. */
   async function requeue(client: pg.PoolClient, where: string, values: unknown[]): Promise<number> {
     const { rows } = await client.query<{ id: string; account_id: string }>(
-      `UPDATE quality_jobs SET status = 'queued', owner = NULL, started_at = NULL
+      `UPDATE quality_jobs SET status = 'queued', owner = NULL, started_at = NULL, queued_at = now()
        WHERE status = 'running' AND ${where} RETURNING id, account_id`,
       values,
     );
@@ -282,9 +295,35 @@ async function runQueue(
     return rows.length;
   }
 
-  /** Dead instances' jobs back in the queue, and this one's orphans (running rows no worker here runs). */
+  /**
+   * Dead instances' jobs back in the queue, this one's orphans (running rows no worker here runs), and
+   * queued rows without a live pg-boss job (delivered to a worker that died before its claim, or failed by
+   * pg-boss after its retries) for `orphanAfterMs`.
+   */
   async function checkLeases(): Promise<void> {
     await takeLease();
+    const orphanAfterMs = options.orphanAfterMs ?? 60_000;
+    const { rows: lost } = await pool.query<{ id: string; account_id: string }>(
+      `SELECT j.id, j.account_id FROM quality_jobs j
+       WHERE j.status = 'queued' AND j.queued_at < now() - $1 * interval '1 millisecond'
+       AND NOT EXISTS (SELECT 1 FROM pgboss.job q WHERE q.name = $2 AND q.data->>'jobId' = j.id
+         AND (q.state IN ('created', 'retry')
+           OR (q.state = 'active' AND q.started_on > now() - $1 * interval '1 millisecond')))`,
+      [orphanAfterMs, QUALITY_JOB_QUEUE],
+    );
+    for (const job of lost) {
+      await transaction(pool, async (client) => {
+        const { rowCount } = await client.query(
+          `UPDATE quality_jobs SET queued_at = now() WHERE id = $1 AND status = 'queued'`,
+          [job.id],
+        );
+        if (rowCount === 1) await enqueue(client, { jobId: job.id, accountId: job.account_id });
+      });
+    }
+    if (lost.length > 0) {
+      options.logWarning?.('quality jobs without a queue job queued again', { jobs: lost.length });
+      for (const worker of workers) boss.notifyWorker(worker);
+    }
     const { rows } = await pool.query<{ owner: string }>(
       `SELECT DISTINCT owner FROM quality_jobs WHERE status = 'running' AND owner IS NOT NULL AND owner <> $1`,
       [owner],
