@@ -49,6 +49,23 @@ export function withoutAccents(word: string): string {
   return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
+/** How a language's spelling bears on which fix is confident (`confidentSpellingFix`). */
+export interface FixOptions {
+  /**
+   * A lower-case word may become the same word capitalized, when that is the only change: English "monday" →
+   * "Monday", a German noun after its article ("meinem beruf" → "Beruf"). Elsewhere a capital makes a name
+   * ("como" → "Como", "baccio" → "Baccio") or another part of speech (German "bitte antwort" is "antworte",
+   * not "Antwort"). Default true.
+   */
+  readonly capitalize?: boolean;
+  /**
+   * Whether a fix that only adds or changes accents wins over other suggestions as close. True where accents
+   * are marks on a letter (Spanish, Italian, Portuguese, French); false for German, whose ä, ö, ü are letters
+   * of their own: "durft" is "durfte" as much as "dürft", "ander" is "andere", "anders" or "änder". Default true.
+   */
+  readonly accentsDecide?: boolean;
+}
+
 /**
  * The fix for a misspelled word the checker is confident of, or undefined. Only suggestions at most two
  * edits away count, only for words of four letters or more (short words have too many neighbours), and only
@@ -58,10 +75,16 @@ export function withoutAccents(word: string): string {
  * typical typo undone
  * (two letters swapped, a letter doubled or undoubled, accents): "mortió" is not "mordió".
  * Several as close: no fix. A lower-case word never
- * becomes a capitalized one (a name).
+ * becomes a capitalized one (a name). Two suggestions that put the word's accents elsewhere leave the accent
+ * in question ("légitimo": "legitimo" or "legítimo"?): no fix.
  */
-export function confidentSpellingFix(word: string, suggestions: readonly string[]): string | undefined {
+export function confidentSpellingFix(
+  word: string,
+  suggestions: readonly string[],
+  options: FixOptions = {},
+): string | undefined {
   if (Array.from(word).length < 4 || suggestions.length === 0) return undefined;
+  const { capitalize = true, accentsDecide = true } = options;
   const first = withoutAccents(word).charAt(0);
   const usable = suggestions.filter(
     (suggestion) =>
@@ -71,11 +94,12 @@ export function confidentSpellingFix(word: string, suggestions: readonly string[
       // An ñ the writer typed is meant: ñ is a letter, not an accented n ("montaños" is not "montanos"),
       // while a missing tilde is a typo ("pequeno" → "pequeño").
       countEnye(suggestion) >= countEnye(word) &&
-      // A lower-case word does not become a name ("ignor" → "Igor").
+      // A lower-case word does not become a name ("ignor" → "Igor"), nor, where capitals are not spelling,
+      // the same word capitalized.
       !(
         word === word.toLowerCase() &&
         suggestion !== suggestion.toLowerCase() &&
-        suggestion.toLowerCase() !== word
+        (suggestion.toLowerCase() !== word || !capitalize)
       ),
   );
   if (usable.length === 0) return undefined;
@@ -84,9 +108,22 @@ export function confidentSpellingFix(word: string, suggestions: readonly string[
   if (nearest > 2) return undefined;
   const closest = usable.filter((_, index) => distances[index] === nearest);
   const typos = closest.filter((suggestion) => isTypicalTypo(word.toLowerCase(), suggestion.toLowerCase()));
-  // The one suggestion differing only in accents ("trés" → "très"; not "speró", which has two: "sperò", "spero").
-  const accents = usable.filter((suggestion) => withoutAccents(suggestion) === withoutAccents(word));
-  if (accents.length === 1 && closest.includes(accents[0]!)) return matchCase(word, accents[0]!);
+  // The suggestions that are the word with other accents ("trés" → "très"; "speró": "sperò" and "spero").
+  const accents = usable.filter(
+    (suggestion) =>
+      withoutAccents(suggestion) === withoutAccents(word) && suggestion.toLowerCase() !== word.toLowerCase(),
+  );
+  // Two of them: where the accent goes is the question, not a typo ("légitimo": "legitimo", "legítimo"?).
+  if (accents.length > 1) return undefined;
+  if (
+    accentsDecide &&
+    accents.length === 1 &&
+    closest.includes(accents[0]!) &&
+    // An accent added on the last letter makes a tense (Italian "seguirò", Spanish "habló"): it decides only
+    // when nothing else is as close ("seguiro": "seguirò" or "seguito"?).
+    (closest.length === 1 || !addsFinalAccent(word, accents[0]!))
+  )
+    return matchCase(word, accents[0]!);
   if (closest.length === 1 && (typos.length === 1 || (suggestions.length === 1 && nearest === 1)))
     return matchCase(word, closest[0]!);
   // Several as close: the one typical typo undone among them, when it is unmistakable, a letter doubled or
@@ -95,6 +132,12 @@ export function confidentSpellingFix(word: string, suggestions: readonly string[
   return typos.length === 1 && isDoublingOrSwap(word.toLowerCase(), typos[0]!.toLowerCase())
     ? matchCase(word, typos[0]!)
     : undefined;
+}
+
+/** `fix` puts an accent on a last letter that has none in `word` ("seguiro" → "seguirò"). */
+function addsFinalAccent(word: string, fix: string): boolean {
+  const last = (text: string) => Array.from(text.normalize('NFC')).at(-1) ?? '';
+  return last(word) === withoutAccents(last(word)) && last(fix) !== withoutAccents(last(fix));
 }
 
 /** `a` and `b` differ by two swapped neighbours or by one letter doubled (`Comming` / `Coming`). */

@@ -1,29 +1,97 @@
-import { applyEdits, confidentSpellingFix, type Edit, startsSentence, words } from './edits.js';
+import {
+  applyEdits,
+  confidentSpellingFix,
+  type Edit,
+  startsSentence,
+  withoutAccents,
+  words,
+} from './edits.js';
+import { loadEnglishSpellers } from './english-variants.js';
 import { checkWords } from './hunspell.js';
 
 /**
  * Corrects spelling with Hunspell: each misspelled word gets the checker's first suggestion when the fix is
  * confident (`confidentSpellingFix`). Names (a capital inside a sentence), acronyms and words with digits
- * are left alone.
+ * are left alone. Also left alone, because what the writer meant is a guess:
+ * - a German word written with "ss" where "ß" makes a known word: the Swiss spelling ("grossen", "Grüssen");
+ * - an English word, unless the fix only changes its accents: a borrowing, a name or a term ("techno" in
+ *   Spanish is not "techo", "Babies" in German is not "Barbies", "Drivers" in Portuguese is not "Drives").
+ *   Checking the other Hunspell languages too (Spanish "suceso" in Italian is not "sceso") cost more right
+ *   edits than wrong ones on the learner corpora (Italian learners' Spanish or Portuguese spellings are
+ *   mostly fixed right: "tratava" → "trattava").
+ * In German a lower-case word is capitalized only where it is a noun: after an article, a determiner, a
+ * quantifier or numeral, or a preposition ("meinem beruf" → "Beruf", "viel spaß" → "Spaß"); elsewhere it may be
+ * a verb or another word ("bitte antwort" is "antworte", "ich wunsch" is "wünsche", "kann mann" is "man").
  */
 export async function correctSpelling(text: string, language: string): Promise<string> {
   // German capitalizes every noun: a capital says nothing about names there.
-  const nounsCapitalized = language === 'de';
-  const candidates = words(text, false).filter(({ word, start }) =>
-    isCheckable(text, word, start, nounsCapitalized),
-  );
+  const german = language === 'de';
+  const candidates = words(text, false).filter(({ word, start }) => isCheckable(text, word, start, german));
   const checks = await checkWords(
     language,
     candidates.map((candidate) => candidate.word),
   );
-  const edits: Edit[] = [];
+  const fixes: (Edit & { readonly word: string })[] = [];
   checks.forEach((check, index) => {
     const { word, start, end } = candidates[index]!;
     if (check.correct) return;
-    const fix = confidentSpellingFix(word, check.suggestions);
-    if (fix !== undefined) edits.push({ start, end, replacement: fix });
+    if (german && isSwissSpelling(word, check.suggestions)) return;
+    const fix = confidentSpellingFix(word, check.suggestions, {
+      capitalize: german && afterDeterminer(text, start),
+      accentsDecide: !german,
+    });
+    if (fix !== undefined) fixes.push({ start, end, replacement: fix, word });
   });
-  return applyEdits(text, edits);
+  const foreign = await englishWords(
+    fixes
+      .filter((fix) => withoutAccents(fix.word) !== withoutAccents(fix.replacement))
+      .map((fix) => fix.word),
+  );
+  return applyEdits(
+    text,
+    fixes.filter((fix) => !foreign.has(fix.word)),
+  );
+}
+
+/** A German word with "ss" that Hunspell knows with "ß" instead ("grossen" → "großen"). */
+function isSwissSpelling(word: string, suggestions: readonly string[]): boolean {
+  if (!word.includes('ss')) return false;
+  const lower = word.toLowerCase();
+  const variants = new Set([lower.replaceAll('ss', 'ß')]);
+  for (let at = lower.indexOf('ss'); at >= 0; at = lower.indexOf('ss', at + 1))
+    variants.add(`${lower.slice(0, at)}ß${lower.slice(at + 2)}`);
+  return suggestions.some((suggestion) => variants.has(suggestion.toLowerCase()));
+}
+
+/**
+ * Words after which a German word is a noun: articles and determiners, quantifiers and numerals, and
+ * prepositions (alone or fused with an article).
+ */
+const GERMAN_BEFORE_NOUN = new RegExp(
+  `^(?:${[
+    'der|die|das|den|dem|des',
+    '(?:ein|kein|mein|dein|sein|ihr|unser|eur|euer|dies|jed|welch|manch|solch)(?:e[mnrs]?)?',
+    'alle[mnrs]?|viele[mnrs]?|viel|wenige[mnrs]?|wenig|mehr|mehrere[mnrs]?|einige[mnrs]?|paar|beide[mnrs]?|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|\\d+',
+    'in|im|ins|an|am|ans|auf|aus|bei|beim|durch|für|gegen|hinter|mit|nach|neben|ohne|pro|seit|über|um|unter|von|vom|vor|während|wegen|zu|zum|zur|zwischen',
+  ].join('|')})$`,
+  'iu',
+);
+
+/** Whether the word at `start` follows a word after which German has a noun (`GERMAN_BEFORE_NOUN`). */
+function afterDeterminer(text: string, start: number): boolean {
+  const before = Array.from(text).slice(0, start).join('');
+  const previous = before.match(/([\p{L}\d]+)\s+$/u)?.[1];
+  return previous !== undefined && GERMAN_BEFORE_NOUN.test(previous);
+}
+
+/**
+ * Which of `candidates` are English words (the dictionary-en package): borrowings, names and terms in a text
+ * of another language, not its misspellings.
+ */
+async function englishWords(candidates: readonly string[]): Promise<Set<string>> {
+  if (candidates.length === 0) return new Set();
+  const english = (await loadEnglishSpellers())['en-US'];
+  return new Set(candidates.filter((word) => english.correct(word) || english.correct(word.toLowerCase())));
 }
 
 /**
