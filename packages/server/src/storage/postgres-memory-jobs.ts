@@ -268,24 +268,27 @@ export async function createPostgresMemoryJobs(
     }
   }
 
+  // pg-boss's worker waits out its polling interval after every fetch, even one that brought a job; a
+  // worker that ran a job is notified, so it asks for the next at once (only an empty fetch waits).
   const workers: string[] = [];
   for (let index = 0; index < (options.concurrency ?? 2); index++) {
-    workers.push(
-      await boss.work<JobData>(
-        MEMORY_JOB_QUEUE,
-        { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
-        async ([job]) => {
-          if (!job) return;
-          const work = run(job.data.jobId);
-          running.add(work);
-          try {
-            await work;
-          } finally {
-            running.delete(work);
-          }
-        },
-      ),
+    let id: string | undefined;
+    id = await boss.work<JobData>(
+      MEMORY_JOB_QUEUE,
+      { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+      async ([job]) => {
+        if (!job) return;
+        const work = run(job.data.jobId);
+        running.add(work);
+        try {
+          await work;
+        } finally {
+          running.delete(work);
+          if (id !== undefined && !closed) boss.notifyWorker(id);
+        }
+      },
     );
+    workers.push(id);
   }
 
   /** Jobs whose worker is gone back in the queue; files of expired jobs removed. */
