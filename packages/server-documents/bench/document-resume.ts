@@ -1,0 +1,110 @@
+/**
+ * Resuming a document job (issue 19): a 3,000-line text (6,000 distinct sentences, 30 chunks) translated
+ * with Apertium en→es; the server is closed once half the chunks are kept, then started again on the same
+ * data directory; how long the restarted server takes to finish the document, and how many sentences its
+ * engine gets — with the kept chunks (checkpoints), and with them deleted before the restart (what a job
+ * did before: start again from the beginning). SQLite, one process, concurrency 1.
+ *   npx tsx --conditions @glossa/source bench/document-resume.ts
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApertiumEngine, startServer, type TranslationEngine } from '@glossa/server';
+import Database from 'better-sqlite3';
+import { documentsFeature } from '../src/index.js';
+
+const DEV_KEY = 'bench-resume-dev-key-0123456789';
+const LINES = 3000;
+const text = Array.from(
+  { length: LINES },
+  (_, i) => `The red car ${i} is fast. The house is big and the garden ${i} is green.\n`,
+).join('');
+
+function countingApertium(): { engine: TranslationEngine; texts: () => number } {
+  const apertium = createApertiumEngine();
+  let texts = 0;
+  return {
+    engine: {
+      name: apertium.name,
+      pairs: () => apertium.pairs(),
+      fingerprint: (pair) => apertium.fingerprint(pair),
+      supportsFormality: (target) => apertium.supportsFormality(target),
+      async translate(input) {
+        texts += input.texts.length;
+        return apertium.translate(input);
+      },
+      close: () => apertium.close(),
+    },
+    texts: () => texts,
+  };
+}
+
+const start = (dataDir: string, engines?: TranslationEngine[]) =>
+  startServer({
+    dataDir,
+    port: 0,
+    freePort: 0,
+    host: '127.0.0.1',
+    logger: false,
+    devKey: DEV_KEY,
+    rateLimit: false,
+    features: [documentsFeature({ concurrency: 1 })],
+    ...(engines ? { engines } : {}),
+  });
+
+async function run(keep: boolean): Promise<{ seconds: number; sentences: number; kept: number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'glossa-bench-resume-'));
+  const chunkRows = () => {
+    const db = new Database(join(dataDir, 'documents.sqlite'));
+    try {
+      return (db.prepare('SELECT outputs FROM document_chunks').all() as { outputs: string }[]).length;
+    } finally {
+      db.close();
+    }
+  };
+  try {
+    let server = await start(dataDir);
+    const auth = { authorization: `Service-Auth-Key ${DEV_KEY}` };
+    const form = new FormData();
+    form.append('file', new Blob([text]), 'long.txt');
+    form.append('target_lang', 'ES');
+    form.append('source_lang', 'EN');
+    const uploaded = await fetch(`${server.url}/v2/document`, { method: 'POST', body: form, headers: auth });
+    const ids = (await uploaded.json()) as { document_id: string; document_key: string };
+    while (chunkRows() < 15) await new Promise((resolve) => setTimeout(resolve, 20));
+    await server.close();
+    const kept = chunkRows();
+    if (!keep) {
+      const db = new Database(join(dataDir, 'documents.sqlite'));
+      db.prepare('DELETE FROM document_chunks').run();
+      db.close();
+    }
+    const counting = countingApertium();
+    const began = performance.now();
+    server = await start(dataDir, [counting.engine]);
+    const body = JSON.stringify({ document_key: ids.document_key });
+    for (;;) {
+      const reply = await fetch(`${server.url}/v2/document/${ids.document_id}`, {
+        method: 'POST',
+        body,
+        headers: { ...auth, 'content-type': 'application/json' },
+      });
+      const status = (await reply.json()) as { status: string; error_message?: string };
+      if (status.status === 'error') throw new Error(status.error_message);
+      if (status.status === 'done') break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const seconds = (performance.now() - began) / 1000;
+    await server.close();
+    return { seconds, sentences: counting.texts(), kept: keep ? kept : 0 };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+for (const keep of [true, false, true, false]) {
+  const result = await run(keep);
+  console.log(
+    `${keep ? 'with checkpoints   ' : 'without checkpoints'}: restart → done ${result.seconds.toFixed(2)} s, ${result.sentences} sentences to the engine (kept chunks: ${result.kept})`,
+  );
+}
