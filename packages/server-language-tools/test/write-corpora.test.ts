@@ -1,0 +1,84 @@
+/**
+ * Issue 21, item 3: precision and recall of `/v2/write/correct` per language on public learner corpora, judged
+ * by each corpus's own references (bench/write-corpora.ts `judge`; corpora, sources and licences in
+ * test/fixtures/write/README.md and bench/data/README.md). Every sentence goes through a real server, one
+ * request each, as a user would send it. A sentence the server refuses (its text detected as another
+ * language: 400) gets no edit and is counted apart. Figures are printed; each bound below is the figure
+ * measured when it was written (wrong edits may not grow), not a goal.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type CorpusScore,
+  describeScore,
+  emptyCorpusScore,
+  type Judged,
+  judge,
+  LEARNER_CORPORA,
+  readCorpus,
+} from '../bench/write-corpora.js';
+import { startTestServer, type TestServer } from './helpers.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+
+async function score(corpus: readonly Judged[], targetLang: string) {
+  const result: CorpusScore = emptyCorpusScore();
+  const refused: string[] = [];
+  const outputs: string[] = new Array(corpus.length);
+  let next = 0;
+  // Four requests at a time.
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < corpus.length) {
+        const index = next++;
+        const reply = await t.call('/v2/write/correct', {
+          json: { text: [corpus[index]!.source], target_lang: targetLang },
+        });
+        if (reply.status === 400 && /target_lang is/.test(reply.data.message)) {
+          refused.push(corpus[index]!.source);
+          outputs[index] = corpus[index]!.source;
+        } else {
+          expect(reply.status, JSON.stringify(reply.data)).toBe(200);
+          outputs[index] = reply.data.improvements[0].text;
+        }
+      }
+    }),
+  );
+  corpus.forEach((item, index) => {
+    judge(result, item, outputs[index]!);
+  });
+  return { result, refused };
+}
+
+/** Wrong edits measured per slice when this test was written (2026-11-26); they may not grow. */
+const MEASURED_WRONG: Readonly<Record<string, number>> = {
+  'COWS-L2H es, tuned': 6,
+  'COWS-L2H es, held out': 16,
+  'COWS-L2H es, second held out': 11,
+  'MERLIN de, tuned': 7,
+  'MERLIN de, held out': 6,
+  'MERLIN de, second held out': 9,
+  'VALICO it, tuned': 8,
+  'VALICO it, held out': 7,
+  'UGCNormal pt-BR, tuned': 4,
+  'UGCNormal pt-BR, held out': 4,
+};
+
+describe('correct on learner corpora, judged by their own references', () => {
+  for (const { label, file, language } of LEARNER_CORPORA) {
+    it(`${label} (${file})`, { timeout: 180_000 }, async () => {
+      const corpus = readCorpus(file);
+      const { result, refused } = await score(corpus, language);
+      console.log(
+        `${label}: ${corpus.length} sentences, ${describeScore(result)}; ${refused.length} refused as another language`,
+      );
+      expect(result.made, describeScore(result)).toBeGreaterThan(0);
+      const bound = MEASURED_WRONG[label];
+      if (bound !== undefined)
+        expect(result.made - result.right, describeScore(result)).toBeLessThanOrEqual(bound);
+    });
+  }
+});
