@@ -12,6 +12,12 @@ export { unsupportedMediaType } from './http/body.js';
 export { readUpload, tooLarge, type Upload } from './http/multipart.js';
 export { defineRoute, type Route, type RouteInput } from './http/route.js';
 export type { LanguageInput } from './languages.js';
+export {
+  type BossQueueOptions,
+  type BossWorkers,
+  createBossQueue,
+  startBossWorkers,
+} from './storage/pg-boss.js';
 export { migratePostgres } from './storage/postgres.js';
 export { currentBillingPeriod, utcDay } from './translate/billing-period.js';
 export { loadCustomizations } from './translate/customizations.js';

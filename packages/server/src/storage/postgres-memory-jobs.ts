@@ -31,6 +31,7 @@ import {
   toRecord,
 } from '../memories/jobs.js';
 import { readTmx, writeTmx } from '../memories/tmx.js';
+import { createBossQueue, startBossWorkers } from './pg-boss.js';
 import type { PostgresMemoryStore } from './postgres-memories.js';
 import { type Queryable, transaction } from './postgres-resources.js';
 
@@ -90,16 +91,9 @@ export async function createPostgresMemoryJobs(
   });
   boss.on('error', (error) => options.onError?.(error));
   await boss.start();
-  await boss.createQueue(MEMORY_JOB_QUEUE, {
-    name: MEMORY_JOB_QUEUE,
-    policy: 'standard',
-    retryLimit: 20,
-    retryDelay: 2,
-    retryBackoff: true,
-    // Past this, pg-boss hands the job to another worker, which finds the row done or under a live lock
-    // and leaves it: the lock, not this, is what takes over a dead instance's job.
-    expireInSeconds: 3600,
-  });
+  // Past pg-boss's expiry (an hour), it hands the job to another worker, which finds the row done or under
+  // a live lock and leaves it: the lock, not the expiry, is what takes over a dead instance's job.
+  await createBossQueue(boss, MEMORY_JOB_QUEUE);
 
   const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
   const running = new Set<Promise<void>>();
@@ -268,28 +262,20 @@ export async function createPostgresMemoryJobs(
     }
   }
 
-  // pg-boss's worker waits out its polling interval after every fetch, even one that brought a job; a
-  // worker that ran a job is notified, so it asks for the next at once (only an empty fetch waits).
-  const workers: string[] = [];
-  for (let index = 0; index < (options.concurrency ?? 2); index++) {
-    let id: string | undefined;
-    id = await boss.work<JobData>(
-      MEMORY_JOB_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
-      async ([job]) => {
-        if (!job) return;
-        const work = run(job.data.jobId);
-        running.add(work);
-        try {
-          await work;
-        } finally {
-          running.delete(work);
-          if (id !== undefined && !closed) boss.notifyWorker(id);
-        }
-      },
-    );
-    workers.push(id);
-  }
+  const workers = await startBossWorkers<JobData>(
+    boss,
+    MEMORY_JOB_QUEUE,
+    { concurrency: options.concurrency ?? 2, pollingIntervalSeconds: options.pollingIntervalSeconds },
+    async (job) => {
+      const work = run(job.jobId);
+      running.add(work);
+      try {
+        await work;
+      } finally {
+        running.delete(work);
+      }
+    },
+  );
 
   /** Jobs whose worker is gone back in the queue; files of expired jobs removed. */
   async function checkLeases(): Promise<void> {
@@ -313,7 +299,7 @@ export async function createPostgresMemoryJobs(
         if ((rowCount ?? 0) > 0) await enqueue(client, orphan.id);
       });
     }
-    if (orphans.length > 0) notify();
+    if (orphans.length > 0) workers.notify();
     const { rows } = await pool.query<{ id: string; owner: string }>(
       `SELECT id, owner FROM memory_jobs WHERE status = 'processing' AND owner IS NOT NULL`,
     );
@@ -348,10 +334,6 @@ export async function createPostgresMemoryJobs(
       });
   }, options.leaseCheckMs ?? 5000);
   leaseTimer.unref();
-
-  const notify = () => {
-    for (const worker of workers) boss.notifyWorker(worker);
-  };
 
   return {
     get: (id) => getOn(pool, id),
@@ -393,7 +375,7 @@ export async function createPostgresMemoryJobs(
         ]);
         await enqueue(client, job.id);
       });
-      notify();
+      workers.notify();
     },
     async export(accountId, memoryId, _source) {
       const result = await transaction(pool, async (client) => {
@@ -425,7 +407,7 @@ export async function createPostgresMemoryJobs(
         await enqueue(client, id);
         return { job: (await getOn(client, id))!, created: true };
       });
-      if (result.created) notify();
+      if (result.created) workers.notify();
       return result;
     },
     async download(job) {
@@ -449,7 +431,7 @@ export async function createPostgresMemoryJobs(
     async close() {
       closed = true;
       clearInterval(leaseTimer);
-      for (const worker of workers) await boss.offWork({ id: worker }).catch(() => {});
+      await workers.stop();
       await Promise.allSettled([...running]);
       await boss.stop({ graceful: true, wait: true, timeout: 5000 }).catch(() => {});
     },
