@@ -223,6 +223,9 @@ export function startFleetVoiceJobs(
           throw error;
         } finally {
           jobs.delete(settled);
+          // pg-boss waits its polling interval after every fetch, even one that brought a job: ask again at
+          // once (as the quality jobs of @glossa/server-language-tools do); only an empty fetch waits.
+          if (worker !== undefined && !closed) boss?.notifyWorker(worker);
         }
       },
     );
