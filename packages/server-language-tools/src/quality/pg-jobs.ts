@@ -20,7 +20,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { migratePostgres } from '@glossa/server/feature';
+import { createBossQueue, migratePostgres, startBossWorkers } from '@glossa/server/feature';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { evaluate, type QualityReport, type QualityRequest } from './evaluate.js';
@@ -137,38 +137,12 @@ export async function startPgQualityJobs(
     // pg-boss reports failed polls and maintenance here (a database restart); it retries by itself.
     boss.on('error', (error) => options.logWarning?.('quality queue (pg-boss) error', { err: error }));
     await boss.start();
-    await createQueue(boss);
+    await createBossQueue(boss, QUALITY_JOB_QUEUE, { expireInSeconds: 900 });
     return await runQueue(url, pool, boss, concurrency, options);
   } catch (error) {
     await boss?.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => {});
     await pool.end().catch(() => {});
     throw error;
-  }
-}
-
-/**
- * Creates the pg-boss queue, unless it exists. pg-boss's `create_queue` inserts the queue's row and then
- * adds its partition's foreign keys to that table: two instances creating queues at the same time (this one
- * and the memory jobs' or the documents', on a fresh database) can deadlock, and PostgreSQL then fails one of
- * them (40P01). Measured: 1 fleet start of 4 (two instances) failed so before this retry.
- */
-async function createQueue(boss: PgBoss): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      if (await boss.getQueue(QUALITY_JOB_QUEUE)) return;
-      await boss.createQueue(QUALITY_JOB_QUEUE, {
-        name: QUALITY_JOB_QUEUE,
-        policy: 'standard',
-        retryLimit: 20,
-        retryDelay: 2,
-        retryBackoff: true,
-        expireInSeconds: 900,
-      });
-      return;
-    } catch (error) {
-      if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
-    }
   }
 }
 
@@ -259,30 +233,20 @@ async function runQueue(
     return rowCount === 1;
   }
 
-  // pg-boss's worker waits its polling interval after every fetch, even one that brought a job: at 2 s,
-  // a worker drained 0.5 job a second however short the jobs (measured: 300 jobs of 2 segments in 263 s on
-  // one instance). A worker that got a job is notified before it returns, so it asks again at once; only an
-  // empty fetch waits the interval.
-  const workers: string[] = [];
-  for (let index = 0; index < concurrency; index++) {
-    let id: string | undefined;
-    id = await boss.work<JobData>(
-      QUALITY_JOB_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
-      async ([job]) => {
-        if (!job) return;
-        const work = run(job.data);
-        works.add(work);
-        try {
-          await work;
-        } finally {
-          works.delete(work);
-          if (id !== undefined && !closed) boss.notifyWorker(id);
-        }
-      },
-    );
-    workers.push(id);
-  }
+  const workers = await startBossWorkers<JobData>(
+    boss,
+    QUALITY_JOB_QUEUE,
+    { concurrency, pollingIntervalSeconds: options.pollingIntervalSeconds },
+    async (job) => {
+      const work = run(job);
+      works.add(work);
+      try {
+        await work;
+      } finally {
+        works.delete(work);
+      }
+    },
+  );
 
   /** Queues again the jobs of `where` (running rows), each with a new pg-boss job, in `client`'s transaction. */
   async function requeue(client: pg.PoolClient, where: string, values: unknown[]): Promise<number> {
@@ -322,7 +286,7 @@ async function runQueue(
     }
     if (lost.length > 0) {
       options.logWarning?.('quality jobs without a queue job queued again', { jobs: lost.length });
-      for (const worker of workers) boss.notifyWorker(worker);
+      workers.notify();
     }
     const { rows } = await pool.query<{ owner: string }>(
       `SELECT DISTINCT owner FROM quality_jobs WHERE status = 'running' AND owner IS NOT NULL AND owner <> $1`,
@@ -386,7 +350,7 @@ async function runQueue(
         return true;
       });
       // Wake this instance's idle workers (another instance may as well take the job).
-      if (accepted) for (const worker of workers) boss.notifyWorker(worker);
+      if (accepted) workers.notify();
       return accepted;
     },
     async find(accountId, id) {
@@ -412,7 +376,7 @@ async function runQueue(
       closed = true;
       clearInterval(leaseTimer);
       clearInterval(sweeper);
-      for (const worker of workers) await boss.offWork({ id: worker });
+      await workers.stop();
       // An evaluation takes seconds at most: the running ones finish and store their reports.
       await Promise.allSettled([...works]);
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });
