@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { ServiceContext } from '@glossa/server/feature';
+import { createBossQueue, type ServiceContext, startBossWorkers } from '@glossa/server/feature';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { DocumentFormats } from './formats/index.js';
@@ -40,6 +40,11 @@ export interface PgDocumentQueueOptions {
   readonly sweepIntervalMs?: number;
   /** How often dead instances' documents are looked for, in ms (default 5 s). */
   readonly leaseCheckMs?: number;
+  /**
+   * How long a queued document may have no pg-boss job about to run it before it gets a new one, in ms
+   * (default 60 s).
+   */
+  readonly orphanAfterMs?: number;
   /** How often an idle worker asks pg-boss for a job, in seconds (default 2). */
   readonly pollingIntervalSeconds?: number;
   /**
@@ -68,14 +73,7 @@ export async function startBoss(
   // pg-boss reports failed polls and maintenance here (a database restart); it retries by itself.
   boss.on('error', (error) => options.onError?.(error));
   await boss.start();
-  await boss.createQueue(DOCUMENT_JOB_QUEUE, {
-    name: DOCUMENT_JOB_QUEUE,
-    policy: 'standard',
-    retryLimit: 20,
-    retryDelay: 2,
-    retryBackoff: true,
-    expireInSeconds: options.jobTimeoutSeconds ?? 3600,
-  });
+  await createBossQueue(boss, DOCUMENT_JOB_QUEUE, { expireInSeconds: options.jobTimeoutSeconds ?? 3600 });
   const enqueue: Enqueue = async (db, document) => {
     const data: JobData = { documentId: document.id, accountId: document.accountId };
     await boss.send(DOCUMENT_JOB_QUEUE, data, { db });
@@ -132,11 +130,11 @@ export async function createPgDocumentQueue(
   };
   await takeLease();
 
-  async function run(job: PgBoss.Job<JobData>): Promise<void> {
-    const { documentId, accountId } = job.data;
+  async function run(job: JobData): Promise<void> {
+    const { documentId, accountId } = job;
     if (closed) {
       // Fetched as this instance closes: a new job for another instance (a duplicate is harmless).
-      await boss.send(DOCUMENT_JOB_QUEUE, job.data);
+      await boss.send(DOCUMENT_JOB_QUEUE, job);
       return;
     }
     await takeLease();
@@ -195,25 +193,20 @@ export async function createPgDocumentQueue(
     }
   }
 
-  const workers: string[] = [];
-  for (let index = 0; index < concurrency; index++) {
-    workers.push(
-      await boss.work<JobData>(
-        DOCUMENT_JOB_QUEUE,
-        { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
-        async ([job]) => {
-          if (!job) return;
-          const work = run(job);
-          jobs.add(work);
-          try {
-            await work;
-          } finally {
-            jobs.delete(work);
-          }
-        },
-      ),
-    );
-  }
+  const workers = await startBossWorkers<JobData>(
+    boss,
+    DOCUMENT_JOB_QUEUE,
+    { concurrency, pollingIntervalSeconds: options.pollingIntervalSeconds },
+    async (job) => {
+      const work = run(job);
+      jobs.add(work);
+      try {
+        await work;
+      } finally {
+        jobs.delete(work);
+      }
+    },
+  );
 
   /** Dead instances' documents back in the queue, this one's orphans too, expired ones removed. */
   async function checkLeases(): Promise<void> {
@@ -230,6 +223,11 @@ export async function createPgDocumentQueue(
         options.logWarning?.('documents of a stopped instance queued again', { documents: taken });
     }
     await documents.orphans(owner, [...running]);
+    const lost = await documents.lost(DOCUMENT_JOB_QUEUE, options.orphanAfterMs ?? 60_000);
+    if (lost > 0) {
+      options.logWarning?.('queued documents without a queue job queued again', { documents: lost });
+      workers.notify();
+    }
   }
 
   let checking = false;
@@ -253,7 +251,7 @@ export async function createPgDocumentQueue(
   return {
     notify() {
       // Wake this instance's idle workers (the job may as well be taken by another instance).
-      for (const worker of workers) boss.notifyWorker(worker);
+      workers.notify();
     },
     async secondsRemaining(document) {
       if (document.status === 'translating') return secondsLeft(document, document.progress ?? 0);
@@ -264,7 +262,7 @@ export async function createPgDocumentQueue(
       closed = true;
       clearInterval(leaseTimer);
       clearInterval(sweeper);
-      for (const worker of workers) await boss.offWork({ id: worker });
+      await workers.stop();
       // Running jobs stop at their next chunk and queue their documents again.
       await Promise.allSettled([...jobs]);
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });

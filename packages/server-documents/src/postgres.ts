@@ -338,6 +338,26 @@ export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
         return rows.length;
       });
     },
+    /**
+     * Gives a new job to each queued document that has had no pg-boss job about to run it (created,
+     * retrying, or active for less than `orphanAfterMs`) for `orphanAfterMs`: one delivered to a worker that
+     * died before its claim, or failed by pg-boss after its retries; how many.
+     */
+    async lost(queue: string, orphanAfterMs: number): Promise<number> {
+      return transaction(async (client, db) => {
+        const { rows } = await client.query<{ id: string; account_id: string }>(
+          `SELECT d.id, d.account_id FROM documents d
+           WHERE d.status = 'queued' AND d.created_at < now() - $1 * interval '1 millisecond'
+           AND NOT EXISTS (SELECT 1 FROM pgboss.job q WHERE q.name = $2 AND q.data->>'documentId' = d.id
+             AND (q.state IN ('created', 'retry')
+               OR (q.state = 'active' AND q.started_on > now() - $1 * interval '1 millisecond')))
+           FOR UPDATE SKIP LOCKED`,
+          [orphanAfterMs, queue],
+        );
+        for (const row of rows) await enqueue(db, { id: row.id, accountId: row.account_id });
+        return rows.length;
+      });
+    },
     /** Removes every expired document (any instance may: the statement is its own lock); how many. */
     async sweep(): Promise<number> {
       const { rowCount } = await pool.query('DELETE FROM documents WHERE expires_at <= now()');

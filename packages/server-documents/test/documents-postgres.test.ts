@@ -8,7 +8,7 @@ import { createApertiumEngine, type TranslationEngine } from '@glossa/server';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
-import { startBoss } from '../src/pg-queue.js';
+import { DOCUMENT_JOB_QUEUE, startBoss } from '../src/pg-queue.js';
 import { createPostgresDocuments, migrateDocuments } from '../src/postgres.js';
 import { download, upload, waitDone } from './document-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';
@@ -106,6 +106,48 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
       const found = await documents.store.find('account-1', 'a'.repeat(32), 'x');
       expect(found).toBeUndefined(); // wrong key
       expect(await documents.store.counts()).toEqual({ queued: 0, translating: 0 });
+    } finally {
+      await boss.stop({ graceful: false });
+      await pool.end();
+    }
+  }, 60_000);
+
+  it('a queued document whose pg-boss job was fetched by a worker that died before its claim gets a new job', async () => {
+    const url = await createDatabase(cluster);
+    const pool = new pg.Pool({ connectionString: url, max: 3 });
+    const { boss, enqueue } = await startBoss(url, {});
+    try {
+      await migrateDocuments(pool);
+      const documents = createPostgresDocuments(pool, enqueue);
+      await documents.store.insert(
+        {
+          id: 'c'.repeat(32),
+          accountId: 'account-1',
+          keyId: 'key-1',
+          keyHash: 'd'.repeat(64),
+          extension: 'txt',
+          outputExtension: 'txt',
+          parameters: { file_name: 'a.txt', target_lang: 'es', source_lang: 'en' },
+          billedCharacters: 6,
+          usageDay: '2026-11-26',
+          estimateMs: 10,
+          expiresAt: new Date(Date.now() + 60_000).toISOString(),
+        },
+        Buffer.from('Hello.'),
+      );
+      // Its job is waiting: not lost.
+      expect(await documents.lost(DOCUMENT_JOB_QUEUE, 0)).toBe(0);
+      // A worker fetches it and dies (never claims the row, never completes the job).
+      const fetched = await boss.fetch<{ documentId: string }>(DOCUMENT_JOB_QUEUE);
+      expect(fetched?.[0]?.data.documentId).toBe('c'.repeat(32));
+      // Within orphanAfterMs the active job is trusted; past it, the document gets a new job, once.
+      expect(await documents.lost(DOCUMENT_JOB_QUEUE, 60_000)).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await documents.lost(DOCUMENT_JOB_QUEUE, 20)).toBe(1);
+      expect(await documents.lost(DOCUMENT_JOB_QUEUE, 20)).toBe(0);
+      const again = await boss.fetch<{ documentId: string }>(DOCUMENT_JOB_QUEUE);
+      expect(again?.[0]?.data.documentId).toBe('c'.repeat(32));
+      expect((await documents.claim('account-1', 'c'.repeat(32), 'live/1/x'))?.document.attempt).toBe(1);
     } finally {
       await boss.stop({ graceful: false });
       await pool.end();
