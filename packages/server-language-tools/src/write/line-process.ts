@@ -103,6 +103,9 @@ export class LineProcess {
         this.current.fail(new EngineError(`${this.name} stopped`, this.name, { cause }));
     };
     child.on('error', failed);
+    // Writing to a child that stopped reading (it died, or was killed by a timeout with input still
+    // buffered) is an EPIPE on stdin: that fails the request, it must not be an unhandled 'error' event.
+    child.stdin.on('error', failed);
     child.on('exit', (code) => failed(new Error(`exit code ${code}`)));
     return child;
   }
