@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { RunningFeature, ServiceContext } from '@glossa/server/feature';
-import { ServiceError } from '@glossa/server/feature';
+import { type BossWorkers, createBossQueue, ServiceError, startBossWorkers } from '@glossa/server/feature';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
@@ -81,7 +81,7 @@ export function startFleetVoiceJobs(
   const jobs = new Set<Promise<void>>();
   let closed = false;
   let boss: PgBoss | undefined;
-  let worker: string | undefined;
+  let workers: BossWorkers | undefined;
   let lease: pg.Client | undefined;
   let leasing: Promise<void> | undefined;
   const timers: NodeJS.Timeout[] = [];
@@ -126,15 +126,9 @@ export function startFleetVoiceJobs(
     });
     boss.on('error', (error) => log.warn({ err: error }, 'voice job queue (pg-boss) error'));
     await boss.start();
-    await boss.createQueue(VOICE_JOB_QUEUE, {
-      name: VOICE_JOB_QUEUE,
-      policy: 'standard',
-      retryLimit: 20,
-      retryDelay: 2,
-      retryBackoff: true,
-      // The lease, not this expiry, takes over a dead instance's jobs (a long file may take many minutes).
-      expireInSeconds: 3600,
-    });
+    // The spine's: retries the deadlock of instances creating queues together on a fresh database. Its
+    // default expiry (3600 s) is long: the lease, not the expiry, takes over a dead instance's jobs.
+    await createBossQueue(boss, VOICE_JOB_QUEUE);
     const started = boss;
     const store = createFleetVoiceStore(pool, (db, job) => started.send(VOICE_JOB_QUEUE, job, { db }));
     await takeLease();
@@ -206,26 +200,25 @@ export function startFleetVoiceJobs(
 
   const ready = starting.then(async (store) => {
     if (closed || !boss) return store;
-    worker = await boss.work<QueuedJob>(
+    // One worker: one voice job at a time per instance. The spine's workers ask for the next job at once
+    // after one ran (pg-boss alone waits out its polling interval after every fetch).
+    workers = await startBossWorkers<QueuedJob>(
+      boss,
       VOICE_JOB_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
-      async ([job]) => {
-        if (!job) return;
+      { concurrency: 1, pollingIntervalSeconds: options.pollingIntervalSeconds },
+      async (job) => {
         // A failure here (the database) goes back to pg-boss, which retries the job; a row left processing
         // by it is queued again by the orphan check.
-        const work = run(store, job.data);
+        const work = run(store, job);
         const settled = work.catch(() => {});
         jobs.add(settled);
         try {
           await work;
         } catch (error) {
-          if (!closed) log.error({ err: error, job: job.data.id }, 'voice job failed');
+          if (!closed) log.error({ err: error, job: job.id }, 'voice job failed');
           throw error;
         } finally {
           jobs.delete(settled);
-          // pg-boss waits its polling interval after every fetch, even one that brought a job: ask again at
-          // once (as the quality jobs of @glossa/server-language-tools do); only an empty fetch waits.
-          if (worker !== undefined && !closed) boss?.notifyWorker(worker);
         }
       },
     );
@@ -263,7 +256,7 @@ export function startFleetVoiceJobs(
       }
     },
     notify() {
-      if (boss && worker) boss.notifyWorker(worker);
+      workers?.notify();
     },
   });
 
@@ -273,7 +266,7 @@ export function startFleetVoiceJobs(
       closed = true;
       for (const timer of timers) clearInterval(timer);
       await ready.catch(() => undefined);
-      if (boss && worker) await boss.offWork({ id: worker }).catch(() => {});
+      await workers?.stop();
       // The running job stops its recognizer and queues its row again (run's finally).
       for (const entry of running.values()) entry.recognizer?.abort();
       // (A job fetched as the worker stopped may start after this line began: wait for it too.)
