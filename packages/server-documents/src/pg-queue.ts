@@ -6,17 +6,15 @@
  * An instance that dies (SIGKILL, a lost machine) must not take its documents with it, and a job must not be
  * held for pg-boss's expiry (which has to be long: a document may legitimately translate for many minutes).
  * So each instance holds a lease: a session-level advisory lock on its own connection, keyed by an owner
- * id (`host/pid/random`) written on the rows it translates. PostgreSQL releases the lock when that connection ends, so
- * every few seconds each instance looks for owners of translating rows whose lock it can take: those are
- * dead, and their documents are queued again (with a new job, in the same transaction), and taken by
- * another instance. Each claim increments the row's attempt, and finishing or failing is conditional on it:
- * a document is finished once and a failure refunds once. Billing happened at upload (or, for a format read
+ * id (`host/pid/random`) written on the rows it translates (the spine's `createLease`). PostgreSQL
+ * releases the lock when that connection ends, so every few seconds each instance looks for owners of
+ * translating rows whose lock it can take: those are dead, and their documents are queued again (with a
+ * new job, in the same transaction), and taken by another instance. Each claim increments the row's
+ * attempt, and finishing or failing is conditional on it: a document is finished once and a failure
+ * refunds once. Billing happened at upload (or, for a format read
  * by the job, is recorded on the row before translation), so a job run again never bills again.
  */
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import { createBossQueue, type ServiceContext, startBossWorkers } from '@glossa/server/feature';
-import pg from 'pg';
+import { createBossQueue, createLease, type ServiceContext, startBossWorkers } from '@glossa/server/feature';
 import PgBoss from 'pg-boss';
 import type { DocumentFormats } from './formats/index.js';
 import { Closing, failureOf, refundCharacters, reserveCharacters, translateDocument } from './job.js';
@@ -94,41 +92,14 @@ export async function createPgDocumentQueue(
   const jobs = new Set<Promise<void>>();
   let closed = false;
 
-  // The lease: a connection holding this instance's advisory lock for as long as it lives. The owner id
-  // says which process translates a document (for an operator).
-  const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
-  let lease: pg.Client | undefined;
-  let leasing: Promise<void> | undefined;
-  const connectLease = async () => {
-    const client = new pg.Client({ connectionString: url, application_name: 'glossa-documents-lease' });
-    // A lost connection (a database restart): the lease is taken again, with the same owner, at the next
-    // check or claim. Meanwhile another instance may queue this one's documents again; the jobs running
-    // here are then fenced out when they finish (wasted work, never a second result or charge).
-    client.on('error', (error) => {
-      options.logWarning?.('document lease connection lost', { err: error });
-      if (lease === client) lease = undefined;
-      client.end().catch(() => {});
-    });
-    client.on('end', () => {
-      if (lease === client) lease = undefined;
-    });
-    try {
-      await client.connect();
-      await client.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [LEASE_LOCK, owner]);
-    } catch (error) {
-      await client.end().catch(() => {});
-      throw error;
-    }
-    lease = client;
-  };
-  const takeLease = async () => {
-    if (lease) return;
-    leasing ??= connectLease().finally(() => {
-      leasing = undefined;
-    });
-    await leasing;
-  };
-  await takeLease();
+  // The owner id says which process translates a document (for an operator).
+  const lease = createLease(url, {
+    lockKey: LEASE_LOCK,
+    applicationName: 'glossa-documents-lease',
+    onLost: (error) => options.logWarning?.('document lease connection lost', { err: error }),
+  });
+  const owner = lease.owner;
+  await lease.hold();
 
   async function run(job: JobData): Promise<void> {
     const { documentId, accountId } = job;
@@ -137,7 +108,7 @@ export async function createPgDocumentQueue(
       await boss.send(DOCUMENT_JOB_QUEUE, job);
       return;
     }
-    await takeLease();
+    await lease.hold();
     running.add(documentId);
     let claimed: { document: ClaimedDocument; bytes: Buffer } | undefined;
     try {
@@ -210,15 +181,9 @@ export async function createPgDocumentQueue(
 
   /** Dead instances' documents back in the queue, this one's orphans too, expired ones removed. */
   async function checkLeases(): Promise<void> {
-    await takeLease();
+    await lease.hold();
     for (const other of await documents.owners(owner)) {
-      const taken = await documents.takeOver(other, async (client) => {
-        const { rows } = await client.query<{ free: boolean }>(
-          'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2)) AS free',
-          [LEASE_LOCK, other],
-        );
-        return rows[0]!.free;
-      });
+      const taken = await documents.takeOver(other, (client) => lease.isFree(client, other));
       if (taken > 0)
         options.logWarning?.('documents of a stopped instance queued again', { documents: taken });
     }
@@ -266,7 +231,7 @@ export async function createPgDocumentQueue(
       // Running jobs stop at their next chunk and queue their documents again.
       await Promise.allSettled([...jobs]);
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });
-      await lease?.end().catch(() => {});
+      await lease.release();
     },
   };
 }

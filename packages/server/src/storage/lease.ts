@@ -1,0 +1,82 @@
+/**
+ * An instance's lease on the jobs it runs, for features whose jobs live in PostgreSQL (documents, voice
+ * and quality-evaluation jobs): a session-level advisory lock, keyed by an owner id (`host/pid/random`)
+ * written on the rows the instance runs, held on a connection of its own. PostgreSQL releases the lock when
+ * that connection ends, so an instance that can take another owner's lock knows that owner is gone and may
+ * queue its jobs again.
+ *
+ * A lost connection (a database restart) is taken again, with the same owner, at the next `hold`.
+ * Meanwhile another instance may queue this one's jobs again: the features fence a running job by its
+ * attempt, so that costs wasted work, never a second result or charge.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import pg from 'pg';
+
+export interface Lease {
+  /** This instance's owner id. */
+  readonly owner: string;
+  /** Holds the lock, connecting again when its connection was lost. */
+  hold(): Promise<void>;
+  /**
+   * Whether `other`'s lease is free (its instance is gone). When it is, `client`'s transaction holds that
+   * lock until it ends, so two instances do not take the same owner's jobs over at once.
+   */
+  isFree(client: pg.ClientBase, other: string): Promise<boolean>;
+  /** Ends the lease's connection (the lock goes with it). */
+  release(): Promise<void>;
+}
+
+export function createLease(
+  url: string,
+  options: {
+    /** First key of the feature's advisory locks (the second is a hash of the owner id). */
+    readonly lockKey: number;
+    readonly applicationName: string;
+    readonly onLost?: ((error: unknown) => void) | undefined;
+  },
+): Lease {
+  const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
+  let lease: pg.Client | undefined;
+  let leasing: Promise<void> | undefined;
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: url, application_name: options.applicationName });
+    client.on('error', (error) => {
+      options.onLost?.(error);
+      if (lease === client) lease = undefined;
+      client.end().catch(() => {});
+    });
+    client.on('end', () => {
+      if (lease === client) lease = undefined;
+    });
+    try {
+      await client.connect();
+      await client.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [options.lockKey, owner]);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    lease = client;
+  };
+  return {
+    owner,
+    async hold() {
+      if (lease) return;
+      leasing ??= connect().finally(() => {
+        leasing = undefined;
+      });
+      await leasing;
+    },
+    async isFree(client, other) {
+      const { rows } = await client.query<{ free: boolean }>(
+        'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2)) AS free',
+        [options.lockKey, other],
+      );
+      return rows[0]!.free;
+    },
+    async release() {
+      await lease?.end().catch(() => {});
+      lease = undefined;
+    },
+  };
+}
