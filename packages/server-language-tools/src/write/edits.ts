@@ -115,14 +115,7 @@ export function confidentSpellingFix(
   );
   // Two of them: where the accent goes is the question, not a typo ("légitimo": "legitimo", "legítimo"?).
   if (accents.length > 1) return undefined;
-  if (
-    accentsDecide &&
-    accents.length === 1 &&
-    closest.includes(accents[0]!) &&
-    // An accent added on the last letter makes a tense (Italian "seguirò", Spanish "habló"): it decides only
-    // when nothing else is as close ("seguiro": "seguirò" or "seguito"?).
-    (closest.length === 1 || !addsFinalAccent(word, accents[0]!))
-  )
+  if (accentsDecide && accents.length === 1 && closest.includes(accents[0]!))
     return matchCase(word, accents[0]!);
   if (closest.length === 1 && (typos.length === 1 || (suggestions.length === 1 && nearest === 1)))
     return matchCase(word, closest[0]!);
@@ -132,12 +125,6 @@ export function confidentSpellingFix(
   return typos.length === 1 && isDoublingOrSwap(word.toLowerCase(), typos[0]!.toLowerCase())
     ? matchCase(word, typos[0]!)
     : undefined;
-}
-
-/** `fix` puts an accent on a last letter that has none in `word` ("seguiro" → "seguirò"). */
-function addsFinalAccent(word: string, fix: string): boolean {
-  const last = (text: string) => Array.from(text.normalize('NFC')).at(-1) ?? '';
-  return last(word) === withoutAccents(last(word)) && last(fix) !== withoutAccents(last(fix));
 }
 
 /** `a` and `b` differ by two swapped neighbours or by one letter doubled (`Comming` / `Coming`). */
