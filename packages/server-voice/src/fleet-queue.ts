@@ -3,19 +3,23 @@
  * delivers each job of either interface to one worker of one instance; each instance runs one voice job at
  * a time, as the embedded server does. Rows and bytes live in PostgreSQL (fleet-store.ts).
  *
- * The same lease design as the documents' queue (`@glossa/server-documents`, pg-queue.ts): each instance
- * holds a session-level advisory lock on its own connection, keyed by an owner id (`host/pid/random`)
- * written on the rows it processes. PostgreSQL releases the lock when that connection ends (the process
- * died), so every few seconds each instance looks for owners of processing rows whose lock it can take: those
- * are dead, and their jobs are queued again (with a new pg-boss job, in the same transaction) for any
+ * The same lease design as the documents' queue (the spine's `createLease`): each instance holds a
+ * session-level advisory lock on its own connection, keyed by an owner id (`host/pid/random`) written on
+ * the rows it processes. PostgreSQL releases the lock when that connection ends (the process died), so
+ * every few seconds each instance looks for owners of processing rows whose lock it can take: those are
+ * dead, and their jobs are queued again (with a new pg-boss job, in the same transaction) for any
  * instance. Each claim increments the row's attempt and finishing or failing is conditional on it, and usage
  * is recorded only by the attempt whose finish wrote the row: a job finishes once and is billed once. A
  * closing instance (SIGTERM) stops its recognizer and queues its job again at once.
  */
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { RunningFeature, ServiceContext } from '@glossa/server/feature';
-import { type BossWorkers, createBossQueue, ServiceError, startBossWorkers } from '@glossa/server/feature';
+import {
+  type BossWorkers,
+  createBossQueue,
+  createLease,
+  ServiceError,
+  startBossWorkers,
+} from '@glossa/server/feature';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
@@ -76,44 +80,18 @@ export function startFleetVoiceJobs(
   const pool = new pg.Pool({ connectionString: url, max: 4, application_name: 'glossa-voice' });
   // An idle client losing its connection (a database restart) must not crash the process.
   pool.on('error', () => {});
-  const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
   const running = new Map<string, { job: QueuedJob; attempt: number; recognizer?: Recognizer }>();
   const jobs = new Set<Promise<void>>();
   let closed = false;
   let boss: PgBoss | undefined;
   let workers: BossWorkers | undefined;
-  let lease: pg.Client | undefined;
-  let leasing: Promise<void> | undefined;
   const timers: NodeJS.Timeout[] = [];
-
-  const connectLease = async () => {
-    const client = new pg.Client({ connectionString: url, application_name: 'glossa-voice-lease' });
-    // A lost connection: taken again, with the same owner, at the next check or claim. Meanwhile another
-    // instance may queue this one's jobs again; a job running here is then fenced out when it finishes.
-    client.on('error', (error) => {
-      log.warn({ err: error }, 'voice job lease connection lost');
-      if (lease === client) lease = undefined;
-      client.end().catch(() => {});
-    });
-    client.on('end', () => {
-      if (lease === client) lease = undefined;
-    });
-    try {
-      await client.connect();
-      await client.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [LEASE_LOCK, owner]);
-    } catch (error) {
-      await client.end().catch(() => {});
-      throw error;
-    }
-    lease = client;
-  };
-  const takeLease = async () => {
-    if (lease) return;
-    leasing ??= connectLease().finally(() => {
-      leasing = undefined;
-    });
-    await leasing;
-  };
+  const lease = createLease(url, {
+    lockKey: LEASE_LOCK,
+    applicationName: 'glossa-voice-lease',
+    onLost: (error) => log.warn({ err: error }, 'voice job lease connection lost'),
+  });
+  const owner = lease.owner;
 
   const starting = (async () => {
     await migrateVoice(pool);
@@ -131,7 +109,7 @@ export function startFleetVoiceJobs(
     await createBossQueue(boss, VOICE_JOB_QUEUE);
     const started = boss;
     const store = createFleetVoiceStore(pool, (db, job) => started.send(VOICE_JOB_QUEUE, job, { db }));
-    await takeLease();
+    await lease.hold();
     return store;
   })();
   starting.catch((error) => log.error({ err: error }, 'voice job storage could not start'));
@@ -142,7 +120,7 @@ export function startFleetVoiceJobs(
       await boss?.send(VOICE_JOB_QUEUE, job);
       return;
     }
-    await takeLease();
+    await lease.hold();
     const entry: { job: QueuedJob; attempt: number; recognizer?: Recognizer } = { job, attempt: 0 };
     running.set(job.id, entry);
     try {
@@ -173,15 +151,9 @@ export function startFleetVoiceJobs(
 
   /** Dead instances' jobs back in the queue, this one's orphans too. */
   async function checkLeases(store: FleetVoiceStore): Promise<void> {
-    await takeLease();
+    await lease.hold();
     for (const other of await store.owners(owner)) {
-      const taken = await store.takeOver(other, async (client) => {
-        const { rows } = await client.query<{ free: boolean }>(
-          'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2)) AS free',
-          [LEASE_LOCK, other],
-        );
-        return rows[0]!.free;
-      });
+      const taken = await store.takeOver(other, (client) => lease.isFree(client, other));
       if (taken > 0) log.warn({ jobs: taken, owner: other }, 'voice jobs of a stopped instance queued again');
     }
     await store.orphans(owner, [...running.keys()]);
@@ -272,7 +244,7 @@ export function startFleetVoiceJobs(
       // (A job fetched as the worker stopped may start after this line began: wait for it too.)
       while (jobs.size > 0) await Promise.allSettled([...jobs]);
       await boss?.stop({ graceful: true, wait: true, timeout: 5000 }).catch(() => {});
-      await lease?.end().catch(() => {});
+      await lease.release();
       await pool.end().catch(() => {});
     },
   };

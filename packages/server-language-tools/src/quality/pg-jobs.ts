@@ -7,20 +7,18 @@
  * - A job's row and its pg-boss job are written in one transaction: a queued row always has a job.
  * - The per-account limit is checked and the row inserted in one transaction under an advisory lock on the
  *   account (`pg_advisory_xact_lock`): concurrent submissions through several instances never overshoot it.
- * - Each instance holds a lease: a session-level advisory lock on a connection of its own, keyed by an owner
- *   id (`host/pid/random`) written on the rows it runs. PostgreSQL releases the lock when that connection
- *   ends (a SIGKILL, a lost machine), so every few seconds each instance looks for owners of running rows
- *   whose lock it can take: those are dead, and their jobs are queued again (each with a new pg-boss job, in
- *   the same transaction) for any instance. pg-boss's own expiry of an active job stays long (15 minutes);
- *   the lease, not it, is what takes a dead instance's jobs over. A worker that dies after pg-boss delivered
- *   a job but before it claimed the row leaves a queued row whose pg-boss job is active and run by no one:
- *   after `orphanAfterMs` (60 s) such a row gets a new pg-boss job (as the memory jobs of the spine do).
+ * - Each instance holds a lease (the spine's `createLease`): a session-level advisory lock on a connection of
+ *   its own, keyed by an owner id (`host/pid/random`) written on the rows it runs. PostgreSQL releases the
+ *   lock when that connection ends (a SIGKILL, a lost machine), so every few seconds each instance looks
+ *   for owners of running rows whose lock it can take: those are dead, and their jobs are queued again
+ *   (each with a new pg-boss job, in the same transaction) for any instance. pg-boss's own expiry of an
+ *   active job stays long (15 minutes); the lease, not it, is what takes a dead instance's jobs over. A
+ *   worker that dies after pg-boss delivered a job but before it claimed the row leaves a queued row whose
+ *   pg-boss job is active and run by no one: after `orphanAfterMs` (60 s) such a row gets a new pg-boss job (as the memory jobs of the spine do).
  * - Each claim increments the row's attempt, and finishing is conditional on it: a job finishes once, with
  *   the report of the attempt that holds it. A job started `MAX_EVALUATION_ATTEMPTS` times fails.
  */
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import { createBossQueue, migratePostgres, startBossWorkers } from '@glossa/server/feature';
+import { createBossQueue, createLease, migratePostgres, startBossWorkers } from '@glossa/server/feature';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { evaluate, type QualityReport, type QualityRequest } from './evaluate.js';
@@ -155,40 +153,13 @@ async function runQueue(
 ): Promise<QualityJobs> {
   const enqueue = (db: Queryable, job: JobData) => boss.send(QUALITY_JOB_QUEUE, job, { db: asDb(db) });
 
-  // The lease: a connection holding this instance's advisory lock for as long as it lives.
-  const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
-  let lease: pg.Client | undefined;
-  let leasing: Promise<void> | undefined;
-  const connectLease = async () => {
-    const client = new pg.Client({ connectionString: url, application_name: 'glossa-quality-lease' });
-    // A lost connection (a database restart): the lease is taken again, with the same owner, at the next
-    // check or claim. Meanwhile another instance may queue this one's jobs again; the attempts running here
-    // are then fenced out when they finish (wasted work, never a second report).
-    client.on('error', (error) => {
-      options.logWarning?.('quality lease connection lost', { err: error });
-      if (lease === client) lease = undefined;
-      client.end().catch(() => {});
-    });
-    client.on('end', () => {
-      if (lease === client) lease = undefined;
-    });
-    try {
-      await client.connect();
-      await client.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [LEASE_LOCK, owner]);
-    } catch (error) {
-      await client.end().catch(() => {});
-      throw error;
-    }
-    lease = client;
-  };
-  const takeLease = async () => {
-    if (lease) return;
-    leasing ??= connectLease().finally(() => {
-      leasing = undefined;
-    });
-    await leasing;
-  };
-  await takeLease();
+  const lease = createLease(url, {
+    lockKey: LEASE_LOCK,
+    applicationName: 'glossa-quality-lease',
+    onLost: (error) => options.logWarning?.('quality lease connection lost', { err: error }),
+  });
+  const owner = lease.owner;
+  await lease.hold();
 
   /** Jobs this instance runs now (claimed or about to be). */
   const running = new Set<string>();
@@ -201,7 +172,7 @@ async function runQueue(
       await boss.send(QUALITY_JOB_QUEUE, job);
       return;
     }
-    await takeLease();
+    await lease.hold();
     running.add(job.jobId);
     try {
       const { rows } = await pool.query<{ request: QualityRequest; attempt: number }>(
@@ -265,7 +236,7 @@ async function runQueue(
    * pg-boss after its retries) for `orphanAfterMs`.
    */
   async function checkLeases(): Promise<void> {
-    await takeLease();
+    await lease.hold();
     const orphanAfterMs = options.orphanAfterMs ?? 60_000;
     const { rows: lost } = await pool.query<{ id: string; account_id: string }>(
       `SELECT j.id, j.account_id FROM quality_jobs j
@@ -294,11 +265,7 @@ async function runQueue(
     );
     for (const other of rows.map((row) => row.owner)) {
       const taken = await transaction(pool, async (client) => {
-        const lock = await client.query<{ free: boolean }>(
-          'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2)) AS free',
-          [LEASE_LOCK, other],
-        );
-        if (!lock.rows[0]!.free) return 0;
+        if (!(await lease.isFree(client, other))) return 0;
         return requeue(client, 'owner = $1', [other]);
       });
       if (taken > 0)
@@ -380,7 +347,7 @@ async function runQueue(
       // An evaluation takes seconds at most: the running ones finish and store their reports.
       await Promise.allSettled([...works]);
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });
-      await lease?.end().catch(() => {});
+      await lease.release();
       await pool.end();
     },
   };
