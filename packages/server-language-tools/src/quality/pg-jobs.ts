@@ -14,7 +14,8 @@
  *   (each with a new pg-boss job, in the same transaction) for any instance. pg-boss's own expiry of an
  *   active job stays long (15 minutes); the lease, not it, is what takes a dead instance's jobs over. A
  *   worker that dies after pg-boss delivered a job but before it claimed the row leaves a queued row whose
- *   pg-boss job is active and run by no one: after `orphanAfterMs` (60 s) such a row gets a new pg-boss job (as the memory jobs of the spine do).
+ *   pg-boss job is active and run by no one: after `orphanAfterMs` (60 s) such a row gets a new pg-boss job
+ *   (as the memory jobs of the spine do).
  * - Each claim increments the row's attempt, and finishing is conditional on it: a job finishes once, with
  *   the report of the attempt that holds it. A job started `MAX_EVALUATION_ATTEMPTS` times fails.
  */
