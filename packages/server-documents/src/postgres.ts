@@ -8,7 +8,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
-import { migratePostgres } from '@glossa/server/feature';
+import { migratePostgres, pgTransaction } from '@glossa/server/feature';
 import type pg from 'pg';
 import { type DocumentRecord, type DocumentStore, hashDocumentKey, type NewDocument } from './store.js';
 import type { DocumentParameters } from './translate.js';
@@ -121,21 +121,11 @@ export type PostgresDocuments = ReturnType<typeof createPostgresDocuments>;
  * queues it: a queued row always has a job, and a job whose row was not written never exists.
  */
 export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
-  async function transaction<T>(work: (client: pg.PoolClient, db: SqlRunner) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    const db: SqlRunner = { executeSql: (text, values) => client.query(text, values) };
-    try {
-      await client.query('BEGIN');
-      const result = await work(client, db);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
+  /** `work` in one transaction; `db` runs pg-boss's statements in it. */
+  const transaction = <T>(work: (client: pg.PoolClient, db: SqlRunner) => Promise<T>): Promise<T> =>
+    pgTransaction(pool, (client) =>
+      work(client, { executeSql: (text, values) => client.query(text, values) }),
+    );
 
   const store: DocumentStore = {
     async insert(document: NewDocument, bytes: Uint8Array, failedWith?: string) {

@@ -11,7 +11,7 @@
  * instance finishes once (and its usage is recorded once, by the attempt whose finish wrote the row).
  */
 import type { ServiceContext } from '@glossa/server/feature';
-import { migratePostgres } from '@glossa/server/feature';
+import { migratePostgres, pgTransaction } from '@glossa/server/feature';
 import type pg from 'pg';
 import type { JobRow } from './jobs.js';
 import type { SpokenTermsRow } from './spoken-terms.js';
@@ -127,21 +127,11 @@ const TABLES = {
 export type FleetVoiceStore = ReturnType<typeof createFleetVoiceStore>;
 
 export function createFleetVoiceStore(pool: pg.Pool, enqueue: Enqueue) {
-  async function transaction<T>(work: (client: pg.PoolClient, db: SqlRunner) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    const db: SqlRunner = { executeSql: (text, values) => client.query(text, values) };
-    try {
-      await client.query('BEGIN');
-      const result = await work(client, db);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
+  /** `work` in one transaction; `db` runs pg-boss's statements in it. */
+  const transaction = <T>(work: (client: pg.PoolClient, db: SqlRunner) => Promise<T>): Promise<T> =>
+    pgTransaction(pool, (client) =>
+      work(client, { executeSql: (text, values) => client.query(text, values) }),
+    );
 
   /** Sends the pg-boss job of a waiting row and writes its id on the row, in the transaction `client`. */
   async function send(client: pg.PoolClient, db: SqlRunner, job: QueuedJob): Promise<void> {

@@ -20,6 +20,7 @@ export {
   startBossWorkers,
 } from './storage/pg-boss.js';
 export { migratePostgres } from './storage/postgres.js';
+export { transaction as pgTransaction } from './storage/postgres-resources.js';
 export { currentBillingPeriod, utcDay } from './translate/billing-period.js';
 export { loadCustomizations } from './translate/customizations.js';
 export { decodeEntities } from './translate/markup-parse.js';

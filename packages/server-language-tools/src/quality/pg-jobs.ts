@@ -19,7 +19,13 @@
  * - Each claim increments the row's attempt, and finishing is conditional on it: a job finishes once, with
  *   the report of the attempt that holds it. A job started `MAX_EVALUATION_ATTEMPTS` times fails.
  */
-import { createBossQueue, createLease, migratePostgres, startBossWorkers } from '@glossa/server/feature';
+import {
+  createBossQueue,
+  createLease,
+  migratePostgres,
+  startBossWorkers,
+  pgTransaction as transaction,
+} from '@glossa/server/feature';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { evaluate, type QualityReport, type QualityRequest } from './evaluate.js';
@@ -95,21 +101,6 @@ type Queryable = Pick<pg.ClientBase, 'query'>;
 const asDb = (db: Queryable): PgBoss.Db => ({
   executeSql: (text, values) => db.query(text, values),
 });
-
-async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
 
 /**
  * Migrates the `quality_jobs` table, starts pg-boss (its schema `pgboss`, shared with the other features)
