@@ -9,9 +9,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApertiumEngine, startServer, type TranslationEngine } from '@glossa/server';
+import { startServer, type TranslationEngine } from '@glossa/server';
 import Database from 'better-sqlite3';
 import { documentsFeature } from '../src/index.js';
+import { countingApertium } from '../test/counting-engine.js';
 
 const DEV_KEY = 'bench-resume-dev-key-0123456789';
 const LINES = 3000;
@@ -19,25 +20,6 @@ const text = Array.from(
   { length: LINES },
   (_, i) => `The red car ${i} is fast. The house is big and the garden ${i} is green.\n`,
 ).join('');
-
-function countingApertium(): { engine: TranslationEngine; texts: () => number } {
-  const apertium = createApertiumEngine();
-  let texts = 0;
-  return {
-    engine: {
-      name: apertium.name,
-      pairs: () => apertium.pairs(),
-      fingerprint: (pair) => apertium.fingerprint(pair),
-      supportsFormality: (target) => apertium.supportsFormality(target),
-      async translate(input) {
-        texts += input.texts.length;
-        return apertium.translate(input);
-      },
-      close: () => apertium.close(),
-    },
-    texts: () => texts,
-  };
-}
 
 const start = (dataDir: string, engines?: TranslationEngine[]) =>
   startServer({

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApertiumEngine, type TranslationEngine } from '@glossa/server';
 import { afterAll, expect, it } from 'vitest';
+import { countingApertium } from './counting-engine.js';
 import { download, upload, waitDone } from './document-helpers.js';
 import { startTestServer } from './helpers.js';
 import { chunkSizes, documentStatuses } from './storage-probe.js';
@@ -43,26 +43,6 @@ it('a restart mid-queue: queued and interrupted documents resume, each billed on
     await t.server.close();
   }
 }, 240_000);
-
-/** The real Apertium engine, counting the texts it is given. */
-function countingApertium(): { engine: TranslationEngine; texts: () => number } {
-  const apertium = createApertiumEngine();
-  let texts = 0;
-  return {
-    engine: {
-      name: apertium.name,
-      pairs: () => apertium.pairs(),
-      fingerprint: (pair) => apertium.fingerprint(pair),
-      supportsFormality: (target) => apertium.supportsFormality(target),
-      async translate(input) {
-        texts += input.texts.length;
-        return apertium.translate(input);
-      },
-      close: () => apertium.close(),
-    },
-    texts: () => texts,
-  };
-}
 
 it('a restart mid-job: the chunks translated before it are kept and not translated again (SQLite, or PostgreSQL with GLOSSA_TEST_POSTGRES)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'glossa-document-chunks-'));

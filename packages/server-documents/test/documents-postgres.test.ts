@@ -4,12 +4,12 @@
  * (SIGTERM's graceful close) leaves its running document to the other, billed once, which translates only
  * the chunks the first had not kept.
  */
-import { createApertiumEngine, type TranslationEngine } from '@glossa/server';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
 import { DOCUMENT_JOB_QUEUE, startBoss } from '../src/pg-queue.js';
 import { createPostgresDocuments, migrateDocuments } from '../src/postgres.js';
+import { countingApertium } from './counting-engine.js';
 import { download, upload, waitDone } from './document-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { createDatabase } from './storage-probe.js';
@@ -18,25 +18,6 @@ if (!hasPostgres) console.warn('Skipping the PostgreSQL document tests: postgres
 
 const DEV_KEY = 'documents-postgres-dev-key-0123';
 
-/** The real Apertium engine, counting the texts it is given. */
-function countingApertium(): { engine: TranslationEngine; texts: () => number } {
-  const apertium = createApertiumEngine();
-  let texts = 0;
-  return {
-    engine: {
-      name: apertium.name,
-      pairs: () => apertium.pairs(),
-      fingerprint: (pair) => apertium.fingerprint(pair),
-      supportsFormality: (target) => apertium.supportsFormality(target),
-      async translate(input) {
-        texts += input.texts.length;
-        return apertium.translate(input);
-      },
-      close: () => apertium.close(),
-    },
-    texts: () => texts,
-  };
-}
 let cluster: PostgresCluster;
 beforeAll(async () => {
   if (hasPostgres) cluster = await startPostgres();
