@@ -14,7 +14,13 @@
  * refunds once. Billing happened at upload (or, for a format read
  * by the job, is recorded on the row before translation), so a job run again never bills again.
  */
-import { createBossQueue, createLease, type ServiceContext, startBossWorkers } from '@glossa/server/feature';
+import {
+  createBossQueue,
+  createLease,
+  repeatEvery,
+  type ServiceContext,
+  startBossWorkers,
+} from '@glossa/server/feature';
 import PgBoss from 'pg-boss';
 import type { DocumentFormats } from './formats/index.js';
 import { Closing, failureOf, refundCharacters, reserveCharacters, translateDocument } from './job.js';
@@ -195,23 +201,12 @@ export async function createPgDocumentQueue(
     }
   }
 
-  let checking = false;
-  const leaseTimer = setInterval(() => {
-    if (closed || checking) return;
-    checking = true;
-    checkLeases()
-      .catch((error) => options.logWarning?.('document lease check failed', { err: error }))
-      .finally(() => {
-        checking = false;
-      });
-  }, options.leaseCheckMs ?? 5000);
-  leaseTimer.unref();
+  const stopLeaseChecks = repeatEvery(options.leaseCheckMs ?? 5000, checkLeases, (error) =>
+    options.logWarning?.('document lease check failed', { err: error }),
+  );
   const sweep = () => documents.sweep().catch(() => 0);
   await sweep();
-  const sweeper = setInterval(() => {
-    if (!closed) sweep();
-  }, options.sweepIntervalMs ?? 60_000);
-  sweeper.unref();
+  const stopSweeps = repeatEvery(options.sweepIntervalMs ?? 60_000, sweep, () => {});
 
   return {
     notify() {
@@ -225,8 +220,8 @@ export async function createPgDocumentQueue(
     },
     async close() {
       closed = true;
-      clearInterval(leaseTimer);
-      clearInterval(sweeper);
+      stopLeaseChecks();
+      stopSweeps();
       await workers.stop();
       // Running jobs stop at their next chunk and queue their documents again.
       await Promise.allSettled([...jobs]);

@@ -17,6 +17,7 @@ import {
   type BossWorkers,
   createBossQueue,
   createLease,
+  repeatEvery,
   ServiceError,
   startBossWorkers,
 } from '@glossa/server/feature';
@@ -85,7 +86,7 @@ export function startFleetVoiceJobs(
   let closed = false;
   let boss: PgBoss | undefined;
   let workers: BossWorkers | undefined;
-  const timers: NodeJS.Timeout[] = [];
+  let stopLeaseChecks: (() => void) | undefined;
   const lease = createLease(url, {
     lockKey: LEASE_LOCK,
     applicationName: 'glossa-voice-lease',
@@ -194,18 +195,14 @@ export function startFleetVoiceJobs(
         }
       },
     );
-    let checking = false;
-    const leaseTimer = setInterval(() => {
-      if (closed || checking) return;
-      checking = true;
-      checkLeases(store)
-        .catch((error) => log.warn({ err: error }, 'voice job lease check failed'))
-        .finally(() => {
-          checking = false;
-        });
-    }, options.leaseCheckMs ?? 5000);
-    leaseTimer.unref();
-    timers.push(leaseTimer);
+    // Started after the awaits above: a close that came meanwhile makes each run a no-op.
+    stopLeaseChecks = repeatEvery(
+      options.leaseCheckMs ?? 5000,
+      async () => {
+        if (!closed) await checkLeases(store);
+      },
+      (error) => log.warn({ err: error }, 'voice job lease check failed'),
+    );
     return store;
   });
   ready.catch(() => {});
@@ -236,7 +233,7 @@ export function startFleetVoiceJobs(
     async close() {
       // Still registered: a late request fails (503 or 500), it never falls back to this instance's SQLite.
       closed = true;
-      for (const timer of timers) clearInterval(timer);
+      stopLeaseChecks?.();
       await ready.catch(() => undefined);
       await workers?.stop();
       // The running job stops its recognizer and queues its row again (run's finally).

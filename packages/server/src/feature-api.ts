@@ -12,7 +12,7 @@ export { unsupportedMediaType } from './http/body.js';
 export { readUpload, tooLarge, type Upload } from './http/multipart.js';
 export { defineRoute, type Route, type RouteInput } from './http/route.js';
 export type { LanguageInput } from './languages.js';
-export { createLease, type Lease } from './storage/lease.js';
+export { createLease, type Lease, repeatEvery } from './storage/lease.js';
 export {
   type BossQueueOptions,
   type BossWorkers,

@@ -23,6 +23,7 @@ import {
   createBossQueue,
   createLease,
   migratePostgres,
+  repeatEvery,
   startBossWorkers,
   pgTransaction as transaction,
 } from '@glossa/server/feature';
@@ -271,24 +272,13 @@ async function runQueue(
     );
   }
 
-  let checking = false;
-  const leaseTimer = setInterval(() => {
-    if (closed || checking) return;
-    checking = true;
-    checkLeases()
-      .catch((error) => options.logWarning?.('quality lease check failed', { err: error }))
-      .finally(() => {
-        checking = false;
-      });
-  }, options.leaseCheckMs ?? 5000);
-  leaseTimer.unref();
+  const stopLeaseChecks = repeatEvery(options.leaseCheckMs ?? 5000, checkLeases, (error) =>
+    options.logWarning?.('quality lease check failed', { err: error }),
+  );
   // Any instance may sweep: the statement is its own lock.
   const sweep = () => pool.query('DELETE FROM quality_jobs WHERE expires_at <= now()').catch(() => undefined);
   await sweep();
-  const sweeper = setInterval(() => {
-    if (!closed) sweep();
-  }, options.sweepIntervalMs ?? 60_000);
-  sweeper.unref();
+  const stopSweeps = repeatEvery(options.sweepIntervalMs ?? 60_000, sweep, () => {});
 
   return {
     backend: 'postgres',
@@ -333,8 +323,8 @@ async function runQueue(
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(leaseTimer);
-      clearInterval(sweeper);
+      stopLeaseChecks();
+      stopSweeps();
       await workers.stop();
       // An evaluation takes seconds at most: the running ones finish and store their reports.
       await Promise.allSettled([...works]);

@@ -80,3 +80,26 @@ export function createLease(
     },
   };
 }
+
+/**
+ * Runs `task` every `ms` ms on an unref'd timer, never two runs at once (a slow run makes the next tick
+ * skip); a failure goes to `onError`. Returns the function that stops it. For lease checks and sweeps.
+ */
+export function repeatEvery(
+  ms: number,
+  task: () => Promise<unknown>,
+  onError: (error: unknown) => void,
+): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    task()
+      .catch(onError)
+      .finally(() => {
+        running = false;
+      });
+  }, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+}

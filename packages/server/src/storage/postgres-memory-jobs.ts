@@ -31,6 +31,7 @@ import {
   toRecord,
 } from '../memories/jobs.js';
 import { readTmx, writeTmx } from '../memories/tmx.js';
+import { repeatEvery } from './lease.js';
 import { createBossQueue, startBossWorkers } from './pg-boss.js';
 import type { PostgresMemoryStore } from './postgres-memories.js';
 import { type Queryable, transaction } from './postgres-resources.js';
@@ -323,17 +324,9 @@ export async function createPostgresMemoryJobs(
       [new Date().toISOString()],
     );
   }
-  let checking = false;
-  const leaseTimer = setInterval(() => {
-    if (closed || checking) return;
-    checking = true;
-    checkLeases()
-      .catch((error) => options.onError?.(error))
-      .finally(() => {
-        checking = false;
-      });
-  }, options.leaseCheckMs ?? 5000);
-  leaseTimer.unref();
+  const stopLeaseChecks = repeatEvery(options.leaseCheckMs ?? 5000, checkLeases, (error) =>
+    options.onError?.(error),
+  );
 
   return {
     get: (id) => getOn(pool, id),
@@ -430,7 +423,7 @@ export async function createPostgresMemoryJobs(
     },
     async close() {
       closed = true;
-      clearInterval(leaseTimer);
+      stopLeaseChecks();
       await workers.stop();
       await Promise.allSettled([...running]);
       await boss.stop({ graceful: true, wait: true, timeout: 5000 }).catch(() => {});
