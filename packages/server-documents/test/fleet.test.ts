@@ -184,11 +184,9 @@ describe.skipIf(!ready)('documents on a fleet of three instances behind haproxy'
     expect(row, 'the job did not start within 60 s').toBeDefined();
     expect(row!.progress).toBeLessThan(0.8);
     expect(row!.attempt).toBe(1);
-    const pid = Number(row!.owner.split('/')[1]);
-    const victim = fleet.instances.find((instance) => instance.child.pid === pid);
-    expect(victim, `no instance has pid ${pid}`).toBeDefined();
-    victim!.child.kill('SIGKILL');
-    expect(await victim!.exited).toBe('SIGKILL');
+    const victim = fleet.instances[fleet.indexOfOwner(row!.owner)]!;
+    victim.child.kill('SIGKILL');
+    expect(await victim.exited).toBe('SIGKILL');
 
     const final = await waitDone(fleet.url, key, uploaded.ids, 180_000);
     expect(final).toEqual({
@@ -230,11 +228,9 @@ describe.skipIf(!ready)('documents on a fleet of three instances behind haproxy'
       else await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(owner, 'the job did not start within 60 s').toBeDefined();
-    const pid = Number(owner!.split('/')[1]);
-    const stopped = fleet.instances.find((instance) => instance.child.pid === pid);
-    expect(stopped, `no live instance has pid ${pid}`).toBeDefined();
-    stopped!.child.kill('SIGTERM');
-    expect(await stopped!.exited).toBe(0);
+    const stopped = fleet.instances[fleet.indexOfOwner(owner!)]!;
+    stopped.child.kill('SIGTERM');
+    expect(await stopped.exited).toBe(0);
     const final = await waitDone(fleet.url, key, uploaded.ids, 180_000);
     expect(final.status).toBe('done');
     const { rows } = await database.query('SELECT attempt FROM documents WHERE id = $1', [

@@ -343,9 +343,7 @@ describe.skipIf(!fleetReady)('voice jobs on two glossa-server processes: an inst
     }
     expect(row, 'the job did not start within 60 s').toBeDefined();
     expect(row!.attempt).toBe(1);
-    const pid = Number(row!.owner.split('/')[1]);
-    const victim = fleet.instances.findIndex((instance) => instance.child.pid === pid);
-    expect(victim, `no instance has pid ${pid}`).toBeGreaterThanOrEqual(0);
+    const victim = fleet.indexOfOwner(row!.owner);
     fleet.instances[victim]!.child.kill('SIGKILL');
     expect(await fleet.instances[victim]!.exited).toBe('SIGKILL');
     // Still running the job when it died.

@@ -300,9 +300,7 @@ describe.skipIf(!ready)('a fleet of three instances behind haproxy', () => {
     }
     expect(row, 'the import did not start within 60 s').toBeDefined();
     expect(row!.attempt).toBe(1);
-    const pid = Number(row!.owner.split('/')[1]);
-    const index = fleet.instances.findIndex((instance) => instance.child.pid === pid);
-    expect(index, `no instance has pid ${pid}`).toBeGreaterThanOrEqual(0);
+    const index = fleet.indexOfOwner(row!.owner);
     const victim = fleet.instances[index]!;
     victim.child.kill('SIGKILL');
     expect(await victim.exited).toBe('SIGKILL');

@@ -30,6 +30,11 @@ export interface Fleet {
   readonly logs: string[];
   /** haproxy's log, one line per request (httplog: timers, termination state, status). */
   readonly balancerLog: string[];
+  /**
+   * The index of the instance whose process is in a job row's owner id (`host/pid/random`, the lease's);
+   * throws when no instance has that pid.
+   */
+  indexOfOwner(owner: string): number;
   /** Starts (or starts again) instance `index` and waits for its ready line. */
   start(index: number): Promise<void>;
   /** Runs `glossa-server <args>` (keys create, keys revoke) on the fleet's storage; its output. */
@@ -179,6 +184,12 @@ ${instances.map((instance) => `  server ${instance.name} 127.0.0.1:${instance.po
     instances,
     env,
     start,
+    indexOfOwner(owner) {
+      const pid = Number(owner.split('/')[1]);
+      const index = instances.findIndex((instance) => instance.child.pid === pid);
+      if (index === -1) throw new Error(`no instance has pid ${pid} (owner ${owner})`);
+      return index;
+    },
     run: (args) =>
       new Promise((resolve) => {
         const child = launch(script, args, env);
