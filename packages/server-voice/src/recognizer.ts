@@ -18,14 +18,17 @@ import { RECOGNIZER_SCRIPT } from './recognizer-script.js';
 /** 16 kHz × 2 bytes: PCM bytes per second of audio. */
 export const PCM_BYTES_PER_SECOND = 32_000;
 
+/** The source types a session accepts: the declared ones and WAV, with their ffmpeg input options. */
+const ACCEPTED_SOURCE_TYPES = { ...SOURCE_MEDIA_CONTENT_TYPES, ...WAV_SOURCE_CONTENT_TYPES };
+const ACCEPTED_TYPES = Object.keys(ACCEPTED_SOURCE_TYPES);
+
 /**
  * The ffmpeg input options for a session's `source_media_content_type` (`null`: raw 16 kHz s16le, read as
  * is), `undefined` when the type is neither declared by the public description nor WAV.
  */
 export function decoderInput(mediaType: string): readonly string[] | null | undefined {
-  const accepted = { ...SOURCE_MEDIA_CONTENT_TYPES, ...WAV_SOURCE_CONTENT_TYPES };
-  const declared = declaredMediaType(mediaType, Object.keys(accepted));
-  return declared === undefined ? undefined : accepted[declared];
+  const declared = declaredMediaType(mediaType, ACCEPTED_TYPES);
+  return declared === undefined ? undefined : ACCEPTED_SOURCE_TYPES[declared];
 }
 
 /** Debian's python3 (the `python3-pocketsphinx` module is installed for it, not for other Pythons on PATH). */
