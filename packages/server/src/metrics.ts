@@ -78,6 +78,12 @@ export function createMetrics(): ServerMetrics {
           if (record.units > 0 && (record.product === 'translate' || record.product === 'write'))
             characters.inc({ product: record.product }, record.units);
         },
+        async applyUsageOnce(operationId, record) {
+          const applied = await storage.applyUsageOnce(operationId, record);
+          if (applied && record.units > 0 && (record.product === 'translate' || record.product === 'write'))
+            characters.inc({ product: record.product }, record.units);
+          return applied;
+        },
       };
     },
     countErrors(engine) {

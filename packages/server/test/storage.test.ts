@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../src/storage/postgres.js';
+import { POSTGRES_MIGRATIONS } from '../src/storage/postgres-migrations.js';
 import { createSqliteStorage } from '../src/storage/sqlite.js';
 import type { NewAccount, Reservation, Storage } from '../src/storage/storage.js';
 import { hasPostgres, type PostgresCluster, startPostgres } from './services.js';
@@ -201,6 +202,47 @@ for (const [name, backend, skip] of BACKENDS) {
       }
     });
 
+    // A second handle on SQLite is another process's view of the file: it sees what was committed only.
+    it('applies an operation once, committed before it resolves, whoever applies it again', async () => {
+      const { first, second } = await backend.open();
+      const other = await second();
+      try {
+        await first.createAccount(account('acct-6'));
+        expect(await first.reserveCharacters(reservation('acct-6', 80))).toBe(true);
+        // (SQLite writes reservations behind: a read through the handle that made it commits it.)
+        await first.usageTotals('acct-6', 'key-1', '2026-11-01', '2026-12-01');
+        const refund = { ...reservation('acct-6', -80) };
+        const minutes = { ...reservation('acct-6', 1.5), product: 'speech_to_text' as const };
+        expect(await first.applyUsageOnce('documents/d1/refund', refund)).toBe(true);
+        // Concurrent repeats, on both handles: none applies it again.
+        const repeats = await Promise.all(
+          Array.from({ length: 6 }, (_, index) =>
+            (index % 2 ? first : other).applyUsageOnce('documents/d1/refund', refund),
+          ),
+        );
+        expect(repeats).toEqual([false, false, false, false, false, false]);
+        // Committed at once: the other handle reads it without the first closing or reading.
+        const concurrent = await Promise.all([
+          first.applyUsageOnce('voice/j1/minutes', minutes),
+          other.applyUsageOnce('voice/j1/minutes', minutes),
+        ]);
+        expect(concurrent.filter(Boolean)).toHaveLength(1);
+        expect(
+          (await other.usageTotals('acct-6', 'key-1', '2026-11-01', '2026-12-01')).sort((a, b) =>
+            a.product.localeCompare(b.product),
+          ),
+        ).toEqual([
+          { product: 'speech_to_text', accountUnits: 1.5, keyUnits: 1.5 },
+          { product: 'translate', accountUnits: 0, keyUnits: 0 },
+        ]);
+        // The quota learns the refund: the full limit is free again.
+        expect(await first.reserveCharacters(reservation('acct-6', 100))).toBe(true);
+      } finally {
+        await first.close();
+        await other.close();
+      }
+    });
+
     it('opens again on the same data with the schema already there', async () => {
       const { first, second } = await backend.open();
       await first.createAccount(account('acct-5'));
@@ -225,7 +267,7 @@ describe.skipIf(!hasPostgres)('PostgreSQL migrations', () => {
     const stores = await Promise.all(Array.from({ length: 4 }, () => createPostgresStorage(url)));
     try {
       const { rows } = await stores[0]!.pool.query('SELECT version FROM glossa_schema');
-      expect(rows).toEqual([{ version: 1 }]);
+      expect(rows).toEqual([{ version: POSTGRES_MIGRATIONS.length }]);
     } finally {
       await Promise.all(stores.map((store) => store.close()));
     }

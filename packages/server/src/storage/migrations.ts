@@ -42,4 +42,12 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE accounts ADD COLUMN voice_jobs_alpha INTEGER NOT NULL DEFAULT 0;
   UPDATE accounts SET voice_jobs_alpha = quality_alpha;
   `,
+  // The operations `applyUsageOnce` applied, so that applying one again is a no-op (a recovery after a
+  // crash re-applies usage a job owes; storage.ts).
+  `
+  CREATE TABLE usage_operations (
+    id TEXT PRIMARY KEY,
+    applied_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];

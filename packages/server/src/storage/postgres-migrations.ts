@@ -60,4 +60,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   END;
   $$;
   `,
+  // The operations `applyUsageOnce` applied (as in the SQLite store).
+  `
+  CREATE TABLE usage_operations (
+    id TEXT PRIMARY KEY,
+    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+  );
+  `,
 ];

@@ -203,6 +203,27 @@ export async function createPostgresStorage(
         [record.accountId, record.keyId, record.product, record.day, record.customTag, record.units],
       );
     },
+    async applyUsageOnce(operationId, record) {
+      // One statement, so one transaction: the operation id and the units are written together, or neither.
+      const { rowCount } = await pool.query(
+        `WITH operation AS (
+           INSERT INTO usage_operations (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id
+         )
+         INSERT INTO usage (account_id, key_id, product, day, custom_tag, units)
+         SELECT $2, $3, $4, $5, $6, $7 FROM operation
+         ON CONFLICT (account_id, day, product, key_id, custom_tag) DO UPDATE SET units = usage.units + excluded.units`,
+        [
+          operationId,
+          record.accountId,
+          record.keyId,
+          record.product,
+          record.day,
+          record.customTag,
+          record.units,
+        ],
+      );
+      return rowCount === 1;
+    },
     async usageTotals(accountId, keyId, from, to): Promise<UsageTotal[]> {
       const { rows } = await pool.query<{ product: UsageProduct; account_units: number; key_units: number }>(
         `SELECT product, SUM(units) AS account_units, SUM(CASE WHEN key_id = $1 THEN units ELSE 0 END) AS key_units

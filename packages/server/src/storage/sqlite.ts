@@ -88,6 +88,9 @@ export function createSqliteStorage(dataDir: string): Storage {
        VALUES (@accountId, @keyId, @product, @day, @customTag, @units)
        ON CONFLICT(account_id, day, product, key_id, custom_tag) DO UPDATE SET units = units + excluded.units`,
     ),
+    addOperation: db.prepare(
+      'INSERT INTO usage_operations (id, applied_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    ),
     periodCharacters: db.prepare(
       `SELECT COALESCE(SUM(units), 0) AS units FROM usage
        WHERE account_id = ? AND day >= ? AND day < ? AND product IN (${CHARACTER_PRODUCTS.map(() => '?').join(', ')})`,
@@ -123,13 +126,20 @@ export function createSqliteStorage(dataDir: string): Storage {
    * its last USAGE_FLUSH_MS, never a translation. A commit per request turn, as before, cost about a tenth
    * of a small translate request's CPU (docs/benchmarks.md). When a commit fails, its rows stay pending and
    * the totals are dropped, so the next reservation retries the commit and fails with its error: requests
-   * are never served unmetered.
+   * are never served unmetered. `applyUsageOnce` is the exception: it commits its units with its
+   * operation id at once (its caller then forgets what it owed).
    */
   const periodTotals = new Map<string, number>();
   const pending = new Map<string, UsageRow>();
   let flushTimer: NodeJS.Timeout | undefined;
   const commit = db.transaction((rows: Iterable<UsageRow>) => {
     for (const row of rows) statements.addUsage.run(row);
+  });
+  /** One operation's units, committed at once with its id (`applyUsageOnce`); false when the id was there. */
+  const applyOnce = db.transaction((operationId: string, row: UsageRow): boolean => {
+    if (statements.addOperation.run(operationId, new Date().toISOString()).changes === 0) return false;
+    statements.addUsage.run(row);
+    return true;
   });
   const flush = () => {
     clearTimeout(flushTimer);
@@ -234,6 +244,12 @@ export function createSqliteStorage(dataDir: string): Storage {
       // A refund or an uncapped record: the period totals learn it on their next read from the database.
       periodTotals.clear();
       addPending(record);
+    },
+    async applyUsageOnce(operationId, record) {
+      // Not written behind: the caller clears what it owes once this resolves, so it must be committed.
+      const applied = applyOnce.immediate(operationId, usageRow(record));
+      if (applied && CHARACTER_PRODUCTS.includes(record.product)) periodTotals.clear();
+      return applied;
     },
     async usageTotals(accountId, keyId, from, to): Promise<UsageTotal[]> {
       flush();

@@ -103,6 +103,13 @@ export interface Storage {
   reserveCharacters(reservation: Reservation): Promise<boolean>;
   /** Adds units (negative to refund a reservation whose work failed). */
   recordUsage(record: UsageRecord): Promise<void>;
+  /**
+   * Adds units once per operation: `operationId` (e.g. `documents/<id>/refund`) is recorded in the same
+   * transaction as the units, so calling again with the same id (a retry, a recovery after a crash) changes
+   * nothing. Committed before it resolves (never written behind). True when this call applied the units,
+   * false when the operation had been applied already.
+   */
+  applyUsageOnce(operationId: string, record: UsageRecord): Promise<boolean>;
   /** Units per product for the account and for one of its keys, days `from` inclusive to `to` exclusive. */
   usageTotals(accountId: string, keyId: string, from: string, to: string): Promise<UsageTotal[]>;
   /** Tagged usage of one account, ordered by tag (then day), one page. */
