@@ -203,14 +203,17 @@ for (const [name, backend, skip] of BACKENDS) {
     });
 
     // A second handle on SQLite is another process's view of the file: it sees what was committed only.
-    it('applies an operation once, committed before it resolves, whoever applies it again', async () => {
+    it('commits usage on demand; applies an operation once, committed before it resolves, whoever applies it again', async () => {
       const { first, second } = await backend.open();
       const other = await second();
       try {
         await first.createAccount(account('acct-6'));
         expect(await first.reserveCharacters(reservation('acct-6', 80))).toBe(true);
-        // (SQLite writes reservations behind: a read through the handle that made it commits it.)
-        await first.usageTotals('acct-6', 'key-1', '2026-11-01', '2026-12-01');
+        // SQLite writes reservations behind; committed now, the other handle reads it.
+        await first.commitUsage();
+        expect(await other.usageTotals('acct-6', 'key-1', '2026-11-01', '2026-12-01')).toEqual([
+          { product: 'translate', accountUnits: 80, keyUnits: 80 },
+        ]);
         const refund = { ...reservation('acct-6', -80) };
         const minutes = { ...reservation('acct-6', 1.5), product: 'speech_to_text' as const };
         expect(await first.applyUsageOnce('documents/d1/refund', refund)).toBe(true);

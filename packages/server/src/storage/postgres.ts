@@ -224,6 +224,9 @@ export async function createPostgresStorage(
       );
       return rowCount === 1;
     },
+    async commitUsage() {
+      // Each record was written at once.
+    },
     async usageTotals(accountId, keyId, from, to): Promise<UsageTotal[]> {
       const { rows } = await pool.query<{ product: UsageProduct; account_units: number; key_units: number }>(
         `SELECT product, SUM(units) AS account_units, SUM(CASE WHEN key_id = $1 THEN units ELSE 0 END) AS key_units

@@ -126,8 +126,8 @@ export function createSqliteStorage(dataDir: string): Storage {
    * its last USAGE_FLUSH_MS, never a translation. A commit per request turn, as before, cost about a tenth
    * of a small translate request's CPU (docs/benchmarks.md). When a commit fails, its rows stay pending and
    * the totals are dropped, so the next reservation retries the commit and fails with its error: requests
-   * are never served unmetered. `applyUsageOnce` is the exception: it commits its units with its
-   * operation id at once (its caller then forgets what it owed).
+   * are never served unmetered. `commitUsage` commits at once; so does `applyUsageOnce`, the usage
+   * pending before it first, then its units with its operation id (its caller then forgets what it owed).
    */
   const periodTotals = new Map<string, number>();
   const pending = new Map<string, UsageRow>();
@@ -246,10 +246,15 @@ export function createSqliteStorage(dataDir: string): Storage {
       addPending(record);
     },
     async applyUsageOnce(operationId, record) {
-      // Not written behind: the caller clears what it owes once this resolves, so it must be committed.
+      // Not written behind: the caller clears what it owes once this resolves, so it must be committed;
+      // and the usage recorded before it first (a refund must never outlive the reservation it refunds).
+      flush();
       const applied = applyOnce.immediate(operationId, usageRow(record));
       if (applied && CHARACTER_PRODUCTS.includes(record.product)) periodTotals.clear();
       return applied;
+    },
+    async commitUsage() {
+      flush();
     },
     async usageTotals(accountId, keyId, from, to): Promise<UsageTotal[]> {
       flush();

@@ -110,6 +110,12 @@ export interface Storage {
    * false when the operation had been applied already.
    */
   applyUsageOnce(operationId: string, record: UsageRecord): Promise<boolean>;
+  /**
+   * Commits the usage recorded so far now (the SQLite store writes usage behind; PostgreSQL writes each
+   * record at once): for a caller whose next durable write relies on it, e.g. a document row that says
+   * its characters were reserved (a crash must not keep the row and lose the reservation).
+   */
+  commitUsage(): Promise<void>;
   /** Units per product for the account and for one of its keys, days `from` inclusive to `to` exclusive. */
   usageTotals(accountId: string, keyId: string, from: string, to: string): Promise<UsageTotal[]>;
   /** Tagged usage of one account, ordered by tag (then day), one page. */
