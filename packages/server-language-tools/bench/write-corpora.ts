@@ -44,6 +44,13 @@ export interface CorpusScore {
    * original word nor has the edit's word. Still counted wrong (as M2/ERRANT scoring does); reported apart.
    */
   unjudgeable: number;
+  /**
+   * Edits that bring the sentence closer to a reference in letters (Levenshtein over the characters of
+   * its tokens), counted apart from `right`: a fix that is part of what the reference changed
+   * ("psicologia" → "psicología" where the reference has "Psicología"; "simpatico" → "simpático" where it
+   * has "simpática") counts here, while token by token it is wrong.
+   */
+  closerInLetters: number;
   /** Edits no reference makes, as `word → replacement`. */
   readonly wrong: string[];
 }
@@ -67,6 +74,14 @@ export function judge(score: CorpusScore, { source, references }: Judged, output
     const closer = referenceTokens.some(
       (tokens) => tokenDistance(edited, tokens) < tokenDistance(sourceTokens, tokens),
     );
+    if (
+      referenceTokens.some(
+        (tokens) =>
+          tokenDistance(letters(edited), letters(tokens)) <
+          tokenDistance(letters(sourceTokens), letters(tokens)),
+      )
+    )
+      score.closerInLetters++;
     if (closer) right++;
     else {
       const original: string[] = sourceTokens.slice(Number(start), Number(end));
@@ -96,7 +111,10 @@ export function judge(score: CorpusScore, { source, references }: Judged, output
 
 const TOKEN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}]+)*|\S/gu;
 
-/** Levenshtein distance between two token lists. */
+/** The characters of tokens joined by spaces. */
+const letters = (tokens: readonly string[]): string[] => Array.from(tokens.join(' '));
+
+/** Levenshtein distance between two token (or character) lists. */
 function tokenDistance(a: readonly string[], b: readonly string[]): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -124,12 +142,13 @@ export const emptyCorpusScore = (): CorpusScore => ({
   right: 0,
   needed: 0,
   unjudgeable: 0,
+  closerInLetters: 0,
   wrong: [],
 });
 
 export function describeScore(score: CorpusScore): string {
   const pct = (part: number, whole: number) => (whole === 0 ? 'n/a' : (part / whole).toFixed(3));
-  return `precision ${pct(score.right, score.made)} (${score.right}/${score.made} edits), recall ${pct(score.right, score.needed)} (of ${score.needed}); of the ${score.made - score.right} wrong, ${score.unjudgeable} in spans every reference rewrote`;
+  return `precision ${pct(score.right, score.made)} (${score.right}/${score.made} edits), recall ${pct(score.right, score.needed)} (of ${score.needed}); of the ${score.made - score.right} wrong, ${score.unjudgeable} in spans every reference rewrote; closer in letters ${pct(score.closerInLetters, score.made)} (${score.closerInLetters}/${score.made})`;
 }
 
 /** The learner corpora of the Hunspell languages, each as the slice the rules were tuned on and a held-out one. */

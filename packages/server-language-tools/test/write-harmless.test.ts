@@ -174,6 +174,27 @@ describe('edits the learner corpora showed wrong (MERLIN, VALICO, UGCNormal, COW
       'O valor do produto é baixíssimo.',
     );
   });
+
+  it('a fix changing letters is a word people write, and not a guess between two neighbours', {
+    timeout: 60_000,
+  }, async () => {
+    const kept: [string, string, string][] = [
+      // Forms only Hunspell's affix rules make: nobody writes "verminter", "wohnenden", "pianeggiava".
+      ['Aber die vermiter kann die Fremde betrügen.', 'vermiter', 'de'],
+      ['Wir gehen am wochnenden schwimmen.', 'wochnenden', 'de'],
+      ['Lui si è avviato mentre pianggiava forte.', 'pianggiava', 'it'],
+      // "cadetto" or "caduto" (written 17 times as often)? A guess.
+      ['Ha cadeto al terra.', 'cadeto', 'it'],
+      // "como" is written more often than "comò" in Italian: a word of its own (or Spanish), left alone.
+      ['Anche se ero distratto, como avevo detto prima.', 'como', 'it'],
+    ];
+    for (const [text, word, language] of kept) expect(await correct(text, language)).toContain(word);
+    // An accent left out is fixed even where a neighbour is common ("dios") or the fixed form rare.
+    expect(await correct('Hace muchos dias que no llueve.', 'es')).toBe('Hace muchos días que no llueve.');
+    expect(await correct('Ella esta entregandose a su trabajo.', 'es')).toContain('entregándose');
+    // A common word, one clear typo away: fixed.
+    expect(await correct('Ich wäre froh, wenn du balld kommst.', 'de')).toContain('bald');
+  });
 });
 
 describe('precision on learner corpora, judged by their references', () => {

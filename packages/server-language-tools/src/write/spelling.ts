@@ -8,10 +8,12 @@ import {
 } from './edits.js';
 import { loadEnglishSpellers } from './english-variants.js';
 import { checkWords } from './hunspell.js';
+import { usageBacksFix, wordCounts } from './usage.js';
 
 /**
  * Corrects spelling with Hunspell: each misspelled word gets the checker's first suggestion when the fix is
- * confident (`confidentSpellingFix`). Names (a capital inside a sentence), acronyms and words with digits
+ * confident (`confidentSpellingFix`) and people's usage backs it (`usageBacksFix`: a word people write, not a
+ * guess between two common neighbours). Names (a capital inside a sentence), acronyms and words with digits
  * are left alone. Also left alone, because what the writer meant is a guess:
  * - a German word written with "ss" where "ß" makes a known word: the Swiss spelling ("grossen", "Grüssen");
  * - an English word, unless the fix only changes its accents: a borrowing, a name or a term ("techno" in
@@ -31,6 +33,7 @@ export async function correctSpelling(text: string, language: string): Promise<s
     language,
     candidates.map((candidate) => candidate.word),
   );
+  const counts = await wordCounts(language);
   const fixes: (Edit & { readonly word: string })[] = [];
   checks.forEach((check, index) => {
     const { word, start, end } = candidates[index]!;
@@ -40,7 +43,8 @@ export async function correctSpelling(text: string, language: string): Promise<s
       capitalize: german && afterDeterminer(text, start),
       accentsDecide: !german,
     });
-    if (fix !== undefined) fixes.push({ start, end, replacement: fix, word });
+    if (fix === undefined || (counts && !usageBacksFix(word, fix, counts))) return;
+    fixes.push({ start, end, replacement: fix, word });
   });
   const foreign = await englishWords(
     fixes
