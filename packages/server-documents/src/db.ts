@@ -43,6 +43,12 @@ export const DOCUMENT_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (document_id, digest)
   );
   `,
+  // A failed document whose refund is owed and not yet applied (job.ts): set by the error transition,
+  // cleared once the refund is applied (once, by its operation id); a restart applies those left set.
+  `
+  ALTER TABLE documents ADD COLUMN refund_pending INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX documents_refund_pending ON documents(id) WHERE refund_pending = 1;
+  `,
 ];
 
 export type DocumentDatabase = Database.Database;

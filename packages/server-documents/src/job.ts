@@ -1,8 +1,18 @@
 /**
  * One document job, whatever queue runs it (SQLite in one process, pg-boss on PostgreSQL for a fleet): read
  * the upload, detect its source when the job reads the text (OCR), reserve the characters such a format
- * reads, translate in chunks, rebuild. Billing of the upload is not done here: the upload reserved it; a
- * queue refunds the document's billed characters when its job fails, once.
+ * reads, translate in chunks, rebuild. Billing of the upload is not done here: the upload reserved it (and
+ * committed the reservation before the document's row was written).
+ *
+ * A failed job refunds the document's billed characters exactly once, even across a crash, in two steps:
+ * 1. the error transition marks the row `refund_pending` (in the same statement), so the refund is owed
+ *    durably from the moment the document is failed;
+ * 2. the refund is applied with the spine's `applyUsageOnce`, keyed `documents/<id>/refund`, then the mark
+ *    is cleared.
+ * A crash between 1 and 2 leaves the mark: the queue's recovery (its start, and its periodic checks) applies
+ * every owed refund again. One applied before the crash is not applied twice (the storage recorded its
+ * operation id with it); one that was not is applied then. `crashPoints` lets a test kill the process
+ * between the steps.
  */
 import type { Caller, ServiceContext } from '@glossa/server/feature';
 import { checkResources, currentBillingPeriod, EngineError, ServiceError } from '@glossa/server/feature';
@@ -18,6 +28,16 @@ import {
   type SourcedParameters,
   translateTexts,
 } from './translate.js';
+
+/**
+ * Test hooks, unset outside tests: called right after a failed document's error transition was written
+ * (`afterFail`) and right after its refund was applied (`afterRefund`). A crash test kills the process in
+ * them to prove that the refund is applied once whatever the crash point.
+ */
+export const crashPoints: {
+  afterFail?: (documentId: string) => void;
+  afterRefund?: (documentId: string) => void;
+} = {};
 
 /** Thrown at a checkpoint when the server closes: the job is left to be run again (here or elsewhere). */
 export class Closing extends Error {}
@@ -113,10 +133,45 @@ export async function reserveCharacters(
     periodTo: period.toDay,
     limit: caller.account.characterLimit,
   });
-  return reserved ? period.today : undefined;
+  if (!reserved) return undefined;
+  // Committed before the row records it: a crash must not keep the row and lose the reservation.
+  await context.storage.commitUsage();
+  return period.today;
 }
 
-/** Gives back the characters of a failed job. */
+/** What a failed document owes back (its row is marked `refund_pending` until it is applied). */
+export interface OwedRefund {
+  readonly id: string;
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly billed: number;
+  /** The day the characters were reserved on. */
+  readonly day: string;
+}
+
+/**
+ * Applies a failed document's refund, once whoever calls it and however often (the operation
+ * `documents/<id>/refund`), then lets `settled` clear the row's mark.
+ */
+export async function settleRefund(
+  context: ServiceContext,
+  refund: OwedRefund,
+  settled: (id: string) => void | Promise<void>,
+): Promise<void> {
+  if (refund.billed > 0)
+    await context.storage.applyUsageOnce(`documents/${refund.id}/refund`, {
+      accountId: refund.accountId,
+      keyId: refund.keyId,
+      product: 'translate',
+      customTag: '',
+      units: -refund.billed,
+      day: refund.day,
+    });
+  crashPoints.afterRefund?.(refund.id);
+  await settled(refund.id);
+}
+
+/** Gives back characters reserved by an attempt that does not hold its document any more. */
 export async function refundCharacters(
   context: ServiceContext,
   document: Pick<DocumentRecord, 'accountId' | 'keyId'>,

@@ -11,7 +11,8 @@
  * translating rows whose lock it can take: those are dead, and their documents are queued again (with a
  * new job, in the same transaction), and taken by another instance. Each claim increments the row's
  * attempt, and finishing or failing is conditional on it: a document is finished once and a failure
- * refunds once. Billing happened at upload (or, for a format read
+ * refunds once (the failure marks the refund owed on the row; it is applied by its operation id, and an
+ * instance that dies between the two leaves it to the lease checks: job.ts). Billing happened at upload (or, for a format read
  * by the job, is recorded on the row before translation), so a job run again never bills again.
  */
 import {
@@ -23,7 +24,16 @@ import {
 } from '@glossa/server/feature';
 import PgBoss from 'pg-boss';
 import type { DocumentFormats } from './formats/index.js';
-import { Closing, failureOf, refundCharacters, reserveCharacters, translateDocument } from './job.js';
+import {
+  Closing,
+  crashPoints,
+  failureOf,
+  type OwedRefund,
+  refundCharacters,
+  reserveCharacters,
+  settleRefund,
+  translateDocument,
+} from './job.js';
 import type { ClaimedDocument, Enqueue, PostgresDocuments } from './postgres.js';
 import { type DocumentQueue, secondsLeft } from './queue.js';
 
@@ -165,8 +175,12 @@ export async function createPgDocumentQueue(
       }
       const failure = failureOf(error);
       if (failure.unexpected) options.logError?.(error, document.id);
-      const failed = await documents.fail(document, failure.message);
-      if (failed) await refundCharacters(context, document, failed.billed, failed.day);
+      // The row says the refund is owed, then it is applied (job.ts); a crash between the two leaves it to
+      // the lease checks of every instance.
+      const owed = await documents.fail(document, failure.message);
+      if (!owed) return;
+      crashPoints.afterFail?.(document.id);
+      await settle(owed).catch((failed) => options.logError?.(failed, document.id));
     }
   }
 
@@ -185,7 +199,16 @@ export async function createPgDocumentQueue(
     },
   );
 
-  /** Dead instances' documents back in the queue, this one's orphans too, expired ones removed. */
+  const settle = (refund: OwedRefund) => settleRefund(context, refund, (id) => documents.refunded(id));
+  /** Applies the refunds that instances which died (or whose storage failed) left owed; each once. */
+  async function settleOwed(): Promise<void> {
+    for (const refund of await documents.owedRefunds()) await settle(refund);
+  }
+
+  /**
+   * Dead instances' documents back in the queue, this one's orphans too, expired ones removed, refunds
+   * left owed applied.
+   */
   async function checkLeases(): Promise<void> {
     await lease.hold();
     for (const other of await documents.owners(owner)) {
@@ -199,12 +222,14 @@ export async function createPgDocumentQueue(
       options.logWarning?.('queued documents without a queue job queued again', { documents: lost });
       workers.notify();
     }
+    await settleOwed();
   }
 
   const stopLeaseChecks = repeatEvery(options.leaseCheckMs ?? 5000, checkLeases, (error) =>
     options.logWarning?.('document lease check failed', { err: error }),
   );
   const sweep = () => documents.sweep().catch(() => 0);
+  await settleOwed().catch((error) => options.logWarning?.('owed document refunds failed', { err: error }));
   await sweep();
   const stopSweeps = repeatEvery(options.sweepIntervalMs ?? 60_000, sweep, () => {});
 

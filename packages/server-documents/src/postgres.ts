@@ -4,12 +4,14 @@
  * Its own migrations (counted in `glossa_documents_schema`, one transaction each, under an advisory lock so
  * that instances starting together migrate once). Every query a caller's request makes is scoped by
  * account; the job side (claim, progress, finish, fail) is fenced by the attempt that claimed the row, so a
- * job taken over from a dead instance finishes once, and refunds once when it fails.
+ * job taken over from a dead instance finishes once, and refunds once when it fails (a refund owed is
+ * marked on the row by the failure itself, and applied once: job.ts).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
 import { migratePostgres, pgTransaction } from '@glossa/server/feature';
 import type pg from 'pg';
+import type { OwedRefund } from './job.js';
 import { type DocumentRecord, type DocumentStore, hashDocumentKey, type NewDocument } from './store.js';
 import type { DocumentParameters } from './translate.js';
 
@@ -54,6 +56,13 @@ export const POSTGRES_DOCUMENT_MIGRATIONS: readonly string[] = [
     outputs JSONB NOT NULL,
     PRIMARY KEY (document_id, digest)
   );
+  `,
+  // A failed document whose refund is owed and not yet applied (job.ts): set by the error transition,
+  // cleared once the refund is applied (once, by its operation id); every instance's lease check applies
+  // those left set by an instance that died between the two.
+  `
+  ALTER TABLE documents ADD COLUMN refund_pending BOOLEAN NOT NULL DEFAULT FALSE;
+  CREATE INDEX documents_refund_pending ON documents(id) WHERE refund_pending;
   `,
 ];
 
@@ -104,6 +113,22 @@ const toRecord = (row: Row): ClaimedDocument => ({
   expiresAt: row.expires_at.toISOString(),
   progress: row.progress,
   attempt: row.attempt,
+});
+
+interface RefundRow {
+  id: string;
+  account_id: string;
+  key_id: string;
+  billed_characters: string;
+  usage_day: string;
+}
+
+const toRefund = (row: RefundRow): OwedRefund => ({
+  id: row.id,
+  accountId: row.account_id,
+  keyId: row.key_id,
+  billed: Number(row.billed_characters),
+  day: row.usage_day,
 });
 
 /** Runs statements on one client (a transaction), as pg-boss's `db` option wants them. */
@@ -164,7 +189,11 @@ export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
       const given = Buffer.from(hashDocumentKey(key), 'hex');
       if (!timingSafeEqual(given, Buffer.from(row.key_hash, 'hex'))) return undefined;
       if (row.expires_at.getTime() <= Date.now()) {
-        await pool.query('DELETE FROM documents WHERE id = $1 AND account_id = $2', [row.id, accountId]);
+        // Kept while a refund is owed (the lease check applies it).
+        await pool.query('DELETE FROM documents WHERE id = $1 AND account_id = $2 AND NOT refund_pending', [
+          row.id,
+          accountId,
+        ]);
         return undefined;
       }
       return toRecord(row);
@@ -263,23 +292,32 @@ export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
       });
     },
     /**
-     * Marks the document failed; the characters to refund and their day, or undefined when the attempt no
-     * longer holds it (the refund is then not this attempt's to make: once).
+     * Marks the document failed and its refund owed (job.ts); what it owes, or undefined when the attempt
+     * no longer holds it (the refund is then not this attempt's to make: once).
      */
-    async fail(
-      document: ClaimedDocument,
-      message: string,
-    ): Promise<{ billed: number; day: string } | undefined> {
-      const { rows } = await pool.query<{ billed_characters: string; usage_day: string }>(
+    async fail(document: ClaimedDocument, message: string): Promise<OwedRefund | undefined> {
+      const { rows } = await pool.query<RefundRow>(
         `WITH failed AS (
-           UPDATE documents SET status = 'error', error_message = $3, upload = NULL, owner = NULL
-           WHERE id = $1 AND attempt = $2 AND status = 'translating' RETURNING id, billed_characters, usage_day
+           UPDATE documents SET status = 'error', error_message = $3, upload = NULL, owner = NULL,
+             refund_pending = billed_characters > 0
+           WHERE id = $1 AND attempt = $2 AND status = 'translating'
+           RETURNING id, account_id, key_id, billed_characters, usage_day
          ), dropped AS (DELETE FROM document_chunks WHERE document_id IN (SELECT id FROM failed))
-         SELECT billed_characters, usage_day FROM failed`,
+         SELECT * FROM failed`,
         [document.id, document.attempt, message],
       );
-      const row = rows[0];
-      return row && { billed: Number(row.billed_characters), day: row.usage_day };
+      return rows[0] && toRefund(rows[0]);
+    },
+    /** The refunds of failed documents not applied yet (an instance died between a failure and its refund). */
+    async owedRefunds(): Promise<OwedRefund[]> {
+      const { rows } = await pool.query<RefundRow>(
+        'SELECT id, account_id, key_id, billed_characters, usage_day FROM documents WHERE refund_pending',
+      );
+      return rows.map(toRefund);
+    },
+    /** The document's refund was applied. */
+    async refunded(id: string): Promise<void> {
+      await pool.query('UPDATE documents SET refund_pending = FALSE WHERE id = $1', [id]);
     },
     /** Puts the attempt's document back in the queue, with a new job (a closing instance). */
     async requeue(document: ClaimedDocument): Promise<void> {
@@ -348,9 +386,14 @@ export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
         return rows.length;
       });
     },
-    /** Removes every expired document (any instance may: the statement is its own lock); how many. */
+    /**
+     * Removes every expired document but those owing a refund (any instance may: the statement is its own
+     * lock); how many.
+     */
     async sweep(): Promise<number> {
-      const { rowCount } = await pool.query('DELETE FROM documents WHERE expires_at <= now()');
+      const { rowCount } = await pool.query(
+        'DELETE FROM documents WHERE expires_at <= now() AND NOT refund_pending',
+      );
       return rowCount ?? 0;
     },
   };

@@ -2,7 +2,7 @@
  * The document job queue: documents wait in SQLite (`queued`), at most `concurrency` translate at a time
  * in upload order, and a restart takes up where the last run stopped (documents that were translating are
  * queued again; nothing is billed twice, since the upload reserved the characters). A failed job refunds
- * them. A format read by the job (OCR of images) is read here, not at upload: its source language is
+ * them exactly once, even across a crash (job.ts): refunds left owed by a crash are applied at start. A format read by the job (OCR of images) is read here, not at upload: its source language is
  * detected here when not given, and the characters it read are reserved here (a full quota fails the job).
  * Expired documents (downloaded or not) are swept on start and every minute.
  */
@@ -10,7 +10,15 @@ import { readFileSync } from 'node:fs';
 import type { ServiceContext } from '@glossa/server/feature';
 import type { DocumentDatabase } from './db.js';
 import { DOCUMENT_FORMATS, type DocumentFormats } from './formats/index.js';
-import { Closing, failureOf, refundCharacters, reserveCharacters, translateDocument } from './job.js';
+import {
+  Closing,
+  crashPoints,
+  failureOf,
+  type OwedRefund,
+  reserveCharacters,
+  settleRefund,
+  translateDocument,
+} from './job.js';
 import type { DocumentRecord, SqliteDocumentStore } from './store.js';
 
 export interface DocumentQueueOptions {
@@ -56,6 +64,7 @@ export function createDocumentQueue(
   async function run(document: DocumentRecord): Promise<void> {
     progress.set(document.id, 0);
     let billed = document.billedCharacters;
+    let day = document.usageDay;
     try {
       const bytes = readFileSync(store.fileOf(document.id, 'in'));
       const result = await translateDocument(document, bytes, context, formats, {
@@ -69,10 +78,11 @@ export function createDocumentQueue(
           save: async (digest, outputs) => store.saveChunk(document.id, digest, outputs),
         },
         async reserve(units, caller) {
-          const day = await reserveCharacters(context, document, caller, units);
-          if (day === undefined) return false;
-          store.setBilled(document.id, units, day);
+          const reservedOn = await reserveCharacters(context, document, caller, units);
+          if (reservedOn === undefined) return false;
+          store.setBilled(document.id, units, reservedOn);
           billed = units;
+          day = reservedOn;
           return true;
         },
       });
@@ -83,17 +93,32 @@ export function createDocumentQueue(
       if (error instanceof Closing) return;
       const failure = failureOf(error);
       if (failure.unexpected) options.logError?.(error, document.id);
-      store.fail(document.id, failure.message);
-      await refundCharacters(
-        context,
-        document,
+      // The row says the refund is owed, then it is applied (job.ts). A document removed meanwhile (expired)
+      // is refunded all the same, from what this job knows.
+      const owed = store.fail(document.id, failure.message) ?? {
+        id: document.id,
+        accountId: document.accountId,
+        keyId: document.keyId,
         billed,
-        store.get(document.id)?.usageDay ?? document.usageDay,
-      );
+        day,
+      };
+      crashPoints.afterFail?.(document.id);
+      // Not applied (the storage failed): still owed, applied by the next recovery.
+      await settle(owed).catch((failed) => options.logError?.(failed, document.id));
     } finally {
       progress.delete(document.id);
     }
   }
+
+  const settle = (refund: OwedRefund) => settleRefund(context, refund, (id) => store.refunded(id));
+  /** Applies the refunds a crash left owed (each once: applying one again is a no-op). */
+  let recovering: Promise<void> = Promise.resolve();
+  const recover = () => {
+    recovering = (async () => {
+      for (const refund of store.owedRefunds())
+        await settle(refund).catch((error) => options.logError?.(error, refund.id));
+    })();
+  };
 
   /** Starts queued documents while fewer than `concurrency` run. */
   function pump(): void {
@@ -112,9 +137,12 @@ export function createDocumentQueue(
   }
 
   store.requeueInterrupted();
+  recover();
   store.sweep();
   const sweeper = setInterval(() => {
-    if (!closed) store.sweep();
+    if (closed) return;
+    recover();
+    store.sweep();
   }, options.sweepIntervalMs ?? 60_000);
   sweeper.unref();
   setImmediate(pump);
@@ -130,7 +158,7 @@ export function createDocumentQueue(
     async close(): Promise<void> {
       closed = true;
       clearInterval(sweeper);
-      await Promise.allSettled([...running]);
+      await Promise.allSettled([...running, recovering]);
       if (db.open) db.close();
     },
   };

@@ -10,6 +10,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
 import type { DocumentDatabase } from './db.js';
+import type { OwedRefund } from './job.js';
 import type { DocumentParameters } from './translate.js';
 
 export interface DocumentRecord {
@@ -62,6 +63,7 @@ interface Row {
   estimate_ms: number;
   started_at: string | null;
   expires_at: string;
+  refund_pending: number;
 }
 
 const toRecord = (row: Row): DocumentRecord => ({
@@ -78,6 +80,22 @@ const toRecord = (row: Row): DocumentRecord => ({
   estimateMs: row.estimate_ms,
   startedAt: row.started_at ?? undefined,
   expiresAt: row.expires_at,
+});
+
+interface RefundRow {
+  id: string;
+  account_id: string;
+  key_id: string;
+  billed_characters: number;
+  usage_day: string;
+}
+
+const toRefund = (row: RefundRow): OwedRefund => ({
+  id: row.id,
+  accountId: row.account_id,
+  keyId: row.key_id,
+  billed: row.billed_characters,
+  day: row.usage_day,
 });
 
 export const hashDocumentKey = (key: string) =>
@@ -108,12 +126,21 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
     ),
     finish: db.prepare(`UPDATE documents SET status = 'done' WHERE id = ?`),
     setBilled: db.prepare('UPDATE documents SET billed_characters = ?, usage_day = ? WHERE id = ?'),
-    fail: db.prepare(`UPDATE documents SET status = 'error', error_message = ? WHERE id = ?`),
+    // The refund is owed from the moment the document is failed (job.ts).
+    fail: db.prepare(
+      `UPDATE documents SET status = 'error', error_message = ?, refund_pending = (billed_characters > 0)
+       WHERE id = ? RETURNING id, account_id, key_id, billed_characters, usage_day`,
+    ),
+    owedRefunds: db.prepare(
+      'SELECT id, account_id, key_id, billed_characters, usage_day FROM documents WHERE refund_pending = 1',
+    ),
+    refunded: db.prepare('UPDATE documents SET refund_pending = 0 WHERE id = ?'),
     requeue: db.prepare(
       `UPDATE documents SET status = 'queued', started_at = NULL WHERE status = 'translating'`,
     ),
     remove: db.prepare('DELETE FROM documents WHERE id = ?'),
-    expired: db.prepare('SELECT id FROM documents WHERE expires_at <= ?'),
+    // Kept while a refund is owed, so that the restart finds it.
+    expired: db.prepare('SELECT id FROM documents WHERE expires_at <= ? AND refund_pending = 0'),
     chunks: db.prepare('SELECT digest, outputs FROM document_chunks WHERE document_id = ?'),
     saveChunk: db.prepare(
       'INSERT OR IGNORE INTO document_chunks (document_id, digest, outputs) VALUES (?, ?, ?)',
@@ -154,7 +181,7 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       const given = Buffer.from(hashDocumentKey(key), 'hex');
       if (!timingSafeEqual(given, Buffer.from(row.key_hash, 'hex'))) return undefined;
       if (Date.parse(row.expires_at) <= Date.now()) {
-        this.remove(row.id);
+        if (row.refund_pending === 0) this.remove(row.id);
         return undefined;
       }
       return toRecord(row);
@@ -198,10 +225,20 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
     setBilled(id: string, billed: number, usageDay: string): void {
       sql.setBilled.run(billed, usageDay, id);
     },
-    fail(id: string, message: string): void {
-      sql.fail.run(message, id);
+    /** Marks the document failed, its refund owed (job.ts); what it owes, or undefined when it is gone. */
+    fail(id: string, message: string): OwedRefund | undefined {
+      const row = sql.fail.get(message, id) as RefundRow | undefined;
       sql.dropChunks.run(id);
       rmSync(fileOf(id, 'in'), { force: true });
+      return row && toRefund(row);
+    },
+    /** The refunds of failed documents not applied yet (a crash came between the failure and its refund). */
+    owedRefunds(): OwedRefund[] {
+      return (sql.owedRefunds.all() as RefundRow[]).map(toRefund);
+    },
+    /** The document's refund was applied. */
+    refunded(id: string): void {
+      sql.refunded.run(id);
     },
     /** After a restart: documents that were translating when the server stopped are queued again. */
     requeueInterrupted(): number {

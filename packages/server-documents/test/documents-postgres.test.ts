@@ -80,9 +80,16 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
       // The new one fails once: its refund is the document's characters, once.
       expect(await documents.setBilled(second!.document, 45, '2026-11-26')).toBe(true);
       expect(await documents.fail(second!.document, 'engine failed')).toEqual({
+        id: 'a'.repeat(32),
+        accountId: 'account-1',
+        keyId: 'key-1',
         billed: 45,
         day: '2026-11-26',
       });
+      // Owed until applied (job.ts).
+      expect((await documents.owedRefunds()).map((refund) => refund.id)).toEqual(['a'.repeat(32)]);
+      await documents.refunded('a'.repeat(32));
+      expect(await documents.owedRefunds()).toEqual([]);
       expect(await documents.fail(second!.document, 'engine failed')).toBeUndefined();
       const found = await documents.store.find('account-1', 'a'.repeat(32), 'x');
       expect(found).toBeUndefined(); // wrong key

@@ -1,0 +1,164 @@
+/**
+ * A failed document's refund is applied exactly once whatever the crash point (job.ts): a server whose
+ * jobs fail (real Apertium, a pipeline that exits) is killed (SIGKILL) right after a failed document's
+ * error transition was written (the refund owed, not applied), or right after its refund was applied (the
+ * row still marked owed); a server started again on its storage ends with the document failed and the
+ * characters refunded once: `/v2/usage` counts 0, neither the upload's characters (refund lost) nor their
+ * negative (refund applied twice). On SQLite (the data directory) and on PostgreSQL (a real cluster).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApertiumEngine, type GlossaServer, startServer } from '@glossa/server';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
+import { documentsFeature } from '../src/index.js';
+import { upload } from './document-helpers.js';
+import type { TestServer } from './helpers.js';
+import { createDatabase } from './storage-probe.js';
+
+const SCRIPT = join(import.meta.dirname, 'crash-serve.ts');
+const DEV_KEY = 'documents-usage-crash-dev-key-01';
+const TEXT = 'The red car is fast. The house is big.\n'.repeat(20);
+
+const dir = mkdtempSync(join(tmpdir(), 'glossa-document-crash-'));
+// Real Apertium machinery on a fake mode: the pipeline exits at once, the engine reports an EngineError.
+const modesDir = join(dir, 'modes');
+mkdirSync(modesDir);
+writeFileSync(join(modesDir, 'eng-spa.mode'), `sed -u -z 'Q5'\n`);
+
+let cluster: PostgresCluster | undefined;
+beforeAll(async () => {
+  if (hasPostgres) cluster = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await cluster?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+if (!hasPostgres) console.warn('Skipping the PostgreSQL document crash tests: postgresql is not installed.');
+
+interface Storage {
+  readonly dataDir: string;
+  readonly databaseUrl?: string;
+}
+
+/** Starts crash-serve.ts, uploads a document whose job fails, and waits for the process to kill itself. */
+async function uploadAndCrash(storage: Storage, crashPoint: 'afterFail' | 'afterRefund') {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--conditions',
+      '@glossa/source',
+      SCRIPT,
+      JSON.stringify({ ...storage, devKey: DEV_KEY, modesDir, crashPoint }),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise<string | number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code)),
+  );
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /ready (\S+)\n/.exec(output);
+      if (ready) resolve(ready[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', () => reject(new Error(`crash-serve exited before ready:\n${output}`)));
+  });
+  const server = { server: { url, devKey: DEV_KEY } } as unknown as TestServer;
+  const uploaded = await upload(server, 'failing.txt', TEXT, { target_lang: 'ES', source_lang: 'EN' });
+  expect(uploaded.status).toBe(200);
+  expect(await exited).toBe('SIGKILL');
+  return uploaded.data as { document_id: string; document_key: string };
+}
+
+/** Whether the document's row still marks its refund owed. */
+async function refundPending(storage: Storage, id: string): Promise<boolean> {
+  if (storage.databaseUrl) {
+    const client = new pg.Client({ connectionString: storage.databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT refund_pending FROM documents WHERE id = $1', [id]);
+      return rows[0].refund_pending as boolean;
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new Database(join(storage.dataDir, 'documents.sqlite'), { readonly: true });
+  try {
+    return (
+      (
+        db.prepare('SELECT refund_pending FROM documents WHERE id = ?').get(id) as {
+          refund_pending: number;
+        }
+      ).refund_pending === 1
+    );
+  } finally {
+    db.close();
+  }
+}
+
+async function call(server: GlossaServer, path: string, body?: unknown) {
+  const response = await fetch(server.url + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Service-Auth-Key ${DEV_KEY}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return response.json() as Promise<Record<string, unknown>>;
+}
+
+const BACKENDS: [string, () => Promise<Storage>, boolean][] = [
+  ['SQLite', async () => ({ dataDir: mkdtempSync(join(dir, 'data-')) }), false],
+  [
+    'PostgreSQL',
+    async () => ({ dataDir: mkdtempSync(join(dir, 'data-')), databaseUrl: await createDatabase(cluster!) }),
+    !hasPostgres,
+  ],
+];
+
+for (const [name, open, skip] of BACKENDS) {
+  describe.skipIf(skip)(`a failed document's refund across a crash (${name})`, () => {
+    for (const crashPoint of ['afterFail', 'afterRefund'] as const) {
+      it(`killed ${crashPoint === 'afterFail' ? 'after the error transition, before the refund' : 'after the refund, before its mark is cleared'}: refunded once after a restart`, async () => {
+        const storage = await open();
+        const ids = await uploadAndCrash(storage, crashPoint);
+        // The crash came after the transition: the row says the refund is owed.
+        expect(await refundPending(storage, ids.document_id)).toBe(true);
+        const server = await startServer({
+          ...storage,
+          port: 0,
+          freePort: 0,
+          host: '127.0.0.1',
+          logger: false,
+          devKey: DEV_KEY,
+          engines: [createApertiumEngine({ modesDir })],
+          features: [documentsFeature()],
+        });
+        try {
+          // The restarted queue applies what is owed, then clears the mark (given 10 s).
+          const deadline = Date.now() + 10_000;
+          while ((await refundPending(storage, ids.document_id)) && Date.now() < deadline)
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          const status = await call(server, `/v2/document/${ids.document_id}`, {
+            document_key: ids.document_key,
+          });
+          expect(status.status).toBe('error');
+          expect(status.error_message).toMatch(/^Translation engine 'apertium' failed/);
+          // Reserved at upload ([...TEXT].length characters), refunded once.
+          expect((await call(server, '/v2/usage')).character_count).toBe(0);
+          expect(await refundPending(storage, ids.document_id)).toBe(false);
+        } finally {
+          await server.close();
+        }
+      }, 60_000);
+    }
+  });
+}
