@@ -4,7 +4,7 @@
  */
 import type { EvaluationSeverity, QualityEvaluationDone, QualityEvaluationFailed } from '@glossa/protocol';
 import { type DetailedQualityIssue, evaluateSegmentsDetailed } from '@glossa/quality';
-import { spellingCheckFor } from './spelling.js';
+import { type HunspellCheck, spellingCheckFor } from './spelling.js';
 
 /** What a job's report is: done (the errors and a summary) or failed. */
 export type QualityReport = QualityEvaluationDone | QualityEvaluationFailed;
@@ -16,11 +16,18 @@ export interface QualityRequest {
   readonly segments: readonly { readonly source: string; readonly translation: string }[];
 }
 
-/** Runs the checks of a job; a failure is a report too (`status: 'error'`), never a rejection. */
-export async function evaluate(id: string, request: QualityRequest): Promise<QualityReport> {
+/**
+ * Runs the checks of a job; a failure is a report too (`status: 'error'`), never a rejection. The jobs run
+ * it in a worker thread (pool.ts), whose Hunspell words are checked by the main thread's processes.
+ */
+export async function evaluate(
+  id: string,
+  request: QualityRequest,
+  hunspell?: HunspellCheck,
+): Promise<QualityReport> {
   const { sourceLang, targetLang, segments } = request;
   try {
-    const spelling = await spellingCheckFor(targetLang, segments);
+    const spelling = await spellingCheckFor(targetLang, segments, hunspell);
     const results = evaluateSegmentsDetailed(segments, {
       sourceLang,
       targetLang,
@@ -28,12 +35,17 @@ export async function evaluate(id: string, request: QualityRequest): Promise<Qua
     });
     return { job_id: id, status: 'done', ...reportOf(results) };
   } catch (error) {
-    return {
-      job_id: id,
-      status: 'error',
-      error: { code: 'evaluation_failed', message: `The evaluation failed: ${(error as Error).message}` },
-    };
+    return failedReport(id, (error as Error).message);
   }
+}
+
+/** The report of a job whose evaluation failed, saying why. */
+export function failedReport(id: string, reason: string): QualityEvaluationFailed {
+  return {
+    job_id: id,
+    status: 'error',
+    error: { code: 'evaluation_failed', message: `The evaluation failed: ${reason}` },
+  };
 }
 
 /** Points a segment loses per issue of each severity (a segment scores at least 0). */

@@ -29,7 +29,8 @@ import {
 } from '@glossa/server/feature';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import { evaluate, type QualityReport, type QualityRequest } from './evaluate.js';
+import type { QualityReport, QualityRequest } from './evaluate.js';
+import { startEvaluationPool } from './pool.js';
 import {
   abandonedReport,
   EVALUATION_RETENTION_MS,
@@ -154,6 +155,7 @@ async function runQueue(
   const owner = lease.owner;
   await lease.hold();
 
+  const evaluations = startEvaluationPool();
   /** Jobs this instance runs now (claimed or about to be). */
   const running = new Set<string>();
   const works = new Set<Promise<void>>();
@@ -178,21 +180,31 @@ async function runQueue(
       if (!row) return;
       const report =
         row.attempt > MAX_EVALUATION_ATTEMPTS
-          ? abandonedReport(job.jobId)
-          : await evaluate(job.jobId, row.request);
-      await finish(job.jobId, row.attempt, report);
+          ? { status: 'error' as const, json: JSON.stringify(abandonedReport(job.jobId)) }
+          : await evaluations.evaluate(job.jobId, row.request);
+      // None when this instance closes meanwhile: the job stays `running` on its lease, which ends with
+      // the instance, and another instance (or this one, started again) runs it again.
+      if (report) await finish(job.jobId, row.attempt, report.status, report.json);
     } finally {
       running.delete(job.jobId);
     }
   }
 
-  /** Stores the report; false when the attempt no longer holds the job (another instance took it over). */
-  async function finish(id: string, attempt: number, report: QualityReport): Promise<boolean> {
+  /**
+   * Stores the report (its JSON text); false when the attempt no longer holds the job (another instance
+   * took it over).
+   */
+  async function finish(
+    id: string,
+    attempt: number,
+    status: QualityReport['status'],
+    json: string,
+  ): Promise<boolean> {
     const { rowCount } = await pool.query(
       `UPDATE quality_jobs SET status = $3, report = $4, request = NULL, owner = NULL, finished_at = now(),
        expires_at = now() + $5 * interval '1 millisecond'
        WHERE id = $1 AND attempt = $2 AND status = 'running'`,
-      [id, attempt, report.status, JSON.stringify(report), EVALUATION_RETENTION_MS],
+      [id, attempt, status, json, EVALUATION_RETENTION_MS],
     );
     return rowCount === 1;
   }
@@ -326,7 +338,8 @@ async function runQueue(
       stopLeaseChecks();
       stopSweeps();
       await workers.stop();
-      // An evaluation takes seconds at most: the running ones finish and store their reports.
+      // The running evaluations stop without a report: their jobs are taken over through the lease.
+      await evaluations.close();
       await Promise.allSettled([...works]);
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });
       await lease.release();

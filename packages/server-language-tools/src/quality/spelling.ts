@@ -4,14 +4,25 @@ import { isEnglishWord, loadEnglishSpellers } from '../write/english-variants.js
 import { checkWords, HUNSPELL_DICTIONARIES, hasHunspell } from '../write/hunspell.js';
 
 /**
+ * Checks words with the Hunspell dictionary of a language: whether each is correct, in order. The default
+ * asks this thread's Hunspell processes; a worker thread asks the main thread's (pool.ts).
+ */
+export type HunspellCheck = (dictionary: string, words: readonly string[]) => Promise<boolean[]>;
+
+/** The Hunspell processes of this thread (write/hunspell.ts). */
+export const checkWithHunspell: HunspellCheck = async (dictionary, words) =>
+  (await checkWords(dictionary, words)).map((check) => check.correct);
+
+/**
  * The spelling check `@glossa/quality` gets injected for a target language, or undefined when this server
  * has no dictionary for it: English from the dictionary-en / dictionary-en-gb packages (nspell), German,
  * Spanish, French, Italian and Portuguese from Hunspell. Hunspell is asynchronous, so the words of the
- * translations are checked first and the returned function looks them up.
+ * translations are checked first (with `hunspell`) and the returned function looks them up.
  */
 export async function spellingCheckFor(
   targetLang: string,
   segments: readonly { readonly source: string; readonly translation: string }[],
+  hunspell: HunspellCheck = checkWithHunspell,
 ): Promise<SpellingCheck | undefined> {
   const target = canonicalLanguage(targetLang) ?? targetLang;
   if (baseLanguage(target) === 'en') {
@@ -34,14 +45,14 @@ export async function spellingCheckFor(
     ),
   ];
   const parts = [...new Set(words.flatMap((found) => found.split(/['’-]/)))];
-  const [checks, partChecks] = await Promise.all([
-    checkWords(dictionary, words),
-    checkWords(dictionary, parts),
+  const [correct, correctParts] = await Promise.all([
+    hunspell(dictionary, words),
+    hunspell(dictionary, parts),
   ]);
-  const knownPart = new Set(parts.filter((_, index) => partChecks[index]!.correct));
+  const knownPart = new Set(parts.filter((_, index) => correctParts[index]));
   const misspelled = new Set(
     words.filter((found, index) => {
-      if (checks[index]!.correct) return false;
+      if (correct[index]) return false;
       // `week-end` is right when each part is; an elision (`all'ingresso`, `dov'è`) when the word after it is.
       if (found.includes('-') && found.split('-').every((part) => knownPart.has(part))) return false;
       const elided = found.split(/['’]/);

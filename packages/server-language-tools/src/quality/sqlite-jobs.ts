@@ -1,13 +1,15 @@
 /**
  * Quality-evaluation jobs of one process (the embedded default, without `databaseUrl`): rows in
  * `quality.sqlite` of the data directory, run by this process in submission order, `CONCURRENCY` at a
- * time. A restart (or a kill -9) loses nothing that was answered: a job accepted (202) is run at the next
- * start if it had not finished, and a finished one can be polled for its 24 hours whatever the restarts.
+ * time, each on a worker thread (pool.ts). A restart (or a kill -9) loses nothing that was answered: a job
+ * accepted (202) is run at the next start if it had not finished, and a finished one can be polled for its
+ * 24 hours whatever the restarts.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { evaluate, type QualityReport, type QualityRequest } from './evaluate.js';
+import type { QualityReport, QualityRequest } from './evaluate.js';
+import { startEvaluationPool } from './pool.js';
 import {
   abandonedReport,
   EVALUATION_RETENTION_MS,
@@ -40,7 +42,7 @@ export const QUALITY_MIGRATIONS: readonly string[] = [
   `,
 ];
 
-/** Jobs evaluated at the same time (the checks are mostly synchronous: more would only hold more memory). */
+/** Jobs evaluated at the same time, each on a worker thread (pool.ts). */
 const CONCURRENCY = 2;
 /** How often expired jobs are swept. */
 const SWEEP_MS = 60_000;
@@ -97,9 +99,9 @@ export function openQualityJobs(dataDir: string, onError?: (error: unknown) => v
      FROM quality_jobs WHERE status IN ('queued', 'running')`,
   );
 
-  const finish = (id: string, report: QualityReport) => {
+  const finish = (id: string, status: QualityReport['status'], json: string) => {
     const now = Date.now();
-    finishRow.run(report.status, JSON.stringify(report), now, now + EVALUATION_RETENTION_MS, id);
+    finishRow.run(status, json, now, now + EVALUATION_RETENTION_MS, id);
   };
 
   // Jobs the last run of this process was evaluating when it stopped: queued again (their attempt says
@@ -107,6 +109,7 @@ export function openQualityJobs(dataDir: string, onError?: (error: unknown) => v
   db.prepare(`UPDATE quality_jobs SET status = 'queued' WHERE status = 'running'`).run();
   sweepRows.run(Date.now());
 
+  const pool = startEvaluationPool();
   const running = new Set<Promise<void>>();
   let closed = false;
 
@@ -126,11 +129,13 @@ export function openQualityJobs(dataDir: string, onError?: (error: unknown) => v
   async function run(row: ClaimedRow): Promise<void> {
     try {
       if (row.attempt > MAX_EVALUATION_ATTEMPTS) {
-        finish(row.id, abandonedReport(row.id));
+        finish(row.id, 'error', JSON.stringify(abandonedReport(row.id)));
         return;
       }
       const request = JSON.parse(row.request) as QualityRequest;
-      finish(row.id, await evaluate(row.id, request));
+      const report = await pool.evaluate(row.id, request);
+      // None when the server closes meanwhile: the job stays `running`, and runs again at the next start.
+      if (report) finish(row.id, report.status, report.json);
     } catch (error) {
       // The database failed (a full disk): the job stays `running` and runs again at the next start.
       onError?.(error);
@@ -171,6 +176,7 @@ export function openQualityJobs(dataDir: string, onError?: (error: unknown) => v
       if (closed) return;
       closed = true;
       clearInterval(sweeper);
+      await pool.close();
       await Promise.allSettled([...running]);
       db.close();
     },

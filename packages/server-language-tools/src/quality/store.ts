@@ -9,7 +9,7 @@
  * `MAX_EVALUATION_JOBS_PER_ACCOUNT` jobs (queued, running, or finished and not expired): the check and the
  * insert are one atomic step, so concurrent submissions (through any instances) never overshoot.
  */
-import type { QualityReport, QualityRequest } from './evaluate.js';
+import { failedReport, type QualityReport, type QualityRequest } from './evaluate.js';
 
 /** How long a finished job can be polled. */
 export const EVALUATION_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -23,14 +23,7 @@ export const MAX_EVALUATION_ATTEMPTS = 3;
 
 /** The report of a job interrupted `MAX_EVALUATION_ATTEMPTS` times. */
 export function abandonedReport(id: string): QualityReport {
-  return {
-    job_id: id,
-    status: 'error',
-    error: {
-      code: 'evaluation_failed',
-      message: `The evaluation failed: the server running it stopped ${MAX_EVALUATION_ATTEMPTS} times.`,
-    },
-  };
+  return failedReport(id, `the server running it stopped ${MAX_EVALUATION_ATTEMPTS} times.`);
 }
 
 export interface QualityJobs {
@@ -44,6 +37,9 @@ export interface QualityJobs {
   find(accountId: string, id: string): Promise<QualityReport | 'processing' | undefined>;
   /** Jobs waiting (`queued`) and being evaluated (`running`): every instance's, on a shared database. */
   counts(): Promise<{ queued: number; running: number }>;
-  /** Stops taking jobs; waits for the running ones (an evaluation takes seconds at most). */
+  /**
+   * Stops taking jobs and stops the running evaluations (their worker threads), without a report: those
+   * jobs run again, at the next start or on another instance, as after a kill.
+   */
   close(): Promise<void>;
 }

@@ -1,0 +1,33 @@
+/**
+ * A worker thread of the quality-evaluation jobs (started by pool.ts): it evaluates one job at a time and
+ * answers its report as JSON text, serialized here too, so that the main thread only stores it. Hunspell's
+ * processes stay the main thread's: the words to check go there and their answers come back.
+ */
+import { parentPort } from 'node:worker_threads';
+import { evaluate } from './evaluate.js';
+import type { FromWorker, ToWorker } from './pool.js';
+import type { HunspellCheck } from './spelling.js';
+
+const port = parentPort!;
+const checks = new Map<number, { resolve(correct: boolean[]): void; reject(error: Error): void }>();
+let nextCheck = 0;
+const post = (message: FromWorker) => port.postMessage(message);
+
+const hunspell: HunspellCheck = (dictionary, words) =>
+  new Promise((resolve, reject) => {
+    const check = nextCheck++;
+    checks.set(check, { resolve, reject });
+    post({ type: 'check', check, dictionary, words });
+  });
+
+port.on('message', async (message: ToWorker) => {
+  if (message.type === 'checked') {
+    const pending = checks.get(message.check)!;
+    checks.delete(message.check);
+    if (message.error === undefined) pending.resolve(message.correct!);
+    else pending.reject(new Error(message.error));
+    return;
+  }
+  const report = await evaluate(message.id, message.request, hunspell);
+  post({ type: 'report', status: report.status, json: JSON.stringify(report) });
+});
