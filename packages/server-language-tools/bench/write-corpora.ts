@@ -165,11 +165,34 @@ export const LEARNER_CORPORA: readonly { label: string; file: string; language: 
   { label: 'UGCNormal pt-BR, held out', file: 'write/ugcnormal-pt-heldout.tsv', language: 'pt-BR' },
 ];
 
+/**
+ * Hand verdicts on edits no reference makes (`test/fixtures/write/adjudicated.tsv`), by slice label and
+ * `word → fix`: true when the fix is what the writer meant.
+ */
+export function readAdjudicated(): Map<string, boolean> {
+  const verdicts = new Map<string, boolean>();
+  const file = new URL('../test/fixtures/write/adjudicated.tsv', import.meta.url);
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '' || line.startsWith('#')) continue;
+    const [slice, word, fix, verdict] = line.split('\t');
+    verdicts.set(`${slice}\t${word} → ${fix}`, verdict === 'right');
+  }
+  return verdicts;
+}
+
+/** The `word → fix` of an entry of `CorpusScore.wrong`. */
+function wrongEdit(entry: string): string {
+  const [, word, fix] = entry.match(/"([^"]*)" → "([^"]*)"/u) ?? [];
+  return `${word} → ${fix}`;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const show = process.argv.includes('--edits');
   // --edits lists the wrong edits, except on the second held-out slices (kept unseen while rules are written);
   // --all lists those too.
   const showFresh = process.argv.includes('--all');
+  // --adjudicated adds the precision with the hand verdicts of test/fixtures/write/adjudicated.tsv.
+  const adjudicated = process.argv.includes('--adjudicated') ? readAdjudicated() : undefined;
   const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
   type Run = [string, Judged[], (text: string) => Promise<string>, boolean];
   const runs = (
@@ -194,6 +217,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     for (const item of corpus) judge(score, item, await correct(item.source));
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(`${name}: ${corpus.length} sentences, ${describeScore(score)}; ${seconds} s`);
+    if (adjudicated && listed && name !== 'JFLEG en') {
+      // With the hand verdicts: an edit no reference makes that is what the writer meant counts right.
+      const judged = score.wrong.map((entry) => adjudicated.get(`${name}\t${wrongEdit(entry)}`));
+      const right = score.right + judged.filter((verdict) => verdict === true).length;
+      const unjudged = score.wrong.filter((_, index) => judged[index] === undefined).map(wrongEdit);
+      console.log(
+        `  adjudicated: precision ${(right / score.made).toFixed(3)} (${right}/${score.made}); not judged yet: ${unjudged.join(', ') || 'none'}`,
+      );
+    }
     if (show && listed) for (const wrong of score.wrong) console.log(`  not in any reference: ${wrong}`);
   }
   const clean: [string, (text: string) => Promise<string>][] = [
