@@ -299,6 +299,23 @@ describe('write rules', () => {
     );
   });
 
+  it("takes the dictionary's word for it where the detector reads a short sentence as a neighbour language", async () => {
+    // Learner sentences (COWS-L2H) the detector calls Italian: every word is Spanish.
+    for (const text of ['Tengo un familia grande.', 'Demi Lovato es una persona famosa.']) {
+      const reply = await correct({ text: [text], target_lang: 'es' });
+      expect(reply.status, text).toBe(200);
+    }
+    // Italian and Portuguese checked as Spanish: most words are unknown to the Spanish dictionary.
+    for (const [text, detected] of [
+      ['Il governo ha approvato una nuova legge ieri.', 'it'],
+      ['O governo aprovou uma nova lei ontem à noite.', 'pt'],
+    ]) {
+      const reply = await correct({ text: [text], target_lang: 'es' });
+      expect(reply.status, text).toBe(400);
+      expect(reply.data.message).toContain(`The text is in '${detected}'`);
+    }
+  });
+
   it('counts code points in the same quota as translation, and answers 456 when it is used up', async () => {
     const account = await t.server.createAccount({ plan: 'paid', characterLimit: 30 });
     const count = async () => (await t.call('/v2/usage', { key: account.key })).data.character_count;

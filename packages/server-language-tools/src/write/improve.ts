@@ -1,9 +1,11 @@
 import { baseLanguage, canonicalLanguage, ERROR_CODES, withoutPreferPrefix } from '@glossa/protocol';
 import { badRequest, ServiceError, unsupportedLanguage } from '@glossa/server/feature';
 import { sharedLanguageDetector } from '../detect/shared.js';
+import { startsSentence, words } from './edits.js';
 import { correctEnglish } from './english.js';
 import { correctFrench } from './french.js';
 import { isLikelyEnglish } from './harper.js';
+import { checkWords } from './hunspell.js';
 import { type WriteLanguage, writeLanguage } from './languages.js';
 import { convertPortuguese } from './portuguese-variants.js';
 import { applyRewrite, TONE_REWRITES, WRITING_STYLE_REWRITES } from './rewrites.js';
@@ -76,8 +78,10 @@ export async function improveTexts(request: ImproveRequest): Promise<Improvement
     if (result.detection_status !== 'success' || result.detected_language === baseLanguage(target)) continue;
     const letters = text.match(/\p{L}/gu)?.length ?? 0;
     if (letters < MIN_LETTERS_FOR_LANGUAGE_CHECK) continue;
-    // For English, Harper's dictionary gets a say: repeated short words can fool an n-gram detector.
+    // The checker's dictionary gets a say: short sentences and repeated short words can fool an n-gram
+    // detector ("Tengo un familia grande." reads as Italian to it).
     if (language.checker === 'harper' && (await isLikelyEnglish(text))) continue;
+    if (language.checker === 'hunspell' && (await mostlyKnownWords(text, target))) continue;
     throw badRequest(
       `The text is in '${result.detected_language}' but target_lang is '${target}': improving and translating in one request is not supported.`,
     );
@@ -89,6 +93,21 @@ export async function improveTexts(request: ImproveRequest): Promise<Improvement
     improved.push({ text: output, detected_source_language: baseLanguage(target), target_language: target });
   }
   return improved;
+}
+
+/**
+ * Whether Hunspell of `language` knows at least four in five of the text's words (at least three words;
+ * capitalized words inside a sentence, names mostly, are not counted): a learner's "Tengo un familia
+ * grande." is Spanish, while Italian or Portuguese checked as Spanish stays far below ("Il governo ha
+ * approvato una nuova legge": two of seven).
+ */
+async function mostlyKnownWords(text: string, language: string): Promise<boolean> {
+  const counted = words(text)
+    .filter(({ word, start }) => word[0] === word[0]?.toLowerCase() || startsSentence(text, start))
+    .map(({ word }) => word);
+  if (counted.length < 3) return false;
+  const known = (await checkWords(language, counted)).filter((check) => check.correct).length;
+  return known >= 0.8 * counted.length;
 }
 
 async function correct(text: string, language: WriteLanguage): Promise<string> {
