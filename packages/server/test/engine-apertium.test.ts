@@ -99,6 +99,24 @@ describe('apertium engine (real Apertium, en→es)', () => {
     expect(out).toBe('El xyzzy es <g id="1">qwertz</g>.');
   });
 
+  it('does not capitalize the word after a name Apertium does not know at the start of a sentence', async () => {
+    // Apertium alone gives "Excalidraw Es un virtual whiteboard." and "Zorblax Corre rápidamente."
+    const out = await engine.translate(
+      input([
+        'Excalidraw is a virtual whiteboard.',
+        'Zorblax runs fast. Zorblax is a small tool.',
+        '<g id="1">Excalidraw</g> <g id="2">is</g> a whiteboard.',
+        'Zorblax Madrid is big.',
+      ]),
+    );
+    expect(out).toEqual([
+      'Excalidraw es un virtual whiteboard.',
+      'Zorblax corre rápidamente. Zorblax es una herramienta pequeña.',
+      '<g id="1">Excalidraw</g> <g id="2">es</g> un whiteboard.',
+      'Zorblax Madrid es grande.',
+    ]);
+  });
+
   it('keeps leading and trailing whitespace and passes empty or code-only texts through', async () => {
     const out = await engine.translate(input(['  Good morning.  ', '', '<x id="1"/>', ' ']));
     expect(out).toEqual(['  Buenos días.  ', '', '<x id="1"/>', ' ']);

@@ -273,6 +273,42 @@ function termText(word: string, term: TermOutput): string {
   return `${term.target.slice(0, letter.index)}${letter[0].toUpperCase()}${term.target.slice(letter.index + 1)}`;
 }
 
+/** Word-bound blanks (`[[t:b:1]]`, `[[/]]`) that may sit around a word of the stream. */
+const BLANKS = String.raw`(?:\[\[(?:\\[\s\S]|[^\]\\])*\]\])*`;
+/**
+ * A sentence start, its first word (2: `*` when Apertium does not know it) and the first letter of the word
+ * after it (4), with what lies between (1, 3).
+ */
+const SENTENCE_START = new RegExp(
+  String.raw`((?:^|[.!?…]\s+)${BLANKS})(\*?)[^\s\[\]*#@]+(${BLANKS}\s+${BLANKS})(\p{L})`,
+  'gu',
+);
+
+/**
+ * Apertium's transfer capitalizes the first chunk of each sentence. A word it does not know (a product
+ * name: "Excalidraw is a …") belongs to no chunk, so when a sentence starts with one, the next chunk is
+ * capitalized too: "*Excalidraw Es un …". That word's capital is undone where the source sentence's
+ * second word is lower case. Sentences are paired in order; when source and output do not have as many,
+ * nothing is changed.
+ */
+export function lowerAfterUnknownStart(output: string, source: string): string {
+  if (!output.includes('*')) return output;
+  const lowerSecond = [...source.matchAll(SENTENCE_START)].map(
+    ({ 4: letter }) => letter === letter!.toLowerCase(),
+  );
+  const starts = [...output.matchAll(SENTENCE_START)];
+  if (starts.length !== lowerSecond.length) return output;
+  let result = '';
+  let last = 0;
+  starts.forEach((start, sentence) => {
+    if (start[2] !== '*' || !lowerSecond[sentence]) return;
+    const at = start.index + start[0].length - start[4]!.length;
+    result += output.slice(last, at) + start[4]!.toLowerCase();
+    last = at + start[4]!.length;
+  });
+  return result + output.slice(last);
+}
+
 /**
  * Decodes one translation. Throws `EngineError` when a non-empty segment came back without text. `terms`
  * says what the words marked as glossary terms become; `marked` wraps each between `TERM_START` and
@@ -284,7 +320,7 @@ export function decodeSegment(
   terms?: ReadonlyMap<number, TermOutput>,
   marked = false,
 ): string {
-  const raw = output.endsWith('\n') ? output.slice(0, -1) : output;
+  const raw = lowerAfterUnknownStart(output.endsWith('\n') ? output.slice(0, -1) : output, segment.stream);
   const units = parseOutput(raw, segment.codes, segment.markup, terms, marked);
   const hasText = units.some((unit) => 'text' in unit && unit.text.trim() !== '');
   if (segment.hasText && !hasText) {
