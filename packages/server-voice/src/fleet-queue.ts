@@ -9,8 +9,9 @@
  * every few seconds each instance looks for owners of processing rows whose lock it can take: those are
  * dead, and their jobs are queued again (with a new pg-boss job, in the same transaction) for any
  * instance. Each claim increments the row's attempt and finishing or failing is conditional on it, and usage
- * is recorded only by the attempt whose finish wrote the row: a job finishes once and is billed once. A
- * closing instance (SIGTERM) stops its recognizer and queues its job again at once.
+ * is owed only by the attempt whose finish wrote the row: a job finishes once and is billed once. Usage an
+ * instance died before applying is applied by the others' lease checks (and any instance's start), once
+ * (usage.ts). A closing instance (SIGTERM) stops its recognizer and queues its job again at once.
  */
 import type { RunningFeature, ServiceContext } from '@glossa/server/feature';
 import {
@@ -35,6 +36,7 @@ import {
 import type { JobRow } from './jobs.js';
 import type { Recognizer } from './recognizer.js';
 import type { Row as TranslateRow } from './translate-jobs.js';
+import { settleUsage } from './usage.js';
 
 /** The pg-boss queue of voice jobs (both interfaces). */
 export const VOICE_JOB_QUEUE = 'glossa-voice-jobs';
@@ -150,7 +152,12 @@ export function startFleetVoiceJobs(
     }
   }
 
-  /** Dead instances' jobs back in the queue, this one's orphans too. */
+  /** Applies the usage of finished jobs that an instance died before applying (usage.ts); each once. */
+  async function settleOwed(store: FleetVoiceStore): Promise<void> {
+    for (const owed of await store.owedUsage()) await settleUsage(context, owed, store.usageSettled);
+  }
+
+  /** Dead instances' jobs back in the queue, this one's orphans too, usage left owed applied. */
   async function checkLeases(store: FleetVoiceStore): Promise<void> {
     await lease.hold();
     for (const other of await store.owners(owner)) {
@@ -169,6 +176,7 @@ export function startFleetVoiceJobs(
           'voice job sent again: its pg-boss job was lost',
         );
     }
+    await settleOwed(store);
   }
 
   const ready = starting.then(async (store) => {
@@ -195,6 +203,7 @@ export function startFleetVoiceJobs(
         }
       },
     );
+    await settleOwed(store).catch((error) => log.warn({ err: error }, 'owed voice job usage failed'));
     // Started after the awaits above: a close that came meanwhile makes each run a no-op.
     stopLeaseChecks = repeatEvery(
       options.leaseCheckMs ?? 5000,

@@ -8,7 +8,8 @@
  * `attempt` (how many times a job claimed the row) and `upload`. Own migrations (`glossa_voice_schema`) on
  * the spine's runner. A job's row and its pg-boss job are written in one transaction; the job side (claim,
  * finish, fail, requeue) is fenced by the attempt that claimed the row, so a job taken over from a dead
- * instance finishes once (and its usage is recorded once, by the attempt whose finish wrote the row).
+ * instance finishes once (and its usage is recorded once: owed by the finish that wrote the row, applied
+ * once, usage.ts).
  */
 import type { ServiceContext } from '@glossa/server/feature';
 import { migratePostgres, pgTransaction } from '@glossa/server/feature';
@@ -16,6 +17,7 @@ import type pg from 'pg';
 import type { JobRow } from './jobs.js';
 import type { SpokenTermsRow } from './spoken-terms.js';
 import type { Row as TranslateRow } from './translate-jobs.js';
+import type { OwedUsage } from './usage.js';
 
 /** Applied in order, one transaction each. Append only. */
 export const POSTGRES_VOICE_MIGRATIONS: readonly string[] = [
@@ -85,6 +87,15 @@ export const POSTGRES_VOICE_MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   CREATE INDEX spoken_terms_account ON spoken_terms(account_id, created_at);
+  `,
+  // The usage a finished job owes until it is applied (usage.ts): written by the finish, cleared once
+  // applied (once, by its operation id); every instance applies what an instance that died left.
+  `
+  ALTER TABLE voice_jobs ADD COLUMN usage_pending TEXT;
+  ALTER TABLE voice_translate_jobs ADD COLUMN usage_pending TEXT;
+  CREATE INDEX voice_jobs_usage_pending ON voice_jobs(id) WHERE usage_pending IS NOT NULL;
+  CREATE INDEX voice_translate_jobs_usage_pending ON voice_translate_jobs(id)
+    WHERE usage_pending IS NOT NULL;
   `,
 ];
 
@@ -238,11 +249,12 @@ export function createFleetVoiceStore(pool: pg.Pool, enqueue: Enqueue) {
       );
       return rows[0];
     },
-    async finishJob(job: Claimed<JobRow>, result: string): Promise<boolean> {
+    /** Writes the result and the usage the job owes (usage.ts); false when the attempt no longer holds it. */
+    async finishJob(job: Claimed<JobRow>, result: string, usage: string): Promise<boolean> {
       const { rowCount } = await pool.query(
-        `UPDATE voice_jobs SET status = 'done', result = $3, upload = NULL, owner = NULL
+        `UPDATE voice_jobs SET status = 'done', result = $3, usage_pending = $4, upload = NULL, owner = NULL
          WHERE id = $1 AND attempt = $2 AND status = 'processing'`,
-        [job.id, job.attempt, result],
+        [job.id, job.attempt, result, usage],
       );
       return rowCount === 1;
     },
@@ -307,17 +319,21 @@ export function createFleetVoiceStore(pool: pg.Pool, enqueue: Enqueue) {
         [job.id, job.attempt, results, new Date().toISOString()],
       );
     },
-    /** Writes the results and their bytes; false when the attempt no longer holds the job. */
+    /**
+     * Writes the results, their bytes and the usage the job owes (usage.ts; null: none); false when the
+     * attempt no longer holds the job.
+     */
     async finishTranslate(
       job: Claimed<TranslateRow>,
       results: string,
       outputs: readonly (Buffer | undefined)[],
+      usage: string | null,
     ): Promise<boolean> {
       return transaction(async (client) => {
         const { rowCount } = await client.query(
-          `UPDATE voice_translate_jobs SET status = 'done', results = $3, updated_at = $4, upload = NULL,
-             owner = NULL WHERE id = $1 AND attempt = $2 AND status = 'processing'`,
-          [job.id, job.attempt, results, new Date().toISOString()],
+          `UPDATE voice_translate_jobs SET status = 'done', results = $3, updated_at = $4, usage_pending = $5,
+             upload = NULL, owner = NULL WHERE id = $1 AND attempt = $2 AND status = 'processing'`,
+          [job.id, job.attempt, results, new Date().toISOString(), usage],
         );
         if (rowCount !== 1) return false;
         for (const [index, bytes] of outputs.entries()) {
@@ -406,6 +422,19 @@ export function createFleetVoiceStore(pool: pg.Pool, enqueue: Enqueue) {
         await send(client, db, job);
         return true;
       });
+    },
+    /** The usage finished jobs owe and have not applied (their instance died in between: usage.ts). */
+    async owedUsage(): Promise<OwedUsage[]> {
+      const { rows } = await pool.query<OwedUsage>(
+        `SELECT 'voice_jobs' AS table, id, usage_pending AS usage FROM voice_jobs WHERE usage_pending IS NOT NULL
+         UNION ALL SELECT 'voice_translate_jobs' AS table, id, usage_pending AS usage FROM voice_translate_jobs
+         WHERE usage_pending IS NOT NULL`,
+      );
+      return rows;
+    },
+    /** Clears a job's owed usage once applied. */
+    usageSettled: async (owed: OwedUsage): Promise<void> => {
+      await pool.query(`UPDATE ${owed.table} SET usage_pending = NULL WHERE id = $1`, [owed.id]);
     },
     /** Jobs waiting and processing, on every instance. */
     async counts(): Promise<{ waiting: number; processing: number }> {

@@ -27,7 +27,6 @@ import {
   type Route,
   readUpload,
   ServiceError,
-  utcDay,
 } from '@glossa/server/feature';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobControl } from './fleet-queue.js';
@@ -46,6 +45,7 @@ import {
 } from './resources.js';
 import { customTagOf } from './routes.js';
 import { voiceDatabase } from './spoken-terms.js';
+import { crashPoints, minutesOwed, settleSqliteOwed, settleUsage, sqliteSettled } from './usage.js';
 
 export const MAX_JOB_FILE_BYTES = 100 * 1024 * 1024;
 /** File extensions a job (at the earlier path) accepts; the file is probed and decoded by ffmpeg. */
@@ -93,6 +93,8 @@ export function runVoiceJobs(context: ServiceContext, log: JobLog): void {
   const loop = (async () => {
     const db = voiceDatabase(context);
     db.prepare("UPDATE voice_jobs SET status = 'queued' WHERE status = 'processing'").run();
+    // Minutes a crash left owed by finished jobs (usage.ts).
+    await settleSqliteOwed(context, db, 'voice_jobs', logError);
     for (;;) {
       if (!db.open) return;
       const job = db
@@ -103,12 +105,20 @@ export function runVoiceJobs(context: ServiceContext, log: JobLog): void {
       const file = join(jobDir(context), job.id);
       try {
         const { result, seconds } = await transcribeJob(context, job, await decodeFile(file), log);
-        await billJob(context, job, seconds);
-        if (db.open)
-          db.prepare("UPDATE voice_jobs SET status = 'done', result = ? WHERE id = ?").run(
+        // Done and its minutes owed in one statement, then the minutes applied once (usage.ts). A server
+        // closed meanwhile leaves the job to run again at its next start, billed then.
+        if (db.open) {
+          const usage = minutesOwed(job, 'speech_to_text', seconds);
+          db.prepare("UPDATE voice_jobs SET status = 'done', result = ?, usage_pending = ? WHERE id = ?").run(
             JSON.stringify(result),
+            usage,
             job.id,
           );
+          crashPoints.afterFinish?.(job.id);
+          await settleUsage(context, { table: 'voice_jobs', id: job.id, usage }, (owed) =>
+            sqliteSettled(db, owed),
+          ).catch(logError);
+        }
       } catch (error) {
         const message = failureOf(error, logError);
         if (db.open)
@@ -131,18 +141,6 @@ function failureOf(error: unknown, logError: (error: unknown) => void): string {
     error instanceof ServiceError || (error instanceof Error && /^The (audio|account)/.test(error.message));
   if (!known) logError(error);
   return known ? (error as Error).message : 'Transcription failed.';
-}
-
-/** Records the minutes of a finished job. */
-function billJob(context: ServiceContext, job: JobRow, seconds: number): Promise<void> {
-  return context.storage.recordUsage({
-    accountId: job.account_id,
-    keyId: job.key_id,
-    product: 'speech_to_text',
-    units: seconds / 60,
-    customTag: job.custom_tag,
-    day: utcDay(new Date()),
-  });
 }
 
 /**
@@ -190,7 +188,8 @@ async function transcribeJob(
 
 /**
  * Runs a job claimed on a fleet (fleet-queue.ts): the audio from the row (through a temporary file for
- * ffmpeg), the result written only if this attempt still holds the job, and billed only then: once.
+ * ffmpeg), the result written only if this attempt still holds the job, and billed only then: once
+ * (usage.ts).
  */
 export function fleetVoiceJobHandler(context: ServiceContext, log: JobLog) {
   const logError = (error: unknown) => log.error({ err: error }, 'voice job failed');
@@ -202,8 +201,15 @@ export function fleetVoiceJobHandler(context: ServiceContext, log: JobLog) {
       const pcm = await decodeFile(file);
       rmSync(file, { force: true });
       const { result, seconds } = await transcribeJob(context, job, pcm, log, (r) => control.track(r));
-      // Finished even when the instance is closing meanwhile (the requeue after it is then a no-op).
-      if (await store.finishJob(job, JSON.stringify(result))) await billJob(context, job, seconds);
+      // Finished even when the instance is closing meanwhile (the requeue after it is then a no-op), its
+      // minutes owed in the same statement, then applied once (usage.ts).
+      const usage = minutesOwed(job, 'speech_to_text', seconds);
+      if (await store.finishJob(job, JSON.stringify(result), usage)) {
+        crashPoints.afterFinish?.(job.id);
+        await settleUsage(context, { table: 'voice_jobs', id: job.id, usage }, store.usageSettled).catch(
+          logError,
+        );
+      }
     } catch (error) {
       // A closing instance queues the job again (fleet-queue.ts) rather than failing it.
       if (control.closing) return;

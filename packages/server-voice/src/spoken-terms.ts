@@ -72,6 +72,15 @@ export const VOICE_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX voice_translate_jobs_status ON voice_translate_jobs(status, created_at);
   `,
+  // The usage a finished job owes until it is applied (usage.ts): written with the finish, cleared once
+  // applied (once, by its operation id); a start applies what a crash left.
+  `
+  ALTER TABLE voice_jobs ADD COLUMN usage_pending TEXT;
+  ALTER TABLE voice_translate_jobs ADD COLUMN usage_pending TEXT;
+  CREATE INDEX voice_jobs_usage_pending ON voice_jobs(id) WHERE usage_pending IS NOT NULL;
+  CREATE INDEX voice_translate_jobs_usage_pending ON voice_translate_jobs(id)
+    WHERE usage_pending IS NOT NULL;
+  `,
 ];
 
 export interface SpokenTermsRow {

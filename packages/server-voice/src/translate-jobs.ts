@@ -39,7 +39,6 @@ import {
   type Route,
   ServiceError,
   unsupportedLanguage,
-  utcDay,
 } from '@glossa/server/feature';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobControl } from './fleet-queue.js';
@@ -58,6 +57,7 @@ import { checkVoiceLanguages, glossarySourceTerms, translateTranscripts } from '
 import { customTagOf } from './routes.js';
 import { speechVoice, synthesize } from './speech.js';
 import { voiceDatabase } from './spoken-terms.js';
+import { crashPoints, minutesOwed, settleSqliteOwed, settleUsage, sqliteSettled } from './usage.js';
 
 /** How long an upload or download signature is valid. */
 export const SIGNATURE_TTL_MS = 60 * 60_000;
@@ -174,15 +174,19 @@ async function findRow(context: ServiceContext, id: string): Promise<Row | undef
     | undefined;
 }
 
-function update(context: ServiceContext, id: string, status: Row['status'], results: StoredResult[]) {
+/** Writes a job's status and results; a finish also writes the usage it owes (usage.ts), else it is kept. */
+function update(
+  context: ServiceContext,
+  id: string,
+  status: Row['status'],
+  results: StoredResult[],
+  usage: string | null = null,
+) {
   const db = voiceDatabase(context);
   if (!db.open) return;
-  db.prepare('UPDATE voice_translate_jobs SET status = ?, results = ?, updated_at = ? WHERE id = ?').run(
-    status,
-    JSON.stringify(results),
-    new Date().toISOString(),
-    id,
-  );
+  db.prepare(
+    'UPDATE voice_translate_jobs SET status = ?, results = ?, updated_at = ?, usage_pending = COALESCE(?, usage_pending) WHERE id = ?',
+  ).run(status, JSON.stringify(results), new Date().toISOString(), usage, id);
 }
 
 const wantsSignedUrl = (query: { include?: string[] | undefined }) =>
@@ -199,6 +203,10 @@ export function runVoiceTranslateJobs(context: ServiceContext, log: JobLog): voi
   const loop = (async () => {
     const db = voiceDatabase(context);
     db.prepare("UPDATE voice_translate_jobs SET status = 'uploaded' WHERE status = 'processing'").run();
+    // Minutes a crash left owed by finished jobs (usage.ts).
+    await settleSqliteOwed(context, db, 'voice_translate_jobs', (error) =>
+      log.error({ err: error }, 'voice job usage failed'),
+    );
     for (;;) {
       if (!db.open) return;
       const job = db
@@ -314,16 +322,9 @@ async function translateAudio(
   return { results, product: spoken ? 'speech_to_speech' : 'speech_to_text', seconds: recognizer.seconds };
 }
 
-function billTranslation(context: ServiceContext, job: Row, translated: Translated): Promise<void> {
-  return context.storage.recordUsage({
-    accountId: job.account_id,
-    keyId: job.key_id,
-    product: translated.product,
-    units: translated.seconds / 60,
-    customTag: job.custom_tag,
-    day: utcDay(new Date()),
-  });
-}
+/** The usage a translation job owes (as JSON, for `usage_pending`: usage.ts). */
+const usageOf = (job: Row, translated: Translated) =>
+  minutesOwed(job, translated.product, translated.seconds);
 
 /** Why a whole job failed: the audio or the account; anything else is logged. */
 function failureMessage(error: unknown, log: JobLog, id: string): string {
@@ -335,21 +336,29 @@ function failureMessage(error: unknown, log: JobLog, id: string): string {
 async function processJob(context: ServiceContext, job: Row, log: JobLog): Promise<void> {
   const targets = JSON.parse(job.targets) as TargetSpec[];
   let results: StoredResult[] = targets.map(() => ({ status: 'processing' }));
+  let usage: string | null = null;
   update(context, job.id, 'processing', results);
   try {
     const translated = await translateAudio(context, job, sourceFile(context, job.id), log, {
       save: (index, bytes) => writeFileSync(resultFile(context, job.id, index), bytes),
     });
     results = translated.results;
-    await billTranslation(context, job, translated);
+    usage = usageOf(job, translated);
   } catch (error) {
     const message = failureMessage(error, log, job.id);
     for (const result of results)
       if (result.status === 'processing') Object.assign(result, { status: 'failed', error: message });
   }
-  if (!voiceDatabase(context).open) return;
-  update(context, job.id, 'done', results);
+  const db = voiceDatabase(context);
+  if (!db.open) return;
+  // Done and its minutes owed in one statement, then the minutes applied once (usage.ts).
+  update(context, job.id, 'done', results, usage);
   rmSync(sourceFile(context, job.id), { force: true });
+  if (usage === null) return;
+  crashPoints.afterFinish?.(job.id);
+  await settleUsage(context, { table: 'voice_translate_jobs', id: job.id, usage }, (owed) =>
+    sqliteSettled(db, owed),
+  ).catch((error: unknown) => log.error({ err: error, job: job.id }, 'voice job usage failed'));
 }
 
 /**
@@ -383,8 +392,16 @@ export function fleetTranslateJobHandler(context: ServiceContext, log: JobLog) {
     } finally {
       rmSync(file, { force: true });
     }
-    const finished = await store.finishTranslate(job, JSON.stringify(results), outputs);
-    if (finished && translated) await billTranslation(context, job, translated);
+    // Its minutes owed in the finish's transaction, then applied once (usage.ts).
+    const usage = translated ? usageOf(job, translated) : null;
+    const finished = await store.finishTranslate(job, JSON.stringify(results), outputs, usage);
+    if (!finished || usage === null) return;
+    crashPoints.afterFinish?.(job.id);
+    await settleUsage(
+      context,
+      { table: 'voice_translate_jobs', id: job.id, usage },
+      store.usageSettled,
+    ).catch((error: unknown) => log.error({ err: error, job: job.id }, 'voice job usage failed'));
   };
 }
 
