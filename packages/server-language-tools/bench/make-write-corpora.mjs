@@ -2,12 +2,22 @@
 // repositories brought here as bare git directories (the `fetch` tool: /work/.mirror/<owner>+<name>/repo, or
 // MIRROR=...). Sources and licences: test/fixtures/write/README.md. Each line: learner<TAB>reference[<TAB>...].
 // Samples are chosen by a hash of the essay, so the same mirrors give the same files.
-// Run: node bench/make-write-corpora.mjs
+// Run: node bench/make-write-corpora.mjs [--only=cows-l2h,merlin-de,valico-it,ugcnormal-pt,merlin-it]
+//   [--merlin-it=DIR]
+// MERLIN Italian (merlin-it) is read from DIR (or MERLIN_IT=DIR) holding it-merlin-orig-dev.md and
+// it-merlin-ref1-dev.md as kept in github.com/arshiya692002/-GEC-T5-Multilingual, whose name the fetch tool cannot
+// take: they are read with the read_file tool and saved there (test/fixtures/write/README.md). Without DIR that
+// step is skipped.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const MIRROR = process.env.MIRROR ?? '/work/.mirror';
+const option = (name) =>
+  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) || undefined;
+const only = option('only')?.split(',');
+/** Whether a step (a corpus) is to be built: all unless --only names some. */
+const step = (name) => only === undefined || only.includes(name);
 const OUT = new URL('../test/fixtures/write/', import.meta.url);
 const git = (repo, ...args) =>
   execFileSync('git', [`--git-dir=${MIRROR}/${repo}/repo`, ...args], {
@@ -32,6 +42,55 @@ const detokenize = (text) =>
     .replace(/\s+([.,;:!?)\]»“])/gu, '$1')
     .replace(/([([«„])\s+/gu, '$1')
     .trim();
+/**
+ * Aligns the sentences of a learner essay to the tokens of its target hypothesis with a token LCS over the whole
+ * essay: each learner sentence takes the target tokens up to the target position of its last aligned token, and
+ * the full stops the target adds before the next aligned token (a full stop the learner left out); the last
+ * sentence takes the rest. Returns, per sentence, its target token range [from, to), its token count and how many
+ * of its tokens were aligned. `same` compares a learner token with a target token.
+ */
+const alignSentences = (parts, target, same = (a, b) => a === b) => {
+  const learnerTokens = parts.map(tokens);
+  const flat = learnerTokens.flat();
+  const n = flat.length;
+  const m = target.length;
+  const lcs = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i][j] = same(flat[i], target[j]) ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  const aligned = new Int32Array(n).fill(-1);
+  for (let i = 0, j = 0; i < n && j < m; ) {
+    if (same(flat[i], target[j])) {
+      aligned[i++] = j++;
+    } else if (lcs[i + 1][j] >= lcs[i][j + 1]) i++;
+    else j++;
+  }
+  const result = [];
+  let from = 0;
+  let targetFrom = 0;
+  for (const [k, part] of parts.entries()) {
+    const to = from + learnerTokens[k].length;
+    let targetTo = targetFrom;
+    let matched = 0;
+    for (let i = from; i < to; i++) {
+      if (aligned[i] >= 0) {
+        targetTo = aligned[i] + 1;
+        matched++;
+      }
+    }
+    if (k === parts.length - 1) targetTo = m;
+    else {
+      let next = to;
+      while (next < n && aligned[next] < 0) next++;
+      const limit = next < n ? aligned[next] : m;
+      while (targetTo < limit && /^[.!?]$/.test(target[targetTo])) targetTo++;
+    }
+    result.push({ part, count: learnerTokens[k].length, matched, from: targetFrom, to: targetTo });
+    from = to;
+    targetFrom = targetTo;
+  }
+  return result;
+};
 const write = (name, header, rows) => {
   const lines = rows.map((cells) => cells.map((c) => c.replace(/[\t\n]/g, ' ')).join('\t'));
   writeFileSync(new URL(name, OUT), `# ${header}\n${lines.join('\n')}\n`);
@@ -39,7 +98,7 @@ const write = (name, header, rows) => {
 };
 
 // --- COWS-L2H (Spanish): a held-out slice, essays other than those of bench/data/cows-l2h.tsv ----------------
-{
+if (step('cows-l2h')) {
   const repo = 'ucdaviscl+cowsl2h';
   const tuned = new Set(
     readFileSync(new URL('data/cows-l2h.tsv', import.meta.url), 'utf8')
@@ -87,7 +146,7 @@ const write = (name, header, rows) => {
 }
 
 // --- MERLIN (German): learner texts and their minimal target hypotheses (TH1) ---------------------------------
-{
+if (step('merlin-de')) {
   // MERLIN v1.1 text files as one zip, kept in ESC-Linguistic-Baselines/De_Np_Kongru's history
   // (app_resources/data/corpus/raw_text.zip); German only.
   const zip = execFileSync(
@@ -122,50 +181,10 @@ const write = (name, header, rows) => {
     const learner = section(text, 'Learner text:');
     const target = tokens(section(text, 'Target hypothesis 1:'));
     if (!learner.trim() || target.length === 0) continue;
-    const parts = sentences(learner);
-    const learnerTokens = parts.map(tokens);
-    const flat = learnerTokens.flat();
-    // LCS alignment of the whole essay's tokens; each learner sentence takes the target tokens up to the target
-    // position of its last aligned token.
-    const n = flat.length;
-    const m = target.length;
-    const lcs = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
-    for (let i = n - 1; i >= 0; i--)
-      for (let j = m - 1; j >= 0; j--)
-        lcs[i][j] = flat[i] === target[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
-    const aligned = new Int32Array(n).fill(-1);
-    for (let i = 0, j = 0; i < n && j < m; ) {
-      if (flat[i] === target[j]) {
-        aligned[i++] = j++;
-      } else if (lcs[i + 1][j] >= lcs[i][j + 1]) i++;
-      else j++;
-    }
     const rows = [];
-    let from = 0;
-    let targetFrom = 0;
-    for (const [k, part] of parts.entries()) {
-      const to = from + learnerTokens[k].length;
-      let targetTo = targetFrom;
-      let matched = 0;
-      for (let i = from; i < to; i++) {
-        if (aligned[i] >= 0) {
-          targetTo = aligned[i] + 1;
-          matched++;
-        }
-      }
-      // The target's tokens between this sentence and the next aligned one (a full stop the learner left out).
-      if (k === parts.length - 1) targetTo = m;
-      else {
-        let next = to;
-        while (next < n && aligned[next] < 0) next++;
-        const limit = next < n ? aligned[next] : m;
-        while (targetTo < limit && /^[.!?]$/.test(target[targetTo])) targetTo++;
-      }
-      const reference = detokenize(target.slice(targetFrom, targetTo).join(' '));
-      if (words(part) >= 3 && matched >= learnerTokens[k].length / 2 && reference !== '')
-        rows.push([part, reference]);
-      from = to;
-      targetFrom = targetTo;
+    for (const { part, count, matched, from, to } of alignSentences(sentences(learner), target)) {
+      const reference = detokenize(target.slice(from, to).join(' '));
+      if (words(part) >= 3 && matched >= count / 2 && reference !== '') rows.push([part, reference]);
     }
     // The second held-out slice takes the essays after those of the first two.
     const into = tune.length < 300 || heldout.length < 300 ? (index++ % 2 === 0 ? tune : heldout) : fresh;
@@ -182,8 +201,66 @@ const write = (name, header, rows) => {
   );
 }
 
+// --- MERLIN (Italian): MultiGEC-2025's dev part, learner essays and their minimal target hypotheses (ref1) ----
+if (step('merlin-it')) {
+  // it-merlin-orig-dev.md (github.com/arshiya692002/-GEC-T5-Multilingual, local_eval/errant/ref/) and
+  // it-merlin-ref1-dev.md (italian/Merlin/), commit 6a9fcd99, read with the read_file tool into DIR.
+  const dir = option('merlin-it') ?? (process.env.MERLIN_IT || undefined);
+  if (dir === undefined) {
+    console.log(
+      'merlin-it-dev.tsv: skipped (give --merlin-it=DIR or MERLIN_IT=DIR, see the head of this file)',
+    );
+  } else {
+    /** The essays of a MultiGEC file: `### essay_id = ID` lines, each followed by its text. */
+    const essays = (file) =>
+      new Map(
+        readFileSync(`${dir}/${file}`, 'utf8')
+          .split(/^### essay_id = /m)
+          .slice(1)
+          .map((block) => [
+            block.slice(0, block.indexOf('\n')).trim(),
+            block.slice(block.indexOf('\n') + 1).trim(),
+          ]),
+      );
+    const learner = essays('it-merlin-orig-dev.md');
+    const targets = essays('it-merlin-ref1-dev.md');
+    // MERLIN's transcription marks (an unreadable word, one the annotator could not reconstruct, a hidden name, a
+    // drawn symbol) are no text anyone writes: sentences with one are left out.
+    const MARK = /-(?:unreadable|incomp|hidden|symbol)-/;
+    // Some learners write in capitals, which TH1 writes in lower case: tokens align whatever their case.
+    const sameWord = (a, b) => a.toLowerCase() === b.toLowerCase();
+    const rows = [];
+    let marked = 0;
+    let unaligned = 0;
+    for (const [id, text] of learner) {
+      const target = targets.get(id);
+      if (target === undefined) throw new Error(`MERLIN it: essay ${id} has no ref1`);
+      const found = [...target.matchAll(TOKEN)];
+      for (const { part, count, matched, from, to } of alignSentences(
+        sentences(text),
+        found.map((token) => token[0]),
+        sameWord,
+      )) {
+        // The reference is ref1's own text from the first to the last token taken (its spacing kept).
+        const reference =
+          from < to ? target.slice(found[from].index, found[to - 1].index + found[to - 1][0].length) : '';
+        if (words(part) < 3) continue;
+        if (matched < count / 2 || reference === '') unaligned++;
+        else if (MARK.test(part) || MARK.test(reference)) marked++;
+        else rows.push([part, reference]);
+      }
+    }
+    if (targets.size !== learner.size) throw new Error('MERLIN it: the two files hold different essays');
+    write(
+      'merlin-it-dev.tsv',
+      `MERLIN Italian (CC BY-SA 4.0; MERLIN v1.1 as split for MultiGEC-2025, its dev part: ${learner.size} essays of it-merlin-orig-dev.md and their minimal target hypotheses it-merlin-ref1-dev.md, from github.com/arshiya692002/-GEC-T5-Multilingual at 6a9fcd99, read with the read_file tool); every essay in file order; learner sentences aligned to ref1 by a token LCS over the essay (case ignored); sentences of fewer than 3 words left out, and ${unaligned} with less than half their tokens aligned and ${marked} with a transcription mark (-unreadable-, -incomp-, -hidden-, -symbol-). Never looked at while writing correction rules. learner<TAB>ref1`,
+      rows,
+    );
+  }
+}
+
 // --- VALICO-UD (Italian): learner sentences with their error annotation (original and correction) -------------
-{
+if (step('valico-it')) {
   const conllu = git('UniversalDependencies+UD_Italian-Valico', 'show', 'HEAD:it_valico-ud-test.conllu');
   const tune = [];
   const heldout = [];
@@ -208,7 +285,7 @@ const write = (name, header, rows) => {
 }
 
 // --- UGCNormal (Brazilian Portuguese): product reviews with their misspellings annotated ---------------------
-{
+if (step('ugcnormal-pt')) {
   const repo = 'avanco+UGCNormal';
   const reviews = ['Buscape_anotado_60_reviews.txt', 'ML_anotado_60_reviews.txt'].flatMap((file) =>
     git(repo, 'show', `HEAD:annotation_data/${file}`)

@@ -161,6 +161,7 @@ export const LEARNER_CORPORA: readonly { label: string; file: string; language: 
   { label: 'MERLIN de, second held out', file: 'write/merlin-de-fresh.tsv', language: 'de', fresh: true },
   { label: 'VALICO it, tuned', file: 'write/valico-it-tune.tsv', language: 'it' },
   { label: 'VALICO it, held out', file: 'write/valico-it-heldout.tsv', language: 'it' },
+  { label: 'MERLIN it, dev', file: 'write/merlin-it-dev.tsv', language: 'it', fresh: true },
   { label: 'UGCNormal pt-BR, tuned', file: 'write/ugcnormal-pt-tune.tsv', language: 'pt-BR' },
   { label: 'UGCNormal pt-BR, held out', file: 'write/ugcnormal-pt-heldout.tsv', language: 'pt-BR' },
 ];

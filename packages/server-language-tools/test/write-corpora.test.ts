@@ -71,6 +71,7 @@ const MEASURED_WRONG: Readonly<Record<string, number>> = {
   'MERLIN de, second held out': 8,
   'VALICO it, tuned': 7,
   'VALICO it, held out': 5,
+  'MERLIN it, dev': 9,
   'UGCNormal pt-BR, tuned': 3,
   'UGCNormal pt-BR, held out': 4,
 };
