@@ -117,6 +117,17 @@ describe('apertium engine (real Apertium, en→es)', () => {
     ]);
   });
 
+  it('drops the space some transfer rules put before a full stop, where the source has none', async () => {
+    // Apertium alone gives "Madrid es una ciudad grande ." and "Peter es un amigo bueno ."
+    const out = await engine.translate(
+      input(['Madrid is a big city.', 'Peter is a good friend, I think.', 'Type . to repeat.']),
+    );
+    expect(out[0]).toBe('Madrid es una ciudad grande.');
+    expect(out[1]).toMatch(/^Peter es un amigo bueno,/);
+    // A space the source has before a full stop is kept.
+    expect(out[2]).toContain(' . ');
+  });
+
   it('keeps leading and trailing whitespace and passes empty or code-only texts through', async () => {
     const out = await engine.translate(input(['  Good morning.  ', '', '<x id="1"/>', ' ']));
     expect(out).toEqual(['  Buenos días.  ', '', '<x id="1"/>', ' ']);

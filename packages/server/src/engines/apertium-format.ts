@@ -26,11 +26,18 @@ export interface EncodedSegment {
   readonly markup: boolean;
   /** The source has no run of spaces, so runs in the output (left where a word merged away) are collapsed. */
   readonly singleSpaced: boolean;
+  /**
+   * The source has no space before a full stop or comma, so one in the output is the transfer's (some
+   * rules of apertium-eng-spa give "Peter es un amigo bueno .") and is removed.
+   */
+  readonly tightStops: boolean;
 }
 
 const MARKUP_TOKEN = /<g\b[^<>]*>|<\/g\s*>|<x\b[^<>]*\/>|&(?:#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/g;
 const NAMED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 const SPECIAL = /[\\[\]^$/@<>{}]/g;
+/** Spaces between a word and a full stop or comma that ends a sentence or clause: "bueno ." */
+const SPACED_STOP = /(?<=[\p{L}\p{N}])\s+(?=[.,](?:\s|$))/u;
 const PIECE = /\s+|[*#]|[^\s*#]+/g;
 
 function decodeEntity(entity: string): string | undefined {
@@ -69,6 +76,7 @@ export function encodeSegment(
   let stream = '';
   let hasText = false;
   const singleSpaced = !/ {2}/.test(text);
+  const tightStops = !SPACED_STOP.test(text);
 
   const addPieces = (plain: string, mark: number | undefined) => {
     for (const [piece] of plain.matchAll(PIECE)) {
@@ -98,7 +106,7 @@ export function encodeSegment(
 
   if (!markup) {
     addText(body);
-    return { stream, codes, leading, trailing, hasText, markup, singleSpaced };
+    return { stream, codes, leading, trailing, hasText, markup, singleSpaced, tightStops };
   }
   let last = 0;
   let plain = '';
@@ -136,7 +144,7 @@ export function encodeSegment(
   }
   addText(plain + body.slice(last));
   if (stack.length > 0) throw new EngineError('apertium: <g> without a matching </g>', 'apertium');
-  return { stream, codes, leading, trailing, hasText, markup, singleSpaced };
+  return { stream, codes, leading, trailing, hasText, markup, singleSpaced, tightStops };
 }
 
 /**
@@ -329,6 +337,7 @@ export function decodeSegment(
   const body = segment.markup
     ? placeCodes(units, segment.codes)
     : units.map((u) => ('text' in u ? u.text : '')).join('');
-  const spaced = segment.singleSpaced ? body.replace(/ {2,}/g, ' ') : body;
+  const single = segment.singleSpaced ? body.replace(/ {2,}/g, ' ') : body;
+  const spaced = segment.tightStops ? single.replace(new RegExp(SPACED_STOP.source, 'gu'), '') : single;
   return segment.leading + spaced.trim() + segment.trailing;
 }
