@@ -3,9 +3,13 @@
  * a job at the input limits runs (500 segments of 10,000 characters: tens of seconds of checks), `/ready`
  * keeps answering; the reports are those of the checks run in-process, byte for byte; a thread that fails
  * fails its job with a report in the interface's shape and the next job gets a new thread; closing the
- * server stops a running job at once, and the job runs again at the next start.
+ * server stops a running job at once, and the job runs again at the next start. On SQLite the reports are
+ * stored gzip-compressed; one stored before that is still answered.
  */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgres } from '../../server/test/services.js';
 import { evaluate, type QualityRequest } from '../src/quality/evaluate.js';
 import { startEvaluationPool } from '../src/quality/pool.js';
 import { type Reply, startTestServer, type TestServer } from './helpers.js';
@@ -36,15 +40,15 @@ const job = (target_language: string, segments: { source: string; target: string
   segments,
 });
 
+/** A job's body as the jobs store it. */
+const requestOf = (body: ReturnType<typeof job>): QualityRequest => ({
+  sourceLang: 'en',
+  targetLang: body.metadata.target_language,
+  segments: body.segments.map(({ source, target }) => ({ source, translation: target })),
+});
+
 /** What the checks give in-process for the same job (the main thread's Hunspell, this thread's nspell). */
-function inProcess(id: string, body: ReturnType<typeof job>) {
-  const request: QualityRequest = {
-    sourceLang: 'en',
-    targetLang: body.metadata.target_language,
-    segments: body.segments.map(({ source, target }) => ({ source, translation: target })),
-  };
-  return evaluate(id, request);
-}
+const inProcess = (id: string, body: ReturnType<typeof job>) => evaluate(id, requestOf(body));
 
 /** Polls until the job is no longer processing. */
 async function result(server: TestServer, pollUrl: string, timeoutMs = 240_000): Promise<Reply> {
@@ -84,14 +88,45 @@ describe('quality-evaluation jobs on worker threads', () => {
       ]),
       job('de', [{ source: 'Save your work now.', target: 'Speichern Sie Ihre Arbiet jetzt' }]),
     ];
-    for (const body of bodies) {
-      const created = await t.call('/v1/quality-evaluation', { json: body });
-      expect(created.status).toBe(202);
-      const done = await result(t, created.data.poll_url);
-      expect(done.status).toBe(200);
-      expect(done.data.segments.flatMap((segment: { errors: unknown[] }) => segment.errors)).not.toEqual([]);
-      expect(done.text).toBe(JSON.stringify(await inProcess(created.data.job_id, body)));
+    const pool = startEvaluationPool();
+    try {
+      for (const body of bodies) {
+        const created = await t.call('/v1/quality-evaluation', { json: body });
+        expect(created.status).toBe(202);
+        const done = await result(t, created.data.poll_url);
+        expect(done.status).toBe(200);
+        expect(done.data.segments.flatMap((segment: { errors: unknown[] }) => segment.errors)).not.toEqual(
+          [],
+        );
+        const expected = await inProcess(created.data.job_id, body);
+        // The answer on either backend (PostgreSQL's jsonb keeps the values, not the order of the keys).
+        expect(done.data).toEqual(expected);
+        if (!onPostgres) expect(done.text).toBe(JSON.stringify(expected));
+        // The thread's report itself, byte for byte.
+        const threaded = await pool.evaluate(created.data.job_id, requestOf(body));
+        expect(Buffer.from(threaded!.json).toString()).toBe(JSON.stringify(expected));
+      }
+    } finally {
+      await pool.close();
     }
+  });
+
+  it.skipIf(onPostgres)('answers on SQLite a report stored before the reports were compressed', async () => {
+    const created = await t.call('/v1/quality-evaluation', {
+      json: job('es', [{ source: 'Keep 25 files.', target: 'Conserve 52 archivos.' }]),
+    });
+    const done = await result(t, created.data.poll_url);
+    // The row as a server before migration 2 left it: the report as JSON text, no report_gzip.
+    const db = new Database(join(t.dataDir, 'quality.sqlite'));
+    try {
+      db.prepare('UPDATE quality_jobs SET report = ?, report_gzip = NULL WHERE id = ?').run(
+        done.text,
+        created.data.job_id,
+      );
+    } finally {
+      db.close();
+    }
+    expect(await t.call(created.data.poll_url)).toMatchObject({ status: 200, text: done.text });
   });
 
   it('keeps /ready answering within a second while a job at the input limits runs', async () => {
@@ -151,7 +186,7 @@ describe('quality-evaluation jobs on worker threads', () => {
       const segments = numberedSegments(60).map(({ source, target }) => ({ source, translation: target }));
       const failed = await pool.evaluate('big', { sourceLang: 'en', targetLang: 'es', segments });
       expect(failed?.status).toBe('error');
-      expect(JSON.parse(failed!.json)).toEqual({
+      expect(JSON.parse(Buffer.from(failed!.json).toString())).toEqual({
         job_id: 'big',
         status: 'error',
         error: {
@@ -163,7 +198,7 @@ describe('quality-evaluation jobs on worker threads', () => {
       const small = { source: 'Keep 25 files.', translation: 'Conserve 52 archivos.' };
       const next = await pool.evaluate('small', { sourceLang: 'en', targetLang: 'es', segments: [small] });
       expect(next?.status).toBe('done');
-      expect(next!.json).toBe(
+      expect(Buffer.from(next!.json).toString()).toBe(
         JSON.stringify(await evaluate('small', { sourceLang: 'en', targetLang: 'es', segments: [small] })),
       );
     } finally {

@@ -48,6 +48,11 @@ export function failedReport(id: string, reason: string): QualityEvaluationFaile
   };
 }
 
+/** A report as the jobs store it: JSON, in UTF-8. */
+export function utf8Json(report: QualityReport): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(report));
+}
+
 /** Points a segment loses per issue of each severity (a segment scores at least 0). */
 export const SEVERITY_PENALTY: Readonly<Record<EvaluationSeverity, number>> = {
   Critical: 25,

@@ -29,7 +29,7 @@ import {
 } from '@glossa/server/feature';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import type { QualityReport, QualityRequest } from './evaluate.js';
+import { type QualityReport, type QualityRequest, utf8Json } from './evaluate.js';
 import { startEvaluationPool } from './pool.js';
 import {
   abandonedReport,
@@ -180,7 +180,7 @@ async function runQueue(
       if (!row) return;
       const report =
         row.attempt > MAX_EVALUATION_ATTEMPTS
-          ? { status: 'error' as const, json: JSON.stringify(abandonedReport(job.jobId)) }
+          ? { status: 'error' as const, json: utf8Json(abandonedReport(job.jobId)) }
           : await evaluations.evaluate(job.jobId, row.request);
       // None when this instance closes meanwhile: the job stays `running` on its lease, which ends with
       // the instance, and another instance (or this one, started again) runs it again.
@@ -191,20 +191,27 @@ async function runQueue(
   }
 
   /**
-   * Stores the report (its JSON text); false when the attempt no longer holds the job (another instance
-   * took it over).
+   * Stores the report (UTF-8 JSON, sent as bytes: no copy into a string here); false when the attempt no
+   * longer holds the job (another instance took it over).
    */
   async function finish(
     id: string,
     attempt: number,
     status: QualityReport['status'],
-    json: string,
+    json: Uint8Array,
   ): Promise<boolean> {
     const { rowCount } = await pool.query(
-      `UPDATE quality_jobs SET status = $3, report = $4, request = NULL, owner = NULL, finished_at = now(),
+      `UPDATE quality_jobs SET status = $3, report = convert_from($4::bytea, 'UTF8')::jsonb, request = NULL,
+       owner = NULL, finished_at = now(),
        expires_at = now() + $5 * interval '1 millisecond'
        WHERE id = $1 AND attempt = $2 AND status = 'running'`,
-      [id, attempt, status, json, EVALUATION_RETENTION_MS],
+      [
+        id,
+        attempt,
+        status,
+        Buffer.from(json.buffer, json.byteOffset, json.byteLength),
+        EVALUATION_RETENTION_MS,
+      ],
     );
     return rowCount === 1;
   }

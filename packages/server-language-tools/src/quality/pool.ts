@@ -12,16 +12,19 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
-import { failedReport, type QualityRequest } from './evaluate.js';
+import { failedReport, type QualityRequest, utf8Json } from './evaluate.js';
 import { checkWithHunspell } from './spelling.js';
 
 /** How long an idle thread waits for another job before it stops. */
 const IDLE_MS = 30_000;
 
-/** A finished evaluation: the report's status, and the report as JSON text (what the backends store). */
+/**
+ * A finished evaluation: the report's status, and the report as JSON in UTF-8 (what the backends store),
+ * serialized and encoded in the worker thread and handed over without a copy.
+ */
 export interface EvaluatedJob {
   readonly status: 'done' | 'error';
-  readonly json: string;
+  readonly json: Uint8Array;
 }
 
 /** What the main thread sends a worker: a job, or the answer to its words' check. */
@@ -115,7 +118,7 @@ class EvaluationThread {
   }
 
   private fail(reason: string): void {
-    this.finish({ status: 'error', json: JSON.stringify(failedReport(this.jobId, reason)) });
+    this.finish({ status: 'error', json: utf8Json(failedReport(this.jobId, reason)) });
   }
 
   /** Checks words with this (the main) thread's Hunspell processes for the worker. */

@@ -7,8 +7,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import Database from 'better-sqlite3';
-import type { QualityReport, QualityRequest } from './evaluate.js';
+import { type QualityReport, type QualityRequest, utf8Json } from './evaluate.js';
 import { startEvaluationPool } from './pool.js';
 import {
   abandonedReport,
@@ -40,7 +42,15 @@ export const QUALITY_MIGRATIONS: readonly string[] = [
   CREATE INDEX quality_jobs_status ON quality_jobs(status);
   CREATE INDEX quality_jobs_expiry ON quality_jobs(expires_at);
   `,
+  `
+  -- The report, gzip-compressed (report stays NULL): a report at the input limits is some 80 MB of JSON,
+  -- whose write held the event loop for seconds; compressed (on libuv's thread pool) it is a few MB.
+  ALTER TABLE quality_jobs ADD COLUMN report_gzip BLOB;
+  `,
 ];
+
+const compress = promisify(gzip);
+const decompress = promisify(gunzip);
 
 /** Jobs evaluated at the same time, each on a worker thread (pool.ts). */
 const CONCURRENCY = 2;
@@ -85,11 +95,11 @@ export function openQualityJobs(dataDir: string, onError?: (error: unknown) => v
      RETURNING id, request, attempt`,
   );
   const finishRow = db.prepare(
-    `UPDATE quality_jobs SET status = ?, report = ?, request = NULL, finished_at = ?, expires_at = ?
+    `UPDATE quality_jobs SET status = ?, report_gzip = ?, request = NULL, finished_at = ?, expires_at = ?
      WHERE id = ? AND status = 'running'`,
   );
-  const findRow = db.prepare<[string, string, number], { status: string; report: string | null }>(
-    `SELECT status, report FROM quality_jobs WHERE id = ? AND account_id = ?
+  const findRow = db.prepare<[string, string, number], { report: string | null; report_gzip: Buffer | null }>(
+    `SELECT report, report_gzip FROM quality_jobs WHERE id = ? AND account_id = ?
      AND (expires_at IS NULL OR expires_at > ?)`,
   );
   const sweepRows = db.prepare('DELETE FROM quality_jobs WHERE expires_at <= ?');
@@ -99,9 +109,10 @@ export function openQualityJobs(dataDir: string, onError?: (error: unknown) => v
      FROM quality_jobs WHERE status IN ('queued', 'running')`,
   );
 
-  const finish = (id: string, status: QualityReport['status'], json: string) => {
+  const finish = async (id: string, status: QualityReport['status'], json: Uint8Array) => {
+    const compressed = await compress(json);
     const now = Date.now();
-    finishRow.run(status, json, now, now + EVALUATION_RETENTION_MS, id);
+    finishRow.run(status, compressed, now, now + EVALUATION_RETENTION_MS, id);
   };
 
   // Jobs the last run of this process was evaluating when it stopped: queued again (their attempt says
@@ -129,13 +140,13 @@ export function openQualityJobs(dataDir: string, onError?: (error: unknown) => v
   async function run(row: ClaimedRow): Promise<void> {
     try {
       if (row.attempt > MAX_EVALUATION_ATTEMPTS) {
-        finish(row.id, 'error', JSON.stringify(abandonedReport(row.id)));
+        await finish(row.id, 'error', utf8Json(abandonedReport(row.id)));
         return;
       }
       const request = JSON.parse(row.request) as QualityRequest;
       const report = await pool.evaluate(row.id, request);
       // None when the server closes meanwhile: the job stays `running`, and runs again at the next start.
-      if (report) finish(row.id, report.status, report.json);
+      if (report) await finish(row.id, report.status, report.json);
     } catch (error) {
       // The database failed (a full disk): the job stays `running` and runs again at the next start.
       onError?.(error);
@@ -165,8 +176,11 @@ export function openQualityJobs(dataDir: string, onError?: (error: unknown) => v
     async find(accountId, id) {
       const row = findRow.get(id, accountId, Date.now());
       if (!row) return undefined;
-      if (row.report === null) return 'processing';
-      return JSON.parse(row.report) as QualityReport;
+      // `report`: jobs finished before the reports were compressed.
+      if (row.report_gzip !== null)
+        return JSON.parse((await decompress(row.report_gzip)).toString()) as QualityReport;
+      if (row.report !== null) return JSON.parse(row.report) as QualityReport;
+      return 'processing';
     },
     async counts() {
       if (closed) return { queued: 0, running: 0 };

@@ -1,17 +1,17 @@
 /**
  * A worker thread of the quality-evaluation jobs (started by pool.ts): it evaluates one job at a time and
- * answers its report as JSON text, serialized here too, so that the main thread only stores it. Hunspell's
+ * answers its report as UTF-8 JSON, serialized and encoded here too, so that the main thread only stores it. Hunspell's
  * processes stay the main thread's: the words to check go there and their answers come back.
  */
 import { parentPort } from 'node:worker_threads';
-import { evaluate } from './evaluate.js';
+import { evaluate, utf8Json } from './evaluate.js';
 import type { FromWorker, ToWorker } from './pool.js';
 import type { HunspellCheck } from './spelling.js';
 
 const port = parentPort!;
 const checks = new Map<number, { resolve(correct: boolean[]): void; reject(error: Error): void }>();
 let nextCheck = 0;
-const post = (message: FromWorker) => port.postMessage(message);
+const post = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 const hunspell: HunspellCheck = (dictionary, words) =>
   new Promise((resolve, reject) => {
@@ -29,5 +29,6 @@ port.on('message', async (message: ToWorker) => {
     return;
   }
   const report = await evaluate(message.id, message.request, hunspell);
-  post({ type: 'report', status: report.status, json: JSON.stringify(report) });
+  const json = utf8Json(report);
+  post({ type: 'report', status: report.status, json }, [json.buffer as ArrayBuffer]);
 });
