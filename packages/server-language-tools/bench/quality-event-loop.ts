@@ -1,0 +1,162 @@
+/**
+ * The server's event loop during a quality-evaluation job at the input limits (500 segments of 10,000
+ * characters, every target word with numbers the source lacks: about 480,000 issues, an 80 MB report), in one
+ * run, on one server (SQLite, in this process):
+ *
+ * - after: the job submitted over HTTP and evaluated on a worker thread (src/quality/pool.ts), as the server
+ *   runs it now;
+ * - before: the same job evaluated on the event loop (`evaluate` and the report's JSON.stringify, what the
+ *   job runner did before the worker threads); its report must equal the stored one byte for byte;
+ * - the poll of the finished report (the server parses the stored JSON and serializes it again).
+ *
+ * Meanwhile another process asks `/ready` every 100 ms (as a load balancer would) and this one records the
+ * event loop's delay (monitorEventLoopDelay) and its RSS every 100 ms.
+ * Run: npx tsx --conditions @glossa/source bench/quality-event-loop.ts
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { gunzipSync } from 'node:zlib';
+import { startServer } from '@glossa/server';
+import Database from 'better-sqlite3';
+import { languageToolsFeature } from '../src/index.js';
+import { evaluate } from '../src/quality/evaluate.js';
+import { closeHunspell } from '../src/write/hunspell.js';
+
+const segments = Array.from({ length: 500 }, (_, segment) => ({
+  source: `The file ${segment} is saved. `.repeat(400).slice(0, 10_000),
+  target: Array.from({ length: 1000 }, (_, word) => `palabrx${segment}q${word}z`)
+    .join(' ')
+    .slice(0, 10_000),
+}));
+const body = { metadata: { source_language: 'en', target_language: 'es' }, segments };
+
+const dataDir = mkdtempSync(join(tmpdir(), 'glossa-quality-loop-'));
+const server = await startServer({
+  dataDir,
+  port: 0,
+  freePort: 0,
+  host: '127.0.0.1',
+  logger: false,
+  rateLimit: false,
+  features: [languageToolsFeature()],
+});
+const key = (await server.createAccount({ plan: 'paid', qualityAlpha: true })).key;
+const headers = { authorization: `Service-Auth-Key ${key}`, 'content-type': 'application/json' };
+
+// The prober: one /ready at a time, 100 ms apart; prints `<epoch ms> <latency ms>` per answer.
+const prober = spawn(
+  process.execPath,
+  [
+    '-e',
+    `const url = process.argv[1];
+     (async () => { for (;;) { const t = Date.now(); const r = await fetch(url);
+       if (r.status !== 200) process.exit(1); await r.text();
+       console.log(t + ' ' + (Date.now() - t)); await new Promise((ok) => setTimeout(ok, 100)); } })();`,
+    `${server.url}/ready`,
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const probes: [number, number][] = [];
+let pending = '';
+prober.stdout.setEncoding('utf8');
+prober.stdout.on('data', (chunk: string) => {
+  pending += chunk;
+  const lines = pending.split('\n');
+  pending = lines.pop()!;
+  for (const line of lines) probes.push(line.split(' ').map(Number) as [number, number]);
+});
+
+const MiB = 2 ** 20;
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 100);
+
+/** Runs `work`, then says how the event loop and /ready fared meanwhile. */
+async function phase(name: string, work: () => Promise<void>, pause = 1000): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, pause));
+  peakRss = process.memoryUsage().rss;
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const from = Date.now();
+  await work();
+  const to = Date.now();
+  // The histogram records a delay when its timer runs late: let it run once more.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  delay.disable();
+  // Probes sent during the phase, and the one in flight when it ended.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const during = probes.filter(([sent, ms]) => sent + ms >= from && sent <= to).map(([, ms]) => ms);
+  during.sort((a, b) => a - b);
+  console.log(
+    `| ${name} | ${((to - from) / 1000).toFixed(1)} | ${(delay.max / 1e6).toFixed(0)} / ${(delay.percentile(99) / 1e6).toFixed(0)} | ${during.length} | ${during[Math.floor(during.length / 2)]} / ${during.at(-1)} | ${(peakRss / MiB).toFixed(0)} |`,
+  );
+}
+
+// Warm-up: the Spanish dictionary, the routes, a worker thread.
+const warm = await fetch(`${server.url}/v1/quality-evaluation`, {
+  method: 'POST',
+  headers,
+  body: JSON.stringify({ ...body, segments: segments.slice(0, 1) }),
+});
+const warmUrl = ((await warm.json()) as { poll_url: string }).poll_url;
+while ((await fetch(server.url + warmUrl, { headers })).status === 202)
+  await new Promise((resolve) => setTimeout(resolve, 50));
+
+console.log(`one job of ${segments.length} segments of 10,000 characters (en → es); /ready every 100 ms\n`);
+console.log(
+  '| phase | s | event-loop delay max / p99 ms | /ready answers | /ready p50 / max ms | peak RSS MiB |',
+);
+console.log('|---|---|---|---|---|---|');
+let id = '';
+let pollUrl = '';
+const text = JSON.stringify(body);
+await phase('submission (10 MB of JSON; the same before and after)', async () => {
+  const created = await fetch(`${server.url}/v1/quality-evaluation`, { method: 'POST', headers, body: text });
+  ({ job_id: id, poll_url: pollUrl } = (await created.json()) as { job_id: string; poll_url: string });
+});
+await phase(
+  'after: the job on a worker thread',
+  async () => {
+    for (;;) {
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      if (/^glossa_quality_jobs_queued 0$/m.test(metrics) && /^glossa_quality_jobs_running 0$/m.test(metrics))
+        break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  },
+  0,
+);
+let json = '';
+await phase('before: the same job on the event loop', async () => {
+  const request = {
+    sourceLang: 'en',
+    targetLang: 'es',
+    segments: segments.map(({ source, target }) => ({ source, translation: target })),
+  };
+  json = JSON.stringify(await evaluate(id, request));
+});
+let size = 0;
+await phase('poll of the finished report', async () => {
+  const reply = await fetch(server.url + pollUrl, { headers });
+  size = (await reply.text()).length;
+});
+
+const db = new Database(join(dataDir, 'quality.sqlite'), { readonly: true });
+const { report_gzip: compressed } = db
+  .prepare('SELECT report_gzip FROM quality_jobs WHERE id = ?')
+  .get(id) as { report_gzip: Buffer };
+db.close();
+const stored = gunzipSync(compressed).toString();
+console.log(
+  `\nreport ${(stored.length / 1e6).toFixed(1)} MB, stored gzip-compressed in ${(compressed.length / 1e6).toFixed(1)} MB (poll answer ${(size / 1e6).toFixed(1)} MB); stored report equals the in-process one byte for byte: ${stored === json}`,
+);
+
+clearInterval(sampler);
+prober.kill();
+await server.close();
+closeHunspell();
+rmSync(dataDir, { recursive: true, force: true });
