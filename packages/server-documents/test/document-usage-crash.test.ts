@@ -143,8 +143,9 @@ for (const [name, open, skip] of BACKENDS) {
           features: [documentsFeature()],
         });
         try {
-          // The restarted queue applies what is owed, then clears the mark (given 10 s).
-          const deadline = Date.now() + 10_000;
+          // The restarted queue applies what is owed, then clears the mark (given 30 s: it
+          // starts with the server, and a loaded machine may be slow).
+          const deadline = Date.now() + 30_000;
           while ((await refundPending(storage, ids.document_id)) && Date.now() < deadline)
             await new Promise((resolve) => setTimeout(resolve, 50));
           const status = await call(server, `/v2/document/${ids.document_id}`, {
