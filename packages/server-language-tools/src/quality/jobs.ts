@@ -58,7 +58,11 @@ export const pollQualityEvaluationRoute: Route = defineRoute(
     if (!UUID.test(id)) throw badRequest('job_id must be a valid UUID.');
     const job = await (await qualityJobsOf(context)).find(caller.account.id, id.toLowerCase());
     if (!job) throw notFound('Quality estimation job not found.');
-    if (job !== 'processing') return job;
+    // The report as the evaluation wrote it: up to some 80 MB, not parsed and serialized again here.
+    if (job !== 'processing')
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(Buffer.from(job.buffer, job.byteOffset, job.byteLength));
     return reply
       .code(202)
       .header('retry-after', String(RETRY_AFTER_SECONDS))

@@ -33,6 +33,8 @@ import { type QualityReport, type QualityRequest, utf8Json } from './evaluate.js
 import { startEvaluationPool } from './pool.js';
 import {
   abandonedReport,
+  compressReport,
+  decompressReport,
   EVALUATION_RETENTION_MS,
   MAX_EVALUATION_ATTEMPTS,
   MAX_EVALUATION_JOBS_PER_ACCOUNT,
@@ -73,6 +75,11 @@ export const POSTGRES_QUALITY_MIGRATIONS: readonly string[] = [
   -- worker died between pg-boss's delivery and the claim) is found by it.
   ALTER TABLE quality_jobs ADD COLUMN queued_at TIMESTAMPTZ NOT NULL DEFAULT now();
   CREATE INDEX quality_jobs_queued ON quality_jobs(queued_at) WHERE status = 'queued';
+  `,
+  `
+  -- The report, gzip-compressed (store.ts; report stays NULL): a report at the input limits is some 80 MB of
+  -- JSON, whose parse and serialization held the event loop for seconds at each poll.
+  ALTER TABLE quality_jobs ADD COLUMN report_gzip BYTEA;
   `,
 ];
 
@@ -191,8 +198,8 @@ async function runQueue(
   }
 
   /**
-   * Stores the report (UTF-8 JSON, sent as bytes: no copy into a string here); false when the attempt no
-   * longer holds the job (another instance took it over).
+   * Stores the report (compressed); false when the attempt no longer holds the job (another instance took
+   * it over).
    */
   async function finish(
     id: string,
@@ -200,18 +207,12 @@ async function runQueue(
     status: QualityReport['status'],
     json: Uint8Array,
   ): Promise<boolean> {
+    const compressed = await compressReport(json);
     const { rowCount } = await pool.query(
-      `UPDATE quality_jobs SET status = $3, report = convert_from($4::bytea, 'UTF8')::jsonb, request = NULL,
-       owner = NULL, finished_at = now(),
+      `UPDATE quality_jobs SET status = $3, report_gzip = $4, request = NULL, owner = NULL, finished_at = now(),
        expires_at = now() + $5 * interval '1 millisecond'
        WHERE id = $1 AND attempt = $2 AND status = 'running'`,
-      [
-        id,
-        attempt,
-        status,
-        Buffer.from(json.buffer, json.byteOffset, json.byteLength),
-        EVALUATION_RETENTION_MS,
-      ],
+      [id, attempt, status, compressed, EVALUATION_RETENTION_MS],
     );
     return rowCount === 1;
   }
@@ -322,14 +323,17 @@ async function runQueue(
       return accepted;
     },
     async find(accountId, id) {
-      const { rows } = await pool.query<{ report: QualityReport | null }>(
-        `SELECT report FROM quality_jobs WHERE id = $1 AND account_id = $2
+      const { rows } = await pool.query<{ report: QualityReport | null; report_gzip: Buffer | null }>(
+        `SELECT report, report_gzip FROM quality_jobs WHERE id = $1 AND account_id = $2
          AND (expires_at IS NULL OR expires_at > now())`,
         [id, accountId],
       );
       const row = rows[0];
       if (!row) return undefined;
-      return row.report ?? 'processing';
+      if (row.report_gzip !== null) return decompressReport(row.report_gzip);
+      // Jobs finished before the reports were compressed (jsonb).
+      if (row.report !== null) return Buffer.from(JSON.stringify(row.report));
+      return 'processing';
     },
     async counts() {
       const { rows } = await pool.query<{ queued: number; running: number }>(

@@ -7,13 +7,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { type QualityReport, type QualityRequest, utf8Json } from './evaluate.js';
 import { startEvaluationPool } from './pool.js';
 import {
   abandonedReport,
+  compressReport,
+  decompressReport,
   EVALUATION_RETENTION_MS,
   MAX_EVALUATION_ATTEMPTS,
   MAX_EVALUATION_JOBS_PER_ACCOUNT,
@@ -43,14 +43,11 @@ export const QUALITY_MIGRATIONS: readonly string[] = [
   CREATE INDEX quality_jobs_expiry ON quality_jobs(expires_at);
   `,
   `
-  -- The report, gzip-compressed (report stays NULL): a report at the input limits is some 80 MB of JSON,
-  -- whose write held the event loop for seconds; compressed (on libuv's thread pool) it is a few MB.
+  -- The report, gzip-compressed (store.ts; report stays NULL): a report at the input limits is some 80 MB of
+  -- JSON, whose write held the event loop for seconds; compressed it is a few MB.
   ALTER TABLE quality_jobs ADD COLUMN report_gzip BLOB;
   `,
 ];
-
-const compress = promisify(gzip);
-const decompress = promisify(gunzip);
 
 /** Jobs evaluated at the same time, each on a worker thread (pool.ts). */
 const CONCURRENCY = 2;
@@ -110,7 +107,7 @@ export function openQualityJobs(dataDir: string, onError?: (error: unknown) => v
   );
 
   const finish = async (id: string, status: QualityReport['status'], json: Uint8Array) => {
-    const compressed = await compress(json);
+    const compressed = await compressReport(json);
     const now = Date.now();
     finishRow.run(status, compressed, now, now + EVALUATION_RETENTION_MS, id);
   };
@@ -176,10 +173,9 @@ export function openQualityJobs(dataDir: string, onError?: (error: unknown) => v
     async find(accountId, id) {
       const row = findRow.get(id, accountId, Date.now());
       if (!row) return undefined;
-      // `report`: jobs finished before the reports were compressed.
-      if (row.report_gzip !== null)
-        return JSON.parse((await decompress(row.report_gzip)).toString()) as QualityReport;
-      if (row.report !== null) return JSON.parse(row.report) as QualityReport;
+      if (row.report_gzip !== null) return decompressReport(row.report_gzip);
+      // Jobs finished before the reports were compressed.
+      if (row.report !== null) return Buffer.from(row.report);
       return 'processing';
     },
     async counts() {

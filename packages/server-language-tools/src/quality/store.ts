@@ -9,6 +9,8 @@
  * `MAX_EVALUATION_JOBS_PER_ACCOUNT` jobs (queued, running, or finished and not expired): the check and the
  * insert are one atomic step, so concurrent submissions (through any instances) never overshoot.
  */
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import { failedReport, type QualityReport, type QualityRequest } from './evaluate.js';
 
 /** How long a finished job can be polled. */
@@ -26,6 +28,13 @@ export function abandonedReport(id: string): QualityReport {
   return failedReport(id, `the server running it stopped ${MAX_EVALUATION_ATTEMPTS} times.`);
 }
 
+/**
+ * Reports are stored gzip-compressed: one at the input limits is some 80 MB of JSON, about 4 MB compressed.
+ * Both run on libuv's thread pool, not on the event loop.
+ */
+export const compressReport: (json: Uint8Array) => Promise<Buffer> = promisify(gzip);
+export const decompressReport: (stored: Uint8Array) => Promise<Buffer> = promisify(gunzip);
+
 export interface QualityJobs {
   readonly backend: 'sqlite' | 'postgres';
   /**
@@ -33,8 +42,11 @@ export interface QualityJobs {
    * account already holds `MAX_EVALUATION_JOBS_PER_ACCOUNT` jobs.
    */
   submit(id: string, accountId: string, request: QualityRequest): Promise<boolean>;
-  /** The account's job: its report, `processing`, or undefined (unknown, another account's, or expired). */
-  find(accountId: string, id: string): Promise<QualityReport | 'processing' | undefined>;
+  /**
+   * The account's job: its report (JSON in UTF-8, as the evaluation wrote it, answered as is), `processing`,
+   * or undefined (unknown, another account's, or expired).
+   */
+  find(accountId: string, id: string): Promise<Uint8Array | 'processing' | undefined>;
   /** Jobs waiting (`queued`) and being evaluated (`running`): every instance's, on a shared database. */
   counts(): Promise<{ queued: number; running: number }>;
   /**
