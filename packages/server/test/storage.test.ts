@@ -246,6 +246,34 @@ for (const [name, backend, skip] of BACKENDS) {
       }
     });
 
+    it('reserves once per operation id: committed at once, a repeat reserves nothing and is true even when full', async () => {
+      const { first, second } = await backend.open();
+      const other = await second();
+      try {
+        await first.createAccount(account('acct-7'));
+        const once = reservation('acct-7', 60, { operationId: 'documents/d7/reservation' });
+        // Too large: nothing reserved, and the operation not recorded (a later try may fit).
+        expect(await first.reserveCharacters({ ...once, units: 101 })).toBe(false);
+        const attempts = await Promise.all([
+          first.reserveCharacters(once),
+          other.reserveCharacters(once),
+          first.reserveCharacters(once),
+        ]);
+        expect(attempts).toEqual([true, true, true]);
+        // Committed at once (the other handle reads it), reserved once.
+        expect(await other.usageTotals('acct-7', 'key-1', '2026-11-01', '2026-12-01')).toEqual([
+          { product: 'translate', accountUnits: 60, keyUnits: 60 },
+        ]);
+        // The quota holds the rest only; the operation's repeat is still true (it was reserved).
+        expect(await first.reserveCharacters(reservation('acct-7', 41))).toBe(false);
+        expect(await first.reserveCharacters(reservation('acct-7', 40))).toBe(true);
+        expect(await other.reserveCharacters(once)).toBe(true);
+      } finally {
+        await first.close();
+        await other.close();
+      }
+    });
+
     it('opens again on the same data with the schema already there', async () => {
       const { first, second } = await backend.open();
       await first.createAccount(account('acct-5'));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
+import { transaction } from './postgres-resources.js';
 import {
   type Account,
   type ApiKeyRecord,
@@ -8,6 +9,7 @@ import {
   type CustomTagUsageQuery,
   type CustomTagUsageRow,
   type NewAccount,
+  type Reservation,
   type Storage,
   type UsageProduct,
   type UsageTotal,
@@ -106,6 +108,25 @@ export async function createPostgresStorage(
     throw error;
   }
   const products = [...CHARACTER_PRODUCTS];
+  /** One statement (`glossa_reserve`): the units when they fit in the period's limit; whether they did. */
+  const reserve = async (db: pg.Pool | pg.PoolClient, reservation: Reservation): Promise<boolean> => {
+    const { rows } = await db.query<{ reserved: boolean }>(
+      'SELECT glossa_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS reserved',
+      [
+        reservation.accountId,
+        reservation.keyId,
+        reservation.product,
+        reservation.day,
+        reservation.customTag,
+        reservation.units,
+        reservation.periodFrom,
+        reservation.periodTo,
+        reservation.limit,
+        products,
+      ],
+    );
+    return rows[0]!.reserved;
+  };
   return {
     pool,
     async ping() {
@@ -179,22 +200,20 @@ export async function createPostgresStorage(
       await pool.query('DELETE FROM settings WHERE name = ANY($1::text[])', [names]);
     },
     async reserveCharacters(reservation) {
-      const { rows } = await pool.query<{ reserved: boolean }>(
-        'SELECT glossa_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS reserved',
-        [
-          reservation.accountId,
-          reservation.keyId,
-          reservation.product,
-          reservation.day,
-          reservation.customTag,
-          reservation.units,
-          reservation.periodFrom,
-          reservation.periodTo,
-          reservation.limit,
-          products,
-        ],
-      );
-      return rows[0]!.reserved;
+      const { operationId } = reservation;
+      if (operationId === undefined) return reserve(pool, reservation);
+      // Once per operation: its id and the units in one transaction (a concurrent one with the same id
+      // waits for this one's commit, then finds the id).
+      return transaction(pool, async (client) => {
+        const { rowCount } = await client.query(
+          'INSERT INTO usage_operations (id) VALUES ($1) ON CONFLICT DO NOTHING',
+          [operationId],
+        );
+        if (rowCount !== 1) return true;
+        const reserved = await reserve(client, reservation);
+        if (!reserved) await client.query('DELETE FROM usage_operations WHERE id = $1', [operationId]);
+        return reserved;
+      });
     },
     async recordUsage(record) {
       await pool.query(

@@ -88,6 +88,7 @@ export function createSqliteStorage(dataDir: string): Storage {
        VALUES (@accountId, @keyId, @product, @day, @customTag, @units)
        ON CONFLICT(account_id, day, product, key_id, custom_tag) DO UPDATE SET units = units + excluded.units`,
     ),
+    hasOperation: db.prepare('SELECT 1 FROM usage_operations WHERE id = ?'),
     addOperation: db.prepare(
       'INSERT INTO usage_operations (id, applied_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
     ),
@@ -235,9 +236,21 @@ export function createSqliteStorage(dataDir: string): Storage {
       })();
     },
     async reserveCharacters(reservation) {
+      const { operationId } = reservation;
+      if (operationId !== undefined && statements.hasOperation.get(operationId)) return true;
       if (!addToTotal(reservation, reservation.periodFrom, reservation.periodTo, reservation.limit))
         return false;
-      addPending(reservation);
+      if (operationId === undefined) addPending(reservation);
+      else {
+        // Once per operation: committed at once with its id (and the usage pending before it).
+        try {
+          flush();
+          applyOnce.immediate(operationId, usageRow(reservation));
+        } catch (error) {
+          periodTotals.clear();
+          throw error;
+        }
+      }
       return true;
     },
     async recordUsage(record) {

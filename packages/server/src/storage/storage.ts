@@ -57,6 +57,12 @@ export interface Reservation extends UsageRecord {
   readonly periodFrom: string;
   readonly periodTo: string;
   readonly limit: number;
+  /**
+   * Makes the reservation once per operation (like `applyUsageOnce`): the id is recorded in the transaction
+   * that adds the units, committed before the call resolves, and a later reservation with the same id
+   * returns true without reserving again (a job run again after a crash finds its characters reserved).
+   */
+  readonly operationId?: string;
 }
 
 export interface UsageTotal {
