@@ -7,7 +7,9 @@
  *   runs it now;
  * - before: the same job evaluated on the event loop (`evaluate` and the report's JSON.stringify, what the
  *   job runner did before the worker threads); its report must equal the stored one byte for byte;
- * - the poll of the finished report (the server parses the stored JSON and serializes it again).
+ * - the poll of the finished report (by curl): as the server answers it now (the stored report as is, gzip, or
+ *   decompressed on libuv's thread pool for a client that does not accept gzip), and what it did before (parse
+ *   the stored JSON, serialize it again), in-process.
  *
  * Meanwhile another process asks `/ready` every 100 ms (as a load balancer would) and this one records the
  * event loop's delay (monitorEventLoopDelay) and its RSS every 100 ms.
@@ -81,6 +83,8 @@ async function phase(name: string, work: () => Promise<void>, pause = 1000): Pro
   peakRss = process.memoryUsage().rss;
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
+  // The histogram starts with its timer's first run.
+  await new Promise((resolve) => setTimeout(resolve, 20));
   const from = Date.now();
   await work();
   const to = Date.now();
@@ -139,10 +143,36 @@ await phase('before: the same job on the event loop', async () => {
   };
   json = JSON.stringify(await evaluate(id, request));
 });
+/** Polls the finished job from another process, as a client would; the size of the answer (decompressed). */
+async function poll(compressed: boolean): Promise<number> {
+  const curl = spawn(
+    'curl',
+    [
+      '-s',
+      ...(compressed ? ['--compressed'] : []),
+      '-H',
+      `authorization: ${headers.authorization}`,
+      server.url + pollUrl,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let size = 0;
+  curl.stdout.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+  });
+  await new Promise((resolve) => curl.on('close', resolve));
+  return size;
+}
 let size = 0;
-await phase('poll of the finished report', async () => {
-  const reply = await fetch(server.url + pollUrl, { headers });
-  size = (await reply.text()).length;
+let plainSize = 0;
+await phase('after: poll, the client accepts gzip (the stored report as is)', async () => {
+  size = await poll(true);
+});
+await phase('after: poll, the client does not accept gzip (decompressed)', async () => {
+  plainSize = await poll(false);
+});
+await phase('before: the poll parsed the stored report and serialized it again', async () => {
+  JSON.stringify(JSON.parse(json));
 });
 
 const db = new Database(join(dataDir, 'quality.sqlite'), { readonly: true });
@@ -152,8 +182,10 @@ const { report_gzip: compressed } = db
 db.close();
 const stored = gunzipSync(compressed).toString();
 console.log(
-  `\nreport ${(stored.length / 1e6).toFixed(1)} MB, stored gzip-compressed in ${(compressed.length / 1e6).toFixed(1)} MB (poll answer ${(size / 1e6).toFixed(1)} MB); stored report equals the in-process one byte for byte: ${stored === json}`,
+  `\nreport ${(stored.length / 1e6).toFixed(1)} MB, stored gzip-compressed in ${(compressed.length / 1e6).toFixed(1)} MB (poll answers ${(size / 1e6).toFixed(1)} / ${(plainSize / 1e6).toFixed(1)} MB); stored report equals the in-process one byte for byte: ${stored === json}`,
 );
+if (stored !== json || size !== Buffer.byteLength(json) || plainSize !== size)
+  throw new Error('the reports differ');
 
 clearInterval(sampler);
 prober.kill();

@@ -99,8 +99,14 @@ describe('quality-evaluation jobs on worker threads', () => {
           [],
         );
         const expected = await inProcess(created.data.job_id, body);
-        // The answer, on either backend: the report as the thread wrote it.
+        // The answer, on either backend: the report as the thread wrote it, gzip-compressed to a client that
+        // accepts it (fetch does, and decompresses it), as is to one that does not.
         expect(done.text).toBe(JSON.stringify(expected));
+        expect(done.headers.get('content-encoding')).toBe('gzip');
+        const plain = await t.call(created.data.poll_url, { headers: { 'accept-encoding': 'identity' } });
+        expect(plain.headers.get('content-encoding')).toBeNull();
+        expect(plain.text).toBe(done.text);
+        expect(plain.headers.get('content-type')).toBe('application/json; charset=utf-8');
         // The thread's report itself, byte for byte.
         const threaded = await pool.evaluate(created.data.job_id, requestOf(body));
         expect(Buffer.from(threaded!.json).toString()).toBe(JSON.stringify(expected));

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { canonicalLanguage, ENDPOINTS, ERROR_CODES } from '@glossa/protocol';
 import { badRequest, defineRoute, notFound, type Route, ServiceError } from '@glossa/server/feature';
 import { qualityJobsOf } from './service.js';
-import { MAX_EVALUATION_JOBS_PER_ACCOUNT } from './store.js';
+import { decompressReport, MAX_EVALUATION_JOBS_PER_ACCOUNT } from './store.js';
 
 export { reportOf, SEVERITY_PENALTY } from './evaluate.js';
 export { EVALUATION_RETENTION_MS, MAX_EVALUATION_JOBS_PER_ACCOUNT } from './store.js';
@@ -53,16 +53,19 @@ export const submitQualityEvaluationRoute: Route = {
 
 export const pollQualityEvaluationRoute: Route = defineRoute(
   ENDPOINTS.pollQualityEvaluation,
-  async ({ params, caller, context, reply }) => {
+  async ({ params, caller, context, request, reply }) => {
     const id = params.job_id;
     if (!UUID.test(id)) throw badRequest('job_id must be a valid UUID.');
     const job = await (await qualityJobsOf(context)).find(caller.account.id, id.toLowerCase());
     if (!job) throw notFound('Quality estimation job not found.');
-    // The report as the evaluation wrote it: up to some 80 MB, not parsed and serialized again here.
-    if (job !== 'processing')
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(Buffer.from(job.buffer, job.byteOffset, job.byteLength));
+    // The report as stored (up to some 80 MB of JSON, never parsed here): gzip-compressed to a client that
+    // accepts it (most do), else decompressed (on libuv's thread pool).
+    if (job !== 'processing') {
+      reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+      if (acceptsGzip(request.headers['accept-encoding']))
+        return reply.header('content-encoding', 'gzip').send(job);
+      return reply.send(await decompressReport(job));
+    }
     return reply
       .code(202)
       .header('retry-after', String(RETRY_AFTER_SECONDS))
@@ -71,3 +74,15 @@ export const pollQualityEvaluationRoute: Route = defineRoute(
 );
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether an Accept-Encoding header accepts gzip (named, without `q=0`). */
+function acceptsGzip(header: string | undefined): boolean {
+  return (header ?? '').split(',').some((part) => {
+    const [coding, ...parameters] = part
+      .toLowerCase()
+      .split(';')
+      .map((item) => item.trim());
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    return (coding === 'gzip' || coding === 'x-gzip') && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}

@@ -34,7 +34,6 @@ import { startEvaluationPool } from './pool.js';
 import {
   abandonedReport,
   compressReport,
-  decompressReport,
   EVALUATION_RETENTION_MS,
   MAX_EVALUATION_ATTEMPTS,
   MAX_EVALUATION_JOBS_PER_ACCOUNT,
@@ -330,9 +329,9 @@ async function runQueue(
       );
       const row = rows[0];
       if (!row) return undefined;
-      if (row.report_gzip !== null) return decompressReport(row.report_gzip);
+      if (row.report_gzip !== null) return row.report_gzip;
       // Jobs finished before the reports were compressed (jsonb).
-      if (row.report !== null) return Buffer.from(JSON.stringify(row.report));
+      if (row.report !== null) return compressReport(Buffer.from(JSON.stringify(row.report)));
       return 'processing';
     },
     async counts() {

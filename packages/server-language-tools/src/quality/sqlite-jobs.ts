@@ -13,7 +13,6 @@ import { startEvaluationPool } from './pool.js';
 import {
   abandonedReport,
   compressReport,
-  decompressReport,
   EVALUATION_RETENTION_MS,
   MAX_EVALUATION_ATTEMPTS,
   MAX_EVALUATION_JOBS_PER_ACCOUNT,
@@ -173,9 +172,9 @@ export function openQualityJobs(dataDir: string, onError?: (error: unknown) => v
     async find(accountId, id) {
       const row = findRow.get(id, accountId, Date.now());
       if (!row) return undefined;
-      if (row.report_gzip !== null) return decompressReport(row.report_gzip);
+      if (row.report_gzip !== null) return row.report_gzip;
       // Jobs finished before the reports were compressed.
-      if (row.report !== null) return Buffer.from(row.report);
+      if (row.report !== null) return compressReport(Buffer.from(row.report));
       return 'processing';
     },
     async counts() {

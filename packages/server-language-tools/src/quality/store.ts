@@ -43,10 +43,10 @@ export interface QualityJobs {
    */
   submit(id: string, accountId: string, request: QualityRequest): Promise<boolean>;
   /**
-   * The account's job: its report (JSON in UTF-8, as the evaluation wrote it, answered as is), `processing`,
+   * The account's job: its report as stored (`compressReport` of the JSON the evaluation wrote), `processing`,
    * or undefined (unknown, another account's, or expired).
    */
-  find(accountId: string, id: string): Promise<Uint8Array | 'processing' | undefined>;
+  find(accountId: string, id: string): Promise<Buffer | 'processing' | undefined>;
   /** Jobs waiting (`queued`) and being evaluated (`running`): every instance's, on a shared database. */
   counts(): Promise<{ queued: number; running: number }>;
   /**
