@@ -1,8 +1,7 @@
 /**
  * One document job, whatever queue runs it (SQLite in one process, pg-boss on PostgreSQL for a fleet): read
  * the upload, detect its source when the job reads the text (OCR), reserve the characters such a format
- * reads, translate in chunks, rebuild. Billing of the upload is not done here: the upload reserved it (and
- * committed the reservation before the document's row was written).
+ * reads, translate in chunks, rebuild. Billing of the upload is not done here: the upload reserved it.
  *
  * A failed job refunds the document's billed characters exactly once, even across a crash, in two steps:
  * 1. the error transition marks the row `refund_pending` (in the same statement), so the refund is owed
@@ -30,11 +29,13 @@ import {
 } from './translate.js';
 
 /**
- * Test hooks, unset outside tests: called right after a failed document's error transition was written
+ * Test hooks, unset outside tests: called right after a job reserved the characters it read (before the
+ * row records them: `afterReserve`), right after a failed document's error transition was written
  * (`afterFail`) and right after its refund was applied (`afterRefund`). A crash test kills the process in
- * them to prove that the refund is applied once whatever the crash point.
+ * them to prove that the characters are billed, and refunded, once whatever the crash point.
  */
 export const crashPoints: {
+  afterReserve?: (documentId: string) => void;
   afterFail?: (documentId: string) => void;
   afterRefund?: (documentId: string) => void;
 } = {};
@@ -114,7 +115,13 @@ export async function translateDocument(
   return result;
 }
 
-/** Reserves `units` characters of the document's account for this billing period; the day, or undefined. */
+/**
+ * Reserves `units` characters of the document's account for this billing period (a format read by the
+ * job); the day, or undefined when the quota is full. Once per document (the operation
+ * `documents/<id>/reservation`, committed at once): a job run again after a crash that came before the row
+ * recorded the reservation finds it made, and is not billed twice; nor is an attempt that lost the
+ * document to another (on a fleet), whichever of the two reserves first.
+ */
 export async function reserveCharacters(
   context: ServiceContext,
   document: DocumentRecord,
@@ -132,10 +139,10 @@ export async function reserveCharacters(
     periodFrom: period.fromDay,
     periodTo: period.toDay,
     limit: caller.account.characterLimit,
+    operationId: `documents/${document.id}/reservation`,
   });
   if (!reserved) return undefined;
-  // Committed before the row records it: a crash must not keep the row and lose the reservation.
-  await context.storage.commitUsage();
+  crashPoints.afterReserve?.(document.id);
   return period.today;
 }
 
@@ -169,24 +176,6 @@ export async function settleRefund(
     });
   crashPoints.afterRefund?.(refund.id);
   await settled(refund.id);
-}
-
-/** Gives back characters reserved by an attempt that does not hold its document any more. */
-export async function refundCharacters(
-  context: ServiceContext,
-  document: Pick<DocumentRecord, 'accountId' | 'keyId'>,
-  units: number,
-  day: string,
-): Promise<void> {
-  if (units <= 0) return;
-  await context.storage.recordUsage({
-    accountId: document.accountId,
-    keyId: document.keyId,
-    product: 'translate',
-    customTag: '',
-    units: -units,
-    day,
-  });
 }
 
 /** The `error_message` a failed job reports; whether the failure is unexpected (to be logged). */

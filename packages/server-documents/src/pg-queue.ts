@@ -29,7 +29,6 @@ import {
   crashPoints,
   failureOf,
   type OwedRefund,
-  refundCharacters,
   reserveCharacters,
   settleRefund,
   translateDocument,
@@ -158,11 +157,9 @@ export async function createPgDocumentQueue(
         async reserve(units, caller) {
           const day = await reserveCharacters(context, document, caller, units);
           if (day === undefined) return false;
-          if (!(await documents.setBilled(document, units, day))) {
-            // Taken over meanwhile: the attempt that holds the document bills it, not this one.
-            await refundCharacters(context, document, units, day);
-            throw new Closing();
-          }
+          // Taken over meanwhile: the reservation is the document's (once, job.ts), and the attempt that
+          // holds the document records it on the row; this one stops.
+          if (!(await documents.setBilled(document, units, day))) throw new Closing();
           return true;
         },
       });

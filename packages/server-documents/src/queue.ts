@@ -93,6 +93,9 @@ export function createDocumentQueue(
       if (error instanceof Closing) return;
       const failure = failureOf(error);
       if (failure.unexpected) options.logError?.(error, document.id);
+      // The upload's reservation may still wait in the spine's SQLite (written behind): committed first, so
+      // that a crash cannot keep the owed refund and lose what it refunds.
+      await context.storage.commitUsage().catch((failed) => options.logError?.(failed, document.id));
       // The row says the refund is owed, then it is applied (job.ts). A document removed meanwhile (expired)
       // is refunded all the same, from what this job knows.
       const owed = store.fail(document.id, failure.message) ?? {

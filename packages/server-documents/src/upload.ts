@@ -228,9 +228,6 @@ export async function uploadDocument(
   const id = randomBytes(16).toString('hex');
   const key = randomBytes(32).toString('hex');
   try {
-    // Committed before the row (SQLite writes usage behind): a crash must not keep a document whose
-    // reservation it lost (its failure would refund characters never billed).
-    await context.storage.commitUsage();
     await started.store.insert(
       {
         id,
@@ -249,7 +246,7 @@ export async function uploadDocument(
       upload.file.bytes,
     );
   } catch (error) {
-    // Not stored (or the reservation not committed): the characters go back.
+    // Not stored: the characters go back.
     await context.storage.recordUsage({
       accountId: caller.account.id,
       keyId: caller.key.id,

@@ -1,8 +1,8 @@
 /**
- * A server with document translation that kills itself (SIGKILL) at one of the refund's crash points
- * (job.ts `crashPoints`), for document-usage-crash.test.ts. Its Apertium is the real engine on a modes
- * directory whose `eng-spa` pipeline exits, so every en→es job fails (an EngineError) and owes its refund.
- * One argument, JSON: `{ dataDir, devKey, modesDir, crashPoint, databaseUrl? }`. Prints `ready <url>`.
+ * A server with document translation that kills itself (SIGKILL) at one of the billing's crash points
+ * (job.ts `crashPoints`), for document-usage-crash.test.ts. Its engine is the real Apertium, on `modesDir`
+ * when given (the test's, whose `eng-spa` pipeline exits: every en→es job fails and owes its refund). One
+ * argument, JSON: `{ dataDir, devKey, crashPoint, modesDir?, databaseUrl? }`. Prints `ready <url>`.
  */
 import { createApertiumEngine, startServer } from '@glossa/server';
 import { documentsFeature } from '../src/index.js';
@@ -11,8 +11,8 @@ import { crashPoints } from '../src/job.js';
 const config = JSON.parse(process.argv[2]!) as {
   dataDir: string;
   devKey: string;
-  modesDir: string;
-  crashPoint: 'afterFail' | 'afterRefund';
+  modesDir?: string;
+  crashPoint: 'afterReserve' | 'afterFail' | 'afterRefund';
   databaseUrl?: string;
 };
 crashPoints[config.crashPoint] = () => process.kill(process.pid, 'SIGKILL');
@@ -23,7 +23,7 @@ const server = await startServer({
   host: '127.0.0.1',
   logger: false,
   devKey: config.devKey,
-  engines: [createApertiumEngine({ modesDir: config.modesDir })],
+  engines: [createApertiumEngine(config.modesDir !== undefined ? { modesDir: config.modesDir } : {})],
   features: [documentsFeature()],
   ...(config.databaseUrl !== undefined ? { databaseUrl: config.databaseUrl } : {}),
 });

@@ -1,10 +1,13 @@
 /**
- * A failed document's refund is applied exactly once whatever the crash point (job.ts): a server whose
- * jobs fail (real Apertium, a pipeline that exits) is killed (SIGKILL) right after a failed document's
- * error transition was written (the refund owed, not applied), or right after its refund was applied (the
- * row still marked owed); a server started again on its storage ends with the document failed and the
- * characters refunded once: `/v2/usage` counts 0, neither the upload's characters (refund lost) nor their
- * negative (refund applied twice). On SQLite (the data directory) and on PostgreSQL (a real cluster).
+ * A document's characters are billed, and a failed one's refunded, exactly once whatever the crash point
+ * (job.ts). A server whose jobs fail (real Apertium, a pipeline that exits) is killed (SIGKILL) right after
+ * a failed document's error transition was written (the refund owed, not applied), or right after its
+ * refund was applied (the row still marked owed); a server started again on its storage ends with the
+ * document failed and the characters refunded once: `/v2/usage` counts 0, neither the upload's characters
+ * (refund lost) nor their negative (refund applied twice). And a server is killed right after the job of an
+ * image (read by OCR in the job) reserved the characters it read, before the row recorded them: the job
+ * run again after the restart bills them once. On SQLite (the data directory) and on PostgreSQL (a real
+ * cluster).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +16,7 @@ import { join } from 'node:path';
 import { createApertiumEngine, type GlossaServer, startServer } from '@glossa/server';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
 import { documentsFeature } from '../src/index.js';
@@ -45,8 +49,16 @@ interface Storage {
   readonly databaseUrl?: string;
 }
 
-/** Starts crash-serve.ts, uploads a document whose job fails, and waits for the process to kill itself. */
-async function uploadAndCrash(storage: Storage, crashPoint: 'afterFail' | 'afterRefund') {
+/** Starts crash-serve.ts, uploads a document, and waits for the process to kill itself at `crashPoint`. */
+async function uploadAndCrash(
+  storage: Storage,
+  crashPoint: 'afterReserve' | 'afterFail' | 'afterRefund',
+  document: { name: string; bytes: string | Buffer; modesDir?: string } = {
+    name: 'failing.txt',
+    bytes: TEXT,
+    modesDir,
+  },
+) {
   const child = spawn(
     process.execPath,
     [
@@ -55,7 +67,7 @@ async function uploadAndCrash(storage: Storage, crashPoint: 'afterFail' | 'after
       '--conditions',
       '@glossa/source',
       SCRIPT,
-      JSON.stringify({ ...storage, devKey: DEV_KEY, modesDir, crashPoint }),
+      JSON.stringify({ ...storage, devKey: DEV_KEY, modesDir: document.modesDir, crashPoint }),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -74,7 +86,10 @@ async function uploadAndCrash(storage: Storage, crashPoint: 'afterFail' | 'after
     child.once('exit', () => reject(new Error(`crash-serve exited before ready:\n${output}`)));
   });
   const server = { server: { url, devKey: DEV_KEY } } as unknown as TestServer;
-  const uploaded = await upload(server, 'failing.txt', TEXT, { target_lang: 'ES', source_lang: 'EN' });
+  const uploaded = await upload(server, document.name, document.bytes, {
+    target_lang: 'ES',
+    source_lang: 'EN',
+  });
   expect(uploaded.status).toBe(200);
   expect(await exited).toBe('SIGKILL');
   return uploaded.data as { document_id: string; document_key: string };
@@ -115,6 +130,19 @@ async function call(server: GlossaServer, path: string, body?: unknown) {
   return response.json() as Promise<Record<string, unknown>>;
 }
 
+/** Black text on white, one sentence: what OCR reads in the job. */
+async function poster(): Promise<Buffer> {
+  const text = await sharp({
+    text: { text: 'The house is big and the garden is green.', font: 'DejaVu Sans 30', dpi: 96, rgba: true },
+  })
+    .png()
+    .toBuffer();
+  return sharp({ create: { width: 900, height: 200, channels: 3, background: '#ffffff' } })
+    .composite([{ input: text, left: 40, top: 80 }])
+    .png()
+    .toBuffer();
+}
+
 const BACKENDS: [string, () => Promise<Storage>, boolean][] = [
   ['SQLite', async () => ({ dataDir: mkdtempSync(join(dir, 'data-')) }), false],
   [
@@ -125,7 +153,7 @@ const BACKENDS: [string, () => Promise<Storage>, boolean][] = [
 ];
 
 for (const [name, open, skip] of BACKENDS) {
-  describe.skipIf(skip)(`a failed document's refund across a crash (${name})`, () => {
+  describe.skipIf(skip)(`a document's characters across a crash (${name})`, () => {
     for (const crashPoint of ['afterFail', 'afterRefund'] as const) {
       it(`killed ${crashPoint === 'afterFail' ? 'after the error transition, before the refund' : 'after the refund, before its mark is cleared'}: refunded once after a restart`, async () => {
         const storage = await open();
@@ -161,5 +189,38 @@ for (const [name, open, skip] of BACKENDS) {
         }
       }, 60_000);
     }
+
+    it('an image (OCR in the job) killed after its job reserved the characters it read, before the row records them: billed once after a restart', async () => {
+      const storage = await open();
+      // The real Apertium this time: the job run again after the restart finishes.
+      const ids = await uploadAndCrash(storage, 'afterReserve', {
+        name: 'poster.png',
+        bytes: await poster(),
+      });
+      const server = await startServer({
+        ...storage,
+        port: 0,
+        freePort: 0,
+        host: '127.0.0.1',
+        logger: false,
+        devKey: DEV_KEY,
+        features: [documentsFeature()],
+      });
+      try {
+        let status: Record<string, unknown> = {};
+        const deadline = Date.now() + 60_000;
+        while (status.status !== 'done' && status.status !== 'error' && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          status = await call(server, `/v2/document/${ids.document_id}`, { document_key: ids.document_key });
+        }
+        expect(status.status).toBe('done');
+        const billed = status.billed_characters as number;
+        expect(billed).toBeGreaterThan(30);
+        // The run after the restart found the reservation the killed one made: billed once, not twice.
+        expect((await call(server, '/v2/usage')).character_count).toBe(billed);
+      } finally {
+        await server.close();
+      }
+    }, 90_000);
   });
 }
