@@ -118,8 +118,9 @@ export interface Storage {
   applyUsageOnce(operationId: string, record: UsageRecord): Promise<boolean>;
   /**
    * Commits the usage recorded so far now (the SQLite store writes usage behind; PostgreSQL writes each
-   * record at once): for a caller whose next durable write relies on it, e.g. a document row that says
-   * its characters were reserved (a crash must not keep the row and lose the reservation).
+   * record at once): for a caller whose next durable write relies on it, e.g. a failed document marked
+   * as owing the refund of its upload's reservation (a crash must not keep the mark and lose the
+   * reservation).
    */
   commitUsage(): Promise<void>;
   /** Units per product for the account and for one of its keys, days `from` inclusive to `to` exclusive. */
