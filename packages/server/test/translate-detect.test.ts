@@ -31,6 +31,34 @@ describe('translate without source_lang: no silent non-translations', () => {
     expect(await used()).toBe(before);
   });
 
+  // Debian catalogue messages the detector alone puts on English: the English analyser knows few of their words.
+  it.each([
+    ['Polish', 'przetwarzaj pliki binarne jako tekst'],
+    ['Estonian', 'vigane sufiks, sisaldab kataloogi eraldajat'],
+    ['Hungarian', 'rekord kiírva, hiányzó fájllal.'],
+  ])(
+    "%s put on English by the detector is refused by the engine's vocabulary, billed nothing",
+    async (_, text) => {
+      const before = await used();
+      const reply = await t.translate({ text: [text], target_lang: 'ES' });
+      expect(reply.status, JSON.stringify(reply.data)).toBe(400);
+      expect(reply.data.message).toBe(
+        "Could not detect the source language of text[0] among the languages that translate into ES; send 'source_lang'.",
+      );
+      expect(await used()).toBe(before);
+      // Named, the source is taken at its word.
+      expect((await t.translate({ text: [text], source_lang: 'EN', target_lang: 'ES' })).status).toBe(200);
+    },
+  );
+
+  it('English with words the engine does not know still translates when most words are known', async () => {
+    const reply = await t.translate({
+      text: ['Looking for referenced packfiles', 'The packfile index is written to the repository.'],
+      target_lang: 'ES',
+    });
+    expect(reply.status, JSON.stringify(reply.data)).toBe(200);
+  });
+
   it('one undetectable text refuses the whole request before anything is billed', async () => {
     const before = await used();
     const reply = await t.translate({

@@ -208,9 +208,29 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
     return decodeSegment(stream, segment);
   };
 
+  /** Counts the lower-case words of `text` the analyser of the route's first leg knows. */
+  const knownWords = async (route: ApertiumRoute, text: string) => {
+    const first = route.modes[0]!;
+    const split = await splitOf(first).catch(() => undefined);
+    if (!split) return undefined;
+    const analysed = await helper(`${first.name}:source-analyser`, split.sourceAnalyser).translate(
+      encodeSegment(text, false).stream,
+    );
+    let known = 0;
+    let words = 0;
+    // Each word comes back as ^surface/analysis...$, an unknown one as ^surface/*surface$.
+    for (const [, surface, analysis] of analysed.matchAll(/\^((?:\\.|[^/$\\])*)\/((?:\\.|[^$\\])*)\$/g)) {
+      if (!/^\p{Ll}+$/u.test(surface!)) continue;
+      words++;
+      if (!analysis!.startsWith('*')) known++;
+    }
+    return { known, words };
+  };
+
   return {
     name: 'apertium',
     pairs: () => pairs,
+    knownWords: (pair, text) => knownWords(routeFor(pair.source, pair.target), text),
     fingerprint(pair) {
       const route = routeFor(pair.source, pair.target);
       const legs = route.modes.map((mode) => `${mode.name}@${mode.package.split(' ')[1]}`).join('+');

@@ -70,6 +70,12 @@ export interface TranslationEngine {
   supportsFormality(target: string): boolean;
   /** One output per input text, same order. Throws `EngineError` when the engine fails. */
   translate(input: EngineInput): Promise<string[]>;
+  /**
+   * How many of the text's lower-case words (the capitalized ones are mostly names) the engine knows in
+   * the pair's source language; undefined when it cannot tell. A text the detector put on a language whose
+   * engine knows few of its words is in another language.
+   */
+  knownWords?(pair: LanguagePair, text: string): Promise<{ known: number; words: number } | undefined>;
   /** Stops background processes. */
   close(): Promise<void>;
 }

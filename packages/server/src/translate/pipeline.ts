@@ -31,19 +31,34 @@ function language(code: string, parameter: string): string {
   return canonical;
 }
 
-/** The source language of each text, detected among the sources that reach the target. */
+/** Lower-case words a text needs before the engine's vocabulary may overrule the detector. */
+const WORDS_TO_CHECK = 3;
+
+/**
+ * The source language of each text, detected among the sources that reach the target. The engine has the
+ * last word: a text of three lower-case words or more, more than half of which its analyser for the detected
+ * language does not know, is in another language (Polish, Estonian or Afrikaans put on English by the
+ * detector), and is refused rather than returned half untranslated.
+ */
 async function detectSources(
   prepared: readonly PreparedText[],
   target: string,
   context: ServiceContext,
 ): Promise<string[]> {
   const candidates = context.engines.sourcesFor(target);
+  const detectChecked = async (text: string) => {
+    const code = await context.detector.detect(text, candidates);
+    const choice =
+      code !== undefined && candidates.has(code) ? context.engines.select(code, target) : undefined;
+    const count = choice && (await choice.engine.knownWords?.(choice.pair, text).catch(() => undefined));
+    return count && count.words >= WORDS_TO_CHECK && count.known * 2 < count.words ? undefined : code;
+  };
   // The same text is detected once per request (a request may repeat a short text thousands of times).
   const seen = new Map<string, Promise<string | undefined>>();
   const detectOnce = (text: string) => {
     let result = seen.get(text);
     if (!result) {
-      result = context.detector.detect(text, candidates);
+      result = detectChecked(text);
       seen.set(text, result);
     }
     return result;
