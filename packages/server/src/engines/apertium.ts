@@ -208,12 +208,25 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
     return decodeSegment(stream, segment);
   };
 
+  /**
+   * The source language's analyser of each mode, undefined where the pipeline cannot be split (remembered,
+   * so such a mode does not run `apertium-wblank-mode` again on every request).
+   */
+  const sourceAnalysers = new Map<string, Promise<string | undefined>>();
   /** Counts the lower-case words of `text` the analyser of the route's first leg knows. */
   const knownWords = async (route: ApertiumRoute, text: string) => {
     const first = route.modes[0]!;
-    const split = await splitOf(first).catch(() => undefined);
-    if (!split) return undefined;
-    const analysed = await helper(`${first.name}:source-analyser`, split.sourceAnalyser).translate(
+    let analyser = sourceAnalysers.get(first.name);
+    if (!analyser) {
+      analyser = splitOf(first).then(
+        (split) => split.sourceAnalyser,
+        () => undefined,
+      );
+      sourceAnalysers.set(first.name, analyser);
+    }
+    const command = await analyser;
+    if (!command) return undefined;
+    const analysed = await helper(`${first.name}:source-analyser`, command).translate(
       encodeSegment(text, false).stream,
     );
     let known = 0;

@@ -37,7 +37,7 @@ const WORDS_TO_CHECK = 3;
 /**
  * The source language of each text, detected among the sources that reach the target. The engine has the
  * last word: a text of three lower-case words or more, more than half of which its analyser for the detected
- * language does not know, is in another language (Polish, Estonian or Afrikaans put on English by the
+ * language does not know, is in another language (Polish, Estonian or Hungarian put on English by the
  * detector), and is refused rather than returned half untranslated.
  */
 async function detectSources(
