@@ -8,7 +8,7 @@ import {
 } from './edits.js';
 import { loadEnglishSpellers } from './english-variants.js';
 import { checkWords } from './hunspell.js';
-import { usageBacksFix, wordCounts } from './usage.js';
+import { usageBacksFix, wordCounts } from './word-usage.js';
 
 /**
  * Corrects spelling with Hunspell: each misspelled word gets the checker's first suggestion when the fix is
