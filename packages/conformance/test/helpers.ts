@@ -3,11 +3,13 @@
  * proxy: every request a peer of the public protocol makes, and the server's answer, is kept for the
  * description-driven checks (`description.ts`).
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { allFeatures, type GlossaServer, startServer } from '@glossa/server-full';
 import * as deepl from 'deepl-node';
 
@@ -75,7 +77,12 @@ export async function startConformanceServer(): Promise<ConformanceServer> {
             query,
             status: answer.statusCode ?? 0,
             contentType: String(answer.headers['content-type'] ?? ''),
-            body: Buffer.concat(chunks),
+            // The body as the description has it: a compressed answer (a quality report is sent gzipped to a
+            // client that accepts it) is recorded decompressed; the client still gets the bytes as sent.
+            body:
+              answer.headers['content-encoding'] === 'gzip'
+                ? gunzipSync(Buffer.concat(chunks))
+                : Buffer.concat(chunks),
           });
           outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
           outgoing.end(Buffer.concat(chunks));
