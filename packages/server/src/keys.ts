@@ -4,9 +4,14 @@ import type { Plan } from './storage/storage.js';
 /** Free-plan keys end with this suffix (wire decisions); the free plan has its own base URL. */
 export const FREE_KEY_SUFFIX = ':fx';
 
-/** A new random API key: 32 random bytes, base64url, with `:fx` for the free plan. Shown once, stored hashed. */
+/**
+ * A new random API key: 32 random bytes, base64url, with `:fx` for the free plan. Shown once, stored hashed.
+ * Never one that starts with `-` (1 in 64 would): `keys revoke --key -abc…` reads it as another option.
+ */
 export function generateKey(plan: Plan): string {
-  const key = crypto.randomBytes(32).toString('base64url');
+  let key: string;
+  do key = crypto.randomBytes(32).toString('base64url');
+  while (key.startsWith('-'));
   return plan === 'free' ? `${key}${FREE_KEY_SUFFIX}` : key;
 }
 
