@@ -60,6 +60,15 @@ describe('correct makes no harmful edit', () => {
     expect(await correct('Mi abuelo mortió en el hospital.', 'es')).toContain('mortió');
     expect(await correct('Nous avons visité le musé avec nos amis.', 'fr')).not.toContain('musés');
   });
+
+  it('leaves a word the writer put in quotation marks alone (UGCNormal, held out)', async () => {
+    // The writer marks "crackear" as a coinage; Hunspell's first idea is "cracker".
+    const quoted = 'Meu amigo conseguiu "crackear" o chip do cartucho.';
+    expect(await correct(quoted, 'pt-BR')).toBe(quoted);
+    expect(await correct('Meu amigo conseguiu «crackear» o chip.', 'pt-BR')).toContain('«crackear»');
+    // Unquoted, a misspelling next to it is still fixed.
+    expect(await correct('Ele "crackeou" o chip do aparelho telefonico.', 'pt-BR')).toContain('telefônico');
+  });
 });
 
 describe('rephrase keeps agreement', () => {

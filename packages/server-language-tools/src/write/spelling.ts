@@ -105,6 +105,9 @@ async function englishWords(candidates: readonly string[]): Promise<Set<string>>
  */
 const ATTACHED = /[\p{N}_\-/.@'’]/u;
 
+const QUOTE_OPENING = /["“„«‘‹]/u;
+const QUOTE_CLOSING = /["”“»’›]/u;
+
 /** Whether a word at `start` of `text` is one the spelling fixer may touch. */
 export function isCheckable(text: string, word: string, start: number, nounsCapitalized = false): boolean {
   if (/\d/.test(word) || (word.length > 1 && word === word.toUpperCase())) return false;
@@ -116,6 +119,9 @@ export function isCheckable(text: string, word: string, start: number, nounsCapi
   if ((ATTACHED.test(before) && !/['’]/u.test(before)) || (after !== '.' && ATTACHED.test(after)))
     return false;
   if (after === '.' && /\p{L}/u.test(chars[start + Array.from(word).length + 1] ?? '')) return false;
+  // A word alone in quotation marks is mentioned, not used: a term or a coinage the writer marked as such
+  // ('conseguiu "crackear" o chip' is not "cracker").
+  if (QUOTE_OPENING.test(before) && QUOTE_CLOSING.test(after)) return false;
   const capitalized = word[0] !== word[0]?.toLowerCase();
   // German compound nouns are where the dictionary is thinnest ("Ganzzahl" → "Glanzzahl"): left alone.
   if (capitalized && nounsCapitalized) return Array.from(word).length < 8;
