@@ -285,6 +285,26 @@ if (step('valico-it')) {
 }
 
 // --- UGCNormal (Brazilian Portuguese): product reviews with their misspellings annotated ---------------------
+/**
+ * A UGCNormal line with every annotation applied: `wrong*TAG[right]`, `_` in `right` meaning a space. What is
+ * glued before the wrong word after a bracket or punctuation stays ("(casio*C[Casio])", "falsa..até*CC[Até]");
+ * "c/*I[com]" and "+r*C[+R]" are replaced whole. A tag after a space belongs to the word before it: a second
+ * annotation of a word already corrected ("otimo*Z[ótimo] *CC[Ótimo]", the fix then the capital of a sentence
+ * start) or an annotator's stray space ("telefonicos *O[telefônicos]"). A glued-words tag (`*S`) alone after a
+ * space has no word before it and is left out.
+ */
+function applyTags(annotated) {
+  const tagged = /(\S+?)(?:\*|\s+\*(?=(?:CC|C|O|Z|I)\[))[A-Z]*\[([^\]]*)\]/u;
+  const glued = /^.*[(,.;:!?](?=[\p{L}\p{N}])/u;
+  let text = annotated;
+  while (tagged.test(text))
+    text = text.replace(
+      tagged,
+      (_, wrong, right) => (wrong.match(glued)?.[0] ?? '') + right.replace(/_/g, ' '),
+    );
+  return text.replace(/\s*\*[A-Z]*\[[^\]]*\]/g, '');
+}
+
 if (step('ugcnormal-pt')) {
   const repo = 'avanco+UGCNormal';
   const reviews = ['Buscape_anotado_60_reviews.txt', 'ML_anotado_60_reviews.txt'].flatMap((file) =>
@@ -300,11 +320,7 @@ if (step('ugcnormal-pt')) {
       if (/^\s*#/.test(line)) continue;
       const annotated = clean(line.replace(/^\s*-\s*/, ''));
       const source = clean(annotated.replace(/\s*\*P\[[^\]]*\]/g, '').replace(/\*[A-Z]*\[[^\]]*\]/g, ''));
-      const reference = clean(
-        annotated
-          .replace(/\s*\*P\[([^\]]*)\]/g, '$1')
-          .replace(/(\S+?)\*[A-Z]*\[([^\]]*)\]/g, (_, _wrong, right) => right.replace(/_/g, ' ')),
-      );
+      const reference = clean(applyTags(annotated.replace(/\s*\*P\[([^\]]*)\]/g, '$1')));
       if (words(source) >= 3) (index % 2 === 0 ? tune : heldout).push([source, reference]);
     }
   }
