@@ -294,16 +294,22 @@ if (step('valico-it')) {
  * space has no word before it and is left out.
  */
 function applyTags(annotated) {
-  const tagged = /(\S+?)(?:\*|\s+\*(?=(?:CC|C|O|Z|I)\[))[A-Z]*\[([^\]]*)\]/u;
+  const tagged = new RegExp(`(\\S+?)(?:\\*|\\s+\\*(?=(?:CC|C|O|Z|I)\\[))${TAG.source.slice(2)}`, 'u');
   const glued = /^.*[(,.;:!?](?=[\p{L}\p{N}])/u;
   let text = annotated;
   while (tagged.test(text))
     text = text.replace(
       tagged,
-      (_, wrong, right) => (wrong.match(glued)?.[0] ?? '') + right.replace(/_/g, ' '),
+      (_, wrong, right, braced) => (wrong.match(glued)?.[0] ?? '') + (right ?? braced).replace(/_/g, ' '),
     );
-  return text.replace(/\s*\*[A-Z]*\[[^\]]*\]/g, '');
+  return text.replace(new RegExp(`\\s*${TAG.source}`, 'gu'), '');
 }
+
+/**
+ * A UGCNormal tag, `*O[right]`, with the annotators' slips: a lower-case tag (`*c[Pinnacle]`), a stray brace
+ * (`*C{[LG]`, `*{Wi-Fi)`).
+ */
+const TAG = /\*(?:[A-Za-z]*\{?\[([^\]]*)\]|\{([^)]*)\))/;
 
 if (step('ugcnormal-pt')) {
   const repo = 'avanco+UGCNormal';
@@ -319,7 +325,9 @@ if (step('ugcnormal-pt')) {
     for (const line of review.split('\n').slice(1)) {
       if (/^\s*#/.test(line)) continue;
       const annotated = clean(line.replace(/^\s*-\s*/, ''));
-      const source = clean(annotated.replace(/\s*\*P\[[^\]]*\]/g, '').replace(/\*[A-Z]*\[[^\]]*\]/g, ''));
+      const source = clean(
+        annotated.replace(/\s*\*P\[[^\]]*\]/g, '').replace(new RegExp(TAG.source, 'gu'), ''),
+      );
       const reference = clean(applyTags(annotated.replace(/\s*\*P\[([^\]]*)\]/g, '$1')));
       if (words(source) >= 3) (index % 2 === 0 ? tune : heldout).push([source, reference]);
     }
