@@ -9,7 +9,6 @@
  * run again after the restart bills them once. On SQLite (the data directory) and on PostgreSQL (a real
  * cluster).
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +17,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCrashServer } from '../../server/test/crash-server.js';
 import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
 import { documentsFeature } from '../src/index.js';
 import { upload } from './document-helpers.js';
@@ -59,31 +59,11 @@ async function uploadAndCrash(
     modesDir,
   },
 ) {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--conditions',
-      '@glossa/source',
-      SCRIPT,
-      JSON.stringify({ ...storage, devKey: DEV_KEY, modesDir: document.modesDir, crashPoint }),
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const exited = new Promise<string | number | null>((resolve) =>
-    child.once('exit', (code, signal) => resolve(signal ?? code)),
-  );
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /ready (\S+)\n/.exec(output);
-      if (ready) resolve(ready[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', () => reject(new Error(`crash-serve exited before ready:\n${output}`)));
+  const { url, exited, output } = await startCrashServer(SCRIPT, {
+    ...storage,
+    devKey: DEV_KEY,
+    modesDir: document.modesDir,
+    crashPoint,
   });
   const server = { server: { url, devKey: DEV_KEY } } as unknown as TestServer;
   const uploaded = await upload(server, document.name, document.bytes, {
@@ -91,7 +71,7 @@ async function uploadAndCrash(
     source_lang: 'EN',
   });
   expect(uploaded.status).toBe(200);
-  expect(await exited).toBe('SIGKILL');
+  expect(await exited, output()).toBe('SIGKILL');
   return uploaded.data as { document_id: string; document_key: string };
 }
 

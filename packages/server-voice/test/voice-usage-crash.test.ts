@@ -6,7 +6,6 @@
  * interfaces (`/v3/voice/jobs`, `/v1/jobs/voice/translate`), on SQLite (the data directory) and on
  * PostgreSQL (a real cluster). Real pocketsphinx, ffmpeg, Apertium and flite speech.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { type GlossaServer, startServer } from '@glossa/server';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCrashServer } from '../../server/test/crash-server.js';
 import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
 import { voiceFeature } from '../src/index.js';
 import { fliteWav, type Message, uploadVoiceJob } from './voice-helpers.js';
@@ -78,34 +78,9 @@ async function submit(url: string, kind: Kind): Promise<string> {
 
 /** Starts crash-serve.ts, submits a job, and waits for the process to kill itself at `crashPoint`. */
 async function submitAndCrash(storage: Storage, kind: Kind, crashPoint: 'afterFinish' | 'afterUsage') {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--conditions',
-      '@glossa/source',
-      SCRIPT,
-      JSON.stringify({ ...storage, devKey: DEV_KEY, crashPoint }),
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const exited = new Promise<string | number | null>((resolve) =>
-    child.once('exit', (code, signal) => resolve(signal ?? code)),
-  );
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /ready (\S+)\n/.exec(output);
-      if (ready) resolve(ready[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', () => reject(new Error(`crash-serve exited before ready:\n${output}`)));
-  });
+  const { url, exited, output } = await startCrashServer(SCRIPT, { ...storage, devKey: DEV_KEY, crashPoint });
   const id = await submit(url, kind);
-  expect(await exited, output).toBe('SIGKILL');
+  expect(await exited, output()).toBe('SIGKILL');
   return id;
 }
 
