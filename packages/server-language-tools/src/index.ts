@@ -1,11 +1,20 @@
 import type { ServerFeature } from '@glossa/server/feature';
 import { detectLanguageRoute } from './detect/routes.js';
 import { pollQualityEvaluationRoute, submitQualityEvaluationRoute } from './quality/jobs.js';
+import { type QualityOptions, resolveQualityOptions } from './quality/options.js';
 import { evaluateQualityRoute } from './quality/routes.js';
 import { startQualityJobs } from './quality/service.js';
 import { retainWriteHelpers } from './write/helper-lifetime.js';
 import { writeLanguageObjects } from './write/languages.js';
 import { correctRoute, rephraseRoute } from './write/routes.js';
+
+export type { QualityOptions } from './quality/options.js';
+
+/** The options of the language tools (a `TypeError` or `RangeError` names a wrong one). */
+export interface LanguageToolsOptions {
+  /** Quality evaluation: its threads' time limit and heap cap (quality/options.ts). */
+  quality?: QualityOptions;
+}
 
 /**
  * Language tools for `@glossa/server`: text improvement (`/v2/write/rephrase`, `/v2/write/correct`: Harper
@@ -13,7 +22,8 @@ import { correctRoute, rephraseRoute } from './write/routes.js';
  * and quality evaluation (`/v1/quality-evaluation` jobs, in `quality.sqlite` of the data directory or, with
  * `databaseUrl`, in PostgreSQL on pg-boss, shared by every instance; the synchronous alias `/v3/quality/evaluate`).
  */
-export function languageToolsFeature(): ServerFeature {
+export function languageToolsFeature(options: LanguageToolsOptions = {}): ServerFeature {
+  const quality = resolveQualityOptions(options.quality);
   return {
     name: '@glossa/server-language-tools',
     routes: [
@@ -27,10 +37,10 @@ export function languageToolsFeature(): ServerFeature {
     resources: { write: () => writeLanguageObjects() },
     start(context, log) {
       const release = retainWriteHelpers();
-      const quality = startQualityJobs(context, log);
+      const qualityService = startQualityJobs(context, log, quality);
       return {
         close: async () => {
-          await quality.close();
+          await qualityService.close();
           release();
         },
       };

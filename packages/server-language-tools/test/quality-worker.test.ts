@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate, type QualityRequest } from '../src/quality/evaluate.js';
+import { DEFAULT_QUALITY_OPTIONS } from '../src/quality/options.js';
 import { startEvaluationPool } from '../src/quality/pool.js';
 import { type Reply, startTestServer, storageFor, type TestServer } from './helpers.js';
 
@@ -196,7 +197,7 @@ describe('quality-evaluation jobs on worker threads', () => {
 
   it('a thread that fails (out of memory) fails its job with an evaluation_failed report; the next job gets a new thread', async () => {
     // Threads of 16 MB of heap: a small job fits, one of 60 segments of 10,000 characters does not.
-    const pool = startEvaluationPool({ maxOldGenerationSizeMb: 16 });
+    const pool = startEvaluationPool(DEFAULT_QUALITY_OPTIONS, { maxOldGenerationSizeMb: 16 });
     try {
       const segments = numberedSegments(60).map(({ source, target }) => ({ source, translation: target }));
       const failed = await pool.evaluate('big', { sourceLang: 'en', targetLang: 'es', segments });

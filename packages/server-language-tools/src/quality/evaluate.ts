@@ -2,8 +2,18 @@
  * The work of a quality-evaluation job, whichever backend holds it: the checks of `@glossa/quality` with the
  * target language's spelling check, and the report in the public typology.
  */
-import type { EvaluationSeverity, QualityEvaluationDone, QualityEvaluationFailed } from '@glossa/protocol';
-import { type DetailedQualityIssue, evaluateSegmentsDetailed } from '@glossa/quality';
+import type {
+  EvaluationSeverity,
+  QualityEvaluateResponse,
+  QualityEvaluationDone,
+  QualityEvaluationFailed,
+} from '@glossa/protocol';
+import {
+  type DetailedQualityIssue,
+  evaluateSegments,
+  evaluateSegmentsDetailed,
+  type GlossaryTerm,
+} from '@glossa/quality';
 import { type HunspellCheck, spellingCheckFor } from './spelling.js';
 
 /** What a job's report is: done (the errors and a summary) or failed. */
@@ -37,6 +47,49 @@ export async function evaluate(
   } catch (error) {
     return failedReport(id, (error as Error).message);
   }
+}
+
+/** What the synchronous alias (`POST /v3/quality/evaluate`) evaluates: a job's request and a glossary's terms. */
+export interface SyncQualityRequest extends QualityRequest {
+  readonly glossary?: readonly GlossaryTerm[];
+}
+
+/** The spelling check of a synchronous evaluation could not be had (a Hunspell process failed): a 503. */
+export class SpellingCheckFailed extends Error {}
+
+/**
+ * The checks of the synchronous alias: each segment's issues, as its answer has them. Run on a worker thread
+ * (pool.ts), or on the event loop with `syncOnEventLoop`.
+ */
+export async function evaluateSync(
+  request: SyncQualityRequest,
+  hunspell?: HunspellCheck,
+): Promise<QualityEvaluateResponse> {
+  const { sourceLang, targetLang, segments, glossary } = request;
+  let spelling: Awaited<ReturnType<typeof spellingCheckFor>>;
+  try {
+    spelling = await spellingCheckFor(targetLang, segments, hunspell);
+  } catch (error) {
+    throw new SpellingCheckFailed((error as Error).message, { cause: error });
+  }
+  const results = evaluateSegments(segments, {
+    sourceLang,
+    targetLang,
+    ...(glossary ? { glossary } : {}),
+    ...(spelling ? { spelling } : {}),
+  });
+  return {
+    segments: results.map((issues) => ({
+      issues: issues.map(({ category, severity, message, start, end, check }) => ({
+        category,
+        severity,
+        message,
+        start,
+        end,
+        check,
+      })),
+    })),
+  };
 }
 
 /** The report of a job whose evaluation failed, saying why. */

@@ -30,7 +30,7 @@ import {
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { type QualityReport, type QualityRequest, utf8Json } from './evaluate.js';
-import { startEvaluationPool } from './pool.js';
+import { type EvaluationPool, startEvaluationPool } from './pool.js';
 import {
   abandonedReport,
   compressReport,
@@ -102,6 +102,8 @@ export interface PgQualityJobsOptions {
   /** How often an idle worker asks pg-boss for a job, in seconds (default 2). */
   readonly pollingIntervalSeconds?: number;
   readonly logWarning?: (message: string, detail?: Record<string, unknown>) => void;
+  /** The threads that evaluate the jobs (the feature's, shared with the synchronous alias); closed with the jobs. */
+  readonly evaluations?: EvaluationPool;
 }
 
 type Queryable = Pick<pg.ClientBase, 'query'>;
@@ -161,7 +163,7 @@ async function runQueue(
   const owner = lease.owner;
   await lease.hold();
 
-  const evaluations = startEvaluationPool();
+  const evaluations = options.evaluations ?? startEvaluationPool();
   /** Jobs this instance runs now (claimed or about to be). */
   const running = new Set<string>();
   const works = new Set<Promise<void>>();

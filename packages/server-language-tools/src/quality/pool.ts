@@ -5,18 +5,25 @@
  * has at most that many threads: one per running job, started when needed, kept `IDLE_MS` after its job for
  * the next one, then stopped (a thread that checked English holds some 100 MB of dictionaries).
  *
- * A thread that fails (an uncaught error, out of memory) fails its job with an `evaluation_failed` report,
- * and the next job gets a new thread. `close` stops every thread at once: their jobs get no report (they
+ * The synchronous alias (`POST /v3/quality/evaluate`) runs on the same threads: at most `syncConcurrency`
+ * at once (besides the jobs), more wait in line (at most `MAX_WAITING_EVALUATIONS`).
+ *
+ * A thread that fails (an uncaught error, out of memory: `threadHeapMb`) or runs longer than
+ * `evaluationTimeoutSeconds` fails its evaluation (a job with an `evaluation_failed` report) and is
+ * terminated; the next evaluation gets a new thread. `close` stops every thread at once: their jobs get no report (they
  * stay `running`, and are run again as after a kill: at the next start, or by another instance).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
-import { failedReport, type QualityRequest, utf8Json } from './evaluate.js';
+import { failedReport, type QualityRequest, type SyncQualityRequest, utf8Json } from './evaluate.js';
+import { DEFAULT_QUALITY_OPTIONS, type ResolvedQualityOptions } from './options.js';
 import { checkWithHunspell } from './spelling.js';
 
-/** How long an idle thread waits for another job before it stops. */
+/** How long an idle thread waits for another evaluation before it stops. */
 const IDLE_MS = 30_000;
+/** Synchronous evaluations waiting for a thread at most; more are refused (`evaluateSync` answers `busy`). */
+export const MAX_WAITING_EVALUATIONS = 32;
 
 /**
  * A finished evaluation: the report's status, and the report as JSON in UTF-8 (what the backends store),
@@ -27,9 +34,20 @@ export interface EvaluatedJob {
   readonly json: Uint8Array;
 }
 
-/** What the main thread sends a worker: a job, or the answer to its words' check. */
+/**
+ * A synchronous evaluation's outcome: its answer as JSON in UTF-8; the spelling check failed (a Hunspell
+ * process); the checks threw (`error`); the thread failed or ran out of time (`failed`); too many waiting
+ * (`busy`).
+ */
+export type SyncOutcome =
+  | { readonly kind: 'answer'; readonly json: Uint8Array }
+  | { readonly kind: 'spelling' | 'error' | 'failed'; readonly message: string }
+  | { readonly kind: 'busy' };
+
+/** What the main thread sends a worker: an evaluation, or the answer to its words' check. */
 export type ToWorker =
   | { readonly type: 'evaluate'; readonly id: string; readonly request: QualityRequest }
+  | { readonly type: 'evaluate-sync'; readonly request: SyncQualityRequest }
   | {
       readonly type: 'checked';
       readonly check: number;
@@ -37,20 +55,32 @@ export type ToWorker =
       readonly error?: string;
     };
 
-/** What a worker sends: words to check with Hunspell, or the report of its job. */
+/**
+ * What a worker sends: that it started the evaluation (its time limit runs from then), words to check with
+ * Hunspell, the report of its job, or the outcome of a synchronous evaluation.
+ */
 export type FromWorker =
+  | { readonly type: 'started' }
   | {
       readonly type: 'check';
       readonly check: number;
       readonly dictionary: string;
       readonly words: readonly string[];
     }
-  | ({ readonly type: 'report' } & EvaluatedJob);
+  | ({ readonly type: 'report' } & EvaluatedJob)
+  | { readonly type: 'sync'; readonly outcome: SyncOutcome };
 
 export interface EvaluationPool {
   /** Evaluates a job on a thread: its report, or undefined when the pool was closed before it finished. */
   evaluate(id: string, request: QualityRequest): Promise<EvaluatedJob | undefined>;
-  /** Stops every thread; running jobs resolve undefined. */
+  /**
+   * Evaluates a synchronous request on a thread, after the ones before it when `syncConcurrency` run;
+   * undefined when the pool was closed before it finished.
+   */
+  evaluateSync(request: SyncQualityRequest): Promise<SyncOutcome | undefined>;
+  /** Threads alive (busy or idle), and synchronous evaluations running and waiting: the metrics' gauges. */
+  stats(): { threads: number; syncRunning: number; syncWaiting: number };
+  /** Stops every thread; running evaluations resolve undefined. */
   close(): Promise<void>;
 }
 
@@ -64,24 +94,35 @@ function workerEntry(): { url: URL; execArgv: string[] } {
   };
 }
 
-/** One worker thread, one job at a time. */
+/** The evaluation a thread runs: how it ends with a result, and its result when the thread fails. */
+interface Running {
+  readonly settle: (result: unknown) => void;
+  readonly failed: (reason: string) => unknown;
+}
+
+/** One worker thread, one evaluation at a time. */
 class EvaluationThread {
   readonly worker: Worker;
-  /** Ends the running job with its result (undefined: no report), or undefined when idle. */
-  private settle: ((result: EvaluatedJob | undefined) => void) | undefined;
-  private jobId = '';
+  private running: Running | undefined;
+  private timer: NodeJS.Timeout | undefined;
   idleTimer: NodeJS.Timeout | undefined;
-  /** Failed or stopped: it takes no more jobs. */
+  /** Failed or stopped: it takes no more evaluations. */
   dead = false;
 
-  constructor(onExit: (thread: EvaluationThread) => void, resourceLimits: ResourceLimits) {
+  constructor(
+    onExit: (thread: EvaluationThread) => void,
+    resourceLimits: ResourceLimits,
+    private readonly timeoutMs: number,
+  ) {
     const entry = workerEntry();
     this.worker = new Worker(entry.url, { execArgv: entry.execArgv, resourceLimits });
-    // Only a thread with a job keeps the process alive.
+    // Only a thread with an evaluation keeps the process alive.
     this.worker.unref();
     this.worker.on('message', (message: FromWorker) => {
-      if (message.type === 'check') void this.check(message.check, message.dictionary, message.words);
-      else this.finish({ status: message.status, json: message.json });
+      if (message.type === 'started') this.startClock();
+      else if (message.type === 'check') void this.check(message.check, message.dictionary, message.words);
+      else if (message.type === 'report') this.finish({ status: message.status, json: message.json });
+      else this.finish(message.outcome);
     });
     this.worker.on('error', (error) => {
       this.dead = true;
@@ -94,31 +135,42 @@ class EvaluationThread {
     });
   }
 
-  run(id: string, request: QualityRequest): Promise<EvaluatedJob | undefined> {
+  /** Runs an evaluation; `failed` makes its result when the thread fails. Undefined: stopped meanwhile. */
+  run<T>(message: ToWorker, failed: (reason: string) => T): Promise<T | undefined> {
     return new Promise((resolve) => {
-      this.jobId = id;
-      this.settle = resolve;
+      this.running = { settle: resolve as (result: unknown) => void, failed };
       this.worker.ref();
-      this.post({ type: 'evaluate', id, request });
+      this.post(message);
     });
   }
 
-  /** Terminates the thread; its job, if any, resolves undefined. */
+  /** Terminates the thread; its evaluation, if any, resolves undefined. */
   async stop(): Promise<void> {
     clearTimeout(this.idleTimer);
     this.finish(undefined);
     await this.worker.terminate();
   }
 
-  private finish(result: EvaluatedJob | undefined): void {
-    const settle = this.settle;
-    this.settle = undefined;
+  /** The time limit of the evaluation, from when the thread starts it (its modules are loaded by then). */
+  private startClock(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.dead = true;
+      this.fail(`it took longer than the time limit of ${this.timeoutMs / 1000} seconds.`);
+      void this.worker.terminate();
+    }, this.timeoutMs);
+  }
+
+  private finish(result: unknown): void {
+    clearTimeout(this.timer);
+    const running = this.running;
+    this.running = undefined;
     this.worker.unref();
-    settle?.(result);
+    running?.settle(result);
   }
 
   private fail(reason: string): void {
-    this.finish({ status: 'error', json: utf8Json(failedReport(this.jobId, reason)) });
+    if (this.running) this.finish(this.running.failed(reason));
   }
 
   /** Checks words with this (the main) thread's Hunspell processes for the worker. */
@@ -135,40 +187,87 @@ class EvaluationThread {
   }
 }
 
-/** A pool of evaluation threads; `resourceLimits` applies to each (default: Node's, as for the main thread). */
-export function startEvaluationPool(resourceLimits: ResourceLimits = {}): EvaluationPool {
+/**
+ * A pool of evaluation threads, with the quality options' time limit, heap cap and synchronous concurrency.
+ * `resourceLimits`, when given, replaces the heap cap of the options (tests).
+ */
+export function startEvaluationPool(
+  options: Pick<
+    ResolvedQualityOptions,
+    'evaluationTimeoutSeconds' | 'threadHeapMb' | 'syncConcurrency'
+  > = DEFAULT_QUALITY_OPTIONS,
+  resourceLimits: ResourceLimits = options.threadHeapMb > 0
+    ? { maxOldGenerationSizeMb: options.threadHeapMb }
+    : {},
+): EvaluationPool {
   const threads = new Set<EvaluationThread>();
   const idle: EvaluationThread[] = [];
+  const timeoutMs = options.evaluationTimeoutSeconds * 1000;
   let closed = false;
+  let syncRunning = 0;
+  /** Synchronous evaluations waiting for their turn. */
+  const waiting: (() => void)[] = [];
 
   const forget = (thread: EvaluationThread) => {
     threads.delete(thread);
     if (idle.includes(thread)) idle.splice(idle.indexOf(thread), 1);
   };
 
+  /** Runs one evaluation on an idle thread or a new one, which waits `IDLE_MS` for the next afterwards. */
+  async function onThread<T>(message: ToWorker, failed: (reason: string) => T): Promise<T | undefined> {
+    if (closed) return undefined;
+    let thread = idle.pop();
+    if (thread) clearTimeout(thread.idleTimer);
+    else {
+      thread = new EvaluationThread(forget, resourceLimits, timeoutMs);
+      threads.add(thread);
+    }
+    const result = await thread.run(message, failed);
+    if (!closed && !thread.dead) {
+      idle.push(thread);
+      const waitingThread = thread;
+      waitingThread.idleTimer = setTimeout(() => {
+        forget(waitingThread);
+        void waitingThread.stop();
+      }, IDLE_MS);
+      waitingThread.idleTimer.unref();
+    }
+    return result;
+  }
+
   return {
-    async evaluate(id, request) {
+    evaluate(id, request) {
+      return onThread({ type: 'evaluate', id, request }, (reason) => ({
+        status: 'error' as const,
+        json: utf8Json(failedReport(id, reason)),
+      }));
+    },
+    async evaluateSync(request) {
       if (closed) return undefined;
-      let thread = idle.pop();
-      if (thread) clearTimeout(thread.idleTimer);
+      if (syncRunning < options.syncConcurrency) syncRunning++;
       else {
-        thread = new EvaluationThread(forget, resourceLimits);
-        threads.add(thread);
+        if (waiting.length >= MAX_WAITING_EVALUATIONS) return { kind: 'busy' };
+        // The slot of an evaluation that ends is handed over as is (`syncRunning` stays).
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        if (closed) return undefined;
       }
-      const result = await thread.run(id, request);
-      if (!closed && !thread.dead) {
-        idle.push(thread);
-        const waiting = thread;
-        waiting.idleTimer = setTimeout(() => {
-          forget(waiting);
-          void waiting.stop();
-        }, IDLE_MS);
-        waiting.idleTimer.unref();
+      try {
+        return await onThread<SyncOutcome>({ type: 'evaluate-sync', request }, (reason) => ({
+          kind: 'failed',
+          message: reason,
+        }));
+      } finally {
+        const next = waiting.shift();
+        if (next) next();
+        else syncRunning--;
       }
-      return result;
+    },
+    stats() {
+      return { threads: threads.size, syncRunning, syncWaiting: waiting.length };
     },
     async close() {
       closed = true;
+      for (const wake of waiting.splice(0)) wake();
       await Promise.all([...threads].map((thread) => thread.stop()));
       threads.clear();
       idle.length = 0;

@@ -1,16 +1,23 @@
 import { baseLanguage, canonicalLanguage, ENDPOINTS, ERROR_CODES } from '@glossa/protocol';
-import { evaluateSegments, type GlossaryTerm } from '@glossa/quality';
+import type { GlossaryTerm } from '@glossa/quality';
 import type { ServiceContext } from '@glossa/server/feature';
 import { badRequest, defineRoute, notFound, ServiceError, unsupportedLanguage } from '@glossa/server/feature';
-import { spellingCheckFor } from './spelling.js';
+import { evaluateSync, SpellingCheckFailed } from './evaluate.js';
+import { MAX_WAITING_EVALUATIONS } from './pool.js';
+import { qualityServiceOf } from './service.js';
 
 /**
  * POST /v3/quality/evaluate (closed alpha): the checks of `@glossa/quality` on each segment, with the
  * target language's spelling check and the glossary's terms for the pair. Not billed.
+ *
+ * The checks run on a worker thread of the feature's pool (pool.ts, as the jobs do; Hunspell's processes stay
+ * the main thread's), which answers the JSON as bytes, serialized as Fastify would serialize the object: the
+ * event loop keeps answering meanwhile (a 1 MiB body is seconds of checks). With `syncOnEventLoop` they run
+ * on the event loop as before.
  */
 export const evaluateQualityRoute = defineRoute(
   ENDPOINTS.evaluateQuality,
-  async ({ body, caller, context }) => {
+  async ({ body, caller, context, reply }) => {
     const sourceLang = canonicalLanguage(body.source_lang);
     const targetLang = canonicalLanguage(body.target_lang);
     if (!sourceLang)
@@ -21,33 +28,56 @@ export const evaluateQualityRoute = defineRoute(
       body.glossary_id === undefined
         ? undefined
         : await glossaryTerms(context, caller.account.id, body.glossary_id, sourceLang, targetLang);
-    let spelling: Awaited<ReturnType<typeof spellingCheckFor>>;
-    try {
-      spelling = await spellingCheckFor(targetLang, body.segments);
-    } catch (error) {
-      const message = `Spelling check failed: ${(error as Error).message}`;
-      throw new ServiceError(503, message, ERROR_CODES.engineError, undefined, { cause: error });
-    }
-    const results = evaluateSegments(body.segments, {
+    const request = {
       sourceLang,
       targetLang,
+      segments: body.segments,
       ...(glossary ? { glossary } : {}),
-      ...(spelling ? { spelling } : {}),
-    });
-    return {
-      segments: results.map((issues) => ({
-        issues: issues.map(({ category, severity, message, start, end, check }) => ({
-          category,
-          severity,
-          message,
-          start,
-          end,
-          check,
-        })),
-      })),
     };
+    const { pool, options } = qualityServiceOf(context);
+    if (options.syncOnEventLoop) {
+      try {
+        return await evaluateSync(request);
+      } catch (error) {
+        if (error instanceof SpellingCheckFailed) throw spellingFailed(error);
+        throw error;
+      }
+    }
+    const outcome = await pool.evaluateSync(request);
+    if (!outcome) throw new ServiceError(503, 'The server is shutting down.', ERROR_CODES.serviceUnavailable);
+    switch (outcome.kind) {
+      case 'answer':
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(Buffer.from(outcome.json.buffer, outcome.json.byteOffset, outcome.json.byteLength));
+      case 'spelling':
+        throw spellingFailed(new Error(outcome.message));
+      case 'error':
+        throw new Error(outcome.message);
+      case 'failed':
+        throw new ServiceError(503, `The evaluation failed: ${outcome.message}`, ERROR_CODES.engineError);
+      case 'busy':
+        throw new ServiceError(
+          429,
+          `Too many quality evaluations at once: at most ${MAX_WAITING_EVALUATIONS} wait for their turn.`,
+          ERROR_CODES.tooManyRequests,
+        );
+    }
   },
 );
+
+/** The 503 of a spelling check that could not be had (a Hunspell process failed). */
+function spellingFailed(error: Error): ServiceError {
+  return new ServiceError(
+    503,
+    `Spelling check failed: ${error.message}`,
+    ERROR_CODES.engineError,
+    undefined,
+    {
+      cause: error,
+    },
+  );
+}
 
 /**
  * The terms of the glossary's dictionary for the pair (root languages): 404 when the account has no such

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type QualityReport, type QualityRequest, utf8Json } from './evaluate.js';
-import { startEvaluationPool } from './pool.js';
+import { type EvaluationPool, startEvaluationPool } from './pool.js';
 import {
   abandonedReport,
   compressReport,
@@ -59,7 +59,12 @@ interface ClaimedRow {
   attempt: number;
 }
 
-export function openQualityJobs(dataDir: string, onError?: (error: unknown) => void): QualityJobs {
+/** `pool`: the threads that evaluate the jobs (the feature's, shared with the synchronous alias); closed with the jobs. */
+export function openQualityJobs(
+  dataDir: string,
+  onError?: (error: unknown) => void,
+  pool: EvaluationPool = startEvaluationPool(),
+): QualityJobs {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const db = new Database(join(dataDir, QUALITY_DATABASE_FILE));
   db.pragma('journal_mode = WAL');
@@ -116,7 +121,6 @@ export function openQualityJobs(dataDir: string, onError?: (error: unknown) => v
   db.prepare(`UPDATE quality_jobs SET status = 'queued' WHERE status = 'running'`).run();
   sweepRows.run(Date.now());
 
-  const pool = startEvaluationPool();
   const running = new Set<Promise<void>>();
   let closed = false;
 

@@ -1,11 +1,12 @@
 /**
- * A worker thread of the quality-evaluation jobs (started by pool.ts): it evaluates one job at a time and
- * answers its report as UTF-8 JSON, serialized and encoded here too, so that the main thread only stores it. Hunspell's
- * processes stay the main thread's: the words to check go there and their answers come back.
+ * A worker thread of quality evaluation (started by pool.ts): it evaluates one job or one synchronous request
+ * at a time and answers its report (or answer) as UTF-8 JSON, serialized and encoded here too, so that the
+ * main thread only stores or sends it. Hunspell's processes stay the main thread's: the words to check go
+ * there and their answers come back.
  */
 import { parentPort } from 'node:worker_threads';
-import { evaluate, utf8Json } from './evaluate.js';
-import type { FromWorker, ToWorker } from './pool.js';
+import { evaluate, evaluateSync, SpellingCheckFailed, utf8Json } from './evaluate.js';
+import type { FromWorker, SyncOutcome, ToWorker } from './pool.js';
 import type { HunspellCheck } from './spelling.js';
 
 const port = parentPort!;
@@ -20,12 +21,29 @@ const hunspell: HunspellCheck = (dictionary, words) =>
     post({ type: 'check', check, dictionary, words });
   });
 
+/** A synchronous evaluation's outcome; its answer serialized as Fastify would (JSON.stringify). */
+async function syncOutcome(message: Extract<ToWorker, { type: 'evaluate-sync' }>): Promise<SyncOutcome> {
+  try {
+    const answer = await evaluateSync(message.request, hunspell);
+    return { kind: 'answer', json: new TextEncoder().encode(JSON.stringify(answer)) };
+  } catch (error) {
+    const kind = error instanceof SpellingCheckFailed ? 'spelling' : 'error';
+    return { kind, message: (error as Error).message };
+  }
+}
+
 port.on('message', async (message: ToWorker) => {
   if (message.type === 'checked') {
     const pending = checks.get(message.check)!;
     checks.delete(message.check);
     if (message.error === undefined) pending.resolve(message.correct!);
     else pending.reject(new Error(message.error));
+    return;
+  }
+  post({ type: 'started' });
+  if (message.type === 'evaluate-sync') {
+    const outcome = await syncOutcome(message);
+    post({ type: 'sync', outcome }, outcome.kind === 'answer' ? [outcome.json.buffer as ArrayBuffer] : []);
     return;
   }
   const report = await evaluate(message.id, message.request, hunspell);
