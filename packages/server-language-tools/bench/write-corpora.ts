@@ -41,7 +41,9 @@ export interface CorpusScore {
   needed: number;
   /**
    * Of the edits counted wrong, those whose span every reference rewrote entirely: no reference keeps the
-   * original word nor has the edit's word. Still counted wrong (as M2/ERRANT scoring does); reported apart.
+   * original word nor has the edit's word ("simpatico" → "simpático" where the reference says "agradable").
+   * The references do not judge such an edit, right or wrong. Still counted wrong in `precision` (as M2/ERRANT
+   * scoring does); "precision where a reference judges" leaves them out.
    */
   unjudgeable: number;
   /**
@@ -148,7 +150,8 @@ export const emptyCorpusScore = (): CorpusScore => ({
 
 export function describeScore(score: CorpusScore): string {
   const pct = (part: number, whole: number) => (whole === 0 ? 'n/a' : (part / whole).toFixed(3));
-  return `precision ${pct(score.right, score.made)} (${score.right}/${score.made} edits), recall ${pct(score.right, score.needed)} (of ${score.needed}); of the ${score.made - score.right} wrong, ${score.unjudgeable} in spans every reference rewrote; closer in letters ${pct(score.closerInLetters, score.made)} (${score.closerInLetters}/${score.made})`;
+  const judged = score.made - score.unjudgeable;
+  return `precision ${pct(score.right, score.made)} (${score.right}/${score.made} edits), recall ${pct(score.right, score.needed)} (of ${score.needed}); of the ${score.made - score.right} wrong, ${score.unjudgeable} in spans every reference rewrote; precision where a reference judges ${pct(score.right, judged)} (${score.right}/${judged}); closer in letters ${pct(score.closerInLetters, score.made)} (${score.closerInLetters}/${score.made})`;
 }
 
 /** The learner corpora of the Hunspell languages, each as the slice the rules were tuned on and a held-out one. */
@@ -195,16 +198,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   // --adjudicated adds the precision with the hand verdicts of test/fixtures/write/adjudicated.tsv.
   const adjudicated = process.argv.includes('--adjudicated') ? readAdjudicated() : undefined;
   const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
-  type Run = [string, Judged[], (text: string) => Promise<string>, boolean];
+  type Run = [string, Judged[], (text: string) => Promise<string>, boolean, string];
   const runs = (
     [
-      ['JFLEG en', readCorpus('jfleg-test.tsv'), (text: string) => correctEnglish(text, 'en-US'), true],
+      ['JFLEG en', readCorpus('jfleg-test.tsv'), (text: string) => correctEnglish(text, 'en-US'), true, 'en'],
       ...LEARNER_CORPORA.map(
         ({ label, file, language, fresh }): Run => [
           label,
           readCorpus(file),
           (text) => correctSpelling(text, language),
           !fresh || showFresh,
+          language.slice(0, 2),
         ],
       ),
     ] as Run[]
@@ -212,7 +216,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ([name, , , listed]) =>
       (only === undefined || name.startsWith(only)) && (listed || !process.argv.includes('--no-fresh')),
   );
-  for (const [name, corpus, correct, listed] of runs) {
+  const byLanguage = new Map<string, CorpusScore>();
+  for (const [name, corpus, correct, listed, language] of runs) {
     const score = emptyCorpusScore();
     const started = performance.now();
     for (const item of corpus) judge(score, item, await correct(item.source));
@@ -228,7 +233,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       );
     }
     if (show && listed) for (const wrong of score.wrong) console.log(`  not in any reference: ${wrong}`);
+    const total = byLanguage.get(language) ?? emptyCorpusScore();
+    for (const key of ['made', 'right', 'needed', 'unjudgeable', 'closerInLetters'] as const)
+      total[key] += score[key];
+    byLanguage.set(language, total);
   }
+  for (const [language, total] of byLanguage) console.log(`all slices, ${language}: ${describeScore(total)}`);
   const clean: [string, (text: string) => Promise<string>][] = [
     ['de', (text) => correctSpelling(text, 'de')],
     ['fr', (text) => correctFrench(text)],

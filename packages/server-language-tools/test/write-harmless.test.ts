@@ -61,6 +61,18 @@ describe('correct makes no harmful edit', () => {
     expect(await correct('Nous avons visité le musé avec nos amis.', 'fr')).not.toContain('musés');
   });
 
+  it('puts back the apostrophe of an Italian elided word before a vowel (VALICO, tuned)', async () => {
+    // "sull" is "sull'" before a vowel, which Hunspell does not suggest (its "sul albero" is wrong); before a
+    // consonant its "sul" is right.
+    expect(await correct("L'uomo ha messo la borsa sull albero.", 'it')).toBe(
+      "L'uomo ha messo la borsa sull'albero.",
+    );
+    expect(await correct('La borsa è sull’auto nell atrio.', 'it')).toBe('La borsa è sull’auto nell’atrio.');
+    // "all" is English too: "all inclusive" is left as written.
+    expect(await correct('Abbiamo scelto un albergo all inclusive.', 'it')).toContain('all inclusive');
+    expect(await correct('Un altro ragazzo sta sull banco.', 'it')).toContain('sul banco');
+  });
+
   it('leaves a word the writer put in quotation marks alone (UGCNormal, held out)', async () => {
     // The writer marks "crackear" as a coinage; Hunspell's first idea is "cracker".
     const quoted = 'Meu amigo conseguiu "crackear" o chip do cartucho.';

@@ -37,6 +37,15 @@ export async function correctSpelling(text: string, language: string): Promise<s
   const fixes: (Edit & { readonly word: string })[] = [];
   checks.forEach((check, index) => {
     const { word, start, end } = candidates[index]!;
+    if (language === 'it' && ITALIAN_ELIDED.test(word)) {
+      const vowel = vowelAfter(text, end);
+      // Before a vowel: the apostrophe put back ("sull albero" → "sull'albero"), unless the word is English too
+      // ("all", "dell": below). Before a consonant, Hunspell's full form ("sull banco" → "sul banco").
+      if (vowel !== undefined) {
+        fixes.push({ start, end: vowel, replacement: `${word}${apostropheOf(text)}`, word });
+        return;
+      }
+    }
     if (check.correct) return;
     if (german && isSwissSpelling(word, check.suggestions)) return;
     const fix = confidentSpellingFix(word, check.suggestions, {
@@ -56,6 +65,28 @@ export async function correctSpelling(text: string, language: string): Promise<s
     fixes.filter((fix) => !foreign.has(fix.word)),
   );
 }
+
+/**
+ * An Italian preposition or word elided before a vowel, written without its apostrophe ("sull", "dell",
+ * "quell"). Before a vowel the writer meant the elided form ("sull'albero"), which Hunspell does not
+ * suggest; before a consonant the full one, Hunspell's fix ("sull banco" → "sul banco").
+ */
+const ITALIAN_ELIDED = /^(?:dell|nell|sull|dall|all|coll|quell|bell|sant)$/iu;
+
+/**
+ * Where the next word starts (a code point offset), when only spaces come before it from `end` and it starts
+ * with a vowel or an h; else undefined.
+ */
+function vowelAfter(text: string, end: number): number | undefined {
+  const spaces = Array.from(text)
+    .slice(end)
+    .join('')
+    .match(/^[ \t]+(?=[aeiouhàèéìòù])/iu)?.[0];
+  return spaces === undefined ? undefined : end + spaces.length;
+}
+
+/** The apostrophe a text writes with: typographic when it has one, else straight. */
+const apostropheOf = (text: string): string => (text.includes('’') ? '’' : "'");
 
 /** A German word with "ss" that Hunspell knows with "ß" instead ("grossen" → "großen"). */
 function isSwissSpelling(word: string, suggestions: readonly string[]): boolean {
