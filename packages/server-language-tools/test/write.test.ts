@@ -109,6 +109,13 @@ describe('POST /v2/write/correct', () => {
       target_lang: 'pt-BR',
     });
     expect(texts(brazilian)).toEqual(['O ônibus econômico chegou à recepção com a equipe.']);
+    // A name is not a spelling of the other variant (UGCNormal: "Palo Santo" became "Paló Santo"); a sentence
+    // start is still converted.
+    const named = await correct({
+      text: ['O perfume Palo Santo é económico. Económico e bom.'],
+      target_lang: 'pt-BR',
+    });
+    expect(texts(named)).toEqual(['O perfume Palo Santo é econômico. Econômico e bom.']);
   });
 
   it('accepts a form-encoded body', async () => {

@@ -1,4 +1,4 @@
-import { withoutAccents } from './edits.js';
+import { startsSentence, withoutAccents } from './edits.js';
 import { checkWords } from './hunspell.js';
 
 export type PortugueseVariant = 'pt-BR' | 'pt-PT';
@@ -44,7 +44,13 @@ export async function convertPortuguese(text: string, target: PortugueseVariant)
     if (variant) replacements.set(word, variant);
   });
   if (replacements.size === 0) return current;
-  return current.replace(/[\p{L}\p{M}]+/gu, (word) => replacements.get(word) ?? word);
+  // A capital inside a sentence makes a name, not a spelling of the other variant ("Palo Santo").
+  return current.replace(/[\p{L}\p{M}]+/gu, (word, offset: number) =>
+    word[0] !== word[0]?.toLowerCase() &&
+    !startsSentence(current, Array.from(current.slice(0, offset)).length)
+      ? word
+      : (replacements.get(word) ?? word),
+  );
 }
 
 function isVariantOf(word: string, suggestion: string): boolean {
