@@ -1,18 +1,19 @@
 /**
- * `correct` on public learner corpora, judged by the corpora's own references: JFLEG (English, four
- * references per sentence; an edit is right when any reference makes it) and COWS-L2H (Spanish, one
- * corrected version). Precision = right edits / edits made, recall = right edits / edits the (best)
- * reference makes. Also: edits made on correct text (Debian catalogue messages in German, French, Italian,
- * Portuguese; any edit there is a false alarm). Sources and licences: bench/data/README.md.
- * Run: npx tsx --conditions @glossa/source bench/write-corpora.ts [--edits]
+ * `correct` as the server runs it per text (`correctText`: the language's checker, Portuguese variant
+ * conversion first) on public learner corpora, judged by the corpora's own references: JFLEG (English, four
+ * references per sentence; an edit is right when any reference makes it), COWS-L2H (Spanish), MERLIN
+ * (German, Italian), VALICO (Italian), UGCNormal (Brazilian Portuguese). Precision = right edits / edits made,
+ * recall = right edits / edits the (best) reference makes. Also: edits made on correct text (Debian catalogue
+ * messages in German, French, Italian, Portuguese; any edit there is a false alarm). Sources and licences:
+ * bench/data/README.md, test/fixtures/write/README.md.
+ * Run: npx tsx --conditions @glossa/source bench/write-corpora.ts [--edits] [--adjudicated] [--only=LABEL]
  */
 import { readFileSync } from 'node:fs';
-import { correctEnglish } from '../src/write/english.js';
-import { correctFrench } from '../src/write/french.js';
 import { closeGrammalecte } from '../src/write/grammalecte.js';
 import { closeEnglish } from '../src/write/harper.js';
 import { closeHunspell } from '../src/write/hunspell.js';
-import { correctSpelling } from '../src/write/spelling.js';
+import { correctText } from '../src/write/improve.js';
+import { writeLanguage } from '../src/write/languages.js';
 import { readDebianTexts } from './detect-debian.js';
 import { edits } from './write-metrics.js';
 
@@ -201,12 +202,18 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   type Run = [string, Judged[], (text: string) => Promise<string>, boolean, string];
   const runs = (
     [
-      ['JFLEG en', readCorpus('jfleg-test.tsv'), (text: string) => correctEnglish(text, 'en-US'), true, 'en'],
+      [
+        'JFLEG en',
+        readCorpus('jfleg-test.tsv'),
+        (text: string) => correctText(text, writeLanguage('en-US')!),
+        true,
+        'en',
+      ],
       ...LEARNER_CORPORA.map(
         ({ label, file, language, fresh }): Run => [
           label,
           readCorpus(file),
-          (text) => correctSpelling(text, language),
+          (text) => correctText(text, writeLanguage(language)!),
           !fresh || showFresh,
           language.slice(0, 2),
         ],
@@ -239,18 +246,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     byLanguage.set(language, total);
   }
   for (const [language, total] of byLanguage) console.log(`all slices, ${language}: ${describeScore(total)}`);
-  const clean: [string, (text: string) => Promise<string>][] = [
-    ['de', (text) => correctSpelling(text, 'de')],
-    ['fr', (text) => correctFrench(text)],
-    ['it', (text) => correctSpelling(text, 'it')],
-    ['pt', (text) => correctSpelling(text, 'pt-BR')],
+  // Language label of the Debian texts → write language.
+  const clean: [string, string][] = [
+    ['de', 'de'],
+    ['fr', 'fr'],
+    ['it', 'it'],
+    ['pt', 'pt-BR'],
   ];
   const debian = only === undefined ? readDebianTexts() : [];
-  for (const [language, correct] of clean) {
+  for (const [language, code] of clean) {
     const texts = debian.filter((text) => text.label === language);
     let changed = 0;
     for (const { text } of texts) {
-      const output = await correct(text);
+      const output = await correctText(text, writeLanguage(code)!);
       if (output !== text) {
         changed++;
         if (show) console.log(`  changed ${language}: ${text} → ${output}`);

@@ -88,7 +88,7 @@ export async function improveTexts(request: ImproveRequest): Promise<Improvement
   }
   const improved: Improvement[] = [];
   for (const text of request.texts) {
-    let output = await correct(text, language);
+    let output = await correctText(text, language);
     if (rewrite && request.mode === 'rephrase') output = applyRewrite(output, rewrite);
     improved.push({ text: output, detected_source_language: baseLanguage(target), target_language: target });
   }
@@ -110,7 +110,8 @@ async function mostlyKnownWords(text: string, language: string): Promise<boolean
   return known >= 0.8 * counted.length;
 }
 
-async function correct(text: string, language: WriteLanguage): Promise<string> {
+/** `correct` for one text in a write language, with that language's checker: what the route does per text. */
+export async function correctText(text: string, language: WriteLanguage): Promise<string> {
   if (text.trim() === '') return text;
   try {
     switch (language.checker) {
