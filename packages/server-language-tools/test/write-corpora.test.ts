@@ -61,7 +61,7 @@ async function score(corpus: readonly Judged[], targetLang: string) {
   return { result, refused };
 }
 
-/** Wrong edits measured per slice (word-usage check, 2026-11-26; UGCNormal references repaired, 2026-11-27); they may not grow. */
+/** Wrong edits measured per slice (word-usage check, 2026-11-26; UGCNormal references repaired later that day); they may not grow. */
 const MEASURED_WRONG: Readonly<Record<string, number>> = {
   'COWS-L2H es, tuned': 6,
   'COWS-L2H es, held out': 14,
