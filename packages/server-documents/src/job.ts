@@ -178,6 +178,50 @@ export async function settleRefund(
   await settled(refund.id);
 }
 
+/**
+ * How long before the oldest document that can still apply one of its ids (see `pruneOperations`) the
+ * documents' operation ids are kept: a day.
+ */
+export const OPERATION_MARGIN_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Forgets the documents' usage operation ids (`documents/<id>/reservation`, `documents/<id>/refund`) that
+ * nothing can apply again, from the periodic sweeps; how many. `oldestActive` is the upload time of the
+ * oldest document that is queued, translating or owes its refund (none: undefined).
+ *
+ * Why that bound is safe. A document's ids are applied by an attempt of its job (the reservation of the
+ * characters a job reads, the refund when it fails) and by the recovery of a refund its row marks owed.
+ * An attempt starts only on a queued row (the SQLite queue's `start`, a fleet's `claim`, both conditional
+ * on `queued`), and the row stays queued or translating until the attempt finishes or fails it; a failed
+ * row owes its refund (and the sweeps keep it) until the refund is applied, then the mark is cleared. A
+ * done or failed-and-refunded document is never run again, and it is never marked owed again. So an id
+ * that can still be applied again belongs to a row that is queued, translating or owes its refund, and
+ * was recorded after that row's upload (`created_at`): every id recorded before the oldest such upload
+ * belongs to a document that is finished for good, or gone. Rows of such documents expire
+ * (`documents.expirySeconds`, default a day) and are swept; that does not matter here, nor does the
+ * expiry setting (a document queued for longer than it, or an expiry lowered since, keeps its ids).
+ *
+ * The margin (`OPERATION_MARGIN_MS`, a day, subtracted from the bound) covers an attempt still running
+ * on a row that no longer holds it: taken over on a fleet after its instance lost its lease, or done,
+ * expired or downloaded under it. Such an attempt may still reserve once, with the id its document
+ * already used (then it learns that it lost the row and stops, job.ts `reserveCharacters`): it does so
+ * right after reading the document (seconds to minutes; a day is also longer than the longest
+ * `jobTimeoutSeconds`, 86,399). The margin also covers the clocks: `created_at` and `applied_at` come from
+ * one clock (the database's `now()` on PostgreSQL, the process's on SQLite), unless it is set back.
+ *
+ * An id is kept, so, a day after it was recorded, longer while an older document is still queued,
+ * translating or owes its refund: one row of the spine's `usage_operations` (about 60 bytes) per failed
+ * document and per image job.
+ */
+export async function pruneOperations(
+  context: ServiceContext,
+  oldestActive: Date | undefined,
+  now = new Date(),
+): Promise<number> {
+  const from = oldestActive && oldestActive < now ? oldestActive : now;
+  return context.storage.pruneUsageOperations('documents/', new Date(from.getTime() - OPERATION_MARGIN_MS));
+}
+
 /** The `error_message` a failed job reports; whether the failure is unexpected (to be logged). */
 export function failureOf(error: unknown): { message: string; unexpected: boolean } {
   if (error instanceof EngineError)

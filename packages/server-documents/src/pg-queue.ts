@@ -29,6 +29,7 @@ import {
   crashPoints,
   failureOf,
   type OwedRefund,
+  pruneOperations,
   reserveCharacters,
   settleRefund,
   translateDocument,
@@ -225,7 +226,13 @@ export async function createPgDocumentQueue(
   const stopLeaseChecks = repeatEvery(options.leaseCheckMs ?? 5000, checkLeases, (error) =>
     options.logWarning?.('document lease check failed', { err: error }),
   );
-  const sweep = () => documents.sweep().catch(() => 0);
+  /** Expired documents removed, then the usage operation ids nothing can apply again (job.ts). */
+  const sweep = async () => {
+    await documents.sweep().catch(() => 0);
+    await (async () => pruneOperations(context, await documents.oldestActive()))().catch((error) =>
+      options.logWarning?.('sweep of document usage operations failed', { err: error }),
+    );
+  };
   await settleOwed().catch((error) => options.logWarning?.('owed document refunds failed', { err: error }));
   await sweep();
   const stopSweeps = repeatEvery(options.sweepIntervalMs ?? 60_000, sweep, () => {});

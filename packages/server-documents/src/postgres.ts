@@ -390,6 +390,14 @@ export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
      * Removes every expired document but those owing a refund (any instance may: the statement is its own
      * lock); how many.
      */
+    /** The upload time of the oldest document queued, translating or owing its refund; undefined: none. */
+    async oldestActive(): Promise<Date | undefined> {
+      const { rows } = await pool.query<{ oldest: Date | null }>(
+        `SELECT MIN(created_at) AS oldest FROM documents
+         WHERE status IN ('queued', 'translating') OR refund_pending`,
+      );
+      return rows[0]?.oldest ?? undefined;
+    },
     async sweep(): Promise<number> {
       const { rowCount } = await pool.query(
         'DELETE FROM documents WHERE expires_at <= now() AND NOT refund_pending',

@@ -4,7 +4,8 @@
  * queued again; nothing is billed twice, since the upload reserved the characters). A failed job refunds
  * them exactly once, even across a crash (job.ts): refunds left owed by a crash are applied at start. A format read by the job (OCR of images) is read here, not at upload: its source language is
  * detected here when not given, and the characters it read are reserved here (a full quota fails the job).
- * Expired documents (downloaded or not) are swept on start and every minute.
+ * Expired documents (downloaded or not) are swept on start and every minute, and with them the usage
+ * operation ids that no document can apply again (job.ts `pruneOperations`).
  */
 import { readFileSync } from 'node:fs';
 import type { ServiceContext } from '@glossa/server/feature';
@@ -15,6 +16,7 @@ import {
   crashPoints,
   failureOf,
   type OwedRefund,
+  pruneOperations,
   reserveCharacters,
   settleRefund,
   translateDocument,
@@ -30,6 +32,8 @@ export interface DocumentQueueOptions {
   readonly sweepIntervalMs?: number;
   /** Where unexpected job failures are reported (never with document content or keys). */
   readonly logError?: (error: unknown, documentId: string) => void;
+  /** Where a failed sweep of the documents' usage operation ids is reported. */
+  readonly logWarning?: (message: string, detail?: Record<string, unknown>) => void;
 }
 
 /** What the routes ask of a queue, whatever runs it. */
@@ -139,13 +143,21 @@ export function createDocumentQueue(
     }
   }
 
+  /** Expired documents removed, then the usage operation ids nothing can apply again (job.ts). */
+  let pruning: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    store.sweep();
+    pruning = (async () => pruneOperations(context, store.oldestActive()))().catch((error) =>
+      options.logWarning?.('sweep of document usage operations failed', { err: error }),
+    );
+  };
   store.requeueInterrupted();
   recover();
-  store.sweep();
+  sweep();
   const sweeper = setInterval(() => {
     if (closed) return;
     recover();
-    store.sweep();
+    sweep();
   }, options.sweepIntervalMs ?? 60_000);
   sweeper.unref();
   setImmediate(pump);
@@ -161,7 +173,7 @@ export function createDocumentQueue(
     async close(): Promise<void> {
       closed = true;
       clearInterval(sweeper);
-      await Promise.allSettled([...running, recovering]);
+      await Promise.allSettled([...running, recovering, pruning]);
       if (db.open) db.close();
     },
   };

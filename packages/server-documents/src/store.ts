@@ -139,6 +139,11 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       `UPDATE documents SET status = 'queued', started_at = NULL WHERE status = 'translating'`,
     ),
     remove: db.prepare('DELETE FROM documents WHERE id = ?'),
+    // The documents that can still apply a usage operation (job.ts `pruneOperations`).
+    oldestActive: db.prepare(
+      `SELECT MIN(created_at) AS oldest FROM documents
+       WHERE status IN ('queued', 'translating') OR refund_pending = 1`,
+    ),
     // Kept while a refund is owed, so that the restart finds it.
     expired: db.prepare('SELECT id FROM documents WHERE expires_at <= ? AND refund_pending = 0'),
     chunks: db.prepare('SELECT digest, outputs FROM document_chunks WHERE document_id = ?'),
@@ -274,6 +279,11 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
     },
     async counts(): Promise<{ queued: number; translating: number }> {
       return sql.counts.get() as { queued: number; translating: number };
+    },
+    /** The upload time of the oldest document queued, translating or owing its refund; undefined: none. */
+    oldestActive(): Date | undefined {
+      const { oldest } = sql.oldestActive.get() as { oldest: string | null };
+      return oldest === null ? undefined : new Date(oldest);
     },
     /** Removes every expired document; returns how many. */
     sweep(now = new Date()): number {

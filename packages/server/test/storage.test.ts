@@ -274,6 +274,48 @@ for (const [name, backend, skip] of BACKENDS) {
       }
     });
 
+    it('forgets the operation ids of one prefix recorded before a bound; the others still apply once', async () => {
+      const { first, second } = await backend.open();
+      const other = await second();
+      try {
+        await first.createAccount(account('acct-8'));
+        const refund = reservation('acct-8', -5);
+        const minutes = { ...reservation('acct-8', 2), product: 'speech_to_text' as const };
+        expect(await first.applyUsageOnce('documents/d8/refund', refund)).toBe(true);
+        expect(
+          await first.reserveCharacters(
+            reservation('acct-8', 7, { operationId: 'documents/d8/reservation' }),
+          ),
+        ).toBe(true);
+        expect(await first.applyUsageOnce('voice/voice_jobs/j8/minutes', minutes)).toBe(true);
+        // A prefix that only looks alike ('documents' without its slash) is another prefix.
+        expect(await first.applyUsageOnce('documentsX/d8/refund', refund)).toBe(true);
+        // A bound before they were recorded forgets none of them.
+        expect(await other.pruneUsageOperations('documents/', new Date(Date.now() - 60_000))).toBe(0);
+        expect(await first.applyUsageOnce('documents/d8/refund', refund)).toBe(false);
+        // A bound after them: the two 'documents/' ids go, on the other handle too; the rest stay.
+        const bound = new Date(Date.now() + 1000);
+        expect(await other.pruneUsageOperations('documents/', bound)).toBe(2);
+        expect(await other.pruneUsageOperations('documents/', bound)).toBe(0);
+        expect(await other.applyUsageOnce('voice/voice_jobs/j8/minutes', minutes)).toBe(false);
+        expect(await other.applyUsageOnce('documentsX/d8/refund', refund)).toBe(false);
+        // Forgotten: applying the id again applies its units again (why a feature prunes only ids that
+        // nothing can apply again).
+        expect(await first.applyUsageOnce('documents/d8/refund', refund)).toBe(true);
+        expect(
+          (await other.usageTotals('acct-8', 'key-1', '2026-11-01', '2026-12-01')).sort((a, b) =>
+            a.product.localeCompare(b.product),
+          ),
+        ).toEqual([
+          { product: 'speech_to_text', accountUnits: 2, keyUnits: 2 },
+          { product: 'translate', accountUnits: 7 - 5 - 5 - 5, keyUnits: 7 - 5 - 5 - 5 },
+        ]);
+      } finally {
+        await first.close();
+        await other.close();
+      }
+    });
+
     it('opens again on the same data with the schema already there', async () => {
       const { first, second } = await backend.open();
       await first.createAccount(account('acct-5'));

@@ -50,4 +50,8 @@ export const MIGRATIONS: readonly string[] = [
     applied_at TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  // Operation ids are forgotten by age (`pruneUsageOperations`, from the features' periodic sweeps).
+  `
+  CREATE INDEX usage_operations_applied ON usage_operations(applied_at);
+  `,
 ];

@@ -67,4 +67,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
   );
   `,
+  // Operation ids are forgotten by age (`pruneUsageOperations`, from the features' periodic sweeps).
+  `
+  CREATE INDEX usage_operations_applied ON usage_operations(applied_at);
+  `,
 ];

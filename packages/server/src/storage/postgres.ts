@@ -246,6 +246,13 @@ export async function createPostgresStorage(
     async commitUsage() {
       // Each record was written at once.
     },
+    async pruneUsageOperations(prefix, appliedBefore) {
+      const { rowCount } = await pool.query(
+        'DELETE FROM usage_operations WHERE applied_at < $1 AND starts_with(id, $2)',
+        [appliedBefore, prefix],
+      );
+      return rowCount ?? 0;
+    },
     async usageTotals(accountId, keyId, from, to): Promise<UsageTotal[]> {
       const { rows } = await pool.query<{ product: UsageProduct; account_units: number; key_units: number }>(
         `SELECT product, SUM(units) AS account_units, SUM(CASE WHEN key_id = $1 THEN units ELSE 0 END) AS key_units

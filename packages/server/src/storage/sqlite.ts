@@ -89,6 +89,9 @@ export function createSqliteStorage(dataDir: string): Storage {
        ON CONFLICT(account_id, day, product, key_id, custom_tag) DO UPDATE SET units = units + excluded.units`,
     ),
     hasOperation: db.prepare('SELECT 1 FROM usage_operations WHERE id = ?'),
+    pruneOperations: db.prepare(
+      'DELETE FROM usage_operations WHERE applied_at < ? AND substr(id, 1, length(?)) = ?',
+    ),
     addOperation: db.prepare(
       'INSERT INTO usage_operations (id, applied_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
     ),
@@ -268,6 +271,9 @@ export function createSqliteStorage(dataDir: string): Storage {
     },
     async commitUsage() {
       flush();
+    },
+    async pruneUsageOperations(prefix, appliedBefore) {
+      return statements.pruneOperations.run(appliedBefore.toISOString(), prefix, prefix).changes;
     },
     async usageTotals(accountId, keyId, from, to): Promise<UsageTotal[]> {
       flush();

@@ -117,6 +117,13 @@ export interface Storage {
    */
   applyUsageOnce(operationId: string, record: UsageRecord): Promise<boolean>;
   /**
+   * Forgets the operation ids starting with `prefix` (e.g. `documents/`) that were recorded before
+   * `appliedBefore` (by `applyUsageOnce` or a reservation's `operationId`); how many. Once forgotten, an id
+   * applies its units again: the feature that owns the prefix calls this only with a bound before which
+   * none of its operations can be applied again (each says why, next to its call).
+   */
+  pruneUsageOperations(prefix: string, appliedBefore: Date): Promise<number>;
+  /**
    * Commits the usage recorded so far now (the SQLite store writes usage behind; PostgreSQL writes each
    * record at once): for a caller whose next durable write relies on it, e.g. a failed document marked
    * as owing the refund of its upload's reservation (a crash must not keep the mark and lose the

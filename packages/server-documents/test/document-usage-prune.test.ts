@@ -1,0 +1,352 @@
+/**
+ * The documents' usage operation ids (`documents/<id>/refund`, `documents/<id>/reservation`, the spine's
+ * `usage_operations`) are forgotten by the sweeps once nothing can apply them again (job.ts
+ * `pruneOperations`): those recorded a day before the oldest document that is queued, translating or owes
+ * its refund, or a day ago when there is none. A server's sweep removes old ids of documents that are gone
+ * and keeps a recent one, which still prevents a refund applied twice (a row marked owed again, as a crash
+ * after the refund leaves it, is recovered without a second refund). An old id whose document still owes
+ * its refund is kept, whatever its age, until the refund is settled. On SQLite (the data directory) and on
+ * PostgreSQL (a real cluster); real Apertium on a mode whose pipeline exits, so the jobs fail for real.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createApertiumEngine,
+  createPostgresStorage,
+  createSqliteStorage,
+  type GlossaServer,
+  type Storage,
+  startServer,
+} from '@glossa/server';
+import type { ServiceContext } from '@glossa/server/feature';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
+import { openDocumentDatabase } from '../src/db.js';
+import { documentsFeature } from '../src/index.js';
+import { pruneOperations } from '../src/job.js';
+import { createPostgresDocuments } from '../src/postgres.js';
+import { createDocumentStore } from '../src/store.js';
+import { upload } from './document-helpers.js';
+import type { TestServer } from './helpers.js';
+import { createDatabase } from './storage-probe.js';
+
+const DEV_KEY = 'documents-usage-prune-dev-key-01';
+const TEXT = 'The red car is fast. The house is big.\n'.repeat(20);
+const DAY = 24 * 60 * 60 * 1000;
+/** Ids of documents long gone, recorded three days ago. */
+const GONE = 2000;
+
+const dir = mkdtempSync(join(tmpdir(), 'glossa-document-prune-'));
+// Real Apertium machinery on a fake mode: the pipeline exits at once, the engine reports an EngineError.
+const modesDir = join(dir, 'modes');
+mkdirSync(modesDir);
+writeFileSync(join(modesDir, 'eng-spa.mode'), `sed -u -z 'Q5'\n`);
+
+let cluster: PostgresCluster | undefined;
+beforeAll(async () => {
+  if (hasPostgres) cluster = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await cluster?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+if (!hasPostgres) console.warn('Skipping the PostgreSQL document prune tests: postgresql is not installed.');
+
+/** SQL on the storage behind a server (closed or not), whichever backend. */
+interface Probe {
+  /** Rows of a query; `?` placeholders, `$n` on PostgreSQL. Spine tables and the documents'. */
+  query(sql: { sqlite: string; postgres: string }, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  /** Adds `count` ids `documents/gone-<n>/refund` (and one id of another prefix) recorded `ago` ms ago. */
+  seedGone(count: number, ago: number): Promise<void>;
+  /** The spine's storage and the documents' store, opened on the same data (the server closed). */
+  open(): Promise<{ storage: Storage; oldestActive(): Promise<Date | undefined>; close(): Promise<void> }>;
+  readonly options: { dataDir: string; databaseUrl?: string };
+}
+
+function sqliteProbe(): Probe {
+  const dataDir = mkdtempSync(join(dir, 'data-'));
+  const run = (sql: string, params: unknown[]) => {
+    // The spine's tables are in glossa.sqlite, the documents' in documents.sqlite.
+    const file = /\busage_operations\b|\busage\b/.test(sql) ? 'glossa.sqlite' : 'documents.sqlite';
+    const db = new Database(join(dataDir, file));
+    db.pragma('busy_timeout = 5000');
+    try {
+      const statement = db.prepare(sql);
+      if (statement.reader) return statement.all(...params) as Record<string, unknown>[];
+      statement.run(...params);
+      return [];
+    } finally {
+      db.close();
+    }
+  };
+  return {
+    options: { dataDir },
+    async query(sql, params = []) {
+      return run(sql.sqlite, params);
+    },
+    async seedGone(count, ago) {
+      const db = new Database(join(dataDir, 'glossa.sqlite'));
+      try {
+        const at = new Date(Date.now() - ago).toISOString();
+        const insert = db.prepare('INSERT INTO usage_operations (id, applied_at) VALUES (?, ?)');
+        db.transaction(() => {
+          for (let n = 0; n < count; n++) insert.run(`documents/gone-${n}/refund`, at);
+          insert.run('voice/voice_jobs/other/minutes', at);
+        })();
+      } finally {
+        db.close();
+      }
+    },
+    async open() {
+      const storage = createSqliteStorage(dataDir);
+      const { db, folder } = openDocumentDatabase(dataDir);
+      const store = createDocumentStore(db, folder);
+      return {
+        storage,
+        oldestActive: async () => store.oldestActive(),
+        async close() {
+          db.close();
+          await storage.close();
+        },
+      };
+    },
+  };
+}
+
+async function postgresProbe(): Promise<Probe> {
+  const dataDir = mkdtempSync(join(dir, 'data-'));
+  const databaseUrl = await createDatabase(cluster!);
+  const withClient = async <T>(work: (client: pg.Client) => Promise<T>) => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    options: { dataDir, databaseUrl },
+    query: (sql, params = []) =>
+      withClient(async (client) => (await client.query(sql.postgres, params)).rows),
+    seedGone: (count, ago) =>
+      withClient(async (client) => {
+        await client.query(
+          `INSERT INTO usage_operations (id, applied_at)
+           SELECT 'documents/gone-' || n || '/refund', now() - $2 * interval '1 millisecond'
+           FROM generate_series(0, $1 - 1) AS n
+           UNION ALL SELECT 'voice/voice_jobs/other/minutes', now() - $2 * interval '1 millisecond'`,
+          [count, ago],
+        );
+      }),
+    async open() {
+      const storage = await createPostgresStorage(databaseUrl);
+      const documents = createPostgresDocuments(storage.pool, async () => {});
+      return { storage, oldestActive: () => documents.oldestActive(), close: () => storage.close() };
+    },
+  };
+}
+
+const count = async (probe: Probe, prefix: string) =>
+  Number(
+    (
+      await probe.query(
+        {
+          sqlite: 'SELECT COUNT(*) AS n FROM usage_operations WHERE substr(id, 1, ?) = ?',
+          postgres: 'SELECT COUNT(*) AS n FROM usage_operations WHERE left(id, $1) = $2',
+        },
+        [prefix.length, prefix],
+      )
+    )[0]!.n,
+  );
+
+const hasId = async (probe: Probe, id: string) =>
+  (
+    await probe.query(
+      {
+        sqlite: 'SELECT 1 FROM usage_operations WHERE id = ?',
+        postgres: 'SELECT 1 FROM usage_operations WHERE id = $1',
+      },
+      [id],
+    )
+  ).length === 1;
+
+const refundPending = async (probe: Probe, id: string) =>
+  Boolean(
+    (
+      await probe.query(
+        {
+          sqlite: 'SELECT refund_pending AS owed FROM documents WHERE id = ?',
+          postgres: 'SELECT refund_pending AS owed FROM documents WHERE id = $1',
+        },
+        [id],
+      )
+    )[0]!.owed,
+  );
+
+/** As a crash between the refund and the clearing of its mark leaves the row: owed again. */
+const markOwed = (probe: Probe, id: string) =>
+  probe.query(
+    {
+      sqlite: 'UPDATE documents SET refund_pending = 1 WHERE id = ?',
+      postgres: 'UPDATE documents SET refund_pending = TRUE WHERE id = $1',
+    },
+    [id],
+  );
+
+/** Moves the document's upload, and the time its refund's id was recorded, `ago` ms back. */
+const backdate = async (probe: Probe, id: string, ago: number) => {
+  await probe.query(
+    {
+      sqlite: `UPDATE documents SET created_at = ? WHERE id = ?`,
+      postgres: `UPDATE documents SET created_at = $1 WHERE id = $2`,
+    },
+    [new Date(Date.now() - ago).toISOString(), id],
+  );
+  await probe.query(
+    {
+      sqlite: `UPDATE usage_operations SET applied_at = ? WHERE id = ?`,
+      postgres: `UPDATE usage_operations SET applied_at = $1 WHERE id = $2`,
+    },
+    [new Date(Date.now() - ago).toISOString(), `documents/${id}/refund`],
+  );
+};
+
+const start = (probe: Probe) =>
+  startServer({
+    ...probe.options,
+    port: 0,
+    freePort: 0,
+    host: '127.0.0.1',
+    logger: false,
+    devKey: DEV_KEY,
+    engines: [createApertiumEngine({ modesDir })],
+    features: [documentsFeature()],
+  });
+
+async function call(server: GlossaServer, path: string, body?: unknown) {
+  const response = await fetch(server.url + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Service-Auth-Key ${DEV_KEY}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return response.json() as Promise<Record<string, unknown>>;
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Uploads a document whose job fails, and waits for its refund to be applied and its mark cleared. */
+async function failedDocument(server: GlossaServer, probe: Probe): Promise<string> {
+  const t = { server: { url: server.url, devKey: DEV_KEY } } as unknown as TestServer;
+  const uploaded = await upload(t, 'failing.txt', TEXT, { target_lang: 'ES', source_lang: 'EN' });
+  expect(uploaded.status).toBe(200);
+  const { document_id: id, document_key: key } = uploaded.data as {
+    document_id: string;
+    document_key: string;
+  };
+  await waitFor(
+    async () => (await call(server, `/v2/document/${id}`, { document_key: key })).status === 'error',
+    'the failure',
+  );
+  await waitFor(async () => !(await refundPending(probe, id)), 'the refund');
+  expect((await call(server, '/v2/usage')).character_count).toBe(0);
+  return id;
+}
+
+const BACKENDS: [string, () => Promise<Probe>, boolean][] = [
+  ['SQLite', async () => sqliteProbe(), false],
+  ['PostgreSQL', () => postgresProbe(), !hasPostgres],
+];
+
+for (const [name, makeProbe, skip] of BACKENDS) {
+  describe.skipIf(skip)(`the documents' usage operation ids (${name})`, () => {
+    it("a server's sweep forgets old ids of documents that are gone; a recent id still prevents a second refund", async () => {
+      const probe = await makeProbe();
+      let server = await start(probe);
+      let id: string;
+      try {
+        id = await failedDocument(server, probe);
+      } finally {
+        await server.close();
+      }
+      const refundId = `documents/${id}/refund`;
+      expect(await hasId(probe, refundId)).toBe(true);
+      await probe.seedGone(GONE, 3 * DAY);
+      // A crash after the refund, before its mark was cleared, leaves the row owing it again.
+      await markOwed(probe, id);
+      const before = await count(probe, 'documents/');
+      expect(before).toBe(GONE + 1);
+
+      server = await start(probe);
+      try {
+        // The sweep at start: the gone documents' ids go; the recent one stays, and the recovery finds it
+        // applied (refunded once: 0, not minus the upload).
+        await waitFor(async () => (await count(probe, 'documents/')) === 1, 'the sweep');
+        await waitFor(async () => !(await refundPending(probe, id)), 'the recovery');
+        expect(await hasId(probe, refundId)).toBe(true);
+        expect((await call(server, '/v2/usage')).character_count).toBe(0);
+        // Another feature's prefix is not the documents' to forget.
+        expect(await count(probe, 'voice/')).toBe(1);
+        console.info(
+          `${name}: usage_operations 'documents/' rows before the sweep ${before}, after ${await count(probe, 'documents/')}`,
+        );
+      } finally {
+        await server.close();
+      }
+    }, 90_000);
+
+    it('keeps the ids of a document that still owes its refund, however old, until the refund is settled', async () => {
+      const probe = await makeProbe();
+      const server = await start(probe);
+      let id: string;
+      try {
+        id = await failedDocument(server, probe);
+      } finally {
+        await server.close();
+      }
+      const refundId = `documents/${id}/refund`;
+      // Uploaded, failed and refunded three days ago; a crash left the mark: the refund is owed still.
+      await markOwed(probe, id);
+      await backdate(probe, id, 3 * DAY);
+      await probe.seedGone(GONE, 3.5 * DAY);
+      const opened = await probe.open();
+      try {
+        const context = { storage: opened.storage } as unknown as ServiceContext;
+        const oldest = await opened.oldestActive();
+        expect(oldest).toBeDefined();
+        expect(Date.now() - oldest!.getTime()).toBeGreaterThan(3 * DAY - 60_000);
+        // The bound is a day before that upload: the owed refund's id stays, and so do the gone ids
+        // recorded after the bound.
+        expect(await pruneOperations(context, oldest)).toBe(0);
+        expect(await hasId(probe, refundId)).toBe(true);
+        // Recovered (its refund applied once: the id is there), the mark cleared: nothing can apply the
+        // document's ids any more, and the bound is a day ago.
+        await probe.query(
+          {
+            sqlite: 'UPDATE documents SET refund_pending = 0 WHERE id = ?',
+            postgres: 'UPDATE documents SET refund_pending = FALSE WHERE id = $1',
+          },
+          [id],
+        );
+        expect(await opened.oldestActive()).toBeUndefined();
+        const started = performance.now();
+        expect(await pruneOperations(context, undefined)).toBe(GONE + 1);
+        const ms = performance.now() - started;
+        expect(await count(probe, 'documents/')).toBe(0);
+        expect(await count(probe, 'voice/')).toBe(1);
+        console.info(`${name}: pruned ${GONE + 1} 'documents/' operation ids in ${ms.toFixed(1)} ms`);
+      } finally {
+        await opened.close();
+      }
+    }, 90_000);
+  });
+}
