@@ -46,7 +46,12 @@ export type SyncOutcome =
 
 /** What the main thread sends a worker: an evaluation, or the answer to its words' check. */
 export type ToWorker =
-  | { readonly type: 'evaluate'; readonly id: string; readonly request: QualityRequest }
+  | {
+      readonly type: 'evaluate';
+      readonly id: string;
+      /** The request, or its JSON gzip-compressed (as the SQLite jobs store it), which the thread reads. */
+      readonly request: QualityRequest | Uint8Array;
+    }
   | { readonly type: 'evaluate-sync'; readonly request: SyncQualityRequest }
   | {
       readonly type: 'checked';
@@ -71,8 +76,11 @@ export type FromWorker =
   | { readonly type: 'sync'; readonly outcome: SyncOutcome };
 
 export interface EvaluationPool {
-  /** Evaluates a job on a thread: its report, or undefined when the pool was closed before it finished. */
-  evaluate(id: string, request: QualityRequest): Promise<EvaluatedJob | undefined>;
+  /**
+   * Evaluates a job on a thread: its report, or undefined when the pool was closed before it finished. The
+   * request may be its JSON gzip-compressed: the thread decompresses and parses it.
+   */
+  evaluate(id: string, request: QualityRequest | Uint8Array): Promise<EvaluatedJob | undefined>;
   /**
    * Evaluates a synchronous request on a thread, after the ones before it when `syncConcurrency` run;
    * undefined when the pool was closed before it finished.

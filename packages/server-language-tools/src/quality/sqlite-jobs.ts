@@ -46,6 +46,12 @@ export const QUALITY_MIGRATIONS: readonly string[] = [
   -- JSON, whose write held the event loop for seconds; compressed it is a few MB.
   ALTER TABLE quality_jobs ADD COLUMN report_gzip BLOB;
   `,
+  `
+  -- What to evaluate, gzip-compressed (request stays NULL), until the job finishes: a request at the input
+  -- limits is 10 MB of JSON, whose insert, and the claim's update that rewrote the whole row, held the event
+  -- loop for hundreds of ms each; compressed it is about 1 MB. The thread decompresses and parses it.
+  ALTER TABLE quality_jobs ADD COLUMN request_gzip BLOB;
+  `,
 ];
 
 /** Jobs evaluated at the same time, each on a worker thread (pool.ts). */
@@ -55,7 +61,9 @@ const SWEEP_MS = 60_000;
 
 interface ClaimedRow {
   id: string;
-  request: string;
+  /** Jobs queued before the requests were compressed. */
+  request: string | null;
+  request_gzip: Buffer | null;
   attempt: number;
 }
 
@@ -82,9 +90,9 @@ export function openQualityJobs(
     'SELECT COUNT(*) AS n FROM quality_jobs WHERE account_id = ? AND (expires_at IS NULL OR expires_at > ?)',
   );
   const insertRow = db.prepare(
-    `INSERT INTO quality_jobs (id, account_id, status, request, created_at) VALUES (?, ?, 'queued', ?, ?)`,
+    `INSERT INTO quality_jobs (id, account_id, status, request_gzip, created_at) VALUES (?, ?, 'queued', ?, ?)`,
   );
-  const submit = db.transaction((id: string, accountId: string, request: string): boolean => {
+  const submit = db.transaction((id: string, accountId: string, request: Buffer): boolean => {
     const now = Date.now();
     if (held.get(accountId, now)!.n >= MAX_EVALUATION_JOBS_PER_ACCOUNT) return false;
     insertRow.run(id, accountId, request, now);
@@ -93,10 +101,10 @@ export function openQualityJobs(
   const next = db.prepare<[], ClaimedRow>(
     `UPDATE quality_jobs SET status = 'running', attempt = attempt + 1
      WHERE id = (SELECT id FROM quality_jobs WHERE status = 'queued' ORDER BY rowid LIMIT 1)
-     RETURNING id, request, attempt`,
+     RETURNING id, request, request_gzip, attempt`,
   );
   const finishRow = db.prepare(
-    `UPDATE quality_jobs SET status = ?, report_gzip = ?, request = NULL, finished_at = ?, expires_at = ?
+    `UPDATE quality_jobs SET status = ?, report_gzip = ?, request = NULL, request_gzip = NULL, finished_at = ?, expires_at = ?
      WHERE id = ? AND status = 'running'`,
   );
   const findRow = db.prepare<[string, string, number], { report: string | null; report_gzip: Buffer | null }>(
@@ -143,7 +151,8 @@ export function openQualityJobs(
         await finish(row.id, 'error', utf8Json(abandonedReport(row.id)));
         return;
       }
-      const request = JSON.parse(row.request) as QualityRequest;
+      const request: QualityRequest | Uint8Array =
+        row.request_gzip ?? (JSON.parse(row.request!) as QualityRequest);
       const report = await pool.evaluate(row.id, request);
       // None when the server closes meanwhile: the job stays `running`, and runs again at the next start.
       if (report) await finish(row.id, report.status, report.json);
@@ -168,7 +177,9 @@ export function openQualityJobs(
   return {
     backend: 'sqlite',
     async submit(id, accountId, request) {
-      if (!submit.immediate(id, accountId, JSON.stringify(request))) return false;
+      // Compressed on libuv's thread pool, then a write of about a tenth of the JSON.
+      const compressed = await compressReport(Buffer.from(JSON.stringify(request)));
+      if (!submit.immediate(id, accountId, compressed)) return false;
       // The checks run after the answer: the job is `processing` until then.
       setImmediate(pump);
       return true;

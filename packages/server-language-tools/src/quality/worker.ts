@@ -5,7 +5,16 @@
  * there and their answers come back.
  */
 import { parentPort } from 'node:worker_threads';
-import { evaluate, evaluateSync, SpellingCheckFailed, utf8Json } from './evaluate.js';
+import { gunzipSync } from 'node:zlib';
+import {
+  evaluate,
+  evaluateSync,
+  failedReport,
+  type QualityReport,
+  type QualityRequest,
+  SpellingCheckFailed,
+  utf8Json,
+} from './evaluate.js';
 import type { FromWorker, SyncOutcome, ToWorker } from './pool.js';
 import type { HunspellCheck } from './spelling.js';
 
@@ -46,7 +55,17 @@ port.on('message', async (message: ToWorker) => {
     post({ type: 'sync', outcome }, outcome.kind === 'answer' ? [outcome.json.buffer as ArrayBuffer] : []);
     return;
   }
-  const report = await evaluate(message.id, message.request, hunspell);
+  let report: QualityReport;
+  try {
+    const request =
+      message.request instanceof Uint8Array
+        ? (JSON.parse(gunzipSync(message.request).toString()) as QualityRequest)
+        : message.request;
+    report = await evaluate(message.id, request, hunspell);
+  } catch (error) {
+    // A stored request that cannot be read (never written so by this server).
+    report = failedReport(message.id, (error as Error).message);
+  }
   const json = utf8Json(report);
   post({ type: 'report', status: report.status, json }, [json.buffer as ArrayBuffer]);
 });
