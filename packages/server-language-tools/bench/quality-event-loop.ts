@@ -11,6 +11,11 @@
  *   decompressed on libuv's thread pool for a client that does not accept gzip), and what it did before (parse
  *   the stored JSON, serialize it again), in-process.
  *
+ * - a synchronous evaluation (`POST /v3/quality/evaluate`) of a 0.9 MiB body (50 of those segments): as the
+ *   server runs it now (on a worker thread of the same pool), and as before, on a second server in this
+ *   process with `syncOnEventLoop` (the old path, the same run's baseline); both answers must be equal byte
+ *   for byte. Each is probed through its own server's `/ready` (both servers share this event loop).
+ *
  * Meanwhile another process asks `/ready` every 100 ms (as a load balancer would) and this one records the
  * event loop's delay (monitorEventLoopDelay) and its RSS every 100 ms.
  * Run: npx tsx --conditions @glossa/source bench/quality-event-loop.ts
@@ -36,40 +41,53 @@ const segments = Array.from({ length: 500 }, (_, segment) => ({
 const body = { metadata: { source_language: 'en', target_language: 'es' }, segments };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'glossa-quality-loop-'));
-const server = await startServer({
+const options = {
   dataDir,
   port: 0,
   freePort: 0,
   host: '127.0.0.1',
   logger: false,
   rateLimit: false,
-  features: [languageToolsFeature()],
+} as const;
+const server = await startServer({ ...options, features: [languageToolsFeature()] });
+const loopDir = mkdtempSync(join(tmpdir(), 'glossa-quality-loop-'));
+// The old path of the synchronous alias, for its baseline.
+const onLoop = await startServer({
+  ...options,
+  dataDir: loopDir,
+  features: [languageToolsFeature({ quality: { syncOnEventLoop: true } })],
 });
 const key = (await server.createAccount({ plan: 'paid', qualityAlpha: true })).key;
+const loopKey = (await onLoop.createAccount({ plan: 'paid', qualityAlpha: true })).key;
 const headers = { authorization: `Service-Auth-Key ${key}`, 'content-type': 'application/json' };
 
-// The prober: one /ready at a time, 100 ms apart; prints `<epoch ms> <latency ms>` per answer.
-const prober = spawn(
-  process.execPath,
-  [
-    '-e',
-    `const url = process.argv[1];
-     (async () => { for (;;) { const t = Date.now(); const r = await fetch(url);
-       if (r.status !== 200) process.exit(1); await r.text();
-       console.log(t + ' ' + (Date.now() - t)); await new Promise((ok) => setTimeout(ok, 100)); } })();`,
-    `${server.url}/ready`,
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const probes: [number, number][] = [];
-let pending = '';
-prober.stdout.setEncoding('utf8');
-prober.stdout.on('data', (chunk: string) => {
-  pending += chunk;
-  const lines = pending.split('\n');
-  pending = lines.pop()!;
-  for (const line of lines) probes.push(line.split(' ').map(Number) as [number, number]);
-});
+/** A prober: one /ready at a time, 100 ms apart; `<epoch ms> <latency ms>` per answer. */
+function probe(url: string): { probes: [number, number][]; stop(): void } {
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const url = process.argv[1];
+       (async () => { for (;;) { const t = Date.now(); const r = await fetch(url);
+         if (r.status !== 200) process.exit(1); await r.text();
+         console.log(t + ' ' + (Date.now() - t)); await new Promise((ok) => setTimeout(ok, 100)); } })();`,
+      `${url}/ready`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const probes: [number, number][] = [];
+  let pending = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) probes.push(line.split(' ').map(Number) as [number, number]);
+  });
+  return { probes, stop: () => child.kill() };
+}
+const prober = probe(server.url);
+const loopProber = probe(onLoop.url);
 
 const MiB = 2 ** 20;
 let peakRss = 0;
@@ -77,8 +95,13 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 100);
 
-/** Runs `work`, then says how the event loop and /ready fared meanwhile. */
-async function phase(name: string, work: () => Promise<void>, pause = 1000): Promise<void> {
+/** Runs `work`, then says how the event loop and /ready (of `probes`) fared meanwhile; the slowest /ready. */
+async function phase(
+  name: string,
+  work: () => Promise<void>,
+  pause = 1000,
+  probes = prober.probes,
+): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, pause));
   peakRss = process.memoryUsage().rss;
   const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -98,6 +121,7 @@ async function phase(name: string, work: () => Promise<void>, pause = 1000): Pro
   console.log(
     `| ${name} | ${((to - from) / 1000).toFixed(1)} | ${(delay.max / 1e6).toFixed(0)} / ${(delay.percentile(99) / 1e6).toFixed(0)} | ${during.length} | ${during[Math.floor(during.length / 2)]} / ${during.at(-1)} | ${(peakRss / MiB).toFixed(0)} |`,
   );
+  return during.at(-1) ?? Number.NaN;
 }
 
 // Warm-up: the Spanish dictionary, the routes, a worker thread.
@@ -175,6 +199,40 @@ await phase('before: the poll parsed the stored report and serialized it again',
   JSON.stringify(JSON.parse(json));
 });
 
+// The synchronous alias: a 0.9 MiB body, on a worker thread (now) and on the event loop (before), twice each.
+const syncBody = JSON.stringify({
+  source_lang: 'en',
+  target_lang: 'es',
+  segments: segments.slice(0, 50).map(({ source, target }) => ({ source, translation: target })),
+});
+const answers: string[] = [];
+const evaluateOn = (url: string, authorization: string) => async () => {
+  const reply = await fetch(`${url}/v3/quality/evaluate`, {
+    method: 'POST',
+    headers: { ...headers, authorization },
+    body: syncBody,
+  });
+  if (reply.status !== 200) throw new Error(`/v3/quality/evaluate: ${reply.status}`);
+  answers.push(await reply.text());
+};
+const slowest = { thread: [] as number[], loop: [] as number[] };
+for (let round = 1; round <= 2; round++) {
+  slowest.thread.push(
+    await phase(
+      `now: POST /v3/quality/evaluate, ${(syncBody.length / MiB).toFixed(2)} MiB, on a worker thread (${round})`,
+      evaluateOn(server.url, headers.authorization),
+    ),
+  );
+  slowest.loop.push(
+    await phase(
+      `before: the same on the event loop (syncOnEventLoop) (${round})`,
+      evaluateOn(onLoop.url, `Service-Auth-Key ${loopKey}`),
+      1000,
+      loopProber.probes,
+    ),
+  );
+}
+
 const db = new Database(join(dataDir, 'quality.sqlite'), { readonly: true });
 const { report_gzip: compressed } = db
   .prepare('SELECT report_gzip FROM quality_jobs WHERE id = ?')
@@ -187,8 +245,16 @@ console.log(
 if (stored !== json || size !== Buffer.byteLength(json) || plainSize !== size)
   throw new Error('the reports differ');
 
+const worst = (list: number[]) => Math.max(...list);
+console.log(
+  `synchronous evaluation: answers equal byte for byte: ${new Set(answers).size === 1} (${answers.length}); slowest /ready on the event loop ${worst(slowest.loop)} ms, on a thread ${worst(slowest.thread)} ms: ${(worst(slowest.loop) / worst(slowest.thread)).toFixed(1)}× less`,
+);
+if (new Set(answers).size !== 1) throw new Error('the synchronous answers differ');
+
 clearInterval(sampler);
-prober.kill();
-await server.close();
+prober.stop();
+loopProber.stop();
+await Promise.all([server.close(), onLoop.close()]);
 closeHunspell();
 rmSync(dataDir, { recursive: true, force: true });
+rmSync(loopDir, { recursive: true, force: true });
