@@ -73,6 +73,15 @@ describe('correct makes no harmful edit', () => {
     expect(await correct('Un altro ragazzo sta sull banco.', 'it')).toContain('sul banco');
   });
 
+  it('after an Italian auxiliary, a past participle is meant, not a future (VALICO, held out)', async () => {
+    // Hunspell's first idea for "seguiro" is "seguirò"; after "ha" only "seguito" can be meant.
+    expect(await correct('Si è alzato e ha seguiro la coppia.', 'it')).toBe(
+      'Si è alzato e ha seguito la coppia.',
+    );
+    // Elsewhere the future stays the fix.
+    expect(await correct('Domani seguiro la coppia.', 'it')).toBe('Domani seguirò la coppia.');
+  });
+
   it('leaves a word the writer put in quotation marks alone (UGCNormal, held out)', async () => {
     // The writer marks "crackear" as a coinage; Hunspell's first idea is "cracker".
     const quoted = 'Meu amigo conseguiu "crackear" o chip do cartucho.';

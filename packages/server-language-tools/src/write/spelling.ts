@@ -2,6 +2,8 @@ import {
   applyEdits,
   confidentSpellingFix,
   type Edit,
+  editDistance,
+  matchCase,
   startsSentence,
   withoutAccents,
   words,
@@ -53,6 +55,11 @@ export async function correctSpelling(text: string, language: string): Promise<s
       accentsDecide: !german,
     });
     if (fix === undefined || (counts && !usageBacksFix(word, fix, counts))) return;
+    if (language === 'it' && ITALIAN_FUTURE.test(fix) && afterItalianAuxiliary(text, start)) {
+      const participle = italianParticiple(word, check.suggestions);
+      if (participle !== undefined) fixes.push({ start, end, replacement: participle, word });
+      return;
+    }
     fixes.push({ start, end, replacement: fix, word });
   });
   const foreign = await englishWords(
@@ -87,6 +94,33 @@ function vowelAfter(text: string, end: number): number | undefined {
 
 /** The apostrophe a text writes with: typographic when it has one, else straight. */
 const apostropheOf = (text: string): string => (text.includes('’') ? '’' : "'");
+
+/** An Italian future form (first or third person singular: "seguirò", "sarà"). */
+const ITALIAN_FUTURE = /r[òà]$/u;
+
+/** The forms of "avere" and "essere" that make a compound tense with a past participle after them. */
+const ITALIAN_AUXILIARY =
+  /^(?:ho|hai|ha|abbiamo|avete|hanno|avevo|aveva|avevano|sono|sei|è|siamo|siete|era|erano)$/iu;
+
+/**
+ * Whether the word at `start` follows an Italian auxiliary: there a past participle is meant, never a future
+ * ("ha seguiro" is "ha seguito", not "ha seguirò"): the fix is the participle among the suggestions, if one.
+ */
+function afterItalianAuxiliary(text: string, start: number): boolean {
+  const previous = Array.from(text)
+    .slice(0, start)
+    .join('')
+    .match(/([\p{L}]+)\s+$/u)?.[1];
+  return previous !== undefined && ITALIAN_AUXILIARY.test(previous);
+}
+
+/** The one suggestion one letter away from `word` that is a past participle ("seguiro" → "seguito"), if any. */
+function italianParticiple(word: string, suggestions: readonly string[]): string | undefined {
+  const participles = suggestions.filter(
+    (suggestion) => /[aiu]t[oaie]$/u.test(suggestion) && editDistance(word, suggestion) === 1,
+  );
+  return participles.length === 1 ? matchCase(word, participles[0]!) : undefined;
+}
 
 /** A German word with "ss" that Hunspell knows with "ß" instead ("grossen" → "großen"). */
 function isSwissSpelling(word: string, suggestions: readonly string[]): boolean {
