@@ -36,7 +36,7 @@ import {
 import type { JobRow } from './jobs.js';
 import type { Recognizer } from './recognizer.js';
 import type { Row as TranslateRow } from './translate-jobs.js';
-import { settleUsage } from './usage.js';
+import { pruneOperations, settleUsage } from './usage.js';
 
 /** The pg-boss queue of voice jobs (both interfaces). */
 export const VOICE_JOB_QUEUE = 'glossa-voice-jobs';
@@ -48,6 +48,8 @@ const LEASE_LOCK = 7_117_021;
  * gets a new one: a claim follows a fetch within milliseconds.
  */
 const STRANDED_SECONDS = 15;
+/** How often an instance forgets the usage operation ids nothing can apply again (usage.ts), at most. */
+const PRUNE_INTERVAL_MS = 60_000;
 
 /** What a running job may ask of the queue. */
 export interface JobControl {
@@ -157,6 +159,17 @@ export function startFleetVoiceJobs(
     for (const owed of await store.owedUsage()) await settleUsage(context, owed, store.usageSettled);
   }
 
+  /**
+   * The voice jobs' usage operation ids that nothing can apply again forgotten (usage.ts
+   * `pruneOperations`), after the owed usage was applied: at start, then at most once a minute.
+   */
+  let pruned = 0;
+  async function pruneOwed(store: FleetVoiceStore): Promise<void> {
+    if (Date.now() - pruned < PRUNE_INTERVAL_MS) return;
+    pruned = Date.now();
+    await pruneOperations(context, 'voice/', await store.oldestOwed());
+  }
+
   /** Dead instances' jobs back in the queue, this one's orphans too, usage left owed applied. */
   async function checkLeases(store: FleetVoiceStore): Promise<void> {
     await lease.hold();
@@ -177,6 +190,7 @@ export function startFleetVoiceJobs(
         );
     }
     await settleOwed(store);
+    await pruneOwed(store);
   }
 
   const ready = starting.then(async (store) => {
@@ -203,7 +217,9 @@ export function startFleetVoiceJobs(
         }
       },
     );
-    await settleOwed(store).catch((error) => log.warn({ err: error }, 'owed voice job usage failed'));
+    await settleOwed(store)
+      .then(() => pruneOwed(store))
+      .catch((error) => log.warn({ err: error }, 'owed voice job usage failed'));
     // Started after the awaits above: a close that came meanwhile makes each run a no-op.
     stopLeaseChecks = repeatEvery(
       options.leaseCheckMs ?? 5000,

@@ -432,6 +432,16 @@ export function createFleetVoiceStore(pool: pg.Pool, enqueue: Enqueue) {
       );
       return rows;
     },
+    /** The creation time of the oldest job (either table) that owes its minutes; undefined: none. */
+    async oldestOwed(): Promise<Date | undefined> {
+      const { rows } = await pool.query<{ oldest: string | null }>(
+        `SELECT MIN(created_at) AS oldest FROM (
+           SELECT created_at FROM voice_jobs WHERE usage_pending IS NOT NULL
+           UNION ALL SELECT created_at FROM voice_translate_jobs WHERE usage_pending IS NOT NULL) AS owed`,
+      );
+      const oldest = rows[0]?.oldest ?? null;
+      return oldest === null ? undefined : new Date(oldest);
+    },
     /** Clears a job's owed usage once applied. */
     usageSettled: async (owed: OwedUsage): Promise<void> => {
       await pool.query(`UPDATE ${owed.table} SET usage_pending = NULL WHERE id = $1`, [owed.id]);

@@ -45,7 +45,14 @@ import {
 } from './resources.js';
 import { customTagOf } from './routes.js';
 import { voiceDatabase } from './spoken-terms.js';
-import { crashPoints, minutesOwed, settleSqliteOwed, settleUsage, sqliteSettled } from './usage.js';
+import {
+  crashPoints,
+  minutesOwed,
+  pruneSqliteOperations,
+  settleSqliteOwed,
+  settleUsage,
+  sqliteSettled,
+} from './usage.js';
 
 export const MAX_JOB_FILE_BYTES = 100 * 1024 * 1024;
 /** File extensions a job (at the earlier path) accepts; the file is probed and decoded by ffmpeg. */
@@ -95,6 +102,7 @@ export function runVoiceJobs(context: ServiceContext, log: JobLog): void {
     db.prepare("UPDATE voice_jobs SET status = 'queued' WHERE status = 'processing'").run();
     // Minutes a crash left owed by finished jobs (usage.ts).
     await settleSqliteOwed(context, db, 'voice_jobs', logError);
+    await pruneSqliteOperations(context, db, 'voice_jobs', logError);
     for (;;) {
       if (!db.open) return;
       const job = db

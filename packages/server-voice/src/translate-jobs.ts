@@ -57,7 +57,14 @@ import { checkVoiceLanguages, glossarySourceTerms, translateTranscripts } from '
 import { customTagOf } from './routes.js';
 import { speechVoice, synthesize } from './speech.js';
 import { voiceDatabase } from './spoken-terms.js';
-import { crashPoints, minutesOwed, settleSqliteOwed, settleUsage, sqliteSettled } from './usage.js';
+import {
+  crashPoints,
+  minutesOwed,
+  pruneSqliteOperations,
+  settleSqliteOwed,
+  settleUsage,
+  sqliteSettled,
+} from './usage.js';
 
 /** How long an upload or download signature is valid. */
 export const SIGNATURE_TTL_MS = 60 * 60_000;
@@ -206,6 +213,9 @@ export function runVoiceTranslateJobs(context: ServiceContext, log: JobLog): voi
     // Minutes a crash left owed by finished jobs (usage.ts).
     await settleSqliteOwed(context, db, 'voice_translate_jobs', (error) =>
       log.error({ err: error }, 'voice job usage failed'),
+    );
+    await pruneSqliteOperations(context, db, 'voice_translate_jobs', (error) =>
+      log.warn({ err: error }, 'sweep of voice job usage operations failed'),
     );
     for (;;) {
       if (!db.open) return;

@@ -11,6 +11,7 @@
  * each lease check (fleet-queue.ts). Usage applied before the crash is not applied twice (the storage keeps
  * the operation id in the transaction that added it); usage that was not is applied then. A job is
  * finished once (on a fleet, fenced by its attempt), so it owes its minutes once. A failed job owes none.
+ * The operation ids nothing can apply again are forgotten (`pruneOperations`).
  */
 import type { ServiceContext } from '@glossa/server/feature';
 import { utcDay } from '@glossa/server/feature';
@@ -88,4 +89,63 @@ export async function settleSqliteOwed(
     .all() as { id: string; usage: string }[];
   for (const row of rows)
     await settleUsage(context, { table, ...row }, (owed) => sqliteSettled(db, owed)).catch(logError);
+}
+
+/**
+ * How long before the oldest job that still owes its minutes (see `pruneOperations`) the voice jobs'
+ * operation ids are kept: a day.
+ */
+export const OPERATION_MARGIN_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Forgets the voice jobs' usage operation ids under `prefix` (`voice/`, or one table's
+ * `voice/<table>/`) that nothing can apply again; how many. `oldestOwed` is the creation time of the
+ * oldest job (of those tables) whose row still owes its minutes (`usage_pending`; none: undefined).
+ *
+ * Why that bound is safe. A job's id (`voice/<table>/<id>/minutes`) is applied only by `settleUsage`, for
+ * a row whose `usage_pending` is set: by the attempt that wrote the finish, and by the recoveries. The
+ * finish is written once (a done row is never queued again; on a fleet it is fenced by the attempt),
+ * and `usage_pending` is cleared only after the usage was applied, never set again. So an id that can
+ * still be applied again belongs to a row that owes its minutes, and it was recorded after that row was
+ * created: every id recorded before the oldest such row belongs to a job that is settled for good. Voice
+ * job rows do not expire (nothing removes them), so their age is not the bound; their debt is. A row
+ * owing its minutes keeps its id however long the recovery takes (a storage failing for days).
+ *
+ * The margin (`OPERATION_MARGIN_MS`, a day) covers the clocks: on a fleet `created_at` is the instance's
+ * clock and `applied_at` the database's `now()`. And a job that finishes while the sweep runs records its
+ * id after the bound was taken, so it is never older than the bound.
+ *
+ * An id is kept, so, about a day: one row of the spine's `usage_operations` (about 60 bytes) per finished
+ * job.
+ */
+export async function pruneOperations(
+  context: ServiceContext,
+  prefix: string,
+  oldestOwed: Date | undefined,
+  now = new Date(),
+): Promise<number> {
+  const from = oldestOwed && oldestOwed < now ? oldestOwed : now;
+  return context.storage.pruneUsageOperations(prefix, new Date(from.getTime() - OPERATION_MARGIN_MS));
+}
+
+/** Embedded: the creation time of the oldest job of `table` that owes its minutes; undefined: none. */
+export function sqliteOldestOwed(db: Database.Database, table: JobTable): Date | undefined {
+  const { oldest } = db
+    .prepare(`SELECT MIN(created_at) AS oldest FROM ${table} WHERE usage_pending IS NOT NULL`)
+    .get() as { oldest: string | null };
+  return oldest === null ? undefined : new Date(oldest);
+}
+
+/**
+ * Embedded: at each start of a job loop, after its recovery: forgets the ids of `table` that nothing can
+ * apply again (`pruneOperations`).
+ */
+export async function pruneSqliteOperations(
+  context: ServiceContext,
+  db: Database.Database,
+  table: JobTable,
+  logError: (error: unknown) => void,
+): Promise<void> {
+  if (!db.open) return;
+  await pruneOperations(context, `voice/${table}/`, sqliteOldestOwed(db, table)).catch(logError);
 }
