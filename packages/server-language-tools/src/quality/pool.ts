@@ -164,7 +164,7 @@ class EvaluationThread {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.dead = true;
-      this.fail(`it took longer than the time limit of ${this.timeoutMs / 1000} seconds.`);
+      this.fail(`it took longer than its time limit (${this.timeoutMs / 1000} s).`);
       void this.worker.terminate();
     }, this.timeoutMs);
   }
