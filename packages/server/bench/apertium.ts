@@ -7,12 +7,11 @@
  * Run: pnpm --filter @glossa/server bench   (or: npx tsx --conditions @glossa/source bench/apertium.ts)
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { createApertiumEngine } from '../src/engines/apertium.js';
 import { encodeSegment } from '../src/engines/apertium-format.js';
-import { startServer } from '../src/index.js';
+import { startBenchServer } from './bench-server.js';
 
 const ROUNDS = 7;
 const BATCH = 50;
@@ -62,25 +61,13 @@ const call = (texts: string[]) =>
 await call(['Warm up.']);
 // The engine behind a real server: JSON over loopback HTTP, with the translate pipeline around it. The
 // server's engine-output cache is off, so every round really translates.
-const dataDir = mkdtempSync(join(tmpdir(), 'glossa-bench-apertium-'));
-const server = await startServer({
-  dataDir,
-  port: 0,
-  freePort: 0,
-  host: '127.0.0.1',
-  logger: false,
-  rateLimit: false,
-  engineCacheEntries: 0,
-});
+const server = await startBenchServer({ engineCacheEntries: 0 });
 const post = async (texts: string[]) => {
-  const response = await fetch(`${server.url}/v2/translate`, {
-    method: 'POST',
-    headers: { authorization: `Service-Auth-Key ${server.devKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ text: texts, source_lang: 'EN', target_lang: 'ES' }),
+  const { status, data } = await server.call('/v2/translate', {
+    json: { text: texts, source_lang: 'EN', target_lang: 'ES' },
   });
-  if (!response.ok) throw new Error(`server answered ${response.status}: ${await response.text()}`);
-  const { translations } = (await response.json()) as { translations: unknown[] };
-  if (translations.length !== texts.length) throw new Error('wrong number of translations');
+  if (status !== 200) throw new Error(`server answered ${status}: ${JSON.stringify(data)}`);
+  if (data.translations.length !== texts.length) throw new Error('wrong number of translations');
 };
 await post(['Warm up.']);
 const timed = async (work: () => Promise<unknown>) => {
@@ -113,7 +100,6 @@ for (let round = 0; round < ROUNDS; round++) {
 raw.stop();
 await engine.close();
 await server.close();
-rmSync(dataDir, { recursive: true, force: true });
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 /** Best figure, and the median over rounds of the ratio to the raw run of the same round. */
 const row = (name: string, variant: Variant) => {

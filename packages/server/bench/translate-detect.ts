@@ -8,11 +8,9 @@
  * did before the engine's vocabulary had a say).
  *   pnpm --filter @glossa/server bench:detect [-- --misses]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startServer } from '../src/index.js';
+import { readFileSync } from 'node:fs';
 import { createSourceDetector } from '../src/translate/detect-source.js';
+import { startBenchServer } from './bench-server.js';
 
 const file = new URL('../../server-language-tools/bench/data/detect-debian.tsv', import.meta.url);
 const texts = readFileSync(file, 'utf8')
@@ -23,25 +21,11 @@ const texts = readFileSync(file, 'utf8')
     return { language: label.replace(/^unsupported:/, ''), bucket, text };
   });
 
-const dataDir = mkdtempSync(join(tmpdir(), 'glossa-bench-detect-'));
-const server = await startServer({
-  dataDir,
-  port: 0,
-  freePort: 0,
-  host: '127.0.0.1',
-  logger: false,
-  rateLimit: false,
-});
+const server = await startBenchServer();
 /** The detected source of a translation to ES, or undefined when the server refused the text. */
 async function translatedAs(text: string): Promise<string | undefined> {
-  const response = await fetch(`${server.url}/v2/translate`, {
-    method: 'POST',
-    headers: { authorization: `Service-Auth-Key ${server.devKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ text: [text], target_lang: 'ES' }),
-  });
-  const data = (await response.json()) as { translations?: { detected_source_language: string }[] };
-  if (response.status !== 200 && response.status !== 400)
-    throw new Error(`${response.status}: ${JSON.stringify(data)}`);
+  const { status, data } = await server.call('/v2/translate', { json: { text: [text], target_lang: 'ES' } });
+  if (status !== 200 && status !== 400) throw new Error(`${status}: ${JSON.stringify(data)}`);
   return data.translations?.[0]?.detected_source_language.toLowerCase();
 }
 const sources = new Set(['en', 'fr', 'pt', 'it']);
@@ -87,4 +71,3 @@ for (const bucket of ['short', 'long']) {
 }
 console.log(`${texts.length} texts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 await server.close();
-rmSync(dataDir, { recursive: true, force: true });

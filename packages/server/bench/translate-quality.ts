@@ -9,13 +9,11 @@
  *   glossary locked in codes with only the neighbouring words agreed (an engine without `supportsTerms`).
  *   pnpm --filter @glossa/server bench:quality
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { createApertiumEngine } from '../src/engines/apertium.js';
 import type { TranslationEngine } from '../src/engines/engine.js';
-import { startServer } from '../src/index.js';
 import { matchScore, tokenize } from '../src/memories/score.js';
+import { type BenchServer, startBenchServer } from './bench-server.js';
 
 export interface Pair {
   readonly catalogue: string;
@@ -137,54 +135,10 @@ ${pairs.map((pair) => `    <tu><tuv xml:lang="en"><seg>${escapeXml(pair.source)}
 </tmx>
 `;
 
-interface Client {
-  call(
-    path: string,
-    init?: { method?: string; json?: unknown; body?: string },
-    // biome-ignore lint/suspicious/noExplicitAny: the bench reads arbitrary JSON
-  ): Promise<{ status: number; data: any }>;
-  close(): Promise<void>;
-}
+type Client = BenchServer;
 
-async function start(engines?: TranslationEngine[]): Promise<Client> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'glossa-bench-quality-'));
-  const server = await startServer({
-    dataDir,
-    port: 0,
-    freePort: 0,
-    host: '127.0.0.1',
-    logger: false,
-    rateLimit: false,
-    ...(engines ? { engines } : {}),
-  });
-  const call: Client['call'] = async (path, init = {}) => {
-    const response = await fetch(path.startsWith('http') ? path : server.url + path, {
-      method: init.method ?? (init.json === undefined && init.body === undefined ? 'GET' : 'POST'),
-      headers: {
-        authorization: `Service-Auth-Key ${server.devKey}`,
-        ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(init.json !== undefined
-        ? { body: JSON.stringify(init.json) }
-        : init.body !== undefined
-          ? { body: init.body }
-          : {}),
-    });
-    const text = await response.text();
-    let data: unknown = text;
-    try {
-      data = JSON.parse(text);
-    } catch {}
-    return { status: response.status, data };
-  };
-  return {
-    call,
-    async close() {
-      await server.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+const start = (engines?: TranslationEngine[]): Promise<Client> =>
+  startBenchServer(engines ? { engines } : {});
 
 async function importMemory(client: Client, pairs: readonly Pair[]): Promise<string> {
   const content = tmx(pairs);
