@@ -70,7 +70,7 @@ const MEASURED_WRONG: Readonly<Record<string, number>> = {
   'MERLIN de, held out': 5,
   'MERLIN de, second held out': 8,
   'VALICO it, tuned': 7,
-  'VALICO it, held out': 5,
+  'VALICO it, held out': 4,
   'MERLIN it, dev': 9,
   'UGCNormal pt-BR, tuned': 2,
   'UGCNormal pt-BR, held out': 4,
