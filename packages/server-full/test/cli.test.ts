@@ -121,5 +121,11 @@ describe('glossa-server bin', () => {
     expect(result.stderr).toContain("glossa-server: --plan: expected 'paid' or 'free', got 'gold'");
     expect(result.stderr).toContain('Usage:');
     expect((await run(['--port', 'abc'])).stderr).toContain("--port: expected a whole number, got 'abc'");
+    // A feature's setting reaches the feature, which checks it before the server starts.
+    const quality = await run(['--quality-timeout-seconds', '5000', '--port', '0', '--free-port', '0']);
+    expect(quality.code).not.toBe(0);
+    expect(quality.stderr).toContain(
+      'quality.evaluationTimeoutSeconds: expected a number from 0.1 to 899, got 5000',
+    );
   }, 60_000);
 });

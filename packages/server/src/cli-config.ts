@@ -56,6 +56,19 @@ export const SETTINGS: readonly Setting[] = [
   setting('documents.expirySeconds', 'document-expiry-seconds', 'integer', 'document lifetime (86400)'),
   setting('documents.xmlAttributes', 'document-xml-attributes', 'list', 'xml attributes translated'),
   setting('documents.ditaAttributes', 'document-dita-attributes', 'list', 'dita attributes translated'),
+  setting(
+    'quality.evaluationTimeoutSeconds',
+    'quality-timeout-seconds',
+    'integer',
+    'time per evaluation (300)',
+  ),
+  setting(
+    'quality.threadHeapMb',
+    'quality-thread-heap-mb',
+    'integer',
+    'heap per evaluation thread (1024; 0 off)',
+  ),
+  setting('quality.syncConcurrency', 'quality-sync-concurrency', 'integer', 'sync evaluations at once (2)'),
 ];
 
 /** The development key's variable has kept its historical name. */
@@ -142,7 +155,7 @@ function readConfigFile(file: string): Record<string, unknown> {
 /** The merged settings: config file, then environment, then flags. */
 export interface CliSettings {
   readonly server: CreateServerOptions;
-  /** Options of the feature packages, by feature (`documents`). */
+  /** Options of the feature packages, by feature (`documents`, `quality`). */
   readonly features: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
@@ -163,8 +176,9 @@ export function resolveSettings(
   // A burst alone keeps the default rate.
   const rate = merged.rateLimit as Record<string, unknown> | false | undefined;
   if (rate && rate.requestsPerSecond === undefined) rate.requestsPerSecond = 100;
-  const { documents, logLevel, ...server } = merged as Record<string, unknown> & {
+  const { documents, quality, logLevel, ...server } = merged as Record<string, unknown> & {
     documents?: Record<string, unknown>;
+    quality?: Record<string, unknown>;
     logLevel?: string;
   };
   const level = logLevel ?? 'info';
@@ -173,6 +187,6 @@ export function resolveSettings(
       ...(server as CreateServerOptions),
       logger: level === 'silent' ? false : { level },
     },
-    features: { documents: documents ?? {} },
+    features: { documents: documents ?? {}, quality: quality ?? {} },
   };
 }

@@ -27,7 +27,13 @@ describe('glossa-server settings', () => {
       }),
     );
     const settings = resolveSettings(
-      { config: file, port: '7000', 'rate-limit-burst': '20', 'document-xml-attributes': 'alt,title,label' },
+      {
+        config: file,
+        port: '7000',
+        'rate-limit-burst': '20',
+        'document-xml-attributes': 'alt,title,label',
+        'quality-thread-heap-mb': '512',
+      },
       {
         GLOSSA_PORT: '8000',
         GLOSSA_FREE_PORT: '8001',
@@ -35,6 +41,7 @@ describe('glossa-server settings', () => {
         GLOSSA_UPSTREAM_KEY: 'from-env',
         GLOSSA_ENGINES: 'pseudo, upstream',
         GLOSSA_DOCUMENT_EXPIRY_SECONDS: '60',
+        GLOSSA_QUALITY_TIMEOUT_SECONDS: '120',
       },
     );
     expect(settings.server).toEqual({
@@ -50,6 +57,7 @@ describe('glossa-server settings', () => {
     });
     expect(settings.features).toEqual({
       documents: { concurrency: 3, expirySeconds: 60, xmlAttributes: ['alt', 'title', 'label'] },
+      quality: { evaluationTimeoutSeconds: 120, threadHeapMb: 512 },
     });
   });
 
