@@ -6,7 +6,6 @@
  * fails with an `evaluation_failed` report, a synchronous evaluation with a 503, and the thread is replaced.
  * Real servers on loopback, each with its SQLite file (or PostgreSQL with GLOSSA_TEST_POSTGRES).
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -18,6 +17,7 @@ import { type LanguageToolsOptions, languageToolsFeature } from '../src/index.js
 import { resolveQualityOptions } from '../src/quality/options.js';
 import { MAX_WAITING_EVALUATIONS } from '../src/quality/pool.js';
 import type { Reply, TestServer } from './helpers.js';
+import { probeReady } from './probe-ready.js';
 
 const startWith = ({ dataDir, ...options }: LanguageToolsOptions & { dataDir?: string }) =>
   startSpine({ ...(dataDir ? { dataDir } : {}), features: [languageToolsFeature(options)] });
@@ -56,44 +56,6 @@ const small = {
   target_lang: 'es',
   segments: [{ source: 'Keep 25 files.', translation: 'Conserve 52 arhcivos.' }],
 };
-
-/**
- * Asks `url` from a child process, one request at a time, 50 ms apart: `first` when one answered, `stop`
- * gives each answer's latency in ms (the one in flight included).
- */
-function probeReady(url: string): { first: Promise<void>; stop(): Promise<number[]> } {
-  const child = spawn(
-    process.execPath,
-    [
-      '-e',
-      `(async () => { for (;;) { const t = performance.now(); const r = await fetch(process.argv[1]);
-         await r.text(); if (r.status !== 200) process.exit(1);
-         console.log(performance.now() - t); await new Promise((ok) => setTimeout(ok, 50)); } })();`,
-      url,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let output = '';
-  let answered: () => void = () => {};
-  const first = new Promise<void>((resolve) => {
-    answered = resolve;
-  });
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
-    output += chunk;
-    if (output.includes('\n')) answered();
-  });
-  return {
-    first,
-    async stop() {
-      // The probe in flight when the evaluation ended is answered, then counted.
-      const lines = output.split('\n').length;
-      while (output.split('\n').length === lines) await new Promise((resolve) => setTimeout(resolve, 10));
-      child.kill();
-      return output.split('\n').filter(Boolean).map(Number);
-    },
-  };
-}
 
 /** A gauge of the server's metrics. */
 async function gauge(server: TestServer, name: string): Promise<number> {
