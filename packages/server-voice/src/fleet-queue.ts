@@ -34,6 +34,8 @@ import {
   setFleetVoice,
 } from './fleet-store.js';
 import type { JobRow } from './jobs.js';
+import { jobDir } from './jobs.js';
+import { sweepFleetLeftovers } from './leftovers.js';
 import type { Recognizer } from './recognizer.js';
 import type { Row as TranslateRow } from './translate-jobs.js';
 import { pruneOperations, settleUsage } from './usage.js';
@@ -191,6 +193,14 @@ export function startFleetVoiceJobs(
     }
     await settleOwed(store);
     await pruneOwed(store);
+    await sweepLeftovers();
+  }
+
+  /** The audio files of attempts that no longer hold their job, left by a killed process (leftovers.ts). */
+  async function sweepLeftovers(): Promise<void> {
+    const removed = await sweepFleetLeftovers(pool, jobDir(context));
+    if (removed.length > 0)
+      log.warn({ files: removed.length }, 'voice job files of stopped attempts removed');
   }
 
   const ready = starting.then(async (store) => {
@@ -220,6 +230,7 @@ export function startFleetVoiceJobs(
     await settleOwed(store)
       .then(() => pruneOwed(store))
       .catch((error) => log.warn({ err: error }, 'owed voice job usage failed'));
+    await sweepLeftovers().catch((error) => log.warn({ err: error }, 'sweep of voice job files failed'));
     // Started after the awaits above: a close that came meanwhile makes each run a no-op.
     stopLeaseChecks = repeatEvery(
       options.leaseCheckMs ?? 5000,

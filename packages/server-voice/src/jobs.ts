@@ -32,6 +32,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JobControl } from './fleet-queue.js';
 import type { Claimed, FleetVoiceStore } from './fleet-store.js';
 import { fleetVoice } from './fleet-store.js';
+import { sweepSqliteLeftovers } from './leftovers.js';
 import { decodeFile } from './media.js';
 import { punctuate } from './punctuate.js';
 import { type Recognizer, startRecognizer } from './recognizer.js';
@@ -90,6 +91,23 @@ export interface JobRow {
 
 export const jobDir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');
 const running = new WeakMap<ServiceContext, Promise<void>>();
+const swept = new WeakSet<ServiceContext>();
+
+/**
+ * Embedded: removes, once per server and before its job loops start, the job files a killed process left
+ * behind (leftovers.ts).
+ */
+export function sweepVoiceLeftovers(context: ServiceContext, log: JobLog): void {
+  if (swept.has(context)) return;
+  swept.add(context);
+  try {
+    const removed = sweepSqliteLeftovers(voiceDatabase(context), jobDir(context));
+    if (removed.length > 0)
+      log.warn({ files: removed.length }, 'voice job files left by a stopped server removed');
+  } catch (error) {
+    log.warn({ err: error }, 'sweep of voice job files failed');
+  }
+}
 
 type JobLog = Pick<FastifyBaseLogger, 'error' | 'warn'>;
 
@@ -206,6 +224,7 @@ export function fleetVoiceJobHandler(context: ServiceContext, log: JobLog) {
     try {
       mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
       writeFileSync(file, job.upload, { mode: 0o600 });
+      crashPoints.afterAudio?.(job.id);
       const pcm = await decodeFile(file);
       rmSync(file, { force: true });
       const { result, seconds } = await transcribeJob(context, job, pcm, log, (r) => control.track(r));

@@ -13,7 +13,7 @@ import type { ServiceContext } from '@glossa/server/feature';
 import { utcDay } from '@glossa/server/feature';
 import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
-import { runVoiceJobs } from './jobs.js';
+import { runVoiceJobs, sweepVoiceLeftovers } from './jobs.js';
 import { encodeSpeech, TARGET_MEDIA_CONTENT_TYPES } from './media.js';
 import { punctuate } from './punctuate.js';
 import { startRecognizer } from './recognizer.js';
@@ -67,6 +67,7 @@ export function registerVoiceSocket(app: FastifyInstance, context: ServiceContex
   app.addHook('onReady', async () => {
     // On a fleet, jobs are pg-boss's (fleet-queue.ts).
     if (context.options.databaseUrl !== undefined) return;
+    sweepVoiceLeftovers(context, app.log);
     runVoiceJobs(context, app.log);
     runVoiceTranslateJobs(context, app.log);
   });

@@ -387,6 +387,7 @@ export function fleetTranslateJobHandler(context: ServiceContext, log: JobLog) {
     try {
       mkdirSync(dir(context), { recursive: true, mode: 0o700 });
       writeFileSync(file, job.upload, { mode: 0o600 });
+      crashPoints.afterAudio?.(job.id);
       translated = await translateAudio(context, job, file, log, {
         save: (index, bytes) => {
           outputs[index] = bytes;

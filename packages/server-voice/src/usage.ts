@@ -34,11 +34,14 @@ export interface OwedUsage {
 /**
  * Test hooks, unset outside tests: called right after a job's finish (with its usage owed) was written
  * (`afterFinish`), and right after its usage was applied (`afterUsage`). A crash test kills the process in
- * them to prove that the minutes are recorded once whatever the crash point.
+ * them to prove that the minutes are recorded once whatever the crash point. And (`afterAudio`) right
+ * after an attempt on a fleet wrote its audio file for ffmpeg, before decoding it: a process killed there
+ * leaves the file (leftovers.ts).
  */
 export const crashPoints: {
   afterFinish?: (jobId: string) => void;
   afterUsage?: (jobId: string) => void;
+  afterAudio?: (jobId: string) => void;
 } = {};
 
 /** The usage (as JSON, for `usage_pending`) of a job of `seconds` of audio, finished today. */

@@ -1,7 +1,8 @@
 /**
- * A server with voice that kills itself (SIGKILL) at one of a voice job's usage crash points (usage.ts
- * `crashPoints`), for voice-usage-crash.test.ts. One argument, JSON: `{ dataDir, devKey, crashPoint,
- * databaseUrl? }`. Prints `ready <url>` once listening.
+ * A server with voice that kills itself (SIGKILL) at one of a voice job's crash points (usage.ts
+ * `crashPoints`), for voice-usage-crash.test.ts, voice-usage-prune.test.ts and voice-leftovers.test.ts.
+ * One argument, JSON: `{ dataDir, devKey, crashPoint, databaseUrl? }`. Prints `ready <url>` once
+ * listening.
  */
 import { startServer } from '@glossa/server';
 import { voiceFeature } from '../src/index.js';
@@ -10,7 +11,7 @@ import { crashPoints } from '../src/usage.js';
 const config = JSON.parse(process.argv[2]!) as {
   dataDir: string;
   devKey: string;
-  crashPoint: 'afterFinish' | 'afterUsage';
+  crashPoint: 'afterFinish' | 'afterUsage' | 'afterAudio';
   databaseUrl?: string;
 };
 crashPoints[config.crashPoint] = () => process.kill(process.pid, 'SIGKILL');
