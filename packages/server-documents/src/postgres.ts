@@ -9,7 +9,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
-import { migratePostgres, pgTransaction } from '@glossa/server/feature';
+import { migratePostgres, noLiveBossJob, pgTransaction } from '@glossa/server/feature';
 import type pg from 'pg';
 import type { OwedRefund } from './job.js';
 import { type DocumentRecord, type DocumentStore, hashDocumentKey, type NewDocument } from './store.js';
@@ -376,9 +376,7 @@ export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
         const { rows } = await client.query<{ id: string; account_id: string }>(
           `SELECT d.id, d.account_id FROM documents d
            WHERE d.status = 'queued' AND d.created_at < now() - $1 * interval '1 millisecond'
-           AND NOT EXISTS (SELECT 1 FROM pgboss.job q WHERE q.name = $2 AND q.data->>'documentId' = d.id
-             AND (q.state IN ('created', 'retry')
-               OR (q.state = 'active' AND q.started_on > now() - $1 * interval '1 millisecond')))
+           AND ${noLiveBossJob('d.id', 'documentId', '$2', '$1')}
            FOR UPDATE SKIP LOCKED`,
           [orphanAfterMs, queue],
         );

@@ -17,6 +17,7 @@ export {
   type BossQueueOptions,
   type BossWorkers,
   createBossQueue,
+  noLiveBossJob,
   startBossWorkers,
 } from './storage/pg-boss.js';
 export { migratePostgres } from './storage/postgres.js';

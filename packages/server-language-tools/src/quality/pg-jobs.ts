@@ -23,6 +23,7 @@ import {
   createBossQueue,
   createLease,
   migratePostgres,
+  noLiveBossJob,
   repeatEvery,
   startBossWorkers,
   pgTransaction as transaction,
@@ -255,9 +256,7 @@ async function runQueue(
     const { rows: lost } = await pool.query<{ id: string; account_id: string }>(
       `SELECT j.id, j.account_id FROM quality_jobs j
        WHERE j.status = 'queued' AND j.queued_at < now() - $1 * interval '1 millisecond'
-       AND NOT EXISTS (SELECT 1 FROM pgboss.job q WHERE q.name = $2 AND q.data->>'jobId' = j.id
-         AND (q.state IN ('created', 'retry')
-           OR (q.state = 'active' AND q.started_on > now() - $1 * interval '1 millisecond')))`,
+       AND ${noLiveBossJob('j.id', 'jobId', '$2', '$1')}`,
       [orphanAfterMs, QUALITY_JOB_QUEUE],
     );
     for (const job of lost) {

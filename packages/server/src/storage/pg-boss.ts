@@ -10,6 +10,19 @@
  */
 import type PgBoss from 'pg-boss';
 
+/**
+ * SQL condition on a row of a feature's own table: no job of the pg-boss queue `queue` whose data's `key` is
+ * the row's `id` is about to run it (none created, retrying, or active for less than `windowMs`
+ * milliseconds). A row waiting to run in that state has lost its job: delivered to a worker that died before
+ * its claim, or failed by pg-boss after its retries. `id` is a column; `queue` and `windowMs` are
+ * parameters (`$2`); `key` is a constant of the caller's.
+ */
+export function noLiveBossJob(id: string, key: string, queue: string, windowMs: string): string {
+  return `NOT EXISTS (SELECT 1 FROM pgboss.job q WHERE q.name = ${queue} AND q.data->>'${key}' = ${id}
+    AND (q.state IN ('created', 'retry')
+      OR (q.state = 'active' AND q.started_on > now() - ${windowMs} * interval '1 millisecond')))`;
+}
+
 export interface BossQueueOptions {
   /** Delivery attempts of a job (default 20), 2 s apart with backoff. */
   readonly retryLimit?: number;

@@ -32,7 +32,7 @@ import {
 } from '../memories/jobs.js';
 import { readTmx, writeTmx } from '../memories/tmx.js';
 import { repeatEvery } from './lease.js';
-import { createBossQueue, startBossWorkers } from './pg-boss.js';
+import { createBossQueue, noLiveBossJob, startBossWorkers } from './pg-boss.js';
 import type { PostgresMemoryStore } from './postgres-memories.js';
 import { type Queryable, transaction } from './postgres-resources.js';
 
@@ -283,13 +283,8 @@ export async function createPostgresMemoryJobs(
     const orphanAfterMs = options.orphanAfterMs ?? 60_000;
     const { rows: orphans } = await pool.query<{ id: string }>(
       `SELECT j.id FROM memory_jobs j WHERE j.status = 'processing' AND j.owner IS NULL AND j.updated_at < $1
-       AND NOT EXISTS (SELECT 1 FROM pgboss.job q WHERE q.name = $2 AND q.data->>'jobId' = j.id
-         AND (q.state IN ('created', 'retry') OR (q.state = 'active' AND q.started_on > $3)))`,
-      [
-        new Date(Date.now() - orphanAfterMs).toISOString(),
-        MEMORY_JOB_QUEUE,
-        new Date(Date.now() - orphanAfterMs),
-      ],
+       AND ${noLiveBossJob('j.id', 'jobId', '$2', '$3')}`,
+      [new Date(Date.now() - orphanAfterMs).toISOString(), MEMORY_JOB_QUEUE, orphanAfterMs],
     );
     for (const orphan of orphans) {
       await transaction(pool, async (client) => {
