@@ -229,9 +229,11 @@ export async function createPgDocumentQueue(
   /** Expired documents removed, then the usage operation ids nothing can apply again (job.ts). */
   const sweep = async () => {
     await documents.sweep().catch(() => 0);
-    await (async () => pruneOperations(context, await documents.oldestActive()))().catch((error) =>
-      options.logWarning?.('sweep of document usage operations failed', { err: error }),
-    );
+    try {
+      await pruneOperations(context, await documents.oldestActive());
+    } catch (error) {
+      options.logWarning?.('sweep of document usage operations failed', { err: error });
+    }
   };
   await settleOwed().catch((error) => options.logWarning?.('owed document refunds failed', { err: error }));
   await sweep();

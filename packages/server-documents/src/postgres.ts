@@ -384,10 +384,6 @@ export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
         return rows.length;
       });
     },
-    /**
-     * Removes every expired document but those owing a refund (any instance may: the statement is its own
-     * lock); how many.
-     */
     /** The upload time of the oldest document queued, translating or owing its refund; undefined: none. */
     async oldestActive(): Promise<Date | undefined> {
       const { rows } = await pool.query<{ oldest: Date | null }>(
@@ -396,6 +392,10 @@ export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
       );
       return rows[0]?.oldest ?? undefined;
     },
+    /**
+     * Removes every expired document but those owing a refund (any instance may: the statement is its own
+     * lock); how many.
+     */
     async sweep(): Promise<number> {
       const { rowCount } = await pool.query(
         'DELETE FROM documents WHERE expires_at <= now() AND NOT refund_pending',

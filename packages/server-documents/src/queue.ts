@@ -147,9 +147,9 @@ export function createDocumentQueue(
   let pruning: Promise<unknown> = Promise.resolve();
   const sweep = () => {
     store.sweep();
-    pruning = (async () => pruneOperations(context, store.oldestActive()))().catch((error) =>
-      options.logWarning?.('sweep of document usage operations failed', { err: error }),
-    );
+    pruning = Promise.resolve()
+      .then(() => pruneOperations(context, store.oldestActive()))
+      .catch((error) => options.logWarning?.('sweep of document usage operations failed', { err: error }));
   };
   store.requeueInterrupted();
   recover();
