@@ -16,9 +16,10 @@ import { createApertiumEngine, type GlossaServer, startServer } from '@glossa/se
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startCrashServer } from '../../server/test/crash-server.js';
-import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
+import { postgresForFile } from '../../server/test/postgres-for-file.js';
+import { hasPostgres } from '../../server/test/services.js';
 import { documentsFeature } from '../src/index.js';
 import { upload } from './document-helpers.js';
 import type { TestServer } from './helpers.js';
@@ -34,15 +35,8 @@ const modesDir = join(dir, 'modes');
 mkdirSync(modesDir);
 writeFileSync(join(modesDir, 'eng-spa.mode'), `sed -u -z 'Q5'\n`);
 
-let cluster: PostgresCluster | undefined;
-beforeAll(async () => {
-  if (hasPostgres) cluster = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-if (!hasPostgres) console.warn('Skipping the PostgreSQL document crash tests: postgresql is not installed.');
+const cluster = postgresForFile('the PostgreSQL document crash tests');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Storage {
   readonly dataDir: string;
@@ -127,7 +121,7 @@ const BACKENDS: [string, () => Promise<Storage>, boolean][] = [
   ['SQLite', async () => ({ dataDir: mkdtempSync(join(dir, 'data-')) }), false],
   [
     'PostgreSQL',
-    async () => ({ dataDir: mkdtempSync(join(dir, 'data-')), databaseUrl: await createDatabase(cluster!) }),
+    async () => ({ dataDir: mkdtempSync(join(dir, 'data-')), databaseUrl: await createDatabase(cluster()) }),
     !hasPostgres,
   ],
 ];

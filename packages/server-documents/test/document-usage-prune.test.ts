@@ -22,8 +22,9 @@ import {
 import type { ServiceContext } from '@glossa/server/feature';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { postgresForFile } from '../../server/test/postgres-for-file.js';
+import { hasPostgres } from '../../server/test/services.js';
 import { openDocumentDatabase } from '../src/db.js';
 import { documentsFeature } from '../src/index.js';
 import { pruneOperations } from '../src/job.js';
@@ -45,15 +46,8 @@ const modesDir = join(dir, 'modes');
 mkdirSync(modesDir);
 writeFileSync(join(modesDir, 'eng-spa.mode'), `sed -u -z 'Q5'\n`);
 
-let cluster: PostgresCluster | undefined;
-beforeAll(async () => {
-  if (hasPostgres) cluster = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-if (!hasPostgres) console.warn('Skipping the PostgreSQL document prune tests: postgresql is not installed.');
+const cluster = postgresForFile('the PostgreSQL document prune tests');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** SQL on the storage behind a server (closed or not), whichever backend. */
 interface Probe {
@@ -118,7 +112,7 @@ function sqliteProbe(): Probe {
 
 async function postgresProbe(): Promise<Probe> {
   const dataDir = mkdtempSync(join(dir, 'data-'));
-  const databaseUrl = await createDatabase(cluster!);
+  const databaseUrl = await createDatabase(cluster());
   const withClient = async <T>(work: (client: pg.Client) => Promise<T>) => {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();

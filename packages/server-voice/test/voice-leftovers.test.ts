@@ -17,7 +17,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCrashServer } from '../../server/test/crash-server.js';
-import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
+import { postgresForFile } from '../../server/test/postgres-for-file.js';
+import { hasPostgres } from '../../server/test/services.js';
 import { voiceFeature } from '../src/index.js';
 import { ORPHAN_AGE_MS } from '../src/leftovers.js';
 import { fliteWav, type Message, uploadVoiceJob } from './voice-helpers.js';
@@ -28,16 +29,11 @@ const REFERENCE = 'please send me the report before the meeting tomorrow morning
 
 const dir = mkdtempSync(join(tmpdir(), 'glossa-voice-leftovers-'));
 let wav: Buffer;
-let cluster: PostgresCluster | undefined;
-beforeAll(async () => {
+const cluster = postgresForFile('the PostgreSQL voice leftovers test');
+beforeAll(() => {
   wav = fliteWav(REFERENCE);
-  if (hasPostgres) cluster = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
-if (!hasPostgres) console.warn('Skipping the PostgreSQL voice leftovers test: postgresql is not installed.');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Storages {
   readonly dataDir: string;
@@ -155,7 +151,7 @@ describe('voice job files a killed server left', () => {
     async () => {
       const storage = {
         dataDir: mkdtempSync(join(dir, 'data-')),
-        databaseUrl: await cluster!.createDatabase(),
+        databaseUrl: await cluster().createDatabase(),
       };
       const jobs = join(storage.dataDir, 'voice-jobs');
       const id = await submitAndCrash(storage, 'afterAudio');

@@ -14,7 +14,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCrashServer } from '../../server/test/crash-server.js';
-import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
+import { postgresForFile } from '../../server/test/postgres-for-file.js';
+import { hasPostgres } from '../../server/test/services.js';
 import { voiceFeature } from '../src/index.js';
 import { fliteWav, type Message, uploadVoiceJob } from './voice-helpers.js';
 
@@ -26,16 +27,11 @@ const secondsOf = (wav: Buffer) => (wav.length - 44) / 32_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'glossa-voice-crash-'));
 let wav: Buffer;
-let cluster: PostgresCluster | undefined;
-beforeAll(async () => {
+const cluster = postgresForFile('the PostgreSQL voice crash tests');
+beforeAll(() => {
   wav = fliteWav(REFERENCE);
-  if (hasPostgres) cluster = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
-if (!hasPostgres) console.warn('Skipping the PostgreSQL voice crash tests: postgresql is not installed.');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Storage {
   readonly dataDir: string;
@@ -116,7 +112,7 @@ const BACKENDS: [string, () => Promise<Storage>, boolean][] = [
   ['SQLite', async () => ({ dataDir: mkdtempSync(join(dir, 'data-')) }), false],
   [
     'PostgreSQL',
-    async () => ({ dataDir: mkdtempSync(join(dir, 'data-')), databaseUrl: await cluster!.createDatabase() }),
+    async () => ({ dataDir: mkdtempSync(join(dir, 'data-')), databaseUrl: await cluster().createDatabase() }),
     !hasPostgres,
   ],
 ];

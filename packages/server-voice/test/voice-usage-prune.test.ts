@@ -23,7 +23,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCrashServer } from '../../server/test/crash-server.js';
-import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
+import { postgresForFile } from '../../server/test/postgres-for-file.js';
+import { hasPostgres } from '../../server/test/services.js';
 import { createFleetVoiceStore } from '../src/fleet-store.js';
 import { voiceFeature } from '../src/index.js';
 import { pruneOperations, sqliteOldestOwed } from '../src/usage.js';
@@ -40,16 +41,11 @@ const secondsOf = (wav: Buffer) => (wav.length - 44) / 32_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'glossa-voice-prune-'));
 let wav: Buffer;
-let cluster: PostgresCluster | undefined;
-beforeAll(async () => {
+const cluster = postgresForFile('the PostgreSQL voice prune tests');
+beforeAll(() => {
   wav = fliteWav(REFERENCE);
-  if (hasPostgres) cluster = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
-if (!hasPostgres) console.warn('Skipping the PostgreSQL voice prune tests: postgresql is not installed.');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Storages {
   readonly dataDir: string;
@@ -198,7 +194,7 @@ const BACKENDS: [string, () => Promise<Storages>, boolean][] = [
   ['SQLite', async () => ({ dataDir: mkdtempSync(join(dir, 'data-')) }), false],
   [
     'PostgreSQL',
-    async () => ({ dataDir: mkdtempSync(join(dir, 'data-')), databaseUrl: await cluster!.createDatabase() }),
+    async () => ({ dataDir: mkdtempSync(join(dir, 'data-')), databaseUrl: await cluster().createDatabase() }),
     !hasPostgres,
   ],
 ];
