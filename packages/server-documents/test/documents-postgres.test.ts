@@ -5,8 +5,9 @@
  * the chunks the first had not kept.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasPostgres, type PostgresCluster, startPostgres } from '../../server/test/services.js';
+import { describe, expect, it } from 'vitest';
+import { postgresForFile } from '../../server/test/postgres-for-file.js';
+import { hasPostgres } from '../../server/test/services.js';
 import { DOCUMENT_JOB_QUEUE, startBoss } from '../src/pg-queue.js';
 import { createPostgresDocuments, migrateDocuments } from '../src/postgres.js';
 import { countingApertium } from './counting-engine.js';
@@ -14,21 +15,13 @@ import { download, upload, waitDone } from './document-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { createDatabase } from './storage-probe.js';
 
-if (!hasPostgres) console.warn('Skipping the PostgreSQL document tests: postgresql is not installed.');
-
 const DEV_KEY = 'documents-postgres-dev-key-0123';
 
-let cluster: PostgresCluster;
-beforeAll(async () => {
-  if (hasPostgres) cluster = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = postgresForFile('the PostgreSQL document tests');
 
 describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
   it('an attempt taken over can neither finish, fail (refund), nor record characters; the new one can', async () => {
-    const url = await createDatabase(cluster);
+    const url = await createDatabase(cluster());
     const pool = new pg.Pool({ connectionString: url, max: 3 });
     const { boss, enqueue } = await startBoss(url, {});
     try {
@@ -101,7 +94,7 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
   }, 60_000);
 
   it('a queued document whose pg-boss job was fetched by a worker that died before its claim gets a new job', async () => {
-    const url = await createDatabase(cluster);
+    const url = await createDatabase(cluster());
     const pool = new pg.Pool({ connectionString: url, max: 3 });
     const { boss, enqueue } = await startBoss(url, {});
     try {
@@ -143,7 +136,7 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
   }, 60_000);
 
   it('a lease connection the database ends is taken again, with the same owner lock', async () => {
-    const databaseUrl = await createDatabase(cluster);
+    const databaseUrl = await createDatabase(cluster());
     const t = await startTestServer({ databaseUrl, devKey: DEV_KEY, documents: { leaseCheckSeconds: 0.2 } });
     const database = new pg.Pool({ connectionString: databaseUrl, max: 1 });
     const leases = async () =>
@@ -187,7 +180,7 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
   }, 60_000);
 
   it('a server that stops mid-job leaves the document to another on the same database: done once, billed once, its kept chunks not translated again', async () => {
-    const databaseUrl = await createDatabase(cluster);
+    const databaseUrl = await createDatabase(cluster());
     const text = Array.from(
       { length: 4000 },
       (_, index) => `The red car ${index} is fast. The house is big and the garden ${index} is green.\n`,

@@ -5,28 +5,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStorage } from '../src/storage/postgres.js';
 import { POSTGRES_MIGRATIONS } from '../src/storage/postgres-migrations.js';
 import { createSqliteStorage } from '../src/storage/sqlite.js';
 import type { NewAccount, Reservation, Storage } from '../src/storage/storage.js';
-import { hasPostgres, type PostgresCluster, startPostgres } from './services.js';
+import { postgresForFile } from './postgres-for-file.js';
+import { hasPostgres } from './services.js';
 
-let cluster: PostgresCluster | undefined;
+const cluster = postgresForFile('the PostgreSQL storage tests (apt-get install postgresql)');
 const dirs: string[] = [];
-beforeAll(async () => {
-  if (hasPostgres) cluster = await startPostgres();
-});
-afterAll(async () => {
-  await cluster?.stop();
+afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-if (!hasPostgres) {
-  console.warn(
-    'Skipping the PostgreSQL storage tests: PostgreSQL is not installed (apt-get install postgresql).',
-  );
-}
 
 interface Backend {
   /** A fresh store, and a second handle on the same data (another instance, or the same file reopened). */
@@ -49,7 +40,7 @@ const BACKENDS: [string, Backend, boolean][] = [
     'PostgreSQL',
     {
       async open() {
-        const url = await cluster!.createDatabase();
+        const url = await cluster().createDatabase();
         return { first: await createPostgresStorage(url), second: () => createPostgresStorage(url) };
       },
     },
@@ -336,7 +327,7 @@ for (const [name, backend, skip] of BACKENDS) {
 
 describe.skipIf(!hasPostgres)('PostgreSQL migrations', () => {
   it('instances starting together migrate once', async () => {
-    const url = await cluster!.createDatabase();
+    const url = await cluster().createDatabase();
     const stores = await Promise.all(Array.from({ length: 4 }, () => createPostgresStorage(url)));
     try {
       const { rows } = await stores[0]!.pool.query('SELECT version FROM glossa_schema');
