@@ -14,7 +14,13 @@
  * between the steps.
  */
 import type { Caller, ServiceContext } from '@glossa/server/feature';
-import { checkResources, currentBillingPeriod, EngineError, ServiceError } from '@glossa/server/feature';
+import {
+  checkResources,
+  currentBillingPeriod,
+  EngineError,
+  forgetUsageOperations,
+  ServiceError,
+} from '@glossa/server/feature';
 import { detectSource } from './detect.js';
 import { DocumentFormatError } from './formats/format.js';
 import type { DocumentFormats } from './formats/index.js';
@@ -179,12 +185,6 @@ export async function settleRefund(
 }
 
 /**
- * How long before the oldest document that can still apply one of its ids (see `pruneOperations`) the
- * documents' operation ids are kept: a day.
- */
-export const OPERATION_MARGIN_MS = 24 * 60 * 60 * 1000;
-
-/**
  * Forgets the documents' usage operation ids (`documents/<id>/reservation`, `documents/<id>/refund`) that
  * nothing can apply again, from the periodic sweeps; how many. `oldestActive` is the upload time of the
  * oldest document that is queued, translating or owes its refund (none: undefined).
@@ -201,7 +201,7 @@ export const OPERATION_MARGIN_MS = 24 * 60 * 60 * 1000;
  * (`documents.expirySeconds`, default a day) and are swept; that does not matter here, nor does the
  * expiry setting (a document queued for longer than it, or an expiry lowered since, keeps its ids).
  *
- * The margin (`OPERATION_MARGIN_MS`, a day, subtracted from the bound) covers an attempt still running
+ * The margin (`USAGE_OPERATION_MARGIN_MS`, a day, subtracted from the bound) covers an attempt still running
  * on a row that no longer holds it: taken over on a fleet after its instance lost its lease, or done,
  * expired or downloaded under it. Such an attempt may still reserve once, with the id its document
  * already used (then it learns that it lost the row and stops, job.ts `reserveCharacters`): it does so
@@ -218,8 +218,7 @@ export async function pruneOperations(
   oldestActive: Date | undefined,
   now = new Date(),
 ): Promise<number> {
-  const from = oldestActive && oldestActive < now ? oldestActive : now;
-  return context.storage.pruneUsageOperations('documents/', new Date(from.getTime() - OPERATION_MARGIN_MS));
+  return forgetUsageOperations(context.storage, 'documents/', oldestActive, now);
 }
 
 /** The `error_message` a failed job reports; whether the failure is unexpected (to be logged). */

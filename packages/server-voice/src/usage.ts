@@ -14,7 +14,7 @@
  * The operation ids nothing can apply again are forgotten (`pruneOperations`).
  */
 import type { ServiceContext } from '@glossa/server/feature';
-import { utcDay } from '@glossa/server/feature';
+import { forgetUsageOperations, utcDay } from '@glossa/server/feature';
 import type Database from 'better-sqlite3';
 
 /** The tables of the two job interfaces. */
@@ -95,12 +95,6 @@ export async function settleSqliteOwed(
 }
 
 /**
- * How long before the oldest job that still owes its minutes (see `pruneOperations`) the voice jobs'
- * operation ids are kept: a day.
- */
-export const OPERATION_MARGIN_MS = 24 * 60 * 60 * 1000;
-
-/**
  * Forgets the voice jobs' usage operation ids under `prefix` (`voice/`, or one table's
  * `voice/<table>/`) that nothing can apply again; how many. `oldestOwed` is the creation time of the
  * oldest job (of those tables) whose row still owes its minutes (`usage_pending`; none: undefined).
@@ -114,7 +108,7 @@ export const OPERATION_MARGIN_MS = 24 * 60 * 60 * 1000;
  * job rows do not expire (nothing removes them), so their age is not the bound; their debt is. A row
  * owing its minutes keeps its id however long the recovery takes (a storage failing for days).
  *
- * The margin (`OPERATION_MARGIN_MS`, a day) covers the clocks: on a fleet `created_at` is the instance's
+ * The margin (`USAGE_OPERATION_MARGIN_MS`, a day) covers the clocks: on a fleet `created_at` is the instance's
  * clock and `applied_at` the database's `now()`. And a job that finishes while the sweep runs records its
  * id after the bound was taken, so it is never older than the bound.
  *
@@ -127,8 +121,7 @@ export async function pruneOperations(
   oldestOwed: Date | undefined,
   now = new Date(),
 ): Promise<number> {
-  const from = oldestOwed && oldestOwed < now ? oldestOwed : now;
-  return context.storage.pruneUsageOperations(prefix, new Date(from.getTime() - OPERATION_MARGIN_MS));
+  return forgetUsageOperations(context.storage, prefix, oldestOwed, now);
 }
 
 /** Embedded: the creation time of the oldest job of `table` that owes its minutes; undefined: none. */

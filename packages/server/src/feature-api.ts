@@ -22,6 +22,7 @@ export {
 } from './storage/pg-boss.js';
 export { migratePostgres } from './storage/postgres.js';
 export { transaction as pgTransaction } from './storage/postgres-resources.js';
+export { forgetUsageOperations, USAGE_OPERATION_MARGIN_MS } from './storage/usage-operations.js';
 export { currentBillingPeriod, utcDay } from './translate/billing-period.js';
 export { loadCustomizations } from './translate/customizations.js';
 export { decodeEntities } from './translate/markup-parse.js';
