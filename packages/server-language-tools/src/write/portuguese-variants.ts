@@ -45,12 +45,14 @@ export async function convertPortuguese(text: string, target: PortugueseVariant)
   });
   if (replacements.size === 0) return current;
   // A capital inside a sentence makes a name, not a spelling of the other variant ("Palo Santo").
-  return current.replace(/[\p{L}\p{M}]+/gu, (word, offset: number) =>
-    word[0] !== word[0]?.toLowerCase() &&
-    !startsSentence(current, Array.from(current.slice(0, offset)).length)
-      ? word
-      : (replacements.get(word) ?? word),
-  );
+  return current.replace(/[\p{L}\p{M}]+/gu, (word, offset: number) => {
+    const replacement = replacements.get(word);
+    if (replacement === undefined) return word;
+    const name =
+      word[0] !== word[0]?.toLowerCase() &&
+      !startsSentence(current, Array.from(current.slice(0, offset)).length);
+    return name ? word : replacement;
+  });
 }
 
 function isVariantOf(word: string, suggestion: string): boolean {
