@@ -117,8 +117,9 @@ export async function uploadDocument(
   if (!checked.ok) throw badRequest(checked.message);
   const fields = checked.value;
 
-  // The file part's name, else the `filename` field (the public description's alternative).
-  const fileName = upload.file.name || fields.filename || '';
+  // The `filename` parameter names the file when given (the public description's alternative to the part's
+  // name: a part without one is called "blob" by FormData, or has none), else the file part's name.
+  const fileName = fields.filename || upload.file.name || '';
   const extension = documentExtension(fileName);
   if (!extension) {
     const given = /\.([^./\\]{1,20})$/.exec(fileName)?.[1];

@@ -31,6 +31,9 @@ export function readUpload(request: FastifyRequest, maxFileBytes: number): Promi
     try {
       parser = Busboy({
         headers: request.headers as { 'content-type': string },
+        // The `file` part is the file even when its Content-Disposition names no filename.
+        isPartAFile: (name, type, fileName) =>
+          name === DOCUMENT_FILE_FIELD || type === 'application/octet-stream' || fileName !== undefined,
         limits: {
           fields: MAX_FIELDS,
           fieldSize: MAX_FIELD_BYTES,
