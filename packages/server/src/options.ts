@@ -47,6 +47,12 @@ export interface ServerOptions {
   upstream?: UpstreamOptions;
   /** Engine outputs kept in memory, in units (a unit is a sentence or a tagged block). Default 50,000; 0 turns it off. */
   engineCacheEntries?: number;
+  /**
+   * Memory this process may use, in MiB. Caches and compiled structures (glossaries and their term indexes)
+   * are budgeted from it, per process and per account, and a request that would need more is answered 503
+   * with `Retry-After` instead of growing the process. Default 768 (fits a 1 GiB container).
+   */
+  memoryBudgetMb?: number;
   /** Per-key rate limit. Default 100 requests/s, burst 200. `false` turns it off. */
   rateLimit?: false | RateLimitOptions;
   /** Storage to use instead of SQLite in `dataDir` (or PostgreSQL at `databaseUrl`). */
@@ -90,6 +96,7 @@ export interface ResolvedOptions {
   readonly devKey: string | undefined;
   readonly rateLimit: false | Required<RateLimitOptions>;
   readonly engineCacheEntries: number;
+  readonly memoryBudgetMb: number;
   readonly upstream: UpstreamOptions | undefined;
   readonly publicUrl: string | undefined;
   readonly freePublicUrl: string | undefined;
@@ -192,6 +199,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     devKey,
     rateLimit,
     engineCacheEntries,
+    memoryBudgetMb: count('memoryBudgetMb', options.memoryBudgetMb, 768, 64),
     upstream: options.upstream,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     freePublicUrl: options.freePublicUrl?.replace(/\/+$/, ''),

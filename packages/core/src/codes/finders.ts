@@ -30,23 +30,57 @@ function regexFinder(pattern: RegExp, classify: (m: RegExpExecArray) => Omit<Fou
   };
 }
 
-/** Elements i18next's `<Trans>` keeps by name (`transKeepBasicHtmlNodesFor`). */
-const I18NEXT_BASIC_NODES = 'br|strong|i|p|b|em|u|span';
+/** A tag name: an indexed Trans component (`<0>`) or a named one (`<bold>`, `<totalAmount />`, `<strong>`). */
+const TAG_NAME = '\\d+|[A-Za-z][\\w.:-]*';
 
 /**
- * i18next: `{{var}}`, `{{var, format}}`, `{{- var}}` (unescaped), nesting `$t(key)` / `$t(key, {...})`,
- * and `<Trans>` components `<0>…</0>`, `<1/>`, `<strong>…</strong>`, `<br/>`.
+ * Tags as react-i18next's `<Trans>` reads them: indexed components `<0>…</0>`, `<1/>`, named components
+ * (`components={{ bold: <strong /> }}`: `<bold>…</bold>`, `<totalAmount />`), the elements kept by
+ * `transKeepBasicHtmlNodesFor` (`<strong>`, `<br/>`) and HTML with attributes (`<a href="…">`), whose
+ * attribute values (link targets) travel inside the code.
  */
-export const i18nextCodes: CodeFinder = regexFinder(
-  new RegExp(
-    `\\{\\{[^{}]*\\}\\}|\\$t\\([^()]*\\)|<(\\d+|${I18NEXT_BASIC_NODES})\\s*\\/>|<(\\d+|${I18NEXT_BASIC_NODES})>|<\\/(\\d+|${I18NEXT_BASIC_NODES})>`,
-  ),
+export const tagCodes: CodeFinder = regexFinder(
+  new RegExp(`<(${TAG_NAME})(?:\\s+[^<>]*?)?\\s*\\/>|<(${TAG_NAME})(?:\\s+[^<>]*)?>|<\\/(${TAG_NAME})\\s*>`),
   (m) => {
     if (m[2] !== undefined) return { role: 'open', name: m[2] };
     if (m[3] !== undefined) return { role: 'close', name: m[3] };
     return { role: 'x' };
   },
 );
+
+/**
+ * Values that are not prose inside a value: URLs, e-mail addresses, Markdown link targets
+ * (`[text](https://…#anchor)`: the text is translated, `](…)` is a code) and anchors (`(#undo)`).
+ */
+export const linkCodes: CodeFinder = (text) => {
+  const found: FoundCode[] = [];
+  // Markdown links: `[` and `](target)` as a pair around the link text.
+  for (const m of text.matchAll(/\[([^[\]\n]+)\]\(([^()\s]+)\)/g)) {
+    const at = m.index;
+    const close = at + 1 + m[1]!.length;
+    found.push({ start: at, end: at + 1, role: 'open', name: `[${at}` });
+    found.push({ start: close, end: at + m[0].length, role: 'close', name: `[${at}` });
+  }
+  const url = /\b(?:https?:\/\/|mailto:|www\.)[^\s<>"'`]*[^\s<>"'`.,;:!?)\]]|[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+  for (const m of text.matchAll(url)) found.push({ start: m.index, end: m.index + m[0].length, role: 'x' });
+  return found;
+};
+
+const i18nextArguments = regexFinder(
+  /\{\{[^{}]*\}\}|\$t\((?:[^()]|\([^()]*\))*\)|\{\s*[\w$.-]+\s*\}/,
+  () => ({ role: 'x' }),
+);
+
+/**
+ * i18next: `{{var}}`, `{{var, format}}`, `{{- var}}` (unescaped), nesting `$t(key)` / `$t(key, {...})`,
+ * single-brace arguments (`{url}`, `{versionInfo.latestVersion}`, as react-i18next `<Trans>` values and
+ * i18next-icu write them), `<Trans>` components (see `tagCodes`), and links (see `linkCodes`).
+ */
+export const i18nextCodes: CodeFinder = (text) => [
+  ...i18nextArguments(text),
+  ...tagCodes(text),
+  ...linkCodes(text),
+];
 
 /**
  * printf: `%s`, `%d`, `%1$s`, `%(name)s`, `%.2f`, `%@`, `%%`. The space flag is not recognised, so
