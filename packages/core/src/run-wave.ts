@@ -4,6 +4,7 @@
  * lock) as it goes and holds only one wave's intermediate data at a time.
  */
 import type { Batcher, BatchItem, RequestRecord } from './batcher.js';
+import { followCase } from './codes/case.js';
 import { flattenPairs, restorePairs, verifyCodes } from './codes/inline.js';
 import type { RunFailure } from './report.js';
 import type { RunSegment } from './segment.js';
@@ -79,7 +80,7 @@ export async function translateWave(batcher: Batcher, wave: readonly Pending[]):
       return;
     }
     const problem = verifyCodes(p.segment.source, r.text);
-    if (problem === undefined) good.set(p, r.text);
+    if (problem === undefined) good.set(p, followCase(p.segment.source, r.text, p.locale));
     else retry.push({ p, reason: problem });
   });
   if (retry.length === 0) {
@@ -96,7 +97,8 @@ export async function translateWave(batcher: Batcher, wave: readonly Pending[]):
     }
     const restored = restorePairs(r.text);
     const problem = 'error' in restored ? restored.error : verifyCodes(p.segment.source, restored.target);
-    if (problem === undefined && 'target' in restored) good.set(p, restored.target);
+    if (problem === undefined && 'target' in restored)
+      good.set(p, followCase(p.segment.source, restored.target, p.locale));
     else failures.push(failureOf(p, `${reason}; after the second encoding: ${problem}`));
   });
   return {
