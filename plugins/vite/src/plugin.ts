@@ -3,12 +3,12 @@
  * pages under `/<locale>/` in the dev server. Options override the project's `glossa.config.*`.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedConfig as GlossaResolvedConfig, RunEvent, RunFailure } from '@glossa/core';
-import type { Plugin, ResolvedConfig, Rollup, ViteDevServer } from 'vite';
+import type { Connect, Plugin, ResolvedConfig, Rollup, ViteDevServer } from 'vite';
 import { emitCatalogs } from './catalogs.js';
 import {
   extractComponent,
@@ -29,7 +29,7 @@ import {
 } from './components/locale-builds.js';
 import { catalogPath, translateComponents } from './components/translate.js';
 import { createUnitCache, type UnitCache } from './components/unit-cache.js';
-import { type LinkOptions, outputPath } from './links.js';
+import { basePath, type LinkOptions, outputPath } from './links.js';
 import { type Alternate, describeReport, localizePages, type Page, withAlternates } from './localize.js';
 import { type GlossaViteOptions, requestOptionsOf, resolveGlossaConfig } from './options.js';
 import { openSession, type Session } from './service.js';
@@ -105,8 +105,17 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     enforce: 'post',
     api: { options },
 
-    config() {
+    config(user) {
       localeBuild = localeBuilds.getStore();
+      if (!localeBuild) return;
+      // The locale's folder is the app's base for its router (`basename={import.meta.env.BASE_URL}`,
+      // `createWebHistory(import.meta.env.BASE_URL)`); asset URLs keep the real base, so the chunks
+      // without text stay the same files in every locale.
+      const base = user.base && /^(\/|https?:)/.test(user.base) ? user.base : '/';
+      const folder = outputPath(output, localeBuild.locale, 'index.html').replace(/index\.html$/, '');
+      return {
+        define: { 'import.meta.env.BASE_URL': JSON.stringify(`${basePath(base)}${folder}`) },
+      };
     },
 
     resolveId: {
@@ -184,7 +193,9 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     generateBundle: {
       order: 'post',
       async handler(_outputOptions, bundle) {
-        if (this.environment.name !== 'client' || localeBuild) return;
+        // `this.environment` since Vite 6; Vite 5 builds the client unless `build.ssr` is set.
+        const environment = (this as { environment?: { name: string } }).environment;
+        if ((environment ? environment.name !== 'client' : vite.build.ssr) || localeBuild) return;
         const htmlAssets = Object.values(bundle).filter(
           (item) => item.type === 'asset' && item.fileName.endsWith('.html'),
         );
@@ -267,6 +278,10 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
       await closeDevSession();
     },
 
+    configurePreviewServer(server) {
+      server.middlewares.use(previewMiddleware());
+    },
+
     configureServer(server) {
       server.httpServer?.once('close', () => {
         closeDevSession().catch((error: Error) => server.config.logger.error(`glossa: ${error.message}`));
@@ -332,6 +347,12 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
           return next();
         }
         servePage(server, locale, path, openDevSession())
+          .then((html) =>
+            // An app's route (`/es/calendar`): the locale's index.html, as Vite's SPA fallback does.
+            html === undefined && vite.appType === 'spa' && path !== '/index.html'
+              ? servePage(server, locale, '/index.html', openDevSession())
+              : html,
+          )
           .then((html) => {
             if (html === undefined) return next();
             res.setHeader('Content-Type', 'text/html; charset=utf-8');
@@ -342,6 +363,50 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     },
   };
   return plugin;
+
+  /**
+   * `vite preview`: `/<locale>/…` is the locale's file when the build has one; else a file of the app
+   * (a page-relative asset URL such as `./images/logo.svg` seen from `/es/`); else, for a page
+   * request, the locale's `index.html` (the SPA fallback, in the locale).
+   */
+  function previewMiddleware(): Connect.NextHandleFunction {
+    const outDir = resolve(vite.root, vite.build.outDir);
+    const base = basePath(vite.base);
+    const isFile = (path: string) => {
+      const file = join(outDir, ...path.split('/'));
+      return file.startsWith(outDir + sep) && existsSync(file) && statSync(file).isFile();
+    };
+    return (req, _res, next) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const pathname = decodeURIComponent(url.pathname);
+      if (!pathname.startsWith(base)) return next();
+      const path = pathname.slice(base.length);
+      const locale = locales.find((l) => {
+        const folder = outputPath(output, l, '');
+        return path === folder.replace(/\/$/, '') || path.startsWith(folder);
+      });
+      if (!locale) return next();
+      const folder = outputPath(output, locale, '');
+      const rest = path.slice(folder.length);
+      const page = rest === '' || rest.endsWith('/') ? `${rest}index.html` : rest;
+      if (
+        isFile(`${folder}${page}`) ||
+        isFile(`${folder}${page}.html`) ||
+        isFile(`${folder}${page}/index.html`)
+      ) {
+        return next();
+      }
+      if (rest !== '' && isFile(rest)) {
+        req.url = `${base}${rest}${url.search}`;
+        return next();
+      }
+      const accept = req.headers.accept ?? '';
+      if ((extname(rest) === '' || accept.includes('text/html')) && isFile(`${folder}index.html`)) {
+        req.url = `${base}${folder}index.html${url.search}`;
+      }
+      return next();
+    };
+  }
 
   function componentRunOptions(session: Session) {
     return {

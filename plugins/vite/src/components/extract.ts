@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { verifyCodes } from '@glossa/core';
 import { DEFAULT_ATTRIBUTES, DEFAULT_INLINE } from './markup.js';
-import { extractScript, type ScriptOptions } from './script.js';
+import { extractScript, loadParser, type ScriptOptions } from './script.js';
 import { extractSvelte, extractVue } from './sfc.js';
 import { applyEdits, positionOf, type Unit, writeTarget } from './units.js';
 
@@ -50,6 +50,7 @@ export async function extractComponent(
   code: string,
   options: ScriptOptions,
 ): Promise<KeyedUnit[]> {
+  await loadParser();
   const units: Unit[] = [];
   const ext = /\.([a-z]+)$/.exec(file)?.[1] ?? '';
   if (ext === 'vue') await extractVue(file, code, options, units);

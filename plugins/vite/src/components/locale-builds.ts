@@ -11,6 +11,10 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { InlineConfig, PluginOption, ResolvedConfig, Rollup } from 'vite';
 
 export interface LocaleBuild {
@@ -31,7 +35,7 @@ export async function buildLocale(
   build: LocaleBuild,
   replacePlugin: (plugin: Rollup.Plugin) => Rollup.Plugin | undefined,
 ): Promise<BuiltFiles> {
-  const { build: viteBuild } = await import('vite');
+  const { build: viteBuild } = await viteOf(vite.root);
   const inline = vite.inlineConfig;
   const config: InlineConfig = {
     ...inline,
@@ -58,6 +62,27 @@ export async function buildLocale(
     }
   }
   return files;
+}
+
+/**
+ * The Vite the app builds with: resolved from its root (the plugin's own `vite` may be another copy,
+ * e.g. in a workspace), else the one the plugin resolves.
+ */
+async function viteOf(root: string): Promise<typeof import('vite')> {
+  try {
+    const manifest = createRequire(join(root, 'package.json')).resolve('vite/package.json');
+    const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, unknown> };
+    const entry = exports?.['.'];
+    const path =
+      typeof entry === 'string'
+        ? entry
+        : ((entry as { import?: string | { default?: string } } | undefined)?.import ??
+          './dist/node/index.js');
+    const file = typeof path === 'string' ? path : (path.default ?? './dist/node/index.js');
+    return (await import(pathToFileURL(join(dirname(manifest), file)).href)) as typeof import('vite');
+  } catch {
+    return import('vite');
+  }
 }
 
 function replacePlugins(

@@ -1,9 +1,10 @@
 /**
  * JavaScript and TypeScript modules, with or without JSX (React, Preact, Solid), parsed with oxc (the
- * parser Vite 8 ships, `parseSync` from `vite`): JSX markup, tagged templates (`` msg`Saved ${n} files` ``)
- * and string literals marked with a `/* @glossa *\/` comment right before them.
+ * parser Vite 8 ships, `parseSync` from `vite`; with Vite 5–7, which have none, the same parser from
+ * `oxc-parser`): JSX markup, tagged templates (`` msg`Saved ${n} files` ``) and string literals marked
+ * with a `/* @glossa *\/` comment right before them.
  */
-import { parseSync } from 'vite';
+import type { parseSync as ParseSync } from 'vite';
 import { extractMarkup, type MarkupAttribute, type MarkupNode, type MarkupOptions } from './markup.js';
 import { decodeEntities, type Piece, type Unit, unitOfPieces, unitOfText } from './units.js';
 
@@ -28,6 +29,23 @@ export class ComponentSyntaxError extends SyntaxError {
   }
 }
 
+let parseSync: typeof ParseSync | undefined;
+let loading: Promise<unknown> | undefined;
+
+/** Loads the parser: Vite's own (8 and later), else `oxc-parser`. Awaited before `extractScript`. */
+export function loadParser(): Promise<unknown> {
+  loading ??= (async () => {
+    const vite = (await import('vite').catch(() => undefined)) as
+      | { parseSync?: typeof ParseSync }
+      | undefined;
+    parseSync =
+      typeof vite?.parseSync === 'function'
+        ? vite.parseSync
+        : ((await import('oxc-parser')).parseSync as unknown as typeof ParseSync);
+  })();
+  return loading;
+}
+
 /** Parses `code` (the `lang` of oxc: js, jsx, ts, tsx) and appends its units, offsets shifted by `base`. */
 export function extractScript(
   file: string,
@@ -37,6 +55,7 @@ export function extractScript(
   units: Unit[],
   base = 0,
 ): void {
+  if (!parseSync) throw new Error('glossaVite: loadParser() was not awaited');
   const result = parseSync(file, code, { lang, sourceType: 'module' });
   if (result.errors.length > 0) {
     const error = result.errors[0]!;
