@@ -125,4 +125,22 @@ describe.each(majors)('Vite $major', ({ major, pkg }) => {
       await preview.close();
     }
   });
+
+  it('the dev server serves /en-XA/ routes with the en-XA page', async () => {
+    const dev = await vite.createServer({
+      ...(config() as Vite.InlineConfig),
+      server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
+    });
+    try {
+      await dev.listen();
+      const url = dev.resolvedUrls!.local[0]!.replace(/\/$/, '');
+      const res = await fetch(`${url}/en-XA/harbours/north`, { headers: { accept: 'text/html' } });
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(html).toContain('<html lang="en-XA">');
+      expect(html).toContain('/src/main.jsx');
+    } finally {
+      await dev.close();
+    }
+  });
 });
