@@ -7,6 +7,10 @@ export {
   type CatalogExtraction,
   type CatalogOptions,
   type CatalogValue,
+  detectSyntax,
   extractCatalog,
+  type KeptValue,
+  MESSAGE_SYNTAXES,
+  type MessageSyntax,
 } from './catalog.js';
 export type { ServiceOptions } from './service.js';
