@@ -138,8 +138,13 @@ describe('v2 glossaries', () => {
 });
 
 describe('v3 glossaries', () => {
-  it('creates an empty glossary without dictionaries (JSON and form), then fills it with PUT', async () => {
-    const created = await t.call('/v3/glossaries', { json: { name: 'empty' } });
+  it('creates an empty glossary (JSON: an empty list; form: no dictionaries field), then fills it with PUT', async () => {
+    const missing = await t.call('/v3/glossaries', { json: { name: 'no field' } });
+    expect(missing.status).toBe(400);
+    expect(missing.data.message).toBe(
+      "Parameter 'dictionaries' is required: send a list of dictionaries ([] creates an empty glossary).",
+    );
+    const created = await t.call('/v3/glossaries', { json: { name: 'empty', dictionaries: [] } });
     expect(created.status).toBe(201);
     expect(created.data).toMatchObject({ name: 'empty', dictionaries: [] });
     const form = await t.call('/v3/glossaries', { form: 'name=empty+too' });

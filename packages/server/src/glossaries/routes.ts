@@ -23,6 +23,11 @@ import type { GlossaryRecord, NewDictionary } from './store.js';
  */
 export const GLOSSARY_BODY_LIMIT = 3 * MAX_GLOSSARY_BYTES + 64 * 1024;
 
+const isForm = (request: FastifyRequest) =>
+  String(request.headers['content-type'] ?? '')
+    .toLowerCase()
+    .startsWith('application/x-www-form-urlencoded');
+
 const checkName = (name: string) => {
   const problem = checkGlossaryName(name);
   if (problem) throw badRequest(problem);
@@ -124,8 +129,14 @@ const v2Routes: Route[] = [
 ];
 
 const v3Routes: Route[] = [
-  defineRoute(ENDPOINTS.createGlossary, async ({ body, caller, context }) => {
+  defineRoute(ENDPOINTS.createGlossary, async ({ body, caller, context, request }) => {
     const name = checkName(body.name);
+    // The description requires `dictionaries`. A JSON body can send an empty list; a form body cannot, so
+    // there (as the official client sends it) no `dictionaries` field means none.
+    if (body.dictionaries === undefined && !isForm(request))
+      throw badRequest(
+        "Parameter 'dictionaries' is required: send a list of dictionaries ([] creates an empty glossary).",
+      );
     const dictionaries = (body.dictionaries ?? []).map(dictionaryInput);
     const pairs = new Set<string>();
     for (const dictionary of dictionaries) {
