@@ -122,12 +122,12 @@ describe('glossary on a voice session (real Apertium)', () => {
 
     const french = await glossary('en', 'fr', 'file\tfichier');
     const wrongPair = await session({ ...base, glossary_id: french });
-    expect(wrongPair.status).toBe(404);
-    expect(wrongPair.data.message).toMatch(/no dictionary for EN → ES/);
+    expect(wrongPair.status).toBe(400);
+    expect(wrongPair.data.message).toMatch(/^No dictionary found for language pair EN → ES in glossary/);
     const spanish = await glossary('en', 'es', 'file\tarchivo');
     const mixed = await session({ ...base, target_languages: ['es', 'ca'], glossary_id: spanish });
-    expect(mixed.status).toBe(404);
-    expect(mixed.data.message).toMatch(/no dictionary for EN → CA/);
+    expect(mixed.status).toBe(400);
+    expect(mixed.data.message).toMatch(/^No dictionary found for language pair EN → CA in glossary/);
 
     const noTargets = await session({ source_media_content_type: 'audio/auto', glossary_id: french });
     expect(noTargets.status).toBe(400);

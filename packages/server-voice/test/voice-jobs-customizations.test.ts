@@ -168,15 +168,19 @@ describe('voice job resources are checked before the job is queued', () => {
     expect(theirs.status).toBe(202);
 
     const french = await glossary('en', 'fr', 'file\tfichier');
-    await refused([['glossary_id', french]], 404, /has no dictionary for EN → ES/);
+    await refused(
+      [['glossary_id', french]],
+      400,
+      /^No dictionary found for language pair EN → ES in glossary/,
+    );
     const spanish = await glossary('en', 'es', 'file\tarchivo');
     await refused(
       [
         ['target_languages', 'ca'],
         ['glossary_id', spanish],
       ],
-      404,
-      /has no dictionary for EN → CA/,
+      400,
+      /^No dictionary found for language pair EN → CA in glossary/,
     );
 
     await refused([['spoken_terms_id', 'terms-1']], 400, "Parameter 'spoken_terms_id' must be a UUID.");

@@ -167,7 +167,7 @@ describe('glossaries applied in /v2/translate (real Apertium)', () => {
     }
   });
 
-  it('refuses a glossary without the requested pair (404) and one of another pair', async () => {
+  it('refuses a glossary without the requested pair (400, the public wording) and one of another pair', async () => {
     const id = await glossary('en', 'es', 'file\tarchivo');
     const pseudo = await t.translate({
       text: ['file'],
@@ -175,15 +175,15 @@ describe('glossaries applied in /v2/translate (real Apertium)', () => {
       target_lang: 'en-XA',
       glossary_id: id,
     });
-    expect(pseudo.status).toBe(404);
-    expect(pseudo.data.message).toBe(`Glossary '${id}' has no dictionary for EN → EN-XA.`);
+    expect(pseudo.status).toBe(400);
+    expect(pseudo.data.message).toBe(`No dictionary found for language pair EN → EN-XA in glossary '${id}'.`);
     const reversed = await t.translate({
       text: ['archivo'],
       source_lang: 'ES',
       target_lang: 'EN-US',
       glossary_id: id,
     });
-    expect(reversed.status).toBe(404);
+    expect(reversed.status).toBe(400);
     const unknown = await t.translate({
       text: ['file'],
       source_lang: 'EN',

@@ -88,7 +88,10 @@ export async function checkResources(
         baseLanguage(pair.target) === baseLanguage(target),
     );
     if (!fits) {
-      throw notFound(`Glossary '${id}' has no dictionary for ${v2(source ?? '')} → ${v2(target)}.`);
+      // The public service's wording (400), which its clients match on.
+      throw badRequest(
+        `No dictionary found for language pair ${v2(source ?? '')} → ${v2(target)} in glossary '${id}'.`,
+      );
     }
   }
   if (request.translation_memory_id !== undefined) {
