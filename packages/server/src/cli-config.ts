@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { CreateServerOptions } from './server.js';
 
-type Kind = 'string' | 'integer' | 'number' | 'list' | 'boolean' | 'rate';
+type Kind = 'string' | 'integer' | 'number' | 'list' | 'boolean' | 'rate' | 'engines';
 
 interface Setting {
   /** Path in the config file (and in the options), dot-separated. */
@@ -39,7 +39,59 @@ export const SETTINGS: readonly Setting[] = [
   setting('redisUrl', 'redis-url', 'string', 'redis://… for fleet-wide rate limits and key revocation'),
   setting('upstream.url', 'upstream-url', 'string', 'gateway mode: paid-plan URL of the upstream service'),
   setting('upstream.key', 'upstream-key', 'string', 'its key (prefer the environment variable)'),
-  setting('engineOrder', 'engines', 'list', 'engines in priority order (pseudo,apertium,upstream)'),
+  setting(
+    'engineOrder',
+    'engines',
+    'engines',
+    'engines in order (pseudo,apertium,upstream); per target: "pseudo,apertium;de=openai,deepl;en:ja=deepl"',
+  ),
+  setting(
+    'providers.openai.baseUrl',
+    'openai-base-url',
+    'string',
+    'OpenAI-compatible base URL (OPENAI_BASE_URL)',
+  ),
+  setting('providers.openai.model', 'openai-model', 'string', 'its model (gpt-4o-mini); key: OPENAI_API_KEY'),
+  setting('providers.openai.contextTokens', 'openai-context-tokens', 'integer', "the model's context size"),
+  setting('providers.openai.maxOutputTokens', 'openai-max-output-tokens', 'integer', 'tokens per answer'),
+  setting('providers.openai.concurrency', 'openai-concurrency', 'integer', 'calls in flight (4)'),
+  setting(
+    'providers.openai.responseFormat',
+    'openai-response-format',
+    'string',
+    'json_schema (default), json_object or none',
+  ),
+  setting(
+    'providers.anthropic.model',
+    'anthropic-model',
+    'string',
+    'Anthropic model; key: ANTHROPIC_API_KEY',
+  ),
+  setting(
+    'providers.anthropic.baseUrl',
+    'anthropic-base-url',
+    'string',
+    'Anthropic base URL (ANTHROPIC_BASE_URL)',
+  ),
+  setting(
+    'providers.deepl.serverUrl',
+    'deepl-server-url',
+    'string',
+    'DeepL base URL (DEEPL_SERVER_URL); key: DEEPL_AUTH_KEY',
+  ),
+  setting('providers.deepl.concurrency', 'deepl-concurrency', 'integer', 'DeepL requests in flight (4)'),
+  setting(
+    'providers.google.baseUrl',
+    'google-base-url',
+    'string',
+    'Cloud Translation base URL; key: GOOGLE_API_KEY',
+  ),
+  setting(
+    'providers.libretranslate.url',
+    'libretranslate-url',
+    'string',
+    'LibreTranslate URL (LIBRETRANSLATE_URL)',
+  ),
   setting('rateLimit.requestsPerSecond', 'rate-limit', 'rate', "requests/s per key (100), or 'off'"),
   setting('rateLimit.burst', 'rate-limit-burst', 'integer', 'requests at once per key (twice the rate)'),
   setting('engineCacheEntries', 'engine-cache-entries', 'integer', 'engine outputs kept (50000; 0 off)'),
@@ -100,6 +152,22 @@ function parse(item: Setting, raw: string, from: string): unknown {
       if (item.kind === 'rate' && raw === 'off') return false;
       if (!/^\d+(\.\d+)?$/.test(raw)) throw new RangeError(`${from}: expected a number, got '${raw}'`);
       return Number(raw);
+    case 'engines': {
+      // `a,b` is a list for every pair; `a,b;de=c,d;en:ja=e` sets the default and per-target lists.
+      if (!raw.includes('=')) return parse({ ...item, kind: 'list' }, raw, from);
+      const order: Record<string, string[]> = {};
+      for (const part of raw
+        .split(';')
+        .map((piece) => piece.trim())
+        .filter(Boolean)) {
+        const [key, list] = part.includes('=') ? part.split('=', 2) : ['default', part];
+        order[key!.trim()] = list!
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean);
+      }
+      return order;
+    }
     case 'list':
       return raw
         .split(',')

@@ -21,8 +21,35 @@ export interface UpstreamOptions {
 }
 
 /** The engines `createServer` can build itself. */
-export const BUILT_IN_ENGINES = ['pseudo', 'apertium', 'upstream'] as const;
+export const BUILT_IN_ENGINES = [
+  'pseudo',
+  'apertium',
+  'upstream',
+  'openai',
+  'anthropic',
+  'deepl',
+  'google',
+  'libretranslate',
+] as const;
 export type BuiltInEngine = (typeof BUILT_IN_ENGINES)[number];
+/** What runs when no order is given. */
+export const DEFAULT_ENGINE_ORDER: readonly BuiltInEngine[] = ['pseudo', 'apertium', 'upstream'];
+
+/**
+ * Engines per target language or pair: `default` for the rest (`{ default: ['pseudo', 'apertium'], de:
+ * ['openai', 'deepl'], 'en:ja': ['deepl'] }`). A plain list means that list, in that order, for every pair.
+ */
+export type EngineOrderOption = readonly BuiltInEngine[] | Readonly<Record<string, readonly BuiltInEngine[]>>;
+
+/** Settings of the remote engines; each falls back to the provider's own environment variables. */
+export interface ProviderOptions {
+  /** Any OpenAI-compatible chat-completions service (OpenAI, Azure, Ollama, vLLM, llama.cpp, OpenRouter…). */
+  openai?: import('./engines/openai.js').OpenAiOptions;
+  anthropic?: import('./engines/anthropic.js').AnthropicOptions;
+  deepl?: import('./engines/deepl.js').DeeplOptions;
+  google?: import('./engines/google.js').GoogleOptions;
+  libretranslate?: import('./engines/libretranslate.js').LibreTranslateOptions;
+}
 
 export interface ServerOptions {
   /** Where the database and the development key live. Default: `GLOSSA_DATA_DIR`, else `~/.cache/glossa/server`. */
@@ -43,7 +70,9 @@ export interface ServerOptions {
    * Which of the built-in engines to serve, in priority order, when `engines` is not given (what
    * `glossa-server --engines` sets). Default `['pseudo', 'apertium', 'upstream']`; upstream needs `upstream`.
    */
-  engineOrder?: readonly BuiltInEngine[];
+  engineOrder?: EngineOrderOption;
+  /** Settings of the remote engines (`openai`, `deepl`, …) the order names. */
+  providers?: ProviderOptions;
   upstream?: UpstreamOptions;
   /** Engine outputs kept in memory, in units (a unit is a sentence or a tagged block). Default 50,000; 0 turns it off. */
   engineCacheEntries?: number;
@@ -106,7 +135,13 @@ export interface ResolvedOptions {
   readonly shutdownGraceMs: number;
   readonly shutdownDrainMs: number;
   readonly metrics: boolean;
+  /** Every engine to start, in the default list's order first. */
   readonly engineOrder: readonly BuiltInEngine[];
+  /** Per target or pair (`default` for the rest), when the order was given per language. */
+  readonly enginesByTarget: Readonly<Record<string, readonly BuiltInEngine[]>> & {
+    readonly default: readonly BuiltInEngine[];
+  };
+  readonly providers: ProviderOptions;
 }
 
 function url(name: string, value: unknown, protocols: readonly string[]): string | undefined {
@@ -138,19 +173,46 @@ function port(name: string, value: unknown, fallback: number): number {
   return value as number;
 }
 
-function engineOrder(value: unknown): readonly BuiltInEngine[] {
-  if (value === undefined) return BUILT_IN_ENGINES;
+function engineList(name: string, value: unknown, empty = false): readonly BuiltInEngine[] {
   if (
     !Array.isArray(value) ||
-    value.length === 0 ||
-    !value.every((name) => (BUILT_IN_ENGINES as readonly string[]).includes(name)) ||
+    (value.length === 0 && !empty) ||
+    !value.every((item) => (BUILT_IN_ENGINES as readonly string[]).includes(item)) ||
     new Set(value).size !== value.length
   ) {
     throw new TypeError(
-      `engineOrder: expected distinct names among ${BUILT_IN_ENGINES.join(', ')}, got ${JSON.stringify(value)}`,
+      `${name}: expected distinct names among ${BUILT_IN_ENGINES.join(', ')}, got ${JSON.stringify(value)}`,
     );
   }
   return Object.freeze([...value]);
+}
+
+/** The engines to start, and the order per target; a plain list is the default for every pair. */
+function engineOrder(value: unknown): Pick<ResolvedOptions, 'engineOrder' | 'enginesByTarget'> {
+  if (value === undefined) {
+    return { engineOrder: DEFAULT_ENGINE_ORDER, enginesByTarget: { default: DEFAULT_ENGINE_ORDER } };
+  }
+  if (Array.isArray(value)) {
+    const list = engineList('engineOrder', value);
+    return { engineOrder: list, enginesByTarget: { default: list } };
+  }
+  if (typeof value !== 'object' || value === null) {
+    throw new TypeError(
+      `engineOrder: expected a list of engines or { default: [...], <target or source:target>: [...] }, got ${JSON.stringify(value)}`,
+    );
+  }
+  const byTarget: Record<string, readonly BuiltInEngine[]> = {};
+  for (const [key, list] of Object.entries(value)) {
+    if (key !== 'default' && !/^([a-z]{2,3}:)?[a-z]{2,3}(-[a-z0-9]{2,4})?$/i.test(key)) {
+      throw new TypeError(
+        `engineOrder: '${key}' is not a target language ('de', 'pt-BR'), a pair ('en:de') or 'default'`,
+      );
+    }
+    byTarget[key] = engineList(`engineOrder.${key}`, list, key !== 'default');
+  }
+  const fallback = byTarget.default ?? DEFAULT_ENGINE_ORDER;
+  const all = [...new Set([...fallback, ...Object.values(byTarget).flat()])];
+  return { engineOrder: Object.freeze(all), enginesByTarget: { ...byTarget, default: fallback } };
 }
 
 /** Checks and completes the options once; everything else reads the resolved form. */
@@ -209,6 +271,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     shutdownGraceMs: count('shutdownGraceMs', options.shutdownGraceMs, 10_000, 0),
     shutdownDrainMs: count('shutdownDrainMs', options.shutdownDrainMs, 0, 0),
     metrics: options.metrics ?? true,
-    engineOrder: engineOrder(options.engineOrder),
+    ...engineOrder(options.engineOrder),
+    providers: options.providers ?? {},
   };
 }

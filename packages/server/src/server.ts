@@ -6,9 +6,9 @@ import {
   ensureDevAccount,
 } from './accounts.js';
 import type { ServiceContext } from './context.js';
-import { defaultEngines } from './engines/defaults.js';
+import { createConfiguredRegistry, defaultEngines } from './engines/defaults.js';
 import { createOutputCache } from './engines/output-cache.js';
-import { createEngineRegistry } from './engines/registry.js';
+import type { createEngineRegistry } from './engines/registry.js';
 import { checkFeatures, type RunningFeature, type ServerFeature } from './features.js';
 import { closeAgreementTools } from './glossaries/agreement.js';
 import { sharedHelperLifetime } from './helper-lifetime.js';
@@ -127,8 +127,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
       () => jobs.depth(),
     );
     dev = await ensureDevAccount(storage, resolved.dataDir, resolved.devKey);
-    engines = createEngineRegistry(
+    engines = createConfiguredRegistry(
       (options.engines ?? (await defaultEngines(resolved))).map((engine) => metrics.countErrors(engine)),
+      resolved,
+      options.engines !== undefined,
     );
   } catch (error) {
     await resources?.close();

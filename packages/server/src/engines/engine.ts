@@ -31,6 +31,13 @@ export interface EngineInput {
    */
   readonly instructions?: readonly string[];
   readonly signal?: AbortSignal;
+  /** The request's `context` (text around the segments, not translated): for engines that take context. */
+  readonly context?: string;
+  /**
+   * Per text, what was wrong with the engine's previous answer (a retry of the "never worse" chain): an
+   * engine that follows instructions is told; others ignore it.
+   */
+  readonly retryNotes?: readonly (string | undefined)[];
   /**
    * Glossary terms for an engine that translates them as words of the sentence (`supportsTerms`): each
    * occurrence of a source term, in any inflected form the engine recognises, becomes the target term,
@@ -76,8 +83,26 @@ export interface TranslationEngine {
    * engine knows few of its words is in another language.
    */
   knownWords?(pair: LanguagePair, text: string): Promise<{ known: number; words: number } | undefined>;
+  /**
+   * How the engine chain checks this engine's outputs (see `verify.ts`): `full` for remote MT and LLMs
+   * (codes, placeholders, glossary terms, language, length, echo), `structural` for codes and placeholders
+   * only. Default: not checked (the local deterministic engines: pseudo, Apertium, upstream).
+   */
+  readonly verification?: 'full' | 'structural';
+  /** Whether a retry with `retryNotes` can change the answer (an LLM); otherwise a failed segment moves on. */
+  readonly followsNotes?: boolean;
+  /** What the engine has used since it started: requests, characters sent, tokens in and out (LLMs). */
+  usage?(): EngineUsage;
   /** Stops background processes. */
   close(): Promise<void>;
+}
+
+export interface EngineUsage {
+  readonly requests: number;
+  /** Source characters sent (what MT providers bill). */
+  readonly characters: number;
+  readonly tokensIn: number;
+  readonly tokensOut: number;
 }
 
 /** An engine failed (crashed, produced empty output for non-empty input, timed out). Maps to a 5xx. */

@@ -15,6 +15,8 @@ export interface OutputCache {
       readonly markup: boolean;
       readonly formality: EngineFormality;
       readonly instructions?: readonly string[];
+      /** The request's `context`, for engines that take it. */
+      readonly context?: string;
       /** Glossary terms the engine applies itself (`supportsTerms`); outputs are kept per `terms.key`. */
       readonly terms?: EngineTerms;
     },
@@ -46,6 +48,7 @@ export function createOutputCache(maxEntries: number): OutputCache {
       markup: options.markup,
       formality: options.formality,
       ...(options.instructions?.length ? { instructions: options.instructions } : {}),
+      ...(options.context ? { context: options.context } : {}),
       ...(options.terms ? { terms: options.terms } : {}),
     });
     if (!Array.isArray(translated) || translated.length !== texts.length) {
@@ -60,7 +63,7 @@ export function createOutputCache(maxEntries: number): OutputCache {
     async translate(choice, units, options) {
       // No cache: nothing to look up (hashing every unit for a miss).
       if (maxEntries === 0) return run(choice, units, options);
-      const id = `${choice.engine.name}\u0000${choice.engine.fingerprint(choice.pair)}\u0000${options.formality}\u0000${options.markup ? 1 : 0}\u0000${(options.instructions ?? []).join('\u0001')}\u0000${options.terms?.key ?? ''}`;
+      const id = `${choice.engine.name}\u0000${choice.engine.fingerprint(choice.pair)}\u0000${options.formality}\u0000${options.markup ? 1 : 0}\u0000${(options.instructions ?? []).join('\u0001')}\u0000${options.terms?.key ?? ''}\u0000${options.context ?? ''}`;
       let table = tables.get(id);
       if (!table) {
         table = new Map();
@@ -84,6 +87,8 @@ export function createOutputCache(maxEntries: number): OutputCache {
         outputs[unitIndex] = output;
         const unit = units[unitIndex]!;
         if (unit.length > MAX_CACHED_UNIT_LENGTH || table.has(unit)) return;
+        // A checked chain answers the source where every engine failed: tried again next time, not kept.
+        if (choice.engine.verification && output === unit) return;
         if (size >= maxEntries) evictOne(table);
         table.set(unit, output);
         size++;

@@ -1,10 +1,21 @@
 import { baseLanguage } from '@glossa/protocol';
+import { type ChainOptions, createEngineChain } from './chain.js';
 import type { LanguagePair, TranslationEngine } from './engine.js';
 
 export interface EngineChoice {
   readonly engine: TranslationEngine;
   /** The pair as the engine names it (its codes), to pass to `translate` and `fingerprint`. */
   readonly pair: LanguagePair;
+}
+
+/**
+ * Which engines serve which pairs, in order: `default` for every pair, a target language (`de`, `pt-BR`)
+ * or a pair (`en:de`) for its own list. The most specific entry wins: the pair, the exact target, the
+ * target's base language, then `default`.
+ */
+export interface EngineOrder {
+  readonly default: readonly string[];
+  readonly [targetOrPair: string]: readonly string[];
 }
 
 /** The installed engines and which one serves each language pair (first in priority order wins). */
@@ -14,7 +25,9 @@ export interface EngineRegistry {
   readonly choices: readonly EngineChoice[];
   /**
    * The engine for `source` → `target` (canonical codes). The target matches exactly or by base language
-   * (`en-US` is served by an `en` engine); the source by base language.
+   * (`en-US` is served by an `en` engine); the source by base language. Where the order lists several
+   * engines for the pair and one of them is checked (`verification`), the choice is their chain
+   * (`chain.ts`): verified outputs, retries, fallback to the next engine, the source kept last.
    */
   select(source: string, target: string): EngineChoice | undefined;
   /** Base source languages some engine can translate into `target`. */
@@ -24,22 +37,85 @@ export interface EngineRegistry {
 
 const pairKey = (source: string, target: string) => `${source.toLowerCase()}>${target.toLowerCase()}`;
 
-export function createEngineRegistry(engines: readonly TranslationEngine[]): EngineRegistry {
-  const byPair = new Map<string, EngineChoice>();
+/**
+ * @param order engine names per target or pair; default: the engines in the given order, for every pair.
+ */
+export function createEngineRegistry(
+  engines: readonly TranslationEngine[],
+  order?: EngineOrder,
+  chainOptions: ChainOptions = {},
+): EngineRegistry {
+  // An engine the order names but that is not running (`upstream` without a URL) serves nothing.
+  const byName = new Map(engines.map((engine) => [engine.name, engine]));
+  /** Per engine, its pairs by key. */
+  const pairsOf = new Map(
+    engines.map((engine) => {
+      const map = new Map<string, LanguagePair>();
+      for (const pair of engine.pairs()) {
+        const key = pairKey(pair.source, pair.target);
+        if (!map.has(key)) map.set(key, pair);
+      }
+      return [engine, map] as const;
+    }),
+  );
+  const lowerOrder = new Map(
+    Object.entries(order ?? {}).map(([key, names]) => [key.toLowerCase(), names] as const),
+  );
+  const namesFor = (source: string, target: string): readonly string[] => {
+    if (!order) return engines.map((engine) => engine.name);
+    return (
+      lowerOrder.get(`${source}:${target}`.toLowerCase()) ??
+      lowerOrder.get(`${source}:${baseLanguage(target)}`.toLowerCase()) ??
+      lowerOrder.get(target.toLowerCase()) ??
+      lowerOrder.get(baseLanguage(target).toLowerCase()) ??
+      order.default
+    );
+  };
+  const memo = new Map<string, EngineChoice | null>();
+  const build = (from: string, target: string): EngineChoice | undefined => {
+    const members: EngineChoice[] = [];
+    const names = namesFor(from, target);
+    // Engines serving the exact target first (`pt-BR`), then those serving its base language (`pt`).
+    for (const key of [pairKey(from, target), pairKey(from, baseLanguage(target))]) {
+      for (const name of names) {
+        const engine = byName.get(name);
+        const pair = engine && pairsOf.get(engine)!.get(key);
+        if (engine && pair && !members.some((member) => member.engine === engine))
+          members.push({ engine, pair });
+      }
+    }
+    if (members.length === 0) return undefined;
+    // Unchecked local engines keep today's behaviour: the first one serves the pair alone.
+    if (!members.some((member) => member.engine.verification)) return members[0];
+    const chain = createEngineChain(members, chainOptions);
+    return { engine: chain, pair: { source: from, target: members[0]!.pair.target } };
+  };
+  const select = (source: string, target: string) => {
+    const from = baseLanguage(source);
+    const key = pairKey(from, target);
+    let choice = memo.get(key);
+    if (choice === undefined) {
+      choice = build(from, target) ?? null;
+      memo.set(key, choice);
+    }
+    return choice ?? undefined;
+  };
+  // Every pair some engine serves, chosen as `select` would.
+  const seen = new Set<string>();
+  const choices: EngineChoice[] = [];
   for (const engine of engines) {
     for (const pair of engine.pairs()) {
       const key = pairKey(pair.source, pair.target);
-      if (!byPair.has(key)) byPair.set(key, { engine, pair });
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const choice = select(pair.source, pair.target);
+      if (choice) choices.push(choice);
     }
   }
   const sourceSets = new Map<string, ReadonlySet<string>>();
-  const select = (source: string, target: string) => {
-    const from = baseLanguage(source);
-    return byPair.get(pairKey(from, target)) ?? byPair.get(pairKey(from, baseLanguage(target)));
-  };
   return {
     engines,
-    choices: [...byPair.values()],
+    choices,
     select,
     sourcesFor(target) {
       let set = sourceSets.get(target);

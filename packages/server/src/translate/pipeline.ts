@@ -207,6 +207,7 @@ export async function translateRequest(
         markup,
         formality: group.formality,
         instructions,
+        ...(request.context ? { context: request.context } : {}),
         ...(terms ? { terms } : {}),
       });
     const result = customizations

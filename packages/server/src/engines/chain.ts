@@ -1,0 +1,160 @@
+/**
+ * The engines of one language pair, in the configured order, behind one `TranslationEngine`: "never worse".
+ * Each output of a checked engine (`verification`) passes `verifyOutput`; a segment that fails is sent once
+ * more to the same engine with what was wrong (when it follows notes: an LLM), then to the next engine of the
+ * list, and when every engine failed it keeps its source text and is reported (`onKeptSource`). An engine
+ * that throws passes its segments to the next one; when the last one throws too, the error stands (a 503:
+ * nothing was verified, nothing is answered as a translation).
+ */
+import type { EngineInput, EngineUsage, LanguagePair, TranslationEngine } from './engine.js';
+import { EngineError, TERM_END, TERM_START } from './engine.js';
+import { verifyOutput } from './verify.js';
+
+export interface ChainMember {
+  readonly engine: TranslationEngine;
+  /** The pair in the engine's own codes. */
+  readonly pair: LanguagePair;
+}
+
+export interface KeptSource {
+  readonly source: string;
+  readonly target: string;
+  readonly text: string;
+  /** Per engine tried: what was wrong (or its error). */
+  readonly attempts: readonly { readonly engine: string; readonly problems: readonly string[] }[];
+}
+
+export interface ChainOptions {
+  readonly detect?: (text: string, candidates: ReadonlySet<string>) => Promise<string | undefined>;
+  readonly onKeptSource?: (event: KeptSource) => void;
+}
+
+const stripMarks = (text: string) => text.replaceAll(TERM_START, '').replaceAll(TERM_END, '');
+
+export function createEngineChain(
+  members: readonly ChainMember[],
+  options: ChainOptions = {},
+): TranslationEngine & { readonly counts: () => { retried: number; fellBack: number; keptSource: number } } {
+  if (members.length === 0) throw new TypeError('createEngineChain: expected at least one engine');
+  const first = members[0]!;
+  const counts = { retried: 0, fellBack: 0, keptSource: 0 };
+  return {
+    name: members.map((member) => member.engine.name).join('>'),
+    pairs: () => [first.pair],
+    fingerprint: () => members.map((member) => member.engine.fingerprint(member.pair)).join('>'),
+    supportsTerms: () => members.every((member) => member.engine.supportsTerms?.(member.pair) ?? false),
+    supportsFormality: () => first.engine.supportsFormality(first.pair.target),
+    ...(first.engine.knownWords
+      ? { knownWords: (_pair: LanguagePair, text: string) => first.engine.knownWords!(first.pair, text) }
+      : {}),
+    verification: 'full',
+    counts: () => ({ ...counts }),
+    usage(): EngineUsage {
+      const all = members.map((member) => member.engine.usage?.());
+      return {
+        requests: all.reduce((sum, usage) => sum + (usage?.requests ?? 0), 0),
+        characters: all.reduce((sum, usage) => sum + (usage?.characters ?? 0), 0),
+        tokensIn: all.reduce((sum, usage) => sum + (usage?.tokensIn ?? 0), 0),
+        tokensOut: all.reduce((sum, usage) => sum + (usage?.tokensOut ?? 0), 0),
+      };
+    },
+    async translate(input: EngineInput): Promise<string[]> {
+      const outputs = new Array<string | undefined>(input.texts.length);
+      const history = input.texts.map(() => [] as { engine: string; problems: string[] }[]);
+      let pending = input.texts.map((_, index) => index);
+      let lastError: unknown;
+      let anyAnswered = false;
+      for (const [position, member] of members.entries()) {
+        if (pending.length === 0) break;
+        if (position > 0) counts.fellBack += pending.length;
+        const { engine, pair } = member;
+        const check = async (indexes: number[], answers: readonly string[]) =>
+          Promise.all(
+            indexes.map(async (textIndex, index) => {
+              const output = answers[index];
+              if (!engine.verification) return [] as string[];
+              return verifyOutput({
+                source: input.texts[textIndex]!,
+                output: output === undefined ? undefined : stripMarks(output),
+                sourceLang: input.source,
+                targetLang: input.target,
+                terms: input.terms?.entries,
+                detect: options.detect,
+                structuralOnly: engine.verification === 'structural',
+              });
+            }),
+          );
+        const call = (indexes: number[], notes?: (string | undefined)[]) =>
+          engine.translate({
+            ...input,
+            texts: indexes.map((index) => input.texts[index]!),
+            source: pair.source,
+            target: pair.target,
+            ...(notes ? { retryNotes: notes } : {}),
+          });
+        let answers: string[];
+        try {
+          answers = await call(pending);
+        } catch (error) {
+          if (input.signal?.aborted) throw error;
+          lastError = error;
+          for (const index of pending)
+            history[index]!.push({ engine: engine.name, problems: [describe(error)] });
+          continue;
+        }
+        anyAnswered = true;
+        let problems = await check(pending, answers);
+        let failed: number[] = [];
+        pending.forEach((textIndex, index) => {
+          if (problems[index]!.length === 0) outputs[textIndex] = answers[index];
+          else {
+            failed.push(textIndex);
+            history[textIndex]!.push({ engine: engine.name, problems: problems[index]! });
+          }
+        });
+        if (failed.length > 0 && engine.followsNotes) {
+          counts.retried += failed.length;
+          const notes = failed.map((textIndex) => history[textIndex]!.at(-1)!.problems.join('; '));
+          try {
+            answers = await call(failed, notes);
+            problems = await check(failed, answers);
+            const still: number[] = [];
+            failed.forEach((textIndex, index) => {
+              if (problems[index]!.length === 0) outputs[textIndex] = answers[index];
+              else {
+                still.push(textIndex);
+                history[textIndex]!.push({ engine: engine.name, problems: problems[index]! });
+              }
+            });
+            failed = still;
+          } catch (error) {
+            if (input.signal?.aborted) throw error;
+            lastError = error;
+          }
+        }
+        pending = failed;
+      }
+      if (pending.length > 0 && !anyAnswered && lastError !== undefined) {
+        throw lastError instanceof EngineError
+          ? lastError
+          : new EngineError(describe(lastError), members.at(-1)!.engine.name, { cause: lastError });
+      }
+      for (const index of pending) {
+        counts.keptSource++;
+        outputs[index] = input.texts[index]!;
+        options.onKeptSource?.({
+          source: input.source,
+          target: input.target,
+          text: input.texts[index]!,
+          attempts: history[index]!,
+        });
+      }
+      return outputs as string[];
+    },
+    async close() {
+      // The members belong to the registry, which closes them.
+    },
+  };
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
