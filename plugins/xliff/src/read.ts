@@ -170,9 +170,11 @@ export function readXliff(text: string): ReadResult {
   const is12 = version === '1.2';
   const fileElements = childElements(root, 'file');
   const first = fileElements[0];
+  const hasUnits = fileElements.some((file) => unitsUnder(file, is12 ? 'trans-unit' : 'unit').length > 0);
+  // A file without units and without a source language is empty, not invalid: there is nothing to read.
   const sourceLanguage =
     (is12 ? first?.attributes['source-language'] : root.attributes['srcLang']) ??
-    invalid('no source language', first ?? root);
+    (hasUnits ? invalid('no source language', first ?? root) : '');
   const targetLanguage = is12 ? first?.attributes['target-language'] : root.attributes['trgLang'];
   const files: XliffFile[] = [];
   const places: SegmentPlace[][][] = [];

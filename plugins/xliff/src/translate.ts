@@ -1,6 +1,7 @@
 /** `translateXliff`: fills the missing targets of an XLIFF file in place and sets their state. */
-import { type Segment, verifyCodes } from '@glossa/core';
+import { parseInline, type Segment, serializeInline, verifyCodes } from '@glossa/core';
 import { XliffError } from './errors.js';
+import { fitIcuTarget, icuShapeProblem } from './icu.js';
 import { writeWithMarkup } from './inline.js';
 import { SEGMENT_STATES, type SegmentState, stateTo12 } from './model.js';
 import { readXliff, type SegmentPlace } from './read.js';
@@ -89,8 +90,16 @@ export async function translateXliff(
   const kept: { key: string; reason: string }[] = [];
   const marksByUnit = new Map<XmlElement, string[]>();
   pending.forEach(({ key, place, source }, index) => {
-    const target = targets[index];
-    const reason = target === undefined ? 'no translation' : verifyCodes(source, target);
+    let target = targets[index];
+    let reason = target === undefined ? 'no translation' : verifyCodes(source, target);
+    if (reason === undefined && target !== undefined && source.includes('<x id="icu')) {
+      const fitted = fitIcuTarget(parseInline(source), parseInline(target));
+      if ('error' in fitted) reason = fitted.error;
+      else {
+        reason = icuShapeProblem(fitted.tokens);
+        target = serializeInline(fitted.tokens);
+      }
+    }
     if (reason !== undefined || target === undefined) {
       kept.push({ key, reason: reason ?? 'no translation' });
       return;
