@@ -10,6 +10,7 @@
  * 4. configured style rules and "use X instead of Y" instructions post-edit the engine's text (outside
  *    markup and before the terms go back in, so they cannot change a glossary term).
  */
+import { createHash } from 'node:crypto';
 import {
   baseLanguage,
   DEFAULT_TRANSLATION_MEMORY_THRESHOLD,
@@ -19,9 +20,12 @@ import {
 import type { Caller, ServiceContext } from '../context.js';
 import { type EngineTerms, TERM_END, TERM_START } from '../engines/engine.js';
 import { loadAgreement } from '../glossaries/agreement.js';
+import { candidateEntries, LARGE_GLOSSARY } from '../glossaries/candidates.js';
+import { type CompiledGlossary, compiledGlossary } from '../glossaries/compiled.js';
 import { lockTerms } from '../glossaries/lock.js';
 import { TermMatcher } from '../glossaries/matcher.js';
 import { carryOver, needsEngine } from '../memories/carry-over.js';
+import { configureMemoryBudget } from '../memory-budget.js';
 import { applyPreferences, parseInstruction } from '../style-rules/instructions.js';
 import { applyConfiguredRules } from '../style-rules/rules.js';
 import { decodeEntities, escapeText } from './markup-parse.js';
@@ -57,31 +61,6 @@ export interface Customizations {
   ): Promise<{ outputs: string[]; matches: (UnitMatch | undefined)[] }>;
 }
 
-interface CompiledGlossary {
-  readonly key: string;
-  readonly matcher: TermMatcher;
-  readonly entries: readonly { readonly source: string; readonly target: string }[];
-}
-
-const matcherCache = new Map<string, CompiledGlossary>();
-const MATCHER_CACHE_SIZE = 64;
-
-async function cachedGlossary(
-  key: string,
-  load: () => Promise<readonly { source: string; target: string }[]>,
-): Promise<CompiledGlossary> {
-  let compiled = matcherCache.get(key);
-  if (compiled) {
-    matcherCache.delete(key);
-  } else {
-    const entries = await load();
-    compiled = { key, matcher: new TermMatcher(entries), entries };
-    if (matcherCache.size >= MATCHER_CACHE_SIZE) matcherCache.delete(matcherCache.keys().next().value!);
-  }
-  matcherCache.set(key, compiled);
-  return compiled;
-}
-
 /** The request's customizations, or undefined when it has none. Resources were checked (404) before. */
 export async function loadCustomizations(
   request: TranslateRequest,
@@ -90,6 +69,7 @@ export async function loadCustomizations(
   caller: Caller,
   context: ServiceContext,
 ): Promise<Customizations | undefined> {
+  configureMemoryBudget(context.options.memoryBudgetMb);
   const accountId = caller.account.id;
   const resources = context.resources;
   const language = baseLanguage(target);
@@ -101,20 +81,46 @@ export async function loadCustomizations(
     if (!glossary || source === undefined) continue;
     const pair = { source: baseLanguage(source), target: language };
     const key = `${id}:${glossary.version}:${pair.source}>${pair.target}`;
+    const entryCount =
+      glossary.dictionaries.find(
+        (dictionary) => dictionary.source === pair.source && dictionary.target === pair.target,
+      )?.entryCount ?? 0;
     glossaries.push(
-      await cachedGlossary(
+      await compiledGlossary(
+        accountId,
         key,
+        entryCount,
         async () => (await resources.glossaries.entries(accountId, id, pair.source, pair.target)) ?? [],
+        LARGE_GLOSSARY,
       ),
     );
   }
+  const termsKey = glossaries.map((glossary) => glossary.key).join('|');
+  const large = glossaries.reduce((sum, glossary) => sum + glossary.entries.length, 0) > LARGE_GLOSSARY;
   const terms: EngineTerms | undefined =
-    glossaries.length === 0
+    glossaries.length === 0 || large
       ? undefined
-      : {
-          key: glossaries.map((glossary) => glossary.key).join('|'),
-          entries: glossaries.flatMap((glossary) => glossary.entries),
-        };
+      : { key: termsKey, entries: glossaries.flatMap((glossary) => glossary.entries) };
+  /**
+   * The glossary terms an engine that applies them itself gets for `texts`: the whole glossaries, or for
+   * large ones (past `LARGE_GLOSSARY` entries) only the entries the texts may use, keyed by that choice.
+   */
+  const termsFor = (texts: readonly string[], marked: boolean): EngineTerms | undefined => {
+    let chosen = terms;
+    if (large) {
+      const scanned = texts.flatMap((text) => [text, decodeEntities(text.replace(/<[^>]*>/g, ' '))]);
+      const entries: { source: string; target: string }[] = [];
+      const picked: string[] = [];
+      for (const glossary of glossaries) {
+        const indexes = candidateEntries(scanned, glossary.matcher, glossary.words());
+        for (const index of indexes) entries.push(glossary.entries[index]!);
+        picked.push(indexes.join(','));
+      }
+      const digest = createHash('sha256').update(picked.join(';')).digest('base64url').slice(0, 22);
+      chosen = { key: `${termsKey}#${digest}`, entries };
+    }
+    return chosen && marked ? { ...chosen, key: `${chosen.key}|marked`, marked: true } : chosen;
+  };
 
   const list =
     request.style_id === undefined ? undefined : await resources.styleList(accountId, request.style_id);
@@ -163,11 +169,6 @@ export async function loadCustomizations(
       : postEdit(output);
 
   const postEdits = preferences.length > 0 || Object.keys(rules).length > 0;
-  const markedTerms: EngineTerms | undefined = terms && {
-    ...terms,
-    key: `${terms.key}|marked`,
-    marked: true,
-  };
   /**
    * Post-edits a unit whose terms the engine marked: each term stands as one private-use character while
    * the unit is edited (so rules still see the whole sentence), then comes back as the engine wrote it.
@@ -223,7 +224,12 @@ export async function loadCustomizations(
         const translated = await engine(
           inPlace.flatMap(({ form, source }) => [source, form.request]),
           false,
-          nativeTerms ? terms : undefined,
+          nativeTerms
+            ? termsFor(
+                inPlace.flatMap(({ form, source }) => [source, form.request]),
+                false,
+              )
+            : undefined,
         );
         inPlace.forEach(({ index, form, source }, position) => {
           const carried = carryOver(form.request, source, form.target, {
@@ -239,7 +245,6 @@ export async function loadCustomizations(
       const lockers = nativeTerms ? (keepMatcher ? [keepMatcher] : []) : matchers;
       // Post-editing (style rules, "use X instead of Y") must not touch a term: the engine marks the terms'
       // words in its output, post-editing skips them, and the marks are removed.
-      const termsForEngine = !nativeTerms || !terms ? undefined : postEdits ? markedTerms : terms;
       const locked = pending.map((index) =>
         lockers.length > 0 ? lockTerms(units[index]!, markup, lockers) : undefined,
       );
@@ -253,6 +258,7 @@ export async function loadCustomizations(
           const unit = lockedOf.get(index);
           return unit?.locked ? unit.text : units[index]!;
         });
+        const termsForEngine = nativeTerms && glossaries.length > 0 ? termsFor(texts, postEdits) : undefined;
         const translated = await engine(texts, codes, termsForEngine);
         // Post-editing runs before the terms go back in, so it cannot change a glossary term either.
         const edited = indexes.map((_, position) =>
