@@ -10,7 +10,10 @@ export const VoiceSessionRequest = Type.Object(
   {
     source_media_content_type: Type.String({ minLength: 1, description: 'for example audio/wav' }),
     message_format: Type.Optional(
-      StringEnum(['json', 'msgpack'] as const, { description: 'only json is served here (msgpack: 400)' }),
+      StringEnum(['json', 'msgpack'] as const, {
+        description:
+          'json: JSON text frames (default); msgpack: MessagePack maps in binary frames, both ways',
+      }),
     ),
     source_language: Type.Optional(LanguageCode),
     source_language_mode: Type.Optional(

@@ -45,8 +45,6 @@ const baseUrl = (context: ServiceContext, plan: 'free' | 'paid') =>
 export const createVoiceSessionRoute = defineRoute(
   ENDPOINTS.createVoiceSession,
   async ({ body, caller, request, context }) => {
-    if (body.message_format === 'msgpack')
-      throw badRequest("message_format 'msgpack' is not supported by this server; use 'json'.");
     const mediaType = body.source_media_content_type;
     const inputType = decoderInput(mediaType);
     if (inputType === undefined) {
@@ -65,20 +63,12 @@ export const createVoiceSessionRoute = defineRoute(
       spokenTermsId: body.spoken_terms_id,
       glossaryId: body.glossary_id,
     });
-    // The public description's `formal`/`informal` are `more`/`less`.
+    // The public description's `formal`/`more` and `informal`/`less` lean a session's translations that way
+    // into each target that has formality, the default into the others (voice has no `prefer_` values, and
+    // a session has several targets): as text translation's `prefer_more`/`prefer_less` do.
     const asked = body.formality ?? 'default';
-    const formality = asked === 'formal' ? 'more' : asked === 'informal' ? 'less' : asked;
-    let engineFormality: SessionConfig['formality'] = 'default';
-    if (formality !== 'default') {
-      const wanted = formality.endsWith('more') ? 'more' : 'less';
-      const supported = targets.every((target) => context.languages.supportsFormality(target));
-      if (supported) engineFormality = wanted;
-      else if (!formality.startsWith('prefer_')) {
-        throw badRequest(
-          `formality ${asked} is not supported for every target language; use prefer_${wanted}.`,
-        );
-      }
-    }
+    const engineFormality: SessionConfig['formality'] =
+      asked === 'default' ? 'default' : /^(formal|more|prefer_more)$/.test(asked) ? 'more' : 'less';
     const spoken = body.target_media_languages ?? [];
     for (const language of spoken) {
       if (!targets.some((target) => target.toLowerCase() === language.toLowerCase()))
@@ -117,6 +107,7 @@ export const createVoiceSessionRoute = defineRoute(
         source,
         targets,
         formality: engineFormality,
+        messageFormat: body.message_format ?? 'json',
         spokenTerms,
         glossaryTerms: await glossarySourceTerms(context, caller, source, glossaryId),
         pronunciations: words,

@@ -25,7 +25,10 @@ export interface SessionConfig {
   readonly inputType: readonly string[] | null;
   readonly source: string;
   readonly targets: readonly string[];
+  /** Leans the translations into each target that has formality (the default elsewhere). */
   readonly formality: 'default' | 'more' | 'less';
+  /** How the WebSocket's messages are written: JSON text frames, or MessagePack binary frames. */
+  readonly messageFormat: 'json' | 'msgpack';
   /** Terms to keep as written. */
   readonly spokenTerms: readonly string[];
   /** The glossary's source terms written with capitals, for the transcripts (`punctuate.ts`). */

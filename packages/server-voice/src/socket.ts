@@ -1,6 +1,7 @@
 /**
  * The voice WebSocket (`/v3/voice/realtime/connect?token=`): binary frames carry audio, the client ends with
- * the text message {"type":"end_of_source_media"}; the server sends `VoiceStreamMessage` JSON texts:
+ * the text message {"type":"end_of_source_media"}; the server sends `VoiceStreamMessage` JSON texts (a
+ * session with `message_format: msgpack` speaks MessagePack both ways instead, see `frames.ts`):
  * `partial` while an utterance is open, one `transcript` per utterance as soon as the recognizer closes it,
  * a `translation` per target after it (in order), then `end_of_stream` and a 1000 close. Failures: an
  * `error` message, then a close whose code says why. A closing server finishes every open stream (the
@@ -8,11 +9,11 @@
  */
 
 import websocket from '@fastify/websocket';
-import type { VoiceStreamMessage } from '@glossa/protocol';
 import type { ServiceContext } from '@glossa/server/feature';
 import { utcDay } from '@glossa/server/feature';
 import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
+import { encodeMessage, type MessageFormat, type OutgoingMessage, readFrame } from './frames.js';
 import { runVoiceJobs, sweepVoiceLeftovers } from './jobs.js';
 import { encodeSpeech, TARGET_MEDIA_CONTENT_TYPES } from './media.js';
 import { punctuate } from './punctuate.js';
@@ -46,12 +47,12 @@ const MAX_FRAME_BYTES = 1024 * 1024;
 /** How long a closing server waits for an open stream's last transcripts before cutting it. */
 export const SHUTDOWN_GRACE_MS = 5_000;
 
-const send = (socket: WebSocket, message: VoiceStreamMessage) => {
-  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+const send = (socket: WebSocket, message: OutgoingMessage, format: MessageFormat = 'json') => {
+  if (socket.readyState === socket.OPEN) socket.send(encodeMessage(message, format));
 };
 
-const fail = (socket: WebSocket, code: number, message: string) => {
-  send(socket, { type: 'error', message });
+const fail = (socket: WebSocket, code: number, message: string, format: MessageFormat = 'json') => {
+  send(socket, { type: 'error', message }, format);
   if (socket.readyState === socket.OPEN) socket.close(code, message.slice(0, 120));
 };
 
@@ -133,6 +134,7 @@ function stream(
   logError: (error: unknown) => void,
 ): () => Promise<void> {
   const { config } = session;
+  const format: MessageFormat = config.messageFormat === 'msgpack' ? 'msgpack' : 'json';
   const sessions = voiceSessions(context);
   // streaming: audio comes in; finishing: the audio ended, last transcripts on their way; ended: closed.
   let phase: 'streaming' | 'finishing' | 'ended' = 'streaming';
@@ -145,7 +147,11 @@ function stream(
     words: config.pronunciations,
     onPartial: (raw) => {
       if (phase === 'ended') return;
-      send(socket, { type: 'partial', segment_id: segment, text: applySpokenTerms(raw, config.spokenTerms) });
+      send(
+        socket,
+        { type: 'partial', segment_id: segment, text: applySpokenTerms(raw, config.spokenTerms) },
+        format,
+      );
     },
     onUtterance: (raw) => {
       if (phase === 'ended') return;
@@ -154,7 +160,7 @@ function stream(
         language: config.source,
         terms: [...config.spokenTerms, ...config.glossaryTerms],
       });
-      send(socket, { type: 'transcript', segment_id: id, text, language: config.source });
+      send(socket, { type: 'transcript', segment_id: id, text, language: config.source }, format);
       queue = queue
         .then(() => (phase === 'ended' ? undefined : translate(socket, context, session, id, text)))
         .catch((error: unknown) => {
@@ -197,7 +203,7 @@ function stream(
     return true;
   };
   const end = (code: number, message: string) => {
-    if (stop()) fail(socket, code, message);
+    if (stop()) fail(socket, code, message, format);
   };
   /** The audio ended: last transcripts and translations, end_of_stream, then a close with `code`. */
   const finish = (code: number, reason: string, graceMs?: number) => {
@@ -210,7 +216,7 @@ function stream(
         phase = 'ended';
         await sessions.release(session);
         await bill();
-        send(socket, { type: 'end_of_stream' });
+        send(socket, { type: 'end_of_stream' }, format);
         if (socket.readyState === socket.OPEN) socket.close(code, reason);
       })
       .catch((error: unknown) => {
@@ -226,10 +232,14 @@ function stream(
   socket.on('message', (data, isBinary) => {
     if (phase !== 'streaming') return;
     touch();
-    const chunk = Buffer.isBuffer(data) ? data : Buffer.concat([data].flat() as Buffer[]);
-    if (isBinary) {
+    const frame = readFrame(
+      Buffer.isBuffer(data) ? data : Buffer.concat([data].flat() as Buffer[]),
+      isBinary,
+      format,
+    );
+    if (frame.kind === 'audio') {
       // Backpressure: stop reading the socket while the recognizer's input is full.
-      if (!recognizer.write(chunk)) {
+      if (!recognizer.write(frame.bytes)) {
         socket.pause();
         void recognizer.drained().then(() => socket.resume());
       }
@@ -237,17 +247,8 @@ function stream(
         end(CLOSE_CODES.tooLong, `Audio is limited to ${MAX_SECONDS / 3600} hours.`);
       return;
     }
-    let message: unknown;
-    try {
-      message = JSON.parse(chunk.toString('utf8'));
-    } catch {
-      message = undefined;
-    }
-    if ((message as { type?: unknown } | undefined)?.type !== 'end_of_source_media') {
-      end(
-        CLOSE_CODES.unsupportedData,
-        'Text frames must be {"type":"end_of_source_media"}; send audio as binary frames.',
-      );
+    if (frame.kind === 'invalid') {
+      end(CLOSE_CODES.unsupportedData, frame.message);
       return;
     }
     void finish(1000, 'end of stream');
@@ -273,26 +274,27 @@ async function translate(
   text: string,
 ): Promise<void> {
   const { config } = session;
+  const format: MessageFormat = config.messageFormat === 'msgpack' ? 'msgpack' : 'json';
   for (const target of config.targets) {
+    // The session's formality where the target has formality, the default elsewhere.
+    const formality = context.languages.supportsFormality(target) ? config.formality : 'default';
     const [translated = ''] = await translateTranscripts(
       context,
       session.caller,
-      { source: config.source, target, formality: config.formality, glossaryId: config.glossaryId },
+      { source: config.source, target, formality, glossaryId: config.glossaryId },
       [text],
     );
-    send(socket, { type: 'translation', segment_id: id, target_language: target, text: translated });
+    send(socket, { type: 'translation', segment_id: id, target_language: target, text: translated }, format);
     if (config.speech && config.speechTargets.includes(target) && translated.trim()) {
       const audio = await encodeSpeech(
         await synthesize(translated, target),
         TARGET_MEDIA_CONTENT_TYPES[config.speech] ?? [],
       );
-      send(socket, {
-        type: 'speech',
-        segment_id: id,
-        target_language: target,
-        content_type: config.speech,
-        audio: audio.toString('base64'),
-      });
+      send(
+        socket,
+        { type: 'speech', segment_id: id, target_language: target, content_type: config.speech, audio },
+        format,
+      );
     }
   }
 }

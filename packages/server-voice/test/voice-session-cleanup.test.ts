@@ -17,6 +17,7 @@ const CONFIG: SessionConfig = {
   source: 'en',
   targets: ['es'],
   formality: 'default',
+  messageFormat: 'json',
   spokenTerms: [],
   glossaryTerms: [],
   pronunciations: [],

@@ -42,7 +42,7 @@ describe('voice session request', () => {
       { source_media_content_type: 'audio/auto', source_language: 'de' },
       { source_media_content_type: 'audio/auto', target_languages: ['xx'] },
       { source_media_content_type: 'audio/auto', extra: 1, formality: 'very' },
-      { source_media_content_type: 'audio/auto', message_format: 'msgpack' },
+      { source_media_content_type: 'audio/auto', message_format: 'xml' },
       { source_media_content_type: 'audio/auto', target_languages: ['es'], target_media_languages: ['fr'] },
       { source_media_content_type: 'audio/auto', target_media_voice: 'robot' },
     ]) {
@@ -69,15 +69,15 @@ describe('voice session request', () => {
       const reply = await session(body);
       expect(reply.status, JSON.stringify(body)).toBe(200);
     }
-    // `formal`/`informal` are `more`/`less`: a known value, refused only where no engine has formality.
-    const formal = await session({
-      source_media_content_type: 'audio/auto',
-      target_languages: ['es'],
-      formality: 'formal',
-    });
-    expect(formal.data.message).toBe(
-      'formality formal is not supported for every target language; use prefer_more.',
-    );
+    // Every formality value of the description is taken, also for targets without formality (Spanish here).
+    for (const formality of ['formal', 'more', 'informal', 'less', 'default']) {
+      const reply = await session({
+        source_media_content_type: 'audio/auto',
+        target_languages: ['es'],
+        formality,
+      });
+      expect(reply.status, formality).toBe(200);
+    }
   });
 
   it('needs a key (403) and an existing spoken-term collection of the account (404)', async () => {

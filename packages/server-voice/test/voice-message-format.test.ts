@@ -1,0 +1,142 @@
+/**
+ * `message_format: msgpack` on a real server: MessagePack maps in binary frames both ways (decoded and
+ * encoded here with @msgpack/msgpack), on flite speech through pocketsphinx and Apertium; the public
+ * description's JSON messages (`source_media_chunk` with base64 data) in the default format; and a voice
+ * session with a formality value of the description.
+ */
+import { decode, encode } from '@msgpack/msgpack';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { startTestServer, type TestServer } from './helpers.js';
+import { fliteWav, type Message, streamAudio, wordErrorRate } from './voice-helpers.js';
+
+const REFERENCE = 'the weather is nice today. i would like to buy a ticket to the city.';
+
+let t: TestServer;
+let wav: Buffer;
+beforeAll(async () => {
+  t = await startTestServer();
+  wav = fliteWav(REFERENCE);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const session = async (json: Record<string, unknown>) => {
+  const reply = await t.call('/v3/voice/realtime', {
+    json: {
+      source_media_content_type: 'audio/auto',
+      source_language: 'en',
+      target_languages: ['es'],
+      ...json,
+    },
+  });
+  expect(reply.status, JSON.stringify(reply.data)).toBe(200);
+  return reply.data.streaming_url as string;
+};
+
+interface Frames {
+  messages: Message[];
+  textFrames: number;
+  closeCode: number;
+}
+
+/** Sends `frames` (each one WebSocket frame) 2 ms apart; collects every message, decoding binary frames as MessagePack. */
+async function exchange(url: string, frames: (Uint8Array | string)[]): Promise<Frames> {
+  const socket = new WebSocket(url);
+  const result: Frames = { messages: [], textFrames: 0, closeCode: 0 };
+  socket.on('message', (data, isBinary) => {
+    if (isBinary) result.messages.push(decode(data as Buffer));
+    else {
+      result.textFrames++;
+      result.messages.push(JSON.parse(data.toString()));
+    }
+  });
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  for (const frame of frames) {
+    if (socket.readyState !== socket.OPEN) break;
+    socket.send(frame);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  result.closeCode = await closed;
+  return result;
+}
+
+const chunks = (audio: Buffer, size = 8192) =>
+  Array.from({ length: Math.ceil(audio.length / size) }, (_, i) => audio.subarray(i * size, (i + 1) * size));
+
+describe('message_format msgpack', () => {
+  it('audio in source_media_chunk maps, every answer a MessagePack map in a binary frame', async () => {
+    const url = await session({ message_format: 'msgpack', target_media_content_type: 'audio/flac' });
+    const frames = [
+      ...chunks(wav).map((data) => encode({ source_media_chunk: { data } })),
+      encode({ end_of_source_media: {} }),
+    ];
+    const { messages, textFrames, closeCode } = await exchange(url, frames);
+    expect(closeCode).toBe(1000);
+    expect(textFrames).toBe(0);
+    const transcript = messages
+      .filter((m) => m.type === 'transcript')
+      .map((m) => m.text)
+      .join(' ');
+    expect(wordErrorRate(REFERENCE, transcript), transcript).toBeLessThanOrEqual(0.15);
+    const translations = messages.filter((m) => m.type === 'translation');
+    expect(translations.length).toBeGreaterThan(0);
+    expect(translations.map((m) => m.text).join(' ')).toMatch(/\b(tiempo|billete|ciudad)\b/i);
+    // Speech as raw bytes (a FLAC file), not base64.
+    const speech = messages.find((m) => m.type === 'speech');
+    expect(speech.audio).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(speech.audio).subarray(0, 4).toString('latin1')).toBe('fLaC');
+    expect(messages.at(-1)).toEqual({ type: 'end_of_stream' });
+  });
+
+  it('a text frame, or bytes that are not MessagePack, is refused: a MessagePack error, then close 1003', async () => {
+    for (const frame of ['{"type":"end_of_source_media"}', new Uint8Array([0xc1, 0x00])]) {
+      const url = await session({ message_format: 'msgpack' });
+      const { messages, textFrames, closeCode } = await exchange(url, [frame]);
+      expect(closeCode).toBe(1003);
+      expect(textFrames).toBe(0);
+      expect(messages).toEqual([
+        {
+          type: 'error',
+          message:
+            'Frames must be MessagePack maps in binary frames: {source_media_chunk: {data: <bin>}} or {end_of_source_media: {}}.',
+        },
+      ]);
+    }
+  });
+});
+
+describe('message_format json', () => {
+  it("takes the description's JSON messages: base64 source_media_chunk, then end_of_source_media", async () => {
+    const url = await session({ message_format: 'json' });
+    const frames = [
+      ...chunks(wav).map((data) => JSON.stringify({ source_media_chunk: { data: data.toString('base64') } })),
+      JSON.stringify({ end_of_source_media: {} }),
+    ];
+    const { messages, closeCode } = await exchange(url, frames);
+    expect(closeCode).toBe(1000);
+    const transcript = messages
+      .filter((m) => m.type === 'transcript')
+      .map((m) => m.text)
+      .join(' ');
+    expect(wordErrorRate(REFERENCE, transcript), transcript).toBeLessThanOrEqual(0.15);
+    expect(messages.at(-1)).toEqual({ type: 'end_of_stream' });
+  });
+});
+
+describe('formality', () => {
+  it('formal: a target without formality gets the default translation of each transcript', async () => {
+    const { messages, closeCode } = await streamAudio(await session({ formality: 'formal' }), wav);
+    expect(closeCode).toBe(1000);
+    const transcripts = messages.filter((m) => m.type === 'transcript').map((m) => m.text as string);
+    const translations = messages.filter((m) => m.type === 'translation').map((m) => m.text as string);
+    expect(transcripts.length).toBeGreaterThan(0);
+    const plain = await t.translate({ text: transcripts, source_lang: 'EN', target_lang: 'ES' });
+    expect(translations).toEqual(plain.data.translations.map((m: { text: string }) => m.text));
+  });
+});
