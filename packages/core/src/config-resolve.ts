@@ -13,7 +13,7 @@ import type {
   ResolvedConfig,
   ResolvedFiles,
 } from './config-types.js';
-import { MARKDOWN_DIALECTS } from './config-types.js';
+import { ENGINE_PROVIDERS, MARKDOWN_DIALECTS, type ResolvedEngines } from './config-types.js';
 import { GlossaCoreError } from './errors.js';
 
 /** The config file (or object) has a wrong field; the message names the file and the field. */
@@ -42,6 +42,7 @@ const TOP_LEVEL = new Set([
   'service',
   'translation',
   'markdown',
+  'engines',
 ]);
 
 /**
@@ -249,6 +250,7 @@ export function resolveConfig(
       dataDir,
       concurrency:
         service.concurrency === undefined ? 4 : positive(ctx, 'service.concurrency', service.concurrency),
+      ...engines(ctx, c.engines, env.GLOSSA_ENGINES),
     },
     translation: checkTranslation(ctx, translation),
     markdown: checkMarkdown(
@@ -279,4 +281,49 @@ function checkTranslation(ctx: Ctx, t: Record<string, unknown>): ResolvedConfig[
   }
   if (t.context !== undefined) str(ctx, 'translation.context', t.context);
   return t as ResolvedConfig['translation'];
+}
+
+/**
+ * The `engines` section: arrays are engine orders (per `default`, target or `source:target`), objects are a
+ * provider's settings. `GLOSSA_ENGINES` (`a,b` for every pair, or `a,b;de=c,d;en:ja=e`) replaces the order.
+ */
+function engines(ctx: Ctx, value: unknown, fromEnv: string | undefined): { engines?: ResolvedEngines } {
+  const section =
+    value === undefined
+      ? {}
+      : object(ctx, 'engines', value, typeof value === 'object' && value !== null ? Object.keys(value) : []);
+  const order: Record<string, string[]> = {};
+  const providers: Record<string, Record<string, unknown>> = {};
+  for (const [key, item] of Object.entries(section)) {
+    if (Array.isArray(item)) {
+      if (key !== 'default' && !/^([a-z]{2,3}:)?[a-z]{2,3}(-[a-z0-9]{2,4})?$/i.test(key)) {
+        fail(ctx, `engines.${key}`, "'default', a target language ('de') or a pair ('en:de')", key);
+      }
+      order[key] = list(ctx, `engines.${key}`, item, (v, f) => str(ctx, f, v));
+    } else if ((ENGINE_PROVIDERS as readonly string[]).includes(key)) {
+      providers[key] = { ...object(ctx, `engines.${key}`, item, Object.keys(item ?? {})) };
+    } else {
+      fail(ctx, `engines.${key}`, `an engine list or the settings of ${ENGINE_PROVIDERS.join(', ')}`, item);
+    }
+  }
+  if (fromEnv) {
+    for (const key of Object.keys(order)) delete order[key];
+    for (const part of fromEnv
+      .split(';')
+      .map((piece) => piece.trim())
+      .filter(Boolean)) {
+      const [key, names] = part.includes('=') ? part.split('=', 2) : ['default', part];
+      order[key!.trim()] = names!
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
+    }
+  }
+  if (Object.keys(order).length === 0 && Object.keys(providers).length === 0) return {};
+  return {
+    engines: {
+      ...(Object.keys(order).length > 0 && { order }),
+      ...(Object.keys(providers).length > 0 && { providers }),
+    },
+  };
 }

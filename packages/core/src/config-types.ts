@@ -90,6 +90,14 @@ export interface GlossaConfig {
     /** Requests in flight at once. Default 4. */
     readonly concurrency?: number;
   };
+  /**
+   * The embedded server's engines (ignored with a service `url`): per target language (`"de"`), pair
+   * (`"en:ja"`) or `"default"`, the engines in order (`["openai", "deepl"]`); per provider (`"openai"`,
+   * `"anthropic"`, `"deepl"`, `"google"`, `"libretranslate"`), its settings (`{ "baseUrl", "model" }`; keys
+   * belong in the environment: OPENAI_API_KEY, DEEPL_AUTH_KEY…). `GLOSSA_ENGINES` overrides the order.
+   * See docs/engines.md.
+   */
+  readonly engines?: EnginesConfig;
   /** Sent with every translation request. */
   readonly translation?: {
     readonly formality?: TranslateRequest['formality'];
@@ -145,7 +153,21 @@ export interface ResolvedConfig {
     readonly apiKey?: string;
     readonly dataDir: string;
     readonly concurrency: number;
+    /** The embedded server's engine order and provider settings (config `engines`, `GLOSSA_ENGINES`). */
+    readonly engines?: ResolvedEngines;
   };
   readonly translation: NonNullable<GlossaConfig['translation']>;
   readonly markdown: MarkdownConfig;
+}
+
+/** Provider names whose settings the `engines` section may hold. */
+export const ENGINE_PROVIDERS = ['openai', 'anthropic', 'deepl', 'google', 'libretranslate'] as const;
+
+export type EnginesConfig = Readonly<Record<string, readonly string[] | Readonly<Record<string, unknown>>>>;
+
+export interface ResolvedEngines {
+  /** Engine names per `default`, target or `source:target`. */
+  readonly order?: Readonly<Record<string, readonly string[]>>;
+  /** Settings per provider, passed to the server as they are (it checks them). */
+  readonly providers?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }

@@ -4,6 +4,7 @@
  * `dataDir`. The server is loaded only then: it is large, and a warm build never needs it.
  */
 import { GlossaClient } from '@glossa/client';
+import type { ResolvedEngines } from './config-types.js';
 import { importOptional } from './optional-package.js';
 
 export interface ServiceOptions {
@@ -11,6 +12,8 @@ export interface ServiceOptions {
   readonly apiKey?: string | undefined;
   /** The embedded server's data folder. */
   readonly dataDir: string;
+  /** The embedded server's engines per target and their providers' settings (config `engines`). */
+  readonly engines?: ResolvedEngines | undefined;
 }
 
 export interface ServiceConnection {
@@ -39,6 +42,7 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
       'installed. Install it (npm install @glossa/server), or set GLOSSA_SERVER_URL and GLOSSA_API_KEY ' +
       "(or the config's service.url) to use a running service.",
   );
+  const { engines } = options;
   const server = await startServer({
     dataDir,
     port: 0,
@@ -46,6 +50,9 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
     host: '127.0.0.1',
     logger: false,
     ...(apiKey !== undefined && { devKey: apiKey }),
+    // Checked by the server (names, providers' settings); a wrong one fails the start with its message.
+    ...(engines?.order && { engineOrder: engines.order as never }),
+    ...(engines?.providers && { providers: engines.providers as never }),
   });
   const key = apiKey ?? server.devKey;
   const serverUrl = key.endsWith(':fx') ? server.freeUrl : server.url;

@@ -1,0 +1,76 @@
+/**
+ * The config's `engines` section and `GLOSSA_ENGINES`: resolved into the service settings, and the embedded
+ * server started with them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, connectService, resolveConfig } from '../src/index.js';
+
+describe('engines section', () => {
+  it('arrays are orders per default, target or pair; objects are provider settings', () => {
+    const config = resolveConfig(
+      {
+        engines: {
+          default: ['pseudo', 'apertium'],
+          de: ['openai', 'deepl'],
+          'en:ja': ['deepl'],
+          openai: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1' },
+        },
+      },
+      { root: '/p', env: {} },
+    );
+    expect(config.service.engines).toEqual({
+      order: { default: ['pseudo', 'apertium'], de: ['openai', 'deepl'], 'en:ja': ['deepl'] },
+      providers: { openai: { baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1' } },
+    });
+  });
+
+  it('GLOSSA_ENGINES replaces the order; plain `a,b` is the list for every pair', () => {
+    const env = { GLOSSA_ENGINES: 'pseudo,openai' };
+    expect(resolveConfig({ engines: { de: ['deepl'] } }, { root: '/p', env }).service.engines).toEqual({
+      order: { default: ['pseudo', 'openai'] },
+    });
+    expect(
+      resolveConfig({}, { root: '/p', env: { GLOSSA_ENGINES: 'apertium;de=openai,apertium' } }).service
+        .engines,
+    ).toEqual({ order: { default: ['apertium'], de: ['openai', 'apertium'] } });
+    expect(resolveConfig({}, { root: '/p', env: {} }).service.engines).toBeUndefined();
+  });
+
+  it('a key that is neither a language nor a provider is refused with its field', () => {
+    expect(() => resolveConfig({ engines: { bing: { key: 'x' } } }, { root: '/p', env: {} })).toThrow(
+      ConfigError,
+    );
+    expect(() => resolveConfig({ engines: { 'not a lang': ['pseudo'] } }, { root: '/p', env: {} })).toThrow(
+      /engines\.not a lang/,
+    );
+  });
+
+  it('the embedded server starts with the order: de served by openai, a wrong name fails the start', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'glossa-core-engines-'));
+    try {
+      const service = await connectService({
+        dataDir,
+        engines: {
+          order: { default: ['pseudo'], de: ['openai'] },
+          providers: { openai: { baseUrl: 'http://127.0.0.1:9/v1', model: 'local' } },
+        },
+      });
+      try {
+        const targets = (await service.client.getLanguagesV2('target')).map((language) => language.language);
+        // Without the order only pseudo-locales (pseudo) would be targets here.
+        expect(targets).toContain('DE');
+        expect(targets).toContain('EN-XA');
+      } finally {
+        await service.close();
+      }
+      await expect(connectService({ dataDir, engines: { order: { default: ['bing'] } } })).rejects.toThrow(
+        /distinct names/,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
