@@ -173,3 +173,86 @@ describe('what is not translated', () => {
     expect(isTranslatable(text)).toBe(expected);
   });
 });
+
+describe('props, data and strings in text', () => {
+  it('JSX: props named like UI text, properties of data literals, strings of ternaries and logical expressions', async () => {
+    const app = `const navLinks = [
+  { label: 'Dashboard', path: '/' },
+  { title: "Orders", icon: 'cart', pageTitle: 'All orders' },
+];
+const config = { method: 'POST', type: 'text', id: 'save-button' };
+export function App({ favorited, error }: { favorited: boolean; error?: string }) {
+  return (
+    <main>
+      <Alert title="Success Message" message="Be cautious when you edit." linkText="Learn more" variant="success" />
+      <Tabs items={[{ label: 'Overview' }, { label: 'Settings' }]} />
+      <button title={favorited ? 'Remove from favorites' : 'Add to favorites'}>
+        {favorited ? 'Unfavorite' : 'Favorite'}
+      </button>
+      <p>{error || 'Everything saved'}</p>
+      <p>{favorited && 'Saved to your list'}</p>
+      <p>City/State</p>
+      <h3>#1 Tailwind CSS Dashboard</h3>
+      <a href="#top">#top</a>
+    </main>
+  );
+}`;
+    const units = await extractComponent('src/App.tsx', app, options);
+    expect(sources(units)).toEqual([
+      'Dashboard',
+      'Orders',
+      'All orders',
+      'Success Message',
+      'Be cautious when you edit.',
+      'Learn more',
+      'Overview',
+      'Settings',
+      'Remove from favorites',
+      'Add to favorites',
+      'Unfavorite',
+      'Favorite',
+      'Everything saved',
+      'Saved to your list',
+      'City/State',
+      '#1 Tailwind CSS Dashboard',
+    ]);
+    const targets = new Map(units.map((u) => [u.key, `«${u.source}»`]));
+    const { code, problems } = localizeModule(app, units, (k) => targets.get(k));
+    expect(problems).toEqual([]);
+    expect(code).toContain(`{ label: '«Dashboard»', path: '/' }`);
+    expect(code).toContain(`{favorited ? '«Unfavorite»' : '«Favorite»'}`);
+    expect(code).toContain(`title={favorited ? '«Remove from favorites»' : '«Add to favorites»'}`);
+    expect(code).toContain(`message="«Be cautious when you edit.»"`);
+    expect(code).toContain(`variant="success"`);
+    expect(code).toContain(`{ method: 'POST', type: 'text', id: 'save-button' }`);
+  });
+
+  it('a plain module with data literals; the names are configurable', async () => {
+    const data = `export const cards = [{ heading: 'Total revenue', hint: 'Last 30 days' }, { name: 'Sales' }];\n`;
+    expect(sources(await extractComponent('src/data.ts', data, options))).toEqual([
+      'Total revenue',
+      'Last 30 days',
+    ]);
+    const custom = scriptOptionsOf({ attributes: ['name'] });
+    expect(sources(await extractComponent('src/data.ts', data, custom))).toEqual(['Sales']);
+  });
+
+  it('Vue and Svelte: props by convention and strings of ternaries in text', async () => {
+    const sfc = `<template>
+  <AppCard sub-title="Monthly report" link-text="Open it" class="card-primary" />
+  <button>{{ favorited ? 'Unfavorite' : 'Favorite' }} Article</button>
+</template>`;
+    const vue = await extractComponent('src/Card.vue', sfc, options);
+    expect(sources(vue)).toEqual(['Monthly report', 'Open it', 'Unfavorite', 'Favorite', 'Article']);
+    const targets = new Map(vue.map((u) => [u.key, `«${u.source}»`]));
+    expect(localizeModule(sfc, vue, (k) => targets.get(k)).code).toContain(
+      `{{ favorited ? '«Unfavorite»' : '«Favorite»' }} «Article»`,
+    );
+    const svelte = await extractComponent(
+      'src/Card.svelte',
+      `<Card caption="A quiet harbour" /><p>{open ? 'Close menu' : 'Open menu'}</p>`,
+      options,
+    );
+    expect(sources(svelte)).toEqual(['A quiet harbour', 'Close menu', 'Open menu']);
+  });
+});

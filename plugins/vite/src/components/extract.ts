@@ -4,14 +4,19 @@
  */
 import { createHash } from 'node:crypto';
 import { verifyCodes } from '@glossa/core';
-import { DEFAULT_ATTRIBUTES, DEFAULT_INLINE } from './markup.js';
+import { DEFAULT_ATTRIBUTES, DEFAULT_INLINE, nameMatcher } from './markup.js';
 import { extractScript, loadParser, type ScriptOptions } from './script.js';
 import { extractSvelte, extractVue } from './sfc.js';
 import { applyEdits, positionOf, type Unit, writeTarget } from './units.js';
 
 export interface ComponentOptions {
-  /** Attributes whose static values are translated. Default `alt`, `title`, `placeholder`, `aria-label`, `label`. */
-  readonly attributes?: readonly string[];
+  /**
+   * Attributes, props and object-literal properties whose static string values are translated: names
+   * and patterns. Default: `alt`, `aria-label`, `title`, `label`, `text`, `message`, `description`,
+   * `desc`, `placeholder`, `hint`, `tooltip`, `caption`, `heading`, `subtitle`, `summary`, and any
+   * name ending in one of those words (`linkText`, `pageTitle`, `link-text`).
+   */
+  readonly attributes?: readonly (string | RegExp)[];
   /** Elements kept inside a sentence as paired codes. Default: HTML's phrasing elements and `Link`, `NavLink`, `RouterLink`. */
   readonly inline?: readonly string[];
   /** The tag of translated template literals, imported from `@glossa/vite/runtime`. Default `msg`. */
@@ -30,7 +35,7 @@ export interface KeyedUnit extends Unit {
 
 export function scriptOptionsOf(options: ComponentOptions): ScriptOptions {
   return {
-    attributes: new Set(options.attributes ?? DEFAULT_ATTRIBUTES),
+    attributes: nameMatcher(options.attributes ?? DEFAULT_ATTRIBUTES),
     inline: new Set(options.inline ?? DEFAULT_INLINE),
     tag: options.tag ?? 'msg',
   };
@@ -58,7 +63,9 @@ export async function extractComponent(
   else if (ext === 'jsx' || ext === 'tsx') extractScript(file, code, ext, options, units);
   else {
     // Plain modules are parsed only when they may hold a tagged template or a marked string.
-    if (!code.includes(`${options.tag}\``) && !code.includes('@glossa')) return [];
+    if (!code.includes(`${options.tag}\``) && !code.includes('@glossa') && !/[\w'"]\s*:\s*['"`]/.test(code)) {
+      return [];
+    }
     extractScript(file, code, /ts$/.test(ext) ? 'ts' : 'js', options, units);
   }
   return units

@@ -47,14 +47,56 @@ export interface MarkupAttribute {
   readonly escape: Escape;
 }
 
+/** Names of attributes, props and object properties whose static string values are translated. */
+export interface NameMatcher {
+  has(name: string): boolean;
+}
+
+/** A matcher of names and patterns (`/Text$/`); its `toJSON` is part of the unit cache's salt. */
+export function nameMatcher(names: readonly (string | RegExp)[]): NameMatcher {
+  const exact = new Set(names.filter((n): n is string => typeof n === 'string'));
+  const patterns = names.filter((n): n is RegExp => n instanceof RegExp);
+  return {
+    has: (name) => exact.has(name) || patterns.some((p) => p.test(name)),
+    toJSON: () => [...[...exact].sort(), ...patterns.map(String)],
+  } as NameMatcher;
+}
+
 export interface MarkupOptions {
-  /** Attributes whose static values are translated. */
-  readonly attributes: ReadonlySet<string>;
+  /** Attributes and props whose static values are translated. */
+  readonly attributes: NameMatcher;
   /** Elements that stay inside a sentence as paired codes. */
   readonly inline: ReadonlySet<string>;
 }
 
-export const DEFAULT_ATTRIBUTES = ['alt', 'title', 'placeholder', 'aria-label', 'label'];
+/** The words UI text goes by, as a name and as a suffix (`linkText`, `pageTitle`, `link-text`). */
+const TEXT_WORDS = [
+  'text',
+  'label',
+  'title',
+  'message',
+  'description',
+  'placeholder',
+  'hint',
+  'tooltip',
+  'caption',
+  'heading',
+  'subtitle',
+];
+const capitalized = TEXT_WORDS.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('|');
+export const DEFAULT_ATTRIBUTES: readonly (string | RegExp)[] = [
+  'alt',
+  ...TEXT_WORDS,
+  'desc',
+  'summary',
+  'subTitle',
+  'aria-label',
+  'aria-description',
+  'aria-placeholder',
+  'aria-roledescription',
+  new RegExp(`^[a-z][a-zA-Z0-9]*(${capitalized})$`),
+  new RegExp(`^[a-z][a-z0-9]*(-[a-z0-9]+)*-(${TEXT_WORDS.join('|')})$`),
+];
 export const DEFAULT_INLINE = [
   'a',
   'abbr',

@@ -84,6 +84,7 @@ function walkScript(code: string, program: Node, options: ScriptOptions, marked:
       node.type === 'JSXElement' ||
       node.type === 'JSXFragment' ||
       isTag(node) ||
+      isTextProperty(node) ||
       (marked.size > 0 && isString(node) && isMarked(node));
     forEachChild(node, (child) => {
       if (mark(child)) found = true;
@@ -99,6 +100,20 @@ function walkScript(code: string, program: Node, options: ScriptOptions, marked:
     }
     if (node.type === 'JSXExpressionContainer' || node.type === 'JSXSpreadChild') {
       const expression = node.expression;
+      const leaves = textLeaves(expression);
+      if (leaves.length > 0) {
+        // `{open ? 'Close' : 'Open'}`, `{error || 'Saved'}`: each string is a text of its own.
+        return {
+          type: 'expression',
+          start: node.start,
+          end: node.end,
+          markup: true,
+          visit: () => {
+            units.push(...leafUnits(leaves));
+            walk(expression, new Set(leaves));
+          },
+        };
+      }
       const markup = expression.type !== 'JSXEmptyExpression' && hasWork(expression);
       return {
         type: 'expression',
@@ -149,6 +164,9 @@ function walkScript(code: string, program: Node, options: ScriptOptions, marked:
         const expression = value.type === 'JSXExpressionContainer' ? value.expression : value;
         if (options.attributes.has(name) && isString(expression) && !isMarked(expression)) {
           attributes.push({ name, ...stringRange(expression) });
+        } else if (options.attributes.has(name) && textLeaves(expression).length > 0) {
+          // `title={open ? 'Close' : 'Open'}`: each string is a value of its own.
+          for (const leaf of textLeaves(expression)) attributes.push({ name, ...stringRange(leaf) });
         } else if (expression.type !== 'JSXEmptyExpression' && hasWork(expression)) {
           nested.push(expression);
         }
@@ -161,7 +179,9 @@ function walkScript(code: string, program: Node, options: ScriptOptions, marked:
           type: 'block',
           start: opening.start,
           end: opening.end,
-          visit: () => nested.forEach(walk),
+          visit: () => {
+            for (const n of nested) walk(n);
+          },
         });
       }
       return {
@@ -179,8 +199,15 @@ function walkScript(code: string, program: Node, options: ScriptOptions, marked:
     return { type: 'block', start: node.start, end: node.end };
   };
 
-  const walk = (root: Node) =>
+  const walk = (root: Node, done?: Set<Node>) =>
     visit(root, (n) => {
+      if (done?.has(n)) return false;
+      if (isTextProperty(n)) {
+        const r = stringRange(n.value);
+        const unit = unitOfText(r.start, r.end, r.value, r.escape, `property ${propertyName(n)}`);
+        if (unit) units.push(unit);
+        return false;
+      }
       if (n.type === 'JSXElement' || n.type === 'JSXFragment') {
         extractMarkup(code, [markupOf(n)], options, units);
         return false;
@@ -199,6 +226,63 @@ function walkScript(code: string, program: Node, options: ScriptOptions, marked:
       return true;
     });
   walk(program);
+
+  /** `{ label: 'Home' }`, `{ 'title': "Orders" }`: a property named like UI text with a static string. */
+  function isTextProperty(n: Node): boolean {
+    if (n.type !== 'Property' || n.computed || n.kind !== 'init' || n.method || !isString(n.value))
+      return false;
+    const name = propertyName(n);
+    return name !== undefined && options.attributes.has(name) && !isMarked(n.value);
+  }
+}
+
+function propertyName(n: Node): string | undefined {
+  if (n.key.type === 'Identifier') return n.key.name;
+  if (n.key.type === 'Literal' && typeof n.key.value === 'string') return n.key.value;
+  return undefined;
+}
+
+/**
+ * The strings an expression in text renders as a whole: the branches of `a ? 'x' : 'y'`, the right of
+ * `a && 'x'`, either side of `a || 'x'` / `a ?? 'x'` (nested). Empty when it is no such expression.
+ */
+export function textLeaves(n: Node): Node[] {
+  const leaves: Node[] = [];
+  const collect = (e: Node) => {
+    if (e.type === 'ParenthesizedExpression') collect(e.expression);
+    else if (isString(e)) leaves.push(e);
+    else if (e.type === 'ConditionalExpression') {
+      collect(e.consequent);
+      collect(e.alternate);
+    } else if (e.type === 'LogicalExpression') {
+      if (e.operator !== '&&') collect(e.left);
+      collect(e.right);
+    }
+  };
+  if (n.type === 'ConditionalExpression' || n.type === 'LogicalExpression') collect(n);
+  return leaves;
+}
+
+/** The strings of an expression in a template (`{{ a ? 'x' : 'y' }}`), as units; offsets from `base`. */
+export function textLeafUnits(expression: string, base: number): Unit[] {
+  if (!parseSync || !/['"`]/.test(expression)) return [];
+  const result = parseSync('expression.ts', `(${expression}\n)`, { lang: 'ts', sourceType: 'module' });
+  const statement = result.errors.length === 0 ? result.program.body[0] : undefined;
+  if ((statement as Node)?.type !== 'ExpressionStatement') return [];
+  let e: Node = (statement as Node).expression;
+  while (e.type === 'ParenthesizedExpression') e = e.expression;
+  return leafUnits(textLeaves(e), base - 1);
+}
+
+/** Units of string leaves (`textLeaves`), offsets shifted by `shift`. */
+export function leafUnits(leaves: readonly Node[], shift = 0): Unit[] {
+  const out: Unit[] = [];
+  for (const leaf of leaves) {
+    const r = stringRange(leaf);
+    const unit = unitOfText(r.start + shift, r.end + shift, r.value, r.escape, 'string in text');
+    if (unit) out.push(unit);
+  }
+  return out;
 }
 
 const isString = (n: Node) =>

@@ -4,7 +4,14 @@
  * Both compilers are the app's own (peer dependencies), loaded on the first component of their kind.
  */
 import { extractMarkup, type MarkupAttribute, type MarkupElement, type MarkupNode } from './markup.js';
-import { ComponentSyntaxError, extractScript, type ScriptOptions } from './script.js';
+import {
+  ComponentSyntaxError,
+  extractScript,
+  leafUnits,
+  type ScriptOptions,
+  textLeafUnits,
+  textLeaves,
+} from './script.js';
 import { decodeEntities, type Unit } from './units.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the compilers' ASTs, walked generically
@@ -51,7 +58,14 @@ export async function extractVue(file: string, code: string, options: ScriptOpti
     if (node.type === TEXT) {
       return { type: 'text', start, end, text: collapse(decodeEntities(node.loc.source)) };
     }
-    if (node.type === INTERPOLATION) return { type: 'expression', start, end, markup: false };
+    if (node.type === INTERPOLATION) {
+      // `{{ favorited ? 'Unfavorite' : 'Favorite' }}`: each string a text of its own.
+      const content = node.content;
+      const leaves =
+        typeof content?.content === 'string' ? textLeafUnits(content.content, content.loc.start.offset) : [];
+      if (leaves.length === 0) return { type: 'expression', start, end, markup: false };
+      return { type: 'expression', start, end, markup: true, visit: () => units.push(...leaves) };
+    }
     if (node.type !== ELEMENT) return { type: 'block', start, end };
     const attributes: MarkupAttribute[] = [];
     let ignore = false;
@@ -100,8 +114,11 @@ export async function extractSvelte(file: string, code: string, options: ScriptO
     switch (node.type) {
       case 'Text':
         return { type: 'text', start, end, text: collapse(decodeEntities(node.raw)) };
-      case 'ExpressionTag':
-        return { type: 'expression', start, end, markup: false };
+      case 'ExpressionTag': {
+        const leaves = leafUnits(textLeaves(node.expression));
+        if (leaves.length === 0) return { type: 'expression', start, end, markup: false };
+        return { type: 'expression', start, end, markup: true, visit: () => units.push(...leaves) };
+      }
       case 'RegularElement':
       case 'Component':
       case 'SvelteElement': {

@@ -144,13 +144,18 @@ export function unitOfText(
  * Whether a text is worth translating: it has a letter, and it is not code-like. Code-like means one
  * "word" without spaces that looks like an identifier, a path, a URL, an e-mail address, a class list
  * item or a number with units: `user_id`, `fooBar`, `/about`, `https://…`, `a@b.c`, `btn-primary`.
+ * Words joined by a slash (`City/State`) and a sentence that starts with `#` or `/` are text.
  */
 export function isTranslatable(text: string): boolean {
   const t = text.trim();
   if (!/\p{L}/u.test(t)) return false;
-  if (/^(https?:|mailto:|tel:|data:|\/|\.\.?\/|#)/i.test(t)) return false;
+  if (/^(https?:|mailto:|tel:|data:)/i.test(t)) return false;
+  // A path or an anchor is one token (`/about`, `./x`, `#top`); `#1 Tailwind CSS Dashboard` is words.
+  if (!/\s/.test(t) && /^(\/|\.\.?\/|#)/.test(t)) return false;
   if (!/\s/.test(t)) {
     const word = t.replace(/[.!?…:]+$/u, '');
+    // Words joined by a slash (`City/State`, `Yes/No`): text, not a path.
+    if (/^\p{Lu}\p{Ll}*(\/\p{L}\p{Ll}*)+$/u.test(word)) return true;
     if (/[_/\\=@#<>{}[\]$`|~^*+]/.test(word)) return false; // identifiers, paths, markup, expressions
     if (/\p{Ll}\p{Lu}/u.test(word)) return false; // camelCase
     if (/\.\p{L}/u.test(word)) return false; // file.ext, a.b.c
