@@ -108,8 +108,12 @@ export async function readExistingTargets(project: Project, locale: string): Pro
     if (found === undefined) restructured.push(path);
     else {
       // A target equal to its source that the lock never saw (a failure kept in the source language) is
-      // treated as missing by core's run.
+      // treated as missing by core's run. In an output still as Glossa left it, every value the lock has
+      // no entry for is the source's copy (a field translated from now on, written before from an older
+      // source): missing too, not a person's edit.
+      const untouched = project.lock?.isUntouchedOutput(locale, file.input.id, text) === true;
       for (const [key, target] of found) {
+        if (untouched && project.lock!.get(locale, key) === undefined) continue;
         targets.set(key, target);
       }
     }
@@ -122,8 +126,9 @@ export function openCache(project: Project): Promise<TranslationCache> {
 }
 
 /**
- * Writes every output of `locale` (temp file + rename). Returns the paths written. A file whose output
- * cannot be built or written is reported to `onFailure` (its output is left as it was); the others go on.
+ * Writes every output of `locale` whose text changed (temp file + rename); an output that already holds
+ * that text is not touched (its time stamp stays). Returns the paths written. A file whose output cannot
+ * be built or written is reported to `onFailure` (its output is left as it was); the others go on.
  */
 export async function writeOutputs(
   project: Project,
@@ -133,6 +138,8 @@ export async function writeOutputs(
   onFailure: (failure: FileFailure) => void = (failure) => {
     throw new UsageError(`${failure.file}: ${failure.reason}`);
   },
+  /** Called with each output's text once it is on disk (written now or already there). */
+  onOutput?: (file: ProjectFile, text: string) => void,
 ): Promise<string[]> {
   const written: string[] = [];
   for (const file of project.files) {
@@ -143,10 +150,16 @@ export async function writeOutputs(
       const text = await file.extracted.write(targets, locale, (p) =>
         onProblem({ ...p, file: file.input.id }),
       );
+      const before = await readFile(path, 'utf8').catch(() => undefined);
+      if (before === text) {
+        onOutput?.(file, text);
+        continue;
+      }
       await mkdir(dirname(path), { recursive: true });
       const tmp = `${path}.tmp-${process.pid}`;
       await writeFile(tmp, text);
       await rename(tmp, path);
+      onOutput?.(file, text);
     } catch (error) {
       const reason = `cannot write the ${locale} output: ${(error as Error).message ?? String(error)}`;
       onFailure({ file: file.input.id, line: 1, column: 1, stage: 'write', locale, reason });

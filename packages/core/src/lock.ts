@@ -1,6 +1,9 @@
 /**
  * `glossa.lock`: per locale and segment key, the hash of the source and of the last machine output.
  * A target that differs from the last machine output was edited by a person and is never overwritten.
+ * Per locale and output file, it also holds the hash of the text last written (or found current), so
+ * a value in that output the lock has no entry for (a front-matter field translated from now on) is
+ * known to be the source's copy, not a person's work, while the file is as Glossa left it.
  * Format: JSON, one entry per line, sorted, so it diffs and merges well. Saved atomically.
  */
 import { open, readFile, rename } from 'node:fs/promises';
@@ -18,7 +21,9 @@ export interface LockEntry {
  * - `missing`: no target yet: translate.
  * - `current`: the target is our machine output for this very source: keep, no request.
  * - `stale`: the target is our machine output for an older source: retranslate.
- * - `human-edit`: the target differs from our last machine output: never overwrite.
+ * - `human-edit`: the target differs from our last machine output (and is no machine output the lock
+ *   holds for another segment of that locale, which is what a paragraph moved by a source edit reads
+ *   as): never overwrite.
  * - `untracked`: a target the lock has never seen (written by a person): never overwrite.
  */
 export type TargetState = 'missing' | 'current' | 'stale' | 'human-edit' | 'untracked';
@@ -35,11 +40,20 @@ const hash = (text: string) => contentHash(normalizeSource(text));
 export class TranslationLock {
   readonly path: string;
   readonly #entries: Map<string, Map<string, LockEntry>>;
+  /** Per locale and input file id: the hash of its output as Glossa last left it. */
+  readonly #outputs: Map<string, Map<string, string>>;
+  /** Per locale, the target hashes of its entries (built on first use, dropped when they change). */
+  readonly #targetHashes = new Map<string, Set<string>>();
   #dirty = false;
 
-  private constructor(path: string, entries: Map<string, Map<string, LockEntry>>) {
+  private constructor(
+    path: string,
+    entries: Map<string, Map<string, LockEntry>>,
+    outputs: Map<string, Map<string, string>> = new Map(),
+  ) {
     this.path = path;
     this.#entries = entries;
+    this.#outputs = outputs;
   }
 
   /** Reads the lock at `path` (an absent file is an empty lock). Throws `LockFileError` if unreadable. */
@@ -51,7 +65,11 @@ export class TranslationLock {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new TranslationLock(path, new Map());
       throw new LockFileError(`Cannot read ${path}: ${(error as Error).message}`, { cause: error });
     }
-    let data: { version?: unknown; entries?: Record<string, Record<string, LockEntry>> };
+    let data: {
+      version?: unknown;
+      entries?: Record<string, Record<string, LockEntry>>;
+      outputs?: Record<string, Record<string, string>>;
+    };
     try {
       data = JSON.parse(text);
     } catch (error) {
@@ -64,7 +82,13 @@ export class TranslationLock {
     for (const [locale, byKey] of Object.entries(data.entries)) {
       entries.set(locale, new Map(Object.entries(byKey)));
     }
-    return new TranslationLock(path, entries);
+    const outputs = new Map<string, Map<string, string>>();
+    if (typeof data.outputs === 'object' && data.outputs !== null) {
+      for (const [locale, byFile] of Object.entries(data.outputs)) {
+        outputs.set(locale, new Map(Object.entries(byFile)));
+      }
+    }
+    return new TranslationLock(path, entries, outputs);
   }
 
   /** Number of entries for `locale`. */
@@ -81,8 +105,40 @@ export class TranslationLock {
     if (target === undefined) return 'missing';
     const entry = this.get(locale, key);
     if (!entry) return 'untracked';
-    if (hash(target) !== entry.target) return 'human-edit';
+    const targetHash = hash(target);
+    if (targetHash !== entry.target) {
+      // The machine output of another segment at this key: the source's paragraphs moved (one deleted,
+      // one added) while the output kept its places. Not a person's work: translate it again.
+      return this.#machineOutputs(locale).has(targetHash) ? 'stale' : 'human-edit';
+    }
     return hash(source) === entry.source ? 'current' : 'stale';
+  }
+
+  #machineOutputs(locale: string): Set<string> {
+    let hashes = this.#targetHashes.get(locale);
+    if (!hashes) {
+      hashes = new Set([...(this.#entries.get(locale)?.values() ?? [])].map((e) => e.target));
+      this.#targetHashes.set(locale, hashes);
+    }
+    return hashes;
+  }
+
+  /** Records that the output of input `file` for `locale` holds `text`, as Glossa wrote (or found) it. */
+  recordOutput(locale: string, file: string, text: string): void {
+    let byFile = this.#outputs.get(locale);
+    if (!byFile) {
+      byFile = new Map();
+      this.#outputs.set(locale, byFile);
+    }
+    const digest = contentHash(text);
+    if (byFile.get(file) === digest) return;
+    byFile.set(file, digest);
+    this.#dirty = true;
+  }
+
+  /** Whether the output of `file` for `locale` still holds what Glossa last left in it (`text` is its content). */
+  isUntouchedOutput(locale: string, file: string, text: string): boolean {
+    return this.#outputs.get(locale)?.get(file) === contentHash(text);
   }
 
   /** Records a machine output written for `source`. */
@@ -96,6 +152,7 @@ export class TranslationLock {
     const old = byKey.get(key);
     if (old?.source === entry.source && old.target === entry.target) return;
     byKey.set(key, entry);
+    this.#targetHashes.delete(locale);
     this.#dirty = true;
   }
 
@@ -130,14 +187,21 @@ export class TranslationLock {
     return edits;
   }
 
-  /** Drops the entries of `locale` whose key is not in `keys` (segments deleted from the project). */
-  prune(locale: string, keys: Iterable<string>): string[] {
+  /**
+   * Drops the entries of `locale` whose key is not in `keys` (segments deleted from the project, fields
+   * no longer translated). With `within`, only the entries it accepts are considered (the files of a run
+   * over part of a project), so the entries of files the run did not read stay.
+   */
+  prune(locale: string, keys: Iterable<string>, within?: (key: string) => boolean): string[] {
     const byKey = this.#entries.get(locale);
     if (!byKey) return [];
     const live = new Set(keys);
-    const dropped = [...byKey.keys()].filter((key) => !live.has(key));
+    const dropped = [...byKey.keys()].filter((key) => !live.has(key) && (within?.(key) ?? true));
     for (const key of dropped) byKey.delete(key);
-    if (dropped.length > 0) this.#dirty = true;
+    if (dropped.length > 0) {
+      this.#targetHashes.delete(locale);
+      this.#dirty = true;
+    }
     return dropped;
   }
 
@@ -181,7 +245,28 @@ export class TranslationLock {
       }
       lines.push(`    }${i < locales.length - 1 ? ',' : ''}`);
     }
-    lines.push('  }', '}', '');
+    lines.push(this.#outputs.size > 0 ? '  },' : '  }');
+    if (this.#outputs.size > 0) {
+      const outputLocales = [...this.#outputs.keys()].sort();
+      lines.push('  "outputs": {');
+      for (const [i, locale] of outputLocales.entries()) {
+        const byFile = this.#outputs.get(locale)!;
+        const files = [...byFile.keys()].sort();
+        lines.push(`    ${JSON.stringify(locale)}: {`);
+        for (const [j, file] of files.entries()) {
+          lines.push(
+            `      ${JSON.stringify(file)}: "${byFile.get(file)}"${j < files.length - 1 ? ',' : ''}`,
+          );
+          if (lines.length >= 4096) {
+            yield `${lines.join('\n')}\n`;
+            lines = [];
+          }
+        }
+        lines.push(`    }${i < outputLocales.length - 1 ? ',' : ''}`);
+      }
+      lines.push('  }');
+    }
+    lines.push('}', '');
     yield lines.join('\n');
   }
 }

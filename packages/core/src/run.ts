@@ -194,12 +194,11 @@ export function createTranslationRun(options: TranslationRunOptions) {
     const batcher = createBatcher(batcherOptions());
     const sources = new Map(input.segments.map((s) => [s.key, s]));
     const lock = options.lock;
-    const recordMachineOutput = (locale: string, segment: RunSegment, target: string) => {
-      const before = input.existingTargets?.get(locale)?.get(segment.key);
-      const state =
-        before === undefined ? 'missing' : lock!.state(locale, segment.key, segment.source, before);
-      if (state === 'missing' || state === 'stale') lock!.record(locale, segment.key, segment.source, target);
-    };
+    // Every target `prepare` did not keep (missing, stale, or left in the source language by an earlier
+    // failure) is replaced by machine output, and every machine output written is recorded: a target the
+    // lock does not vouch for would read as a person's edit and never be updated again.
+    const recordMachineOutput = (locale: string, segment: RunSegment, target: string) =>
+      lock!.record(locale, segment.key, segment.source, target);
     if (lock) {
       for (const [locale, segment, target] of prepared.resolved) recordMachineOutput(locale, segment, target);
       prepared.resolved.length = 0;

@@ -31,6 +31,11 @@ export interface CommandEnv {
   readonly io: CliIo;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /**
+   * Translates instead of the configured service (none is started): for tests that run many thousand
+   * commands in one process. Not a command-line option.
+   */
+  readonly translator?: Translator;
 }
 
 async function prepare(ctx: CommandEnv, args: readonly string[], flags: ProjectFlags) {
@@ -69,11 +74,12 @@ export async function translateCommand(
   let service: Service | undefined;
   let report: RunReport = emptyRunReport();
   const written: string[] = [];
+  let unchangedFiles = 0;
   const problems: string[] = [];
   const failedFiles: FileFailure[] = [...project.failed];
   try {
     const needsResources = config.glossaries.length + config.memories.length + config.styleLists.length > 0;
-    if (needsResources) service = await openService(config);
+    if (needsResources && ctx.translator === undefined) service = await openService(config);
     const resources = service ? (await syncResources(service.client, config, locales)).perLocale : undefined;
     for (const locale of locales) {
       const existing = await readExistingTargets(project, locale);
@@ -83,25 +89,35 @@ export async function translateCommand(
         );
       }
       const input = { segments: project.segments, existingTargets: new Map([[locale, existing.targets]]) };
+      pruneLock(project, locale);
+      const withUntrackedEdits = filesWithUntrackedEdits(project, locale, existing.targets);
       const planned = await runFor(project, locale, resources?.get(locale), { cache }).estimate(input);
-      if (planned.requests > 0 && service === undefined) service = await openService(config);
+      if (planned.requests > 0 && service === undefined && ctx.translator === undefined)
+        service = await openService(config);
       const progress = createProgress(ctx.io, locale, planned.requests);
       const run = runFor(project, locale, resources?.get(locale), {
         cache,
         onEvent: progress.onEvent,
-        translator: service?.client ?? NO_SERVICE,
+        translator: ctx.translator ?? service?.client ?? NO_SERVICE,
       });
       const result = await run.translate(input);
       report = addRunReports(report, result.report);
-      written.push(
-        ...(await writeOutputs(
-          project,
-          locale,
-          result.targets.get(locale)!,
-          (p) => problems.push(`${p.file} [${locale}] ${p.key}: ${p.reason}`),
-          (failure) => failedFiles.push(failure),
-        )),
+      const failedBefore = failedFiles.length;
+      const paths = await writeOutputs(
+        project,
+        locale,
+        result.targets.get(locale)!,
+        (p) => problems.push(`${p.file} [${locale}] ${p.key}: ${p.reason}`),
+        (failure) => failedFiles.push(failure),
+        (file, text) => {
+          // An output that keeps a person's text the lock has no entry for is not marked as Glossa's:
+          // that text must read as an edit in the next run too.
+          if (!withUntrackedEdits.has(file.input.id)) project.lock?.recordOutput(locale, file.input.id, text);
+        },
       );
+      await project.lock?.save();
+      written.push(...paths);
+      unchangedFiles += project.files.length - paths.length - (failedFiles.length - failedBefore);
     }
   } finally {
     await cache.close();
@@ -110,7 +126,13 @@ export async function translateCommand(
   if (flags.json) {
     ctx.io.out(
       JSON.stringify(
-        { ...report, written: written.map((p) => relative(ctx.cwd, p)), problems, failedFiles },
+        {
+          ...report,
+          written: written.map((p) => relative(ctx.cwd, p)),
+          unchangedFiles,
+          problems,
+          failedFiles,
+        },
         null,
         2,
       ),
@@ -120,9 +142,44 @@ export async function translateCommand(
     for (const p of problems) ctx.io.out(`  merge problem: ${p}`);
     ctx.io.out(`failed files:       ${failedFiles.length}`);
     for (const failure of failedFiles) ctx.io.out(`  ${formatFileFailure(failure)}`);
-    ctx.io.out(`wrote ${written.length} file(s)${outputRoots(ctx.cwd, written)}`);
+    const kept = unchangedFiles > 0 ? `, ${unchangedFiles} already up to date` : '';
+    ctx.io.out(`wrote ${written.length} file(s)${kept}${outputRoots(ctx.cwd, written)}`);
   }
   return report.failures.length + problems.length + failedFiles.length > 0 ? 1 : 0;
+}
+
+/**
+ * Forgets the lock entries of `locale` for segments the project's files no longer have (a paragraph
+ * deleted, a front-matter field no longer translated): if the field comes back, its output holds the
+ * source again, which must read as missing, not as a person's edit. Only the files of this run are
+ * considered; files that failed to read keep their entries.
+ */
+function pruneLock(project: Project, locale: string): void {
+  if (!project.lock) return;
+  const ids = new Set(project.files.map((f) => f.input.id));
+  project.lock.prune(
+    locale,
+    project.segments.map((s) => s.key),
+    (key) => ids.has(key.slice(0, key.indexOf('#'))),
+  );
+}
+
+/** Input file ids whose outputs hold a target, other than the source, that the lock has no entry for. */
+function filesWithUntrackedEdits(
+  project: Project,
+  locale: string,
+  targets: ReadonlyMap<string, string>,
+): Set<string> {
+  const files = new Set<string>();
+  if (!project.lock) return files;
+  const sources = new Map(project.segments.map((s) => [s.key, s.source]));
+  for (const [key, target] of targets) {
+    if (target !== sources.get(key) && project.lock.get(locale, key) === undefined) {
+      const file = project.fileOfKey.get(key);
+      if (file) files.add(file.input.id);
+    }
+  }
+  return files;
 }
 
 function outputRoots(cwd: string, written: readonly string[]): string {
