@@ -11,6 +11,23 @@ export { sharedHelperLifetime } from './helper-lifetime.js';
 export { unsupportedMediaType } from './http/body.js';
 export { readUpload, tooLarge, type Upload } from './http/multipart.js';
 export { defineRoute, type Route, type RouteInput } from './http/route.js';
+export {
+  JobLimitExceeded,
+  JobSuperseded,
+  type UsageCharge,
+} from './jobs/job-backend.js';
+export {
+  createJobRunner,
+  JobFailed,
+  type JobInfo,
+  type JobKind,
+  type JobQueue,
+  type JobRunner,
+  type JobRunnerOptions,
+  type JobStatus,
+  RunnerClosing,
+  type RunningJob,
+} from './jobs/job-runner.js';
 export type { LanguageInput } from './languages.js';
 export { createLease, type Lease, repeatEvery } from './storage/lease.js';
 export {

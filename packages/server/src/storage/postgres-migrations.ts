@@ -71,4 +71,30 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX usage_operations_applied ON usage_operations(applied_at);
   `,
+  // The job runner's jobs (src/jobs): every asynchronous feature's, next to the usage they pay for.
+  `
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    seq BIGSERIAL NOT NULL,
+    kind TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'failed', 'cancelled')),
+    input TEXT NOT NULL,
+    checkpoint TEXT,
+    result TEXT,
+    error TEXT,
+    owner TEXT,
+    attempt INTEGER NOT NULL DEFAULT 0,
+    failures INTEGER NOT NULL DEFAULT 0,
+    run_after TEXT NOT NULL,
+    claimed_at TEXT,
+    expires_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX jobs_queue ON jobs(status, run_after);
+  CREATE INDEX jobs_account ON jobs(account_id, status);
+  CREATE INDEX jobs_account_claimed ON jobs(account_id, claimed_at);
+  CREATE INDEX jobs_expires ON jobs(expires_at) WHERE expires_at IS NOT NULL;
+  `,
 ];

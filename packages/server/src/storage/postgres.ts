@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { createPostgresJobBackend } from '../jobs/postgres-jobs.js';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 import { transaction } from './postgres-resources.js';
 import {
@@ -300,6 +301,12 @@ export async function createPostgresStorage(
         entry.units[row.product] = Number(row.units);
       }
       return [...grouped.values()];
+    },
+    openJobBackend(options = {}) {
+      return createPostgresJobBackend(url, pool, {
+        onError: options.onError,
+        ...(options.pollMs === undefined ? {} : { pollingIntervalSeconds: options.pollMs / 1000 }),
+      });
     },
     async close() {
       await pool.end();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { createSqliteJobBackend } from '../jobs/sqlite-jobs.js';
 import { MIGRATIONS } from './migrations.js';
 import {
   type Account,
@@ -315,6 +316,13 @@ export function createSqliteStorage(dataDir: string): Storage {
         entry.units[row.product] = row.units;
       }
       return [...grouped.values()];
+    },
+    openJobBackend(options = {}) {
+      // Job usage is applied in the jobs' transactions, not through the totals: they learn it from the database.
+      return createSqliteJobBackend(db, {
+        onCharacterUsage: () => periodTotals.clear(),
+        ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+      });
     },
     async close() {
       try {

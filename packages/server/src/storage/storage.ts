@@ -3,6 +3,8 @@
  * (`createPostgresStorage`) for several instances sharing state. Methods are async so a networked store can implement them;
  * each method that must be atomic (quota reservation) says so.
  */
+import type { JobBackend } from '../jobs/job-backend.js';
+import type { UsageProduct, UsageRecord } from './usage-record.js';
 
 export type Plan = 'free' | 'paid';
 
@@ -36,21 +38,7 @@ export interface ApiKeyRecord {
   readonly accountId: string;
 }
 
-/** Billing products: characters for translate and write, minutes for voice. */
-export type UsageProduct = 'translate' | 'write' | 'speech_to_text' | 'speech_to_speech';
-/** Products whose units count against the monthly character limit. */
-export const CHARACTER_PRODUCTS: readonly UsageProduct[] = ['translate', 'write'];
-
-export interface UsageRecord {
-  readonly accountId: string;
-  readonly keyId: string;
-  readonly product: UsageProduct;
-  readonly units: number;
-  /** Custom reporting tag, already normalized; `''` when the request had none. */
-  readonly customTag: string;
-  /** UTC day, `YYYY-MM-DD`. */
-  readonly day: string;
-}
+export { CHARACTER_PRODUCTS, type UsageProduct, type UsageRecord } from './usage-record.js';
 
 export interface Reservation extends UsageRecord {
   /** Billing period as UTC days: `from` inclusive, `to` exclusive. */
@@ -86,6 +74,12 @@ export interface CustomTagUsageRow {
   /** Present when grouped by day. */
   readonly day?: string;
   readonly units: Readonly<Partial<Record<UsageProduct, number>>>;
+}
+
+export interface JobBackendOptions {
+  /** How often an idle worker looks for work (SQLite: in ms, default 500; PostgreSQL: pg-boss's polling, 2 s). */
+  readonly pollMs?: number;
+  readonly onError?: ((error: unknown) => void) | undefined;
 }
 
 export interface Storage {
@@ -134,5 +128,10 @@ export interface Storage {
   usageTotals(accountId: string, keyId: string, from: string, to: string): Promise<UsageTotal[]>;
   /** Tagged usage of one account, ordered by tag (then day), one page. */
   customTagUsage(query: CustomTagUsageQuery): Promise<CustomTagUsageRow[]>;
+  /**
+   * The job runner's storage (`createJobRunner`), on this store's database: its state changes and their
+   * usage commit in one transaction. Closed with the store.
+   */
+  openJobBackend(options?: JobBackendOptions): JobBackend;
   close(): Promise<void>;
 }

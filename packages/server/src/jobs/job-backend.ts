@@ -1,0 +1,132 @@
+/**
+ * What the job runner (`job-runner.ts`) asks of a storage backend: rows of the `jobs` table, a fair claim,
+ * fenced state changes that carry their usage in the same transaction, takeover of a dead owner's jobs, and
+ * the delivery of work to this instance's workers. Two implementations: `sqlite-jobs.ts` (the embedded
+ * default, one process, no extra process) and `postgres-jobs.ts` (a fleet, pg-boss delivering the work).
+ */
+import type { UsageRecord } from '../storage/usage-record.js';
+
+export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** A row of `jobs`, as both backends return it (timestamps are ISO strings). */
+export interface JobRow {
+  id: string;
+  kind: string;
+  account_id: string;
+  status: JobState;
+  input: string;
+  checkpoint: string | null;
+  result: string | null;
+  error: string | null;
+  owner: string | null;
+  attempt: number;
+  failures: number;
+  run_after: string;
+  claimed_at: string | null;
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NewJob {
+  readonly id: string;
+  readonly kind: string;
+  readonly accountId: string;
+  readonly input: string;
+  /** Jobs of the account not finished yet past which the insert is refused (`JobLimitExceeded`). */
+  readonly maxQueued: number;
+}
+
+/**
+ * Usage a state change pays for (or refunds, with negative units): applied once per `jobs/<job id>/<step>`
+ * operation, in the transaction of the change.
+ */
+export interface UsageCharge {
+  readonly step: string;
+  readonly record: UsageRecord;
+}
+
+/** The attempt a state change comes from: it applies only while that attempt still runs the job. */
+export interface JobFence {
+  readonly id: string;
+  readonly attempt: number;
+}
+
+export type JobChange =
+  | { readonly status: 'running'; readonly checkpoint: string }
+  | { readonly status: 'completed'; readonly result: string; readonly expiresAt: string }
+  | {
+      readonly status: 'failed';
+      readonly error: string;
+      readonly failures: number;
+      readonly expiresAt: string;
+    }
+  /** Back to the queue: a retry after `failures` failures, or an attempt stopped by its instance closing. */
+  | {
+      readonly status: 'queued';
+      readonly runAfter: string;
+      readonly failures: number;
+      readonly error: string | null;
+    };
+
+/** Thrown by a change whose attempt no longer runs the job (taken over, cancelled): its work is dropped. */
+export class JobSuperseded extends Error {
+  override readonly name = 'JobSuperseded';
+  constructor(id: string) {
+    super(`job ${id} is no longer run by this attempt`);
+  }
+}
+
+/** Thrown by `insert` when the account has `maxQueued` jobs not finished. */
+export class JobLimitExceeded extends Error {
+  override readonly name = 'JobLimitExceeded';
+  constructor(readonly limit: number) {
+    super(`an account may have ${limit} jobs waiting or running`);
+  }
+}
+
+export interface JobDelivery {
+  /** Wakes idle workers (a job was queued here). */
+  notify(): void;
+  /** Stops taking jobs (those running go on; the runner waits for them). */
+  stop(): Promise<void>;
+}
+
+export interface JobBackend {
+  /** This instance's owner id, written on the rows it runs. */
+  readonly owner: string;
+  insert(job: NewJob): Promise<JobRow>;
+  get(id: string): Promise<JobRow | undefined>;
+  /**
+   * Claims one queued job of `kinds` whose time has come, fairly: of the accounts with fewer than
+   * `maxRunningPerAccount` jobs running, the one whose last claim is the oldest (never claimed first),
+   * its first submitted job. The row comes back running, owned by this instance, its `attempt` incremented.
+   */
+  claim(kinds: readonly string[], maxRunningPerAccount: number): Promise<JobRow | undefined>;
+  /** Applies `change` and `usage` in one transaction, or throws `JobSuperseded` and applies nothing. */
+  change(fence: JobFence, change: JobChange, usage: readonly UsageCharge[]): Promise<void>;
+  /**
+   * Cancels a queued or running job, applying `usage(row)` in the same transaction; the row after it
+   * (unchanged when it had finished), undefined when there is none.
+   */
+  cancel(
+    id: string,
+    expiresAt: string,
+    usage: (row: JobRow) => readonly UsageCharge[],
+  ): Promise<JobRow | undefined>;
+  /** Jobs of `kinds` in these states. */
+  count(kinds: readonly string[], states: readonly JobState[]): Promise<number>;
+  /**
+   * The periodic check: jobs of owners that are gone queued again (they resume from their checkpoint);
+   * finished jobs expired before `deleteBefore` deleted (returned, for their kinds' cleanup).
+   */
+  sweep(deleteBefore: string): Promise<JobRow[]>;
+  /** When the oldest job still stored was created (its usage operation ids must stay). */
+  oldestJob(): Promise<Date | undefined>;
+  /** Starts `concurrency` workers, each calling `runNext` (true: it ran a job) while there is work. */
+  deliver(concurrency: number, runNext: () => Promise<boolean>): Promise<JobDelivery>;
+  close(): Promise<void>;
+}
+
+/** The usage operation id of a charge: the prefix `jobs/` is pruned by the runner's sweep. */
+export const usageOperationId = (jobId: string, step: string): string => `jobs/${jobId}/${step}`;

@@ -1,0 +1,320 @@
+/**
+ * The durable job runner every asynchronous feature runs on. A feature declares a job kind (`JobKind`: its
+ * input, checkpoints, result and usage) and registers it; the runner gives it submit, status, cancel,
+ * result and expiry, and runs its jobs on this instance's workers: claimed fairly between accounts, under
+ * this instance's lease, retried with backoff, taken over from a dead instance (they resume from their last
+ * checkpoint), usage applied once per job and step in the transaction of the state change it pays for.
+ * The storage behind it is a `JobBackend` (`Storage.openJobBackend()`): SQLite or PostgreSQL + pg-boss.
+ */
+import { randomUUID } from 'node:crypto';
+import { repeatEvery } from '../storage/lease.js';
+import type { Storage, UsageRecord } from '../storage/storage.js';
+import { forgetUsageOperations } from '../storage/usage-operations.js';
+import {
+  type JobBackend,
+  type JobChange,
+  type JobDelivery,
+  type JobRow,
+  JobSuperseded,
+  type UsageCharge,
+} from './job-backend.js';
+
+export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'expired';
+
+/** A job as its feature sees it. */
+export interface JobInfo<Input, Checkpoint, Result> {
+  readonly id: string;
+  readonly kind: string;
+  readonly accountId: string;
+  readonly status: JobStatus;
+  readonly input: Input;
+  /** What its last attempt saved (`RunningJob.save`); undefined before the first save. */
+  readonly checkpoint: Checkpoint | undefined;
+  readonly result: Result | undefined;
+  readonly error: string | undefined;
+  /** Attempts claimed so far (a takeover is one more). */
+  readonly attempt: number;
+  /** Attempts that failed (each retried with backoff until the kind's `maxFailures`). */
+  readonly failures: number;
+  readonly expiresAt: string | undefined;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** The job an attempt runs. */
+export interface RunningJob<Input, Checkpoint> {
+  readonly id: string;
+  readonly accountId: string;
+  readonly input: Input;
+  /** Where the previous attempt stopped (undefined: start from the beginning). */
+  readonly checkpoint: Checkpoint | undefined;
+  readonly attempt: number;
+  /** Aborted when the job is cancelled here or this instance closes: stop at the next step. */
+  readonly signal: AbortSignal;
+  /**
+   * Usage the next state change pays for: applied once per `step` (a step redone by a later attempt is
+   * not charged again), in the transaction of the next `save` or of the job's completion.
+   */
+  charge(step: string, record: UsageRecord): void;
+  /**
+   * Saves a checkpoint (and the usage charged since the last one) in one transaction; a later attempt
+   * starts from it. Throws `JobSuperseded` when this attempt no longer runs the job (taken over,
+   * cancelled), and the instance closing's error when it closes: let either propagate.
+   */
+  save(checkpoint: Checkpoint): Promise<void>;
+}
+
+export interface JobKind<Input, Checkpoint, Result> {
+  /** Unique across the server, e.g. `documents/translate`. */
+  readonly name: string;
+  /** Runs one attempt from `job.checkpoint` to the result. A throw fails the attempt (retried). */
+  run(job: RunningJob<Input, Checkpoint>): Promise<Result>;
+  /** Failed attempts before the job fails for good (default 3); a `JobFailed` throw fails it at once. */
+  readonly maxFailures?: number;
+  /** Delay before the first retry, doubled at each further one up to a minute (default 1000 ms). */
+  readonly retryDelayMs?: number;
+  /** How long a finished job (its result) stays readable (default one hour), then `expired`. */
+  readonly resultTtlMs?: number;
+  /**
+   * Usage given back when the job ends failed or cancelled (e.g. the refund of a reservation made at
+   * submit), applied once, in the transaction that ends it.
+   */
+  refund?(job: JobInfo<Input, Checkpoint, Result>): readonly UsageCharge[];
+  /** Called for a finished job once it is deleted, a while after it expired (its files go). */
+  forget?(job: JobInfo<Input, Checkpoint, Result>): Promise<void>;
+}
+
+/** Thrown by a kind's `run` for a failure that a retry cannot mend (bad content): fails the job at once. */
+export class JobFailed extends Error {
+  override readonly name = 'JobFailed';
+}
+
+/** The reason a job's signal is aborted with, and its `save` throws, when this instance closes. */
+export class RunnerClosing extends Error {
+  override readonly name = 'RunnerClosing';
+  constructor() {
+    super('the job runner is closing');
+  }
+}
+
+export interface JobQueue<Input, Checkpoint, Result> {
+  submit(accountId: string, input: Input): Promise<JobInfo<Input, Checkpoint, Result>>;
+  status(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
+  /** Cancels a queued or running job (its refund applied); the job after it. */
+  cancel(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
+  /** The result of a completed, unexpired job. */
+  result(id: string): Promise<Result | undefined>;
+}
+
+export interface JobRunnerOptions {
+  /** Jobs this instance runs at a time (default 2); 0 submits and reads only. */
+  readonly concurrency?: number;
+  /** Jobs of one account running at a time, across the fleet (default 2). */
+  readonly maxRunningPerAccount?: number;
+  /** Jobs of one account waiting or running past which a submit is refused (default 1000). */
+  readonly maxQueuedPerAccount?: number;
+  /** How often dead instances' jobs and expired jobs are looked for, in ms (default 5 s). */
+  readonly sweepMs?: number;
+  /** How long an expired job stays (answered `expired`) before it is deleted (default a day). */
+  readonly keepExpiredMs?: number;
+  /** For pruning the usage operation ids of deleted jobs. */
+  readonly storage?: Storage;
+  readonly onError?: ((error: unknown) => void) | undefined;
+}
+
+export interface JobRunner {
+  register<Input, Checkpoint, Result>(
+    kind: JobKind<Input, Checkpoint, Result>,
+  ): JobQueue<Input, Checkpoint, Result>;
+  /** Starts the workers (after the kinds are registered). */
+  start(): Promise<void>;
+  /** Jobs queued or running, of one kind or of all. */
+  depth(kind?: string): Promise<number>;
+  /** Stops taking jobs; running attempts stop at their next step and go back to the queue. */
+  close(): Promise<void>;
+}
+
+const parse = <T>(text: string | null): T | undefined =>
+  text === null ? undefined : (JSON.parse(text) as T);
+
+export function toJobInfo<Input, Checkpoint, Result>(
+  row: JobRow,
+  now = Date.now(),
+): JobInfo<Input, Checkpoint, Result> {
+  const expired = row.expires_at !== null && Date.parse(row.expires_at) <= now;
+  return {
+    id: row.id,
+    kind: row.kind,
+    accountId: row.account_id,
+    status: expired ? 'expired' : row.status,
+    input: JSON.parse(row.input) as Input,
+    checkpoint: parse<Checkpoint>(row.checkpoint),
+    result: expired ? undefined : parse<Result>(row.result),
+    error: row.error ?? undefined,
+    attempt: row.attempt,
+    failures: row.failures,
+    expiresAt: row.expires_at ?? undefined,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function createJobRunner(backend: JobBackend, options: JobRunnerOptions = {}): JobRunner {
+  // biome-ignore lint/suspicious/noExplicitAny: kinds of every type live in one map
+  const kinds = new Map<string, JobKind<any, any, any>>();
+  const running = new Map<string, AbortController>();
+  const attempts = new Set<Promise<unknown>>();
+  const concurrency = options.concurrency ?? 2;
+  let delivery: JobDelivery | undefined;
+  let stopSweep: (() => void) | undefined;
+  let closed = false;
+  const report = (error: unknown) => options.onError?.(error);
+  const later = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+  async function attempt(row: JobRow): Promise<void> {
+    const kind = kinds.get(row.kind)!;
+    const controller = new AbortController();
+    running.set(row.id, controller);
+    const fence = { id: row.id, attempt: row.attempt };
+    let charges: UsageCharge[] = [];
+    const change = async (next: JobChange) => {
+      const usage = charges;
+      charges = [];
+      await backend.change(fence, next, usage);
+    };
+    const job: RunningJob<unknown, unknown> = {
+      id: row.id,
+      accountId: row.account_id,
+      input: JSON.parse(row.input),
+      checkpoint: parse(row.checkpoint),
+      attempt: row.attempt,
+      signal: controller.signal,
+      charge(step, record) {
+        charges.push({ step, record });
+      },
+      async save(checkpoint) {
+        if (closed) throw new RunnerClosing();
+        await change({ status: 'running', checkpoint: JSON.stringify(checkpoint) });
+      },
+    };
+    try {
+      const result = await kind.run(job);
+      await change({
+        status: 'completed',
+        result: JSON.stringify(result ?? null),
+        expiresAt: later(kind.resultTtlMs ?? 3_600_000),
+      });
+    } catch (error) {
+      if (error instanceof JobSuperseded) return;
+      if (closed) {
+        // Back to the queue, for another instance (or this one, restarted): it resumes from its checkpoint.
+        await backend
+          .change(
+            fence,
+            { status: 'queued', runAfter: later(0), failures: row.failures, error: row.error },
+            [],
+          )
+          .catch(() => {});
+        return;
+      }
+      const failures = row.failures + 1;
+      if (error instanceof JobFailed || failures >= (kind.maxFailures ?? 3)) {
+        const info = toJobInfo({ ...row, failures, error: messageOf(error) });
+        charges = [...(kind.refund?.(info) ?? [])];
+        await change({
+          status: 'failed',
+          error: messageOf(error),
+          failures,
+          expiresAt: later(kind.resultTtlMs ?? 3_600_000),
+        });
+      } else {
+        const delay = Math.min((kind.retryDelayMs ?? 1000) * 2 ** (failures - 1), 60_000);
+        charges = [];
+        await change({ status: 'queued', runAfter: later(delay), failures, error: messageOf(error) });
+      }
+    } finally {
+      running.delete(row.id);
+    }
+  }
+
+  /** Claims and runs one job; whether there was one. */
+  async function runNext(): Promise<boolean> {
+    if (closed) return false;
+    const row = await backend.claim([...kinds.keys()], options.maxRunningPerAccount ?? 2);
+    if (!row) return false;
+    const work = attempt(row).catch((error) => {
+      if (!(error instanceof JobSuperseded)) report(error);
+    });
+    attempts.add(work);
+    try {
+      await work;
+    } finally {
+      attempts.delete(work);
+    }
+    return true;
+  }
+
+  async function sweep(): Promise<void> {
+    const deleted = await backend.sweep(
+      new Date(Date.now() - (options.keepExpiredMs ?? 86_400_000)).toISOString(),
+    );
+    for (const row of deleted) await kinds.get(row.kind)?.forget?.(toJobInfo(row));
+    delivery?.notify();
+    // A job applies its usage operations only while it is stored, and only after it was created.
+    if (options.storage) await forgetUsageOperations(options.storage, 'jobs/', await backend.oldestJob());
+  }
+
+  return {
+    register<Input, Checkpoint, Result>(kind: JobKind<Input, Checkpoint, Result>) {
+      if (kinds.has(kind.name)) throw new TypeError(`Job kind ${kind.name} is registered already.`);
+      kinds.set(kind.name, kind);
+      const info = (row: JobRow | undefined) =>
+        row && row.kind === kind.name ? toJobInfo<Input, Checkpoint, Result>(row) : undefined;
+      return {
+        async submit(accountId, input) {
+          const row = await backend.insert({
+            id: randomUUID(),
+            kind: kind.name,
+            accountId,
+            input: JSON.stringify(input),
+            maxQueued: options.maxQueuedPerAccount ?? 1000,
+          });
+          delivery?.notify();
+          return info(row)!;
+        },
+        status: async (id) => info(await backend.get(id)),
+        async cancel(id) {
+          const row = await backend.get(id);
+          if (!row || row.kind !== kind.name) return undefined;
+          const after = await backend.cancel(id, later(kind.resultTtlMs ?? 3_600_000), (current) => [
+            ...(kind.refund?.(toJobInfo(current)) ?? []),
+          ]);
+          running.get(id)?.abort(new JobSuperseded(id));
+          return info(after);
+        },
+        async result(id) {
+          const job = info(await backend.get(id));
+          return job?.status === 'completed' ? job.result : undefined;
+        },
+      };
+    },
+    async start() {
+      if (concurrency === 0 || delivery) return;
+      await backend.sweep(new Date(0).toISOString());
+      delivery = await backend.deliver(concurrency, runNext);
+      stopSweep = repeatEvery(options.sweepMs ?? 5000, sweep, report);
+    },
+    depth: (kind) => backend.count(kind ? [kind] : [...kinds.keys()], ['queued', 'running']),
+    async close() {
+      if (closed) return;
+      closed = true;
+      stopSweep?.();
+      for (const controller of running.values()) controller.abort(new RunnerClosing());
+      await delivery?.stop();
+      await Promise.allSettled([...attempts]);
+      await backend.close();
+    },
+  };
+}

@@ -1,0 +1,251 @@
+/**
+ * The job backend of a fleet: the `jobs` table in PostgreSQL (next to `usage` and `usage_operations`, so a
+ * state change and its usage commit in one transaction), pg-boss delivering work to the instances' workers.
+ *
+ * A pg-boss job is a wake-up, not the job: whichever worker receives one claims the fairest queued row (the
+ * claims of the fleet are serialized by an advisory lock, so the per-account limit holds) and goes on
+ * claiming until none is left. A submit sends one in the transaction of its row; a retry sends one that
+ * starts when the retry is due. Each instance holds a lease (`createLease`): a running row whose owner's
+ * lease is free lost its instance, and the sweep queues it again (it resumes from its checkpoint). The
+ * sweep also sends wake-ups for queued rows that have none waiting (one delivered to an instance that died).
+ */
+import type pg from 'pg';
+import PgBoss from 'pg-boss';
+import { createLease } from '../storage/lease.js';
+import { createBossQueue, startBossWorkers } from '../storage/pg-boss.js';
+import { type Queryable, transaction } from '../storage/postgres-resources.js';
+import {
+  type JobBackend,
+  JobLimitExceeded,
+  type JobRow,
+  JobSuperseded,
+  type UsageCharge,
+  usageOperationId,
+} from './job-backend.js';
+
+/** The pg-boss queue of wake-ups. */
+export const JOB_QUEUE = 'glossa-jobs';
+/** First key of the instances' leases; the claims' lock. */
+const LEASE_LOCK = 7_117_040;
+const CLAIM_LOCK = 7_117_041;
+
+export interface PostgresJobBackendOptions {
+  /** How often an idle worker asks pg-boss for a wake-up, in seconds (default 2). */
+  readonly pollingIntervalSeconds?: number;
+  readonly onError?: ((error: unknown) => void) | undefined;
+}
+
+const asDb = (db: Queryable): PgBoss.Db => ({ executeSql: (text, values) => db.query(text, values) });
+
+export function createPostgresJobBackend(
+  url: string,
+  pool: pg.Pool,
+  options: PostgresJobBackendOptions = {},
+): JobBackend {
+  const lease = createLease(url, {
+    lockKey: LEASE_LOCK,
+    applicationName: 'glossa-jobs-lease',
+    onLost: options.onError,
+  });
+  let boss: PgBoss | undefined;
+  let workerCount = 0;
+  const wakeUp = async (db: Queryable, startAfter?: string) => {
+    if (!boss) return;
+    await boss.send(
+      JOB_QUEUE,
+      {},
+      { db: asDb(db), ...(startAfter ? { startAfter: new Date(startAfter) } : {}) },
+    );
+  };
+  const applyUsage = async (client: Queryable, jobId: string, usage: readonly UsageCharge[]) => {
+    for (const { step, record } of usage) {
+      await client.query(
+        `WITH operation AS (
+           INSERT INTO usage_operations (id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id
+         )
+         INSERT INTO usage (account_id, key_id, product, day, custom_tag, units)
+         SELECT $2, $3, $4, $5, $6, $7 FROM operation
+         ON CONFLICT (account_id, day, product, key_id, custom_tag) DO UPDATE SET units = usage.units + excluded.units`,
+        [
+          usageOperationId(jobId, step),
+          record.accountId,
+          record.keyId,
+          record.product,
+          record.day,
+          record.customTag,
+          record.units,
+        ],
+      );
+    }
+  };
+  const get = async (db: Queryable, id: string) =>
+    (await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1', [id])).rows[0];
+
+  return {
+    owner: lease.owner,
+    insert: (job) =>
+      transaction(pool, async (client) => {
+        // One account's submits in order, so the limit holds across instances.
+        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 41))', [job.accountId]);
+        const { rows } = await client.query<{ n: string }>(
+          `SELECT COUNT(*) AS n FROM jobs WHERE account_id = $1 AND status IN ('queued', 'running')`,
+          [job.accountId],
+        );
+        if (Number(rows[0]!.n) >= job.maxQueued) throw new JobLimitExceeded(job.maxQueued);
+        const now = new Date().toISOString();
+        const inserted = await client.query<JobRow>(
+          `INSERT INTO jobs (id, kind, account_id, status, input, run_after, created_at, updated_at)
+           VALUES ($1, $2, $3, 'queued', $4, $5, $5, $5) RETURNING *`,
+          [job.id, job.kind, job.accountId, job.input, now],
+        );
+        await wakeUp(client);
+        return inserted.rows[0]!;
+      }),
+    get: (id) => get(pool, id),
+    async claim(kinds, limit) {
+      if (kinds.length === 0) return undefined;
+      await lease.hold();
+      return transaction(pool, async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
+        const now = new Date().toISOString();
+        const { rows } = await client.query<JobRow>(
+          `UPDATE jobs SET status = 'running', owner = $1, attempt = attempt + 1, claimed_at = $2, updated_at = $2
+           WHERE id = (
+             SELECT j.id FROM jobs j
+             WHERE j.status = 'queued' AND j.run_after <= $2 AND j.kind = ANY($3::text[])
+               AND (SELECT COUNT(*) FROM jobs r WHERE r.account_id = j.account_id AND r.status = 'running') < $4
+             ORDER BY (SELECT MAX(s.claimed_at) FROM jobs s WHERE s.account_id = j.account_id) ASC NULLS FIRST,
+               j.seq
+             LIMIT 1)
+           RETURNING *`,
+          [lease.owner, now, kinds, limit],
+        );
+        return rows[0];
+      });
+    },
+    change: (fence, next, usage) =>
+      transaction(pool, async (client) => {
+        const { rowCount } = await client.query(
+          'SELECT 1 FROM jobs WHERE id = $1 AND attempt = $2 AND status = $3 FOR UPDATE',
+          [fence.id, fence.attempt, 'running'],
+        );
+        if (rowCount === 0) throw new JobSuperseded(fence.id);
+        const now = new Date().toISOString();
+        if (next.status === 'running')
+          await client.query('UPDATE jobs SET checkpoint = $1, updated_at = $2 WHERE id = $3', [
+            next.checkpoint,
+            now,
+            fence.id,
+          ]);
+        else if (next.status === 'queued') {
+          await client.query(
+            `UPDATE jobs SET status = 'queued', owner = NULL, run_after = $1, failures = $2, error = $3, updated_at = $4
+             WHERE id = $5`,
+            [next.runAfter, next.failures, next.error, now, fence.id],
+          );
+          await wakeUp(client, next.runAfter);
+        } else
+          await client.query(
+            `UPDATE jobs SET status = $1, result = $2, error = $3, failures = COALESCE($4, failures), owner = NULL,
+             expires_at = $5, updated_at = $6 WHERE id = $7`,
+            [
+              next.status,
+              next.status === 'completed' ? next.result : null,
+              next.status === 'failed' ? next.error : null,
+              next.status === 'failed' ? next.failures : null,
+              next.expiresAt,
+              now,
+              fence.id,
+            ],
+          );
+        await applyUsage(client, fence.id, usage);
+      }),
+    cancel: (id, expiresAt, usage) =>
+      transaction(pool, async (client) => {
+        const row = (await client.query<JobRow>('SELECT * FROM jobs WHERE id = $1 FOR UPDATE', [id])).rows[0];
+        if (!row || (row.status !== 'queued' && row.status !== 'running')) return row;
+        await client.query(
+          `UPDATE jobs SET status = 'cancelled', owner = NULL, expires_at = $1, updated_at = $2 WHERE id = $3`,
+          [expiresAt, new Date().toISOString(), id],
+        );
+        await applyUsage(client, id, usage(row));
+        return get(client, id);
+      }),
+    async count(kinds, states) {
+      const { rows } = await pool.query<{ n: string }>(
+        'SELECT COUNT(*) AS n FROM jobs WHERE kind = ANY($1::text[]) AND status = ANY($2::text[])',
+        [kinds, states],
+      );
+      return Number(rows[0]!.n);
+    },
+    async sweep(deleteBefore) {
+      await lease.hold();
+      const { rows: owners } = await pool.query<{ owner: string }>(
+        `SELECT DISTINCT owner FROM jobs WHERE status = 'running' AND owner <> $1`,
+        [lease.owner],
+      );
+      for (const { owner } of owners) {
+        await transaction(pool, async (client) => {
+          if (!(await lease.isFree(client, owner))) return;
+          const { rowCount } = await client.query(
+            `UPDATE jobs SET status = 'queued', owner = NULL, updated_at = $1 WHERE status = 'running' AND owner = $2`,
+            [new Date().toISOString(), owner],
+          );
+          for (let n = 0; n < (rowCount ?? 0); n++) await wakeUp(client);
+        });
+      }
+      // Queued rows due with no wake-up waiting to claim them (one delivered to an instance that died stays
+      // active in pg-boss until it expires): one each, up to this instance's workers.
+      if (boss) {
+        const { rows } = await pool.query<{ missing: string }>(
+          `SELECT (SELECT COUNT(*) FROM jobs WHERE status = 'queued' AND run_after <= $1)
+             - (SELECT COUNT(*) FROM pgboss.job WHERE name = $2 AND state IN ('created', 'retry')) AS missing`,
+          [new Date().toISOString(), JOB_QUEUE],
+        );
+        for (let n = 0; n < Math.min(Number(rows[0]!.missing), workerCount); n++) await wakeUp(pool);
+      }
+      const { rows } = await pool.query<JobRow>('DELETE FROM jobs WHERE expires_at < $1 RETURNING *', [
+        deleteBefore,
+      ]);
+      return rows;
+    },
+    async oldestJob() {
+      const { rows } = await pool.query<{ at: string | null }>('SELECT MIN(created_at) AS at FROM jobs');
+      return rows[0]!.at === null ? undefined : new Date(rows[0]!.at);
+    },
+    async deliver(concurrency, runNext) {
+      const started = new PgBoss({
+        connectionString: url,
+        max: 2,
+        application_name: 'glossa-jobs',
+        schedule: false,
+        maintenanceIntervalSeconds: 30,
+      });
+      started.on('error', (error) => options.onError?.(error));
+      await started.start();
+      await createBossQueue(started, JOB_QUEUE);
+      boss = started;
+      workerCount = concurrency;
+      await lease.hold();
+      const workers = await startBossWorkers(
+        started,
+        JOB_QUEUE,
+        { concurrency, pollingIntervalSeconds: options.pollingIntervalSeconds },
+        async () => {
+          while (await runNext()) {}
+        },
+      );
+      return {
+        notify: () => workers.notify(),
+        async stop() {
+          await workers.stop();
+        },
+      };
+    },
+    async close() {
+      await boss?.stop({ graceful: true, wait: true, timeout: 5000 }).catch(() => {});
+      boss = undefined;
+      await lease.release();
+    },
+  };
+}

@@ -1,0 +1,236 @@
+/**
+ * The job backend of the embedded default: the `jobs` table of `glossa.sqlite`, next to `usage` and
+ * `usage_operations` so a state change and its usage commit in one transaction. One process owns the data
+ * directory, so a job found running when the runner starts belonged to a process that is gone: it is queued
+ * again and resumes from its checkpoint. Workers are loops in this process, woken by a submit and polling
+ * for retries whose time has come.
+ */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type Database from 'better-sqlite3';
+import { CHARACTER_PRODUCTS } from '../storage/usage-record.js';
+import {
+  type JobBackend,
+  JobLimitExceeded,
+  type JobRow,
+  JobSuperseded,
+  type UsageCharge,
+  usageOperationId,
+} from './job-backend.js';
+
+export interface SqliteJobBackendOptions {
+  /** Called after usage of a character product was applied (the storage's quota totals are stale). */
+  readonly onCharacterUsage?: () => void;
+  /** How often an idle worker looks for a job whose retry time has come, in ms (default 500). */
+  readonly pollMs?: number;
+}
+
+export function createSqliteJobBackend(
+  db: Database.Database,
+  options: SqliteJobBackendOptions = {},
+): JobBackend {
+  const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
+  const sql = {
+    insert: db.prepare(
+      `INSERT INTO jobs (id, kind, account_id, status, input, run_after, created_at, updated_at)
+       VALUES (@id, @kind, @account, 'queued', @input, @now, @now, @now)`,
+    ),
+    unfinished: db.prepare(
+      `SELECT COUNT(*) AS n FROM jobs WHERE account_id = ? AND status IN ('queued', 'running')`,
+    ),
+    get: db.prepare('SELECT * FROM jobs WHERE id = ?'),
+    next: db.prepare(
+      `SELECT j.id FROM jobs j
+       WHERE j.status = 'queued' AND j.run_after <= @now AND j.kind IN (SELECT value FROM json_each(@kinds))
+         AND (SELECT COUNT(*) FROM jobs r WHERE r.account_id = j.account_id AND r.status = 'running') < @limit
+       ORDER BY (SELECT MAX(s.claimed_at) FROM jobs s WHERE s.account_id = j.account_id) ASC NULLS FIRST,
+         j.rowid
+       LIMIT 1`,
+    ),
+    claim: db.prepare(
+      `UPDATE jobs SET status = 'running', owner = @owner, attempt = attempt + 1, claimed_at = @now, updated_at = @now
+       WHERE id = @id RETURNING *`,
+    ),
+    fenced: db.prepare(`SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status = 'running'`),
+    running: db.prepare(`UPDATE jobs SET checkpoint = @checkpoint, updated_at = @now WHERE id = @id`),
+    finished: db.prepare(
+      `UPDATE jobs SET status = @status, result = @result, error = @error, failures = COALESCE(@failures, failures),
+       owner = NULL, expires_at = @expires, updated_at = @now WHERE id = @id`,
+    ),
+    queued: db.prepare(
+      `UPDATE jobs SET status = 'queued', owner = NULL, run_after = @runAfter, failures = @failures, error = @error,
+       updated_at = @now WHERE id = @id`,
+    ),
+    cancel: db.prepare(
+      `UPDATE jobs SET status = 'cancelled', owner = NULL, expires_at = ?, updated_at = ?
+       WHERE id = ? AND status IN ('queued', 'running')`,
+    ),
+    count: db.prepare(
+      `SELECT COUNT(*) AS n FROM jobs WHERE kind IN (SELECT value FROM json_each(?))
+       AND status IN (SELECT value FROM json_each(?))`,
+    ),
+    orphans: db.prepare(
+      `UPDATE jobs SET status = 'queued', owner = NULL, updated_at = ? WHERE status = 'running' AND owner <> ?`,
+    ),
+    expired: db.prepare('DELETE FROM jobs WHERE expires_at < ? RETURNING *'),
+    oldest: db.prepare('SELECT MIN(created_at) AS at FROM jobs'),
+    addOperation: db.prepare(
+      'INSERT INTO usage_operations (id, applied_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    ),
+    addUsage: db.prepare(
+      `INSERT INTO usage (account_id, key_id, product, day, custom_tag, units)
+       VALUES (@accountId, @keyId, @product, @day, @customTag, @units)
+       ON CONFLICT(account_id, day, product, key_id, custom_tag) DO UPDATE SET units = units + excluded.units`,
+    ),
+  };
+  const applyUsage = (jobId: string, usage: readonly UsageCharge[], now: string) => {
+    let characters = false;
+    for (const { step, record } of usage) {
+      if (sql.addOperation.run(usageOperationId(jobId, step), now).changes === 0) continue;
+      sql.addUsage.run({
+        accountId: record.accountId,
+        keyId: record.keyId,
+        product: record.product,
+        day: record.day,
+        customTag: record.customTag,
+        units: record.units,
+      });
+      characters ||= CHARACTER_PRODUCTS.includes(record.product);
+    }
+    return characters;
+  };
+  const afterUsage = (characters: boolean) => {
+    if (characters) options.onCharacterUsage?.();
+  };
+
+  const insert = db.transaction((job: Parameters<JobBackend['insert']>[0]) => {
+    if ((sql.unfinished.get(job.accountId) as { n: number }).n >= job.maxQueued)
+      throw new JobLimitExceeded(job.maxQueued);
+    sql.insert.run({
+      id: job.id,
+      kind: job.kind,
+      account: job.accountId,
+      input: job.input,
+      now: new Date().toISOString(),
+    });
+    return sql.get.get(job.id) as JobRow;
+  });
+  const claim = db.transaction((kinds: readonly string[], limit: number) => {
+    const now = new Date().toISOString();
+    const next = sql.next.get({ now, kinds: JSON.stringify(kinds), limit }) as { id: string } | undefined;
+    return next && (sql.claim.get({ id: next.id, owner, now }) as JobRow);
+  });
+  const change = db.transaction((...[fence, next, usage]: Parameters<JobBackend['change']>) => {
+    if (!sql.fenced.get(fence.id, fence.attempt)) throw new JobSuperseded(fence.id);
+    const now = new Date().toISOString();
+    if (next.status === 'running') sql.running.run({ id: fence.id, checkpoint: next.checkpoint, now });
+    else if (next.status === 'queued')
+      sql.queued.run({
+        id: fence.id,
+        runAfter: next.runAfter,
+        failures: next.failures,
+        error: next.error,
+        now,
+      });
+    else
+      sql.finished.run({
+        id: fence.id,
+        status: next.status,
+        result: next.status === 'completed' ? next.result : null,
+        error: next.status === 'failed' ? next.error : null,
+        failures: next.status === 'failed' ? next.failures : null,
+        expires: next.expiresAt,
+        now,
+      });
+    return applyUsage(fence.id, usage, now);
+  });
+  const cancel = db.transaction((...[id, expiresAt, usage]: Parameters<JobBackend['cancel']>) => {
+    const now = new Date().toISOString();
+    const row = sql.get.get(id) as JobRow | undefined;
+    if (!row || sql.cancel.run(expiresAt, now, id).changes === 0) return { row, characters: false };
+    const characters = applyUsage(id, usage(row), now);
+    return { row: sql.get.get(id) as JobRow, characters };
+  });
+  const sweep = db.transaction((deleteBefore: string) => {
+    sql.orphans.run(new Date().toISOString(), owner);
+    return sql.expired.all(deleteBefore) as JobRow[];
+  });
+
+  return {
+    owner,
+    async insert(job) {
+      return insert.immediate(job);
+    },
+    async get(id) {
+      return sql.get.get(id) as JobRow | undefined;
+    },
+    async claim(kinds, limit) {
+      return kinds.length === 0 ? undefined : claim.immediate(kinds, limit);
+    },
+    async change(fence, next, usage) {
+      afterUsage(change.immediate(fence, next, usage));
+    },
+    async cancel(id, expiresAt, usage) {
+      const { row, characters } = cancel.immediate(id, expiresAt, usage);
+      afterUsage(characters);
+      return row;
+    },
+    async count(kinds, states) {
+      return (sql.count.get(JSON.stringify(kinds), JSON.stringify(states)) as { n: number }).n;
+    },
+    async sweep(deleteBefore) {
+      return sweep.immediate(deleteBefore);
+    },
+    async oldestJob() {
+      const { at } = sql.oldest.get() as { at: string | null };
+      return at === null ? undefined : new Date(at);
+    },
+    async deliver(concurrency, runNext) {
+      let stopped = false;
+      let wake: (() => void) | undefined;
+      let idle: Promise<void> = Promise.resolve();
+      const renewIdle = () => {
+        idle = new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      };
+      renewIdle();
+      const pollMs = options.pollMs ?? 500;
+      const loop = async () => {
+        while (!stopped) {
+          let ran = false;
+          try {
+            ran = await runNext();
+          } catch {
+            // A claim that failed (the database busy): tried again after the pause.
+          }
+          if (ran || stopped) continue;
+          const waiting = idle;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, pollMs);
+            void waiting.then(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+        }
+      };
+      const loops = Array.from({ length: concurrency }, loop);
+      return {
+        notify() {
+          const current = wake;
+          renewIdle();
+          current?.();
+        },
+        async stop() {
+          stopped = true;
+          wake?.();
+          await Promise.allSettled(loops);
+        },
+      };
+    },
+    async close() {
+      // The database is the storage's: closed with it.
+    },
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * The job runner killed (SIGKILL) at random moments: on SQLite, the one process owning the data directory,
+ * restarted after each kill; on PostgreSQL, a fleet of two instances, one of them killed and restarted
+ * each time while the other takes its jobs over. Every job must finish once, with the result of an
+ * uninterrupted run, its usage (one unit per step) counted exactly once.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createJobRunner } from '../src/feature-api.js';
+import { createPostgresStorage } from '../src/storage/postgres.js';
+import { createSqliteStorage } from '../src/storage/sqlite.js';
+import type { Storage } from '../src/storage/storage.js';
+import { DAY, expectedDigest, KEY_ID, stepsKind } from './jobs/steps-kind.js';
+import { postgresForFile } from './postgres-for-file.js';
+import { hasPostgres } from './services.js';
+
+const cluster = postgresForFile('the job runner crash test on PostgreSQL (apt-get install postgresql)');
+const child = join(import.meta.dirname, 'jobs', 'crash-child.ts');
+const children = new Set<ChildProcessWithoutNullStreams>();
+const dirs: string[] = [];
+afterAll(() => {
+  for (const running of children) running.kill('SIGKILL');
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const KILLS = 4;
+const STEP_MS = 50;
+
+interface Instance {
+  readonly process: ChildProcessWithoutNullStreams;
+  readonly owner: string;
+}
+
+async function start(backend: string, where: string): Promise<Instance> {
+  // Node itself with tsx as a loader (not the tsx wrapper), so that SIGKILL reaches the runner's process.
+  const process_ = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions', '@glossa/source', child, backend, where],
+    { env: process.env },
+  );
+  children.add(process_);
+  let output = '';
+  const owner = await new Promise<string>((resolve, reject) => {
+    process_.stdout.on('data', (chunk) => {
+      output += chunk;
+      const ready = /ready (\S+)/.exec(output);
+      if (ready) resolve(ready[1]!);
+    });
+    process_.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    process_.on('close', () => reject(new Error(`the runner exited before it was ready:\n${output}`)));
+  });
+  return { process: process_, owner };
+}
+
+async function kill({ process: process_ }: Instance): Promise<void> {
+  const closed = new Promise((resolve) => process_.once('close', resolve));
+  process_.kill('SIGKILL');
+  await closed;
+  children.delete(process_);
+}
+
+async function submitAll(storage: Storage, steps: number) {
+  for (const id of ['alice', 'bob'])
+    await storage.createAccount({
+      id,
+      plan: 'paid',
+      admin: false,
+      detectionBeta: false,
+      qualityAlpha: false,
+      voiceJobsAlpha: false,
+      memoryMatches: false,
+      characterLimit: 1_000_000,
+    });
+  // Submits and reads only: no workers in the test's process.
+  const runner = createJobRunner(storage.openJobBackend(), { concurrency: 0 });
+  const queue = runner.register(stepsKind());
+  const ids: string[] = [];
+  for (const account of ['alice', 'bob', 'alice', 'bob'])
+    ids.push((await queue.submit(account, { steps, stepMs: STEP_MS })).id);
+  return { runner, queue, ids, steps };
+}
+
+async function check(storage: Storage, submitted: Awaited<ReturnType<typeof submitAll>>) {
+  const { queue, ids, runner, steps } = submitted;
+  const deadline = Date.now() + 60_000;
+  for (const id of ids) {
+    while ((await queue.status(id))?.status !== 'completed' && Date.now() < deadline) await sleep(50);
+  }
+  const jobs = await Promise.all(ids.map((id) => queue.status(id)));
+  for (const job of jobs)
+    expect(job).toMatchObject({ status: 'completed', result: { digest: expectedDigest(steps) } });
+  // At least one job was interrupted mid-way and finished by a later attempt.
+  expect(Math.max(...jobs.map((job) => job!.attempt))).toBeGreaterThan(1);
+  for (const account of ['alice', 'bob']) {
+    const totals = await storage.usageTotals(account, KEY_ID, DAY, '2026-12-01');
+    expect(totals).toEqual([{ product: 'translate', accountUnits: 2 * steps, keyUnits: 2 * steps }]);
+  }
+  await runner.close();
+  return jobs.map((job) => job!.attempt);
+}
+
+describe('the job runner killed (SIGKILL) at random moments', () => {
+  it('on SQLite, restarted after each kill: every job once, as uninterrupted, usage once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'glossa-jobs-crash-'));
+    dirs.push(dir);
+    const storage = createSqliteStorage(dir);
+    try {
+      // 4 jobs of 2 s, 2 at a time: 4 s of work; each instance lives 0.3 to 0.9 s.
+      const submitted = await submitAll(storage, 40);
+      for (let n = 0; n < KILLS; n++) {
+        const running = await start('sqlite', dir);
+        await sleep(300 + Math.random() * 600);
+        await kill(running);
+      }
+      const last = await start('sqlite', dir);
+      const attempts = await check(storage, submitted);
+      console.log(`SQLite: ${KILLS} kills, attempts per job ${attempts.join(', ')}`);
+      await kill(last);
+    } finally {
+      await storage.close();
+    }
+  }, 180_000);
+
+  it.skipIf(!hasPostgres)(
+    'on a PostgreSQL fleet of two, one killed and restarted each time: every job once, as uninterrupted, usage once',
+    async () => {
+      const url = await cluster().createDatabase();
+      const storage = await createPostgresStorage(url, { poolSize: 2 });
+      try {
+        // 4 jobs of 4 s, 2 at a time per instance.
+        const submitted = await submitAll(storage, 80);
+        const fleet: (Instance | undefined)[] = await Promise.all([
+          start('postgres', url),
+          start('postgres', url),
+        ]);
+        const restarts: Promise<void>[] = [];
+        let kills = 0;
+        while (kills < KILLS) {
+          await sleep(300 + Math.random() * 600);
+          // An instance running a job at this moment (the other may be restarting meanwhile).
+          const { rows } = await storage.pool.query<{ owner: string }>(
+            `SELECT DISTINCT owner FROM jobs WHERE status = 'running'`,
+          );
+          const victim = fleet.findIndex((instance) => rows.some((row) => row.owner === instance?.owner));
+          if (victim === -1) {
+            if ((await submitted.runner.depth()) === 0) break;
+            continue;
+          }
+          await kill(fleet[victim]!);
+          fleet[victim] = undefined;
+          kills++;
+          restarts.push(
+            start('postgres', url).then((instance) => {
+              fleet[victim] = instance;
+            }),
+          );
+        }
+        await Promise.all(restarts);
+        expect(kills).toBe(KILLS);
+        const attempts = await check(storage, submitted);
+        console.log(`PostgreSQL: ${KILLS} kills, attempts per job ${attempts.join(', ')}`);
+        for (const running of fleet) await kill(running!);
+      } finally {
+        await storage.close();
+      }
+    },
+    180_000,
+  );
+});
