@@ -5,7 +5,7 @@
  * `retry` is true only for errors worth retrying (connection, timeout, 429, 5xx); without a callback
  * the methods return promises.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   createMemoryStore,
@@ -18,7 +18,8 @@ import {
 } from '@glossa/core';
 import { PSEUDO_LOCALES } from '@glossa/protocol';
 import { builtKey, reuseBuilt, storeBuilt } from './built.js';
-import { buildCatalog, type Catalog } from './catalog.js';
+import { buildCatalog, type Catalog, checkedCatalog } from './catalog.js';
+import { coveredKeys, machineOnly, overlayHuman, withoutCovered } from './human.js';
 import { lazyTranslator, type ServiceOptions } from './service.js';
 import { type NamespaceSource, sourceOf } from './source.js';
 
@@ -29,6 +30,19 @@ export interface GlossaBackendOptions {
   readonly loadSource?: (namespace: string) => Catalog | Promise<Catalog>;
   /** A JSON file per namespace: `{{ns}}` is replaced, e.g. `locales/en/{{ns}}.json`. */
   readonly sourcePath?: string;
+  /**
+   * The app's own catalogs, as i18next-fs-backend's `loadPath` (`locales/{{lng}}/{{ns}}.json`): the one of a
+   * language is read first and its values served unchanged; only the keys missing there are translated. A
+   * missing file is an empty catalog. Also the source (with `sourceLang`) when `sourcePath` is not set.
+   */
+  readonly loadPath?: string;
+  /** Bundled human catalogs (`{ [lng]: { [ns]: catalog } }`, as i18next's `resources`), read like `loadPath`. */
+  readonly resources?: Readonly<Record<string, Readonly<Record<string, Catalog>>>>;
+  /**
+   * Where the machine translated keys of a language are written for review (`{{lng}}`, `{{ns}}`), e.g.
+   * `locales/{{lng}}/{{ns}}.machine.json`; merge a reviewed file back with `mergeReviewed`.
+   */
+  readonly reviewPath?: string;
   /** Default: `service` (or `GLOSSA_SERVER_URL`), else the embedded server. */
   readonly translator?: Translator;
   readonly service?: ServiceOptions;
@@ -84,9 +98,9 @@ export class GlossaBackend {
     options: GlossaBackendOptions = {},
     i18nextOptions: { keySeparator?: unknown } = {},
   ) {
-    if (!options.loadSource && !options.sourcePath) {
+    if (!options.loadSource && !options.sourcePath && !options.loadPath && !options.resources) {
       throw new TypeError(
-        'GlossaBackend: set `loadSource(namespace)` or `sourcePath` (e.g. "locales/en/{{ns}}.json")',
+        'GlossaBackend: set `loadSource(namespace)`, `sourcePath` (e.g. "locales/en/{{ns}}.json"), `loadPath` (e.g. "locales/{{lng}}/{{ns}}.json") or `resources`',
       );
     }
     this.services = (services ?? {}) as I18nextServices;
@@ -193,11 +207,21 @@ export class GlossaBackend {
       return { ...built, ...Object.fromEntries(namespaces.map((ns, i) => [ns, sources[i]!.catalog()])) };
     }
     const cache = this.translationCache();
+    const humans = await Promise.all(namespaces.map((ns) => this.human(language, ns)));
     const reused = await Promise.all(
-      sources.map((source) => reuseBuilt(cache, this.resultKey(source, language))),
+      sources.map((source, i) => reuseBuilt(cache, this.resultKey(source, language, humans[i]?.hash))),
     );
-    // Extracted only on a miss: a hit is keyed on the source's content hash.
-    const todo = sources.filter((_, i) => reused[i] === undefined).map((source) => source.extraction());
+    // Extracted only on a miss: a hit is keyed on the source's content hash. Keys the app's own catalog
+    // for the language has are not translated.
+    const extractions = sources.map((source, i) => {
+      if (reused[i] !== undefined) return undefined;
+      const extraction = source.extraction();
+      const human = humans[i]?.catalog;
+      return human
+        ? withoutCovered(extraction, coveredKeys(human, extraction, this.keySeparator))
+        : extraction;
+    });
+    const todo = extractions.filter((e) => e !== undefined);
     if (todo.length === 0) {
       return { ...built, ...Object.fromEntries(namespaces.map((ns, i) => [ns, reused[i]!])) };
     }
@@ -226,22 +250,33 @@ export class GlossaBackend {
         continue;
       }
       let problems = 0;
-      const extraction = sources[i]!.extraction();
-      out[ns] = buildCatalog(extraction, localeTargets, {
+      const extraction = extractions[i]!;
+      const built = buildCatalog(extraction, localeTargets, {
         locale: language,
         keySeparator: this.keySeparator,
         onProblem: () => problems++,
       });
+      const human = humans[i]?.catalog;
+      out[ns] = human ? overlayHuman(built, human, extraction, this.keySeparator) : built;
+      if (this.options.reviewPath !== undefined) {
+        const review = human ? machineOnly(built, human, extraction, this.keySeparator) : built;
+        await writeAtomically(this.path(this.options.reviewPath, language, ns), review);
+      }
       const failed = report.failures.some((f) => f.file === extraction.file);
       if (!failed && problems === 0) {
-        await storeBuilt(cache, this.resultKey(sources[i]!, language), out[ns], recording.used);
+        await storeBuilt(
+          cache,
+          this.resultKey(sources[i]!, language, humans[i]?.hash),
+          out[ns],
+          recording.used,
+        );
       }
     }
     return out;
   }
 
   /** The key of a built catalog in the cache: the hash of everything it is made from but translations. */
-  private resultKey(source: NamespaceSource, language: string): string {
+  private resultKey(source: NamespaceSource, language: string, humanHash = ''): string {
     return builtKey([
       source.file,
       source.hash,
@@ -249,7 +284,36 @@ export class GlossaBackend {
       language,
       this.keySeparator,
       this.options.requestOptions ?? {},
+      humanHash,
     ]);
+  }
+
+  /** The app's own catalog of a language (bundled, or from `loadPath`); undefined when it has none. */
+  private async human(
+    language: string,
+    namespace: string,
+  ): Promise<{ catalog: Catalog; hash: string } | undefined> {
+    const bundled = this.options.resources?.[language]?.[namespace];
+    if (bundled)
+      return {
+        catalog: bundled,
+        hash: sourceOf(JSON.stringify(bundled), this.extractOptions(namespace)).hash,
+      };
+    if (this.options.loadPath === undefined) return undefined;
+    const path = this.path(this.options.loadPath, language, namespace);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    const source = sourceOf(text, this.extractOptions(namespace));
+    return { catalog: checkedCatalog(text, path), hash: source.hash };
+  }
+
+  private path(pattern: string, language: string, namespace: string): string {
+    return pattern.replaceAll('{{ns}}', namespace).replaceAll('{{lng}}', language);
   }
 
   private async fromManifest(language: string, namespaces: string[]): Promise<Record<string, Catalog>> {
@@ -300,10 +364,16 @@ export class GlossaBackend {
   /** The source catalog's JSON text (parsed and extracted only when a read needs it). */
   private async loadSource(namespace: string): Promise<string> {
     if (this.options.loadSource) return JSON.stringify(await this.options.loadSource(namespace));
-    const path = this.options
-      .sourcePath!.replaceAll('{{ns}}', namespace)
-      .replaceAll('{{lng}}', this.sourceLang);
-    return readFile(path, 'utf8');
+    const pattern = this.options.sourcePath ?? this.options.loadPath;
+    if (pattern === undefined) {
+      const bundled = this.options.resources?.[this.sourceLang]?.[namespace];
+      if (!bundled)
+        throw new TypeError(
+          `GlossaBackend: \`resources\` has no '${this.sourceLang}' catalog for '${namespace}'`,
+        );
+      return JSON.stringify(bundled);
+    }
+    return readFile(this.path(pattern, this.sourceLang, namespace), 'utf8');
   }
 
   private extractOptions(namespace: string) {
@@ -322,6 +392,14 @@ export class BackendReadError extends Error {
   get retryable(): boolean {
     return (this.cause as { retryable?: boolean }).retryable === true;
   }
+}
+
+/** Writes a catalog as JSON through a temporary file and a rename. */
+async function writeAtomically(path: string, catalog: Catalog): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(catalog, null, 2)}\n`);
+  await rename(temporary, path);
 }
 
 /** Promise style without a callback; with one, `callback(err, retry)` and a promise that never rejects. */

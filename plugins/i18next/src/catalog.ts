@@ -61,6 +61,8 @@ export interface CatalogExtraction {
   readonly kept: readonly KeptValue[];
   /** ICU and vue messages by the key of the value: their branches are segments of their own. */
   readonly messages: ReadonlyMap<string, IcuExtraction>;
+  /** The key path of the value each segment comes from (a branch's segment → its message's value). */
+  readonly valueKeys: ReadonlyMap<string, string>;
 }
 
 const PLURAL = /^(.*?)_(ordinal_)?(zero|one|two|few|many|other)$/;
@@ -81,6 +83,7 @@ export function extractCatalog(input: string | Catalog, options: CatalogOptions 
   const codes: Record<string, CodeMap> = {};
   const kept: KeptValue[] = [];
   const messages = new Map<string, IcuExtraction>();
+  const valueKeys = new Map<string, string>();
   const plurals = new Map<string, { ordinal: boolean; forms: Set<string> }>();
   const walk = (value: CatalogValue, path: string[]) => {
     if (typeof value === 'string') {
@@ -92,6 +95,7 @@ export function extractCatalog(input: string | Catalog, options: CatalogOptions 
         const encoded = encodeWithCodes(value, i18nextCodes);
         segments.push({ key, source: encoded.source });
         codes[key] = encoded.codes;
+        valueKeys.set(key, keyPath);
       } else {
         try {
           const message = syntax === 'icu' ? extractIcu(value, key) : extractVue(value, key);
@@ -99,12 +103,14 @@ export function extractCatalog(input: string | Catalog, options: CatalogOptions 
           for (const s of message.segments) {
             segments.push({ key: s.key, source: s.source });
             codes[s.key] = s.codes;
+            valueKeys.set(s.key, keyPath);
           }
         } catch (error) {
           kept.push({ key, reason: 'syntax', message: (error as Error).message });
           const encoded = encodeWithCodes(value, i18nextCodes);
           segments.push({ key, source: encoded.source });
           codes[key] = encoded.codes;
+          valueKeys.set(key, keyPath);
         }
       }
       const plural = PLURAL.exec(path.at(-1)!);
@@ -133,6 +139,7 @@ export function extractCatalog(input: string | Catalog, options: CatalogOptions 
     syntaxDetected: chosen === 'auto',
     kept,
     messages,
+    valueKeys,
   };
 }
 

@@ -13,4 +13,5 @@ export {
   MESSAGE_SYNTAXES,
   type MessageSyntax,
 } from './catalog.js';
+export { flattenCatalog, type MergeResult, mergeReviewed, unflattenCatalog } from './human.js';
 export type { ServiceOptions } from './service.js';
