@@ -177,6 +177,18 @@ describe('glossaries applied in /v2/translate (real Apertium)', () => {
     });
     expect(pseudo.status).toBe(400);
     expect(pseudo.data.message).toBe(`No dictionary found for language pair EN → EN-XA in glossary '${id}'.`);
+    // The glossary is checked before the engines, as the official client's suite expects (no German engine here).
+    const german = await glossary('en', 'de', 'Hello\tHallo');
+    const reverse = await t.translate({
+      text: ['Test'],
+      source_lang: 'DE',
+      target_lang: 'EN-US',
+      glossary_id: german,
+    });
+    expect(reverse.status).toBe(400);
+    expect(reverse.data.message).toBe(
+      `No dictionary found for language pair DE → EN-US in glossary '${german}'.`,
+    );
     const reversed = await t.translate({
       text: ['archivo'],
       source_lang: 'ES',

@@ -114,6 +114,15 @@ export async function translateRequest(
       : (canonicalLanguage(baseLanguage(language(request.source_lang, 'source_lang'))) ??
         baseLanguage(request.source_lang));
   checkRequestRules(request, target, caller);
+  // Most requests name no resource: they skip the resource lookups and their turns of the event loop.
+  // Resources first, as the public service: a glossary without the pair is named before the engines are.
+  const usesResources =
+    request.glossary_id !== undefined ||
+    request.glossary_ids !== undefined ||
+    request.translation_memory_id !== undefined ||
+    request.style_id !== undefined ||
+    request.custom_instructions !== undefined;
+  if (usesResources) await checkResources(request, source, target, caller, context);
   if (source !== undefined && !context.engines.select(source, target)) {
     throw unsupportedLanguage(
       `Language pair ${v2(source)} → ${v2(target)} is not supported by this server's engines.`,
@@ -122,14 +131,6 @@ export async function translateRequest(
   if (source === undefined && context.engines.sourcesFor(target).size === 0) {
     throw unsupportedLanguage(`Target language ${v2(target)} is not supported by this server's engines.`);
   }
-  // Most requests name no resource: they skip the resource lookups and their turns of the event loop.
-  const usesResources =
-    request.glossary_id !== undefined ||
-    request.glossary_ids !== undefined ||
-    request.translation_memory_id !== undefined ||
-    request.style_id !== undefined ||
-    request.custom_instructions !== undefined;
-  if (usesResources) await checkResources(request, source, target, caller, context);
   const customizations = usesResources
     ? await loadCustomizations(request, source, target, caller, context)
     : undefined;
