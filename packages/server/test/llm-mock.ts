@@ -88,7 +88,7 @@ export interface LlmMock {
   close(): Promise<void>;
 }
 
-const translateText = (text: string, target: string): string => {
+export const translateText = (text: string, target: string): string => {
   const known = DICTIONARY[target]?.[text];
   if (known !== undefined) return known;
   if (target === 'ja') {
