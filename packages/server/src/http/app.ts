@@ -144,6 +144,7 @@ export function buildApp(
     },
   });
   app.decorateRequest('caller', undefined);
+  app.decorateRequest('plan', plan);
   registerBodyParsers(app);
 
   let closing = false;

@@ -2,11 +2,14 @@ import type { EndpointDefinition } from '@glossa/protocol';
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, ServiceContext } from '../context.js';
+import type { Plan } from '../storage/storage.js';
 
 // Every request knows its caller (set by the auth hook) and every route its table entry (route config).
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | undefined;
+    /** The plan whose listener (base URL) received the request. */
+    plan: Plan;
   }
   interface FastifyContextConfig {
     route?: Route;

@@ -41,6 +41,7 @@ function jobToWire(job: JobRecord, caller: Caller, context: ServiceContext): Mem
     if (job.memoryId) result.translation_memory_id = job.memoryId;
     if (job.status === 'completed' || job.status === 'downloaded') {
       result.download_url = context.resources.signer.sign(
+        caller.account.plan,
         baseUrl(caller, context),
         'download',
         job.id,
@@ -146,12 +147,18 @@ export const MEMORY_ROUTES: readonly Route[] = [
     const job = await context.resources.jobs.createImport(caller.account.id, parameters, length);
     return {
       job_id: job.id,
-      upload_url: context.resources.signer.sign(baseUrl(caller, context), 'upload', job.id, job.expiresAt),
+      upload_url: context.resources.signer.sign(
+        caller.account.plan,
+        baseUrl(caller, context),
+        'upload',
+        job.id,
+        job.expiresAt,
+      ),
       expires_at: job.expiresAt,
     };
   }),
   defineRoute(ENDPOINTS.uploadTranslationMemoryFile, async ({ params, query, request, context }) => {
-    context.resources.signer.verify('upload', params.job_id, query.expires, query.signature);
+    context.resources.signer.verify(request.plan, 'upload', params.job_id, query.expires, query.signature);
     const jobs = context.resources.jobs;
     const job = await jobs.get(params.job_id);
     if (job?.operation !== 'import') throw missingJob(params.job_id);
@@ -199,22 +206,31 @@ export const MEMORY_ROUTES: readonly Route[] = [
     if (!job || job.accountId !== caller.account.id) throw missingJob(params.job_id);
     return jobToWire(job, caller, context);
   }),
-  defineRoute(ENDPOINTS.downloadTranslationMemoryExport, async ({ params, query, context, reply }) => {
-    context.resources.signer.verify('download', params.job_id, query.expires, query.signature);
-    const job = await context.resources.jobs.get(params.job_id);
-    if (job?.operation !== 'export') throw missingJob(params.job_id);
-    if (job.status !== 'completed' && job.status !== 'downloaded') {
-      throw new ServiceError(
-        409,
-        `Export job '${job.id}' is ${job.status}, not completed.`,
-        'invalid_request',
+  defineRoute(
+    ENDPOINTS.downloadTranslationMemoryExport,
+    async ({ params, query, request, context, reply }) => {
+      context.resources.signer.verify(
+        request.plan,
+        'download',
+        params.job_id,
+        query.expires,
+        query.signature,
       );
-    }
-    const content = await context.resources.jobs.download(job);
-    return reply
-      .code(200)
-      .type(TMX_CONTENT_TYPE)
-      .header('content-disposition', `attachment; filename="${job.memoryId ?? job.id}.tmx"`)
-      .send(content);
-  }),
+      const job = await context.resources.jobs.get(params.job_id);
+      if (job?.operation !== 'export') throw missingJob(params.job_id);
+      if (job.status !== 'completed' && job.status !== 'downloaded') {
+        throw new ServiceError(
+          409,
+          `Export job '${job.id}' is ${job.status}, not completed.`,
+          'invalid_request',
+        );
+      }
+      const content = await context.resources.jobs.download(job);
+      return reply
+        .code(200)
+        .type(TMX_CONTENT_TYPE)
+        .header('content-disposition', `attachment; filename="${job.memoryId ?? job.id}.tmx"`)
+        .send(content);
+    },
+  ),
 ];
