@@ -67,7 +67,7 @@ describe('TMX signed URLs across plans and purposes', () => {
       expect(upload_url.startsWith(plan === 'free' ? t.server.freeUrl : t.server.url)).toBe(true);
       const crossPlan = await fetch(moved(upload_url, other(upload_url)), { method: 'PUT', body: CONTENT });
       expect(crossPlan.status).toBe(403);
-      expect((await crossPlan.json()).message).toBe(
+      expect(((await crossPlan.json()) as { message: string }).message).toBe(
         `This URL belongs to the ${plan} plan's base URL; use it there.`,
       );
       // An upload signature does not download.
