@@ -3,7 +3,7 @@
  * pseudo engine for en-XA) and uses every locale in real headless Chromium (Debian's `chromium` through
  * playwright-core): the text and attributes are translated, a click and a form still work, no errors.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -155,6 +155,17 @@ export function testComponentApp({ framework, chunk, appConfig }: ComponentApp):
       expect(xa).toContain(react[0]);
       const app = (list: string[]) => list.filter((c) => !c.includes(`/${chunk}-`));
       expect(new Set([...app(en), ...app(es), ...app(xa)]).size).toBe(3); // one app chunk per locale
+      // The styles (scoped CSS included: its ids do not depend on the locale's text) are one set of files.
+      const styles = async (path: string) => {
+        const html = await readFile(join(dist, path), 'utf8');
+        return [...html.matchAll(/href="(\/assets\/[^"]+\.css)"/g)].map((m) => m[1]!);
+      };
+      const css = await styles('index.html');
+      expect(css.length).toBeGreaterThan(0);
+      expect(await styles('es/index.html')).toEqual(css);
+      expect(await styles('en-XA/index.html')).toEqual(css);
+      const files = await readdir(join(dist, 'assets'));
+      expect(files.filter((f) => f.endsWith('.css'))).toHaveLength(css.length);
       const alternates = await readFile(join(dist, 'es/index.html'), 'utf8');
       expect(alternates).toContain('<link rel="alternate" hreflang="en-XA" href="/en-XA/">');
     });

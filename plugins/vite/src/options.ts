@@ -38,6 +38,12 @@ export interface GlossaViteOptions {
   readonly components?: boolean | ComponentOptions;
   /** Dev server with `components`: the locale the app is served in. Default `GLOSSA_DEV_LOCALE`, else the source. */
   readonly devLocale?: string;
+  /**
+   * With `components`: the app's dependencies (`node_modules`) in a chunk of their own, the same file in
+   * every locale, when the app sets no chunking itself. Default `true`; `false` leaves the chunks as Vite
+   * makes them.
+   */
+  readonly vendorChunk?: boolean;
   /** A `glossa.config.*` file; default: looked up from Vite's root; `false`: none. */
   readonly configFile?: string | false;
   readonly cache?: CacheConfig;

@@ -26,6 +26,7 @@ import {
   packFiles,
   targetsFingerprint,
   unpackFiles,
+  vendorChunkConfig,
 } from './components/locale-builds.js';
 import { catalogPath, translateComponents } from './components/translate.js';
 import { createUnitCache, type UnitCache } from './components/unit-cache.js';
@@ -105,15 +106,20 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     enforce: 'post',
     api: { options },
 
-    config(user) {
+    async config(user, env) {
       localeBuild = localeBuilds.getStore();
-      if (!localeBuild) return;
+      const vendor =
+        scriptOptions && env.command === 'build' && options.vendorChunk !== false
+          ? await vendorChunkConfig(user)
+          : undefined;
+      if (!localeBuild) return vendor;
       // The locale's folder is the app's base for its router (`basename={import.meta.env.BASE_URL}`,
       // `createWebHistory(import.meta.env.BASE_URL)`); asset URLs keep the real base, so the chunks
       // without text stay the same files in every locale.
       const base = user.base && /^(\/|https?:)/.test(user.base) ? user.base : '/';
       const folder = outputPath(output, localeBuild.locale, 'index.html').replace(/index\.html$/, '');
       return {
+        ...vendor,
         define: { 'import.meta.env.BASE_URL': JSON.stringify(`${basePath(base)}${folder}`) },
       };
     },
@@ -176,6 +182,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
 
     async configResolved(config) {
       vite = config;
+      if (scriptOptions) stableVueIds(config);
       glossa = await resolveGlossaConfig(options, config.root);
       locales = glossa.targetLocales;
       if (locales.length === 0) {
@@ -529,6 +536,21 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     const alternates = alternatesOf(pagePath);
     return withAlternates(localized.pages.get(locale)!.get(pagePath)!, alternates, alternates[0]!.href);
   }
+}
+
+/**
+ * `@vitejs/plugin-vue` hashes a production component's scoped-CSS id (`data-v-…`) from its path and
+ * source; a locale's source differs by its text, so each locale would get other ids and a copy of the
+ * CSS. Ids from the path alone (its `componentIdGenerator: 'filepath'`, unless the app chose one) are
+ * the same in every locale.
+ */
+function stableVueIds(config: ResolvedConfig) {
+  const vue = config.plugins.find((p) => p.name === 'vite:vue') as
+    | { api?: { options?: { features?: Record<string, unknown> } } }
+    | undefined;
+  const api = vue?.api;
+  if (!api?.options || api.options.features?.componentIdGenerator !== undefined) return;
+  api.options = { ...api.options, features: { ...api.options.features, componentIdGenerator: 'filepath' } };
 }
 
 /** Modules that may hold units (`isComponentFile` decides, this only spares Rolldown the calls). */

@@ -13,9 +13,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { InlineConfig, PluginOption, ResolvedConfig, Rollup } from 'vite';
+import type { InlineConfig, PluginOption, ResolvedConfig, Rollup, UserConfig } from 'vite';
 
 export interface LocaleBuild {
   readonly locale: string;
@@ -68,7 +68,7 @@ export async function buildLocale(
  * The Vite the app builds with: resolved from its root (the plugin's own `vite` may be another copy,
  * e.g. in a workspace), else the one the plugin resolves.
  */
-async function viteOf(root: string): Promise<typeof import('vite')> {
+export async function viteOf(root: string): Promise<typeof import('vite')> {
   try {
     const manifest = createRequire(join(root, 'package.json')).resolve('vite/package.json');
     const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, unknown> };
@@ -83,6 +83,29 @@ async function viteOf(root: string): Promise<typeof import('vite')> {
   } catch {
     return import('vite');
   }
+}
+
+/**
+ * With `components`, and when the app chooses no chunking of its own: the dependencies (`node_modules`)
+ * in a chunk of their own, in the source build and every locale build. That chunk holds no text, so it
+ * is the same file in every locale and is emitted once; a locale adds only its app chunk.
+ */
+export async function vendorChunkConfig(user: UserConfig): Promise<UserConfig | undefined> {
+  const build = user.build ?? {};
+  if (build.lib || build.ssr) return undefined;
+  const key = (build as { rolldownOptions?: unknown }).rolldownOptions ? 'rolldownOptions' : 'rollupOptions';
+  const options = ((build as Record<string, unknown>)[key] ?? {}) as { output?: unknown };
+  const output = options.output;
+  if (Array.isArray(output)) return undefined;
+  const chosen = ['manualChunks', 'advancedChunks', 'codeSplitting', 'inlineDynamicImports'];
+  if (output && chosen.some((k) => (output as Record<string, unknown>)[k] !== undefined)) return undefined;
+  const vite = await viteOf(user.root ? resolve(user.root) : process.cwd());
+  const test = /[\\/]node_modules[\\/]/;
+  const split =
+    'rolldownVersion' in vite
+      ? { codeSplitting: { groups: [{ name: 'vendor', test }] } }
+      : { manualChunks: (id: string) => (test.test(id) ? 'vendor' : undefined) };
+  return { build: { [key]: { output: split } } };
 }
 
 function replacePlugins(
