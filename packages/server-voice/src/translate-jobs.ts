@@ -122,7 +122,10 @@ function secretOf(context: ServiceContext): Promise<Buffer> {
   return secret;
 }
 
-/** `<expires>.<hmac>`: what the signature covers is the job, the purpose (upload, result n) and the expiry. */
+/**
+ * `<expires>.<hmac>`: what the signature covers is the job, the plan and purpose (`paid:upload`,
+ * `free:result-0`: a URL works only on its plan's base URL) and the expiry.
+ */
 async function sign(context: ServiceContext, jobId: string, purpose: string): Promise<string> {
   const expires = Math.floor((Date.now() + SIGNATURE_TTL_MS) / 1000);
   const mac = createHmac('sha256', await secretOf(context))
@@ -531,7 +534,7 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
           now,
         );
     const uploadUrl = `${baseUrl(context, caller)}${JOB_PATH}/${id}/source`;
-    const signature = await sign(context, id, 'upload');
+    const signature = await sign(context, id, `${caller.account.plan}:upload`);
     return reply.code(201).send({
       job_id: id,
       upload_url: uploadUrl,
@@ -548,7 +551,7 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
         let row: Row | undefined;
         try {
           row = await findRow(context, params.job_id);
-          await verify(context, params.job_id, 'upload', signatureOf(request, query));
+          await verify(context, params.job_id, `${request.plan}:upload`, signatureOf(request, query));
           if (!row) throw notFound(`Voice translation job ${params.job_id} not found.`);
           if (row.status !== 'pending')
             throw new ServiceError(
@@ -644,11 +647,18 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
   defineRoute(ENDPOINTS.getVoiceTranslateJobStatus, async ({ params, query, caller, context }) => {
     const row = await ownJob(context, caller, params.job_id);
     const results = JSON.parse(row.results) as StoredResult[];
-    const signatures = await Promise.all(results.map((_, index) => sign(context, row.id, `result-${index}`)));
+    const signatures = await Promise.all(
+      results.map((_, index) => sign(context, row.id, `${caller.account.plan}:result-${index}`)),
+    );
     return statusOf(row, results, wantsSignedUrl(query), baseUrl(context, caller), signatures);
   }),
   defineRoute(ENDPOINTS.downloadVoiceTranslateResult, async ({ params, query, request, reply, context }) => {
-    await verify(context, params.job_id, `result-${params.index}`, signatureOf(request, query));
+    await verify(
+      context,
+      params.job_id,
+      `${request.plan}:result-${params.index}`,
+      signatureOf(request, query),
+    );
     const row = await findRow(context, params.job_id);
     const index = Number(params.index);
     const results = row ? (JSON.parse(row.results) as StoredResult[]) : [];
