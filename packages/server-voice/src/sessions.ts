@@ -60,7 +60,10 @@ export interface VoiceSession {
 
 export type TokenCheck =
   | { ok: true; session: VoiceSession }
-  | { ok: false; reason: 'unknown' | 'used' | 'expired' | 'streaming' };
+  | { ok: false; reason: 'unknown' | 'used' | 'expired' | 'streaming' }
+  | { ok: false; reason: 'plan'; plan: Plan };
+
+type Plan = Caller['account']['plan'];
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -152,15 +155,21 @@ export class VoiceSessions {
     return { session, token: this.issue(session) };
   }
 
-  /** Consumes a token for a WebSocket: valid once (fleet-wide), before it expires, while the session is idle. */
-  async consume(token: string): Promise<TokenCheck> {
-    if (!this.shared) return this.consumeLocal(token);
+  /**
+   * Consumes a token for a WebSocket: valid once (fleet-wide), before it expires, while the session is idle,
+   * on the base URL of the plan of the session's account (`plan`: the plan of the listener it came to; a
+   * token refused for its plan is not used up).
+   */
+  async consume(token: string, plan: Plan): Promise<TokenCheck> {
+    if (!this.shared) return this.consumeLocal(token, plan);
     const tokenHash = hash(token);
     const record = await this.shared.get(NAMES.token(tokenHash));
     if (record === undefined) return { ok: false, reason: 'unknown' };
     const { session: id, expires } = JSON.parse(record) as { session: string; expires: number };
     const session = this.sessions.get(id) ?? (await this.adopt(tokenHash));
     if (!session) return { ok: false, reason: 'unknown' };
+    if (session.caller.account.plan !== plan)
+      return { ok: false, reason: 'plan', plan: session.caller.account.plan };
     if ((await this.shared.get(NAMES.latest(id))) !== tokenHash) return { ok: false, reason: 'used' };
     if ((await this.shared.get(NAMES.used(tokenHash))) !== undefined) return { ok: false, reason: 'used' };
     if (Date.now() > expires) return { ok: false, reason: 'expired' };
@@ -214,11 +223,13 @@ export class VoiceSessions {
     await this.shared.set(NAMES.latest(session.id), session.tokenHash);
   }
 
-  private consumeLocal(token: string): TokenCheck {
+  private consumeLocal(token: string, plan: Plan): TokenCheck {
     const tokenHash = hash(token);
     const id = this.byToken.get(tokenHash);
     const session = id === undefined ? undefined : this.sessions.get(id);
     if (!session) return { ok: false, reason: 'unknown' };
+    if (session.caller.account.plan !== plan)
+      return { ok: false, reason: 'plan', plan: session.caller.account.plan };
     if (session.tokenHash !== tokenHash || session.tokenUsed) return { ok: false, reason: 'used' };
     if (Date.now() > session.tokenExpires) return { ok: false, reason: 'expired' };
     if (session.streaming) return { ok: false, reason: 'streaming' };

@@ -83,16 +83,19 @@ export function registerVoiceSocket(app: FastifyInstance, context: ServiceContex
       const hold = (data: RawData, isBinary: boolean) => early.push([data, isBinary]);
       socket.on('message', hold);
       const sessions = voiceSessions(context);
-      sessions.consume(token).then(
+      sessions.consume(token, request.plan).then(
         (check) => {
           socket.off('message', hold);
           if (!check.ok) {
-            const why = {
-              unknown: 'The token is not valid.',
-              used: 'The token was already used; request a new session or reconnect.',
-              expired: 'The token expired; request a new session or reconnect.',
-              streaming: 'The session is already streaming.',
-            }[check.reason];
+            const why =
+              check.reason === 'plan'
+                ? `The token belongs to the ${check.plan} plan's base URL; connect there.`
+                : {
+                    unknown: 'The token is not valid.',
+                    used: 'The token was already used; request a new session or reconnect.',
+                    expired: 'The token expired; request a new session or reconnect.',
+                    streaming: 'The session is already streaming.',
+                  }[check.reason];
             fail(socket, CLOSE_CODES.policy, why);
             return;
           }

@@ -65,7 +65,7 @@ describe('voice session settings on a fleet', () => {
     const a = new VoiceSessions(sharedSettings(storage), TTL);
     const { session, token } = await a.create(await owner(), CONFIG);
     expect(await rowsOf(session.id)).toBe(2);
-    expect((await a.consume(token)).ok).toBe(true);
+    expect((await a.consume(token, 'paid')).ok).toBe(true);
     await a.release(session);
     expect(await rowsOf(session.id)).toBe(3);
     await sleep(TTL + 100);
@@ -74,7 +74,7 @@ describe('voice session settings on a fleet', () => {
     await sleep(200);
     expect(await rowsOf(session.id)).toBe(0);
     // Its token is unknown now (it had expired anyway).
-    expect(await new VoiceSessions(sharedSettings(storage), TTL).consume(token)).toEqual({
+    expect(await new VoiceSessions(sharedSettings(storage), TTL).consume(token, 'paid')).toEqual({
       ok: false,
       reason: 'unknown',
     });
@@ -91,6 +91,6 @@ describe('voice session settings on a fleet', () => {
     await a.create(await owner(), CONFIG);
     await sleep(200);
     expect(await rowsOf(created.session.id)).toBe(2);
-    expect((await b.consume(renewed!.token)).ok).toBe(true);
+    expect((await b.consume(renewed!.token, 'paid')).ok).toBe(true);
   });
 });
