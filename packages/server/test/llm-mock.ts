@@ -92,9 +92,9 @@ export const translateText = (text: string, target: string): string => {
   const known = DICTIONARY[target]?.[text];
   if (known !== undefined) return known;
   if (target === 'ja') {
-    // Codes kept in place, each text run replaced by Japanese filler of about half its length.
+    // Codes and placeholders kept in place, each text run replaced by Japanese filler of about half its length.
     return text
-      .split(/(<[^>]*>)/)
+      .split(/(<[^>]*>|\{\{\s*[\w.$-]+\s*\}\}|\{[\w.$-]+\}|%(?:\d+\$)?[sdifu@]|\$\{[\w.]+\})/)
       .map((piece, index) =>
         index % 2 === 1 || piece.trim() === ''
           ? piece

@@ -10,6 +10,7 @@ import { EngineError, TERM_END, TERM_START } from './engine.js';
 import { createHttpClient } from './http.js';
 import {
   type BatchBudget,
+  batchTexts,
   batchTokens,
   buildPrompt,
   knownBudget,
@@ -104,6 +105,7 @@ export function createAnthropicEngine(
     name: 'anthropic',
     batchBudget: limit,
     pairs: () => pairs,
+    plan: (texts) => batchTexts(texts, limit),
     fingerprint: (pair) => `anthropic/${host}/${model}/p${PROMPT_VERSION}/${pair.source}>${pair.target}`,
     supportsTerms: () => true,
     supportsFormality: () => true,

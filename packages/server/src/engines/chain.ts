@@ -92,47 +92,57 @@ export function createEngineChain(
             target: pair.target,
             ...(notes ? { retryNotes: notes } : {}),
           });
-        let answers: string[];
-        try {
-          answers = await call(pending);
-        } catch (error) {
-          if (input.signal?.aborted) throw error;
-          lastError = error;
-          for (const index of pending)
-            history[index]!.push({ engine: engine.name, problems: [describe(error)] });
-          continue;
-        }
-        anyAnswered = true;
-        let problems = await check(pending, answers);
-        let failed: number[] = [];
-        pending.forEach((textIndex, index) => {
-          if (problems[index]!.length === 0) outputs[textIndex] = answers[index];
-          else {
-            failed.push(textIndex);
-            history[textIndex]!.push({ engine: engine.name, problems: problems[index]! });
+        /** One group of texts through this engine: answer, check, retry once with notes; the failed ones. */
+        const runGroup = async (group: number[]): Promise<number[]> => {
+          let answers: string[];
+          try {
+            answers = await call(group);
+          } catch (error) {
+            if (input.signal?.aborted) throw error;
+            lastError = error;
+            for (const index of group)
+              history[index]!.push({ engine: engine.name, problems: [describe(error)] });
+            return group;
           }
-        });
-        if (failed.length > 0 && engine.followsNotes) {
+          anyAnswered = true;
+          let problems = await check(group, answers);
+          let failed: number[] = [];
+          group.forEach((textIndex, index) => {
+            if (problems[index]!.length === 0) outputs[textIndex] = answers[index];
+            else {
+              failed.push(textIndex);
+              history[textIndex]!.push({ engine: engine.name, problems: problems[index]! });
+            }
+          });
+          if (failed.length === 0 || !engine.followsNotes) return failed;
           counts.retried += failed.length;
           const notes = failed.map((textIndex) => history[textIndex]!.at(-1)!.problems.join('; '));
           try {
             answers = await call(failed, notes);
-            problems = await check(failed, answers);
-            const still: number[] = [];
-            failed.forEach((textIndex, index) => {
-              if (problems[index]!.length === 0) outputs[textIndex] = answers[index];
-              else {
-                still.push(textIndex);
-                history[textIndex]!.push({ engine: engine.name, problems: problems[index]! });
-              }
-            });
-            failed = still;
           } catch (error) {
             if (input.signal?.aborted) throw error;
             lastError = error;
+            return failed;
           }
-        }
-        pending = failed;
+          problems = await check(failed, answers);
+          const still: number[] = [];
+          failed.forEach((textIndex, index) => {
+            if (problems[index]!.length === 0) outputs[textIndex] = answers[index];
+            else {
+              still.push(textIndex);
+              history[textIndex]!.push({ engine: engine.name, problems: problems[index]! });
+            }
+          });
+          failed = still;
+          return failed;
+        };
+        // The engine's own batches, each checked (and retried) as soon as it is answered, while the other
+        // batches are still in flight.
+        const texts = pending.map((index) => input.texts[index]!);
+        const groups = engine.plan
+          ? engine.plan(texts).map((batch) => batch.map((position) => pending[position]!))
+          : [pending];
+        pending = (await Promise.all(groups.map(runGroup))).flat().sort((a, b) => a - b);
       }
       if (pending.length > 0 && !anyAnswered && lastError !== undefined) {
         throw lastError instanceof EngineError

@@ -185,6 +185,7 @@ export function createDeeplEngine(
     name: 'deepl',
     glossaryRequests: () => glossaryRequests,
     pairs: () => pairs,
+    plan: deeplBatches,
     fingerprint: (pair) => `deepl/${new URL(serverUrl).host}/v${VERSION}/${pair.source}>${pair.target}`,
     supportsTerms: () => true,
     supportsFormality: (target) => FORMALITY_TARGETS.has(target.split('-')[0]!.toLowerCase()),

@@ -89,6 +89,11 @@ export interface TranslationEngine {
    * only. Default: not checked (the local deterministic engines: pseudo, Apertium, upstream).
    */
   readonly verification?: 'full' | 'structural';
+  /**
+   * How the engine would split these texts into calls (indexes into `texts`, in order): the chain sends
+   * each batch on its own so that its outputs are checked while the others are in flight.
+   */
+  plan?(texts: readonly string[]): number[][];
   /** Whether a retry with `retryNotes` can change the answer (an LLM); otherwise a failed segment moves on. */
   readonly followsNotes?: boolean;
   /** What the engine has used since it started: requests, characters sent, tokens in and out (LLMs). */

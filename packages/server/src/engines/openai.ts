@@ -15,6 +15,7 @@ import { createHttpClient, HttpStatusError } from './http.js';
 import {
   ANSWER_SCHEMA,
   type BatchBudget,
+  batchTexts,
   batchTokens,
   buildPrompt,
   knownBudget,
@@ -165,6 +166,7 @@ export function createOpenAiEngine(
     name: 'openai',
     batchBudget: limit,
     pairs: () => pairs,
+    plan: (texts) => batchTexts(texts, limit),
     fingerprint: (pair) => `openai/${host}/${model}/p${PROMPT_VERSION}/${pair.source}>${pair.target}`,
     supportsTerms: () => true,
     supportsFormality: () => true,
