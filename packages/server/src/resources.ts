@@ -85,10 +85,15 @@ export async function createResourceStore(
     try {
       await migratePostgres(pool, 'glossa_resources_schema', POSTGRES_RESOURCE_MIGRATIONS);
       const memories = createPostgresMemoryStore(pool);
-      const jobs = await createPostgresMemoryJobs(url, pool, memories, {
-        leaseCheckMs: options.memoryJobLeaseCheckMs,
-        onError: options.onError,
-      });
+      const jobs = await createPostgresMemoryJobs(
+        storage.openJobBackend({ onError: options.onError }),
+        pool,
+        memories,
+        {
+          leaseCheckMs: options.memoryJobLeaseCheckMs,
+          onError: options.onError,
+        },
+      );
       return assemble(
         {
           glossaries: createPostgresGlossaryStore(pool),
@@ -107,12 +112,15 @@ export async function createResourceStore(
   const db = openResourceDatabase(dataDir);
   try {
     const memories = createMemoryStore(db);
+    const jobs = await createMemoryJobs(db, memories, dataDir, storage.openJobBackend(), {
+      onError: options.onError,
+    });
     return assemble(
       {
         glossaries: createGlossaryStore(db),
         styleLists: createStyleListStore(db),
         memories,
-        jobs: createMemoryJobs(db, memories, dataDir),
+        jobs,
         signer,
       },
       async () => {

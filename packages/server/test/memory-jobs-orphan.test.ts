@@ -1,15 +1,17 @@
 /**
  * A memory job whose worker died between pg-boss's delivery and its claim of the row (real PostgreSQL,
- * real pg-boss): the row is processing with no owner, and its pg-boss job is active with nobody running
- * it, so pg-boss alone would deliver it again only after its hour-long expiry. The lease check queues it
- * again once it is `orphanAfterMs` old, and a live instance finishes it.
+ * real pg-boss): the row is processing with no owner, and its pg-boss wake-up is active with nobody
+ * running it, so pg-boss alone would deliver it again only after its hour-long expiry. The job runner's
+ * sweep sends a new wake-up for the queued job, and a live instance finishes it.
  */
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresJobBackend, JOB_QUEUE as MEMORY_JOB_QUEUE } from '../src/jobs/postgres-jobs.js';
 import { migratePostgres } from '../src/storage/postgres.js';
 import { createPostgresMemoryStore } from '../src/storage/postgres-memories.js';
-import { createPostgresMemoryJobs, MEMORY_JOB_QUEUE } from '../src/storage/postgres-memory-jobs.js';
+import { createPostgresMemoryJobs } from '../src/storage/postgres-memory-jobs.js';
+import { POSTGRES_MIGRATIONS } from '../src/storage/postgres-migrations.js';
 import { POSTGRES_RESOURCE_MIGRATIONS } from '../src/storage/postgres-resources.js';
 import { hasPostgres, sharedPostgres, stopSharedPostgres } from './services.js';
 
@@ -25,6 +27,7 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
     url = await (await sharedPostgres()).createDatabase();
     pool = new pg.Pool({ connectionString: url, max: 4 });
     pool.on('error', () => {});
+    await migratePostgres(pool, 'glossa_schema', POSTGRES_MIGRATIONS);
     await migratePostgres(pool, 'glossa_resources_schema', POSTGRES_RESOURCE_MIGRATIONS);
   }, 120_000);
   afterAll(async () => {
@@ -35,7 +38,7 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
   it('is queued again after orphanAfterMs and finished by a live instance, once', async () => {
     const memories = createPostgresMemoryStore(pool);
     // An instance with no workers takes the upload (the row and its pg-boss job, in one transaction).
-    const front = await createPostgresMemoryJobs(url, pool, memories, {
+    const front = await createPostgresMemoryJobs(createPostgresJobBackend(url, pool), pool, memories, {
       concurrency: 0,
       leaseCheckMs: 60_000,
     });
@@ -54,12 +57,12 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
     expect((await front.get(job.id))?.status).toBe('processing');
 
     // A live instance: its lease check finds the orphan and queues it again; its worker runs it.
-    const live = await createPostgresMemoryJobs(url, pool, memories, {
-      concurrency: 1,
-      leaseCheckMs: 200,
-      orphanAfterMs: 1_000,
-      pollingIntervalSeconds: 0.5,
-    });
+    const live = await createPostgresMemoryJobs(
+      createPostgresJobBackend(url, pool, { pollingIntervalSeconds: 0.5 }),
+      pool,
+      memories,
+      { concurrency: 1, leaseCheckMs: 200 },
+    );
     try {
       const started = Date.now();
       let status = (await live.get(job.id))?.status;

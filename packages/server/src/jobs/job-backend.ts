@@ -95,6 +95,7 @@ export interface JobDelivery {
 export interface JobBackend {
   /** This instance's owner id, written on the rows it runs. */
   readonly owner: string;
+  /** Inserts the job, queued; when a job has its id already, that job (nothing inserted). */
   insert(job: NewJob): Promise<JobRow>;
   get(id: string): Promise<JobRow | undefined>;
   /**

@@ -98,7 +98,15 @@ export class RunnerClosing extends Error {
 }
 
 export interface JobQueue<Input, Checkpoint, Result> {
-  submit(accountId: string, input: Input): Promise<JobInfo<Input, Checkpoint, Result>>;
+  /**
+   * Queues a job. With an `id` of the feature's (its own record's), submitting again is a no-op that
+   * returns the job (a feature recovering records whose submit a crash may have lost).
+   */
+  submit(
+    accountId: string,
+    input: Input,
+    options?: { readonly id?: string },
+  ): Promise<JobInfo<Input, Checkpoint, Result>>;
   status(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
   /** Cancels a queued or running job (its refund applied); the job after it. */
   cancel(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
@@ -273,9 +281,9 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
       const info = (row: JobRow | undefined) =>
         row && row.kind === kind.name ? toJobInfo<Input, Checkpoint, Result>(row) : undefined;
       return {
-        async submit(accountId, input) {
+        async submit(accountId, input, submitOptions = {}) {
           const row = await backend.insert({
-            id: randomUUID(),
+            id: submitOptions.id ?? randomUUID(),
             kind: kind.name,
             accountId,
             input: JSON.stringify(input),

@@ -47,15 +47,33 @@ export function createPostgresJobBackend(
     applicationName: 'glossa-jobs-lease',
     onLost: options.onError,
   });
-  let boss: PgBoss | undefined;
+  let boss: Promise<PgBoss> | undefined;
+  let closed = false;
   let workerCount = 0;
-  const wakeUp = async (db: Queryable, startAfter?: string) => {
-    if (!boss) return;
-    await boss.send(
-      JOB_QUEUE,
-      {},
-      { db: asDb(db), ...(startAfter ? { startAfter: new Date(startAfter) } : {}) },
-    );
+  /** pg-boss, started at the first wake-up to send (an instance without workers sends them too). */
+  const startBoss = () => {
+    boss ??= (async () => {
+      const started = new PgBoss({
+        connectionString: url,
+        max: 2,
+        application_name: 'glossa-jobs',
+        schedule: false,
+        maintenanceIntervalSeconds: 30,
+      });
+      started.on('error', (error) => options.onError?.(error));
+      await started.start();
+      await createBossQueue(started, JOB_QUEUE);
+      return started;
+    })();
+    return boss;
+  };
+  /** A wake-up, sent in `db`'s transaction; `jobId` names the job it was sent for (for reading pg-boss). */
+  const wakeUp = async (db: Queryable, data: { jobId?: string; startAfter?: string } = {}) => {
+    const started = await startBoss();
+    await started.send(JOB_QUEUE, data.jobId ? { jobId: data.jobId } : {}, {
+      db: asDb(db),
+      ...(data.startAfter ? { startAfter: new Date(data.startAfter) } : {}),
+    });
   };
   const applyUsage = async (client: Queryable, jobId: string, usage: readonly UsageCharge[]) => {
     for (const { step, record } of usage) {
@@ -87,6 +105,8 @@ export function createPostgresJobBackend(
       transaction(pool, async (client) => {
         // One account's submits in order, so the limit holds across instances.
         await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 41))', [job.accountId]);
+        const existing = await get(client, job.id);
+        if (existing) return existing;
         const { rows } = await client.query<{ n: string }>(
           `SELECT COUNT(*) AS n FROM jobs WHERE account_id = $1 AND status IN ('queued', 'running')`,
           [job.accountId],
@@ -98,7 +118,7 @@ export function createPostgresJobBackend(
            VALUES ($1, $2, $3, 'queued', $4, $5, $5, $5) RETURNING *`,
           [job.id, job.kind, job.accountId, job.input, now],
         );
-        await wakeUp(client);
+        await wakeUp(client, { jobId: job.id });
         return inserted.rows[0]!;
       }),
     get: (id) => get(pool, id),
@@ -143,7 +163,7 @@ export function createPostgresJobBackend(
              WHERE id = $5`,
             [next.runAfter, next.failures, next.error, now, fence.id],
           );
-          await wakeUp(client, next.runAfter);
+          await wakeUp(client, { jobId: fence.id, startAfter: next.runAfter });
         } else
           await client.query(
             `UPDATE jobs SET status = $1, result = $2, error = $3, failures = COALESCE($4, failures), owner = NULL,
@@ -196,7 +216,7 @@ export function createPostgresJobBackend(
       }
       // Queued rows due with no wake-up waiting to claim them (one delivered to an instance that died stays
       // active in pg-boss until it expires): one each, up to this instance's workers.
-      if (boss) {
+      if (workerCount > 0) {
         const { rows } = await pool.query<{ missing: string }>(
           `SELECT (SELECT COUNT(*) FROM jobs WHERE status = 'queued' AND run_after <= $1)
              - (SELECT COUNT(*) FROM pgboss.job WHERE name = $2 AND state IN ('created', 'retry')) AS missing`,
@@ -214,17 +234,7 @@ export function createPostgresJobBackend(
       return rows[0]!.at === null ? undefined : new Date(rows[0]!.at);
     },
     async deliver(concurrency, runNext) {
-      const started = new PgBoss({
-        connectionString: url,
-        max: 2,
-        application_name: 'glossa-jobs',
-        schedule: false,
-        maintenanceIntervalSeconds: 30,
-      });
-      started.on('error', (error) => options.onError?.(error));
-      await started.start();
-      await createBossQueue(started, JOB_QUEUE);
-      boss = started;
+      const started = await startBoss();
       workerCount = concurrency;
       await lease.hold();
       const workers = await startBossWorkers(
@@ -243,8 +253,10 @@ export function createPostgresJobBackend(
       };
     },
     async close() {
-      await boss?.stop({ graceful: true, wait: true, timeout: 5000 }).catch(() => {});
-      boss = undefined;
+      if (closed) return;
+      closed = true;
+      const started = await boss?.catch(() => undefined);
+      await started?.stop({ graceful: true, wait: true, timeout: 5000 }).catch(() => {});
       await lease.release();
     },
   };

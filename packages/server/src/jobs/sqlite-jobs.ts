@@ -104,6 +104,8 @@ export function createSqliteJobBackend(
   };
 
   const insert = db.transaction((job: Parameters<JobBackend['insert']>[0]) => {
+    const existing = sql.get.get(job.id) as JobRow | undefined;
+    if (existing) return existing;
     if ((sql.unfinished.get(job.accountId) as { n: number }).n >= job.maxQueued)
       throw new JobLimitExceeded(job.maxQueued);
     sql.insert.run({

@@ -1,7 +1,9 @@
 /**
  * Import and export jobs of translation memories. The interface (`MemoryJobs`) has two implementations:
- * this one, run in the background of the server process on SQLite, and the fleet's, on PostgreSQL and
- * pg-boss (`storage/postgres-memory-jobs.ts`).
+ * this one, on SQLite, and the fleet's, on PostgreSQL (`storage/postgres-memory-jobs.ts`). Both run on the
+ * spine's job runner (`jobs/job-runner.ts`, kind `MEMORY_JOB_KIND`): the job's record here (`memory_jobs`)
+ * is what the interface answers; the runner's job, of the same id, is what runs it, once, taken over after
+ * a crash.
  *
  * Import: `awaiting_input` until the TMX is PUT to the signed upload URL (kept as a file in the data
  * directory), then `processing` → `completed` or `failed`. The memory is written in batches but stays
@@ -17,6 +19,8 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { MemoryJobStatus } from '@glossa/protocol';
+import type { JobBackend } from '../jobs/job-backend.js';
+import { createJobRunner, type JobKind, type JobQueue, type JobRunner } from '../jobs/job-runner.js';
 import type { ResourceDatabase } from '../storage/resource-db.js';
 import type { SqliteMemoryStore } from './store.js';
 import { readTmx, writeTmx } from './tmx.js';
@@ -109,6 +113,40 @@ export interface ImportSummary {
 
 export const INTERRUPTED = 'The server stopped while this job was running; start it again.';
 
+/** The runner's job kind of memory imports and exports; its input names the `memory_jobs` row. */
+export const MEMORY_JOB_KIND = 'memories/transfer';
+export interface MemoryJobInput {
+  readonly jobId: string;
+}
+
+export interface MemoryJobOptions {
+  /** Jobs one instance runs at a time (default 2). */
+  readonly concurrency?: number;
+  /** How often the runner looks for jobs of dead instances, in ms (default 5 s). */
+  readonly leaseCheckMs?: number | undefined;
+  readonly onError?: ((error: unknown) => void) | undefined;
+}
+
+/**
+ * The runner of memory jobs, `run` registered as their kind: `run` does the record's operation when the
+ * record still waits for it (a job that completed or failed is not run twice) and settles the record
+ * itself; a throw while the runner closes leaves the record processing, for the next attempt.
+ */
+export async function startMemoryRunner(
+  backend: JobBackend,
+  options: MemoryJobOptions,
+  run: JobKind<MemoryJobInput, never, null>['run'],
+): Promise<{ runner: JobRunner; queue: JobQueue<MemoryJobInput, never, null> }> {
+  const runner = createJobRunner(backend, {
+    concurrency: options.concurrency ?? 2,
+    ...(options.leaseCheckMs === undefined ? {} : { sweepMs: options.leaseCheckMs }),
+    onError: options.onError,
+  });
+  const queue = runner.register<MemoryJobInput, never, null>({ name: MEMORY_JOB_KIND, run });
+  await runner.start();
+  return { runner, queue };
+}
+
 /** Thrown by `receive` when the job no longer awaits its file. */
 export class AlreadyUploaded extends Error {
   constructor(readonly status: MemoryJobStatus) {
@@ -117,14 +155,16 @@ export class AlreadyUploaded extends Error {
 }
 
 /**
- * The SQLite jobs: run in this process; after a restart, half-written memories go, interrupted imports
- * run again from their kept file, interrupted exports fail.
+ * The SQLite jobs: run in this process by the runner; after a restart, half-written memories go and
+ * interrupted jobs run again (imports from their kept file).
  */
-export function createMemoryJobs(
+export async function createMemoryJobs(
   db: ResourceDatabase,
   memories: SqliteMemoryStore,
   dataDir: string,
-): MemoryJobs {
+  backend: JobBackend,
+  options: MemoryJobOptions = {},
+): Promise<MemoryJobs> {
   const folder = join(dataDir, 'memory-files');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const fileOf = (jobId: string) => join(folder, `${jobId}.tmx`);
@@ -170,19 +210,19 @@ export function createMemoryJobs(
     const row = sql.get.get(id) as JobRow | undefined;
     return row && toRecord(row);
   };
-  const running = new Set<Promise<void>>();
-  let closed = false;
-  const track = (work: Promise<void>) => {
-    running.add(work);
-    void work.finally(() => running.delete(work));
-  };
+  const fail = (id: string, error: unknown) =>
+    set(id, 'failed', { error: error instanceof Error ? error.message : String(error) });
 
   const completeImport = db.transaction((jobId: string, memoryId: string, summary: ImportSummary) => {
     memories.finish(memoryId, summary.source, summary.targets, summary.segments);
     set(jobId, 'completed', { memory: memoryId, skipped: summary.skipped });
   });
 
-  async function runImport(job: JobRecord): Promise<void> {
+  async function runImport(job: JobRecord, signal: AbortSignal): Promise<void> {
+    if (!existsSync(fileOf(job.id))) {
+      set(job.id, 'failed', { error: INTERRUPTED });
+      return;
+    }
     const memoryId = memories.begin(
       job.accountId,
       String(job.parameters.display_name ?? job.parameters.file_name ?? 'memory'),
@@ -192,7 +232,7 @@ export function createMemoryJobs(
       const summary = await readTmx(
         createReadStream(fileOf(job.id), { highWaterMark: 256 * 1024 }),
         async (batch) => {
-          if (closed) throw new Error('server closing');
+          signal.throwIfAborted();
           memories.addBatch(memoryId, batch);
           await yieldToEventLoop();
         },
@@ -202,18 +242,21 @@ export function createMemoryJobs(
       rmSync(fileOf(job.id), { force: true });
     } catch (error) {
       memories.discard(memoryId);
-      // A server closing mid-import leaves the job processing: the next start runs it again.
-      if (closed) return;
-      set(job.id, 'failed', { error: error instanceof Error ? error.message : String(error) });
+      // Stopped (the server closing): the job stays processing, and its next attempt runs it again.
+      if (signal.aborted) throw error;
+      fail(job.id, error);
       rmSync(fileOf(job.id), { force: true });
     }
   }
 
-  async function runExport(job: JobRecord, memoryId: string, source: string): Promise<void> {
+  async function runExport(job: JobRecord, signal: AbortSignal): Promise<void> {
     const temporary = `${fileOf(job.id)}.part`;
     try {
+      const memory = await memories.get(job.accountId, String(job.parameters.translation_memory_id));
+      if (!memory) throw new Error('The translation memory was deleted.');
       const out = createWriteStream(temporary);
-      for await (const piece of writeTmx(source, memories.all(memoryId))) {
+      for await (const piece of writeTmx(memory.source, memories.all(memory.id))) {
+        signal.throwIfAborted();
         if (!out.write(piece)) await once(out, 'drain');
       }
       out.end();
@@ -222,44 +265,29 @@ export function createMemoryJobs(
       set(job.id, 'completed', { expires: new Date(Date.now() + JOB_TTL_MS).toISOString() });
     } catch (error) {
       rmSync(temporary, { force: true });
-      if (!closed) set(job.id, 'failed', { error: error instanceof Error ? error.message : String(error) });
+      if (signal.aborted) throw error;
+      fail(job.id, error);
     }
   }
 
-  const exportOf = (accountId: string, memoryId: string, source: string) => {
-    for (const row of sql.exports.all(accountId, memoryId) as JobRow[]) {
-      const existing = toRecord(row);
-      if (existing.status !== 'expired') return { job: existing, created: false };
-    }
-    const id = randomUUID();
-    sql.insert.run({
-      id,
-      account: accountId,
-      operation: 'export',
-      status: 'processing',
-      parameters: JSON.stringify({ translation_memory_id: memoryId }),
-      memory: memoryId,
-      length: null,
-      file: null,
-      expires: new Date(Date.now() + JOB_TTL_MS).toISOString(),
-      now: new Date().toISOString(),
-    });
-    const job = get(id)!;
-    track(runExport(job, memoryId, source));
-    return { job, created: true };
-  };
-
-  // After a restart: half-written memories go, interrupted imports run again, interrupted exports fail.
+  // After a restart: half-written memories go (their jobs run again).
   memories.removeUnready();
   // Files of exports whose download URL has expired are no longer reachable.
   for (const row of sql.finishedExports.all() as JobRow[]) {
     if (toRecord(row).status === 'expired') rmSync(fileOf(row.id), { force: true });
   }
-  for (const row of sql.processing.all() as JobRow[]) {
-    const job = toRecord(row);
-    if (job.operation === 'import' && existsSync(fileOf(job.id))) track(runImport(job));
-    else set(job.id, 'failed', { error: INTERRUPTED });
-  }
+  const { runner, queue } = await startMemoryRunner(backend, options, async (running) => {
+    const job = get(running.input.jobId);
+    // Done already (a record settled just before a crash), or gone: nothing to run.
+    if (job?.status !== 'processing') return null;
+    if (job.operation === 'import') await runImport(job, running.signal);
+    else await runExport(job, running.signal);
+    return null;
+  });
+  const submit = (job: { id: string; accountId: string }) =>
+    queue.submit(job.accountId, { jobId: job.id }, { id: job.id });
+  // A job whose submit a crash lost (between its record's change and the submit) is submitted now.
+  for (const row of sql.processing.all() as JobRow[]) await submit(toRecord(row));
 
   return {
     async get(id) {
@@ -294,10 +322,29 @@ export function createMemoryJobs(
         await rm(path, { force: true });
         throw new AlreadyUploaded(get(job.id)?.status ?? 'failed');
       }
-      track(runImport(job));
+      await submit(job);
     },
-    async export(accountId, memoryId, source) {
-      return exportOf(accountId, memoryId, source);
+    async export(accountId, memoryId) {
+      for (const row of sql.exports.all(accountId, memoryId) as JobRow[]) {
+        const existing = toRecord(row);
+        if (existing.status !== 'expired') return { job: existing, created: false };
+      }
+      const id = randomUUID();
+      sql.insert.run({
+        id,
+        account: accountId,
+        operation: 'export',
+        status: 'processing',
+        parameters: JSON.stringify({ translation_memory_id: memoryId }),
+        memory: memoryId,
+        length: null,
+        file: null,
+        expires: new Date(Date.now() + JOB_TTL_MS).toISOString(),
+        now: new Date().toISOString(),
+      });
+      const job = get(id)!;
+      await submit(job);
+      return { job, created: true };
     },
     async download(job) {
       set(job.id, 'downloaded');
@@ -306,9 +353,6 @@ export function createMemoryJobs(
     async depth() {
       return (sql.depth.get() as { n: number }).n;
     },
-    async close() {
-      closed = true;
-      await Promise.allSettled([...running]);
-    },
+    close: () => runner.close(),
   };
 }

@@ -1,105 +1,54 @@
 /**
  * Memory import and export jobs of a fleet: rows in `memory_jobs`, bytes in `memory_files` (the uploaded
- * TMX, a finished export), delivered to one worker of one instance by pg-boss (10, on the same
- * PostgreSQL; its schema `pgboss` is migrated by pg-boss itself). A row and its pg-boss job are written
- * in one transaction.
+ * TMX, a finished export), run by the spine's job runner (`jobs/`, PostgreSQL + pg-boss): whichever instance
+ * claims the runner's job (same id as the row) runs it; an instance that dies leaves it to another, which
+ * takes it over once the dead instance's lease is free.
  *
- * An instance that dies (SIGKILL, a lost machine) must not take its jobs with it, and cannot wait for
- * pg-boss's expiry (which must be long: a large import runs for minutes). So a worker runs a job while
- * holding a session advisory lock keyed by the job id, on a connection of its own, and writes itself as
- * the row's `owner` only once it holds the lock. PostgreSQL releases the lock when that connection ends.
- * Every few seconds each instance looks at the processing rows that have an owner: one whose lock it
- * can take has lost its worker, so it is queued again (owner cleared, a new pg-boss job, one
- * transaction), and another worker starts it over: the half-written memory of the dead attempt is
- * deleted first. Each claim increments the row's `attempt`, and completing or failing is conditional
- * on it, so a job completes once, with one memory, whatever the number of attempts. A worker that dies
- * after pg-boss delivered a job but before it claimed the row leaves a processing row with no owner and
- * an active pg-boss job nobody runs: after `orphanAfterMs` such a row is queued again too.
+ * Each attempt writes the runner's attempt number and its owner on the row, and deletes the half-written
+ * memory of an attempt before it; completing or failing is conditional on that attempt (`settle`), so a job
+ * completes once, with one memory, whatever the number of attempts (an attempt still running on an instance
+ * that lost its lease writes nothing).
  */
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { Readable, Writable } from 'node:stream';
-import pg from 'pg';
-import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import type { JobBackend } from '../jobs/job-backend.js';
 import {
   AlreadyUploaded,
   INTERRUPTED,
   JOB_TTL_MS,
   type JobRecord,
   type JobRow,
+  type MemoryJobOptions,
   type MemoryJobs,
+  startMemoryRunner,
   toRecord,
 } from '../memories/jobs.js';
 import { readTmx, writeTmx } from '../memories/tmx.js';
 import { repeatEvery } from './lease.js';
-import { createBossQueue, noLiveBossJob, startBossWorkers } from './pg-boss.js';
 import type { PostgresMemoryStore } from './postgres-memories.js';
 import { type Queryable, transaction } from './postgres-resources.js';
 
-/** The pg-boss queue of memory jobs. */
-export const MEMORY_JOB_QUEUE = 'glossa-memory-jobs';
-/** First key of the jobs' advisory locks (the second is a hash of the job id). */
-const JOB_LOCK = 7_117_030;
 /** Segments written per transaction. */
 const IMPORT_BATCH = 500;
 /** Bytes of the uploaded file parsed between two batches. */
 const READ_SLICE = 64 * 1024;
-
-interface JobData {
-  readonly jobId: string;
-}
-
-export interface PostgresMemoryJobsOptions {
-  /** Jobs one instance runs at a time (default 2). */
-  readonly concurrency?: number;
-  /** How often jobs of dead workers are looked for, in ms (default 5 s). */
-  readonly leaseCheckMs?: number | undefined;
-  /**
-   * How long a processing row may have neither an owner nor a pg-boss job about to run it (created,
-   * retrying, or active for less than this) before it is queued again, in ms (default 60 s).
-   */
-  readonly orphanAfterMs?: number;
-  /** How often an idle worker asks pg-boss for a job, in seconds (default 2). */
-  readonly pollingIntervalSeconds?: number;
-  readonly onError?: ((error: unknown) => void) | undefined;
-}
 
 type NewJob = Pick<
   JobRow,
   'id' | 'account_id' | 'operation' | 'status' | 'parameters' | 'memory_id' | 'content_length' | 'expires_at'
 > & { file_name: string | null };
 
-class Closing extends Error {}
 /** The attempt lost its claim (another worker took the job over): its work is dropped. */
 class Superseded extends Error {}
 
-const asDb = (db: Queryable): PgBoss.Db => ({
-  executeSql: (text, values) => db.query(text, values),
-});
-
 export async function createPostgresMemoryJobs(
-  url: string,
+  backend: JobBackend,
   pool: pg.Pool,
   memories: PostgresMemoryStore,
-  options: PostgresMemoryJobsOptions = {},
+  options: MemoryJobOptions = {},
 ): Promise<MemoryJobs> {
-  const boss = new PgBoss({
-    connectionString: url,
-    max: 2,
-    application_name: 'glossa-memory-jobs',
-    schedule: false,
-    maintenanceIntervalSeconds: 30,
-  });
-  boss.on('error', (error) => options.onError?.(error));
-  await boss.start();
-  // Past pg-boss's expiry (an hour), it hands the job to another worker, which finds the row done or under
-  // a live lock and leaves it: the lock, not the expiry, is what takes over a dead instance's job.
-  await createBossQueue(boss, MEMORY_JOB_QUEUE);
-
-  const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
-  const running = new Set<Promise<void>>();
-  let closed = false;
-
+  const owner = backend.owner;
   const getOn = async (db: Queryable, id: string) => {
     const { rows } = await db.query<JobRow>('SELECT * FROM memory_jobs WHERE id = $1', [id]);
     return rows[0] && toRecord(rows[0]);
@@ -123,10 +72,8 @@ export async function createPostgresMemoryJobs(
       ],
     );
   };
-  const enqueue = (db: Queryable, jobId: string) =>
-    boss.send(MEMORY_JOB_QUEUE, { jobId } satisfies JobData, { db: asDb(db) });
 
-  /** Ends the claimed attempt: `change` runs in the transaction only while the attempt still holds the job. */
+  /** Ends the attempt: `change` runs in the transaction only while the attempt still holds the job. */
   const settle = (jobId: string, attempt: number, change: (client: pg.PoolClient) => Promise<void>) =>
     transaction(pool, async (client) => {
       const { rows } = await client.query(
@@ -137,8 +84,8 @@ export async function createPostgresMemoryJobs(
       await change(client);
     });
 
-  async function runImport(job: JobRecord, attempt: number, previousMemory: string | undefined) {
-    if (previousMemory) await memories.remove(previousMemory);
+  async function runImport(job: JobRecord, attempt: number, signal: AbortSignal) {
+    if (job.memoryId) await memories.remove(job.memoryId);
     const memoryId = await memories.begin(
       pool,
       job.accountId,
@@ -166,7 +113,7 @@ export async function createPostgresMemoryJobs(
       const summary = await readTmx(
         Readable.from(slices()),
         async (batch) => {
-          if (closed) throw new Closing();
+          signal.throwIfAborted();
           await memories.addBatch(memoryId, batch, postings);
         },
         IMPORT_BATCH,
@@ -185,7 +132,7 @@ export async function createPostgresMemoryJobs(
     }
   }
 
-  async function runExport(job: JobRecord, attempt: number) {
+  async function runExport(job: JobRecord, attempt: number, signal: AbortSignal) {
     const memoryId = String(job.parameters.translation_memory_id);
     const { rows } = await pool.query<{ source_language: string }>(
       'SELECT source_language FROM memories WHERE id = $1 AND account_id = $2 AND ready',
@@ -194,7 +141,7 @@ export async function createPostgresMemoryJobs(
     if (!rows[0]) throw new Error('The translation memory was deleted.');
     const pieces: Buffer[] = [];
     for await (const piece of writeTmx(rows[0].source_language, memories.all(memoryId))) {
-      if (closed) throw new Closing();
+      signal.throwIfAborted();
       pieces.push(Buffer.from(piece));
     }
     await settle(job.id, attempt, async (client) => {
@@ -210,118 +157,57 @@ export async function createPostgresMemoryJobs(
     });
   }
 
-  /** Runs one delivered job, unless it is done or another worker holds it. */
-  async function run(jobId: string): Promise<void> {
-    if (closed) {
-      // Fetched as this instance closes: a new job for another instance (a duplicate is harmless).
-      await enqueue(pool, jobId);
-      return;
-    }
-    const lock = new pg.Client({ connectionString: url, application_name: 'glossa-memory-job-lock' });
-    lock.on('error', () => {});
-    await lock.connect();
+  const { runner, queue } = await startMemoryRunner(backend, options, async (running) => {
+    const { jobId } = running.input;
+    // This attempt's claim of the row: a later attempt's number is higher.
+    const { rows } = await pool.query<JobRow>(
+      `UPDATE memory_jobs SET owner = $1, attempt = $2, updated_at = $3
+       WHERE id = $4 AND status = 'processing' AND attempt < $2 RETURNING *`,
+      [owner, running.attempt, new Date().toISOString(), jobId],
+    );
+    // Completed or failed by an earlier attempt, or gone: nothing to do.
+    if (!rows[0]) return null;
+    const job = toRecord(rows[0]);
     try {
-      const { rows } = await lock.query<{ locked: boolean }>(
-        'SELECT pg_try_advisory_lock($1::int, hashtext($2)) AS locked',
-        [JOB_LOCK, jobId],
-      );
-      if (!rows[0]!.locked) return;
-      const claimed = await pool.query<JobRow & { attempt: number }>(
-        `UPDATE memory_jobs SET owner = $1, attempt = attempt + 1, updated_at = $2
-         WHERE id = $3 AND status = 'processing' RETURNING *`,
-        [owner, new Date().toISOString(), jobId],
-      );
-      const row = claimed.rows[0];
-      // Completed, failed or expired meanwhile (a duplicate delivery): nothing to do.
-      if (!row) return;
-      const job = toRecord(row);
-      try {
-        if (job.operation === 'import') await runImport(job, row.attempt, job.memoryId);
-        else await runExport(job, row.attempt);
-      } catch (error) {
-        if (error instanceof Superseded) return;
-        if (error instanceof Closing || closed) {
-          // Queued again, for another instance (or this one, restarted).
-          await settle(jobId, row.attempt, async (client) => {
-            await client.query('UPDATE memory_jobs SET owner = NULL, memory_id = NULL WHERE id = $1', [
-              jobId,
-            ]);
-            await enqueue(client, jobId);
-          }).catch(() => {});
-          return;
-        }
-        await settle(jobId, row.attempt, async (client) => {
-          await client.query(
-            `UPDATE memory_jobs SET status = 'failed', error = $1, owner = NULL, updated_at = $2 WHERE id = $3`,
-            [error instanceof Error ? error.message : String(error), new Date().toISOString(), jobId],
-          );
-          await client.query('DELETE FROM memory_files WHERE job_id = $1', [jobId]);
+      if (job.operation === 'import') await runImport(job, running.attempt, running.signal);
+      else await runExport(job, running.attempt, running.signal);
+    } catch (error) {
+      if (error instanceof Superseded) return null;
+      if (running.signal.aborted) {
+        // Stopped (this instance closing): the runner queues the job again, for another instance.
+        await settle(jobId, running.attempt, async (client) => {
+          await client.query('UPDATE memory_jobs SET owner = NULL, memory_id = NULL WHERE id = $1', [jobId]);
         }).catch(() => {});
+        throw error;
       }
-    } finally {
-      await lock.end().catch(() => {});
+      await settle(jobId, running.attempt, async (client) => {
+        await client.query(
+          `UPDATE memory_jobs SET status = 'failed', error = $1, owner = NULL, updated_at = $2 WHERE id = $3`,
+          [error instanceof Error ? error.message : String(error), new Date().toISOString(), jobId],
+        );
+        await client.query('DELETE FROM memory_files WHERE job_id = $1', [jobId]);
+      }).catch(() => {});
     }
-  }
+    return null;
+  });
+  const submit = (job: { id: string; accountId: string }) =>
+    queue.submit(job.accountId, { jobId: job.id }, { id: job.id });
 
-  const workers = await startBossWorkers<JobData>(
-    boss,
-    MEMORY_JOB_QUEUE,
-    { concurrency: options.concurrency ?? 2, pollingIntervalSeconds: options.pollingIntervalSeconds },
-    async (job) => {
-      const work = run(job.jobId);
-      running.add(work);
-      try {
-        await work;
-      } finally {
-        running.delete(work);
-      }
-    },
-  );
-
-  /** Jobs whose worker is gone back in the queue; files of expired jobs removed. */
-  async function checkLeases(): Promise<void> {
-    const orphanAfterMs = options.orphanAfterMs ?? 60_000;
-    const { rows: orphans } = await pool.query<{ id: string }>(
-      `SELECT j.id FROM memory_jobs j WHERE j.status = 'processing' AND j.owner IS NULL AND j.updated_at < $1
-       AND ${noLiveBossJob('j.id', 'jobId', '$2', '$3')}`,
-      [new Date(Date.now() - orphanAfterMs).toISOString(), MEMORY_JOB_QUEUE, orphanAfterMs],
+  /** Jobs whose submit a crash lost submitted; files of expired jobs removed. */
+  async function sweep(): Promise<void> {
+    const { rows } = await pool.query<{ id: string; account_id: string }>(
+      `SELECT m.id, m.account_id FROM memory_jobs m WHERE m.status = 'processing' AND m.updated_at < $1
+       AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = m.id)`,
+      [new Date(Date.now() - 60_000).toISOString()],
     );
-    for (const orphan of orphans) {
-      await transaction(pool, async (client) => {
-        const { rowCount } = await client.query(
-          `UPDATE memory_jobs SET updated_at = $1 WHERE id = $2 AND owner IS NULL AND status = 'processing'`,
-          [new Date().toISOString(), orphan.id],
-        );
-        if ((rowCount ?? 0) > 0) await enqueue(client, orphan.id);
-      });
-    }
-    if (orphans.length > 0) workers.notify();
-    const { rows } = await pool.query<{ id: string; owner: string }>(
-      `SELECT id, owner FROM memory_jobs WHERE status = 'processing' AND owner IS NOT NULL`,
-    );
-    for (const row of rows) {
-      await transaction(pool, async (client) => {
-        const { rows: free } = await client.query<{ free: boolean }>(
-          'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2)) AS free',
-          [JOB_LOCK, row.id],
-        );
-        if (!free[0]!.free) return;
-        const { rowCount } = await client.query(
-          `UPDATE memory_jobs SET owner = NULL, updated_at = $1 WHERE id = $2 AND owner = $3 AND status = 'processing'`,
-          [new Date().toISOString(), row.id, row.owner],
-        );
-        if ((rowCount ?? 0) > 0) await enqueue(client, row.id);
-      });
-    }
+    for (const row of rows) await submit({ id: row.id, accountId: row.account_id });
     await pool.query(
       `DELETE FROM memory_files f USING memory_jobs j WHERE f.job_id = j.id AND j.expires_at < $1
        AND j.status IN ('awaiting_input', 'completed', 'downloaded')`,
       [new Date().toISOString()],
     );
   }
-  const stopLeaseChecks = repeatEvery(options.leaseCheckMs ?? 5000, checkLeases, (error) =>
-    options.onError?.(error),
-  );
+  const stopSweep = repeatEvery(options.leaseCheckMs ?? 5000, sweep, (error) => options.onError?.(error));
 
   return {
     get: (id) => getOn(pool, id),
@@ -361,9 +247,8 @@ export async function createPostgresMemoryJobs(
           job.id,
           Buffer.concat(chunks),
         ]);
-        await enqueue(client, job.id);
       });
-      workers.notify();
+      await submit(job);
     },
     async export(accountId, memoryId, _source) {
       const result = await transaction(pool, async (client) => {
@@ -392,10 +277,9 @@ export async function createPostgresMemoryJobs(
           file_name: null,
           expires_at: new Date(Date.now() + JOB_TTL_MS).toISOString(),
         });
-        await enqueue(client, id);
         return { job: (await getOn(client, id))!, created: true };
       });
-      if (result.created) workers.notify();
+      if (result.created) await submit(result.job);
       return result;
     },
     async download(job) {
@@ -417,11 +301,8 @@ export async function createPostgresMemoryJobs(
       return Number(rows[0]!.n);
     },
     async close() {
-      closed = true;
-      stopLeaseChecks();
-      await workers.stop();
-      await Promise.allSettled([...running]);
-      await boss.stop({ graceful: true, wait: true, timeout: 5000 }).catch(() => {});
+      stopSweep();
+      await runner.close();
     },
   };
 }
