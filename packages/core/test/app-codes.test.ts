@@ -87,6 +87,11 @@ describe('followCase', () => {
     );
   });
 
+  it('a capital letter alone is lowered too ("Y", "À", "V{version}")', () => {
+    expect(followCase('and login', 'Y login', 'es')).toBe('y login');
+    expect(followCase('v<x id="1"/>', 'V<x id="1"/>', 'fr')).toBe('v<x id="1"/>');
+  });
+
   it('acronyms stay, German nouns stay capitalised', () => {
     expect(followCase('an api', 'API clave', 'es')).toBe('API clave');
     expect(followCase('<x id="1"/> items', '<x id="1"/> Elemente', 'de')).toBe('<x id="1"/> Elemente');

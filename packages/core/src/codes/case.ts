@@ -51,9 +51,9 @@ export function followCase(source: string, target: string, locale = ''): string 
     const c = text[where.at]!;
     if (lower) {
       if (!lowering || !isUpper(c)) return;
-      // A word in capitals (an acronym) or a single letter stays as it is.
+      // A word in capitals (an acronym) stays as it is; a capital letter alone ("Y", "À") does not.
       const word = /^\p{L}+/u.exec(text.slice(where.at))![0];
-      if (word.length < 2 || word === word.toUpperCase()) return;
+      if (word.length > 1 && word === word.toUpperCase()) return;
       texts[where.token] = text.slice(0, where.at) + c.toLowerCase() + text.slice(where.at + 1);
     } else {
       if (!isLower(c)) return;
