@@ -144,7 +144,7 @@ export function extractCatalog(input: string | Catalog, options: CatalogOptions 
 }
 
 const ICU_ARGUMENT = /\{\s*[\w.]+\s*,\s*(?:plural|select|selectordinal|number|date|time)\s*[,}]/;
-const I18NEXT_ARGUMENT = /\{\{|\$t\(/;
+const I18NEXT_ARGUMENT = /\{\{[^{}]+\}\}|\$t\(/;
 const VUE_LINK = /@(?:\.\w+)?:[\w{(]|\{\s*'[^']*'\s*\}/;
 const SINGLE_BRACE = /(?:^|[^{])\{\s*[\w.]+\s*\}/;
 
