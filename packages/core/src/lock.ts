@@ -15,12 +15,15 @@ export interface LockEntry {
   readonly source: string;
   /** Hash of the machine output written to the target. */
   readonly target: string;
+  /** The translation failed and the source was written: the next run tries again. */
+  readonly failed?: true;
 }
 
 /**
  * - `missing`: no target yet: translate.
  * - `current`: the target is our machine output for this very source: keep, no request.
- * - `stale`: the target is our machine output for an older source: retranslate.
+ * - `stale`: the target is our machine output for an older source, or the source itself left there by
+ *   a failed translation (recorded with `recordFailure`): retranslate.
  * - `human-edit`: the target differs from our last machine output (and is no machine output the lock
  *   holds for another segment of that locale, which is what a paragraph moved by a source edit reads
  *   as): never overwrite.
@@ -111,13 +114,21 @@ export class TranslationLock {
       // one added) while the output kept its places. Not a person's work: translate it again.
       return this.#machineOutputs(locale).has(targetHash) ? 'stale' : 'human-edit';
     }
+    // The source, kept by a failure: try again (a later source change is not a person's edit either).
+    if (entry.failed) return 'stale';
     return hash(source) === entry.source ? 'current' : 'stale';
+  }
+
+  /** Records that `source` could not be translated and was written as the target: retried by the next run. */
+  recordFailure(locale: string, key: string, source: string): void {
+    this.#set(locale, key, { source: hash(source), target: hash(source), failed: true });
   }
 
   #machineOutputs(locale: string): Set<string> {
     let hashes = this.#targetHashes.get(locale);
     if (!hashes) {
-      hashes = new Set([...(this.#entries.get(locale)?.values() ?? [])].map((e) => e.target));
+      const entries = [...(this.#entries.get(locale)?.values() ?? [])];
+      hashes = new Set(entries.filter((e) => !e.failed).map((e) => e.target));
       this.#targetHashes.set(locale, hashes);
     }
     return hashes;
@@ -143,14 +154,17 @@ export class TranslationLock {
 
   /** Records a machine output written for `source`. */
   record(locale: string, key: string, source: string, machineTarget: string): void {
+    this.#set(locale, key, { source: hash(source), target: hash(machineTarget) });
+  }
+
+  #set(locale: string, key: string, entry: LockEntry): void {
     let byKey = this.#entries.get(locale);
     if (!byKey) {
       byKey = new Map();
       this.#entries.set(locale, byKey);
     }
-    const entry = { source: hash(source), target: hash(machineTarget) };
     const old = byKey.get(key);
-    if (old?.source === entry.source && old.target === entry.target) return;
+    if (old?.source === entry.source && old.target === entry.target && old.failed === entry.failed) return;
     byKey.set(key, entry);
     this.#targetHashes.delete(locale);
     this.#dirty = true;
@@ -235,8 +249,9 @@ export class TranslationLock {
       for (const [j, key] of keys.entries()) {
         const e = byKey.get(key)!;
         const comma = j < keys.length - 1 ? ',' : '';
+        const failed = e.failed ? ', "failed": true' : '';
         lines.push(
-          `      ${JSON.stringify(key)}: { "source": "${e.source}", "target": "${e.target}" }${comma}`,
+          `      ${JSON.stringify(key)}: { "source": "${e.source}", "target": "${e.target}"${failed} }${comma}`,
         );
         if (lines.length >= 4096) {
           yield `${lines.join('\n')}\n`;

@@ -223,6 +223,8 @@ export function createTranslationRun(options: TranslationRunOptions) {
       const out = await translateWave(batcher, wave);
       for (const f of out.failures) {
         prepared.targets.get(f.locale)!.set(f.key, sources.get(f.key)!.source);
+        // Recorded as a failure: retried next time, and its source copy never read as a person's edit.
+        lock?.recordFailure(f.locale, f.key, sources.get(f.key)!.source);
         emit({ type: 'failure', failure: f });
       }
       const toCache = new Map<string, string>();
