@@ -189,6 +189,84 @@ function outputRoots(cwd: string, written: readonly string[]): string {
   return `:\n${shown.join('\n')}`;
 }
 
+/** Price per million characters (MT) or tokens in/out (LLMs), USD; a provider's `price` setting wins. */
+const DEFAULT_PRICES: Readonly<Record<string, EnginePrice>> = {
+  deepl: { perMillionCharacters: 25 },
+  google: { perMillionCharacters: 20 },
+  openai: { inputPerMillionTokens: 0.15, outputPerMillionTokens: 0.6 },
+  anthropic: { inputPerMillionTokens: 0.8, outputPerMillionTokens: 4 },
+};
+interface EnginePrice {
+  readonly perMillionCharacters?: number;
+  readonly inputPerMillionTokens?: number;
+  readonly outputPerMillionTokens?: number;
+}
+const LLM_ENGINES = new Set(['openai', 'anthropic']);
+
+/** Per locale of an estimate: the engines it goes to (first serves, the rest fall back) and the cost. */
+interface LocaleCost {
+  readonly locale: string;
+  readonly engines: readonly string[];
+  readonly characters: number;
+  readonly tokensIn?: number;
+  readonly tokensOut?: number;
+  /** USD; undefined when the first engine has no price (local engines cost nothing: 0). */
+  readonly cost?: number;
+}
+
+/**
+ * The engines of `locale` as the embedded server will choose them (config `engines`, `GLOSSA_ENGINES`: the
+ * pair, the target, its base language, then `default`), and what the characters to send would cost on the
+ * first one. Tokens are estimated like the server batches them: ~3 bytes a token, the answer 1.5× the
+ * segments, ~600 tokens of instructions per call of 2,730 segment tokens.
+ */
+function localeCost(project: Project, locale: string, characters: number): LocaleCost {
+  const service = project.config.service;
+  if (service.url !== undefined) return { locale, engines: ['(the service at its URL)'], characters };
+  const order = service.engines?.order ?? {};
+  const source = project.config.sourceLang;
+  const base = locale.split('-')[0]!;
+  const pseudo = /^[a-z]{2}-X[A-Z]$/.test(locale);
+  const listed = order[`${source}:${locale}`] ??
+    order[`${source}:${base}`] ??
+    order[locale] ??
+    order[base] ??
+    order.default ?? ['pseudo', 'apertium'];
+  const engines = listed.filter((name) => (name === 'pseudo') === pseudo && name !== 'upstream');
+  const first = engines[0];
+  if (first === undefined) return { locale, engines: [], characters };
+  const settings = service.engines?.providers?.[first] as { price?: EnginePrice; model?: string } | undefined;
+  const price = settings?.price ?? DEFAULT_PRICES[first];
+  const named = engines.map((name) => {
+    const model = (service.engines?.providers?.[name] as { model?: string } | undefined)?.model;
+    return model ? `${name} (${model})` : name;
+  });
+  if (LLM_ENGINES.has(first)) {
+    const segmentTokens = Math.ceil(characters / 3);
+    const tokensIn = segmentTokens + Math.ceil(segmentTokens / 2730) * 600;
+    const tokensOut = Math.ceil(segmentTokens * 1.5);
+    const cost =
+      price?.inputPerMillionTokens === undefined
+        ? undefined
+        : (tokensIn * price.inputPerMillionTokens + tokensOut * (price.outputPerMillionTokens ?? 0)) / 1e6;
+    return { locale, engines: named, characters, tokensIn, tokensOut, ...(cost !== undefined && { cost }) };
+  }
+  const cost =
+    price?.perMillionCharacters === undefined
+      ? DEFAULT_PRICES[first]
+        ? undefined
+        : 0
+      : (characters * price.perMillionCharacters) / 1e6;
+  return { locale, engines: named, characters, ...(cost !== undefined && { cost }) };
+}
+
+const formatLocaleCost = (item: LocaleCost) =>
+  `  ${item.locale}: ${item.engines.join(' > ') || 'no engine'}: ${item.characters.toLocaleString('en')} characters` +
+  (item.tokensIn === undefined
+    ? ''
+    : `, ~${item.tokensIn.toLocaleString('en')} tokens in, ~${item.tokensOut!.toLocaleString('en')} out`) +
+  (item.cost === undefined ? '' : `, ~$${item.cost.toFixed(item.cost < 1 ? 4 : 2)}`);
+
 export async function estimateCommand(
   ctx: CommandEnv,
   args: readonly string[],
@@ -218,6 +296,7 @@ export async function estimateCommand(
     requests: sum((e) => e.requests),
     requestBytes: sum((e) => e.requestBytes),
     billedCharacters: sum((e) => e.billedCharacters),
+    perLocale: locales.map((locale, index) => localeCost(project, locale, totals[index]!.billedCharacters)),
   };
   if (resources.unknown) {
     ctx.io.err(
@@ -233,6 +312,8 @@ export async function estimateCommand(
     ctx.io.out(`  human edits kept: ${estimate.humanEdits}`);
     ctx.io.out(`requests:           ${estimate.requests} (${estimate.requestBytes} bytes)`);
     ctx.io.out(`billed characters:  ${estimate.billedCharacters}`);
+    ctx.io.out('engines and cost per locale:');
+    for (const item of estimate.perLocale) ctx.io.out(formatLocaleCost(item));
     ctx.io.out(`failed files:       ${project.failed.length}`);
     for (const failure of project.failed) ctx.io.out(`  ${formatFileFailure(failure)}`);
   }
