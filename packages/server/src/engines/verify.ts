@@ -102,7 +102,8 @@ export async function verifyOutput(input: VerifyInput): Promise<string[]> {
     }
   }
   const words = sourceText.match(WORD)?.length ?? 0;
-  if (from !== to && words >= 2 && normalize(outputText) === normalize(sourceText)) {
+  // Four words or more: a shorter text left as it is is usually a name ("Visual Studio Code").
+  if (from !== to && words >= 4 && normalize(outputText) === normalize(sourceText)) {
     problems.push('the source was returned untranslated');
     return problems;
   }
@@ -128,10 +129,25 @@ export async function verifyOutput(input: VerifyInput): Promise<string[]> {
     problems.push(`the translation is not in the target language (${input.targetLang})`);
   } else if (!script && input.detect && (outputText.match(WORD)?.length ?? 0) >= 5 && from !== to) {
     const detected = await input.detect(outputText, new Set([from, to])).catch(() => undefined);
-    if (detected === from)
+    // Put on the source language, the output must also be mostly the source's own words (a translation
+    // full of English product and code names can score as English); a third language is wrong as it is.
+    if (
+      detected !== undefined &&
+      detected !== to &&
+      (detected !== from || sharedWords(outputText, sourceText) >= 0.5)
+    ) {
       problems.push(`the translation is not in the target language (${input.targetLang})`);
+    }
   }
   return problems;
+}
+
+/** The share of the output's words (3 letters or more) that the source has too. */
+function sharedWords(output: string, source: string): number {
+  const words = output.toLowerCase().match(WORD) ?? [];
+  if (words.length === 0) return 0;
+  const known = new Set(source.toLowerCase().match(WORD) ?? []);
+  return words.filter((word) => known.has(word)).length / words.length;
 }
 
 const normalize = (text: string) =>
