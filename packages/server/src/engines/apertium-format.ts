@@ -180,6 +180,78 @@ export function stripMarks(stream: string): string {
   );
 }
 
+/** A word of a stream's plain text, for the pivot's word tags (`tagWords`). */
+const WORD = /[\p{L}\p{N}\p{M}]+(?:['’-][\p{L}\p{N}\p{M}]+)*/gu;
+/** A word-bound unit of Apertium's output: its blank's content (1) and its text (2), up to `[[/]]`. */
+const WORD_BOUND_UNIT = /\[\[((?:\\[\s\S]|[^\]\\])*)\]\]((?:\\[\s\S]|(?!\[\[)[^\\])*)\[\[\/\]\]/g;
+
+/** A pivot leg's input with every word tagged, and the blank entries each word had before (by tag). */
+export interface TaggedStream {
+  readonly stream: string;
+  readonly entries: readonly (readonly string[])[];
+}
+
+/**
+ * Before a pivot's second leg: every word gets a word-bound blank of its own, `t:w:<n>` added to the
+ * entries it already had (its codes `t:b:<id>`, or none). An older pair's transfer joins the blanks of the
+ * words of a chunk into one unit ("al servidor" → `[[t:b:0; t:b:0]]au serveur.[[/]]`, the code of "al"
+ * spread over "serveur"); with a tag per word, `untagWords` gives each output word back its own entries.
+ */
+export function tagWords(stream: string): TaggedStream {
+  const entries: string[][] = [];
+  let out = '';
+  let current: string[] = [];
+  for (const [token, escaped, wordBound] of stream.matchAll(OUTPUT_TOKEN)) {
+    if (wordBound !== undefined) {
+      current = wordBound === '/' ? [] : wordBound.split(';').map((entry) => entry.trim());
+      continue;
+    }
+    if (escaped !== undefined || token.startsWith('[') || token === '*' || token === '#' || token === '@') {
+      out += token;
+      continue;
+    }
+    let last = 0;
+    for (const word of token.matchAll(WORD)) {
+      out += token.slice(last, word.index);
+      entries.push(current);
+      out += `[[${[...current, `t:w:${entries.length - 1}`].join('; ')}]]${word[0]}[[/]]`;
+      last = word.index + word[0].length;
+    }
+    out += token.slice(last);
+  }
+  return { stream: out, entries };
+}
+
+const blankOf = (entries: readonly string[], text: string) =>
+  entries.length === 0 ? text : `[[${entries.join('; ')}]]${text}[[/]]`;
+
+/**
+ * After a pivot's second leg: each unit's words get the entries of the words they were translated from
+ * (the unit's tags in order, one word each), so a code stays on its own words. A unit whose word count
+ * differs from its tags keeps the union of their entries, as without tags.
+ */
+export function untagWords(stream: string, entries: readonly (readonly string[])[]): string {
+  return stream.replace(WORD_BOUND_UNIT, (unit, blank: string, text: string) => {
+    const listed = blank.split(';').map((entry) => entry.trim());
+    const tags = [
+      ...new Set(listed.flatMap((entry) => (/^t:w:\d+$/.test(entry) ? [Number(entry.slice(4))] : []))),
+    ];
+    if (tags.length === 0) return unit;
+    const own = tags.map((tag) => entries[tag] ?? []);
+    const words = [...text.matchAll(WORD)];
+    if (words.length === tags.length) {
+      let out = '';
+      let last = 0;
+      words.forEach((word, index) => {
+        out += text.slice(last, word.index) + blankOf(own[index]!, word[0]);
+        last = word.index + word[0].length;
+      });
+      return out + text.slice(last);
+    }
+    return blankOf([...new Set(own.flat())], text);
+  });
+}
+
 const escapeXml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 

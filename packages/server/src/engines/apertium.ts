@@ -11,7 +11,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { decodeSegment, encodeSegment, stripMarks } from './apertium-format.js';
+import { decodeSegment, encodeSegment, stripMarks, tagWords, untagWords } from './apertium-format.js';
 import { type ApertiumMode, type ApertiumRoute, discoverRoutes } from './apertium-pairs.js';
 import { ApertiumProcess, type ApertiumProcessStatus } from './apertium-process.js';
 import {
@@ -203,7 +203,14 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
     if (!segment.hasText && segment.codes.every((code) => code.kind !== 'literal')) return text;
     let stream = segment.stream;
     for (const [leg, mode] of route.modes.entries()) {
-      stream = await processFor(mode).translate(leg === 0 ? stream : stripMarks(stream), input.signal);
+      if (leg === 0) {
+        stream = await processFor(mode).translate(stream, input.signal);
+        continue;
+      }
+      // A pivot's later leg: codes travel on per-word tags, so they stay on their words (`tagWords`).
+      const tagged = stream.includes('[[') ? tagWords(stripMarks(stream)) : undefined;
+      stream = await processFor(mode).translate(tagged?.stream ?? stripMarks(stream), input.signal);
+      if (tagged) stream = untagWords(stream, tagged.entries);
     }
     return decodeSegment(stream, segment);
   };
