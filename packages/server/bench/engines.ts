@@ -9,9 +9,12 @@
  * the one-segment-per-call engine a naive integration would be, on the first 40 segments, for the ratio.
  *   pnpm --filter @glossa/server bench:engines
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { createEngineChain } from '../src/engines/chain.js';
+import { createDeeplEngine } from '../src/engines/deepl.js';
 import { estimateTokens } from '../src/engines/llm.js';
 import { createOpenAiEngine } from '../src/engines/openai.js';
 import { startLlmMock } from '../test/llm-mock.js';
@@ -166,4 +169,48 @@ try {
   }
 } finally {
   await mock.close();
+}
+
+// DeepL against its own mock (test/fixtures/deepl-mock): requests against the bound of DeepL's limits,
+// max(ceil(texts / 50), ceil(JSON bytes / 124 KiB)).
+const port = await new Promise<number>((resolve) => {
+  const probe = createServer().listen(0, '127.0.0.1', () => {
+    const { port: free } = probe.address() as { port: number };
+    probe.close(() => resolve(free));
+  });
+});
+const deeplMock = spawn(process.execPath, ['index.js'], {
+  cwd: fileURLToPath(new URL('../test/fixtures/deepl-mock/', import.meta.url)),
+  env: {
+    ...process.env,
+    DEEPL_MOCK_SERVER_PORT: String(port),
+    DEEPL_MOCK_PROXY_SERVER_PORT: String(port + 1),
+  },
+  stdio: ['ignore', 'pipe', 'ignore'],
+});
+try {
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    deeplMock.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(`listening on port ${port}`)) resolve();
+    });
+    deeplMock.once('exit', (code) => reject(new Error(`deepl-mock exited (${code})`)));
+  });
+  const deepl = createDeeplEngine({ authKey: 'bench:fx', serverUrl: `http://127.0.0.1:${port}` }, {});
+  const started = performance.now();
+  await deepl.translate({ texts: segments, source: 'en', target: 'de', markup: false, formality: 'default' });
+  const ms = performance.now() - started;
+  const bytes = segments.reduce((sum, segment) => sum + Buffer.byteLength(JSON.stringify(segment)) + 1, 0);
+  const bound = Math.max(Math.ceil(segments.length / 50), Math.ceil(bytes / (124 * 1024)));
+  const requests = deepl.usage!().requests;
+  console.log(
+    `deepl: ${requests} requests for ${segments.length} texts (${bytes} bytes) vs the bound of DeepL's limits ${bound}: ratio ${(requests / bound).toFixed(3)} (bound 1.05), ${ms.toFixed(0)} ms`,
+  );
+  if (requests > 1.05 * bound) {
+    console.error('bench:engines: the deepl request bound is not met');
+    process.exitCode = 1;
+  }
+} finally {
+  deeplMock.kill();
 }
