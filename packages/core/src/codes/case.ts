@@ -56,7 +56,8 @@ export function followCase(source: string, target: string, locale = ''): string 
       if (word.length > 1 && word === word.toUpperCase()) return;
       texts[where.token] = text.slice(0, where.at) + c.toLowerCase() + text.slice(where.at + 1);
     } else {
-      if (!isLower(c)) return;
+      // A letter whose capital is two letters (ß → SS) stays as it is.
+      if (!isLower(c) || c.toUpperCase().length !== 1) return;
       texts[where.token] = text.slice(0, where.at) + c.toUpperCase() + text.slice(where.at + 1);
     }
     changed = true;
