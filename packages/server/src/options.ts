@@ -73,6 +73,11 @@ export interface ServerOptions {
   engineOrder?: EngineOrderOption;
   /** Settings of the remote engines (`openai`, `deepl`, …) the order names. */
   providers?: ProviderOptions;
+  /**
+   * Called for each segment that every engine of its list failed ("never worse": it was answered in the
+   * source language), with what each engine got wrong. Never holds a key.
+   */
+  onKeptSource?: (event: import('./engines/chain.js').KeptSource) => void;
   upstream?: UpstreamOptions;
   /** Engine outputs kept in memory, in units (a unit is a sentence or a tagged block). Default 50,000; 0 turns it off. */
   engineCacheEntries?: number;
@@ -142,6 +147,7 @@ export interface ResolvedOptions {
     readonly default: readonly BuiltInEngine[];
   };
   readonly providers: ProviderOptions;
+  readonly onKeptSource: ((event: import('./engines/chain.js').KeptSource) => void) | undefined;
 }
 
 function url(name: string, value: unknown, protocols: readonly string[]): string | undefined {
@@ -273,5 +279,6 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     metrics: options.metrics ?? true,
     ...engineOrder(options.engineOrder),
     providers: options.providers ?? {},
+    onKeptSource: options.onKeptSource,
   };
 }

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../src/cli-config.js';
+import type { KeptSource } from '../src/engines/chain.js';
 import type { TranslationEngine } from '../src/engines/engine.js';
 import { createEngineRegistry } from '../src/engines/registry.js';
 import { resolveOptions } from '../src/options.js';
@@ -77,9 +78,11 @@ describe('engine order', () => {
 describe('a server with de on openai and en-XA on pseudo', () => {
   let mock: LlmMock;
   let server: TestServer;
+  const kept: KeptSource[] = [];
   beforeAll(async () => {
     mock = await startLlmMock();
     server = await startTestServer({
+      onKeptSource: (event) => kept.push(event),
       engineOrder: { default: ['pseudo', 'apertium'], de: ['openai'] },
       providers: { openai: { baseUrl: mock.url, apiKey: 'sk-e2e', model: 'gpt-4o-mini', retryDelayMs: 5 } },
     });
@@ -131,5 +134,36 @@ describe('a server with de on openai and en-XA on pseudo', () => {
     } finally {
       mock.always = undefined;
     }
+    expect(kept).toEqual([]);
+  });
+
+  it('a segment the engine keeps failing is answered in the source language and reported', async () => {
+    mock.always = { kind: 'status', status: 400 };
+    try {
+      const glossary = await server.glossary('en', 'de', 'settings\tKonfiguration');
+      const reply = await server.translate({
+        text: ['Open the settings.'],
+        source_lang: 'EN',
+        target_lang: 'DE',
+        glossary_id: glossary,
+      });
+      // The engine refuses (a 400 is not retried): nothing answered, so the request fails as before.
+      expect(reply.status).toBe(503);
+    } finally {
+      mock.always = undefined;
+    }
+    const glossary = await server.glossary('en', 'de', 'settings\tKonfiguration');
+    const reply = await server.translate({
+      text: ['Open the settings.'],
+      source_lang: 'EN',
+      target_lang: 'DE',
+      glossary_id: glossary,
+    });
+    // The mock never uses the glossary's term: retried with a note, then kept in English and reported.
+    expect(reply.status).toBe(200);
+    expect(reply.data.translations[0].text).toBe('Open the settings.');
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({ source: 'en', target: 'de', text: 'Open the settings.' });
+    expect(kept[0]!.attempts.map((attempt) => attempt.engine)).toEqual(['openai', 'openai']);
   });
 });

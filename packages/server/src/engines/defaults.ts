@@ -56,5 +56,6 @@ export function createConfiguredRegistry(
   const detector = createSourceDetector();
   return createEngineRegistry(engines, order, {
     detect: (text, candidates) => detector.detect(text, candidates),
+    ...(options.onKeptSource ? { onKeptSource: options.onKeptSource } : {}),
   });
 }
