@@ -32,6 +32,7 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
+const TIMEOUT = 120_000;
 const majors = [
   { major: 5, pkg: 'vite5' },
   { major: 6, pkg: 'vite6' },
@@ -80,78 +81,90 @@ describe.each(majors)('Vite $major', ({ major, pkg }) => {
     ],
   });
 
-  it('builds the app and its en-XA version; the locale build is the same Vite, its base is /en-XA/', async () => {
-    ({ root, vite } = await appFor(pkg));
-    expect(vite.version.split('.')[0]).toBe(String(major));
-    await vite.build(config() as Vite.InlineConfig);
-    const dist = join(root, 'dist');
-    const page = await readFile(join(dist, 'en-XA', 'index.html'), 'utf8');
-    expect(page).toContain('<html lang="en-XA">');
-    const assets = await readdir(join(dist, 'assets'));
-    const chunks = await Promise.all(
-      assets
-        .filter((f) => f.endsWith('.js'))
-        .map(async (f) => [f, await readFile(join(dist, 'assets', f), 'utf8')]),
-    );
-    const withText = (text: string) => chunks.filter(([, code]) => code!.includes(text)).map(([f]) => f);
-    // One English app chunk, one en-XA app chunk, and shared without text: the lazy module and the
-    // dependencies' chunk the plugin splits off (the app sets no chunking).
-    expect(chunks).toHaveLength(4);
-    expect(withText('Math.round(')).toEqual([expect.stringMatching(/^vendor-/)]);
-    const [english] = withText('Tide tables');
-    expect(english).toBeDefined();
-    const localized = chunks.find(
-      ([f, code]) => f !== english && code!.includes('<main') === false && /Ŧ|ţ|ĥ/.test(code!),
-    );
-    expect(localized, 'an en-XA chunk with pseudo-localized text').toBeDefined();
-    expect(withText('toFixed(1)')).toHaveLength(1); // the shared chunk, emitted once
-    expect(page).toContain(`/assets/${localized![0]}`);
-    expect(chunks.find(([f]) => f === english)![1]).not.toContain('/en-XA/');
-    expect(localized![1]).toMatch(/["'`]\/en-XA\/["'`]/); // import.meta.env.BASE_URL in the locale build
-    expect(localized![1]).toContain('./images/logo.svg');
-  });
+  it(
+    'builds the app and its en-XA version; the locale build is the same Vite, its base is /en-XA/',
+    async () => {
+      ({ root, vite } = await appFor(pkg));
+      expect(vite.version.split('.')[0]).toBe(String(major));
+      await vite.build(config() as Vite.InlineConfig);
+      const dist = join(root, 'dist');
+      const page = await readFile(join(dist, 'en-XA', 'index.html'), 'utf8');
+      expect(page).toContain('<html lang="en-XA">');
+      const assets = await readdir(join(dist, 'assets'));
+      const chunks = await Promise.all(
+        assets
+          .filter((f) => f.endsWith('.js'))
+          .map(async (f) => [f, await readFile(join(dist, 'assets', f), 'utf8')]),
+      );
+      const withText = (text: string) => chunks.filter(([, code]) => code!.includes(text)).map(([f]) => f);
+      // One English app chunk, one en-XA app chunk, and shared without text: the lazy module and the
+      // dependencies' chunk the plugin splits off (the app sets no chunking).
+      expect(chunks).toHaveLength(4);
+      expect(withText('Math.round(')).toEqual([expect.stringMatching(/^vendor-/)]);
+      const [english] = withText('Tide tables');
+      expect(english).toBeDefined();
+      const localized = chunks.find(
+        ([f, code]) => f !== english && code!.includes('<main') === false && /Ŧ|ţ|ĥ/.test(code!),
+      );
+      expect(localized, 'an en-XA chunk with pseudo-localized text').toBeDefined();
+      expect(withText('toFixed(1)')).toHaveLength(1); // the shared chunk, emitted once
+      expect(page).toContain(`/assets/${localized![0]}`);
+      expect(chunks.find(([f]) => f === english)![1]).not.toContain('/en-XA/');
+      expect(localized![1]).toMatch(/["'`]\/en-XA\/["'`]/); // import.meta.env.BASE_URL in the locale build
+      expect(localized![1]).toContain('./images/logo.svg');
+    },
+    TIMEOUT,
+  );
 
-  it('vite preview serves /en-XA/ routes with the en-XA page and page-relative assets from the app', async () => {
-    const preview = await vite.preview({
-      ...(config() as Vite.InlineConfig),
-      preview: { port: 0, host: '127.0.0.1' },
-    });
-    try {
-      const url = preview.resolvedUrls!.local[0]!.replace(/\/$/, '');
-      const get = (path: string, accept = 'text/html') => fetch(`${url}${path}`, { headers: { accept } });
-      for (const path of ['/en-XA/', '/en-XA/harbours/north', '/en-XA/harbours/north/']) {
-        const res = await get(path);
-        expect(res.status, path).toBe(200);
-        expect(await res.text(), path).toContain('<html lang="en-XA">');
+  it(
+    'vite preview serves /en-XA/ routes with the en-XA page and page-relative assets from the app',
+    async () => {
+      const preview = await vite.preview({
+        ...(config() as Vite.InlineConfig),
+        preview: { port: 0, host: '127.0.0.1' },
+      });
+      try {
+        const url = preview.resolvedUrls!.local[0]!.replace(/\/$/, '');
+        const get = (path: string, accept = 'text/html') => fetch(`${url}${path}`, { headers: { accept } });
+        for (const path of ['/en-XA/', '/en-XA/harbours/north', '/en-XA/harbours/north/']) {
+          const res = await get(path);
+          expect(res.status, path).toBe(200);
+          expect(await res.text(), path).toContain('<html lang="en-XA">');
+        }
+        const english = await get('/harbours/north');
+        expect(await english.text()).toContain('<html lang="en">');
+        // `./images/logo.svg` seen from `/en-XA/`: the app's public file.
+        const logo = await get('/en-XA/images/logo.svg', '*/*');
+        expect(logo.status).toBe(200);
+        expect(await logo.text()).toContain('<svg');
+        const missing = await get('/en-XA/assets/nothing-here.js', '*/*');
+        expect(await missing.text()).not.toContain('<html lang="en-XA">');
+      } finally {
+        await preview.close();
       }
-      const english = await get('/harbours/north');
-      expect(await english.text()).toContain('<html lang="en">');
-      // `./images/logo.svg` seen from `/en-XA/`: the app's public file.
-      const logo = await get('/en-XA/images/logo.svg', '*/*');
-      expect(logo.status).toBe(200);
-      expect(await logo.text()).toContain('<svg');
-      const missing = await get('/en-XA/assets/nothing-here.js', '*/*');
-      expect(await missing.text()).not.toContain('<html lang="en-XA">');
-    } finally {
-      await preview.close();
-    }
-  });
+    },
+    TIMEOUT,
+  );
 
-  it('the dev server serves /en-XA/ routes with the en-XA page', async () => {
-    const dev = await vite.createServer({
-      ...(config() as Vite.InlineConfig),
-      server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
-    });
-    try {
-      await dev.listen();
-      const url = dev.resolvedUrls!.local[0]!.replace(/\/$/, '');
-      const res = await fetch(`${url}/en-XA/harbours/north`, { headers: { accept: 'text/html' } });
-      expect(res.status).toBe(200);
-      const html = await res.text();
-      expect(html).toContain('<html lang="en-XA">');
-      expect(html).toContain('/src/main.jsx');
-    } finally {
-      await dev.close();
-    }
-  });
+  it(
+    'the dev server serves /en-XA/ routes with the en-XA page',
+    async () => {
+      const dev = await vite.createServer({
+        ...(config() as Vite.InlineConfig),
+        server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
+      });
+      try {
+        await dev.listen();
+        const url = dev.resolvedUrls!.local[0]!.replace(/\/$/, '');
+        const res = await fetch(`${url}/en-XA/harbours/north`, { headers: { accept: 'text/html' } });
+        expect(res.status).toBe(200);
+        const html = await res.text();
+        expect(html).toContain('<html lang="en-XA">');
+        expect(html).toContain('/src/main.jsx');
+      } finally {
+        await dev.close();
+      }
+    },
+    TIMEOUT,
+  );
 });
