@@ -11,7 +11,7 @@ import { checkSpelling } from './checks/spelling.js';
 import { checkWhitespace } from './checks/whitespace.js';
 import type { Check, CheckInput } from './finding.js';
 import { maskMarkup } from './markup.js';
-import { codePointOffset } from './spans.js';
+import { codePointOffsets } from './spans.js';
 import {
   CATEGORY_OF_CHECK,
   CHECK_NAMES,
@@ -74,13 +74,15 @@ export function evaluateSegmentDetailed(
   const disabled = new Set(options.disable ?? []);
   const empty = input.translation.trim() === '';
   const issues: DetailedQualityIssue[] = [];
+  const translationOffset = codePointOffsets(input.translation);
+  const sourceOffset = codePointOffsets(input.source);
   for (const check of CHECKS) {
     for (const finding of check(input)) {
       if (disabled.has(finding.check)) continue;
       // An empty translation is one problem, not one per missing tag or number.
       if (empty && finding.check !== 'empty_target') continue;
-      const start = codePointOffset(input.translation, finding.start);
-      const end = codePointOffset(input.translation, finding.end);
+      const start = translationOffset(finding.start);
+      const end = translationOffset(finding.end);
       const source = finding.source;
       issues.push({
         check: finding.check,
@@ -93,8 +95,8 @@ export function evaluateSegmentDetailed(
         sourceSpans: source
           ? [
               {
-                start: codePointOffset(input.source, source.start),
-                end: codePointOffset(input.source, source.end),
+                start: sourceOffset(source.start),
+                end: sourceOffset(source.end),
               },
             ]
           : [],

@@ -29,7 +29,7 @@ function termIndex(text: string, term: string): number {
   while (true) {
     const index = text.indexOf(term, from);
     if (index < 0) return -1;
-    const before = text.slice(0, index).at(-1) ?? ' ';
+    const before = text[index - 1] ?? ' ';
     const after = text[index + term.length] ?? ' ';
     if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return index;
     from = index + 1;

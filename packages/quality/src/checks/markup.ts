@@ -15,12 +15,16 @@ function compare(
 ): Finding[] {
   const findings: Finding[] = [];
   // The source's occurrences of each tag or placeholder, matched first to last; those left over are missing.
-  const unmatched = new Map<string, MarkupToken[]>();
-  for (const token of source) unmatched.set(token.key, [...(unmatched.get(token.key) ?? []), token]);
+  const unmatched = new Map<string, { tokens: MarkupToken[]; used: number }>();
+  for (const token of source) {
+    const known = unmatched.get(token.key);
+    if (known) known.tokens.push(token);
+    else unmatched.set(token.key, { tokens: [token], used: 0 });
+  }
   for (const token of target) {
     const left = unmatched.get(token.key);
-    if (left && left.length > 0) {
-      left.shift();
+    if (left && left.used < left.tokens.length) {
+      left.used++;
       continue;
     }
     findings.push({
@@ -32,7 +36,7 @@ function compare(
     });
   }
   for (const left of unmatched.values()) {
-    for (const original of left) {
+    for (const original of left.tokens.slice(left.used)) {
       findings.push({
         check: kind === 'tag' ? 'missing_tag' : 'missing_placeholder',
         severity: kind === 'tag' ? 'major' : 'critical',

@@ -21,8 +21,10 @@ export const checkNumbers: Check = (input) => {
   const target = findNumbers(maskLinks(input.maskedTranslation));
   const { extra, missing } = diffTokens(source, target);
   const findings: Finding[] = [];
+  let replacedCount = 0;
   for (const token of extra) {
-    const replaced = missing.shift();
+    const replaced = missing[replacedCount];
+    if (replaced) replacedCount++;
     findings.push({
       check: 'number_mismatch',
       severity: 'major',
@@ -35,7 +37,7 @@ export const checkNumbers: Check = (input) => {
       ...(replaced ? { source: { start: replaced.start, end: replaced.end } } : {}),
     });
   }
-  for (const token of missing) {
+  for (const token of missing.slice(replacedCount)) {
     findings.push({
       check: 'number_mismatch',
       severity: 'major',

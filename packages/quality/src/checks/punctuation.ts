@@ -19,7 +19,7 @@ const FINAL_CLASSES: Readonly<Record<string, string>> = {
 };
 
 /** Closing quotes and brackets that may follow the final mark ("Go." vs « Allez. »). */
-const CLOSERS = /[\s"'»«”“’‘)\]）」』]+$/u;
+const CLOSER = /[\s"'»«”“’‘)\]）」』]/u;
 
 /** The translation ends with the same kind of punctuation as the source (a period, a question mark...). */
 export const checkPunctuation: Check = (input) => {
@@ -48,7 +48,10 @@ interface FinalMark {
 }
 
 function finalMark(text: string, language: string | undefined): FinalMark {
-  const trimmed = text.replace(CLOSERS, '');
+  // A backward scan (a `[…]+$` pattern tries every position: quadratic in long runs of spaces).
+  let end = text.length;
+  while (end > 0 && CLOSER.test(text[end - 1]!)) end--;
+  const trimmed = text.slice(0, end);
   if (trimmed.endsWith('...')) return { kind: 'ellipsis', index: trimmed.length - 3, length: 3 };
   const last = trimmed.at(-1) ?? '';
   // In Greek ";" is the question mark.

@@ -6,16 +6,23 @@ export function diffTokens<T extends { readonly value: string; readonly start?: 
   source: readonly T[],
   target: readonly T[],
 ): { extra: T[]; missing: T[] } {
-  const unmatched = new Map<string, T[]>();
-  for (const token of source) unmatched.set(token.value, [...(unmatched.get(token.value) ?? []), token]);
+  // Each value's occurrences in the source and how many the translation has used (first to last): linear.
+  const unmatched = new Map<string, { tokens: T[]; used: number }>();
+  for (const token of source) {
+    const known = unmatched.get(token.value);
+    if (known) known.tokens.push(token);
+    else unmatched.set(token.value, { tokens: [token], used: 0 });
+  }
   const extra: T[] = [];
   for (const token of target) {
     const left = unmatched.get(token.value);
     // The source's occurrences are matched first to last; those left over are the missing ones.
-    if (left && left.length > 0) left.shift();
+    if (left && left.used < left.tokens.length) left.used++;
     else extra.push(token);
   }
-  const missing = [...unmatched.values()].flat().sort((a, b) => sourceOrder(a) - sourceOrder(b));
+  const missing = [...unmatched.values()]
+    .flatMap((left) => left.tokens.slice(left.used))
+    .sort((a, b) => sourceOrder(a) - sourceOrder(b));
   return { extra, missing };
 }
 

@@ -14,8 +14,8 @@ export const checkWhitespace: Check = (input) => {
       end: targetLead.length,
     });
   }
-  const sourceTrail = /\s*$/.exec(input.source)![0];
-  const targetTrail = /\s*$/.exec(input.translation)![0];
+  const sourceTrail = trailingWhitespace(input.source);
+  const targetTrail = trailingWhitespace(input.translation);
   if (sourceTrail !== targetTrail && input.translation.trim() !== '') {
     findings.push({
       check: 'trailing_whitespace',
@@ -31,4 +31,11 @@ export const checkWhitespace: Check = (input) => {
 function describe(whitespace: string): string {
   if (whitespace === '') return 'none';
   return JSON.stringify(whitespace);
+}
+
+/** The whitespace `text` ends with (a backward scan: `/\s*$/` tries every position, quadratic in long runs). */
+export function trailingWhitespace(text: string): string {
+  let start = text.length;
+  while (start > 0 && /\s/.test(text[start - 1]!)) start--;
+  return text.slice(start);
 }
