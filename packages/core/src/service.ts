@@ -22,7 +22,21 @@ export interface ServiceConnection {
   readonly url: string;
   /** Whether this process started the server. */
   readonly embedded: boolean;
+  /**
+   * Embedded server: the segments every engine of their list failed since it started (answered in the
+   * source language: "never worse"), with what each engine got wrong; the last 1,000. Empty for a remote
+   * service (it does not tell).
+   */
+  untranslated(): readonly UntranslatedSegment[];
   close(): Promise<void>;
+}
+
+export interface UntranslatedSegment {
+  readonly source: string;
+  readonly target: string;
+  /** The segment as sent to the engines (inline codes as `<g id>`/`<x id/>`). */
+  readonly text: string;
+  readonly attempts: readonly { readonly engine: string; readonly problems: readonly string[] }[];
 }
 
 /** Throws a `TypeError` when a remote `url` is given without an `apiKey`. */
@@ -33,7 +47,7 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
       throw new TypeError(`GLOSSA_API_KEY is not set: a key is needed for the service at ${url}`);
     }
     const client = new GlossaClient({ authKey: apiKey, serverUrl: url });
-    return { client, url, embedded: false, close: async () => {} };
+    return { client, url, embedded: false, untranslated: () => [], close: async () => {} };
   }
   const { startServer } = await importOptional(
     '@glossa/server',
@@ -43,7 +57,12 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
       "(or the config's service.url) to use a running service.",
   );
   const { engines } = options;
+  const untranslated: UntranslatedSegment[] = [];
   const server = await startServer({
+    onKeptSource: (event: UntranslatedSegment) => {
+      if (untranslated.length >= 1_000) untranslated.shift();
+      untranslated.push(event);
+    },
     dataDir,
     port: 0,
     freePort: 0,
@@ -60,6 +79,7 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
     client: new GlossaClient({ authKey: key, serverUrl }),
     url: serverUrl,
     embedded: true,
+    untranslated: () => untranslated,
     close: () => server.close(),
   };
 }

@@ -3,6 +3,8 @@
  * server started with them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,6 +72,73 @@ describe('engines section', () => {
         /distinct names/,
       );
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('segments every engine failed are reported by untranslated() (a chat-completions double that echoes)', async () => {
+    // Answers every segment with its source text: the chain retries once, then keeps the source.
+    const echo = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      request.on('end', () => {
+        const messages = (JSON.parse(body) as { messages: { role: string; content: string }[] }).messages;
+        const { segments } = JSON.parse(messages.find((m) => m.role === 'user')!.content) as {
+          segments: { id: string; text: string }[];
+        };
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            id: 'c',
+            object: 'chat.completion',
+            created: 0,
+            model: 'echo',
+            choices: [
+              {
+                index: 0,
+                finish_reason: 'stop',
+                logprobs: null,
+                message: {
+                  role: 'assistant',
+                  refusal: null,
+                  content: JSON.stringify({ translations: segments }),
+                },
+              },
+            ],
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const dataDir = mkdtempSync(join(tmpdir(), 'glossa-core-engines-'));
+    try {
+      const service = await connectService({
+        dataDir,
+        engines: {
+          order: { default: ['pseudo'], de: ['openai'] },
+          providers: {
+            openai: { baseUrl: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1`, model: 'echo' },
+          },
+        },
+      });
+      try {
+        const result = await service.client.translateText('The cache is cleared when the model changes.', {
+          sourceLang: 'en',
+          targetLang: 'de',
+        });
+        expect(result.text).toBe('The cache is cleared when the model changes.');
+        expect(service.untranslated()).toHaveLength(1);
+        expect(service.untranslated()[0]).toMatchObject({ source: 'en', target: 'de' });
+        expect(service.untranslated()[0]!.attempts[0]!.problems).toContain(
+          'the source was returned untranslated',
+        );
+      } finally {
+        await service.close();
+      }
+    } finally {
+      echo.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
