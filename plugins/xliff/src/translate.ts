@@ -1,5 +1,12 @@
 /** `translateXliff`: fills the missing targets of an XLIFF file in place and sets their state. */
-import { parseInline, type Segment, serializeInline, verifyCodes } from '@glossa/core';
+import {
+  inlinePlainText,
+  notProse,
+  parseInline,
+  type Segment,
+  serializeInline,
+  verifyCodes,
+} from '@glossa/core';
 import { XliffError } from './errors.js';
 import { fitIcuTarget, icuShapeProblem } from './icu.js';
 import { writeWithMarkup } from './inline.js';
@@ -81,11 +88,16 @@ export async function translateXliff(
           segment: { key, source: segment.source, ...notes, ...maxLength },
         });
       }
-  const targets = pending.length === 0 ? [] : await options.translate(pending.map((item) => item.segment));
-  if (!Array.isArray(targets) || targets.length !== pending.length)
+  // A unit whose text is not prose (a URL, code, an identifier, numbers) is copied, never sent.
+  const copied = pending.map(({ source }) => notProse(inlinePlainText(source)) !== undefined);
+  const sent = pending.filter((_, i) => !copied[i]);
+  const returned = sent.length === 0 ? [] : await options.translate(sent.map((item) => item.segment));
+  if (!Array.isArray(returned) || returned.length !== sent.length)
     throw new TypeError(
-      `translateXliff: translate() must return ${pending.length} targets, got ${Array.isArray(targets) ? targets.length : typeof targets}`,
+      `translateXliff: translate() must return ${sent.length} targets, got ${Array.isArray(returned) ? returned.length : typeof returned}`,
     );
+  let next = 0;
+  const targets = pending.map((item, i) => (copied[i] ? item.source : returned[next++]));
   const edits: Edit[] = [];
   const kept: { key: string; reason: string }[] = [];
   const marksByUnit = new Map<XmlElement, string[]>();

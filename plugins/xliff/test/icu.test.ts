@@ -79,3 +79,25 @@ describe('an XLIFF file with no units', () => {
     ).toThrow(/no source language/);
   });
 });
+
+describe('units that are not prose', () => {
+  it('are copied to the target and never sent', async () => {
+    const xliff = `<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file original="f" source-language="en"><body>
+<trans-unit id="url"><source>https://example.com/docs/#anchor</source></trans-unit>
+<trans-unit id="css"><source>:root { --accent: #007bff; }</source></trans-unit>
+<trans-unit id="text"><source>Hello world</source></trans-unit>
+</body></file></xliff>`;
+    const sent: string[] = [];
+    const result = await translateXliff(xliff, {
+      translate: async (segments) => {
+        sent.push(...segments.map((s) => s.key));
+        return segments.map((s) => `¡${s.source}!`);
+      },
+    });
+    expect(sent).toEqual(['text']);
+    expect(result.filled).toBe(3);
+    expect(result.xliff).toContain('<target state="translated">https://example.com/docs/#anchor</target>');
+    expect(result.xliff).toContain('<target state="translated">:root { --accent: #007bff; }</target>');
+    expect(result.xliff).toContain('<target state="translated">¡Hello world!</target>');
+  });
+});
