@@ -62,10 +62,14 @@ export function translatableAttributes(element: Element): [string, string][] {
   return found;
 }
 
-/** `translate="no"` / `class="notranslate"` → false, `translate="yes"` → true, otherwise inherited. */
+/**
+ * `translate="no"` / `class="notranslate"` → false, `translate="yes"` → true, otherwise inherited.
+ * Vue's `v-pre` (content shown exactly as written, `{{ }}` included) → false.
+ */
 export function translateState(element: Element, inherited: boolean): boolean {
   const translate = stringOf(element.properties['translate']).toLowerCase();
   if (translate === 'no') return false;
+  if ('v-pre' in element.properties || 'vPre' in element.properties) return false;
   if (translate === 'yes') return true;
   const classes = element.properties['className'];
   if (Array.isArray(classes) && classes.includes('notranslate')) return false;

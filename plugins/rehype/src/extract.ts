@@ -146,7 +146,7 @@ class Extractor {
     while (last >= first && blank(run[last]!)) last--;
     if (first > last) return;
     const nodes = run.slice(first, last + 1);
-    const builder = new RunBuilder();
+    const builder = new RunBuilder(this.options.interpolation);
     for (const node of nodes) builder.add(node, translatable);
     if (!builder.hasText) return;
     // Leading and trailing whitespace stays outside the segment, as written.
@@ -176,10 +176,27 @@ class RunBuilder {
   hasText = false;
   #next = 1;
 
+  /** `interpolation`: Vue's `{{ … }}` in text is a standalone code. */
+  constructor(private readonly interpolation = false) {}
+
+  #text(value: string): void {
+    this.source += escapeXmlText(value.replace(/[ \t\n\r\f]+/g, ' '));
+    if (/\p{L}/u.test(value)) this.hasText = true;
+  }
+
   add(node: Text | Comment | Element | ElementContent, translatable: boolean): void {
     if (node.type === 'text') {
-      this.source += escapeXmlText(node.value.replace(/[ \t\n\r\f]+/g, ' '));
-      if (/\p{L}/u.test(node.value)) this.hasText = true;
+      if (!this.interpolation || !node.value.includes('{{')) {
+        this.#text(node.value);
+        return;
+      }
+      let at = 0;
+      for (const match of node.value.matchAll(/\{\{[\s\S]*?\}\}/g)) {
+        this.#text(node.value.slice(at, match.index));
+        this.#standalone({ literal: match[0] });
+        at = match.index + match[0].length;
+      }
+      this.#text(node.value.slice(at));
       return;
     }
     const whole = { start: start(node)!, end: end(node)! };

@@ -10,6 +10,7 @@ import { tomlFields, yamlFields } from './frontmatter.js';
 import { type MarkdownOptions, type ResolvedMarkdownOptions, resolveMarkdownOptions } from './options.js';
 import { markdownParser } from './parser.js';
 import { endOf, PhrasingBuilder, positioned, startOf } from './phrasing.js';
+import { createSlugger } from './slugs.js';
 
 /** A content problem found while extracting (reported on the file by the plugin). */
 export interface ExtractMessage {
@@ -39,6 +40,8 @@ class Extractor {
   readonly codes: Record<string, CodeMap> = {};
   readonly messages: ExtractMessage[] = [];
   readonly #counters = new Map<string, number>();
+  /** Heading ids of this file, as its framework computes them (see `headingSlugs`). */
+  #slugger: ((text: string) => string) | undefined;
   readonly lineStarts: number[] = [0];
   #ignoreStart: number | undefined;
 
@@ -138,10 +141,29 @@ class Extractor {
         if (this.options.features.snippets && /^<<<[ \t]/.test(this.#source(node))) return;
         this.#phrasing(node as Parent, node.type, false);
         return;
-      case 'heading':
-        if (this.options.features.headingIds) this.#dropHeadingId(node as Parent);
+      case 'heading': {
+        const explicit = this.options.features.headingIds && this.#dropHeadingId(node as Parent);
+        const slugs = this.options.features.headingSlugs;
+        const before = this.spans.length;
         this.#phrasing(node as Parent, node.type, false);
+        if (slugs === 'none' || explicit) return;
+        // Docusaurus finds `{#id}` on ATX heading lines only (not in a quote or list item, not setext).
+        const lineStart = this.text.lastIndexOf('\n', startOf(node) - 1) + 1;
+        const atx = /^[ \t]{0,3}#/.test(this.text.slice(lineStart, endOf(node)));
+        this.#slugger ??= createSlugger(slugs);
+        const slug = this.#slugger(headingText(node as Parent));
+        if (slugs === 'github' && !atx) return;
+        const span = this.spans[before];
+        if (span && this.spans.length === before + 1 && slug !== '') {
+          // Keeps the source's id on the translated heading: `## Título {#title}`.
+          const frame = span.format.frame ?? ((rendered: string) => rendered);
+          this.spans[before] = {
+            ...span,
+            format: { ...span.format, frame: (rendered) => `${frame(rendered)} {#${slug}}` },
+          };
+        }
         return;
+      }
       case 'blockquote':
         if (this.options.features.alerts) this.#dropAlertMarker(node as Parent);
         this.flow(node as Parent);
@@ -183,12 +205,17 @@ class Extractor {
     return node.position ? this.text.slice(startOf(node), endOf(node)) : '';
   }
 
-  /** `## Title {#id}`: the anchor is not part of the text (the heading's last text node is cut short). */
-  #dropHeadingId(heading: Parent): void {
+  /**
+   * `## Title {#id}`: the anchor is not part of the text (the heading's last text node is cut short).
+   * Whether the heading has one (in MDX, the parser saw spaces there: read from the source line).
+   */
+  #dropHeadingId(heading: Parent): boolean {
+    if (this.options.mdx)
+      return /\{#[^{}\s]+\}[ \t]*$/.test(this.text.slice(startOf(heading), endOf(heading)));
     const last = heading.children.at(-1) as (Node & { value?: string }) | undefined;
-    if (last?.type !== 'text' || !last.position || typeof last.value !== 'string') return;
+    if (last?.type !== 'text' || !last.position || typeof last.value !== 'string') return false;
     const anchor = /[ \t]*\{#[^{}\s]+\}[ \t]*$/.exec(this.#source(last));
-    if (!anchor || !last.value.endsWith(anchor[0].trim())) return;
+    if (!anchor || !last.value.endsWith(anchor[0].trim())) return false;
     const cut = last.value.length - last.value.trimEnd().length + anchor[0].trim().length;
     last.value = last.value.slice(0, last.value.length - cut).trimEnd();
     last.position = {
@@ -196,6 +223,7 @@ class Extractor {
       end: { ...last.position.end, offset: endOf(last) - anchor[0].length },
     };
     if (last.value === '') heading.children.pop();
+    return true;
   }
 
   /** `> [!NOTE]`: a GitHub alert's marker line is not part of the text. */
@@ -249,8 +277,7 @@ class Extractor {
       this.message(startOf(node), `a ${node.type} whose inline nodes have no source position: left as is`);
       return;
     }
-    const interpolation = this.options.features.interpolation;
-    const builder = new PhrasingBuilder((inline) => this.#nested(inline), this.text, interpolation);
+    const builder = new PhrasingBuilder((inline) => this.#nested(inline), this.text, this.options.features);
     builder.addChildren(node);
     if (!builder.hasText) return;
     const { mdx, math } = this.options;
@@ -356,7 +383,8 @@ class Extractor {
     }
     const shift = (piece: Piece): Piece =>
       'literal' in piece ? piece : { start: piece.start + offset, end: piece.end + offset };
-    for (const whole of extractHtml(node.value, { fragment: true }).spans) {
+    const interpolation = this.options.features.interpolation;
+    for (const whole of extractHtml(node.value, { fragment: true, interpolation }).spans) {
       const span = withoutOuterPair(whole, node.value);
       const codes = span.codes.map((code) => ({
         ...code,
@@ -415,6 +443,21 @@ function withoutOuterPair<
   return { ...span, start, end, source, codes: span.codes.slice(1) };
 }
 
+/** A heading's text as the frameworks slug it: its text and inline code, without markup. */
+function headingText(node: Node): string {
+  if (node.type === 'text' || node.type === 'inlineCode') return (node as Node & { value: string }).value;
+  const children = (node as Partial<Parent>).children;
+  return children ? children.map(headingText).join('') : '';
+}
+
+/** `## Title {#id}` → `## Title       ` (same length, so every offset holds). */
+function blankHeadingIds(text: string): string {
+  return text.replace(
+    /^([ \t]{0,3}#{1,6}[ \t].*?)([ \t]*\{#[^{}\s]+\})([ \t]*)$/gm,
+    (_, head, id, tail) => `${head}${' '.repeat(id.length)}${tail}`,
+  );
+}
+
 /** Extracts the segments of a Markdown (or MDX) text. Content problems are listed in `messages`. */
 export function extract(text: string, options?: MarkdownOptions): MarkdownExtraction {
   if (typeof text !== 'string')
@@ -426,7 +469,11 @@ export function extract(text: string, options?: MarkdownOptions): MarkdownExtrac
     lineContainers === 'none'
       ? []
       : findContainerFences(text, extractor.lineStarts, lineContainers === 'legacy');
-  extractor.flow(markdownParser(resolved).parse(blankFences(text, fences)) as Parent);
+  let parsed = blankFences(text, fences);
+  // MDX would read `{#id}` as an expression (Docusaurus strips heading ids before MDX does): the parser
+  // sees spaces there, the bytes stay as written.
+  if (resolved.mdx && resolved.features.headingIds) parsed = blankHeadingIds(parsed);
+  extractor.flow(markdownParser(resolved).parse(parsed) as Parent);
   for (const fence of fences) if (fence.title) extractor.containerTitle(fence.title.start, fence.title.end);
   extractor.finish();
   const { segments, codes, spans, messages } = extractor;

@@ -86,7 +86,8 @@ function guardAutolinks(rendered: string, autolinks: readonly Autolink[]): strin
     for (let at = out.indexOf(text, from); at !== -1; at = out.indexOf(text, from)) {
       const before = out[at - 1];
       const after = out.slice(at + text.length, at + text.length + 2);
-      const safeBefore = before === undefined || /[\s(*_~]/.test(before);
+      // `<` too: `<https://a.b/c d>` is text around a literal autolink, as the source has it.
+      const safeBefore = before === undefined || /[\s(*_~<]/.test(before);
       const safeAfter = after === '' || /^(\s|[.,:;!?]($|\s))/.test(after);
       if (safeBefore && safeAfter) {
         from = at + text.length;

@@ -26,6 +26,15 @@ export interface DialectFeatures {
   readonly snippets: boolean;
   /** Vue's `{{ expression }}` in text (VitePress): kept as a code. */
   readonly interpolation: boolean;
+  /** An inline footnote `^[note]` (markdown-it-footnote, VitePress): its markers stay as written around the note. */
+  readonly inlineFootnotes: boolean;
+  /** Emoji shortcodes (`:tada:`): kept as codes, never translated or pseudo-localized. */
+  readonly emoji: boolean;
+  /**
+   * A translated heading without an explicit id gets its source's id as `{#id}`, computed as the
+   * framework does (VitePress, Docusaurus), so links to it keep working.
+   */
+  readonly headingSlugs: 'vitepress' | 'github' | 'none';
   /** remark-directive: `:::type[label]{attrs}` containers, `::leaf[label]`, `:text[label]`. */
   readonly directives: boolean;
 }
@@ -115,6 +124,9 @@ function dialectFeatures(dialect: MarkdownDialect, mdx: boolean): DialectFeature
     headingIds: dialect === 'auto' || dialect === 'vitepress' || dialect === 'docusaurus',
     toc: dialect === 'auto' || dialect === 'vitepress',
     interpolation: dialect === 'vitepress' || (dialect === 'auto' && !mdx),
+    inlineFootnotes: dialect === 'vitepress' || (dialect === 'auto' && !mdx),
+    emoji: common,
+    headingSlugs: dialect === 'vitepress' ? 'vitepress' : dialect === 'docusaurus' ? 'github' : 'none',
     snippets: dialect === 'vitepress' || (dialect === 'auto' && !mdx),
     lineContainers:
       dialect === 'vitepress' || (dialect === 'auto' && !mdx)

@@ -7,6 +7,7 @@
 import type { CodeSpan, Piece } from '@glossa/core';
 import { escapeXmlText } from '@glossa/core';
 import type { Node, Parent } from 'unist';
+import type { DialectFeatures } from './options.js';
 
 export const startOf = (node: Node) => node.position!.start.offset!;
 export const endOf = (node: Node) => node.position!.end.offset!;
@@ -40,8 +41,12 @@ export class PhrasingBuilder {
   constructor(
     private readonly nested: NestedSpans,
     private readonly text: string,
-    /** Vue's `{{ … }}` in text is a code (VitePress). */
-    private readonly interpolation = false,
+    /** Vue's `{{ … }}`, inline footnotes and emoji shortcodes in text (by dialect). */
+    private readonly features: Pick<DialectFeatures, 'interpolation' | 'inlineFootnotes' | 'emoji'> = {
+      interpolation: false,
+      inlineFootnotes: false,
+      emoji: false,
+    },
   ) {}
 
   private source0(node: Node): string {
@@ -67,11 +72,55 @@ export class PhrasingBuilder {
     this.source += '</g>';
   }
 
+  /**
+   * A text node's value: plain text, with Vue's `{{ … }}` and emoji shortcodes as standalone codes and
+   * an inline footnote's `^[` … `]` as a pair around its note.
+   */
+  #textValue(value: string): void {
+    const patterns: string[] = [];
+    if (this.features.interpolation) patterns.push('\\{\\{[\\s\\S]*?\\}\\}');
+    if (this.features.emoji) patterns.push(':[a-z0-9_+-]*[a-z][a-z0-9_+-]*:');
+    if (this.features.inlineFootnotes) patterns.push('\\^\\[[^\\[\\]]*\\]');
+    if (patterns.length === 0) {
+      this.addText(value);
+      return;
+    }
+    let at = 0;
+    for (const match of value.matchAll(new RegExp(patterns.join('|'), 'g'))) {
+      this.addText(value.slice(at, match.index));
+      const found = match[0];
+      if (found.startsWith('^[') && /\p{L}/u.test(found)) {
+        this.paired({ literal: '^[' }, { literal: ']' }, () => this.addText(found.slice(2, -1)));
+      } else this.standalone({ literal: found });
+      at = match.index + found.length;
+    }
+    this.addText(value.slice(at));
+  }
+
   /** Adds the phrasing children of `parent`, in order. */
   addChildren(parent: Parent): void {
     const children = parent.children;
     for (let index = 0; index < children.length; index++) {
       const child = children[index]!;
+      // Inline HTML with Vue's `v-pre` (`<span v-pre>{{ raw }}</span>`): shown as written, one code.
+      const vPre =
+        child.type === 'html'
+          ? /^<([A-Za-z][\w-]*)\b[^>]*\sv-pre\b/.exec((child as Node & { value: string }).value)
+          : null;
+      if (vPre) {
+        const closing = `</${vPre[1]!.toLowerCase()}>`;
+        const end = children.findIndex(
+          (c, i) =>
+            i > index &&
+            c.type === 'html' &&
+            (c as Node & { value: string }).value.toLowerCase().replace(/\s+/g, '') === closing,
+        );
+        if (end !== -1) {
+          this.standalone({ start: startOf(child), end: endOf(children[end]!) });
+          index = end;
+          continue;
+        }
+      }
       const nextStart = index + 1 < children.length ? startOf(children[index + 1]!) : endOf(parent);
       this.addNode(child, nextStart);
     }
@@ -94,21 +143,9 @@ export class PhrasingBuilder {
   private addNode(node: Node, nextStart: number): void {
     const whole = { start: startOf(node), end: endOf(node) };
     switch (node.type) {
-      case 'text': {
-        const { value } = node as Node & { value: string };
-        if (!this.interpolation || !value.includes('{{')) {
-          this.addText(value);
-          return;
-        }
-        let at = 0;
-        for (const match of value.matchAll(/\{\{[\s\S]*?\}\}/g)) {
-          this.addText(value.slice(at, match.index));
-          this.standalone({ literal: match[0] });
-          at = match.index + match[0].length;
-        }
-        this.addText(value.slice(at));
+      case 'text':
+        this.#textValue((node as Node & { value: string }).value);
         return;
-      }
       case 'emphasis':
       case 'strong':
       case 'delete':

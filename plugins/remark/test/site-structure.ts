@@ -109,5 +109,7 @@ const processors = {
 
 /** The tree @mdx-js/mdx parses a page into (as Docusaurus and Starlight do), without text. */
 export function mdxStructure(text: string, format: 'mdx' | 'md'): unknown {
-  return maskMdx(processors[format].parse(text));
+  // Docusaurus escapes heading ids (`## Title {#id}`) before MDX reads them (its `mdx1Compat.headingIds`).
+  const escaped = text.replace(/^([ \t]{0,3}#{1,6}[ \t].*?)\{#([^{}\s]+)\}([ \t]*)$/gm, '$1\\{#$2\\}$3');
+  return maskMdx(processors[format].parse(escaped));
 }

@@ -36,7 +36,11 @@ function mask(node: unknown, key = '', verbatim = false): unknown {
 
 /** Markdown: the HTML tree it renders to (GFM, math). MDX: the syntax tree (it renders through JSX). */
 export function renderedStructure(text: string, mdx: boolean): unknown {
-  if (mdx) return mask(unified().use(remarkParse).use(remarkMdx).use(remarkMath).use(remarkGfm).parse(text));
+  if (mdx) {
+    // Heading ids escaped first, as Docusaurus does before MDX reads a page (`mdx1Compat.headingIds`).
+    const escaped = text.replace(/^([ \t]{0,3}#{1,6}[ \t].*?)\{#([^{}\s]+)\}([ \t]*)$/gm, '$1\\{#$2\\}$3');
+    return mask(unified().use(remarkParse).use(remarkMdx).use(remarkMath).use(remarkGfm).parse(escaped));
+  }
   const processor = unified()
     .use(remarkParse)
     .use(remarkFrontmatter, ['yaml', 'toml'])
