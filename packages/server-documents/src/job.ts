@@ -24,7 +24,10 @@ import {
 import { detectSource } from './detect.js';
 import { DocumentFormatError } from './formats/format.js';
 import type { DocumentFormats } from './formats/index.js';
-import type { DocumentRecord } from './store.js';
+import type { DocumentRecord, OwedRefund } from './store.js';
+
+export type { OwedRefund } from './store.js';
+
 import {
   asTranslateRequest,
   billedOf,
@@ -150,16 +153,6 @@ export async function reserveCharacters(
   if (!reserved) return undefined;
   crashPoints.afterReserve?.(document.id);
   return period.today;
-}
-
-/** What a failed document owes back (its row is marked `refund_pending` until it is applied). */
-export interface OwedRefund {
-  readonly id: string;
-  readonly accountId: string;
-  readonly keyId: string;
-  readonly billed: number;
-  /** The day the characters were reserved on. */
-  readonly day: string;
 }
 
 /**

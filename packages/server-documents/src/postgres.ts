@@ -11,8 +11,13 @@ import { timingSafeEqual } from 'node:crypto';
 import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
 import { migratePostgres, noLiveBossJob, pgTransaction } from '@glossa/server/feature';
 import type pg from 'pg';
-import type { OwedRefund } from './job.js';
-import { type DocumentRecord, type DocumentStore, hashDocumentKey, type NewDocument } from './store.js';
+import {
+  type DocumentRecord,
+  type DocumentStore,
+  hashDocumentKey,
+  type NewDocument,
+  type OwedRefund,
+} from './store.js';
 import type { DocumentParameters } from './translate.js';
 
 /** Applied in order, one transaction each. Append only. */

@@ -10,8 +10,17 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
 import type { DocumentDatabase } from './db.js';
-import type { OwedRefund } from './job.js';
 import type { DocumentParameters } from './translate.js';
+
+/** What a failed document owes back (its row is marked `refund_pending` until it is applied). */
+export interface OwedRefund {
+  readonly id: string;
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly billed: number;
+  /** The day the characters were reserved on. */
+  readonly day: string;
+}
 
 export interface DocumentRecord {
   readonly id: string;
