@@ -1,5 +1,6 @@
 import { applyEdits, confidentSpellingFix, type Edit } from './edits.js';
-import { checkFrench } from './grammalecte.js';
+import { checkFrench, type FrenchError } from './grammalecte.js';
+import { checkWords } from './hunspell.js';
 import { isCheckable } from './spelling.js';
 
 /** Grammalecte's typographic rule types (curly apostrophes, non-breaking spaces, spacing, ellipses, the space
@@ -22,8 +23,10 @@ export async function correctFrench(text: string): Promise<string> {
     const { grammar, spelling } = await checkFrench(current);
     const chars = Array.from(current);
     const edits: Edit[] = [];
+    const unsure = await nounsMisreadAsParticiples(current, grammar);
     for (const error of grammar) {
       if (error.suggestions.length === 1 && !TYPOGRAPHY.has(error.type) && !HEDGED.test(error.message)) {
+        if (unsure.has(error)) continue;
         edits.push({ start: error.start, end: error.end, replacement: error.suggestions[0]! });
       }
     }
@@ -37,4 +40,37 @@ export async function correctFrench(text: string): Promise<string> {
     current = applyEdits(current, edits);
   }
   return current;
+}
+
+/** Words after which French has a noun: articles, determiners, quantifiers and "de". */
+const FRENCH_BEFORE_NOUN =
+  /^(?:les|des|ces|mes|tes|ses|nos|vos|leurs|aux|plusieurs|quelques|le|la|l|un|une|ce|cet|cette|mon|ton|son|ma|ta|sa|notre|votre|leur|du|de|d)$/iu;
+
+/**
+ * Grammar fixes of a word ending in "é" after a determiner, where the word with an "e" more is a noun
+ * ("musé" / "musée"): the writer meant the noun, and Grammalecte, reading a participle, would make it agree
+ * as one ("les musé" → "musés", "de musé" → "muser") where the noun is "musées". Such a fix is left out
+ * unless it is the noun itself ("musée", "musées").
+ */
+async function nounsMisreadAsParticiples(
+  text: string,
+  grammar: readonly FrenchError[],
+): Promise<Set<FrenchError>> {
+  const chars = Array.from(text);
+  const candidates = grammar.filter((error) => {
+    const word = chars.slice(error.start, error.end).join('');
+    if (!/[^\s]é$/u.test(word) || error.suggestions.length !== 1) return false;
+    if ([`${word}e`, `${word}es`].includes(error.suggestions[0]!)) return false;
+    const previous = chars
+      .slice(0, error.start)
+      .join('')
+      .match(/([\p{L}]+)['’]?\s*$/u)?.[1];
+    return previous !== undefined && FRENCH_BEFORE_NOUN.test(previous);
+  });
+  if (candidates.length === 0) return new Set();
+  const checks = await checkWords(
+    'fr',
+    candidates.map((error) => `${chars.slice(error.start, error.end).join('')}e`),
+  );
+  return new Set(candidates.filter((_, index) => checks[index]?.correct === true));
 }

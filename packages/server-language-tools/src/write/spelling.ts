@@ -55,6 +55,9 @@ export async function correctSpelling(text: string, language: string): Promise<s
       accentsDecide: !german,
     });
     if (fix === undefined || (counts && !usageBacksFix(word, fix, counts))) return;
+    // A German word made a noun between a determiner and a noun is in an adjective's place ("eine wunderware
+    // Reise" meant "wunderbare", not "Wunderware"): a noun there does not agree with the sentence.
+    if (german && isCapitalizedFrom(word, fix) && beforeGermanNoun(text, end)) return;
     if (language === 'it' && ITALIAN_FUTURE.test(fix) && afterItalianAuxiliary(text, start)) {
       const participle = italianParticiple(word, check.suggestions);
       if (participle !== undefined) fixes.push({ start, end, replacement: participle, word });
@@ -151,6 +154,16 @@ function afterDeterminer(text: string, start: number): boolean {
   const before = Array.from(text).slice(0, start).join('');
   const previous = before.match(/([\p{L}\d]+)\s+$/u)?.[1];
   return previous !== undefined && GERMAN_BEFORE_NOUN.test(previous);
+}
+
+/** Whether `fix` makes a lower-case word start with a capital. */
+const isCapitalizedFrom = (word: string, fix: string) =>
+  word[0] === word[0]?.toLowerCase() && fix[0] !== fix[0]?.toLowerCase();
+
+/** Whether a capitalized word (a German noun) follows the word that ends at `end`, in the same sentence. */
+function beforeGermanNoun(text: string, end: number): boolean {
+  const after = Array.from(text).slice(end).join('');
+  return /^[ \t]+\p{Lu}\p{Ll}/u.test(after);
 }
 
 /**
