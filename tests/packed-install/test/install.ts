@@ -67,15 +67,48 @@ function findBindings(dir: string, root: string, found: string[]): string[] {
   return found;
 }
 
+/** The named Glossa packages and the Glossa packages they depend on (read from their tarballs). */
+export function glossaClosure(tarballs: ReadonlyMap<string, string>, names: readonly string[]): string[] {
+  const found = new Set<string>();
+  const visit = (name: string) => {
+    const file = tarballs.get(name);
+    if (found.has(name) || !file) return;
+    found.add(name);
+    const manifest = JSON.parse(run('tar', ['-xOzf', file, 'package/package.json'])) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency);
+  };
+  for (const name of names) visit(name);
+  return [...found].sort();
+}
+
+export type PackageManager = 'npm' | 'pnpm' | 'yarn';
+
 /**
- * A fresh npm project in `dir` with `dependencies` from the registry and the named Glossa packages from
- * their tarballs. Every Glossa package resolves to its tarball (npm `overrides`), never to the registry.
+ * The command of a package manager: npm and pnpm as installed; yarn from PATH, else yarn 1 installed with
+ * npm into `dir` (Corepack's signature check fails on machines without its keys; the npm package works).
+ */
+export function packageManager(manager: PackageManager, dir: string): string {
+  if (manager !== 'yarn') return manager;
+  if (spawnSync('yarn', ['--version'], { encoding: 'utf8' }).status === 0) return 'yarn';
+  run('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error', 'yarn@^1.22.22']);
+  return join(dir, 'node_modules', '.bin', 'yarn');
+}
+
+/**
+ * A fresh project in `dir` with `dependencies` from the registry and the named Glossa packages from
+ * their tarballs, installed with npm (default), pnpm or yarn. Every Glossa package resolves to its tarball,
+ * never to the registry: a dependency of a dependency (`@glossa/vite` → `@glossa/i18next`) too, through
+ * the manager's overrides (npm `overrides`, pnpm `pnpm.overrides`, yarn `resolutions`): unpublished
+ * packages are not on the registry, and pnpm fails with `ERR_PNPM_FETCH_404` without them.
  */
 export function installProject(
   dir: string,
   tarballs: ReadonlyMap<string, string>,
   glossa: readonly string[],
   dependencies: Record<string, string> = {},
+  manager: { name: PackageManager; command: string } = { name: 'npm', command: 'npm' },
 ): Installed {
   mkdirSync(dir, { recursive: true });
   const local = Object.fromEntries([...tarballs].map(([name, file]) => [name, `file:${file}`]));
@@ -84,11 +117,24 @@ export function installProject(
     private: true,
     type: 'module',
     dependencies: { ...dependencies, ...Object.fromEntries(glossa.map((name) => [name, local[name]])) },
-    overrides: local,
+    ...(manager.name === 'npm' && { overrides: local }),
+    ...(manager.name === 'pnpm' && { pnpm: { overrides: local } }),
+    // Yarn 1 installs every `file:` resolution as if it were a dependency: only the ones needed.
+    ...(manager.name === 'yarn' && {
+      resolutions: Object.fromEntries(glossaClosure(tarballs, glossa).map((name) => [name, local[name]])),
+    }),
   };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: dir });
+  const args = {
+    npm: ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
+    pnpm: ['install', '--ignore-workspace', '--prefer-offline', '--reporter=silent'],
+    yarn: ['install', '--non-interactive', '--prefer-offline', '--silent'],
+  }[manager.name];
+  run(manager.command, args, { cwd: dir });
   const modules = join(dir, 'node_modules');
+  if (manager.name !== 'npm') {
+    return { dir, bytes: bytesUnder(modules), packages: 0, nativeBuilds: findBindings(modules, modules, []) };
+  }
   // `npm ls` exits non-zero on any peer warning; only its list of installed paths is wanted here.
   const listed = spawnSync('npm', ['ls', '--all', '--parseable'], { cwd: dir, encoding: 'utf8' });
   const tree = listed.stdout.trim().split('\n');

@@ -12,7 +12,7 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
 import { serveStatic } from '../../../examples/vite-site/test/static-server.js';
-import { buildAndPack, type Installed, installProject, megabytes, run } from './install.js';
+import { buildAndPack, type Installed, installProject, megabytes, packageManager, run } from './install.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 const VITE = '^8.3.8';
@@ -143,6 +143,27 @@ describe('packed packages installed with npm', () => {
       files.close();
     }
   }, 900_000);
+
+  it.each(['pnpm', 'yarn'] as const)(
+    'the Vite site installs with %s from the tarballs (overrides of every @glossa package) and builds',
+    (name) => {
+      const site = join(work, `vite-site-${name}`);
+      cpSync(join(FIXTURES, 'site'), site, { recursive: true });
+      const command = packageManager(name, join(work, 'tools'));
+      installProject(site, tarballs, ['@glossa/vite'], { vite: VITE }, { name, command });
+      run(process.execPath, [join(site, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
+        cwd: site,
+        env: env(true),
+      });
+      const es = readFileSync(join(site, 'dist', 'es', 'index.html'), 'utf8');
+      expect(es).toContain('<html lang="es">');
+      expect(es).toContain('La Panadería de Esquina');
+      expect(readFileSync(join(site, 'dist', 'en-XA', 'index.html'), 'utf8')).toContain(
+        '<html lang="en-XA">',
+      );
+    },
+    600_000,
+  );
 
   it('a Vite + React app shows its i18next catalogs translated by the plugin, in Chromium', async () => {
     const app = join(work, 'react-app');
