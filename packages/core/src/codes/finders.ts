@@ -54,6 +54,7 @@ export const tagCodes: CodeFinder = regexFinder(
  */
 export const linkCodes: CodeFinder = (text) => {
   const found: FoundCode[] = [];
+  if (!/[[@]|:\/\/|www\.|mailto:/.test(text)) return found;
   // Markdown links: `[` and `](target)` as a pair around the link text.
   for (const m of text.matchAll(/\[([^[\]\n]+)\]\(([^()\s]+)\)/g)) {
     const at = m.index;
@@ -77,8 +78,8 @@ const i18nextArguments = regexFinder(
  * i18next-icu write them), `<Trans>` components (see `tagCodes`), and links (see `linkCodes`).
  */
 export const i18nextCodes: CodeFinder = (text) => [
-  ...i18nextArguments(text),
-  ...tagCodes(text),
+  ...(text.includes('{') || text.includes('$t(') ? i18nextArguments(text) : []),
+  ...(text.includes('<') ? tagCodes(text) : []),
   ...linkCodes(text),
 ];
 
