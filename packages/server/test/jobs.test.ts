@@ -29,7 +29,7 @@ import {
   stepsKind,
 } from './jobs/steps-kind.js';
 import { postgresForFile } from './postgres-for-file.js';
-import { hasPostgres } from './services.js';
+import { hasPostgres, onPostgres } from './services.js';
 
 const cluster = postgresForFile('the job runner on PostgreSQL (apt-get install postgresql)');
 const dirs: string[] = [];
@@ -68,7 +68,8 @@ async function until(queue: Steps, id: string, states: readonly JobStatus[] = FI
   }
 }
 
-describe.each(BACKENDS)('the job runner on %s', (_name, openStorage, skip) => {
+// Both backends in one run: the PostgreSQL pass of the suites (GLOSSA_TEST_POSTGRES) would repeat it.
+describe.skipIf(onPostgres).each(BACKENDS)('the job runner on %s', (_name, openStorage, skip) => {
   async function withAccounts(): Promise<Storage> {
     const storage = await openStorage();
     open.push(storage);
