@@ -3,7 +3,7 @@
  * by bytes under the process's memory budget (`memory-budget.ts`), per process and per account.
  *
  * Compiling costs time and memory linear in the entries (about 120 bytes an entry beyond the entries
- * themselves) and runs in slices of `SLICE` entries with the event loop free between them, so a 160,000-
+ * themselves) and runs in slices of `SLICE` entries (a few ms each) with the event loop free between them, so a 160,000-
  * entry glossary never holds other clients up for long. Requests for the same version while it compiles
  * share the one compilation; an account compiles one glossary at a time, and a compilation that does not
  * fit the budget for work in progress is refused (503 with `Retry-After`).
@@ -33,7 +33,7 @@ export function entriesBytes(entries: readonly GlossaryEntry[]): number {
 /** A guess of a compiled glossary's bytes from its entry count, to reserve before loading it. */
 export const estimateCompiledBytes = (entryCount: number) => 4096 + 300 * entryCount;
 
-const SLICE = 20_000;
+const SLICE = 2_000;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 class Compiled implements CompiledGlossary {
