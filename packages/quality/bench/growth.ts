@@ -1,0 +1,61 @@
+/**
+ * Growth benchmark, dimension "quality segment length" (issue 31): one segment's evaluation
+ * (`evaluateSegmentsDetailed`, every check, a spelling check that rejects half the words) for translations
+ * doubled from 6,250 to 100,000 characters, in shapes that were quadratic before (English prose with an
+ * issue per word, markup, e-mail addresses, one long word). Prints the time per size and the fitted exponent
+ * (log-log least squares; ≤ 1.15 is linear enough), with the baseline of the same run: 1.0, the exponent of
+ * a pass that only reads the text once (`toLowerCase`).
+ *   pnpm --filter @glossa/quality bench
+ */
+import { evaluateSegmentsDetailed } from '../src/index.js';
+
+function exponent(sizes: readonly number[], values: readonly number[]): number {
+  const xs = sizes.map(Math.log);
+  const ys = values.map((value) => Math.log(Math.max(value, 1e-3)));
+  const mx = xs.reduce((a, b) => a + b) / xs.length;
+  const my = ys.reduce((a, b) => a + b) / ys.length;
+  let num = 0;
+  let den = 0;
+  xs.forEach((x, i) => {
+    num += (x - mx) * (ys[i]! - my);
+    den += (x - mx) ** 2;
+  });
+  return num / den;
+}
+
+const repeat = (unit: string, length: number) =>
+  unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+const SHAPES: Record<string, (length: number) => [string, string]> = {
+  'english prose': (n) => [
+    repeat('Der schnelle braune Fuchs. ', n),
+    repeat('The quick brown fox jumps. ', n),
+  ],
+  markup: (n) => [repeat('<b>x</b> {{a}} %s ', n), repeat('<i>y</i> {{b}} %d ', n)],
+  'e-mail addresses': (n) => [repeat('x@y.zz ', n), repeat('x@y.ww ', n)],
+  'one long word': (n) => ['a', 'b'.repeat(n)],
+};
+const sizes = [6_250, 12_500, 25_000, 50_000, 100_000];
+const best = (run: () => void) => {
+  let fastest = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 3; round++) {
+    const started = performance.now();
+    run();
+    fastest = Math.min(fastest, performance.now() - started);
+  }
+  return fastest;
+};
+const spelling = (word: string) => word.length % 2 === 0;
+console.log(`translation length: ${sizes.join(', ')} characters (best of 3, ms)`);
+for (const [name, shape] of Object.entries(SHAPES)) {
+  const times = sizes.map((size) => {
+    const [source, translation] = shape(size);
+    return best(() =>
+      evaluateSegmentsDetailed([{ source, translation }], { sourceLang: 'de', targetLang: 'en', spelling }),
+    );
+  });
+  console.log(
+    `${name.padEnd(18)} ${times.map((time) => time.toFixed(1).padStart(8)).join(' ')}   exponent ${exponent(sizes, times).toFixed(2)}`,
+  );
+}
+const baseline = sizes.map((size) => best(() => repeat('The quick brown fox. ', size * 20).toLowerCase()));
+console.log(`baseline (one pass over the text) exponent ${exponent(sizes, baseline).toFixed(2)}`);

@@ -1,0 +1,98 @@
+/**
+ * Growth benchmark, dimension "glossary entries" (issue 31): what a /v2/translate request with one large
+ * glossary costs the server, for glossaries doubled from 5,000 entries to the 10 MiB limit (160,000):
+ * compiling it (matcher and word index, once per version) and then the request's own work (candidates of
+ * its text and term matching). Prints time and retained heap per size and the fitted exponent (log-log
+ * least squares; ≤ 1.15 is linear enough), with the character trie it replaced as the baseline of the same
+ * run (its memory at each size).
+ *   pnpm --filter @glossa/server bench:growth
+ */
+import { candidateEntries, WordIndex } from '../src/glossaries/candidates.js';
+import { TermMatcher } from '../src/glossaries/matcher.js';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with node --expose-gc');
+
+const entriesOf = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    source: i % 4 === 0 ? `term${i.toString(36)}x word${i}` : `term${i.toString(36)}x`,
+    target: `objetivo ${i} ${'largo '.repeat(6)}`,
+  }));
+const TEXT = 'Hello, the term1x house has files and a term4x word4 on the disk. '.repeat(20);
+
+interface TrieNode {
+  next: Map<string, TrieNode>;
+  target?: string;
+}
+/** The character trie of the matcher before issue 31 (a Map per character): the baseline. */
+function trie(entries: readonly { source: string; target: string }[]): TrieNode {
+  const root: TrieNode = { next: new Map() };
+  for (const entry of entries) {
+    let node = root;
+    for (const char of entry.source.toLowerCase()) {
+      let child = node.next.get(char);
+      if (!child) {
+        child = { next: new Map() };
+        node.next.set(char, child);
+      }
+      node = child;
+    }
+    node.target ??= entry.target;
+  }
+  return root;
+}
+
+const heap = () => {
+  gc!();
+  gc!();
+  return process.memoryUsage().heapUsed;
+};
+
+function exponent(sizes: readonly number[], values: readonly number[]): number {
+  const xs = sizes.map(Math.log);
+  const ys = values.map((value) => Math.log(Math.max(value, 1e-6)));
+  const mx = xs.reduce((a, b) => a + b) / xs.length;
+  const my = ys.reduce((a, b) => a + b) / ys.length;
+  let num = 0;
+  let den = 0;
+  xs.forEach((x, i) => {
+    num += (x - mx) * (ys[i]! - my);
+    den += (x - mx) ** 2;
+  });
+  return num / den;
+}
+
+// Warm-up, so that the first size does not pay the compiler's start.
+new WordIndex(entriesOf(20_000));
+new TermMatcher(entriesOf(20_000));
+
+const sizes = [5_000, 10_000, 20_000, 40_000, 80_000, 160_000];
+const times: number[] = [];
+const heaps: number[] = [];
+const trieHeaps: number[] = [];
+console.log('entries   compile ms   request ms   retained MiB   trie baseline MiB');
+for (const size of sizes) {
+  const entries = entriesOf(size);
+  const before = heap();
+  let started = performance.now();
+  const matcher = new TermMatcher(entries);
+  const words = new WordIndex(entries);
+  const compileMs = performance.now() - started;
+  started = performance.now();
+  const picked = candidateEntries([TEXT], matcher, words);
+  matcher.find(TEXT);
+  const requestMs = performance.now() - started;
+  const retained = heap() - before;
+  const trieBefore = heap();
+  const root = trie(entries);
+  const trieRetained = heap() - trieBefore;
+  times.push(compileMs + requestMs);
+  heaps.push(retained);
+  trieHeaps.push(trieRetained);
+  console.log(
+    `${String(size).padStart(7)}   ${compileMs.toFixed(0).padStart(10)}   ${requestMs.toFixed(1).padStart(10)}   ${(retained / 2 ** 20).toFixed(1).padStart(12)}   ${(trieRetained / 2 ** 20).toFixed(1).padStart(17)}   (${picked.length} candidates, trie root ${root.next.size})`,
+  );
+}
+console.log(
+  `fitted exponent over entries: time ${exponent(sizes, times).toFixed(2)}, retained memory ${exponent(sizes, heaps).toFixed(2)}; at 160,000 entries the compact matcher holds ${(heaps.at(-1)! / 2 ** 20).toFixed(0)} MiB, the trie baseline ${(trieHeaps.at(-1)! / 2 ** 20).toFixed(0)} MiB (${(trieHeaps.at(-1)! / heaps.at(-1)!).toFixed(1)}×)`,
+);
