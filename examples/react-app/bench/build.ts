@@ -7,7 +7,7 @@
  *
  *   pnpm --filter @glossa/example-react-app bench
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type InlineConfig } from 'vite';
@@ -87,4 +87,27 @@ console.log(`  once: cold (empty cache, 2 locale builds) ${ms(cold.wall)} wall, 
 console.log(
   `  once: a component changed, its text cached (2 locale builds) ${ms(changed.wall)} wall, ${ms(changed.cpu)} CPU`,
 );
+
+// What a locale adds to dist: its files (pages under <locale>/, the chunks only its pages load), against
+// its text (the targets in the component catalog, UTF-8) plus its HTML pages. Target: ≤ 1.1.
+const out = join(dir, 'glossa');
+const english = await readFile(join(out, 'index.html'), 'utf8');
+const refs = (html: string) =>
+  new Set([...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]!));
+for (const locale of ['es', 'en-XA']) {
+  const page = await readFile(join(out, locale, 'index.html'), 'utf8');
+  const own = [...refs(page)].filter((file) => !refs(english).has(file));
+  const chunkBytes = (await Promise.all(own.map((f) => stat(join(out, f))))).reduce((n, s) => n + s.size, 0);
+  const pageBytes = Buffer.byteLength(page);
+  const catalog = JSON.parse(await readFile(join(dir, 'catalogs', `${locale}.json`), 'utf8')) as Record<
+    string,
+    { target: string }
+  >;
+  const textBytes = Object.values(catalog).reduce((n, e) => n + Buffer.byteLength(e.target), 0);
+  const added = chunkBytes + pageBytes;
+  console.log(
+    `  dist per locale, ${locale}: ${added} B added (page ${pageBytes} B + ${own.length} chunk(s) ${chunkBytes} B); ` +
+      `its text ${textBytes} B + page ${pageBytes} B = ${textBytes + pageBytes} B; ratio ${(added / (textBytes + pageBytes)).toFixed(2)} (target ≤ 1.1)`,
+  );
+}
 await rm(dir, { recursive: true, force: true });
