@@ -209,7 +209,7 @@ export function createTranslationRun(options: TranslationRunOptions) {
     for (const f of prepared.failures) emit({ type: 'failure', failure: f });
     const lengthFindings: Omit<QaFinding, 'file'>[] = [];
     const requests: { bytes: number }[] = [];
-    const qaItems: { locale: string; key: string; source: string; target: string }[] = [];
+    const qaFindings: Omit<QaFinding, 'file'>[] = [];
     let translated = 0;
     let retried = 0;
     let billedCharacters = 0;
@@ -221,6 +221,28 @@ export function createTranslationRun(options: TranslationRunOptions) {
       const wave = waves[index]!;
       waves[index] = [];
       const out = await translateWave(batcher, wave);
+      if (options.qa && out.good.size > 0) {
+        // A critical QA finding (a code or placeholder moved out of its element, a broken expression) is a
+        // failure like a lost code: kept in the source language, reported, never cached nor emitted.
+        const items = [...out.good].map(([p, text]) => ({
+          locale: p.locale,
+          key: p.segment.key,
+          source: p.segment.source,
+          target: text,
+        }));
+        const findings = await options.qa(items);
+        const critical = new Map<string, string>();
+        for (const f of findings) {
+          if (f.severity !== 'critical') qaFindings.push(f);
+          else if (!critical.has(`${f.locale}\n${f.key}`)) critical.set(`${f.locale}\n${f.key}`, f.message);
+        }
+        for (const [p] of [...out.good]) {
+          const message = critical.get(`${p.locale}\n${p.segment.key}`);
+          if (message === undefined) continue;
+          out.good.delete(p);
+          out.failures.push(failureOf(p, `QA critical: ${message}`));
+        }
+      }
       for (const f of out.failures) {
         prepared.targets.get(f.locale)!.set(f.key, sources.get(f.key)!.source);
         // Recorded as a failure: retried next time, and its source copy never read as a person's edit.
@@ -235,8 +257,6 @@ export function createTranslationRun(options: TranslationRunOptions) {
         const over = overLength(p.segment, text);
         if (over)
           lengthFindings.push({ locale: p.locale, key: p.segment.key, severity: 'major', message: over });
-        if (options.qa)
-          qaItems.push({ locale: p.locale, key: p.segment.key, source: p.segment.source, target: text });
       }
       await options.cache?.setMany(toCache);
       await lock?.save();
@@ -248,7 +268,7 @@ export function createTranslationRun(options: TranslationRunOptions) {
       done += out.good.size + out.failures.length;
       emit({ type: 'wave', done: index + 1, total: waves.length, translated, sent: done });
     }
-    const qa = [...lengthFindings, ...(options.qa && qaItems.length > 0 ? await options.qa(qaItems) : [])];
+    const qa = [...lengthFindings, ...qaFindings];
     const report: RunReport = {
       segments: input.segments.length * options.targetLangs.length,
       unchanged: prepared.unchanged,

@@ -139,3 +139,42 @@ describe('translation run (local pseudo translator)', () => {
     );
   });
 });
+
+describe('QA-critical targets (local pseudo translator)', () => {
+  it('are failures: kept in the source language, not cached, recorded as failed in the lock', async () => {
+    const { createMemoryStore, createTranslationCache, TranslationLock } = await import('../src/index.js');
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const lock = await TranslationLock.open(join(await mkdtemp(join(tmpdir(), 'glossa-qa-')), 'glossa.lock'));
+    const cache = createTranslationCache([createMemoryStore({ max: 100 })]);
+    const segments: RunSegment[] = [
+      { key: 'good', file: 'a.md', source: 'Fine text' },
+      { key: 'bad', file: 'a.md', source: 'Broken text' },
+    ];
+    const run = createTranslationRun({
+      translator: createPseudoTranslator(),
+      targetLangs: ['en-XA'],
+      lock,
+      cache,
+      qa: async (items) =>
+        items
+          .filter((i) => i.key === 'bad')
+          .map((i) => ({ locale: i.locale, key: i.key, severity: 'critical' as const, message: 'moved' })),
+    });
+    const { targets, report } = await run.translate({ segments });
+    expect(report.failures).toEqual([
+      { locale: 'en-XA', key: 'bad', file: 'a.md', reason: 'QA critical: moved' },
+    ]);
+    expect(report.translated).toBe(1);
+    expect(targets.get('en-XA')).toEqual(
+      new Map([
+        ['good', pseudoLocalize('Fine text', 'en-XA')],
+        ['bad', 'Broken text'],
+      ]),
+    );
+    expect(lock.state('en-XA', 'bad', 'Broken text', 'Broken text')).toBe('stale');
+    const again = await run.translate({ segments, existingTargets: targets });
+    expect(again.report).toMatchObject({ cacheHits: 0, translated: 0, unchanged: 1, requests: 1 });
+  });
+});
