@@ -2,7 +2,7 @@
  * Which files a command works on, and where each one's output goes: the paths or globs given on the
  * command line (outputs in `<out>/<locale>/<path relative to the argument>`), else the config's `files`.
  */
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { AdapterName, ResolvedConfig } from '@glossa/core';
 import { glob, isDynamicPattern } from 'tinyglobby';
@@ -110,6 +110,25 @@ function sourcesOfConfig(config: ResolvedConfig): Promise<Source[]> {
 }
 
 /**
+ * Symbolic links under `source.base` that lead nowhere, whose extension the source's patterns name
+ * (`**\/*.{md,mdx}` names `.md`). Absolute paths.
+ */
+async function danglingLinks(source: Source): Promise<string[]> {
+  const entries = await readdir(source.base, { recursive: true, withFileTypes: true }).catch(() => []);
+  const found: string[] = [];
+  for (const entry of entries) {
+    if (!entry.isSymbolicLink()) continue;
+    const path = join(entry.parentPath ?? entry.path, entry.name);
+    if (path.split(sep).includes('node_modules')) continue;
+    const ext = extname(entry.name).toLowerCase().slice(1);
+    if (ext === '' || !source.patterns.some((p) => p.includes(ext))) continue;
+    if (source.patterns.every((p) => !isDynamicPattern(p)) && !source.patterns.includes(entry.name)) continue;
+    if ((await stat(path).catch(() => undefined)) === undefined) found.push(path);
+  }
+  return found;
+}
+
+/**
  * The input files of a command. `args`: paths or globs (relative to `cwd`); none: the config's `files`.
  * Outputs are never inputs: files under the output root and `node_modules` are skipped.
  */
@@ -141,6 +160,9 @@ export async function collectInputs(
       absolute: true,
       onlyFiles: true,
     });
+    // The glob skips links that lead nowhere without a word: they become inputs, so reading them fails
+    // and is reported like any other unreadable file.
+    matches.push(...(await danglingLinks(source)));
     for (const match of matches.sort()) {
       const path = resolve(match);
       if (outputRoots.some((root) => root !== '' && (path === root || path.startsWith(`${root}${sep}`))))

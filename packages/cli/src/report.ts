@@ -12,8 +12,9 @@ export function createProgress(io: CliIo, locale: string, totalRequests: number)
     const filled =
       totalRequests === 0 ? width : Math.round((Math.min(done, totalRequests) / totalRequests) * width);
     const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
+    const retries = done > totalRequests ? ` + ${done - totalRequests} retried` : '';
     process.stderr.write(
-      `\r${locale.padEnd(6)} ${bar} ${done}/${totalRequests} requests, ${n(characters)} characters`,
+      `\r${locale.padEnd(6)} ${bar} ${Math.min(done, totalRequests)}/${totalRequests} requests${retries}, ${n(characters)} characters`,
     );
   };
   if (io.isTTY && totalRequests > 0) draw(0);
@@ -24,8 +25,13 @@ export function createProgress(io: CliIo, locale: string, totalRequests: number)
         if (io.isTTY) draw(event.done);
         else {
           const failed = event.error ? ` failed: ${event.error.message}` : '';
+          // Past the planned requests come the retries (codes that came back moved, sent again).
+          const which =
+            event.done <= totalRequests
+              ? `request ${event.done}/${totalRequests}`
+              : `retry request ${event.done - totalRequests}`;
           io.err(
-            `glossa: ${locale}: request ${event.done}/${totalRequests} (${event.texts} texts, ${n(event.billedCharacters)} characters)${failed}`,
+            `glossa: ${locale}: ${which} (${event.texts} texts, ${n(event.billedCharacters)} characters)${failed}`,
           );
         }
       } else if (event.type === 'done' && io.isTTY && totalRequests > 0) {

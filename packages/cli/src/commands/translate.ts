@@ -2,12 +2,14 @@
 import { relative } from 'node:path';
 import {
   addRunReports,
+  createQaCheck,
   createTranslationRun,
   emptyRunReport,
   type RunEstimate,
   type RunReport,
   type Translator,
 } from '@glossa/core';
+import { evaluateSegments } from '@glossa/quality';
 import { loadCommandConfig, type ProjectFlags, targetLocales } from '../context.js';
 import { type FileFailure, formatFileFailure } from '../file-failures.js';
 import { collectInputs } from '../inputs.js';
@@ -99,6 +101,11 @@ export async function translateCommand(
         cache,
         onEvent: progress.onEvent,
         translator: ctx.translator ?? service?.client ?? NO_SERVICE,
+        // QA-critical targets (a code or placeholder moved, a broken expression) are failures, not output.
+        qa: createQaCheck(evaluateSegments, {
+          ...(config.sourceLang !== undefined && { sourceLang: config.sourceLang }),
+          minSeverity: 'critical',
+        }),
       });
       const result = await run.translate(input);
       report = addRunReports(report, result.report);
