@@ -248,6 +248,17 @@ describe('openai engine against an OpenAPI-validating server', () => {
     expect(usage.tokensOut).toBeGreaterThan(0);
   });
 
+  it('a reasoning model refusing max_tokens and temperature 0 is asked with max_completion_tokens and its default temperature', async () => {
+    mock.always = { kind: 'reasoning-model' };
+    expect(await chainOf([engine()]).translate(input(['Open the settings.']))).toEqual([
+      'Öffne die Einstellungen.',
+    ]);
+    expect(mock.calls).toHaveLength(3);
+    expect(mock.calls[2]!.body.max_completion_tokens).toBe(16_384);
+    expect(mock.calls[2]!.body).not.toHaveProperty('temperature');
+    expect(mock.invalidRequests()).toBe(0);
+  });
+
   it('batches stay within the token budget from the context size; the fingerprint names model and prompt version', async () => {
     const small = engine({ contextTokens: 2_000, maxOutputTokens: 600 });
     const texts = Array.from({ length: 60 }, () => 'Press <x id="1"/> to save the file.');

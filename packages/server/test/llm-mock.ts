@@ -64,7 +64,8 @@ export type Fault =
   | { kind: 'wrong-language' }
   | { kind: 'echo' }
   | { kind: 'obey-injection' }
-  | { kind: 'no-json-schema' };
+  | { kind: 'no-json-schema' }
+  | { kind: 'reasoning-model' };
 
 export interface MockCall {
   readonly body: Json;
@@ -158,6 +159,22 @@ export async function startLlmMock(options: { delayMs?: number } = {}): Promise<
           fault.status === 429 ? 'Rate limit reached' : 'The server had an error',
           fault.status === 429 ? 'requests' : 'server_error',
           fault.retryAfter ? { 'retry-after': fault.retryAfter } : {},
+        );
+        return;
+      }
+      if (fault?.kind === 'reasoning-model' && body.max_tokens !== undefined) {
+        error(
+          400,
+          "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+          'invalid_request_error',
+        );
+        return;
+      }
+      if (fault?.kind === 'reasoning-model' && body.temperature !== undefined && body.temperature !== 1) {
+        error(
+          400,
+          "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.",
+          'invalid_request_error',
         );
         return;
       }

@@ -93,6 +93,8 @@ export function createOpenAiEngine(
   };
   const limit = batchTokens(budget);
   let format = options.responseFormat ?? 'json_schema';
+  let tokensField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens';
+  let sendTemperature = true;
   const http = createHttpClient({
     engine: 'openai',
     concurrency:
@@ -116,8 +118,8 @@ export function createOpenAiEngine(
           { role: 'system', content: prompt.system },
           { role: 'user', content: prompt.user },
         ],
-        temperature: 0,
-        max_tokens: budget.maxOutputTokens,
+        ...(sendTemperature ? { temperature: 0 } : {}),
+        [tokensField]: budget.maxOutputTokens,
       };
       if (format === 'json_schema') {
         body.response_format = {
@@ -140,6 +142,25 @@ export function createOpenAiEngine(
         });
         answer = (response.body ?? {}) as ChatAnswer;
       } catch (error) {
+        // Reasoning models (o-series, gpt-5) take `max_completion_tokens` and only their default temperature.
+        if (
+          error instanceof HttpStatusError &&
+          error.status === 400 &&
+          /'?max_tokens'?/.test(error.body) &&
+          tokensField === 'max_tokens'
+        ) {
+          tokensField = 'max_completion_tokens';
+          continue;
+        }
+        if (
+          error instanceof HttpStatusError &&
+          error.status === 400 &&
+          /temperature/.test(error.body) &&
+          sendTemperature
+        ) {
+          sendTemperature = false;
+          continue;
+        }
         // A service without structured outputs: ask for less, once per level.
         if (
           error instanceof HttpStatusError &&
