@@ -1,6 +1,8 @@
 /** `glossa init`: writes a starting `glossa.config.ts` (or `.json`) in the current folder. */
+
+import { existsSync } from 'node:fs';
 import { access, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CONFIG_FILE_NAMES } from '@glossa/core';
 import { parseLocales } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -35,19 +37,21 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
       }
     }
   }
+  // The config's type comes from @glossa/core: imported only where the project can resolve it (a
+  // project with only the CLI, or none installed, would fail its type check on that line).
+  const typed = resolvable('@glossa/core', ctx.cwd);
   const quote = (value: string) => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
   const text = flags.json
     ? `${JSON.stringify(config, null, 2)}\n`
     : [
-        "import type { GlossaConfig } from '@glossa/core';",
-        '',
+        ...(typed ? ["import type { GlossaConfig } from '@glossa/core';", ''] : []),
         '// Every option is described in docs/config.md of Glossa.',
         'export default {',
         `  sourceLang: ${quote(config.sourceLang)},`,
         `  targetLocales: [${config.targetLocales.map(quote).join(', ')}],`,
         `  files: [${config.files.map(quote).join(', ')}],`,
         `  out: ${quote(config.out)},`,
-        '} satisfies GlossaConfig;',
+        typed ? '} satisfies GlossaConfig;' : '};',
         '',
       ].join('\n');
   await writeFile(join(ctx.cwd, name), text, { flag: flags.force ? 'w' : 'wx' });
@@ -56,4 +60,12 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
   );
   ctx.io.out('next: glossa translate (or glossa estimate to see the cost first)');
   return 0;
+}
+
+/** Whether the project at `cwd` has `name` installed (in its or a parent folder's `node_modules`). */
+function resolvable(name: string, cwd: string): boolean {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', name, 'package.json'))) return true;
+    if (dirname(dir) === dir) return false;
+  }
 }
