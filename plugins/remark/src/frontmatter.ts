@@ -25,7 +25,7 @@ export function yamlFields(content: string, offset: number, fields: readonly str
     problems.push({ offset, reason: `front matter is not valid YAML: ${document.errors[0]!.message}` });
     return { ranges, problems };
   }
-  for (const field of fields) {
+  for (const field of expandStars(document, fields)) {
     const node = document.getIn(field.split('.'), true);
     if (node === undefined) continue;
     const items = isSeq(node)
@@ -49,6 +49,28 @@ export function yamlFields(content: string, offset: number, fields: readonly str
     }
   }
   return { ranges, problems };
+}
+
+/**
+ * Paths with `*` for the items of a list (`features.*.title`, `hero.actions.*.text`) become one path per
+ * item present (`features.0.title`, `features.1.title`); other paths stay as given.
+ */
+function expandStars(document: ReturnType<typeof parseDocument>, fields: readonly string[]): string[] {
+  const out: string[] = [];
+  const walk = (done: string[], rest: string[]) => {
+    const star = rest.indexOf('*');
+    if (star === -1) {
+      out.push([...done, ...rest].join('.'));
+      return;
+    }
+    const head = [...done, ...rest.slice(0, star)];
+    const list = head.length === 0 ? document.contents : document.getIn(head, true);
+    if (!isSeq(list)) return;
+    for (let index = 0; index < list.items.length; index++)
+      walk([...head, String(index)], rest.slice(star + 1));
+  };
+  for (const field of fields) walk([], field.split('.'));
+  return out;
 }
 
 const TOML_LINE =
