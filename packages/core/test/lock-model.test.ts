@@ -115,7 +115,10 @@ class HumanEdit implements fc.AsyncCommand<Model, Real> {
   async run(model: Model) {
     model.outputs.get(this.locale)!.set(this.key, `Edited by a person ${++model.edits}.`);
     let humans = model.humans.get(this.locale);
-    if (!humans) model.humans.set(this.locale, (humans = new Set()));
+    if (!humans) {
+      humans = new Set();
+      model.humans.set(this.locale, humans);
+    }
     humans.add(this.key);
   }
   toString = () => `human(${this.locale}, ${this.key})`;
