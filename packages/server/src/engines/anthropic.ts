@@ -5,21 +5,18 @@
  * has no JSON mode). Settings: `apiKey` (`ANTHROPIC_API_KEY`), `baseUrl` (`ANTHROPIC_BASE_URL`, default
  * https://api.anthropic.com), `model` (`GLOSSA_ANTHROPIC_MODEL`, default claude-3-5-haiku-latest).
  */
-import type { EngineInput, EngineUsage, TranslationEngine } from './engine.js';
-import { EngineError, TERM_END, TERM_START } from './engine.js';
+import type { EngineInput, TranslationEngine } from './engine.js';
+import { EngineError } from './engine.js';
 import { createHttpClient } from './http.js';
 import {
   type BatchBudget,
-  batchTexts,
   batchTokens,
   buildPrompt,
+  createLlmEngine,
   knownBudget,
-  llmPairs,
-  PROMPT_VERSION,
+  type LlmUsage,
   parseAnswer,
-  translateInBatches,
 } from './llm.js';
-import { markTerms } from './verify.js';
 
 export interface AnthropicOptions {
   readonly baseUrl?: string;
@@ -70,8 +67,7 @@ export function createAnthropicEngine(
     ...(options.fetch ? { fetch: options.fetch } : {}),
     secrets: [apiKey],
   });
-  const usage = { requests: 0, characters: 0, tokensIn: 0, tokensOut: 0 };
-  const pairs = llmPairs();
+  const usage: LlmUsage = { requests: 0, characters: 0, tokensIn: 0, tokensOut: 0 };
   const host = new URL(baseUrl).host;
   const call = async (input: EngineInput, indexes: number[], notes?: (string | undefined)[]) => {
     const prompt = buildPrompt(input, indexes, notes);
@@ -101,26 +97,5 @@ export function createAnthropicEngine(
     if (typeof text !== 'string') throw new EngineError('anthropic: the answer holds no text', 'anthropic');
     return parseAnswer(text.trimStart().startsWith('{') ? text : `{${text}`);
   };
-  return {
-    name: 'anthropic',
-    batchBudget: limit,
-    pairs: () => pairs,
-    plan: (texts) => batchTexts(texts, limit),
-    fingerprint: (pair) => `anthropic/${host}/${model}/p${PROMPT_VERSION}/${pair.source}>${pair.target}`,
-    supportsTerms: () => true,
-    supportsFormality: () => true,
-    verification: 'full',
-    followsNotes: true,
-    usage: (): EngineUsage => ({ ...usage }),
-    async translate(input: EngineInput): Promise<string[]> {
-      usage.characters += input.texts.reduce((sum, text) => sum + text.length, 0);
-      return translateInBatches(
-        input,
-        limit,
-        (indexes, notes) => call(input, indexes, notes),
-        (text) => (input.terms?.marked ? markTerms(text, input.terms.entries, TERM_START, TERM_END) : text),
-      );
-    },
-    close: async () => {},
-  };
+  return createLlmEngine({ name: 'anthropic', host, model, limit, usage, call });
 }

@@ -10,7 +10,9 @@
  * missing segment (the chain retries it), an extra one is ignored.
  */
 import { LANGUAGES } from '@glossa/protocol';
-import type { EngineInput, LanguagePair } from './engine.js';
+import type { EngineInput, EngineUsage, LanguagePair, TranslationEngine } from './engine.js';
+import { TERM_END, TERM_START } from './engine.js';
+import { markTerms } from './verify.js';
 
 /** Bump when the prompt or the answer's reading changes: it is part of the fingerprint (caches). */
 export const PROMPT_VERSION = 1;
@@ -207,26 +209,65 @@ export function knownBudget(model: string): BatchBudget | undefined {
   return table.find(([pattern]) => pattern.test(model))?.[1];
 }
 
-/**
- * One `translate` of an LLM engine: the texts in batches within `limit` tokens, every batch through `call`
- * at once (the engine's HTTP client bounds the calls in flight), answers mapped back by id. A segment the
- * answer lacks stays `undefined`: the chain's check reports it missing and retries it.
- */
-export async function translateInBatches(
+/** What an LLM engine counts, updated by its calls. */
+export interface LlmUsage {
+  requests: number;
+  characters: number;
+  tokensIn: number;
+  tokensOut: number;
+}
+
+/** One call of an LLM service: the batch's segments (by index into `input.texts`), their answers by id. */
+export type LlmCall = (
   input: EngineInput,
-  limit: number,
-  call: (indexes: number[], notes?: (string | undefined)[]) => Promise<Map<string, string>>,
-  mark: (text: string) => string,
-): Promise<string[]> {
-  const outputs = new Array<string>(input.texts.length);
-  await Promise.all(
-    batchTexts(input.texts, limit).map(async (indexes) => {
-      const found = await call(indexes, input.retryNotes && indexes.map((index) => input.retryNotes![index]));
-      indexes.forEach((textIndex, position) => {
-        const text = found.get(String(position + 1));
-        if (text !== undefined) outputs[textIndex] = mark(text);
-      });
-    }),
-  );
-  return outputs;
+  indexes: number[],
+  notes?: (string | undefined)[],
+) => Promise<Map<string, string>>;
+
+/**
+ * The engine both LLM engines are: the texts of a `translate` in batches within `limit` tokens, every batch
+ * through `call` at once (the engine's HTTP client bounds the calls in flight), answers mapped back by id,
+ * glossary terms marked in the output when the request asks for it. A segment the answer lacks stays
+ * `undefined`: the chain's check reports it missing and retries it.
+ */
+export function createLlmEngine(settings: {
+  readonly name: 'openai' | 'anthropic';
+  readonly host: string;
+  readonly model: string;
+  readonly limit: number;
+  readonly usage: LlmUsage;
+  readonly call: LlmCall;
+}): TranslationEngine & { readonly batchBudget: number } {
+  const { name, host, model, limit, usage, call } = settings;
+  const pairs = llmPairs();
+  return {
+    name,
+    batchBudget: limit,
+    pairs: () => pairs,
+    plan: (texts) => batchTexts(texts, limit),
+    fingerprint: (pair) => `${name}/${host}/${model}/p${PROMPT_VERSION}/${pair.source}>${pair.target}`,
+    supportsTerms: () => true,
+    supportsFormality: () => true,
+    verification: 'full',
+    followsNotes: true,
+    usage: (): EngineUsage => ({ ...usage }),
+    async translate(input: EngineInput): Promise<string[]> {
+      usage.characters += input.texts.reduce((sum, text) => sum + text.length, 0);
+      const mark = (text: string) =>
+        input.terms?.marked ? markTerms(text, input.terms.entries, TERM_START, TERM_END) : text;
+      const outputs = new Array<string>(input.texts.length);
+      await Promise.all(
+        batchTexts(input.texts, limit).map(async (indexes) => {
+          const notes = input.retryNotes && indexes.map((index) => input.retryNotes![index]);
+          const found = await call(input, indexes, notes);
+          indexes.forEach((textIndex, position) => {
+            const text = found.get(String(position + 1));
+            if (text !== undefined) outputs[textIndex] = mark(text);
+          });
+        }),
+      );
+      return outputs;
+    },
+    close: async () => {},
+  };
 }

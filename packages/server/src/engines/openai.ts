@@ -9,22 +9,19 @@
  * Settings: `baseUrl` (`OPENAI_BASE_URL`, default https://api.openai.com/v1), `apiKey` (`OPENAI_API_KEY`;
  * local services need none), `model` (`GLOSSA_OPENAI_MODEL`, default gpt-4o-mini).
  */
-import type { EngineInput, EngineUsage, TranslationEngine } from './engine.js';
-import { EngineError, TERM_END, TERM_START } from './engine.js';
+import type { EngineInput, TranslationEngine } from './engine.js';
+import { EngineError } from './engine.js';
 import { createHttpClient, HttpStatusError } from './http.js';
 import {
   ANSWER_SCHEMA,
   type BatchBudget,
-  batchTexts,
   batchTokens,
   buildPrompt,
+  createLlmEngine,
   knownBudget,
-  llmPairs,
-  PROMPT_VERSION,
+  type LlmUsage,
   parseAnswer,
-  translateInBatches,
 } from './llm.js';
-import { markTerms } from './verify.js';
 
 export interface OpenAiOptions {
   /** Default `OPENAI_BASE_URL`, else `https://api.openai.com/v1`. */
@@ -105,8 +102,7 @@ export function createOpenAiEngine(
     ...(options.fetch ? { fetch: options.fetch } : {}),
     secrets: apiKey ? [apiKey] : [],
   });
-  const usage = { requests: 0, characters: 0, tokensIn: 0, tokensOut: 0 };
-  const pairs = llmPairs();
+  const usage: LlmUsage = { requests: 0, characters: 0, tokensIn: 0, tokensOut: 0 };
   const host = new URL(baseUrl).host;
 
   const call = async (input: EngineInput, indexes: number[], notes?: (string | undefined)[]) => {
@@ -183,26 +179,5 @@ export function createOpenAiEngine(
     }
   };
 
-  return {
-    name: 'openai',
-    batchBudget: limit,
-    pairs: () => pairs,
-    plan: (texts) => batchTexts(texts, limit),
-    fingerprint: (pair) => `openai/${host}/${model}/p${PROMPT_VERSION}/${pair.source}>${pair.target}`,
-    supportsTerms: () => true,
-    supportsFormality: () => true,
-    verification: 'full',
-    followsNotes: true,
-    usage: (): EngineUsage => ({ ...usage }),
-    async translate(input: EngineInput): Promise<string[]> {
-      usage.characters += input.texts.reduce((sum, text) => sum + text.length, 0);
-      return translateInBatches(
-        input,
-        limit,
-        (indexes, notes) => call(input, indexes, notes),
-        (text) => (input.terms?.marked ? markTerms(text, input.terms.entries, TERM_START, TERM_END) : text),
-      );
-    },
-    close: async () => {},
-  };
+  return createLlmEngine({ name: 'openai', host, model, limit, usage, call });
 }
