@@ -14,6 +14,7 @@ import { ConfigError, resolveConfig } from './config-resolve.js';
 import type { GlossaConfig, ResolvedConfig } from './config-types.js';
 import { importOptional } from './optional-package.js';
 
+export { DEFAULT_ENGINES, engineFingerprint, enginesFor } from './config-engines.js';
 export { ADAPTER_NAMES, ConfigError, defaultDataDir, resolveConfig } from './config-resolve.js';
 export type * from './config-types.js';
 export { MARKDOWN_DIALECTS } from './config-types.js';

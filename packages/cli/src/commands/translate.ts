@@ -5,6 +5,8 @@ import {
   createQaCheck,
   createTranslationRun,
   emptyRunReport,
+  engineFingerprint,
+  enginesFor,
   type RunEstimate,
   type RunReport,
   type Translator,
@@ -54,13 +56,23 @@ function runFor(
   project: Project,
   locale: string,
   resources: LocaleResources | undefined,
+  env: NodeJS.ProcessEnv,
   extra: object = {},
 ) {
+  const { service, sourceLang } = project.config;
+  // The embedded server's engines and models for the locale: a change keys the cache anew. A remote
+  // service tells nothing of its engines (no such field in the protocol): its outputs are keyed without.
+  const fingerprint =
+    service.url === undefined ? engineFingerprint(service.engines, sourceLang, locale, env) : undefined;
   return createTranslationRun({
-    sourceLang: project.config.sourceLang,
+    sourceLang,
     targetLangs: [locale],
-    concurrency: project.config.service.concurrency,
-    ...(resources && { requestOptions: resources.requestOptions, cacheKeyParts: resources.cacheKeyParts }),
+    concurrency: service.concurrency,
+    ...(resources && { requestOptions: resources.requestOptions }),
+    cacheKeyParts: {
+      ...resources?.cacheKeyParts,
+      ...(fingerprint !== undefined && { engineFingerprint: fingerprint }),
+    },
     ...(project.lock && { lock: project.lock }),
     ...extra,
   });
@@ -93,11 +105,13 @@ export async function translateCommand(
       const input = { segments: project.segments, existingTargets: new Map([[locale, existing.targets]]) };
       pruneLock(project, locale);
       const withUntrackedEdits = filesWithUntrackedEdits(project, locale, existing.targets);
-      const planned = await runFor(project, locale, resources?.get(locale), { cache }).estimate(input);
+      const planned = await runFor(project, locale, resources?.get(locale), ctx.env, { cache }).estimate(
+        input,
+      );
       if (planned.requests > 0 && service === undefined && ctx.translator === undefined)
         service = await openService(config);
       const progress = createProgress(ctx.io, locale, planned.requests);
-      const run = runFor(project, locale, resources?.get(locale), {
+      const run = runFor(project, locale, resources?.get(locale), ctx.env, {
         cache,
         onEvent: progress.onEvent,
         translator: ctx.translator ?? service?.client ?? NO_SERVICE,
@@ -230,15 +244,8 @@ interface LocaleCost {
 function localeCost(project: Project, locale: string, characters: number): LocaleCost {
   const service = project.config.service;
   if (service.url !== undefined) return { locale, engines: ['(the service at its URL)'], characters };
-  const order = service.engines?.order ?? {};
-  const source = project.config.sourceLang;
-  const base = locale.split('-')[0]!;
   const pseudo = /^[a-z]{2}-X[A-Z]$/.test(locale);
-  const listed = order[`${source}:${locale}`] ??
-    order[`${source}:${base}`] ??
-    order[locale] ??
-    order[base] ??
-    order.default ?? ['pseudo', 'apertium'];
+  const listed = enginesFor(service.engines, project.config.sourceLang, locale);
   const engines = listed.filter((name) => (name === 'pseudo') === pseudo && name !== 'upstream');
   const first = engines[0];
   if (first === undefined) return { locale, engines: [], characters };
@@ -287,7 +294,9 @@ export async function estimateCommand(
     for (const locale of locales) {
       const existing = await readExistingTargets(project, locale);
       const input = { segments: project.segments, existingTargets: new Map([[locale, existing.targets]]) };
-      totals.push(await runFor(project, locale, resources.perLocale.get(locale), { cache }).estimate(input));
+      totals.push(
+        await runFor(project, locale, resources.perLocale.get(locale), ctx.env, { cache }).estimate(input),
+      );
     }
   } finally {
     await cache.close();
