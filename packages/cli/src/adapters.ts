@@ -3,7 +3,7 @@
  * file's project path), read the targets already in an output, and write an output from targets.
  */
 import type { AdapterName, CodeMap, MarkdownConfig, Segment } from '@glossa/core';
-import { buildCatalog, extractCatalog } from '@glossa/i18next';
+import { buildCatalog, extractCatalog, type MessageSyntax } from '@glossa/i18next';
 import * as rehype from '@glossa/rehype';
 import * as remark from '@glossa/remark';
 import { importXliff, parseXliff, segmentKey, translateXliff } from '@glossa/xliff';
@@ -24,6 +24,8 @@ export interface Extracted {
   readonly segments: readonly Segment[];
   readonly codes: Readonly<Record<string, CodeMap>>;
   readonly messages: readonly ContentMessage[];
+  /** JSON catalogs: the message syntax the values were read in, and whether it was detected. */
+  readonly syntax?: { readonly name: MessageSyntax; readonly detected: boolean };
   /** The output for `locale` with `targets` (by segment key) put in. */
   write(
     targets: ReadonlyMap<string, string>,
@@ -34,7 +36,8 @@ export interface Extracted {
 
 export interface Adapter {
   /** `markdown`: the config's `markdown` options (dialect, front-matter fields, MDX attributes). */
-  extract(text: string, id: string, markdown?: MarkdownConfig): Extracted;
+  /** `syntax`: JSON catalogs' message syntax from the config (unset: detected). */
+  extract(text: string, id: string, markdown?: MarkdownConfig, syntax?: MessageSyntax): Extracted;
   /** Targets (by segment key) in an existing output, or `undefined` when its structure no longer matches. */
   readTargets(
     output: string,
@@ -125,12 +128,13 @@ const xliff: Adapter = {
 
 /** i18next JSON v4 catalogs: keyed, so targets are read back by key; plurals follow the target locale. */
 const i18next: Adapter = {
-  extract(text, id) {
-    const extraction = extractCatalog(text, { file: id });
+  extract(text, id, _markdown, syntax) {
+    const extraction = extractCatalog(text, { file: id, ...(syntax !== undefined && { syntax }) });
     return {
       segments: extraction.segments,
       codes: extraction.codes,
       messages: [],
+      syntax: { name: extraction.syntax, detected: extraction.syntaxDetected },
       async write(targets, locale, onProblem) {
         const catalog = buildCatalog(extraction, targets, {
           locale,
@@ -142,8 +146,9 @@ const i18next: Adapter = {
   },
   readTargets(output, id, source) {
     const keys = new Set(source.segments.map((s) => s.key));
+    // Read in the source's syntax: a translation can look like another one (its `|` or braces moved).
     return new Map(
-      extractCatalog(output, { file: id })
+      extractCatalog(output, { file: id, ...(source.syntax && { syntax: source.syntax.name }) })
         .segments.filter((s) => keys.has(s.key))
         .map((s) => [s.key, s.source]),
     );

@@ -4,7 +4,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { AdapterName, ResolvedConfig } from '@glossa/core';
+import type { AdapterName, ResolvedConfig, ResolvedFiles } from '@glossa/core';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { UsageError } from './errors.js';
 
@@ -28,6 +28,8 @@ export interface InputFile {
   /** Path relative to the project root, `/`-separated: the prefix of its segment keys. */
   readonly id: string;
   readonly adapter: AdapterName;
+  /** JSON catalogs: the message syntax the config gives their files (unset: detected). */
+  readonly syntax?: ResolvedFiles['syntax'];
   /** Absolute path of the output for `locale`. */
   outputFor(locale: string): string;
 }
@@ -73,6 +75,7 @@ interface Source {
   readonly ignore: readonly string[];
   readonly output: string;
   readonly adapter: AdapterName | undefined;
+  readonly syntax?: ResolvedFiles['syntax'];
 }
 
 /** One path, folder or glob (relative to `cwd`), with the output pattern and adapter its outputs use. */
@@ -103,7 +106,9 @@ function sourcesOfConfig(config: ResolvedConfig): Promise<Source[]> {
       entry.include.map((include) => {
         const base = resolve(config.root, isDynamicPattern(include) ? globBase(include) : include);
         const ignore = entry.exclude.map((e) => posix(relative(base, resolve(config.root, e))));
-        return sourceOf(include, config.root, entry.output, entry.adapter, ignore);
+        return sourceOf(include, config.root, entry.output, entry.adapter, ignore).then((source) =>
+          entry.syntax === undefined ? source : { ...source, syntax: entry.syntax },
+        );
       }),
     ),
   );
@@ -173,6 +178,7 @@ export async function collectInputs(
         path,
         id: posix(relative(config.root, path)),
         adapter: adapterOf(path, source.adapter),
+        ...(source.syntax !== undefined && { syntax: source.syntax }),
         outputFor: (locale) => resolve(fillPattern(source.output, locale, rel)),
       });
     }

@@ -65,7 +65,7 @@ export async function openProject(config: ResolvedConfig, inputs: readonly Input
     }
     let extracted: Extracted;
     try {
-      extracted = ADAPTERS[input.adapter].extract(decoded.text, input.id, config.markdown);
+      extracted = ADAPTERS[input.adapter].extract(decoded.text, input.id, config.markdown, input.syntax);
     } catch (error) {
       const reason = `cannot parse as ${input.adapter}: ${(error as Error).message ?? String(error)}`;
       failed.push({ file: input.id, stage: 'parse', ...positionOfError(error, decoded.text), reason });

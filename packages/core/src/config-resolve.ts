@@ -13,7 +13,12 @@ import type {
   ResolvedConfig,
   ResolvedFiles,
 } from './config-types.js';
-import { ENGINE_PROVIDERS, MARKDOWN_DIALECTS, type ResolvedEngines } from './config-types.js';
+import {
+  CATALOG_SYNTAXES,
+  ENGINE_PROVIDERS,
+  MARKDOWN_DIALECTS,
+  type ResolvedEngines,
+} from './config-types.js';
 import { GlossaCoreError } from './errors.js';
 
 /** The config file (or object) has a wrong field; the message names the file and the field. */
@@ -107,8 +112,12 @@ function files(ctx: Ctx, value: unknown, out: string): ResolvedFiles[] {
       'exclude',
       'adapter',
       'output',
+      'syntax',
     ]);
     const adapter = o.adapter;
+    if (o.syntax !== undefined && !(CATALOG_SYNTAXES as readonly unknown[]).includes(o.syntax)) {
+      fail(ctx, `${field}.syntax`, `one of ${CATALOG_SYNTAXES.join(', ')}`, o.syntax);
+    }
     if (adapter !== undefined && !ADAPTER_NAMES.includes(adapter as AdapterName)) {
       fail(ctx, `${field}.adapter`, `one of ${ADAPTER_NAMES.join(', ')}`, adapter);
     }
@@ -121,6 +130,8 @@ function files(ctx: Ctx, value: unknown, out: string): ResolvedFiles[] {
       exclude:
         o.exclude === undefined ? [] : list(ctx, `${field}.exclude`, o.exclude, (g, f) => str(ctx, f, g)),
       ...(adapter !== undefined && { adapter: adapter as AdapterName }),
+      ...(o.syntax !== undefined &&
+        o.syntax !== 'auto' && { syntax: o.syntax as NonNullable<ResolvedFiles['syntax']> }),
       output: abs(ctx, output ?? join(out, '{locale}', '{path}')),
     };
   });

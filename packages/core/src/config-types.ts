@@ -5,12 +5,21 @@ import type { StyleListConfig } from './resources/sync.js';
 /** Which adapter reads a file; by default chosen by extension (.md/.mdx, .html/.htm, .xlf/.xliff, .json). */
 export type AdapterName = 'markdown' | 'html' | 'xliff' | 'i18next';
 
+/** The message syntaxes of JSON catalogs (see @glossa/i18next's `extractCatalog`). */
+export const CATALOG_SYNTAXES = ['auto', 'i18next', 'icu', 'vue'] as const;
+export type CatalogSyntaxName = (typeof CATALOG_SYNTAXES)[number];
+
 export interface FilesConfig {
   /** Globs (or files, or folders) relative to the project root, e.g. `docs/**\/*.md`. */
   readonly include: string | readonly string[];
   readonly exclude?: string | readonly string[];
   /** Default: by extension. */
   readonly adapter?: AdapterName;
+  /**
+   * JSON catalogs: the message syntax of their values (`i18next` `{{x}}`, `icu` as FormatJS / next-intl /
+   * i18next-icu read it, `vue` as vue-i18n). Default `auto`: detected per file and reported.
+   */
+  readonly syntax?: CatalogSyntaxName;
   /**
    * Where each output goes, relative to the root: `{locale}`, `{path}` (path relative to the glob's
    * base folder), `{dir}`, `{name}` (without extension), `{ext}` (with the dot). Default
@@ -112,6 +121,8 @@ export interface ResolvedFiles {
   readonly include: readonly string[];
   readonly exclude: readonly string[];
   readonly adapter?: AdapterName;
+  /** Unset: detected (`auto`). */
+  readonly syntax?: Exclude<CatalogSyntaxName, 'auto'>;
   /** Absolute output pattern with `{locale}` and `{path}` (and `{dir}`, `{name}`, `{ext}`). */
   readonly output: string;
 }

@@ -17,7 +17,7 @@ import { importOptional } from './optional-package.js';
 export { DEFAULT_ENGINES, engineFingerprint, enginesFor } from './config-engines.js';
 export { ADAPTER_NAMES, ConfigError, defaultDataDir, resolveConfig } from './config-resolve.js';
 export type * from './config-types.js';
-export { MARKDOWN_DIALECTS } from './config-types.js';
+export { CATALOG_SYNTAXES, MARKDOWN_DIALECTS } from './config-types.js';
 
 /** Types a config in `glossa.config.ts`: `export default defineConfig({ ... })`. */
 export function defineConfig(config: GlossaConfig): GlossaConfig {

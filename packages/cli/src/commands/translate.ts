@@ -49,7 +49,18 @@ async function prepare(ctx: CommandEnv, args: readonly string[], flags: ProjectF
   const project = await openProject(config, inputs);
   for (const w of project.warnings) ctx.io.err(`${w.file}:${w.line}:${w.column}: warning: ${w.reason}`);
   for (const f of project.failed) ctx.io.err(`${formatFileFailure(f)} (left out of this run)`);
+  for (const { file, syntax, detected } of catalogSyntaxes(project))
+    ctx.io.err(`glossa: ${file}: ${syntax} messages${detected ? ' (detected)' : ''}`);
   return { config, locales, project };
+}
+
+/** The message syntax of each JSON catalog of the run, and whether it was detected or configured. */
+function catalogSyntaxes(project: Project) {
+  return project.files.flatMap(({ input, extracted }) =>
+    extracted.syntax
+      ? [{ file: input.id, syntax: extracted.syntax.name, detected: extracted.syntax.detected }]
+      : [],
+  );
 }
 
 function runFor(
@@ -153,6 +164,7 @@ export async function translateCommand(
           unchangedFiles,
           problems,
           failedFiles,
+          catalogs: catalogSyntaxes(project),
         },
         null,
         2,
@@ -305,6 +317,7 @@ export async function estimateCommand(
   const estimate = {
     files: project.files.length,
     failedFiles: project.failed,
+    catalogs: catalogSyntaxes(project),
     segments: sum((e) => e.segments),
     unchanged: sum((e) => e.unchanged),
     humanEdits: sum((e) => e.humanEdits),
