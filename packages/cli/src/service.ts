@@ -3,6 +3,7 @@
  * embedded `@glossa/server` started in-process on loopback ports with its data in `service.dataDir`.
  */
 import { connectService, type ResolvedConfig, type ServiceConnection } from '@glossa/core';
+import { baseLanguage } from '@glossa/protocol';
 import { UsageError } from './errors.js';
 
 export type Service = ServiceConnection;
@@ -13,4 +14,56 @@ export async function openService(config: Pick<ResolvedConfig, 'service'>): Prom
     throw new UsageError(`GLOSSA_API_KEY is not set: a key is needed for the service at ${url}`);
   }
   return connectService(config.service);
+}
+
+const plain = (text: string) =>
+  text
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * The run's `keptSource` check over the embedded server's `untranslated()`: each new event (every engine of
+ * the list failed a segment, which came back in the source language) is matched to the wave's targets
+ * that equal their source, of the same target language, by their text without inline codes. A remote
+ * service does not tell (`untranslated()` is empty): nothing is matched.
+ */
+export function keptSourceCheck(service: Pick<Service, 'untranslated'>) {
+  const seen = new WeakSet<object>();
+  return (items: readonly { locale: string; key: string; source: string; target: string }[]) => {
+    const kept = new Map<string, string>();
+    const fresh = service.untranslated().filter((event) => !seen.has(event));
+    if (fresh.length === 0) return kept;
+    for (const event of fresh) seen.add(event);
+    const byText = new Map<string, (typeof fresh)[number][]>();
+    for (const event of fresh) {
+      const text = plain(event.text);
+      byText.set(text, [...(byText.get(text) ?? []), event]);
+    }
+    for (const item of items) {
+      const text = plain(item.source);
+      if (plain(item.target) !== text) continue;
+      const base = baseLanguage(item.locale).toLowerCase();
+      const event = byText
+        .get(text)
+        ?.find(
+          (e) =>
+            baseLanguage(e.target).toLowerCase() === base ||
+            e.target.toLowerCase() === item.locale.toLowerCase(),
+        );
+      if (!event) continue;
+      // One entry per engine and problem: a retry that failed the same way reads `(2 tries)`.
+      const tries = new Map<string, number>();
+      for (const a of event.attempts) {
+        const line = `${a.engine}: ${a.problems.join(', ') || 'failed'}`;
+        tries.set(line, (tries.get(line) ?? 0) + 1);
+      }
+      const tried = [...tries].map(([line, n]) => (n > 1 ? `${line} (${n} tries)` : line)).join('; ');
+      kept.set(`${item.locale}\n${item.key}`, `every engine failed, kept in the source language (${tried})`);
+    }
+    return kept;
+  };
 }

@@ -33,6 +33,14 @@ export interface TranslationRunOptions {
    */
   readonly waveBytes?: number;
   readonly qa?: QaCheck;
+  /**
+   * After each wave, with its translated targets: those the service answered in the source language
+   * because every engine failed them (the embedded server's `untranslated()`), by `locale\nkey`, with
+   * what went wrong. They are failures: reported with their position, not cached, retried next run.
+   */
+  readonly keptSource?: (
+    items: readonly { locale: string; key: string; source: string; target: string }[],
+  ) => ReadonlyMap<string, string>;
   readonly onEvent?: (event: RunEvent) => void;
 }
 
@@ -241,6 +249,22 @@ export function createTranslationRun(options: TranslationRunOptions) {
           if (message === undefined) continue;
           out.good.delete(p);
           out.failures.push(failureOf(p, `QA critical: ${message}`));
+        }
+      }
+      if (options.keptSource && out.good.size > 0) {
+        const kept = options.keptSource(
+          [...out.good].map(([p, text]) => ({
+            locale: p.locale,
+            key: p.segment.key,
+            source: p.segment.source,
+            target: text,
+          })),
+        );
+        for (const [p] of [...out.good]) {
+          const reason = kept.get(`${p.locale}\n${p.segment.key}`);
+          if (reason === undefined) continue;
+          out.good.delete(p);
+          out.failures.push(failureOf(p, reason));
         }
       }
       for (const f of out.failures) {

@@ -19,7 +19,7 @@ import type { CliIo } from '../io.js';
 import { openCache, openProject, type Project, readExistingTargets, writeOutputs } from '../project.js';
 import { createProgress, formatReport, where } from '../report.js';
 import { type LocaleResources, localResources, syncResources } from '../resources.js';
-import { openService, type Service } from '../service.js';
+import { keptSourceCheck, openService, type Service } from '../service.js';
 
 /** Used when every target is current or cached (the estimate planned no request), so none is sent. */
 const NO_SERVICE: Translator = {
@@ -97,6 +97,7 @@ export async function translateCommand(
   const { config, locales, project } = await prepare(ctx, args, flags);
   const cache = await openCache(project);
   let service: Service | undefined;
+  let keptSource: ReturnType<typeof keptSourceCheck> | undefined;
   let report: RunReport = emptyRunReport();
   const written: string[] = [];
   let unchangedFiles = 0;
@@ -122,10 +123,13 @@ export async function translateCommand(
       if (planned.requests > 0 && service === undefined && ctx.translator === undefined)
         service = await openService(config);
       const progress = createProgress(ctx.io, locale, planned.requests);
+      if (service) keptSource ??= keptSourceCheck(service);
       const run = runFor(project, locale, resources?.get(locale), ctx.env, {
         cache,
         onEvent: progress.onEvent,
         translator: ctx.translator ?? service?.client ?? NO_SERVICE,
+        // Segments every engine failed come back in the source language: failures, not output.
+        ...(keptSource && { keptSource }),
         // QA-critical targets (a code or placeholder moved, a broken expression) are failures, not output.
         qa: createQaCheck(evaluateSegments, {
           ...(config.sourceLang !== undefined && { sourceLang: config.sourceLang }),

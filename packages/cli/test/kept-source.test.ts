@@ -1,0 +1,94 @@
+/**
+ * Segments every engine failed are failures of `translate`: listed with file and position, exit 1, not
+ * cached. The embedded server runs in process with its `openai` engine pointed at a local
+ * chat-completions double that echoes every segment in English (the "never worse" chain then keeps the
+ * source and reports it).
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { translateCommand } from '../src/commands/translate.js';
+
+it('lists the segments every engine failed with file and position and exits 1 (embedded server, openai engine against a local echoing double)', async () => {
+  let calls = 0;
+  const double = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      calls++;
+      const sent = JSON.parse(body) as { messages: { role: string; content: string }[] };
+      const user = JSON.parse(sent.messages.find((m) => m.role === 'user')!.content) as {
+        segments: { id: string; text: string }[];
+      };
+      const content = JSON.stringify({ translations: user.segments.map(({ id, text }) => ({ id, text })) });
+      response.setHeader('content-type', 'application/json');
+      response.end(
+        JSON.stringify({
+          id: 'chatcmpl-1',
+          object: 'chat.completion',
+          created: 0,
+          model: 'echo',
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((done) => double.listen(0, '127.0.0.1', done));
+  const port = (double.address() as AddressInfo).port;
+  const dir = await mkdtemp(join(tmpdir(), 'glossa-kept-'));
+  try {
+    await mkdir(join(dir, 'docs'));
+    await writeFile(
+      join(dir, 'docs/a.md'),
+      '# Install the package before you start\n\nThis paragraph explains how the whole build works for everyone.\n',
+    );
+    await writeFile(
+      join(dir, 'glossa.config.json'),
+      JSON.stringify({
+        targetLocales: ['de'],
+        files: [{ include: 'docs', output: 'i18n/{locale}/{path}' }],
+        engines: {
+          default: ['pseudo'],
+          de: ['openai'],
+          openai: { baseUrl: `http://127.0.0.1:${port}/v1`, model: 'echo' },
+        },
+      }),
+    );
+    const run = async () => {
+      const out: string[] = [];
+      const code = await translateCommand(
+        {
+          io: { out: (t) => out.push(t), err: () => {}, isTTY: false },
+          cwd: dir,
+          env: { GLOSSA_DATA_DIR: join(dir, '.data') },
+        },
+        [],
+        {},
+      );
+      return { code, out: out.join('\n') };
+    };
+    const first = await run();
+    expect(first.code, first.out).toBe(1);
+    expect(first.out).toMatch(/failures:\s+2/);
+    expect(first.out).toMatch(
+      /docs\/a\.md:1:3 \[de\]: every engine failed, kept in the source language \(openai: the source was returned untranslated \(2 tries\)\)/,
+    );
+    expect(first.out).toMatch(/docs\/a\.md:3:1 \[de\]: every engine failed/);
+    expect(await readFile(join(dir, 'i18n/de/a.md'), 'utf8')).toContain('# Install the package');
+    // Not cached, not recorded as Glossa's: the next run asks again.
+    const before = calls;
+    const second = await run();
+    expect(second.code, second.out).toBe(1);
+    expect(calls).toBeGreaterThan(before);
+    expect(second.out).toMatch(/failures:\s+2/);
+  } finally {
+    double.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 120_000);
