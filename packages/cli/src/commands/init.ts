@@ -1,7 +1,7 @@
 /** `glossa init`: writes a starting `glossa.config.ts` (or `.json`) in the current folder. */
 
 import { existsSync } from 'node:fs';
-import { access, writeFile } from 'node:fs/promises';
+import { access, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CONFIG_FILE_NAMES } from '@glossa/core';
 import { isPseudoLocale } from '@glossa/protocol';
@@ -19,13 +19,15 @@ export interface InitFlags {
 }
 
 export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<number> {
-  const config = {
-    sourceLang: flags.from === undefined ? 'en' : parseLocales(flags.from)[0]!,
-    targetLocales: flags.to === undefined ? ['es', 'en-XA'] : parseLocales(flags.to),
-    files: [flags.files ?? 'docs/**/*.md'],
-    out: flags.out ?? 'i18n',
-  };
-  const engines = enginesSection(config.targetLocales, ctx.env);
+  const sourceLang = flags.from === undefined ? 'en' : parseLocales(flags.from)[0]!;
+  const targetLocales = flags.to === undefined ? ['es', 'en-XA'] : parseLocales(flags.to);
+  // A VitePress site (its package and `.vitepress/config.*`): the source locale is the site's root, each
+  // locale goes to `<srcDir>/<locale>/…` as VitePress's i18n expects, home-page front matter included.
+  const site = flags.files === undefined ? await findVitePress(ctx.cwd) : undefined;
+  const config: Record<string, unknown> = site
+    ? { sourceLang, targetLocales, ...vitePressLayout(site, targetLocales) }
+    : { sourceLang, targetLocales, files: [flags.files ?? 'docs/**/*.md'], out: flags.out ?? 'i18n' };
+  const engines = enginesSection(targetLocales, ctx.env);
   const name = flags.json ? 'glossa.config.json' : 'glossa.config.ts';
   if (!flags.force) {
     for (const existing of CONFIG_FILE_NAMES) {
@@ -43,29 +45,92 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
   // project with only the CLI, or none installed, would fail its type check on that line).
   const typed = resolvable('@glossa/core', ctx.cwd);
   const quote = (value: string) => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+  const literal = (value: unknown): string =>
+    typeof value === 'string'
+      ? quote(value)
+      : Array.isArray(value) && value.every((v) => typeof v === 'string')
+        ? `[${value.map(quote).join(', ')}]`
+        : JSON.stringify(value, null, 2).replaceAll('\n', '\n  ');
   const text = flags.json
     ? `${JSON.stringify({ ...config, engines }, null, 2)}\n`
     : [
         ...(typed ? ["import type { GlossaConfig } from '@glossa/core';", ''] : []),
         '// Every option is described in docs/config.md of Glossa.',
         'export default {',
-        `  sourceLang: ${quote(config.sourceLang)},`,
-        `  targetLocales: [${config.targetLocales.map(quote).join(', ')}],`,
-        `  files: [${config.files.map(quote).join(', ')}],`,
-        `  out: ${quote(config.out)},`,
+        ...Object.entries(config).map(([key, value]) => `  ${key}: ${literal(value)},`),
         '  // Engines in order per target locale (keys stay in the environment); see docs/engines.md.',
-        `  engines: ${JSON.stringify(engines, null, 2).replaceAll('\n', '\n  ')},`,
+        `  engines: ${literal(engines)},`,
         typed ? '} satisfies GlossaConfig;' : '};',
         '',
       ].join('\n');
   await writeFile(join(ctx.cwd, name), text, { flag: flags.force ? 'w' : 'wx' });
-  ctx.io.out(
-    `wrote ${name}: ${config.sourceLang} → ${config.targetLocales.join(', ')}, files ${config.files[0]}, output in ${config.out}/<locale>/`,
-  );
+  if (site) {
+    const at = site === '.' ? '' : `${site}/`;
+    ctx.io.out(
+      `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, VitePress site in ${at || './'}: pages from ${at}**/*.md, output in ${at}<locale>/ (list each locale in the site config's \`locales\`)`,
+    );
+  } else {
+    ctx.io.out(
+      `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, files ${(config.files as string[])[0]}, output in ${config.out}/<locale>/`,
+    );
+  }
   for (const [key, value] of Object.entries(engines))
     if (Array.isArray(value)) ctx.io.out(`engines ${key}: ${value.join(' > ')}`);
   ctx.io.out('next: glossa translate (or glossa estimate to see the cost first)');
   return 0;
+}
+
+const CONFIG_EXTENSIONS = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'];
+
+/**
+ * The VitePress site of the project at `cwd`: `vitepress` among its package.json dependencies and a
+ * `.vitepress/config.*` at the root (`'.'`) or in a folder of it (`'docs'`, the usual one). That folder is
+ * the site's source (VitePress's `srcDir` option, when set, is not read).
+ */
+async function findVitePress(cwd: string): Promise<string | undefined> {
+  const manifest = await readFile(join(cwd, 'package.json'), 'utf8').then(
+    (text) => JSON.parse(text) as Record<string, Record<string, string> | undefined>,
+    () => undefined,
+  );
+  const deps = { ...manifest?.dependencies, ...manifest?.devDependencies, ...manifest?.peerDependencies };
+  if (!manifest || deps.vitepress === undefined) return undefined;
+  const hasConfig = (dir: string) =>
+    CONFIG_EXTENSIONS.some((ext) => existsSync(join(cwd, dir, '.vitepress', `config.${ext}`)));
+  if (hasConfig('.')) return '.';
+  const dirs = await readdir(cwd, { withFileTypes: true }).catch(() => []);
+  const names = dirs
+    .filter((d) => d.isDirectory() && !d.name.startsWith('.') && d.name !== 'node_modules')
+    .map((d) => d.name)
+    .sort((a, b) => (a === 'docs' ? -1 : b === 'docs' ? 1 : a.localeCompare(b)));
+  return names.find(hasConfig);
+}
+
+/** Home-page (`layout: home`) fields VitePress shows, besides each page's title and description. */
+export const VITEPRESS_FRONTMATTER = [
+  'title',
+  'description',
+  'hero.text',
+  'hero.tagline',
+  'hero.image.alt',
+  'hero.actions.*.text',
+  'features.*.title',
+  'features.*.details',
+  'features.*.linkText',
+];
+
+/** Files and Markdown options of a VitePress site whose source is `dir`: `<dir>/<locale>/<path>` outputs. */
+function vitePressLayout(dir: string, locales: readonly string[]) {
+  const at = dir === '.' ? '' : `${dir}/`;
+  return {
+    files: [
+      {
+        include: `${at}**/*.md`,
+        exclude: [...locales.map((locale) => `${at}${locale}/**`), ...(at === '' ? ['node_modules/**'] : [])],
+        output: `${at}{locale}/{path}`,
+      },
+    ],
+    markdown: { dialect: 'vitepress', frontmatter: VITEPRESS_FRONTMATTER },
+  };
 }
 
 /** Whether the project at `cwd` has `name` installed (in its or a parent folder's `node_modules`). */
