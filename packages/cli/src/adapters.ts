@@ -126,6 +126,18 @@ const xliff: Adapter = {
   },
 };
 
+/**
+ * Where the value of `keyPath` starts in a catalog's text: the first `"<last key part>":` (nested keys of
+ * the same name elsewhere can make it an earlier one); line 1, column 1 when not found.
+ */
+function keyPosition(text: string, keyPath: string): { line: number; column: number } {
+  const last = keyPath.split('.').at(-1)!;
+  const found = new RegExp(`${JSON.stringify(last).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`).exec(text);
+  if (!found) return { line: 1, column: 1 };
+  const before = text.slice(0, found.index).split('\n');
+  return { line: before.length, column: before.at(-1)!.length + 1 };
+}
+
 /** i18next JSON v4 catalogs: keyed, so targets are read back by key; plurals follow the target locale. */
 const i18next: Adapter = {
   extract(text, id, _markdown, syntax) {
@@ -133,7 +145,13 @@ const i18next: Adapter = {
     return {
       segments: extraction.segments,
       codes: extraction.codes,
-      messages: [],
+      // A value that does not parse in the file's syntax is sent as i18next text: said, with its place.
+      messages: extraction.kept
+        .filter((k) => k.reason === 'syntax')
+        .map((k) => ({
+          ...keyPosition(text, k.key.slice(k.key.indexOf('#') + 1)),
+          reason: `${k.key.slice(k.key.indexOf('#') + 1)}: not ${extraction.syntax} (${k.message}); translated as plain i18next text`,
+        })),
       syntax: { name: extraction.syntax, detected: extraction.syntaxDetected },
       async write(targets, locale, onProblem) {
         const catalog = buildCatalog(extraction, targets, {

@@ -31,6 +31,12 @@ it('reads a catalog in the syntax its config entry names, reports it, and reads 
   try {
     await mkdir(join(dir, 'vue'));
     await mkdir(join(dir, 'app'));
+    await mkdir(join(dir, 'icu'));
+    // Not ICU (the plural is not closed): kept as i18next text, and said with its place.
+    await writeFile(
+      join(dir, 'icu/en.json'),
+      JSON.stringify({ menu: { broken: 'You have {count, plural, one {# file}' } }, null, 2),
+    );
     // Without the config's `vue`, `a|b` choices without spaces read as ICU: one message, not two.
     await writeFile(
       join(dir, 'vue/en.json'),
@@ -44,6 +50,7 @@ it('reads a catalog in the syntax its config entry names, reports it, and reads 
         files: [
           { include: 'vue/en.json', output: 'vue/{locale}.json', syntax: 'vue' },
           { include: 'app/en.json', output: 'app/{locale}.json', syntax: 'auto' },
+          { include: 'icu/en.json', output: 'icu/{locale}.json', syntax: 'icu' },
         ],
       }),
     );
@@ -51,11 +58,21 @@ it('reads a catalog in the syntax its config entry names, reports it, and reads 
     expect(first.result.catalogs).toEqual([
       { file: 'vue/en.json', syntax: 'vue', detected: false },
       { file: 'app/en.json', syntax: 'icu', detected: true },
+      { file: 'icu/en.json', syntax: 'icu', detected: false },
     ]);
+    expect(first.err).toMatch(
+      /icu\/en\.json:3:5: warning: menu\.broken: not icu \(.+\); translated as plain i18next text/,
+    );
     expect(first.err).toContain('glossa: vue/en.json: vue messages\n');
     expect(first.err).toContain('glossa: app/en.json: icu messages (detected)');
     expect(first.sent.map((t) => t.replace(/<[^>]*>/g, '')).sort()).toEqual(
-      ['one apple', ' apples', 'Hello ', 'You have  new files'].sort(),
+      [
+        'one apple',
+        ' apples',
+        'Hello ',
+        'You have  new files',
+        'You have {count, plural, one {# file}',
+      ].sort(),
     );
     expect(JSON.parse(await readFile(join(dir, 'vue/en-XA.json'), 'utf8')).apples).toBe(
       '[öñéé ååþþļéé]|[{count} ååþþļééš]',
@@ -63,9 +80,9 @@ it('reads a catalog in the syntax its config entry names, reports it, and reads 
     // The outputs are read back as vue too: nothing is sent again, nothing rewritten.
     const second = await run();
     expect(second.sent).toEqual([]);
-    expect(second.result).toMatchObject({ segments: 4, unchanged: 4, cacheHits: 0 });
+    expect(second.result).toMatchObject({ segments: 5, unchanged: 5, cacheHits: 0 });
     expect(second.result.written).toEqual([]);
-    expect(second.result.unchangedFiles).toBe(2);
+    expect(second.result.unchangedFiles).toBe(3);
     // A wrong name is a config error.
     await writeFile(
       join(dir, 'bad.json'),
