@@ -102,6 +102,9 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
 
+/** A normal client's pace: 50 requests a second, half the server's default rate limit per key. */
+const NORMAL_INTERVAL_MS = 20;
+
 /** A normal client: short translations one after another until `until` resolves; their latencies. */
 async function normalClient(until: Promise<unknown>): Promise<{ latencies: number[]; failures: number }> {
   let done = false;
@@ -117,8 +120,11 @@ async function normalClient(until: Promise<unknown>): Promise<{ latencies: numbe
       text: [`Hello world number ${n++}.`],
       target_lang: 'EN-XA',
     });
-    latencies.push(performance.now() - started_);
+    const took = performance.now() - started_;
+    latencies.push(took);
     if (reply.status !== 200) failures++;
+    if (took < NORMAL_INTERVAL_MS)
+      await new Promise((resolve) => setTimeout(resolve, NORMAL_INTERVAL_MS - took));
   }
   return { latencies, failures };
 }
