@@ -8,20 +8,7 @@
  *   pnpm --filter @glossa/quality bench
  */
 import { evaluateSegmentsDetailed } from '../src/index.js';
-
-function exponent(sizes: readonly number[], values: readonly number[]): number {
-  const xs = sizes.map(Math.log);
-  const ys = values.map((value) => Math.log(Math.max(value, 1e-3)));
-  const mx = xs.reduce((a, b) => a + b) / xs.length;
-  const my = ys.reduce((a, b) => a + b) / ys.length;
-  let num = 0;
-  let den = 0;
-  xs.forEach((x, i) => {
-    num += (x - mx) * (ys[i]! - my);
-    den += (x - mx) ** 2;
-  });
-  return num / den;
-}
+import { growthExponent } from './exponent.js';
 
 const repeat = (unit: string, length: number) =>
   unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
@@ -54,8 +41,8 @@ for (const [name, shape] of Object.entries(SHAPES)) {
     );
   });
   console.log(
-    `${name.padEnd(18)} ${times.map((time) => time.toFixed(1).padStart(8)).join(' ')}   exponent ${exponent(sizes, times).toFixed(2)}`,
+    `${name.padEnd(18)} ${times.map((time) => time.toFixed(1).padStart(8)).join(' ')}   exponent ${growthExponent(sizes, times).toFixed(2)}`,
   );
 }
 const baseline = sizes.map((size) => best(() => repeat('The quick brown fox. ', size * 20).toLowerCase()));
-console.log(`baseline (one pass over the text) exponent ${exponent(sizes, baseline).toFixed(2)}`);
+console.log(`baseline (one pass over the text) exponent ${growthExponent(sizes, baseline).toFixed(2)}`);

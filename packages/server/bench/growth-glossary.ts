@@ -7,6 +7,8 @@
  * run (its memory at each size).
  *   pnpm --filter @glossa/server bench:growth
  */
+
+import { growthExponent } from '../../quality/bench/exponent.js';
 import { candidateEntries, WordIndex } from '../src/glossaries/candidates.js';
 import { TermMatcher } from '../src/glossaries/matcher.js';
 
@@ -48,20 +50,6 @@ const heap = () => {
   return process.memoryUsage().heapUsed;
 };
 
-function exponent(sizes: readonly number[], values: readonly number[]): number {
-  const xs = sizes.map(Math.log);
-  const ys = values.map((value) => Math.log(Math.max(value, 1e-6)));
-  const mx = xs.reduce((a, b) => a + b) / xs.length;
-  const my = ys.reduce((a, b) => a + b) / ys.length;
-  let num = 0;
-  let den = 0;
-  xs.forEach((x, i) => {
-    num += (x - mx) * (ys[i]! - my);
-    den += (x - mx) ** 2;
-  });
-  return num / den;
-}
-
 // Warm-up, so that the first size does not pay the compiler's start.
 new WordIndex(entriesOf(20_000));
 new TermMatcher(entriesOf(20_000));
@@ -94,5 +82,5 @@ for (const size of sizes) {
   );
 }
 console.log(
-  `fitted exponent over entries: time ${exponent(sizes, times).toFixed(2)}, retained memory ${exponent(sizes, heaps).toFixed(2)}; at 160,000 entries the compact matcher holds ${(heaps.at(-1)! / 2 ** 20).toFixed(0)} MiB, the trie baseline ${(trieHeaps.at(-1)! / 2 ** 20).toFixed(0)} MiB (${(trieHeaps.at(-1)! / heaps.at(-1)!).toFixed(1)}×)`,
+  `fitted exponent over entries: time ${growthExponent(sizes, times, 1e-6).toFixed(2)}, retained memory ${growthExponent(sizes, heaps, 1e-6).toFixed(2)}; at 160,000 entries the compact matcher holds ${(heaps.at(-1)! / 2 ** 20).toFixed(0)} MiB, the trie baseline ${(trieHeaps.at(-1)! / 2 ** 20).toFixed(0)} MiB (${(trieHeaps.at(-1)! / heaps.at(-1)!).toFixed(1)}×)`,
 );
