@@ -26,18 +26,16 @@ const plain = (text: string) =>
     .trim();
 
 /**
- * The run's `keptSource` check over the embedded server's `untranslated()`: each new event (every engine of
+ * The run's `keptSource` check over the embedded server's `takeUntranslated()`: each new event (every engine of
  * the list failed a segment, which came back in the source language) is matched to the wave's targets
  * that equal their source, of the same target language, by their text without inline codes. A remote
- * service does not tell (`untranslated()` is empty): nothing is matched.
+ * service does not tell (`takeUntranslated()` is empty): nothing is matched.
  */
-export function keptSourceCheck(service: Pick<Service, 'untranslated'>) {
-  const seen = new WeakSet<object>();
+export function keptSourceCheck(service: Pick<Service, 'takeUntranslated'>) {
   return (items: readonly { locale: string; key: string; source: string; target: string }[]) => {
     const kept = new Map<string, string>();
-    const fresh = service.untranslated().filter((event) => !seen.has(event));
+    const fresh = service.takeUntranslated();
     if (fresh.length === 0) return kept;
-    for (const event of fresh) seen.add(event);
     const byText = new Map<string, (typeof fresh)[number][]>();
     for (const event of fresh) {
       const text = plain(event.text);

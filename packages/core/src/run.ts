@@ -35,7 +35,7 @@ export interface TranslationRunOptions {
   readonly qa?: QaCheck;
   /**
    * After each wave, with its translated targets: those the service answered in the source language
-   * because every engine failed them (the embedded server's `untranslated()`), by `locale\nkey`, with
+   * because every engine failed them (the embedded server's `takeUntranslated()`), by `locale\nkey`, with
    * what went wrong. They are failures: reported with their position, not cached, retried next run.
    */
   readonly keptSource?: (

@@ -23,11 +23,11 @@ export interface ServiceConnection {
   /** Whether this process started the server. */
   readonly embedded: boolean;
   /**
-   * Embedded server: the segments every engine of their list failed since it started (answered in the
-   * source language: "never worse"), with what each engine got wrong; the last 1,000. Empty for a remote
-   * service (it does not tell).
+   * Embedded server: the segments every engine of their list failed since the last call (answered in the
+   * source language: "never worse"), with what each engine got wrong; each is returned once. Empty for a
+   * remote service (it does not tell).
    */
-  untranslated(): readonly UntranslatedSegment[];
+  takeUntranslated(): readonly UntranslatedSegment[];
   close(): Promise<void>;
 }
 
@@ -47,7 +47,7 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
       throw new TypeError(`GLOSSA_API_KEY is not set: a key is needed for the service at ${url}`);
     }
     const client = new GlossaClient({ authKey: apiKey, serverUrl: url });
-    return { client, url, embedded: false, untranslated: () => [], close: async () => {} };
+    return { client, url, embedded: false, takeUntranslated: () => [], close: async () => {} };
   }
   const { startServer } = await importOptional(
     '@glossa/server',
@@ -57,10 +57,9 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
       "(or the config's service.url) to use a running service.",
   );
   const { engines } = options;
-  const untranslated: UntranslatedSegment[] = [];
+  let untranslated: UntranslatedSegment[] = [];
   const server = await startServer({
     onKeptSource: (event: UntranslatedSegment) => {
-      if (untranslated.length >= 1_000) untranslated.shift();
       untranslated.push(event);
     },
     dataDir,
@@ -79,7 +78,11 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
     client: new GlossaClient({ authKey: key, serverUrl }),
     url: serverUrl,
     embedded: true,
-    untranslated: () => untranslated,
+    takeUntranslated: () => {
+      const taken = untranslated;
+      untranslated = [];
+      return taken;
+    },
     close: () => server.close(),
   };
 }

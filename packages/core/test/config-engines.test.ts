@@ -76,7 +76,7 @@ describe('engines section', () => {
     }
   });
 
-  it('segments every engine failed are reported by untranslated() (a chat-completions double that echoes)', async () => {
+  it('segments every engine failed are reported by takeUntranslated(), once (a chat-completions double that echoes)', async () => {
     // Answers every segment with its source text: the chain retries once, then keeps the source.
     const echo = createServer((request, response) => {
       let body = '';
@@ -129,11 +129,11 @@ describe('engines section', () => {
           targetLang: 'de',
         });
         expect(result.text).toBe('The cache is cleared when the model changes.');
-        expect(service.untranslated()).toHaveLength(1);
-        expect(service.untranslated()[0]).toMatchObject({ source: 'en', target: 'de' });
-        expect(service.untranslated()[0]!.attempts[0]!.problems).toContain(
-          'the source was returned untranslated',
-        );
+        const untranslated = service.takeUntranslated();
+        expect(untranslated).toHaveLength(1);
+        expect(untranslated[0]).toMatchObject({ source: 'en', target: 'de' });
+        expect(untranslated[0]!.attempts[0]!.problems).toContain('the source was returned untranslated');
+        expect(service.takeUntranslated()).toHaveLength(0);
       } finally {
         await service.close();
       }
