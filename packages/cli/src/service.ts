@@ -13,7 +13,7 @@ export async function openService(config: Pick<ResolvedConfig, 'service'>): Prom
   if (url !== undefined && apiKey === undefined) {
     throw new UsageError(`GLOSSA_API_KEY is not set: a key is needed for the service at ${url}`);
   }
-  return connectService(config.service);
+  return connectService({ ...config.service, collectUntranslated: true });
 }
 
 const plain = (text: string) =>

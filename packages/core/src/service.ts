@@ -14,6 +14,11 @@ export interface ServiceOptions {
   readonly dataDir: string;
   /** The embedded server's engines per target and their providers' settings (config `engines`). */
   readonly engines?: ResolvedEngines | undefined;
+  /**
+   * Keep the segments every engine failed for `takeUntranslated()` (a run that reports them, as the CLI's).
+   * Default false: a long-lived caller that never takes them (a dev server, a runtime backend) holds none.
+   */
+  readonly collectUntranslated?: boolean;
 }
 
 export interface ServiceConnection {
@@ -59,9 +64,11 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
   const { engines } = options;
   let untranslated: UntranslatedSegment[] = [];
   const server = await startServer({
-    onKeptSource: (event: UntranslatedSegment) => {
-      untranslated.push(event);
-    },
+    ...(options.collectUntranslated && {
+      onKeptSource: (event: UntranslatedSegment) => {
+        untranslated.push(event);
+      },
+    }),
     dataDir,
     port: 0,
     freePort: 0,

@@ -116,6 +116,7 @@ describe('engines section', () => {
     try {
       const service = await connectService({
         dataDir,
+        collectUntranslated: true,
         engines: {
           order: { default: ['pseudo'], de: ['openai'] },
           providers: {
