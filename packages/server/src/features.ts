@@ -21,6 +21,11 @@ import type { FeatureResources } from './languages.js';
 
 /** What a feature runs beside its routes (a job queue, a database); closed when the server closes. */
 export interface RunningFeature {
+  /**
+   * Resolves once the feature can answer its first request at full speed (models loaded, threads warm);
+   * rejects with the reason it cannot. `/ready` answers 503 until every feature's `ready()` resolves.
+   */
+  ready?(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -160,6 +160,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
       if (draining) throw new Error('the server is stopping');
       await storage.getSetting('glossa.ready');
       await redis?.ping();
+      await Promise.all(running.map((feature) => feature.ready?.()));
     },
     urls: {
       paid: resolved.publicUrl ?? `http://${hostForUrl}:${resolved.port}`,
