@@ -195,10 +195,11 @@ describe('quality-evaluation jobs on worker threads', () => {
   }, 300_000);
 
   it('a thread that fails (out of memory) fails its job with an evaluation_failed report; the next job gets a new thread', async () => {
-    // Threads of 16 MB of heap: a small job fits, one of 60 segments of 10,000 characters does not.
-    const pool = startEvaluationPool(DEFAULT_QUALITY_OPTIONS, { maxOldGenerationSizeMb: 16 });
+    // Threads of 48 MB of heap: a small job fits (it needs about 16 MB), one of 500 segments of 10,000 characters
+    // does not (it needs more than 128 MB). At 16 MB the small job itself ran out of memory now and then.
+    const pool = startEvaluationPool(DEFAULT_QUALITY_OPTIONS, { maxOldGenerationSizeMb: 48 });
     try {
-      const segments = numberedSegments(60).map(({ source, target }) => ({ source, translation: target }));
+      const segments = numberedSegments(500).map(({ source, target }) => ({ source, translation: target }));
       const failed = await pool.evaluate('big', { sourceLang: 'en', targetLang: 'es', segments });
       expect(failed?.status).toBe('error');
       expect(JSON.parse(Buffer.from(failed!.json).toString())).toEqual({
