@@ -22,13 +22,14 @@ const ID_ATTRIBUTE = /\bid\s*=\s*(?:"([^"]*)"|'([^']*)')/;
 
 /**
  * Placeholders: `{{name}}`, `${name}`, `{name}` / `{0}` / `{count, number}` (ICU simple arguments),
- * printf `%s`, `%1$d`, `%.2f`, Python `%(name)s`. With the space flag (`% d`) only when no letter follows: in
- * "50 % de" or "15 % superiores" (a space before the percent sign, as French and Spanish write it) `% d` is text.
+ * printf `%s`, `%1$d`, `%.2f`, Python `%(name)s`. With the space flag (`% d`) only when no letter and no
+ * apostrophe follows: in "50 % de", "15 % superiores" or "{{n}}% d'articles" (a space before or after the percent
+ * sign, as French and Spanish write it) `% d` is text.
  * Flags and widths are read atomically (a lookahead's capture, then a back-reference): `%` and 50,000 zeros
  * took 7 s when the flags could give their zeros back to the width one at a time.
  */
 const PLACEHOLDER =
-  /\{\{[^{}]+\}\}|\$\{[^{}]+\}|\{[\p{L}\p{N}_]+(?:\s*,[^{}]*)?\}|%\([A-Za-z_]\w*\)[sdifr]|%(?:(?=(\d+))\1\$)?(?=([-+0#]*))\2\d*(?:\.\d+)?[sdifuxXeEgGc@]|%(?:(?=(\d+))\3\$)?(?=([-+0#]*))\4 (?=([-+ 0#]*))\5\d*(?:\.\d+)?[sdifuxXeEgGc@](?![\p{L}\p{N}])/gu;
+  /\{\{[^{}]+\}\}|\$\{[^{}]+\}|\{[\p{L}\p{N}_]+(?:\s*,[^{}]*)?\}|%\([A-Za-z_]\w*\)[sdifr]|%(?:(?=(\d+))\1\$)?(?=([-+0#]*))\2\d*(?:\.\d+)?[sdifuxXeEgGc@]|%(?:(?=(\d+))\3\$)?(?=([-+0#]*))\4 (?=([-+ 0#]*))\5\d*(?:\.\d+)?[sdifuxXeEgGc@](?![\p{L}\p{N}'’])/gu;
 
 /** The tags in `text`, in order. A tag's key is its kind and name, plus its `id` when it has one. */
 export function findTags(text: string): MarkupToken[] {

@@ -137,6 +137,9 @@ describe('evaluateSegment', () => {
     expect(spaced('Half of the files: 50% of them.', 'La mitad de los archivos: el 50 % de ellos.')).toEqual(
       [],
     );
+    // French elision after a percent sign: `% d'` is text.
+    expect(spaced('{{successPercent}}% of the files', "{{successPercent}}% d'archivos")).toEqual([]);
+    expect(spaced('Done: {{n}}%', 'Hecho: {{n}}% d’entre eux')).toEqual([]);
     // printf's space flag is still a placeholder where no letter follows it.
     expect(spaced('Value: % d.', 'Valor: .')).toEqual(['missing_placeholder']);
   });
