@@ -14,7 +14,13 @@ export { ServiceError } from './errors.js';
 export type { ServerFeature } from './features.js';
 export type { BuiltInEngine, ServerOptions } from './options.js';
 export type { ResourceStore } from './resources.js';
-export { type CreateServerOptions, createServer, type GlossaServer, startServer } from './server.js';
+export {
+  type CreateServerOptions,
+  createServer,
+  type GlossaServer,
+  type JobsOptions,
+  startServer,
+} from './server.js';
 export { createPostgresStorage, type PostgresStorage } from './storage/postgres.js';
 export { createSqliteStorage } from './storage/sqlite.js';
 export type { Account, Plan, Storage } from './storage/storage.js';

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { createGlossaryStore, type GlossaryRecord, type GlossaryStore } from './glossaries/store.js';
+import type { JobRunner } from './jobs/job-runner.js';
 import { createMemoryJobs, type MemoryJobs } from './memories/jobs.js';
 import { createUrlSigner, type UrlSigner } from './memories/signed-url.js';
 import { createMemoryStore, type MemoryRecord, type MemoryStore } from './memories/store.js';
@@ -18,8 +19,8 @@ import { createStyleListStore, type StyleListRecord, type StyleListStore } from 
 /**
  * What accounts own beside keys and usage: glossaries, style rule lists, translation memories and their
  * jobs. Every lookup is scoped to the account: another account's id is "not found". One interface, two
- * backends: SQLite (`resources.sqlite` in the data directory, jobs in this process) and PostgreSQL
- * (shared by a fleet, jobs on pg-boss).
+ * backends: SQLite (`resources.sqlite` in the data directory) and PostgreSQL (shared by a fleet); memory jobs
+ * run on the server's job runner.
  */
 export interface ResourceStore {
   readonly glossaries: GlossaryStore;
@@ -37,12 +38,14 @@ export interface ResourceStore {
 }
 
 export interface ResourceStoreOptions {
+  /** The server's job runner (`ServiceContext.jobs`): memory imports and exports run on it. */
+  readonly jobs: JobRunner;
   /** PostgreSQL instead of SQLite in the data directory. */
   readonly databaseUrl?: string | undefined;
   /** A pool on `databaseUrl` to use (its owner closes it); default: a pool of this store's own. */
   readonly pool?: pg.Pool;
   readonly databasePoolSize?: number;
-  /** How often a fleet instance looks for memory jobs whose worker died, in ms (default 5 s). */
+  /** How often a fleet instance looks for memory jobs whose submit a crash lost, in ms (default 5 s). */
   readonly memoryJobLeaseCheckMs?: number;
   readonly onError?: (error: unknown) => void;
 }
@@ -64,13 +67,13 @@ function assemble(
 }
 
 /**
- * Opens the resources: `resources.sqlite` in the data directory (resuming memory jobs a stop
- * interrupted), or the PostgreSQL database at `databaseUrl` (migrated; memory jobs on pg-boss).
+ * Opens the resources: `resources.sqlite` in the data directory, or the PostgreSQL database at
+ * `databaseUrl` (migrated); memory jobs a stop interrupted are submitted again to `options.jobs`.
  */
 export async function createResourceStore(
   dataDir: string,
   storage: Storage,
-  options: ResourceStoreOptions = {},
+  options: ResourceStoreOptions,
 ): Promise<ResourceStore> {
   const signer = await createUrlSigner(storage);
   if (options.databaseUrl) {
@@ -85,15 +88,10 @@ export async function createResourceStore(
     try {
       await migratePostgres(pool, 'glossa_resources_schema', POSTGRES_RESOURCE_MIGRATIONS);
       const memories = createPostgresMemoryStore(pool);
-      const jobs = await createPostgresMemoryJobs(
-        storage.openJobBackend({ onError: options.onError }),
-        pool,
-        memories,
-        {
-          leaseCheckMs: options.memoryJobLeaseCheckMs,
-          onError: options.onError,
-        },
-      );
+      const jobs = await createPostgresMemoryJobs(options.jobs, pool, memories, {
+        leaseCheckMs: options.memoryJobLeaseCheckMs,
+        onError: options.onError,
+      });
       return assemble(
         {
           glossaries: createPostgresGlossaryStore(pool),
@@ -112,9 +110,7 @@ export async function createResourceStore(
   const db = openResourceDatabase(dataDir);
   try {
     const memories = createMemoryStore(db);
-    const jobs = await createMemoryJobs(db, memories, dataDir, storage.openJobBackend(), {
-      onError: options.onError,
-    });
+    const jobs = await createMemoryJobs(db, memories, dataDir, options.jobs);
     return assemble(
       {
         glossaries: createGlossaryStore(db),

@@ -15,6 +15,7 @@ import { sharedHelperLifetime } from './helper-lifetime.js';
 import { buildApp } from './http/app.js';
 import { CallerCache } from './http/caller-cache.js';
 import { createRateLimiter } from './http/rate-limit.js';
+import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { hashKey } from './keys.js';
 import { createLanguageCatalog } from './languages.js';
 import { createMetrics } from './metrics.js';
@@ -39,6 +40,21 @@ export interface CreateServerOptions extends ServerOptions {
    * 501 naming the package to install.
    */
   features?: readonly ServerFeature[];
+  /** The server's job runner (`ServiceContext.jobs`), shared by every job kind (memories, documents, …). */
+  jobs?: JobsOptions;
+}
+
+export interface JobsOptions {
+  /** Jobs of every kind this instance runs at a time (default 4). */
+  readonly concurrency?: number;
+  /** Jobs of one account running at a time, across the fleet (default 2). */
+  readonly maxRunningPerAccount?: number;
+  /** Jobs of one account waiting or running past which a submit is refused (default 1000). */
+  readonly maxQueuedPerAccount?: number;
+  /** How often jobs of dead instances and expired jobs are looked for, in ms (default 5 s). */
+  readonly sweepMs?: number;
+  /** How often an idle worker looks for work (SQLite: default 500 ms; PostgreSQL: pg-boss's polling, 2 s). */
+  readonly pollMs?: number;
 }
 
 export interface GlossaServer {
@@ -109,8 +125,28 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
   let dev: Awaited<ReturnType<typeof ensureDevAccount>>;
   let engines: ReturnType<typeof createEngineRegistry>;
   let resources: ResourceStore | undefined;
-  /** Errors of background work (the memory job queue): logged once the apps (and their logger) exist. */
+  /** Errors of background work (the job runner): logged once the apps (and their logger) exist. */
   let reportError = (_error: unknown) => {};
+  const onError = (error: unknown) => reportError(error);
+  // One runner per server, for every job kind: features register theirs in `start`; started after them.
+  const jobs: JobRunner = createJobRunner(
+    storage.openJobBackend({
+      onError,
+      ...(options.jobs?.pollMs === undefined ? {} : { pollMs: options.jobs.pollMs }),
+    }),
+    {
+      concurrency: options.jobs?.concurrency ?? 4,
+      ...(options.jobs?.maxRunningPerAccount === undefined
+        ? {}
+        : { maxRunningPerAccount: options.jobs.maxRunningPerAccount }),
+      ...(options.jobs?.maxQueuedPerAccount === undefined
+        ? {}
+        : { maxQueuedPerAccount: options.jobs.maxQueuedPerAccount }),
+      ...(options.jobs?.sweepMs === undefined ? {} : { sweepMs: options.jobs.sweepMs }),
+      storage,
+      onError,
+    },
+  );
   let unsubscribe: (() => Promise<void>) | undefined;
   try {
     if (resolved.redisUrl)
@@ -118,12 +154,18 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
     resources = await createResourceStore(resolved.dataDir, storage, {
       // The storage's pool: one pool per instance (closed with the storage).
       ...(postgres ? { databaseUrl: resolved.databaseUrl, pool: postgres.pool } : {}),
-      onError: (error) => reportError(error),
+      jobs,
+      onError,
     });
-    const jobs = resources.jobs;
+    const memoryJobs = resources.jobs;
     metrics.gauge(
       'glossa_memory_jobs_processing',
       'Translation memory import/export jobs queued or running (on PostgreSQL: of every instance).',
+      () => memoryJobs.depth(),
+    );
+    metrics.gauge(
+      'glossa_jobs_active',
+      'Jobs of every kind queued or running on the job runner (on PostgreSQL: of every instance).',
       () => jobs.depth(),
     );
     dev = await ensureDevAccount(storage, resolved.dataDir, resolved.devKey);
@@ -133,6 +175,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
       options.engines !== undefined,
     );
   } catch (error) {
+    await jobs.close();
     await resources?.close();
     await unsubscribe?.();
     redis?.disconnect();
@@ -144,6 +187,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
     options: resolved,
     storage,
     resources,
+    jobs,
     engines,
     languages: createLanguageCatalog(engines, features),
     outputs: createOutputCache(resolved.engineCacheEntries),
@@ -170,10 +214,22 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
   const routes = [...SPINE_ROUTES, ...features.flatMap((feature) => feature.routes)];
   const paid = buildApp('paid', context, routes, features);
   const free = buildApp('free', context, routes, features);
-  reportError = (error) => paid.log.warn({ err: error }, 'memory job queue error');
+  reportError = (error) => paid.log.warn({ err: error }, 'job runner error');
   const running: RunningFeature[] = [];
   for (const feature of features) {
     if (feature.start) running.push(feature.start(context, paid.log));
+  }
+  try {
+    await jobs.start();
+  } catch (error) {
+    await Promise.allSettled(running.map((feature) => feature.close()));
+    await jobs.close();
+    await engines.close();
+    await resources.close();
+    await unsubscribe?.();
+    redis?.disconnect();
+    await storage.close();
+    throw error;
   }
   const releaseAgreementTools = retainAgreementTools();
   let closed = false;
@@ -223,6 +279,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
         closeApp(free, resolved.shutdownGraceMs),
       ]);
       releaseAgreementTools();
+      // Running jobs stop at their next step (and run again, here after a restart or on another instance).
+      await jobs.close();
       await Promise.all(running.map((feature) => feature.close()));
       await engines.close();
       await resources.close();

@@ -7,6 +7,7 @@
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJobRunner } from '../src/jobs/job-runner.js';
 import { createPostgresJobBackend, JOB_QUEUE as MEMORY_JOB_QUEUE } from '../src/jobs/postgres-jobs.js';
 import { migratePostgres } from '../src/storage/postgres.js';
 import { createPostgresMemoryStore } from '../src/storage/postgres-memories.js';
@@ -38,10 +39,11 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
   it('is queued again after orphanAfterMs and finished by a live instance, once', async () => {
     const memories = createPostgresMemoryStore(pool);
     // An instance with no workers takes the upload (the row and its pg-boss job, in one transaction).
-    const front = await createPostgresMemoryJobs(createPostgresJobBackend(url, pool), pool, memories, {
+    const frontRunner = createJobRunner(createPostgresJobBackend(url, pool), {
       concurrency: 0,
-      leaseCheckMs: 60_000,
+      sweepMs: 60_000,
     });
+    const front = await createPostgresMemoryJobs(frontRunner, pool, memories, { leaseCheckMs: 60_000 });
     const job = await front.createImport('acct-1', { file_name: 'a.tmx' }, Buffer.byteLength(TMX));
     await front.receive(job, async (sink) => {
       await new Promise<void>((resolve, reject) =>
@@ -57,12 +59,12 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
     expect((await front.get(job.id))?.status).toBe('processing');
 
     // A live instance: its lease check finds the orphan and queues it again; its worker runs it.
-    const live = await createPostgresMemoryJobs(
-      createPostgresJobBackend(url, pool, { pollingIntervalSeconds: 0.5 }),
-      pool,
-      memories,
-      { concurrency: 1, leaseCheckMs: 200 },
-    );
+    const liveRunner = createJobRunner(createPostgresJobBackend(url, pool, { pollingIntervalSeconds: 0.5 }), {
+      concurrency: 1,
+      sweepMs: 200,
+    });
+    const live = await createPostgresMemoryJobs(liveRunner, pool, memories, { leaseCheckMs: 200 });
+    await liveRunner.start();
     try {
       const started = Date.now();
       let status = (await live.get(job.id))?.status;
@@ -77,6 +79,8 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
       ]);
       expect(rows.map((row) => row.id)).toEqual([finished?.memoryId]);
     } finally {
+      await liveRunner.close();
+      await frontRunner.close();
       await live.close();
       await front.close();
     }

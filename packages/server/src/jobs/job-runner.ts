@@ -130,7 +130,15 @@ export interface JobRunnerOptions {
   readonly onError?: ((error: unknown) => void) | undefined;
 }
 
+/**
+ * The server creates one runner (`ServiceContext.jobs`), over `Storage.openJobBackend()`; a feature registers
+ * its kinds on it in its `start` (before the server starts the workers) and never starts or closes it: the
+ * server closes it first when it closes (running attempts stop at their next step), then the features.
+ */
 export interface JobRunner {
+  /** This instance's owner id, written on the rows it runs (a kind's own records may fence on it). */
+  readonly owner: string;
+  /** Registers a kind (its name unique on the runner); its queue. Kinds registered after `start` run too. */
   register<Input, Checkpoint, Result>(
     kind: JobKind<Input, Checkpoint, Result>,
   ): JobQueue<Input, Checkpoint, Result>;
@@ -275,6 +283,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
   }
 
   return {
+    owner: backend.owner,
     register<Input, Checkpoint, Result>(kind: JobKind<Input, Checkpoint, Result>) {
       if (kinds.has(kind.name)) throw new TypeError(`Job kind ${kind.name} is registered already.`);
       kinds.set(kind.name, kind);

@@ -19,8 +19,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { MemoryJobStatus } from '@glossa/protocol';
-import type { JobBackend } from '../jobs/job-backend.js';
-import { createJobRunner, type JobKind, type JobQueue, type JobRunner } from '../jobs/job-runner.js';
+import type { JobKind, JobQueue, JobRunner } from '../jobs/job-runner.js';
 import type { ResourceDatabase } from '../storage/resource-db.js';
 import type { SqliteMemoryStore } from './store.js';
 import { readTmx, writeTmx } from './tmx.js';
@@ -99,7 +98,10 @@ export interface MemoryJobs {
   download(job: JobRecord): Promise<Readable>;
   /** Jobs queued or running (`processing`): on PostgreSQL, those of every instance. */
   depth(): Promise<number>;
-  /** Stops taking batches; waits for running jobs to stop (they run again at the next start). */
+  /**
+   * Stops this store's own periodic work. The jobs' runner is the server's (`ServiceContext.jobs`): it is
+   * closed first (running jobs stop at their next batch and run again at the next start).
+   */
   close(): Promise<void>;
 }
 
@@ -120,31 +122,21 @@ export interface MemoryJobInput {
 }
 
 export interface MemoryJobOptions {
-  /** Jobs one instance runs at a time (default 2). */
-  readonly concurrency?: number;
-  /** How often the runner looks for jobs of dead instances, in ms (default 5 s). */
+  /** PostgreSQL: how often an instance looks for records whose submit a crash lost, in ms (default 5 s). */
   readonly leaseCheckMs?: number | undefined;
   readonly onError?: ((error: unknown) => void) | undefined;
 }
 
 /**
- * The runner of memory jobs, `run` registered as their kind: `run` does the record's operation when the
- * record still waits for it (a job that completed or failed is not run twice) and settles the record
- * itself; a throw while the runner closes leaves the record processing, for the next attempt.
+ * Registers the memory jobs' kind on the server's runner (`ServiceContext.jobs`): `run` does the record's
+ * operation when the record still waits for it (a job that completed or failed is not run twice) and settles
+ * the record itself; a throw while the runner closes leaves the record processing, for the next attempt.
  */
-export async function startMemoryRunner(
-  backend: JobBackend,
-  options: MemoryJobOptions,
+export function registerMemoryKind(
+  runner: JobRunner,
   run: JobKind<MemoryJobInput, never, null>['run'],
-): Promise<{ runner: JobRunner; queue: JobQueue<MemoryJobInput, never, null> }> {
-  const runner = createJobRunner(backend, {
-    concurrency: options.concurrency ?? 2,
-    ...(options.leaseCheckMs === undefined ? {} : { sweepMs: options.leaseCheckMs }),
-    onError: options.onError,
-  });
-  const queue = runner.register<MemoryJobInput, never, null>({ name: MEMORY_JOB_KIND, run });
-  await runner.start();
-  return { runner, queue };
+): JobQueue<MemoryJobInput, never, null> {
+  return runner.register<MemoryJobInput, never, null>({ name: MEMORY_JOB_KIND, run });
 }
 
 /** Thrown by `receive` when the job no longer awaits its file. */
@@ -155,15 +147,14 @@ export class AlreadyUploaded extends Error {
 }
 
 /**
- * The SQLite jobs: run in this process by the runner; after a restart, half-written memories go and
+ * The SQLite jobs: run in this process by the server's runner; after a restart, half-written memories go and
  * interrupted jobs run again (imports from their kept file).
  */
 export async function createMemoryJobs(
   db: ResourceDatabase,
   memories: SqliteMemoryStore,
   dataDir: string,
-  backend: JobBackend,
-  options: MemoryJobOptions = {},
+  runner: JobRunner,
 ): Promise<MemoryJobs> {
   const folder = join(dataDir, 'memory-files');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -276,7 +267,7 @@ export async function createMemoryJobs(
   for (const row of sql.finishedExports.all() as JobRow[]) {
     if (toRecord(row).status === 'expired') rmSync(fileOf(row.id), { force: true });
   }
-  const { runner, queue } = await startMemoryRunner(backend, options, async (running) => {
+  const queue = registerMemoryKind(runner, async (running) => {
     const job = get(running.input.jobId);
     // Done already (a record settled just before a crash), or gone: nothing to run.
     if (job?.status !== 'processing') return null;
@@ -353,6 +344,6 @@ export async function createMemoryJobs(
     async depth() {
       return (sql.depth.get() as { n: number }).n;
     },
-    close: () => runner.close(),
+    async close() {},
   };
 }

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import type pg from 'pg';
-import type { JobBackend } from '../jobs/job-backend.js';
+import type { JobRunner } from '../jobs/job-runner.js';
 import {
   AlreadyUploaded,
   INTERRUPTED,
@@ -21,7 +21,7 @@ import {
   type JobRow,
   type MemoryJobOptions,
   type MemoryJobs,
-  startMemoryRunner,
+  registerMemoryKind,
   toRecord,
 } from '../memories/jobs.js';
 import { readTmx, writeTmx } from '../memories/tmx.js';
@@ -43,12 +43,12 @@ type NewJob = Pick<
 class Superseded extends Error {}
 
 export async function createPostgresMemoryJobs(
-  backend: JobBackend,
+  runner: JobRunner,
   pool: pg.Pool,
   memories: PostgresMemoryStore,
   options: MemoryJobOptions = {},
 ): Promise<MemoryJobs> {
-  const owner = backend.owner;
+  const owner = runner.owner;
   const getOn = async (db: Queryable, id: string) => {
     const { rows } = await db.query<JobRow>('SELECT * FROM memory_jobs WHERE id = $1', [id]);
     return rows[0] && toRecord(rows[0]);
@@ -157,7 +157,7 @@ export async function createPostgresMemoryJobs(
     });
   }
 
-  const { runner, queue } = await startMemoryRunner(backend, options, async (running) => {
+  const queue = registerMemoryKind(runner, async (running) => {
     const { jobId } = running.input;
     // This attempt's claim of the row: a later attempt's number is higher.
     const { rows } = await pool.query<JobRow>(
@@ -302,7 +302,6 @@ export async function createPostgresMemoryJobs(
     },
     async close() {
       stopSweep();
-      await runner.close();
     },
   };
 }
