@@ -33,11 +33,9 @@ import {
   type QueuedJob,
   setFleetVoice,
 } from './fleet-store.js';
-import type { JobRow } from './jobs.js';
-import { jobDir } from './jobs.js';
 import { sweepFleetLeftovers } from './leftovers.js';
 import type { Recognizer } from './recognizer.js';
-import type { Row as TranslateRow } from './translate-jobs.js';
+import { type JobRow, jobDir, type TranslateRow } from './rows.js';
 import { pruneOperations, settleUsage } from './usage.js';
 
 /** The pg-boss queue of voice jobs (both interfaces). */

@@ -14,9 +14,7 @@
 import type { ServiceContext } from '@glossa/server/feature';
 import { migratePostgres, pgTransaction } from '@glossa/server/feature';
 import type pg from 'pg';
-import type { JobRow } from './jobs.js';
-import type { SpokenTermsRow } from './spoken-terms.js';
-import type { Row as TranslateRow } from './translate-jobs.js';
+import type { JobRow, SpokenTermsRow, TranslateRow } from './rows.js';
 import type { OwedUsage } from './usage.js';
 
 /** Applied in order, one transaction each. Append only. */

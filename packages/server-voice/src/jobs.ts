@@ -12,13 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  CreateVoiceJobFields,
-  createRequestValidator,
-  decodeForm,
-  ENDPOINTS,
-  type VoiceJobStatus,
-} from '@glossa/protocol';
+import { CreateVoiceJobFields, createRequestValidator, decodeForm, ENDPOINTS } from '@glossa/protocol';
 import type { Caller, ServiceContext } from '@glossa/server/feature';
 import {
   badRequest,
@@ -45,6 +39,7 @@ import {
   translateTranscripts,
 } from './resources.js';
 import { customTagOf } from './routes.js';
+import { type JobRow, jobDir } from './rows.js';
 import { voiceDatabase } from './spoken-terms.js';
 import {
   crashPoints,
@@ -72,24 +67,6 @@ const JOB_TYPES: Record<string, string> = {
 
 const validator = createRequestValidator(CreateVoiceJobFields);
 
-export interface JobRow {
-  id: string;
-  account_id: string;
-  key_id: string;
-  custom_tag: string;
-  status: VoiceJobStatus;
-  source: string;
-  targets: string;
-  input_type: string;
-  /** JSON array: the collection's terms when the job was created. */
-  spoken_terms: string;
-  glossary_id: string | null;
-  error_message: string | null;
-  result: string | null;
-  created_at: string;
-}
-
-export const jobDir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');
 const running = new WeakMap<ServiceContext, Promise<void>>();
 const swept = new WeakSet<ServiceContext>();
 

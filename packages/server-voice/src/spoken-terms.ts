@@ -13,6 +13,7 @@ import { badRequest, defineRoute, notFound, type Route } from '@glossa/server/fe
 import Database from 'better-sqlite3';
 import { fleetVoice } from './fleet-store.js';
 import { TRANSCRIPTION_LANGUAGES } from './languages.js';
+import type { SpokenTermsRow } from './rows.js';
 
 export const VOICE_DATABASE_FILE = 'voice.sqlite';
 export const MAX_TERMS = 1000;
@@ -82,14 +83,6 @@ export const VOICE_MIGRATIONS: readonly string[] = [
     WHERE usage_pending IS NOT NULL;
   `,
 ];
-
-export interface SpokenTermsRow {
-  id: string;
-  name: string;
-  language: string;
-  terms: string;
-  created_at: string;
-}
 
 const databases = new WeakMap<ServiceContext, Database.Database>();
 

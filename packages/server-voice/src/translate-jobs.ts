@@ -55,6 +55,7 @@ import { punctuate } from './punctuate.js';
 import { type Recognizer, startRecognizer, type UtteranceSpan } from './recognizer.js';
 import { checkVoiceLanguages, glossarySourceTerms, translateTranscripts } from './resources.js';
 import { customTagOf } from './routes.js';
+import type { TranslateRow as Row } from './rows.js';
 import { speechVoice, synthesize } from './speech.js';
 import { voiceDatabase } from './spoken-terms.js';
 import {
@@ -80,22 +81,6 @@ interface StoredResult {
   status: VoiceTranslateResultStatus;
   error?: string;
   bytes?: number;
-}
-export interface Row {
-  id: string;
-  account_id: string;
-  key_id: string;
-  custom_tag: string;
-  status: 'pending' | 'uploaded' | 'processing' | 'done';
-  file_name: string;
-  content_type: string;
-  content_length: number;
-  source_language: string;
-  source_given: number;
-  targets: string;
-  results: string;
-  created_at: string;
-  updated_at: string;
 }
 
 const dir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');

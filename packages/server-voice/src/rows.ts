@@ -1,0 +1,56 @@
+/**
+ * The stored rows of voice (both job interfaces and spoken terms), as both backends return them
+ * (`voice.sqlite`, fleet-store.ts), and the directory of job files: the leaf the job, store and route
+ * modules share, so none of them imports another for its types.
+ */
+import { join } from 'node:path';
+import type { VoiceJobStatus } from '@glossa/protocol';
+import type { ServiceContext } from '@glossa/server/feature';
+
+/** A `/v3/voice/jobs` job (`voice_jobs`). */
+export interface JobRow {
+  id: string;
+  account_id: string;
+  key_id: string;
+  custom_tag: string;
+  status: VoiceJobStatus;
+  source: string;
+  targets: string;
+  input_type: string;
+  /** JSON array: the collection's terms when the job was created. */
+  spoken_terms: string;
+  glossary_id: string | null;
+  error_message: string | null;
+  result: string | null;
+  created_at: string;
+}
+
+/** A `/v1/jobs/voice/translate` job (`voice_translate_jobs`). */
+export interface TranslateRow {
+  id: string;
+  account_id: string;
+  key_id: string;
+  custom_tag: string;
+  status: 'pending' | 'uploaded' | 'processing' | 'done';
+  file_name: string;
+  content_type: string;
+  content_length: number;
+  source_language: string;
+  source_given: number;
+  targets: string;
+  results: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A spoken-term collection (`spoken_terms`). */
+export interface SpokenTermsRow {
+  id: string;
+  name: string;
+  language: string;
+  terms: string;
+  created_at: string;
+}
+
+/** Where an embedded server keeps the jobs' files (and a fleet the audio handed to ffmpeg). */
+export const jobDir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');
