@@ -1,10 +1,11 @@
 /**
  * Prometheus metrics of one server (`GET /metrics`, prom-client, a registry per server so that several
  * servers in one process count apart): requests by route and status, their latency, characters billed by
- * product, engine errors, and gauges read at scrape time (queue depth) that features and the spine add.
+ * product, engine errors, what each engine used (requests, characters, tokens: what its provider bills), and
+ * gauges read at scrape time (queue depth) that features and the spine add.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { TranslationEngine } from './engines/engine.js';
+import type { EngineUsage, TranslationEngine } from './engines/engine.js';
 import type { Storage } from './storage/storage.js';
 
 export interface ServerMetrics {
@@ -15,7 +16,10 @@ export interface ServerMetrics {
   gauge(name: string, help: string, read: () => number | Promise<number>): void;
   /** The storage, counting the characters it reserves (and refunds) by product. */
   countUsage(storage: Storage): Storage;
-  /** The engine, counting the errors of its `translate`. */
+  /**
+   * The engine, counting the errors of its `translate`; what it used (`engine.usage()`, engines that call a
+   * provider) is read at each scrape.
+   */
   countErrors(engine: TranslationEngine): TranslationEngine;
 }
 
@@ -47,6 +51,42 @@ export function createMetrics(): ServerMetrics {
     labelNames: ['engine'] as const,
     registers: [registry],
   });
+  const metered: TranslationEngine[] = [];
+  /** A counter per engine, its value the engine's own running total at scrape time. */
+  const engineTotal = (name: string, help: string, read: (usage: EngineUsage) => number) =>
+    new Counter({
+      name,
+      help,
+      labelNames: ['engine'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const engine of metered) {
+          const usage = engine.usage?.();
+          if (usage) this.inc({ engine: engine.name }, read(usage));
+        }
+      },
+    });
+  engineTotal(
+    'glossa_engine_requests_total',
+    'Calls made to an engine provider, by engine.',
+    (u) => u.requests,
+  );
+  engineTotal(
+    'glossa_engine_characters_total',
+    'Source characters sent to an engine provider (what MT providers bill), by engine.',
+    (u) => u.characters,
+  );
+  engineTotal(
+    'glossa_engine_input_tokens_total',
+    'Input tokens an LLM engine reported, by engine.',
+    (u) => u.tokensIn,
+  );
+  engineTotal(
+    'glossa_engine_output_tokens_total',
+    'Output tokens an LLM engine reported, by engine.',
+    (u) => u.tokensOut,
+  );
   return {
     registry,
     observeRequest(method, route, status, seconds) {
@@ -87,6 +127,7 @@ export function createMetrics(): ServerMetrics {
       };
     },
     countErrors(engine) {
+      if (engine.usage) metered.push(engine);
       const translate: TranslationEngine['translate'] = async (input) => {
         try {
           return await engine.translate(input);

@@ -166,4 +166,18 @@ describe('a server with de on openai and en-XA on pseudo', () => {
     expect(kept[0]).toMatchObject({ source: 'en', target: 'de', text: 'Open the settings.' });
     expect(kept[0]!.attempts.map((attempt) => attempt.engine)).toEqual(['openai', 'openai']);
   });
+
+  it('/metrics reports what the provider engine used: its calls, characters and tokens', async () => {
+    await server.translate({ text: ['Open the settings.'], source_lang: 'EN', target_lang: 'DE' });
+    const metrics = (await server.call('/metrics', { key: null })).text;
+    const value = (name: string) =>
+      Number(new RegExp(`^${name}\\{engine="openai"\\} (\\d+)$`, 'm').exec(metrics)?.[1]);
+    // Every HTTP call the mock received, the failed and retried ones included.
+    expect(value('glossa_engine_requests_total')).toBe(mock.calls.length);
+    expect(value('glossa_engine_characters_total')).toBeGreaterThan(0);
+    expect(value('glossa_engine_input_tokens_total')).toBeGreaterThan(0);
+    expect(value('glossa_engine_output_tokens_total')).toBeGreaterThan(0);
+    // Local engines bill nothing: no series of their own.
+    expect(metrics).not.toMatch(/glossa_engine_requests_total\{engine="(pseudo|apertium)"\}/);
+  });
 });
