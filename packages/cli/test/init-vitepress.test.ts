@@ -124,3 +124,26 @@ it('a site whose .vitepress is at the root writes <locale>/ at the root; without
     out: 'i18n',
   });
 });
+
+it("VitePress's own layout: .vitepress/config/index.ts, English pages in docs/en/ (served at / by a rewrite) → docs/<locale>/", async () => {
+  const dir = await site({
+    'package.json': JSON.stringify({ devDependencies: { vitepress: '1.6.4' } }),
+    'docs/.vitepress/config/index.ts': 'export default {}\n',
+    'docs/en/index.md': HOME,
+    'docs/en/guide/routing.md': '# Routing\n',
+  });
+  const out: string[] = [];
+  expect(await initCommand({ io: io(out), cwd: dir, env: {} }, { json: true, to: 'es' })).toBe(0);
+  expect(out[0]).toContain('VitePress site in docs/: pages from docs/en/**/*.md, output in docs/<locale>/');
+  const config = await loadConfig({ cwd: dir, env: {} });
+  expect(config.files[0]).toMatchObject({ include: ['docs/en/**/*.md'] });
+  expect(config.files[0]!.output).toBe(join(dir, 'docs/{locale}/{path}'));
+  const report: string[] = [];
+  await translateCommand({ io: io(report), cwd: dir, env: {}, translator: createPseudoTranslator() }, [], {
+    json: true,
+  });
+  expect(JSON.parse(report.join('\n')).written.sort()).toEqual([
+    'docs/es/guide/routing.md',
+    'docs/es/index.md',
+  ]);
+});

@@ -25,7 +25,11 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
   // locale goes to `<srcDir>/<locale>/…` as VitePress's i18n expects, home-page front matter included.
   const site = flags.files === undefined ? await findVitePress(ctx.cwd) : undefined;
   const config: Record<string, unknown> = site
-    ? { sourceLang, targetLocales, ...vitePressLayout(site, targetLocales) }
+    ? {
+        sourceLang,
+        targetLocales,
+        ...vitePressLayout(site, sourceFolder(ctx.cwd, site, sourceLang), targetLocales),
+      }
     : { sourceLang, targetLocales, files: [flags.files ?? 'docs/**/*.md'], out: flags.out ?? 'i18n' };
   const engines = enginesSection(targetLocales, ctx.env);
   const name = flags.json ? 'glossa.config.json' : 'glossa.config.ts';
@@ -66,8 +70,9 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
   await writeFile(join(ctx.cwd, name), text, { flag: flags.force ? 'w' : 'wx' });
   if (site) {
     const at = site === '.' ? '' : `${site}/`;
+    const pages = sourceFolder(ctx.cwd, site, sourceLang);
     ctx.io.out(
-      `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, VitePress site in ${at || './'}: pages from ${at}**/*.md, output in ${at}<locale>/ (list each locale in the site config's \`locales\`)`,
+      `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, VitePress site in ${at || './'}: pages from ${at}${pages ? `${pages}/` : ''}**/*.md, output in ${at}<locale>/ (list each locale in the site config's \`locales\`)`,
     );
   } else {
     ctx.io.out(
@@ -84,7 +89,7 @@ const CONFIG_EXTENSIONS = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'];
 
 /**
  * The VitePress site of the project at `cwd`: `vitepress` among its package.json dependencies and a
- * `.vitepress/config.*` at the root (`'.'`) or in a folder of it (`'docs'`, the usual one). That folder is
+ * `.vitepress/config.*` (or `.vitepress/config/index.*`) at the root (`'.'`) or in a folder of it (`'docs'`, the usual one). That folder is
  * the site's source (VitePress's `srcDir` option, when set, is not read).
  */
 async function findVitePress(cwd: string): Promise<string | undefined> {
@@ -95,7 +100,11 @@ async function findVitePress(cwd: string): Promise<string | undefined> {
   const deps = { ...manifest?.dependencies, ...manifest?.devDependencies, ...manifest?.peerDependencies };
   if (!manifest || deps.vitepress === undefined) return undefined;
   const hasConfig = (dir: string) =>
-    CONFIG_EXTENSIONS.some((ext) => existsSync(join(cwd, dir, '.vitepress', `config.${ext}`)));
+    CONFIG_EXTENSIONS.some(
+      (ext) =>
+        existsSync(join(cwd, dir, '.vitepress', `config.${ext}`)) ||
+        existsSync(join(cwd, dir, '.vitepress', 'config', `index.${ext}`)),
+    );
   if (hasConfig('.')) return '.';
   const dirs = await readdir(cwd, { withFileTypes: true }).catch(() => []);
   const names = dirs
@@ -118,13 +127,28 @@ export const VITEPRESS_FRONTMATTER = [
   'features.*.linkText',
 ];
 
-/** Files and Markdown options of a VitePress site whose source is `dir`: `<dir>/<locale>/<path>` outputs. */
-function vitePressLayout(dir: string, locales: readonly string[]) {
+/**
+ * The folder of the site `dir` that holds the source locale's pages when they are not at its root:
+ * `<dir>/<sourceLang>/index.md` without `<dir>/index.md`, as in VitePress's own docs (`docs/en/…` served at
+ * `/` through `rewrites: { 'en/:rest*': ':rest*' }`, each translation in `docs/<locale>/…`).
+ */
+function sourceFolder(cwd: string, dir: string, sourceLang: string): string | undefined {
+  const site = join(cwd, dir);
+  return !existsSync(join(site, 'index.md')) && existsSync(join(site, sourceLang, 'index.md'))
+    ? sourceLang
+    : undefined;
+}
+
+/**
+ * Files and Markdown options of a VitePress site whose source is `dir` (its pages in `dir/pages` when
+ * given): `<dir>/<locale>/<path>` outputs.
+ */
+function vitePressLayout(dir: string, pages: string | undefined, locales: readonly string[]) {
   const at = dir === '.' ? '' : `${dir}/`;
   return {
     files: [
       {
-        include: `${at}**/*.md`,
+        include: `${at}${pages ? `${pages}/` : ''}**/*.md`,
         exclude: [...locales.map((locale) => `${at}${locale}/**`), ...(at === '' ? ['node_modules/**'] : [])],
         output: `${at}{locale}/{path}`,
       },
