@@ -1,0 +1,154 @@
+/**
+ * VitePress's own docs (twelve pages of vuejs/vitepress v1.6.4, `test/fixtures/vitepress`) as a user localizes
+ * them: the real `glossa` CLI (child process, embedded server: Apertium for es, the pseudo engine for en-XA)
+ * runs `init --to es,en-XA` and `translate`; the real `vitepress build` builds the site with its own config;
+ * every internal link and anchor of the built HTML is resolved against the built files; pages open in
+ * Debian's Chromium without errors.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
+import { type BrokenLink, checkLinks, type LinkReport } from './links.js';
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const tsx = require.resolve('tsx/cli');
+const bin = resolve(packageDir, '../../packages/cli/src/bin.ts');
+const vitepressBin = join(dirname(require.resolve('vitepress/package.json')), 'bin', 'vitepress.js');
+const LOCALES = ['es', 'en-XA'] as const;
+
+let site: string;
+let env: NodeJS.ProcessEnv;
+let browser: BrowserContext | undefined;
+
+function run(command: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, command, { cwd, env, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
+      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+const glossa = (...args: string[]) => run([tsx, '--conditions', '@glossa/source', bin, ...args], site);
+
+beforeAll(async () => {
+  // Inside this package, so that the site resolves `vitepress` from its node_modules as a project would.
+  site = await mkdtemp(join(packageDir, '.tmp-vitepress-'));
+  await cp(join(packageDir, 'test/fixtures/vitepress'), site, { recursive: true });
+  const { GLOSSA_SERVER_URL: _url, GLOSSA_API_KEY: _key, ...rest } = process.env;
+  env = { ...rest, GLOSSA_DATA_DIR: join(site, '.server-data'), NO_COLOR: '1' };
+});
+afterAll(async () => {
+  await browser?.close();
+  await rm(site, { recursive: true, force: true });
+});
+
+describe.sequential('VitePress docs (vuejs/vitepress v1.6.4, 12 pages) in es and en-XA', () => {
+  const pages = [
+    'index.md',
+    'guide/what-is-vitepress.md',
+    'guide/getting-started.md',
+    'guide/frontmatter.md',
+    'guide/using-vue.md',
+    'guide/i18n.md',
+    'guide/asset-handling.md',
+    'reference/site-config.md',
+    'reference/frontmatter-config.md',
+    'reference/default-theme-footer.md',
+    'reference/default-theme-edit-link.md',
+    'reference/default-theme-badge.md',
+  ];
+  let links: LinkReport;
+
+  it('glossa init finds the site (pages in docs/en/) and translate writes docs/<locale>/ with no failure', async () => {
+    const init = await glossa('init', '--to', 'es,en-XA');
+    expect(init.code, init.stderr + init.stdout).toBe(0);
+    expect(init.stdout).toContain(
+      'VitePress site in docs/: pages from docs/en/**/*.md, output in docs/<locale>/',
+    );
+    const first = await glossa('translate', '--json');
+    expect(first.code, first.stderr + first.stdout).toBe(0);
+    const report = JSON.parse(first.stdout);
+    expect(report.failures).toEqual([]);
+    expect([...report.written].sort()).toEqual(
+      LOCALES.flatMap((locale) => pages.map((page) => `docs/${locale}/${page}`)).sort(),
+    );
+    // A warm rerun sends nothing and rewrites nothing.
+    const again = await glossa('translate', '--json');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ requests: 0, translated: 0, written: [] });
+    const es = await readFile(join(site, 'docs/es/reference/site-config.md'), 'utf8');
+    expect(es).toMatch(/^### [^\n]* \{#title\}$/m);
+  }, 120_000);
+
+  it('vitepress build builds every locale with the site’s own config', async () => {
+    const build = await run([vitepressBin, 'build', 'docs'], site);
+    expect(build.code, build.stderr + build.stdout).toBe(0);
+    const dist = join(site, 'docs/.vitepress/dist');
+    for (const locale of LOCALES) {
+      const html = await readFile(join(dist, locale, 'guide/getting-started.html'), 'utf8');
+      expect(html).toContain(`lang="${locale}"`);
+    }
+    links = await checkLinks(dist);
+    expect(links.pages).toBe(pages.length * 3 + 1); // and 404.html
+  }, 180_000);
+
+  it('no internal link or anchor is broken in es or en-XA beyond those broken in the English build', () => {
+    const key = (link: BrokenLink, locale?: string) =>
+      `${link.problem} ${locale ? link.target.replace(`/${locale}/`, '/') : link.target}`;
+    const ofLocale = (link: BrokenLink, locale: string) => link.page.startsWith(`/${locale}/`);
+    const english = links.broken.filter((link) => !LOCALES.some((locale) => ofLocale(link, locale)));
+    // The English build's own broken links: only the pages of the real site that this fixture leaves out.
+    const fixturePaths = new Set(pages.map((page) => `/${page.replace(/(index)?\.md$/, '')}`));
+    for (const link of english) {
+      expect(link.problem, `${link.page} → ${link.target}`).toBe('no such page');
+      expect(fixturePaths.has(link.target.replace(/#.*/, ''))).toBe(false);
+    }
+    const known = new Set(english.map((link) => key(link)));
+    for (const locale of LOCALES) {
+      const broken = links.broken.filter((link) => ofLocale(link, locale));
+      const unexpected = broken.filter((link) => !known.has(key(link, locale)));
+      expect(unexpected, locale).toEqual([]);
+    }
+    // The check did look at anchors: hundreds of links with a fragment, in every locale.
+    expect(links.fragments).toBeGreaterThan(300);
+  });
+
+  it('pages open in Chromium in es and en-XA without errors, in the locale', async () => {
+    const { serve } = await import('vitepress');
+    const server = await serve({ root: join(site, 'docs'), port: 0 });
+    const origin = `http://localhost:${(server.server!.address() as AddressInfo).port}`;
+    browser = await launchChromium(join(site, '.chromium'));
+    try {
+      for (const [path, heading] of [
+        ['/es/guide/using-vue', /^(?!Using Vue in Markdown).*Vue/],
+        ['/en-XA/reference/site-config', /^\[Š/],
+        ['/es/', /VitePress/],
+      ] as const) {
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (error) => errors.push(error.message));
+        page.on('console', (message) => {
+          if (message.type() === 'error' && !/ERR_(NAME|INTERNET|CONNECTION|ADDRESS)/.test(message.text()))
+            errors.push(message.text());
+        });
+        page.on('response', (response) => {
+          if (response.url().startsWith(origin) && response.status() >= 400)
+            errors.push(`${response.status()} ${response.url()}`);
+        });
+        await page.goto(`${origin}${path}`, { waitUntil: 'load' });
+        expect(await page.getAttribute('html', 'lang')).toBe(path.split('/')[1]);
+        expect(await page.locator('h1').first().textContent()).toMatch(heading);
+        expect(errors, path).toEqual([]);
+        await page.close();
+      }
+    } finally {
+      await new Promise((done) => server.server!.close(done));
+    }
+  }, 60_000);
+});
