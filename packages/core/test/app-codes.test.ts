@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   decodeWithCodes,
   encodeWithCodes,
+  extractIcu,
   extractVue,
   followCase,
   i18nextCodes,
@@ -119,5 +120,26 @@ describe('vue-i18n messages', () => {
       "ninguna manzana | una manzana con @:fruit.name {'@'} 1{'|'}2 | {count} manzanas",
     );
     expect(m.rebuild(new Map())).toBe('no apples | one apple with @:fruit.name | {count} apples');
+  });
+});
+
+describe("ICU in Angular's dialect", () => {
+  const message = "{n, plural, =1 {l'{name}} other {# it's '{x}'}}";
+
+  it('an apostrophe quotes nothing and # is text, in the source and in the rebuilt message', () => {
+    const angular = extractIcu(message, 'k', { dialect: 'angular' });
+    expect(angular.segments.map((s) => [s.key, s.source])).toEqual([
+      ['k/n.=1', 'l\'<x id="1"/>'],
+      ['k/n.other', "# it's '<x id=\"1\"/>'"],
+    ]);
+    const targets = new Map([
+      ['k/n.=1', 'd\'<x id="1"/>'],
+      ['k/n.other', "# c'est '<x id=\"1\"/>'"],
+    ]);
+    expect(angular.rebuild(targets)).toBe("{n, plural, =1 {d'{name}} other {# c'est '{x}'}}");
+  });
+
+  it("the default dialect reads '{ as a quote: there the same message does not close", () => {
+    expect(() => extractIcu(message, 'k')).toThrow(/has no 'other' branch/);
   });
 });

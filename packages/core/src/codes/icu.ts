@@ -37,7 +37,11 @@ const TAG_END = /^<\/([A-Za-z][\w-]*)\s*>/;
 
 class Parser {
   i = 0;
-  constructor(readonly s: string) {}
+  constructor(
+    readonly s: string,
+    /** Angular's dialect: apostrophes are plain text (no quoting) and `#` is plain text. */
+    readonly angular = false,
+  ) {}
 
   fail(message: string): never {
     throw new MessageFormatError(message, this.i);
@@ -54,7 +58,7 @@ class Parser {
     };
     while (this.i < s.length) {
       const c = s[this.i]!;
-      if (c === "'") {
+      if (c === "'" && !this.angular) {
         const next = s[this.i + 1];
         if (next === "'") {
           text += "'";
@@ -103,7 +107,7 @@ class Parser {
           nodes.push({ type: 'tag', open, close, children });
         }
         from = this.i;
-      } else if (c === '#' && inPlural) {
+      } else if (c === '#' && inPlural && !this.angular) {
         pushText();
         nodes.push({ type: 'pound' });
         this.i++;
@@ -187,8 +191,14 @@ export interface IcuExtraction {
   rebuild(targets: ReadonlyMap<string, string>): string;
 }
 
-/** Escapes literal text for ICU output with the minimal apostrophe quoting. */
-function escapeIcuText(text: string, inPlural: boolean, nextChar: string | undefined): string {
+/** Escapes literal text for ICU output with the minimal apostrophe quoting (Angular's dialect has none). */
+function escapeIcuText(
+  text: string,
+  inPlural: boolean,
+  nextChar: string | undefined,
+  angular: boolean,
+): string {
+  if (angular) return text;
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -205,9 +215,19 @@ function escapeIcuText(text: string, inPlural: boolean, nextChar: string | undef
 
 type Builder = (targets: ReadonlyMap<string, string>) => string;
 
+export interface IcuOptions {
+  /**
+   * `icu` (default): ICU MessageFormat as FormatJS, i18next-icu and next-intl read it. `angular`: as
+   * Angular's i18n reads ICU in templates and XLIFF: an apostrophe is plain text (it quotes nothing) and `#`
+   * is plain text; a brace a translation adds cannot be escaped (the caller checks the result parses).
+   */
+  readonly dialect?: 'icu' | 'angular';
+}
+
 /** Parses an ICU message and lists its segments. Throws `MessageFormatError` with an offset. */
-export function extractIcu(message: string, key: string): IcuExtraction {
-  const nodes = new Parser(message).message(false, false);
+export function extractIcu(message: string, key: string, options: IcuOptions = {}): IcuExtraction {
+  const angular = options.dialect === 'angular';
+  const nodes = new Parser(message, angular).message(false, false);
   const segments: IcuSegment[] = [];
 
   const level = (list: readonly IcuNode[], path: string, inPlural: boolean): Builder => {
@@ -291,7 +311,7 @@ export function extractIcu(message: string, key: string): IcuExtraction {
               : after?.type === 'open' || after?.type === 'close'
                 ? '<'
                 : undefined;
-          return escapeIcuText(t.text, inPlural, nextChar);
+          return escapeIcuText(t.text, inPlural, nextChar, angular);
         })
         .join('');
     };
