@@ -1,169 +1,153 @@
 /**
  * ICU messages inside XLIFF units (Angular writes `{VAR_PLURAL, plural, =0 {none} other {<x id="INTERPOLATION"/>
- * items}}`): the head (`{VAR_PLURAL, plural, `), each branch's selector (`=0 {` … `}`, a paired code around
- * the branch text) and the closing `}` become codes, so keywords and selectors are never translated, and
- * `icuShapeProblem` refuses a target whose engine moved a head, a closing brace or text between branches.
+ * items}}`): split by core's `extractIcu` (Angular's dialect), as the JSON adapters split theirs, so each
+ * branch of a `plural`, `select` or `selectordinal` is a segment of its own (key `<unit>/<VAR>.<selector>`)
+ * and heads, keywords, selectors and braces are never sent. The unit's XLIFF codes stay codes with their
+ * own ids inside the branches; ICU arguments in a branch (and a nested message) become `<x id="icuN"/>`.
  */
-import type { InlineToken } from '@glossa/core';
-import type { XmlElement } from './xml.js';
+import {
+  type CodeMap,
+  escapeInlineText,
+  extractIcu,
+  type IcuExtraction,
+  type InlineCode,
+  type InlineToken,
+  parseInline,
+  serializeInline,
+  verifyCodes,
+} from '@glossa/core';
 
-/** A piece of ICU syntax found in text: a standalone code or one side of a branch. */
-export interface IcuMark {
-  readonly icu: 'x' | 'open' | 'close';
-  readonly id: string;
-  /** The syntax as written (decoded text). */
-  readonly raw: string;
+/** One segment of an ICU unit: its key, its source (inline XML) and the codes that are ICU syntax. */
+export interface IcuPart {
+  readonly key: string;
+  readonly source: string;
+  /** The ICU codes (`icuN`) of this part, by id; the unit's XLIFF codes keep their own ids. */
+  readonly codes: CodeMap;
 }
 
-export type InlineItem = XmlElement | string | IcuMark;
+export interface IcuUnit {
+  /** The parts with words, in order: the text around the message (when it has words) and every branch. */
+  readonly parts: readonly IcuPart[];
+  /** The unit's inline XML with each part replaced by its target, or why it cannot be built. */
+  rebuild(targets: ReadonlyMap<string, string>): { target: string } | { error: string };
+}
 
-const HEAD = /^\{\s*[\w.]+\s*,\s*(plural|select|selectordinal)\s*,(?:\s*offset\s*:\s*\d+)?/;
-const SELECTOR = /^\s*(?:=\d+|[\w-]+)\s*\{/;
-const TAIL = /^\s*\}/;
-const ARGUMENT = /^\{[^{}]*\}/;
-
-export const isIcuMark = (item: InlineItem): item is IcuMark => typeof item === 'object' && 'icu' in item;
+const HEAD = /\{\s*[\w.]+\s*,\s*(?:plural|select|selectordinal)\s*,/;
+/** The unit's XLIFF codes ride through the ICU parser as rich-text tags of this name. */
+const TAG = /<glossa-(\d+)\/>|<glossa-(\d+)>|<\/glossa-(\d+)>/g;
 
 /**
- * Items with the ICU syntax of their text turned into marks. Ids are `icu<n>` (head), `icu<n>.<k>` (branch
- * k), `icu<n>/end` (closing brace), `icu<n>#<k>` (an argument or `#` in a branch), avoiding `taken` ids.
- * Items without ICU syntax, or whose ICU does not close, come back as they were.
+ * The ICU message in a unit's inline XML, split into parts, or `undefined` when the unit holds no ICU
+ * `plural`/`select`/`selectordinal` or does not parse as one (it is then translated as plain text).
+ * `like`: the split of the unit's source, so a target's ICU codes get the ids the source's have.
  */
-export function markIcu(items: readonly (XmlElement | string)[], taken: ReadonlySet<string>): InlineItem[] {
-  if (!items.some((item) => typeof item === 'string' && /\{\s*[\w.]+\s*,\s*(?:plural|select)/.test(item)))
-    return [...items];
-  const out: InlineItem[] = [];
-  const stack: { id: string; plural: boolean; inBranch: boolean; branches: number; args: number }[] = [];
+export function splitIcu(inline: string, key: string, like?: IcuUnit): IcuUnit | undefined {
+  const tokens = parseInline(inline);
+  if (!tokens.some((t) => t.type === 'text' && HEAD.test(t.text))) return undefined;
+  let message = '';
+  const opened: number[] = [];
+  tokens.forEach((t, i) => {
+    if (t.type === 'text') message += t.text;
+    else if (t.type === 'x') message += `<glossa-${i}/>`;
+    else if (t.type === 'open') {
+      opened.push(i);
+      message += `<glossa-${i}>`;
+    } else message += `</glossa-${opened.pop()}>`;
+  });
+  let extraction: IcuExtraction;
+  try {
+    extraction = extractIcu(message, key, { dialect: 'angular' });
+  } catch {
+    return undefined;
+  }
+  const taken = new Set(tokens.flatMap((t) => (t.type === 'text' || t.type === 'close' ? [] : [t.id])));
+  const table = like ? (icuIds.get(like) ?? new Map<string, string[]>()) : new Map<string, string[]>();
+  const seen = new Map<string, number>();
   let next = 1;
-  const newId = () => {
+  const icuId = (raw: string) => {
+    const k = seen.get(raw) ?? 0;
+    seen.set(raw, k + 1);
+    const ids = table.get(raw) ?? [];
+    if (ids[k] !== undefined) return ids[k];
     while (taken.has(`icu${next}`)) next++;
-    return `icu${next++}`;
+    const id = `icu${next++}`;
+    taken.add(id);
+    if (!like) table.set(raw, [...ids, id]);
+    return id;
   };
-  for (const item of items) {
-    if (typeof item !== 'string') {
-      const top = stack.at(-1);
-      if (top && !top.inBranch) return [...items]; // an element between branches: not ICU as we know it
-      out.push(item);
-      continue;
-    }
-    let text = '';
-    const flush = () => {
-      if (text) out.push(text);
-      text = '';
+  // Each part's ids: the XLIFF code a synthetic tag stands for, or an ICU code; `back` maps them again.
+  const back = new Map<string, Map<string, string>>();
+  const parts: IcuPart[] = extraction.segments.map((segment) => {
+    const renamed = new Map<string, string>();
+    const inverse = new Map<string, string>();
+    const codes: Record<string, InlineCode> = {};
+    const idOf = (id: string) => {
+      const code = segment.codes[id]!;
+      const tag = /^<glossa-(\d+)\/?>$/.exec(code.kind === 'g' ? (code.open ?? '') : (code.text ?? ''));
+      const token = tag ? tokens[Number(tag[1])] : undefined;
+      let to: string;
+      if (token && token.type !== 'text') to = token.id;
+      else {
+        to = icuId(code.text ?? code.open ?? '');
+        codes[to] = code;
+      }
+      renamed.set(id, to);
+      inverse.set(to, id);
+      return to;
     };
-    let at = 0;
-    while (at < item.length) {
-      const rest = item.slice(at);
-      const top = stack.at(-1);
-      if (top && !top.inBranch) {
-        const selector = SELECTOR.exec(rest);
-        const tail = selector ? null : TAIL.exec(rest);
-        if (selector) {
-          flush();
-          out.push({ icu: 'open', id: `${top.id}.${top.branches++}`, raw: selector[0] });
-          top.inBranch = true;
-          at += selector[0].length;
-        } else if (tail) {
-          flush();
-          out.push({ icu: 'x', id: `${top.id}/end`, raw: tail[0] });
-          stack.pop();
-          at += tail[0].length;
-        } else if (/^\s+$/.test(rest)) {
-          text += rest;
-          at = item.length;
-        } else return [...items];
-        continue;
-      }
-      const c = item[at]!;
-      const head = c === '{' ? HEAD.exec(rest) : null;
-      if (head) {
-        flush();
-        const id = newId();
-        out.push({ icu: 'x', id, raw: head[0] });
-        stack.push({ id, plural: head[1] !== 'select', inBranch: false, branches: 0, args: 0 });
-        at += head[0].length;
-      } else if (top && c === '}') {
-        flush();
-        out.push({ icu: 'close', id: `${top.id}.${top.branches - 1}`, raw: '}' });
-        top.inBranch = false;
-        at++;
-      } else if (top && (c === '{' || (c === '#' && top.plural))) {
-        const argument = c === '#' ? '#' : ARGUMENT.exec(rest)?.[0];
-        if (argument === undefined) return [...items];
-        flush();
-        out.push({ icu: 'x', id: `${top.id}#${top.args++}`, raw: argument });
-        at += argument.length;
-      } else {
-        text += c;
-        at++;
-      }
-    }
-    flush();
-  }
-  return stack.length > 0 ? [...items] : out;
-}
-
-/**
- * Why a target breaks the ICU shape of its source, or `undefined`: each head must come before its closing
- * brace, at the same level, with only branches and white space between them.
- */
-export function icuShapeProblem(tokens: readonly InlineToken[]): string | undefined {
-  const heads = new Map<string, number>();
-  let depth = 0;
-  const depthAt: number[] = [];
-  tokens.forEach((t, i) => {
-    if (t.type === 'close') depth--;
-    depthAt[i] = depth;
-    if (t.type === 'open') depth++;
-    if (t.type === 'x' && /^icu\d+$/.test(t.id)) heads.set(t.id, i);
+    const source = serializeInline(
+      parseInline(segment.source).map((t) =>
+        t.type === 'text' || t.type === 'close' ? t : { ...t, id: idOf(t.id) },
+      ),
+    );
+    back.set(segment.key, inverse);
+    return { key: segment.key, source, codes };
   });
-  for (const [id, start] of heads) {
-    const end = tokens.findIndex((t) => t.type === 'x' && t.id === `${id}/end`);
-    if (end < start) return `ICU message ${id}: its closing brace moved before its head`;
-    for (let i = start + 1; i < end; i++) {
-      if (depthAt[i] !== depthAt[start]) continue;
-      const t = tokens[i]!;
-      if (t.type === 'text' && t.text.trim() !== '')
-        return `ICU message ${id}: text moved out of its branches`;
-      if ((t.type === 'open' || t.type === 'close') && !t.id.startsWith(`${id}.`))
-        return `ICU message ${id}: markup moved between its branches`;
-      if (t.type === 'x') return `ICU message ${id}: a code moved out of its branches`;
-    }
-  }
-  return undefined;
-}
-
-/** Top-level text tokens outside every ICU message (between a head and its closing brace is inside). */
-function outsideIcu(tokens: readonly InlineToken[]): number[] {
-  const outside: number[] = [];
-  let depth = 0;
-  let inIcu: string | undefined;
-  tokens.forEach((t, i) => {
-    if (t.type === 'close') depth--;
-    if (depth === 0 && t.type === 'x' && inIcu === undefined && /^icu\d+$/.test(t.id)) inIcu = t.id;
-    else if (depth === 0 && t.type === 'x' && t.id === `${inIcu}/end`) inIcu = undefined;
-    else if (depth === 0 && inIcu === undefined && t.type === 'text') outside.push(i);
-    if (t.type === 'open') depth++;
-  });
-  return outside;
-}
-
-/**
- * A unit that is one ICU message and nothing else (Angular's ICU units) must come back as one: punctuation
- * an engine put around it (a pseudo-locale's brackets) is dropped; words moved out of it are refused.
- */
-export function fitIcuTarget(
-  source: readonly InlineToken[],
-  target: readonly InlineToken[],
-): { tokens: InlineToken[] } | { error: string } {
-  const sourceOutside = outsideIcu(source).some((i) => (source[i] as { text: string }).text.trim() !== '');
-  if (sourceOutside) return { tokens: [...target] };
-  const drop = new Set(outsideIcu(target));
-  for (const i of drop) {
-    const text = (target[i] as { text: string }).text;
-    if (!/^[\s\p{P}]*$/u.test(text)) return { error: 'ICU message: words moved out of its branches' };
-  }
-  return {
-    tokens: target.filter((_, i) => !drop.has(i) || (target[i] as { text: string }).text.trim() === ''),
+  const unit: IcuUnit = {
+    parts,
+    rebuild(targets) {
+      const own = new Map<string, string>();
+      for (const part of parts) {
+        const target = targets.get(part.key);
+        if (target === undefined) return { error: `no translation for ${part.key}` };
+        const inverse = back.get(part.key)!;
+        const mapped: InlineToken[] = [];
+        for (const t of parseInline(target)) {
+          if (t.type === 'text' || t.type === 'close') mapped.push(t);
+          else {
+            const id = inverse.get(t.id);
+            if (id === undefined) return { error: `${part.key}: unknown code ${t.id}` };
+            mapped.push({ ...t, id });
+          }
+        }
+        own.set(part.key, serializeInline(mapped));
+      }
+      const rebuilt = extraction.rebuild(own);
+      let out = '';
+      let at = 0;
+      for (const m of rebuilt.matchAll(TAG)) {
+        out += escapeInlineText(rebuilt.slice(at, m.index));
+        const token = tokens[Number(m[1] ?? m[2] ?? m[3])];
+        if (!token || token.type === 'text') return { error: `ICU message ${key}: a code it does not have` };
+        out += m[3] === undefined ? serializeInline([token]) : '</g>';
+        at = m.index + m[0].length;
+      }
+      out += escapeInlineText(rebuilt.slice(at));
+      // A brace or keyword a translation put into a branch would change the message: read it again.
+      const again = splitIcu(out, key, unit);
+      const same =
+        again !== undefined &&
+        again.parts.length === parts.length &&
+        again.parts.every(
+          (p, i) => p.key === parts[i]!.key && verifyCodes(parts[i]!.source, p.source) === undefined,
+        );
+      if (!same) return { error: `ICU message ${key}: a translation changed its syntax` };
+      return { target: out };
+    },
   };
+  icuIds.set(unit, table);
+  return unit;
 }
+
+/** Each split source's ICU code ids, by the raw syntax they stand for (to read its targets alike). */
+const icuIds = new WeakMap<IcuUnit, Map<string, string[]>>();

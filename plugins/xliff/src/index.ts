@@ -1,4 +1,5 @@
 export { XliffError } from './errors.js';
+export { extractXliff, readXliffTargets, type XliffExtraction } from './extract.js';
 export type {
   SegmentState,
   XliffDocument,

@@ -6,7 +6,6 @@
  */
 import type { InlineCode } from '@glossa/core';
 import { XliffError } from './errors.js';
-import { type InlineItem, isIcuMark, markIcu } from './icu.js';
 import { escapeAttribute, escapeText, localName, textOf, type XmlElement } from './xml.js';
 
 export interface ReadInline {
@@ -53,27 +52,12 @@ export function readInline(
     return items;
   };
   let xml = '';
-  const render = (items: readonly InlineItem[]) => {
+  const render = (items: readonly (XmlElement | string)[]) => {
     const partner = pairUp(items);
     for (let at = 0; at < items.length; at++) {
       const item = items[at]!;
       if (typeof item === 'string') {
         xml += escapeText(item);
-        continue;
-      }
-      if (isIcuMark(item)) {
-        // ICU syntax in the text (Angular): a code whose bytes are the syntax itself, escaped for XML.
-        const id = escapeAttribute(item.id);
-        if (item.icu === 'open') {
-          codes[item.id] = { kind: 'g', open: item.raw, close: '}' };
-          markup[item.id] = { kind: 'g', open: escapeText(item.raw), close: '}' };
-          xml += `<g id="${id}">`;
-        } else if (item.icu === 'close') xml += '</g>';
-        else {
-          codes[item.id] = { kind: 'x', text: item.raw };
-          markup[item.id] = { kind: 'x', open: escapeText(item.raw) };
-          xml += `<x id="${id}"/>`;
-        }
         continue;
       }
       const name = localName(item);
@@ -142,20 +126,8 @@ export function readInline(
       );
     }
   };
-  const top = itemsOf(container);
-  render(markIcu(top, idsIn(top)));
+  render(itemsOf(container));
   return { xml, codes, markup };
-}
-
-/** Every `id` attribute in the items and their descendants. */
-function idsIn(items: readonly (XmlElement | string)[]): Set<string> {
-  const ids = new Set<string>();
-  const visit = (element: XmlElement) => {
-    if (element.attributes['id'] !== undefined) ids.add(element.attributes['id']);
-    for (const child of element.children) if (child.type === 'element') visit(child);
-  };
-  for (const item of items) if (typeof item !== 'string') visit(item);
-  return ids;
 }
 
 /** `open` for the first half of a pair (bx, bpt, sc, it pos=open), `close` for the second, else nothing. */
@@ -196,7 +168,7 @@ function standaloneId(element: XmlElement): string | undefined {
  * Begin/end pairs written as two elements (bx/ex, bpt/ept, sc/ec) at one level: index → partner index.
  * A pair becomes <g> only when it nests properly with the other pairs; otherwise both halves stay standalone.
  */
-function pairUp(items: readonly InlineItem[]): Map<number, number> {
+function pairUp(items: readonly (XmlElement | string)[]): Map<number, number> {
   const pairKey = (element: XmlElement) => {
     const name = localName(element);
     if (name === 'bx' || name === 'ex') return `b:${attributeId(element, 'rid', 'id')}`;
@@ -208,7 +180,7 @@ function pairUp(items: readonly InlineItem[]): Map<number, number> {
   const opens = new Map<string, number>();
   const partner = new Map<number, number>();
   items.forEach((item, index) => {
-    if (typeof item === 'string' || isIcuMark(item)) return;
+    if (typeof item === 'string') return;
     const key = pairKey(item);
     if (key === undefined) return;
     if (['bx', 'bpt', 'sc'].includes(localName(item))) opens.set(key, index);

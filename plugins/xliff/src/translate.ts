@@ -1,18 +1,9 @@
 /** `translateXliff`: fills the missing targets of an XLIFF file in place and sets their state. */
-import {
-  inlinePlainText,
-  notProse,
-  parseInline,
-  type Segment,
-  serializeInline,
-  verifyCodes,
-} from '@glossa/core';
+import type { Segment } from '@glossa/core';
 import { XliffError } from './errors.js';
-import { fitIcuTarget, icuShapeProblem } from './icu.js';
+import { pendingSegments } from './extract.js';
 import { writeWithMarkup } from './inline.js';
 import { SEGMENT_STATES, type SegmentState, stateTo12 } from './model.js';
-import { readXliff, type SegmentPlace } from './read.js';
-import { segmentKey } from './segments.js';
 import { escapeAttribute, type XmlElement } from './xml.js';
 
 export interface TranslateXliffOptions {
@@ -20,7 +11,10 @@ export interface TranslateXliffOptions {
   readonly targetLanguage?: string;
   /** State of the filled targets. Default `'translated'`. */
   readonly state?: SegmentState;
-  /** Translates the segments missing a target; one target per segment, in order (`undefined` leaves it missing). */
+  /**
+   * Translates the segments missing a target (as `extractXliff` lists them: each ICU branch a segment,
+   * nothing that is not prose); one target per segment, in order (`undefined` leaves its unit missing).
+   */
   readonly translate: (segments: readonly Segment[]) => Promise<readonly (string | undefined)[]>;
 }
 
@@ -36,9 +30,6 @@ interface Edit {
   end: number;
   text: string;
 }
-
-const isEmpty = (element: XmlElement | undefined) =>
-  !element || element.children.every((child) => child.type === 'text' && child.value.trim() === '');
 
 /** Sets (or adds) an attribute in a start tag, returning the edit. */
 function setAttribute(text: string, element: XmlElement, name: string, value: string): Edit {
@@ -70,52 +61,30 @@ export async function translateXliff(
   const state = options.state ?? 'translated';
   if (!SEGMENT_STATES.includes(state))
     throw new RangeError(`translateXliff: unknown state ${JSON.stringify(state)}`);
-  const { document, root, places } = readXliff(text);
+  const { document, root, pending } = pendingSegments(text);
   const is12 = document.version === '1.2';
-  const pending: { key: string; place: SegmentPlace; source: string; segment: Segment }[] = [];
-  for (const [fileIndex, file] of document.files.entries())
-    for (const [unitIndex, unit] of file.units.entries())
-      for (const [index, segment] of unit.segments.entries()) {
-        const place = places[fileIndex]![unitIndex]![index]!;
-        if (!isEmpty(place.target)) continue;
-        const key = segmentKey(unit, index);
-        const notes = unit.notes.length > 0 ? { notes: unit.notes } : {};
-        const maxLength = unit.maxLength === undefined ? {} : { maxLength: unit.maxLength };
-        pending.push({
-          key,
-          place,
-          source: segment.source,
-          segment: { key, source: segment.source, ...notes, ...maxLength },
-        });
-      }
-  // A unit whose text is not prose (a URL, code, an identifier, numbers) is copied, never sent.
-  const copied = pending.map(({ source }) => notProse(inlinePlainText(source)) !== undefined);
-  const sent = pending.filter((_, i) => !copied[i]);
-  const returned = sent.length === 0 ? [] : await options.translate(sent.map((item) => item.segment));
+  // Parts that are not prose (a URL, code, an identifier, numbers) are copied, never sent.
+  const sent = pending.flatMap((item) => item.parts);
+  const returned = sent.length === 0 ? [] : await options.translate(sent);
   if (!Array.isArray(returned) || returned.length !== sent.length)
     throw new TypeError(
       `translateXliff: translate() must return ${sent.length} targets, got ${Array.isArray(returned) ? returned.length : typeof returned}`,
     );
-  let next = 0;
-  const targets = pending.map((item, i) => (copied[i] ? item.source : returned[next++]));
+  const byKey = new Map<string, string>();
+  sent.forEach((segment, i) => {
+    const target = returned[i];
+    if (target !== undefined) byKey.set(segment.key, target);
+  });
   const edits: Edit[] = [];
   const kept: { key: string; reason: string }[] = [];
   const marksByUnit = new Map<XmlElement, string[]>();
-  pending.forEach(({ key, place, source }, index) => {
-    let target = targets[index];
-    let reason = target === undefined ? 'no translation' : verifyCodes(source, target);
-    if (reason === undefined && target !== undefined && source.includes('<x id="icu')) {
-      const fitted = fitIcuTarget(parseInline(source), parseInline(target));
-      if ('error' in fitted) reason = fitted.error;
-      else {
-        reason = icuShapeProblem(fitted.tokens);
-        target = serializeInline(fitted.tokens);
-      }
-    }
-    if (reason !== undefined || target === undefined) {
-      kept.push({ key, reason: reason ?? 'no translation' });
+  pending.forEach(({ key, place, assemble }) => {
+    const assembled = assemble(byKey);
+    if ('error' in assembled) {
+      kept.push({ key, reason: assembled.error });
       return;
     }
+    const target = assembled.target;
     const content = writeWithMarkup(target, place.markup);
     if (place.mid !== undefined) {
       // 1.2 segmented unit: one <mrk> per segment inside the unit's <target>.

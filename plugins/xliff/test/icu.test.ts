@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createPseudoTranslator, createTranslationRun } from '@glossa/core';
 import { describe, expect, it } from 'vitest';
-import { parseXliff, translateXliff } from '../src/index.js';
+import { extractXliff, parseXliff, readXliffTargets, translateXliff } from '../src/index.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./angular-icu/${name}`, import.meta.url), 'utf8');
 
@@ -21,45 +21,81 @@ async function pseudo(xliff: string) {
 }
 
 describe('ICU inside XLIFF units (Angular)', () => {
-  it('head, selectors and closing braces are codes; branch texts are text', () => {
-    const unit = parseXliff(fixture('angular12.xliff')).files[0]!.units[1]!;
-    expect(unit.segments[0]!.source).toBe(
-      '<x id="icu1"/><g id="icu1.0">noone</g><g id="icu1.1">number one</g><g id="icu1.2">anyone</g><x id="icu1/end"/>',
-    );
-    expect(unit.codes['icu1.2']).toEqual({ kind: 'g', open: ' other {', close: '}' });
+  it('each branch is a segment of its own; heads, keywords and selectors are never sent', () => {
+    const { segments } = extractXliff(fixture('angular12.xliff'));
+    expect(segments.map((s) => [s.key, s.source])).toEqual([
+      ['27515543696334242', 'Welcome (\n<x id="INTERPOLATION"/>)&gt; \n<x id="ICU"/>'],
+      ['224564336508490126/VAR_PLURAL.=0', 'noone'],
+      ['224564336508490126/VAR_PLURAL.=1', 'number one'],
+      ['224564336508490126/VAR_PLURAL.other', 'anyone'],
+    ]);
   });
 
   it.each(['angular12.xliff', 'angular20.xliff'])(
-    '%s: keywords are never translated, branch texts are',
+    '%s: keywords are never translated, each branch is',
     async (name) => {
       const result = await pseudo(fixture(name));
       expect(result.kept).toEqual([]);
       expect(result.xliff).toMatch(
-        /<target[^>]*>\{VAR_PLURAL, plural, =0 \{ñöööñé\} =1 \{ñûûɱƀééŕ öñéé\} other \{ååñýööñéé\}\}<\/target>/,
+        /<target[^>]*>\{VAR_PLURAL, plural, =0 \{\[ñöööñéé\]\} =1 \{\[ñûɱƀééŕ ööñéé\]\} other \{\[åñýýöñéé\]\}\}<\/target>/,
       );
     },
   );
 
-  it('a target whose engine moved the ICU syntax is kept in the source language', async () => {
-    const result = await translateXliff(fixture('angular12.xliff'), {
-      translate: async (segments) =>
-        segments.map((s) => s.source.replace(/^(<x id="icu1"\/>)(.*)(<x id="icu1\/end"\/>)$/, '$2$3 $1')),
-    });
-    expect(result.kept).toEqual([
-      { key: '224564336508490126', reason: 'ICU message icu1: its closing brace moved before its head' },
-    ]);
-  });
-
-  it('text outside an ICU message in the same unit stays text; a brace that is not ICU stays text', () => {
-    const xliff = `<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file original="f" source-language="en"><body>
+  const mixed = `<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file original="f" source-language="en"><body>
 <trans-unit id="a"><source>Use {curly} braces</source></trans-unit>
 <trans-unit id="b"><source>You have {n, select, one {a {thing}} other {things}} left</source></trans-unit>
+<trans-unit id="c"><source>{count, plural, =1 {one <g id="1">file</g>} other {<x id="2"/> files}}</source></trans-unit>
 </body></file></xliff>`;
-    const [a, b] = parseXliff(xliff).files[0]!.units;
-    expect(a!.segments[0]!.source).toBe('Use {curly} braces');
-    expect(b!.segments[0]!.source).toBe(
-      'You have <x id="icu1"/><g id="icu1.0">a <x id="icu1#0"/></g><g id="icu1.1">things</g><x id="icu1/end"/> left',
+
+  it('text around the message is a segment with the message as one code; arguments and XLIFF codes stay codes', () => {
+    const { segments, codes } = extractXliff(mixed);
+    expect(segments.map((s) => [s.key, s.source])).toEqual([
+      ['a', 'Use {curly} braces'],
+      ['b', 'You have <x id="icu1"/> left'],
+      ['b/n.one', 'a <x id="icu2"/>'],
+      ['b/n.other', 'things'],
+      ['c/count.=1', 'one <g id="1">file</g>'],
+      ['c/count.other', '<x id="2"/> files'],
+    ]);
+    expect(codes['b']).toEqual({ icu1: { kind: 'x', text: '{n}' } });
+    expect(codes['b/n.one']).toEqual({ icu2: { kind: 'x', text: '{thing}' } });
+  });
+
+  it('translated branches are put back byte-exact around them; an apostrophe is text (Angular does not quote)', async () => {
+    const french: Record<string, string> = {
+      a: 'Utilisez des accolades {curly}',
+      b: 'Il vous reste <x id="icu1"/>',
+      'b/n.one': 'un <x id="icu2"/>',
+      'b/n.other': 'des choses',
+      'c/count.=1': 'un <g id="1">fichier</g>',
+      'c/count.other': 'l\'<x id="2"/> fichiers',
+    };
+    const result = await translateXliff(mixed, {
+      translate: async (segments) => segments.map((s) => french[s.key]),
+    });
+    expect(result.kept).toEqual([]);
+    expect(result.xliff).toContain(
+      '<target state="translated">Il vous reste {n, select, one {un {thing}} other {des choses}}</target>',
     );
+    expect(result.xliff).toContain(
+      `<target state="translated">{count, plural, =1 {un <g id="1">fichier</g>} other {l'<x id="2"/> fichiers}}</target>`,
+    );
+    expect(readXliffTargets(result.xliff)).toEqual(new Map(Object.entries(french)));
+  });
+
+  it('a branch whose translation adds ICU syntax keeps its unit in the source language', async () => {
+    const result = await translateXliff(mixed, {
+      translate: async (segments) => segments.map((s) => (s.key === 'b/n.other' ? 'des {choses}' : s.source)),
+    });
+    expect(result.kept).toEqual([{ key: 'b', reason: 'ICU message b: a translation changed its syntax' }]);
+  });
+
+  it('a branch that comes back without its code keeps its unit in the source language', async () => {
+    const result = await translateXliff(mixed, {
+      translate: async (segments) => segments.map((s) => (s.key === 'c/count.other' ? 'fichiers' : s.source)),
+    });
+    expect(result.kept).toEqual([{ key: 'c', reason: 'c/count.other: Inline codes changed: missing x#2' }]);
   });
 });
 
@@ -95,6 +131,12 @@ describe('units that are not prose', () => {
       },
     });
     expect(sent).toEqual(['text']);
+    const extraction = extractXliff(xliff);
+    expect(extraction.segments.map((s) => s.key)).toEqual(['text']);
+    expect(extraction.notProse).toEqual([
+      { key: 'url', kind: 'url' },
+      { key: 'css', kind: 'code' },
+    ]);
     expect(result.filled).toBe(3);
     expect(result.xliff).toContain('<target state="translated">https://example.com/docs/#anchor</target>');
     expect(result.xliff).toContain('<target state="translated">:root { --accent: #007bff; }</target>');
