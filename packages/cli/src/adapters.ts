@@ -6,7 +6,7 @@ import type { AdapterName, CodeMap, MarkdownConfig, Segment } from '@glossa/core
 import { buildCatalog, extractCatalog, type MessageSyntax } from '@glossa/i18next';
 import * as rehype from '@glossa/rehype';
 import * as remark from '@glossa/remark';
-import { importXliff, parseXliff, segmentKey, translateXliff } from '@glossa/xliff';
+import { extractXliff, readXliffTargets, translateXliff } from '@glossa/xliff';
 
 export interface ContentMessage {
   readonly line: number;
@@ -89,22 +89,10 @@ const html: Adapter = {
 
 const xliff: Adapter = {
   extract(text, id) {
-    const segments: Segment[] = [];
-    const codes: Record<string, CodeMap> = {};
-    for (const file of parseXliff(text).files) {
-      for (const unit of file.units) {
-        unit.segments.forEach((segment, index) => {
-          const key = `${id}#${segmentKey(unit, index)}`;
-          codes[key] = unit.codes;
-          segments.push({
-            key,
-            source: segment.source,
-            ...(unit.notes.length > 0 && { notes: unit.notes }),
-            ...(unit.maxLength !== undefined && { maxLength: unit.maxLength }),
-          });
-        });
-      }
-    }
+    // What translateXliff sends: units without a target, each ICU branch a segment, nothing that is not prose.
+    const extraction = extractXliff(text);
+    const segments = extraction.segments.map((segment) => ({ ...segment, key: `${id}#${segment.key}` }));
+    const codes = Object.fromEntries(Object.entries(extraction.codes).map(([key, c]) => [`${id}#${key}`, c]));
     return {
       segments,
       codes,
@@ -122,7 +110,7 @@ const xliff: Adapter = {
     };
   },
   readTargets(output, id) {
-    return new Map(importXliff(output).map((t) => [`${id}#${t.key}`, t.target]));
+    return new Map([...readXliffTargets(output)].map(([key, target]) => [`${id}#${key}`, target]));
   },
 };
 
