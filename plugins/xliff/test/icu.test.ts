@@ -105,6 +105,8 @@ describe('an XLIFF file with no units', () => {
     expect(parseXliff(text)).toEqual({ version: '1.2', sourceLanguage: '', files: [] });
     const result = await pseudo(text);
     expect(result).toEqual({ xliff: text, filled: 0, kept: [] });
+    expect(extractXliff(text)).toEqual({ segments: [], codes: {}, notProse: [] });
+    expect(readXliffTargets(text)).toEqual(new Map());
   });
 
   it('a unit without a source language is still an error', () => {
