@@ -1,7 +1,9 @@
 /**
- * A Node app whose strings exist only in English (locales/en/*.json): @glossa/i18next translates them
- * into the requested language at run time (embedded server with Apertium unless GLOSSA_SERVER_URL is set;
- * translations cached in .glossa/cache.jsonl). `pnpm start [language]`, default es.
+ * A Node app written in English (locales/en/*.json) whose translators have done half of the Spanish
+ * (locales/es/common.json): @glossa/i18next serves their values unchanged and machine translates only the
+ * keys missing there, at run time (embedded server with Apertium unless GLOSSA_SERVER_URL is set;
+ * translations cached in .glossa/cache.jsonl; the machine translated keys written to review/<lng>/<ns>.json
+ * for a person). `pnpm start [language]`, default es.
  */
 import { fileURLToPath } from 'node:url';
 import { openConfiguredCache, resolveConfig } from '@glossa/core';
@@ -12,7 +14,7 @@ const here = fileURLToPath(new URL('..', import.meta.url));
 
 export async function renderStrings(
   language: string,
-  options: { cachePath?: string; dataDir?: string } = {},
+  options: { cachePath?: string; dataDir?: string; reviewDir?: string } = {},
 ) {
   const config = resolveConfig(
     { cache: { path: options.cachePath ?? '.glossa/cache.jsonl' } },
@@ -27,7 +29,9 @@ export async function renderStrings(
     defaultNS: 'common',
     backend: {
       sourceLang: 'en',
-      sourcePath: `${here}locales/en/{{ns}}.json`,
+      // The app's catalogs: en is the source; a language's own file (es) is read first, its values kept.
+      loadPath: `${here}locales/{{lng}}/{{ns}}.json`,
+      reviewPath: `${options.reviewDir ?? `${here}review`}/{{lng}}/{{ns}}.json`,
       cache,
       ...(options.dataDir !== undefined && { service: { dataDir: options.dataDir } }),
     },
