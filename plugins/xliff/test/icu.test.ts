@@ -84,6 +84,24 @@ describe('ICU inside XLIFF units (Angular)', () => {
     expect(readXliffTargets(result.xliff)).toEqual(new Map(Object.entries(french)));
   });
 
+  it('a message nested in a branch is a code there, its branches segments of their own', async () => {
+    const nested = `<xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0" srcLang="en"><file id="f">
+<unit id="n"><segment><source>{VAR_SELECT, select, male {He has {VAR_PLURAL, plural, =1 {one cat} other {<ph id="0"/> cats}}} other {They have cats}}</source></segment></unit>
+</file></xliff>`;
+    const { segments } = extractXliff(nested);
+    expect(segments.map((s) => [s.key, s.source])).toEqual([
+      ['n/VAR_SELECT.male', 'He has <x id="icu1"/>'],
+      ['n/VAR_SELECT.male/VAR_PLURAL.=1', 'one cat'],
+      ['n/VAR_SELECT.male/VAR_PLURAL.other', '<x id="0"/> cats'],
+      ['n/VAR_SELECT.other', 'They have cats'],
+    ]);
+    const result = await pseudo(nested);
+    expect(result.kept).toEqual([]);
+    expect(result.xliff).toContain(
+      '<target>{VAR_SELECT, select, male {[Ĥéé ĥååš {VAR_PLURAL, plural, =1 {[öñéé çååţ]} other {[<ph id="0"/> çååţš]}}]} other {[Ţĥéýý ĥååṽéé çååţš]}}</target>',
+    );
+  });
+
   it('a branch whose translation adds ICU syntax keeps its unit in the source language', async () => {
     const result = await translateXliff(mixed, {
       translate: async (segments) => segments.map((s) => (s.key === 'b/n.other' ? 'des {choses}' : s.source)),
