@@ -38,7 +38,165 @@ const close = (word: string, term: string) => {
   return shared >= 2 && shared >= Math.min(word.length, term.length) - ENDING + 1;
 };
 
-function lowerBound(sorted: readonly string[], value: string): number {
+/**
+ * A word index as plain data: strings joined and integer arrays, so that a worker thread can build it and
+ * hand it over without a copy of its arrays (`transferables`), and the main thread holds a few objects
+ * instead of one per word.
+ */
+export interface WordIndexData {
+  /** Distinct lower-cased words of the entries' sources, sorted, each followed by a line break. */
+  readonly words: string;
+  /** Offset of each word in `words`, and `words.length` at the end (one more than the words). */
+  readonly wordStarts: Int32Array;
+  /** Entry indexes sorted by their first word (then by index); `firstIds` holds that word's rank. */
+  readonly order: Int32Array;
+  readonly firstIds: Int32Array;
+  /** Ranks of each sorted entry's words after the first: `restIds[restStarts[k]..restStarts[k + 1])`. */
+  readonly restStarts: Int32Array;
+  readonly restIds: Int32Array;
+}
+
+/** The data of a word index over `count` sources (`source(k)` is entry k's source). */
+export function buildWordIndex(count: number, source: (index: number) => string): WordIndexData {
+  const ids = new Map<string, number>();
+  const distinct: string[] = [];
+  const entryIndex: number[] = [];
+  const firstTemp: number[] = [];
+  const restStarts: number[] = [0];
+  const restTemp: number[] = [];
+  const idOf = (word: string) => {
+    let id = ids.get(word);
+    if (id === undefined) {
+      id = distinct.length;
+      ids.set(word, id);
+      distinct.push(word);
+    }
+    return id;
+  };
+  for (let index = 0; index < count; index++) {
+    const parts = source(index).trim().toLowerCase().split(/\s+/);
+    if (parts.length > MAX_WORDS || !parts.every((part) => WORD.test(part))) continue;
+    entryIndex.push(index);
+    firstTemp.push(idOf(parts[0]!));
+    for (let k = 1; k < parts.length; k++) restTemp.push(idOf(parts[k]!));
+    restStarts.push(restTemp.length);
+  }
+  // Ranks in sorted order (UTF-16 code units, as `<` compares).
+  const sorted = Int32Array.from(distinct.keys()).sort((a, b) =>
+    distinct[a]! < distinct[b]! ? -1 : distinct[a]! > distinct[b]! ? 1 : 0,
+  );
+  const rank = new Int32Array(distinct.length);
+  const wordStarts = new Int32Array(distinct.length + 1);
+  let at = 0;
+  sorted.forEach((id, position) => {
+    rank[id] = position;
+    wordStarts[position] = at;
+    at += distinct[id]!.length + 1;
+  });
+  wordStarts[distinct.length] = at;
+  const words = Array.from(sorted, (id) => `${distinct[id]!}\n`).join('');
+  // Entries by their first word's rank, in index order within one word: a counting sort (linear).
+  const n = entryIndex.length;
+  const bucket = new Int32Array(distinct.length + 1);
+  for (let k = 0; k < n; k++) bucket[rank[firstTemp[k]!]! + 1]!++;
+  for (let r = 0; r < distinct.length; r++) bucket[r + 1]! += bucket[r]!;
+  const order = new Int32Array(n);
+  const firstIds = new Int32Array(n);
+  const sortedRestStarts = new Int32Array(n + 1);
+  const place = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const position = bucket[rank[firstTemp[k]!]!]!++;
+    place[position] = k;
+  }
+  let restLength = 0;
+  for (let position = 0; position < n; position++) {
+    const k = place[position]!;
+    order[position] = entryIndex[k]!;
+    firstIds[position] = rank[firstTemp[k]!]!;
+    sortedRestStarts[position] = restLength;
+    restLength += restStarts[k + 1]! - restStarts[k]!;
+  }
+  sortedRestStarts[n] = restLength;
+  const restIds = new Int32Array(restLength);
+  for (let position = 0; position < n; position++) {
+    const k = place[position]!;
+    let to = sortedRestStarts[position]!;
+    for (let r = restStarts[k]!; r < restStarts[k + 1]!; r++) restIds[to++] = rank[restTemp[r]!]!;
+  }
+  return { words, wordStarts, order, firstIds, restStarts: sortedRestStarts, restIds };
+}
+
+/** The glossary's words, sorted, and its entries of one to four words by their first word. */
+export class WordIndex {
+  readonly bytes: number;
+  readonly #data: WordIndexData;
+  readonly #count: number;
+
+  constructor(data: WordIndexData) {
+    this.#data = data;
+    this.#count = data.wordStarts.length - 1;
+    this.bytes =
+      2 * data.words.length +
+      data.wordStarts.byteLength +
+      data.order.byteLength +
+      data.firstIds.byteLength +
+      data.restStarts.byteLength +
+      data.restIds.byteLength +
+      512;
+  }
+
+  /** An index over `entries`, built here (small glossaries; large ones are built on a worker thread). */
+  static of(entries: readonly { readonly source: string }[]): WordIndex {
+    return new WordIndex(buildWordIndex(entries.length, (index) => entries[index]!.source));
+  }
+
+  /** The arrays a worker thread hands over without copying them. */
+  static transferables(data: WordIndexData): ArrayBuffer[] {
+    return [data.wordStarts, data.order, data.firstIds, data.restStarts, data.restIds].map(
+      (array) => array.buffer as ArrayBuffer,
+    );
+  }
+
+  #word(rank: number): string {
+    const starts = this.#data.wordStarts;
+    return this.#data.words.slice(starts[rank]!, starts[rank + 1]! - 1);
+  }
+
+  /** The rank of the first word not below `value`. */
+  #lowerBound(value: string): number {
+    let low = 0;
+    let high = this.#count;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#word(middle) < value) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /** Adds to `into` the entries whose every word is close to a word of `text`. */
+  candidates(text: string, into: Set<number>): void {
+    const { order, firstIds, restStarts, restIds } = this.#data;
+    const textWords = new Set(text.toLowerCase().match(TEXT_WORDS) ?? []);
+    const near = new Set<number>();
+    for (const word of textWords) {
+      const at = this.#lowerBound(word);
+      for (let k = Math.max(0, at - NEIGHBOURS); k < Math.min(this.#count, at + NEIGHBOURS + 1); k++) {
+        if (close(word, this.#word(k))) near.add(k);
+      }
+    }
+    for (const first of near) {
+      const from = lowerBoundInt(firstIds, first);
+      for (let k = from; k < firstIds.length && k < from + MAX_BUCKET_SCAN && firstIds[k] === first; k++) {
+        let all = true;
+        for (let r = restStarts[k]!; all && r < restStarts[k + 1]!; r++) all = near.has(restIds[r]!);
+        if (all) into.add(order[k]!);
+      }
+    }
+  }
+}
+
+function lowerBoundInt(sorted: Int32Array, value: number): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
@@ -47,61 +205,6 @@ function lowerBound(sorted: readonly string[], value: string): number {
     else high = middle;
   }
   return low;
-}
-
-/** The glossary's words, sorted, and its entries of one to four words by their first word. */
-export class WordIndex {
-  readonly bytes: number;
-  /** Distinct lower-cased words of the entries' sources, sorted. */
-  private readonly words: string[];
-  /** Entry indexes sorted by their first word; `firsts` holds that word at the same position. */
-  private readonly order: Int32Array;
-  private readonly firsts: string[];
-  /** Each sorted entry's words after the first (space-joined), or '' for one word. */
-  private readonly rests: string[];
-
-  constructor(entries: readonly { readonly source: string }[]) {
-    const words = new Set<string>();
-    const keyed: { index: number; first: string; rest: string }[] = [];
-    entries.forEach((entry, index) => {
-      const parts = entry.source.trim().toLowerCase().split(/\s+/);
-      if (parts.length > MAX_WORDS || !parts.every((part) => WORD.test(part))) return;
-      for (const part of parts) words.add(part);
-      keyed.push({ index, first: parts[0]!, rest: parts.slice(1).join(' ') });
-    });
-    keyed.sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : a.index - b.index));
-    this.words = [...words].sort();
-    this.order = Int32Array.from(keyed, (item) => item.index);
-    this.firsts = keyed.map((item) => item.first);
-    this.rests = keyed.map((item) => item.rest);
-    let strings = 0;
-    for (const word of this.words) strings += 2 * word.length + 16;
-    for (const rest of this.rests) strings += 2 * rest.length + 16;
-    this.bytes = strings + 4 * this.order.length + 16 * (this.words.length + 2 * keyed.length) + 256;
-  }
-
-  /** Adds to `into` the entries whose every word is close to a word of `text`. */
-  candidates(text: string, into: Set<number>): void {
-    const textWords = new Set(text.toLowerCase().match(TEXT_WORDS) ?? []);
-    const near = new Set<string>();
-    for (const word of textWords) {
-      const at = lowerBound(this.words, word);
-      for (let k = Math.max(0, at - NEIGHBOURS); k < Math.min(this.words.length, at + NEIGHBOURS + 1); k++) {
-        if (close(word, this.words[k]!)) near.add(this.words[k]!);
-      }
-    }
-    for (const first of near) {
-      const from = lowerBound(this.firsts, first);
-      for (
-        let k = from;
-        k < this.firsts.length && k < from + MAX_BUCKET_SCAN && this.firsts[k] === first;
-        k++
-      ) {
-        const rest = this.rests[k]!;
-        if (rest === '' || rest.split(' ').every((word) => near.has(word))) into.add(this.order[k]!);
-      }
-    }
-  }
 }
 
 /** Candidates of `texts` in one glossary: written terms and terms close to the texts' words. */

@@ -14,8 +14,19 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { badRequest, notFound, ServiceError } from '../errors.js';
 import { defineRoute, type Route } from '../http/route.js';
+import { withBuildBudget } from '../memory-budget.js';
 import { glossaryPair, parseEntries } from './languages.js';
-import type { GlossaryRecord, NewDictionary } from './store.js';
+import { type GlossaryRecord, type NewDictionary, newDictionary } from './store.js';
+import { parseOnThread } from './thread.js';
+
+/**
+ * Entries longer than this (UTF-16 units) are parsed on the glossary thread (`thread.ts`); shorter ones
+ * here, where parsing costs less than the trip (64 Ki characters, about 1,000 entries: a few ms).
+ */
+export const INLINE_ENTRIES_LENGTH = 64 * 1024;
+
+/** Memory a parse on the thread may take while it runs, per character sent (measured: see docs/benchmarks.md). */
+const PARSE_BYTES_PER_CHAR = 8;
 
 /**
  * Entries of up to 10 MiB must fit after encoding: JSON writes each tab and line break as two bytes, and
@@ -61,15 +72,35 @@ const v3Glossary = (glossary: GlossaryRecord): Glossary => ({
 
 const missing = (id: string) => notFound(`Glossary '${id}' not found.`);
 
-function dictionaryInput(input: {
-  source_lang: string;
-  target_lang: string;
-  entries: string;
-  entries_format: 'tsv' | 'csv';
-}): NewDictionary {
+/**
+ * A dictionary as sent, parsed and checked (400 naming the line). Large entries are parsed on the glossary
+ * thread, after reserving their memory from the budget for builds (one at a time per account; 503 with
+ * `Retry-After` when it is taken).
+ */
+async function dictionaryInput(
+  input: {
+    source_lang: string;
+    target_lang: string;
+    entries: string;
+    entries_format: 'tsv' | 'csv';
+  },
+  account: string,
+): Promise<NewDictionary> {
   const pair = glossaryPair(input.source_lang, input.target_lang);
-  const entries = parseEntries(input.entries, input.entries_format, pair);
-  return { ...pair, entries };
+  // Entries over the size limit are refused here at once (a native count of their UTF-8 bytes).
+  if (
+    input.entries.length <= INLINE_ENTRIES_LENGTH ||
+    Buffer.byteLength(input.entries, 'utf8') > MAX_GLOSSARY_BYTES
+  )
+    return newDictionary(pair, parseEntries(input.entries, input.entries_format, pair));
+  const parsed = await withBuildBudget(account, PARSE_BYTES_PER_CHAR * input.entries.length, () =>
+    parseOnThread(input.entries, input.entries_format, {
+      source_lang: pair.source,
+      target_lang: pair.target,
+    }),
+  );
+  if (!parsed.ok) throw badRequest(parsed.message, parsed.detail);
+  return { ...pair, tsv: parsed.tsv, entryCount: parsed.count };
 }
 
 /** Whether `Accept` allows TSV: absent, `*\/*`, `text/*` or the TSV type itself. */
@@ -84,7 +115,7 @@ function acceptsTsv(request: FastifyRequest): boolean {
 
 const v2Routes: Route[] = [
   defineRoute(ENDPOINTS.createGlossaryV2, async ({ body, caller, context }) => {
-    const dictionary = dictionaryInput(body);
+    const dictionary = await dictionaryInput(body, caller.account.id);
     const glossary = await context.resources.glossaries.create(caller.account.id, checkName(body.name), [
       dictionary,
     ]);
@@ -137,7 +168,9 @@ const v3Routes: Route[] = [
       throw badRequest(
         "Parameter 'dictionaries' is required: send a list of dictionaries ([] creates an empty glossary).",
       );
-    const dictionaries = (body.dictionaries ?? []).map(dictionaryInput);
+    const dictionaries: NewDictionary[] = [];
+    for (const input of body.dictionaries ?? [])
+      dictionaries.push(await dictionaryInput(input, caller.account.id));
     const pairs = new Set<string>();
     for (const dictionary of dictionaries) {
       const pair = `${dictionary.source}-${dictionary.target}`;
@@ -161,7 +194,7 @@ const v3Routes: Route[] = [
     if (!(await store.get(account, id))) throw missing(id);
     // Check everything before writing anything.
     const name = body.name === undefined ? undefined : checkName(body.name);
-    const dictionary = body.dictionaries?.[0] && dictionaryInput(body.dictionaries[0]);
+    const dictionary = body.dictionaries?.[0] && (await dictionaryInput(body.dictionaries[0], account));
     if (name !== undefined) await store.rename(account, id, name);
     if (dictionary) await store.putDictionary(account, id, dictionary, true);
     const glossary = await store.get(account, id);
@@ -198,7 +231,7 @@ const v3Routes: Route[] = [
     };
   }),
   defineRoute(ENDPOINTS.replaceGlossaryDictionary, async ({ params, body, caller, context }) => {
-    const dictionary = dictionaryInput(body);
+    const dictionary = await dictionaryInput(body, caller.account.id);
     if (
       !(await context.resources.glossaries.putDictionary(
         caller.account.id,
@@ -212,7 +245,7 @@ const v3Routes: Route[] = [
     return {
       source_lang: dictionary.source,
       target_lang: dictionary.target,
-      entry_count: dictionary.entries.length,
+      entry_count: dictionary.entryCount,
     };
   }),
   defineRoute(ENDPOINTS.deleteGlossaryDictionary, async ({ params, query, caller, context }) => {

@@ -7,20 +7,16 @@
  * locked where SQLite's single writer made a check and a write atomic.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  formatGlossaryEntries,
-  MAX_GLOSSARIES_PER_ACCOUNT,
-  MAX_GLOSSARY_BYTES,
-  utf8Length,
-} from '@glossa/protocol';
+import { MAX_GLOSSARIES_PER_ACCOUNT, MAX_GLOSSARY_BYTES, utf8Length } from '@glossa/protocol';
 import type pg from 'pg';
 import { badRequest } from '../errors.js';
 import {
   type GlossaryRecord,
   type GlossaryRow,
   type GlossaryStore,
+  mergedDictionary,
   type NewDictionary,
-  parseTsv,
+  parseTsvInSlices,
 } from '../glossaries/store.js';
 import { type StyleListRow, type StyleListStore, styleListOf, withId } from '../style-rules/store.js';
 
@@ -172,14 +168,14 @@ export function createPostgresGlossaryStore(pool: pg.Pool): GlossaryStore {
       )
     ).rows[0];
   const writeDictionary = async (db: Queryable, id: string, dictionary: NewDictionary) => {
-    const tsv = formatGlossaryEntries(dictionary.entries);
+    const tsv = dictionary.tsv;
     if (utf8Length(tsv) > MAX_GLOSSARY_BYTES)
       throw badRequest('Glossary too large.', `Entries exceed ${MAX_GLOSSARY_BYTES} bytes.`);
     await db.query(
       `INSERT INTO glossary_dictionaries (glossary_id, source_lang, target_lang, entries, entry_count)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT (glossary_id, source_lang, target_lang)
        DO UPDATE SET entries = excluded.entries, entry_count = excluded.entry_count`,
-      [id, dictionary.source, dictionary.target, tsv, dictionary.entries.length],
+      [id, dictionary.source, dictionary.target, tsv, dictionary.entryCount],
     );
   };
   const touch = (db: Queryable, id: string) =>
@@ -229,7 +225,7 @@ export function createPostgresGlossaryStore(pool: pg.Pool): GlossaryStore {
          WHERE g.account_id = $1 AND g.id = $2 AND d.source_lang = $3 AND d.target_lang = $4`,
         [accountId, id, source, target],
       );
-      return rows[0] && parseTsv(rows[0].entries);
+      return rows[0] && parseTsvInSlices(rows[0].entries);
     },
     async rename(accountId, id, name) {
       const { rowCount } = await pool.query(
@@ -241,19 +237,15 @@ export function createPostgresGlossaryStore(pool: pg.Pool): GlossaryStore {
     putDictionary: (accountId, id, dictionary, merge) =>
       transaction(pool, async (client) => {
         if (!(await owned(client, accountId, id, true))) return false;
-        let entries = dictionary.entries;
+        let written = dictionary;
         if (merge) {
           const { rows } = await client.query<{ entries: string }>(
             'SELECT entries FROM glossary_dictionaries WHERE glossary_id = $1 AND source_lang = $2 AND target_lang = $3',
             [id, dictionary.source, dictionary.target],
           );
-          const merged = new Map(
-            parseTsv(rows[0]?.entries ?? '').map((entry) => [entry.source, entry.target]),
-          );
-          for (const entry of dictionary.entries) merged.set(entry.source, entry.target);
-          entries = [...merged].map(([source, target]) => ({ source, target }));
+          if (rows[0]) written = mergedDictionary(rows[0].entries, dictionary);
         }
-        await writeDictionary(client, id, { ...dictionary, entries });
+        await writeDictionary(client, id, written);
         await touch(client, id);
         return true;
       }),
