@@ -1,6 +1,7 @@
 /**
  * `glossa-server` with the spine and the language tools, for tests that run the server in child processes
- * (the fleet test: test/quality-fleet.test.ts).
+ * (the fleet test: test/quality-fleet.test.ts). The models load on first use (`warmUp: false`): the quality
+ * tests need none of write's.
  */
 import { runCli } from '@glossa/server';
 import { languageToolsFeature } from '../src/index.js';
@@ -11,6 +12,6 @@ const code = await runCli(
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
   },
-  () => [languageToolsFeature()],
+  () => [languageToolsFeature({ warmUp: false })],
 );
 process.exit(code);

@@ -20,7 +20,10 @@ import type { Reply, TestServer } from './helpers.js';
 import { probeReady } from './probe-ready.js';
 
 const startWith = ({ dataDir, ...options }: LanguageToolsOptions & { dataDir?: string }) =>
-  startSpine({ ...(dataDir ? { dataDir } : {}), features: [languageToolsFeature(options)] });
+  startSpine({
+    ...(dataDir ? { dataDir } : {}),
+    features: [languageToolsFeature({ warmUp: false, ...options })],
+  });
 
 /** On threads (the default), and on the event loop as before (the baseline). */
 let threads: TestServer;

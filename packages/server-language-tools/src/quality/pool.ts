@@ -86,6 +86,12 @@ export interface EvaluationPool {
    * undefined when the pool was closed before it finished.
    */
   evaluateSync(request: SyncQualityRequest): Promise<SyncOutcome | undefined>;
+  /**
+   * Starts a thread and runs a small evaluation of each kind on it (its modules and the English dictionaries
+   * loaded); from then on the pool keeps one thread alive when idle, so that the first evaluation after a
+   * start, or after a quiet while, does not wait for a thread to load. Rejects when that evaluation fails.
+   */
+  warm(): Promise<void>;
   /** Threads alive (busy or idle), and synchronous evaluations running and waiting: the metrics' gauges. */
   stats(): { threads: number; syncRunning: number; syncWaiting: number };
   /** Stops every thread; running evaluations resolve undefined. */
@@ -212,6 +218,8 @@ export function startEvaluationPool(
   const idle: EvaluationThread[] = [];
   const timeoutMs = options.evaluationTimeoutSeconds * 1000;
   let closed = false;
+  /** Keep one idle thread (after `warm`). */
+  let keepOne = false;
   let syncRunning = 0;
   /** Synchronous evaluations waiting for their turn. */
   const waiting: (() => void)[] = [];
@@ -234,10 +242,13 @@ export function startEvaluationPool(
     if (!closed && !thread.dead) {
       idle.push(thread);
       const waitingThread = thread;
-      waitingThread.idleTimer = setTimeout(() => {
+      const stopIdle = () => {
+        // The last thread of a warmed pool stays, for the next evaluation.
+        if (keepOne && threads.size === 1) return;
         forget(waitingThread);
         void waitingThread.stop();
-      }, IDLE_MS);
+      };
+      waitingThread.idleTimer = setTimeout(stopIdle, IDLE_MS);
       waitingThread.idleTimer.unref();
     }
     return result;
@@ -268,6 +279,24 @@ export function startEvaluationPool(
         const next = waiting.shift();
         if (next) next();
         else syncRunning--;
+      }
+    },
+    async warm() {
+      keepOne = true;
+      for (const targetLang of ['en-US', 'es']) {
+        const request = {
+          sourceLang: 'en',
+          targetLang,
+          segments: [{ source: 'Keep 25 files.', translation: 'Keep 52 colour files.' }],
+        };
+        const outcome = await onThread<SyncOutcome>({ type: 'evaluate-sync', request }, (reason) => ({
+          kind: 'failed',
+          message: reason,
+        }));
+        if (outcome && outcome.kind !== 'answer')
+          throw new Error(
+            `quality evaluation failed to warm up: ${'message' in outcome ? outcome.message : outcome.kind}`,
+          );
       }
     },
     stats() {

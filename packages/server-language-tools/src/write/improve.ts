@@ -72,9 +72,9 @@ function pickRewrite(request: ImproveRequest, code: string, language: WriteLangu
 export async function improveTexts(request: ImproveRequest): Promise<Improvement[]> {
   const { language, rewrite } = resolveWriteRequest(request);
   const target = language.code;
-  const detector = await sharedLanguageDetector();
-  for (const text of request.texts) {
-    const result = detector.detect(text);
+  const detections = await (await sharedLanguageDetector()).detect(request.texts);
+  for (const [index, text] of request.texts.entries()) {
+    const result = detections[index]!;
     if (result.detection_status !== 'success' || result.detected_language === baseLanguage(target)) continue;
     const letters = text.match(/\p{L}/gu)?.length ?? 0;
     if (letters < MIN_LETTERS_FOR_LANGUAGE_CHECK) continue;

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { withoutAccents } from './edits.js';
 
 /**
@@ -22,6 +23,9 @@ const LISTS: Readonly<Record<string, string>> = {
 export type WordCounts = ReadonlyMap<string, number>;
 
 const loading = new Map<string, Promise<WordCounts>>();
+const unzip = promisify(gunzip);
+/** List lines parsed at a time, with the event loop free between slices (a list is 50,000 lines). */
+const SLICE_LINES = 2_000;
 
 /** The word counts of `language` (lower-case words), or undefined when there is no list for it. */
 export function wordCounts(language: string): Promise<WordCounts> | undefined {
@@ -29,14 +33,30 @@ export function wordCounts(language: string): Promise<WordCounts> | undefined {
   if (list === undefined) return undefined;
   let counts = loading.get(list);
   if (!counts) {
-    counts = readFile(new URL(`../../data/frequency/${list}.txt.gz`, import.meta.url)).then((gzipped) => {
-      const map = new Map<string, number>();
-      for (const line of gunzipSync(gzipped).toString('utf8').split('\n')) {
-        const space = line.lastIndexOf(' ');
-        if (space > 0) map.set(line.slice(0, space), Number(line.slice(space + 1)));
-      }
-      return map;
-    });
+    counts = readFile(new URL(`../../data/frequency/${list}.txt.gz`, import.meta.url)).then(
+      async (gzipped) => {
+        const map = new Map<string, number>();
+        const seen = new Set<string>();
+        const letters = new Set<string>();
+        const lines = (await unzip(gzipped)).toString('utf8').split('\n');
+        for (let from = 0; from < lines.length; from += SLICE_LINES) {
+          if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+          for (const line of lines.slice(from, from + SLICE_LINES)) {
+            const space = line.lastIndexOf(' ');
+            if (space <= 0) continue;
+            const word = line.slice(0, space);
+            map.set(word, Number(line.slice(space + 1)));
+            for (const letter of word) {
+              if (seen.has(letter)) continue;
+              seen.add(letter);
+              if (/\p{L}/u.test(letter)) letters.add(letter);
+            }
+          }
+        }
+        alphabets.set(map, [...letters]);
+        return map;
+      },
+    );
     loading.set(list, counts);
   }
   return counts;
@@ -71,7 +91,7 @@ export function usageBacksFix(word: string, fix: string, counts: WordCounts): bo
 
 const alphabets = new WeakMap<WordCounts, readonly string[]>();
 
-/** The letters the words of a list are written with. */
+/** The letters the words of a list are written with (found as the list loads). */
 function alphabetOf(counts: WordCounts): readonly string[] {
   let alphabet = alphabets.get(counts);
   if (!alphabet) {
