@@ -3,7 +3,9 @@
  * each in turn and three at once, sent while a normal client (a paid key) translates short texts: the
  * server stays up, its RSS (read from /proc, the server runs in a child process) stays under its memory
  * budget, and every abusive request is answered (200, or 503/429 with Retry-After). The normal client's
- * latency is measured unloaded and under load and printed (p50, p99, ratio).
+ * latency is measured unloaded (before and after the abuse, together: a shared machine's own load drifts)
+ * and under load, and printed (p50, p99, their ratio, and how many loaded requests took over 3× the
+ * unloaded p99); timing is not asserted.
  *
  * Not covered here (the spine alone serves this test): quality segments (packages/quality/test/linear.test.ts
  * times the inputs that were quadratic) and the largest TMX.
@@ -167,15 +169,19 @@ describe('abuse with a free key within the documented limits', () => {
         return answers;
       })();
       const [loaded, answers] = await Promise.all([normalClient(abuse), abuse]);
+      const after = await normalClient(new Promise((resolve) => setTimeout(resolve, 4000)));
+      const quiet = [...unloaded.latencies, ...after.latencies];
 
       const figures = {
         peakRssMb: Math.round(peak),
         budgetMb: BUDGET_MB,
         answers: answers.map((answer) => answer.status).join(','),
         unloaded: {
-          n: unloaded.latencies.length,
-          p50: percentile(unloaded.latencies, 50),
-          p99: percentile(unloaded.latencies, 99),
+          n: quiet.length,
+          p50: percentile(quiet, 50),
+          p99: percentile(quiet, 99),
+          p99Before: percentile(unloaded.latencies, 99),
+          p99After: percentile(after.latencies, 99),
         },
         loaded: {
           n: loaded.latencies.length,
@@ -183,8 +189,9 @@ describe('abuse with a free key within the documented limits', () => {
           p99: percentile(loaded.latencies, 99),
         },
       };
+      const slow = loaded.latencies.filter((took) => took > 3 * figures.unloaded.p99).length;
       console.log(
-        `abuse: ${JSON.stringify(figures, (_, value) => (typeof value === 'number' ? Math.round(value * 10) / 10 : value))}; p99 ratio ${(figures.loaded.p99 / figures.unloaded.p99).toFixed(1)}`,
+        `abuse: ${JSON.stringify(figures, (_, value) => (typeof value === 'number' ? Math.round(value * 10) / 10 : value))}; p99 ratio ${(figures.loaded.p99 / figures.unloaded.p99).toFixed(1)}; ${slow} of ${loaded.latencies.length} loaded requests over 3x the unloaded p99`,
       );
       expect(child.exitCode, output).toBeNull();
       for (const answer of answers) {
@@ -193,7 +200,7 @@ describe('abuse with a free key within the documented limits', () => {
         expect(answer.retryAfter).toMatch(/^\d+$/);
       }
       expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThan(0);
-      expect(loaded.failures + unloaded.failures).toBe(0);
+      expect(loaded.failures + unloaded.failures + after.failures).toBe(0);
       expect(peak).toBeLessThan(BUDGET_MB);
     } finally {
       clearInterval(sampler);
