@@ -53,7 +53,7 @@ export interface JobsOptions {
   readonly maxQueuedPerAccount?: number;
   /** How often jobs of dead instances and expired jobs are looked for, in ms (default 5 s). */
   readonly sweepMs?: number;
-  /** How often an idle worker looks for work (SQLite: default 500 ms; PostgreSQL: pg-boss's polling, 2 s). */
+  /** How often an idle worker looks for work (SQLite: default 500 ms; PostgreSQL: pg-boss's polling, 2 s, at least 500 ms). */
   readonly pollMs?: number;
 }
 

@@ -69,6 +69,8 @@ export interface JobKind<Input, Checkpoint, Result> {
   readonly name: string;
   /** Runs one attempt from `job.checkpoint` to the result. A throw fails the attempt (retried). */
   run(job: RunningJob<Input, Checkpoint>): Promise<Result>;
+  /** Attempts of this kind one instance runs at a time (default: the runner's `concurrency`). */
+  readonly concurrency?: number;
   /** Failed attempts before the job fails for good (default 3); a `JobFailed` throw fails it at once. */
   readonly maxFailures?: number;
   /** Delay before the first retry, doubled at each further one up to a minute (default 1000 ms). */
@@ -181,6 +183,8 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
   // biome-ignore lint/suspicious/noExplicitAny: kinds of every type live in one map
   const kinds = new Map<string, JobKind<any, any, any>>();
   const running = new Map<string, AbortController>();
+  /** Attempts running here, by kind (a kind's `concurrency`). */
+  const busy = new Map<string, number>();
   const attempts = new Set<Promise<unknown>>();
   const concurrency = options.concurrency ?? 2;
   let delivery: JobDelivery | undefined;
@@ -255,10 +259,29 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
     }
   }
 
+  /**
+   * Claims a job of a kind below its `concurrency` here, and counts it: one claim at a time in this
+   * instance, so that two workers cannot both take a kind's last slot.
+   */
+  let claiming: Promise<unknown> = Promise.resolve();
+  function claim(): Promise<JobRow | undefined> {
+    const next = claiming.then(async () => {
+      const open = [...kinds.values()]
+        .filter((kind) => (busy.get(kind.name) ?? 0) < (kind.concurrency ?? concurrency))
+        .map((kind) => kind.name);
+      if (open.length === 0 || closed) return undefined;
+      const row = await backend.claim(open, options.maxRunningPerAccount ?? 2);
+      if (row) busy.set(row.kind, (busy.get(row.kind) ?? 0) + 1);
+      return row;
+    });
+    claiming = next.catch(() => {});
+    return next;
+  }
+
   /** Claims and runs one job; whether there was one. */
   async function runNext(): Promise<boolean> {
     if (closed) return false;
-    const row = await backend.claim([...kinds.keys()], options.maxRunningPerAccount ?? 2);
+    const row = await claim();
     if (!row) return false;
     const work = attempt(row).catch((error) => {
       if (!(error instanceof JobSuperseded)) report(error);
@@ -268,6 +291,9 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
       await work;
     } finally {
       attempts.delete(work);
+      busy.set(row.kind, (busy.get(row.kind) ?? 1) - 1);
+      // A worker idle because this kind was at its concurrency may take one now.
+      delivery?.notify();
     }
     return true;
   }

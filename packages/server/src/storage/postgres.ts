@@ -305,7 +305,10 @@ export async function createPostgresStorage(
     openJobBackend(options = {}) {
       return createPostgresJobBackend(url, pool, {
         onError: options.onError,
-        ...(options.pollMs === undefined ? {} : { pollingIntervalSeconds: options.pollMs / 1000 }),
+        // pg-boss polls at most every 500 ms.
+        ...(options.pollMs === undefined
+          ? {}
+          : { pollingIntervalSeconds: Math.max(0.5, options.pollMs / 1000) }),
       });
     },
     async close() {
