@@ -1,7 +1,10 @@
 /** The server options of document translation (`ServerOptions.documents`), checked and completed once. */
 
 export interface DocumentOptions {
-  /** Documents translated at the same time (each runs at most one OCR process). Default 2. */
+  /**
+   * Documents one instance translates at a time (each runs at most one OCR process), within the server's
+   * job runner (`jobs.concurrency` of createServer, default 4). Default 2.
+   */
   concurrency?: number;
   /** Seconds a document and its result are kept after the upload, downloaded or not. Default 86,400 (24 h). */
   expirySeconds?: number;
@@ -10,14 +13,11 @@ export interface DocumentOptions {
   /** Attributes whose values are translated in `dita` documents. Default `['alt', 'navtitle']`. */
   ditaAttributes?: readonly string[];
   /**
-   * On PostgreSQL (a fleet): seconds after which pg-boss gives a job that is still running to another
-   * worker (which leaves it while its instance lives). Default 3600; at most 86,399.
+   * No longer used (checked only, for configurations that set it): documents run on the server's job
+   * runner, whose takeover of a dead instance's jobs is `jobs.sweepMs` of createServer.
    */
   jobTimeoutSeconds?: number;
-  /**
-   * On PostgreSQL (a fleet): how often each instance looks for documents of instances that died, to queue
-   * them again, in seconds. Default 5.
-   */
+  /** No longer used (checked only): see `jobTimeoutSeconds`. */
   leaseCheckSeconds?: number;
 }
 
@@ -26,8 +26,6 @@ export interface ResolvedDocumentOptions {
   readonly expirySeconds: number;
   readonly xmlAttributes: readonly string[];
   readonly ditaAttributes: readonly string[];
-  readonly jobTimeoutSeconds: number;
-  readonly leaseCheckSeconds: number;
 }
 
 const NAME = /^[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?$/;
@@ -62,8 +60,6 @@ export function resolveDocumentOptions(options: DocumentOptions = {}): ResolvedD
     );
   return {
     concurrency,
-    jobTimeoutSeconds,
-    leaseCheckSeconds,
     expirySeconds,
     xmlAttributes: attributes('xmlAttributes', options.xmlAttributes, ['alt', 'title']),
     ditaAttributes: attributes('ditaAttributes', options.ditaAttributes, ['alt', 'navtitle']),

@@ -3,20 +3,19 @@
  * result, `bytea`) in the `documents` table, so that every instance polls and downloads every document.
  * Its own migrations (counted in `glossa_documents_schema`, one transaction each, under an advisory lock so
  * that instances starting together migrate once). Every query a caller's request makes is scoped by
- * account; the job side (claim, progress, finish, fail) is fenced by the attempt that claimed the row, so a
- * job taken over from a dead instance finishes once, and refunds once when it fails (a refund owed is
- * marked on the row by the failure itself, and applied once: job.ts).
+ * account; the job side (start, chunks, finish, fail) is fenced by the runner's attempt, so a job taken over
+ * from a dead instance finishes once (its refund is the runner's, once: document-job.ts).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
-import { migratePostgres, noLiveBossJob, pgTransaction } from '@glossa/server/feature';
+import { migratePostgres, pgTransaction } from '@glossa/server/feature';
 import type pg from 'pg';
 import {
+  type DocumentJobStore,
   type DocumentRecord,
   type DocumentStore,
   hashDocumentKey,
   type NewDocument,
-  type OwedRefund,
 } from './store.js';
 import type { DocumentParameters } from './translate.js';
 
@@ -120,69 +119,36 @@ const toRecord = (row: Row): ClaimedDocument => ({
   attempt: row.attempt,
 });
 
-interface RefundRow {
-  id: string;
-  account_id: string;
-  key_id: string;
-  billed_characters: string;
-  usage_day: string;
-}
-
-const toRefund = (row: RefundRow): OwedRefund => ({
-  id: row.id,
-  accountId: row.account_id,
-  keyId: row.key_id,
-  billed: Number(row.billed_characters),
-  day: row.usage_day,
-});
-
-/** Runs statements on one client (a transaction), as pg-boss's `db` option wants them. */
-export interface SqlRunner {
-  executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
-}
-
-/** Enqueues the job of a document, in the transaction that queued its row (`db`). */
-export type Enqueue = (db: SqlRunner, document: { id: string; accountId: string }) => Promise<void>;
-
 export type PostgresDocuments = ReturnType<typeof createPostgresDocuments>;
 
 /**
- * The store of a fleet. `enqueue` sends a document's job (pg-boss) in the same transaction as the row that
- * queues it: a queued row always has a job, and a job whose row was not written never exists.
+ * The store of a fleet. The job (document-job.ts, on the server's runner) is submitted after the row; a
+ * row whose submit a crash lost is submitted again by the service's sweep (`unfinished`).
  */
-export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
-  /** `work` in one transaction; `db` runs pg-boss's statements in it. */
-  const transaction = <T>(work: (client: pg.PoolClient, db: SqlRunner) => Promise<T>): Promise<T> =>
-    pgTransaction(pool, (client) =>
-      work(client, { executeSql: (text, values) => client.query(text, values) }),
-    );
-
+export function createPostgresDocuments(pool: pg.Pool) {
   const store: DocumentStore = {
     async insert(document: NewDocument, bytes: Uint8Array, failedWith?: string) {
-      await transaction(async (client, db) => {
-        await client.query(
-          `INSERT INTO documents (id, account_id, key_id, key_hash, extension, output_extension, parameters,
+      await pool.query(
+        `INSERT INTO documents (id, account_id, key_id, key_hash, extension, output_extension, parameters,
            status, billed_characters, usage_day, error_message, estimate_ms, expires_at, upload)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-          [
-            document.id,
-            document.accountId,
-            document.keyId,
-            document.keyHash,
-            document.extension,
-            document.outputExtension,
-            JSON.stringify(document.parameters),
-            failedWith === undefined ? 'queued' : 'error',
-            document.billedCharacters,
-            document.usageDay,
-            failedWith ?? null,
-            document.estimateMs,
-            document.expiresAt,
-            failedWith === undefined ? Buffer.from(bytes) : null,
-          ],
-        );
-        if (failedWith === undefined) await enqueue(db, document);
-      });
+        [
+          document.id,
+          document.accountId,
+          document.keyId,
+          document.keyHash,
+          document.extension,
+          document.outputExtension,
+          JSON.stringify(document.parameters),
+          failedWith === undefined ? 'queued' : 'error',
+          document.billedCharacters,
+          document.usageDay,
+          failedWith ?? null,
+          document.estimateMs,
+          document.expiresAt,
+          failedWith === undefined ? Buffer.from(bytes) : null,
+        ],
+      );
     },
     async find(accountId, id, key) {
       const { rows } = await pool.query<Row>(
@@ -194,11 +160,7 @@ export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
       const given = Buffer.from(hashDocumentKey(key), 'hex');
       if (!timingSafeEqual(given, Buffer.from(row.key_hash, 'hex'))) return undefined;
       if (row.expires_at.getTime() <= Date.now()) {
-        // Kept while a refund is owed (the lease check applies it).
-        await pool.query('DELETE FROM documents WHERE id = $1 AND account_id = $2 AND NOT refund_pending', [
-          row.id,
-          accountId,
-        ]);
+        await pool.query('DELETE FROM documents WHERE id = $1 AND account_id = $2', [row.id, accountId]);
         return undefined;
       }
       return toRecord(row);
@@ -228,183 +190,108 @@ export function createPostgresDocuments(pool: pg.Pool, enqueue: Enqueue) {
     },
   };
 
-  return {
-    store,
-    /**
-     * Takes a queued document for `owner` (the instance's lease): its record, with the new attempt, and its
-     * upload; undefined when it is not queued (done, failed, expired, or another job has it).
-     */
-    async claim(
-      accountId: string,
-      id: string,
-      owner: string,
-    ): Promise<{ document: ClaimedDocument; bytes: Buffer } | undefined> {
-      const { rows } = await pool.query<Row & { upload: Buffer }>(
-        `UPDATE documents SET status = 'translating', owner = $3, attempt = attempt + 1, started_at = now(),
-         progress = 0 WHERE id = $1 AND account_id = $2 AND status = 'queued' RETURNING ${COLUMNS}, upload`,
-        [id, accountId, owner],
-      );
-      const row = rows[0];
-      return row && { document: toRecord(row), bytes: row.upload };
+  /**
+   * The job side: every write is fenced by the runner's attempt (written on the row by `start`), so an
+   * attempt still running on an instance that lost its lease writes nothing once another took the job.
+   */
+  const jobs: DocumentJobStore = {
+    async get(id) {
+      const { rows } = await pool.query<Row>(`SELECT ${COLUMNS} FROM documents WHERE id = $1`, [id]);
+      return rows[0] && toRecord(rows[0]);
     },
-    async setProgress(document: ClaimedDocument, done: number): Promise<void> {
-      await pool.query('UPDATE documents SET progress = $3 WHERE id = $1 AND attempt = $2', [
-        document.id,
-        document.attempt,
-        done,
-      ]);
-    },
-    /** Records the characters the job reserved; false when the attempt no longer holds the document. */
-    async setBilled(document: ClaimedDocument, units: number, day: string): Promise<boolean> {
+    async start(id, attempt) {
       const { rowCount } = await pool.query(
-        `UPDATE documents SET billed_characters = $3, usage_day = $4
-         WHERE id = $1 AND attempt = $2 AND status = 'translating'`,
-        [document.id, document.attempt, units, day],
+        `UPDATE documents SET status = 'translating', attempt = $2, started_at = now()
+         WHERE id = $1 AND attempt < $2 AND status IN ('queued', 'translating')`,
+        [id, attempt],
       );
       return rowCount === 1;
     },
-    /** The chunks earlier attempts translated: outputs by digest. */
-    async loadChunks(document: ClaimedDocument): Promise<Map<string, string[]>> {
-      const { rows } = await pool.query<{ digest: string; outputs: string[] }>(
-        'SELECT digest, outputs FROM document_chunks WHERE document_id = $1',
-        [document.id],
+    async upload(id) {
+      const { rows } = await pool.query<{ upload: Buffer | null }>(
+        'SELECT upload FROM documents WHERE id = $1',
+        [id],
       );
-      return new Map(rows.map((row) => [row.digest, row.outputs]));
+      return rows[0]?.upload ?? undefined;
     },
-    /** Keeps a translated chunk, while the attempt holds the document. */
-    async saveChunk(document: ClaimedDocument, digest: string, outputs: readonly string[]): Promise<void> {
+    chunks: (id, attempt) => ({
+      async load() {
+        const { rows } = await pool.query<{ digest: string; outputs: string[] }>(
+          'SELECT digest, outputs FROM document_chunks WHERE document_id = $1',
+          [id],
+        );
+        return new Map(rows.map((row) => [row.digest, row.outputs]));
+      },
+      async save(digest, outputs) {
+        await pool.query(
+          `INSERT INTO document_chunks (document_id, digest, outputs)
+           SELECT $1, $3, $4 FROM documents WHERE id = $1 AND attempt = $2 AND status = 'translating'
+           ON CONFLICT DO NOTHING`,
+          [id, attempt, digest, JSON.stringify(outputs)],
+        );
+      },
+    }),
+    async setBilled(id, attempt, units, day) {
       await pool.query(
-        `INSERT INTO document_chunks (document_id, digest, outputs)
-         SELECT $1, $3, $4 FROM documents WHERE id = $1 AND attempt = $2 AND status = 'translating'
-         ON CONFLICT DO NOTHING`,
-        [document.id, document.attempt, digest, JSON.stringify(outputs)],
+        `UPDATE documents SET billed_characters = $3, usage_day = $4
+         WHERE id = $1 AND attempt = $2 AND status = 'translating'`,
+        [id, attempt, units, day],
       );
     },
-    /**
-     * Stores the result (its chunks are no longer needed); false when the attempt no longer holds the
-     * document (another finished it).
-     */
-    async finish(document: ClaimedDocument, result: Uint8Array): Promise<boolean> {
-      return transaction(async (client) => {
+    async finish(id, attempt, result) {
+      await pgTransaction(pool, async (client) => {
         const { rowCount } = await client.query(
           `UPDATE documents SET status = 'done', result = $3, upload = NULL, progress = 1, owner = NULL
            WHERE id = $1 AND attempt = $2 AND status = 'translating'`,
-          [document.id, document.attempt, Buffer.from(result)],
+          [id, attempt, Buffer.from(result)],
         );
-        if (rowCount === 1)
-          await client.query('DELETE FROM document_chunks WHERE document_id = $1', [document.id]);
-        return rowCount === 1;
+        if (rowCount === 1) await client.query('DELETE FROM document_chunks WHERE document_id = $1', [id]);
       });
     },
-    /**
-     * Marks the document failed and its refund owed (job.ts); what it owes, or undefined when the attempt
-     * no longer holds it (the refund is then not this attempt's to make: once).
-     */
-    async fail(document: ClaimedDocument, message: string): Promise<OwedRefund | undefined> {
-      const { rows } = await pool.query<RefundRow>(
+    async fail(id, attempt, message) {
+      await pool.query(
         `WITH failed AS (
-           UPDATE documents SET status = 'error', error_message = $3, upload = NULL, owner = NULL,
-             refund_pending = billed_characters > 0
-           WHERE id = $1 AND attempt = $2 AND status = 'translating'
-           RETURNING id, account_id, key_id, billed_characters, usage_day
-         ), dropped AS (DELETE FROM document_chunks WHERE document_id IN (SELECT id FROM failed))
-         SELECT * FROM failed`,
-        [document.id, document.attempt, message],
+           UPDATE documents SET status = 'error', error_message = $3, upload = NULL, owner = NULL
+           WHERE id = $1 AND attempt = $2 AND status = 'translating' RETURNING id
+         ) DELETE FROM document_chunks WHERE document_id IN (SELECT id FROM failed)`,
+        [id, attempt, message],
       );
-      return rows[0] && toRefund(rows[0]);
     },
-    /** The refunds of failed documents not applied yet (an instance died between a failure and its refund). */
-    async owedRefunds(): Promise<OwedRefund[]> {
-      const { rows } = await pool.query<RefundRow>(
-        'SELECT id, account_id, key_id, billed_characters, usage_day FROM documents WHERE refund_pending',
+    async unfinished(before) {
+      const { rows } = await pool.query<{
+        id: string;
+        account_id: string;
+        key_id: string;
+        billed_characters: string;
+        usage_day: string;
+      }>(
+        `SELECT id, account_id, key_id, billed_characters, usage_day FROM documents
+         WHERE status IN ('queued', 'translating') AND created_at < $1`,
+        [before],
       );
-      return rows.map(toRefund);
+      return rows.map((row) => ({
+        id: row.id,
+        accountId: row.account_id,
+        keyId: row.key_id,
+        billed: Number(row.billed_characters),
+        day: row.usage_day,
+      }));
     },
-    /** The document's refund was applied. */
-    async refunded(id: string): Promise<void> {
-      await pool.query('UPDATE documents SET refund_pending = FALSE WHERE id = $1', [id]);
-    },
-    /** Puts the attempt's document back in the queue, with a new job (a closing instance). */
-    async requeue(document: ClaimedDocument): Promise<void> {
-      await transaction(async (client, db) => {
-        const { rowCount } = await client.query(
-          `UPDATE documents SET status = 'queued', owner = NULL, started_at = NULL, progress = 0
-           WHERE id = $1 AND attempt = $2 AND status = 'translating'`,
-          [document.id, document.attempt],
-        );
-        if (rowCount === 1) await enqueue(db, document);
-      });
-    },
-    /** Instances (leases) that hold translating documents, other than `self`. */
-    async owners(self: string): Promise<string[]> {
-      const { rows } = await pool.query<{ owner: string }>(
-        `SELECT DISTINCT owner FROM documents WHERE status = 'translating' AND owner IS NOT NULL AND owner <> $1`,
-        [self],
-      );
-      return rows.map((row) => row.owner);
-    },
-    /**
-     * Queues again, each with a new job, the documents that `owner` was translating when it died: only
-     * when its lease is free (`lock`, taken in this transaction, says so); how many.
-     */
-    async takeOver(owner: string, lock: (client: pg.PoolClient) => Promise<boolean>): Promise<number> {
-      return transaction(async (client, db) => {
-        if (!(await lock(client))) return 0;
-        const { rows } = await client.query<{ id: string; account_id: string }>(
-          `UPDATE documents SET status = 'queued', owner = NULL, started_at = NULL, progress = 0
-           WHERE status = 'translating' AND owner = $1 RETURNING id, account_id`,
-          [owner],
-        );
-        for (const row of rows) await enqueue(db, { id: row.id, accountId: row.account_id });
-        return rows.length;
-      });
-    },
-    /** Queues again this instance's translating documents that no job of it runs (a lost requeue). */
-    async orphans(owner: string, running: readonly string[]): Promise<number> {
-      return transaction(async (client, db) => {
-        const { rows } = await client.query<{ id: string; account_id: string }>(
-          `UPDATE documents SET status = 'queued', owner = NULL, started_at = NULL, progress = 0
-           WHERE status = 'translating' AND owner = $1 AND NOT (id = ANY($2::text[])) RETURNING id, account_id`,
-          [owner, running],
-        );
-        for (const row of rows) await enqueue(db, { id: row.id, accountId: row.account_id });
-        return rows.length;
-      });
-    },
-    /**
-     * Gives a new job to each queued document that has had no pg-boss job about to run it (created,
-     * retrying, or active for less than `orphanAfterMs`) for `orphanAfterMs`: one delivered to a worker that
-     * died before its claim, or failed by pg-boss after its retries; how many.
-     */
-    async lost(queue: string, orphanAfterMs: number): Promise<number> {
-      return transaction(async (client, db) => {
-        const { rows } = await client.query<{ id: string; account_id: string }>(
-          `SELECT d.id, d.account_id FROM documents d
-           WHERE d.status = 'queued' AND d.created_at < now() - $1 * interval '1 millisecond'
-           AND ${noLiveBossJob('d.id', 'documentId', '$2', '$1')}
-           FOR UPDATE SKIP LOCKED`,
-          [orphanAfterMs, queue],
-        );
-        for (const row of rows) await enqueue(db, { id: row.id, accountId: row.account_id });
-        return rows.length;
-      });
-    },
-    /** The upload time of the oldest document queued, translating or owing its refund; undefined: none. */
+  };
+
+  return {
+    store,
+    jobs,
+    /** The upload time of the oldest document queued or translating; undefined: none. */
     async oldestActive(): Promise<Date | undefined> {
       const { rows } = await pool.query<{ oldest: Date | null }>(
-        `SELECT MIN(created_at) AS oldest FROM documents
-         WHERE status IN ('queued', 'translating') OR refund_pending`,
+        `SELECT MIN(created_at) AS oldest FROM documents WHERE status IN ('queued', 'translating')`,
       );
       return rows[0]?.oldest ?? undefined;
     },
-    /**
-     * Removes every expired document but those owing a refund (any instance may: the statement is its own
-     * lock); how many.
-     */
+    /** Removes every expired document (any instance may: the statement is its own lock); how many. */
     async sweep(): Promise<number> {
-      const { rowCount } = await pool.query(
-        'DELETE FROM documents WHERE expires_at <= now() AND NOT refund_pending',
-      );
+      const { rowCount } = await pool.query('DELETE FROM documents WHERE expires_at <= now()');
       return rowCount ?? 0;
     },
   };

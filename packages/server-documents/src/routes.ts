@@ -1,6 +1,6 @@
 /** Document translation endpoints: upload, status, and the result (downloaded once, then deleted). */
 import { type DocumentStatusResponse, ENDPOINTS, ERROR_CODES } from '@glossa/protocol';
-import { defineRoute, notFound, type Route, ServiceError } from '@glossa/server/feature';
+import { defineRoute, notFound, type Route, type ServiceContext, ServiceError } from '@glossa/server/feature';
 import { formatOf } from './formats/index.js';
 import { documentServiceOf } from './service.js';
 import { uploadDocument } from './upload.js';
@@ -12,13 +12,37 @@ const uploadRoute = defineRoute(ENDPOINTS.uploadDocument, async ({ request, call
   uploadDocument(request, caller, context, documentServiceOf(context)),
 );
 
+/**
+ * The account's document, its status as its job has it: a job that failed before its row did (its store not
+ * answering, retries spent) makes the document failed.
+ */
+async function findDocument(context: ServiceContext, accountId: string, id: string, key: string) {
+  const service = documentServiceOf(context);
+  const { store } = await service.started();
+  const document = await store.find(accountId, id, key);
+  if (!document) throw missing(id);
+  if (document.status === 'queued' || document.status === 'translating') {
+    const job = await service.jobs.status(document.id);
+    if (job?.status === 'failed' || job?.status === 'cancelled')
+      return {
+        service,
+        store,
+        document: { ...document, status: 'error' as const, errorMessage: job.error ?? 'Translation failed.' },
+      };
+  }
+  return { service, store, document };
+}
+
 const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, body, caller, context }) => {
-  const { store, queue } = await documentServiceOf(context).started();
-  const document = await store.find(caller.account.id, params.document_id, body.document_key);
-  if (!document) throw missing(params.document_id);
+  const { service, document } = await findDocument(
+    context,
+    caller.account.id,
+    params.document_id,
+    body.document_key,
+  );
   const response: DocumentStatusResponse = { document_id: document.id, status: document.status };
   if (document.status === 'queued' || document.status === 'translating')
-    response.seconds_remaining = await queue.secondsRemaining(document);
+    response.seconds_remaining = await service.secondsRemaining(document);
   if (document.status === 'done') response.billed_characters = document.billedCharacters;
   if (document.status === 'error') response.error_message = document.errorMessage ?? 'Translation failed.';
   return response;
@@ -27,9 +51,12 @@ const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, bo
 const resultRoute = defineRoute(
   ENDPOINTS.downloadDocument,
   async ({ params, body, caller, context, reply }) => {
-    const { store, queue } = await documentServiceOf(context).started();
-    const document = await store.find(caller.account.id, params.document_id, body.document_key);
-    if (!document) throw missing(params.document_id);
+    const { service, store, document } = await findDocument(
+      context,
+      caller.account.id,
+      params.document_id,
+      body.document_key,
+    );
     if (document.status === 'error')
       throw notFound(
         `Document '${document.id}' has no result: its translation failed (${document.errorMessage}).`,
@@ -41,7 +68,7 @@ const resultRoute = defineRoute(
         ERROR_CODES.documentNotReady,
         undefined,
         {
-          headers: { 'retry-after': String(Math.max(1, await queue.secondsRemaining(document))) },
+          headers: { 'retry-after': String(Math.max(1, await service.secondsRemaining(document))) },
         },
       );
     // Downloaded once: of concurrent downloads (through any instance), one gets the result.

@@ -1,26 +1,37 @@
 /**
- * The documents part of a running server: its store and queue, started by the feature once the service
- * context exists and closed with the server. Routes find it through the context.
+ * The documents part of a running server: its store, and its job kind on the server's job runner
+ * (`context.jobs`, document-job.ts), started by the feature once the service context exists and closed
+ * with the server. Routes find it through the context.
  *
- * Two backends. Without `databaseUrl` (the embedded default): `documents.sqlite` and files in the data
- * directory, a queue in that process. With `databaseUrl` (a fleet): rows and bytes in PostgreSQL
- * (postgres.ts), jobs on pg-boss in the same database (pg-queue.ts), so any instance takes any job, and
- * polls and downloads work through any instance.
+ * Two stores. Without `databaseUrl` (the embedded default): `documents.sqlite` and files in the data
+ * directory. With `databaseUrl` (a fleet): rows and bytes in PostgreSQL (postgres.ts), so polls and
+ * downloads work through any instance. The jobs are the runner's either way (SQLite or PostgreSQL +
+ * pg-boss): queue, claim, takeover, checkpoints, refunds.
  */
 import type { ServiceContext } from '@glossa/server/feature';
 import { ServiceError } from '@glossa/server/feature';
 import pg from 'pg';
 import { openDocumentDatabase } from './db.js';
+import { type DocumentJobs, registerDocumentJobs, secondsRemaining } from './document-job.js';
 import { createDocumentFormats, type DocumentFormats } from './formats/index.js';
+import { pruneOperations } from './job.js';
 import type { ResolvedDocumentOptions } from './options.js';
-import { createPgDocumentQueue, startBoss } from './pg-queue.js';
 import { createPostgresDocuments, migrateDocuments } from './postgres.js';
-import { createDocumentQueue, type DocumentQueue, type DocumentQueueOptions } from './queue.js';
-import { createDocumentStore, type DocumentStore } from './store.js';
+import {
+  createDocumentStore,
+  type DocumentJobStore,
+  type DocumentRecord,
+  type DocumentStore,
+} from './store.js';
 
 export interface StartedDocuments {
   readonly store: DocumentStore;
-  readonly queue: DocumentQueue;
+  readonly jobStore: DocumentJobStore;
+  /** The upload time of the oldest document queued or translating. */
+  oldestActive(): Promise<Date | undefined>;
+  /** Removes expired documents. */
+  sweep(): Promise<number>;
+  close(): Promise<void>;
 }
 
 export interface DocumentService {
@@ -30,12 +41,24 @@ export interface DocumentService {
   readonly expiryMs: number;
   /** Which backend holds the documents. */
   readonly backend: 'sqlite' | 'postgres';
-  /** The store and queue, once started (PostgreSQL: after its migrations and pg-boss's start). */
+  /** The documents' jobs on the server's runner. */
+  readonly jobs: DocumentJobs;
+  /** The store, once started (PostgreSQL: after its migrations). */
   started(): Promise<StartedDocuments>;
+  /** Queues the job of a stored document. */
+  submit(
+    document: Pick<DocumentRecord, 'id' | 'accountId' | 'keyId' | 'billedCharacters' | 'usageDay'>,
+  ): Promise<void>;
+  /** Seconds until the document is probably done (document-job.ts `secondsRemaining`). */
+  secondsRemaining(document: DocumentRecord): Promise<number>;
   close(): Promise<void>;
 }
 
-export interface DocumentServiceOptions extends Omit<DocumentQueueOptions, 'formats'> {
+export interface DocumentServiceOptions {
+  /** How often expired documents are swept, and lost submits made again, in ms (default 60 s). */
+  readonly sweepIntervalMs?: number;
+  /** Where unexpected job failures are reported (never with document content or keys). */
+  readonly logError?: (error: unknown, documentId: string) => void;
   readonly logWarning?: (message: string, detail?: Record<string, unknown>) => void;
   /** Where a failed start on PostgreSQL is reported (the routes then answer 503). */
   readonly logStartError?: (error: unknown) => void;
@@ -43,39 +66,19 @@ export interface DocumentServiceOptions extends Omit<DocumentQueueOptions, 'form
 
 const services = new WeakMap<ServiceContext, DocumentService>();
 
-async function startPostgres(
-  url: string,
-  context: ServiceContext,
-  settings: ResolvedDocumentOptions,
-  formats: DocumentFormats,
-  options: DocumentServiceOptions,
-): Promise<StartedDocuments & { close(): Promise<void> }> {
+async function startPostgres(url: string): Promise<StartedDocuments> {
   const pool = new pg.Pool({ connectionString: url, max: 4, application_name: 'glossa-documents' });
   // An idle client losing its connection (a database restart) must not crash the process.
   pool.on('error', () => {});
   try {
     await migrateDocuments(pool);
-    const { boss, enqueue } = await startBoss(url, {
-      jobTimeoutSeconds: settings.jobTimeoutSeconds,
-      onError: (error) => options.logWarning?.('document queue (pg-boss) error', { err: error }),
-    });
-    const documents = createPostgresDocuments(pool, enqueue);
-    const queue = await createPgDocumentQueue(url, boss, documents, context, {
-      formats,
-      concurrency: settings.concurrency,
-      jobTimeoutSeconds: settings.jobTimeoutSeconds,
-      leaseCheckMs: settings.leaseCheckSeconds * 1000,
-      ...(options.sweepIntervalMs !== undefined ? { sweepIntervalMs: options.sweepIntervalMs } : {}),
-      ...(options.logError ? { logError: options.logError } : {}),
-      ...(options.logWarning ? { logWarning: options.logWarning } : {}),
-    });
+    const documents = createPostgresDocuments(pool);
     return {
       store: documents.store,
-      queue,
-      async close() {
-        await queue.close();
-        await pool.end();
-      },
+      jobStore: documents.jobs,
+      oldestActive: documents.oldestActive,
+      sweep: documents.sweep,
+      close: () => pool.end(),
     };
   } catch (error) {
     await pool.end().catch(() => {});
@@ -83,9 +86,24 @@ async function startPostgres(
   }
 }
 
+function startSqlite(dataDir: string): StartedDocuments {
+  const { db, folder } = openDocumentDatabase(dataDir);
+  const store = createDocumentStore(db, folder);
+  return {
+    store,
+    jobStore: store.jobs(),
+    oldestActive: async () => store.oldestActive(),
+    sweep: async () => store.sweep(),
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}
+
 /**
- * Opens the documents' storage (SQLite in the data directory, or PostgreSQL at `databaseUrl`), resumes
- * queued documents, sweeps expired ones, and adds the queue gauges to the server's metrics.
+ * Opens the documents' storage (SQLite in the data directory, or PostgreSQL at `databaseUrl`), registers the
+ * documents' job kind on the server's runner, submits again the jobs a crash lost between a document's row
+ * and its submit, sweeps expired documents, and adds the gauges to the server's metrics.
  */
 export function startDocumentService(
   context: ServiceContext,
@@ -94,20 +112,9 @@ export function startDocumentService(
 ): DocumentService {
   const formats = createDocumentFormats(settings);
   const url = context.options.databaseUrl;
-  let starting: Promise<StartedDocuments & { close(): Promise<void> }>;
-  if (url === undefined) {
-    const { db, folder } = openDocumentDatabase(context.options.dataDir);
-    const store = createDocumentStore(db, folder);
-    const queue = createDocumentQueue(store, db, context, {
-      concurrency: settings.concurrency,
-      ...options,
-      formats,
-    });
-    starting = Promise.resolve({ store, queue, close: () => queue.close() });
-  } else {
-    starting = startPostgres(url, context, settings, formats, options);
-    starting.catch((error) => options.logStartError?.(error));
-  }
+  const starting: Promise<StartedDocuments> =
+    url === undefined ? Promise.resolve(startSqlite(context.options.dataDir)) : startPostgres(url);
+  starting.catch((error) => options.logStartError?.(error));
   const started = async () => {
     try {
       return await starting;
@@ -115,6 +122,56 @@ export function startDocumentService(
       throw new ServiceError(503, 'Document translation is not available: its database does not answer.');
     }
   };
+  const jobs = registerDocumentJobs(context.jobs, context, async () => (await started()).jobStore, {
+    formats,
+    concurrency: settings.concurrency,
+    resultTtlMs: settings.expirySeconds * 1000,
+    logError: options.logError,
+  });
+  const submit: DocumentService['submit'] = async (document) => {
+    await jobs.submit(
+      document.accountId,
+      {
+        documentId: document.id,
+        keyId: document.keyId,
+        billed: document.billedCharacters,
+        day: document.usageDay,
+      },
+      { id: document.id },
+    );
+  };
+
+  /**
+   * Documents whose submit a crash lost (between the row and the submit) get their job; expired documents go,
+   * then the reservation ids nothing can apply again (job.ts `pruneOperations`).
+   */
+  const sweep = async (graceMs: number) => {
+    const documents = await started();
+    for (const row of await documents.jobStore.unfinished(new Date(Date.now() - graceMs))) {
+      if (!(await jobs.status(row.id)))
+        await submit({
+          id: row.id,
+          accountId: row.accountId,
+          keyId: row.keyId,
+          billedCharacters: row.billed,
+          usageDay: row.day,
+        });
+    }
+    await documents.sweep();
+    await pruneOperations(context, await documents.oldestActive());
+  };
+  let sweeping: Promise<void> = sweep(0).catch((error) =>
+    options.logWarning?.('document sweep failed', { err: error }),
+  );
+  let closed = false;
+  const sweeper = setInterval(() => {
+    if (closed) return;
+    sweeping = sweeping
+      .then(() => sweep(60_000))
+      .catch((error) => options.logWarning?.('document sweep failed', { err: error }));
+  }, options.sweepIntervalMs ?? 60_000);
+  sweeper.unref();
+
   context.metrics.gauge(
     'glossa_document_queue_depth',
     'Documents waiting for translation (queued), on every instance that shares the storage.',
@@ -129,9 +186,23 @@ export function startDocumentService(
     formats,
     expiryMs: settings.expirySeconds * 1000,
     backend: url === undefined ? 'sqlite' : 'postgres',
+    jobs,
     started,
+    submit,
+    async secondsRemaining(document) {
+      const { store } = await started();
+      return secondsRemaining(
+        document,
+        jobs,
+        async () => (await store.queuedAhead(document.id)).ms,
+        settings.concurrency,
+      );
+    },
     async close() {
+      closed = true;
+      clearInterval(sweeper);
       services.delete(context);
+      await sweeping;
       const running = await starting.catch(() => undefined);
       await running?.close();
     },

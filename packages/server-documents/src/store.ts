@@ -10,17 +10,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
 import type { DocumentDatabase } from './db.js';
-import type { DocumentParameters } from './translate.js';
-
-/** What a failed document owes back (its row is marked `refund_pending` until it is applied). */
-export interface OwedRefund {
-  readonly id: string;
-  readonly accountId: string;
-  readonly keyId: string;
-  readonly billed: number;
-  /** The day the characters were reserved on. */
-  readonly day: string;
-}
+import type { ChunkCheckpoints, DocumentParameters } from './translate.js';
 
 export interface DocumentRecord {
   readonly id: string;
@@ -57,6 +47,27 @@ export interface DocumentStore {
   counts(): Promise<{ queued: number; translating: number }>;
 }
 
+/** The job side of a document store (SQLite or PostgreSQL): what an attempt of document-job.ts reads and writes. */
+export interface DocumentJobStore {
+  /** The document (any account), or undefined when it is gone (expired). */
+  get(id: string): Promise<DocumentRecord | undefined>;
+  /** Marks it translating for `attempt`; false when a later attempt has it (this one is superseded). */
+  start(id: string, attempt: number): Promise<boolean>;
+  upload(id: string): Promise<Uint8Array | undefined>;
+  /** The chunks kept for the document, and where this attempt keeps its own. */
+  chunks(id: string, attempt: number): ChunkCheckpoints;
+  /** Records the characters the job reserved (the status reports them). */
+  setBilled(id: string, attempt: number, units: number, day: string): Promise<void>;
+  /** Writes the result and marks the document done (its chunks and upload go). */
+  finish(id: string, attempt: number, result: Uint8Array): Promise<void>;
+  /** Marks the document failed with `message` (its chunks and upload go). */
+  fail(id: string, attempt: number, message: string): Promise<void>;
+  /** Documents queued or translating uploaded before `before`: each must have its job. */
+  unfinished(
+    before: Date,
+  ): Promise<{ id: string; accountId: string; keyId: string; billed: number; day: string }[]>;
+}
+
 interface Row {
   id: string;
   account_id: string;
@@ -91,22 +102,6 @@ const toRecord = (row: Row): DocumentRecord => ({
   expiresAt: row.expires_at,
 });
 
-interface RefundRow {
-  id: string;
-  account_id: string;
-  key_id: string;
-  billed_characters: number;
-  usage_day: string;
-}
-
-const toRefund = (row: RefundRow): OwedRefund => ({
-  id: row.id,
-  accountId: row.account_id,
-  keyId: row.key_id,
-  billed: row.billed_characters,
-  day: row.usage_day,
-});
-
 export const hashDocumentKey = (key: string) =>
   createHash('sha256').update(key.toLowerCase(), 'utf8').digest('hex');
 
@@ -126,35 +121,27 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
     ),
     get: db.prepare('SELECT * FROM documents WHERE id = ? AND account_id = ?'),
     byId: db.prepare('SELECT * FROM documents WHERE id = ?'),
-    nextQueued: db.prepare(`SELECT * FROM documents WHERE status = 'queued' ORDER BY seq LIMIT 1`),
+    unfinished: db.prepare(
+      `SELECT id, account_id, key_id, billed_characters, usage_day FROM documents
+       WHERE status IN ('queued', 'translating') AND created_at < ?`,
+    ),
     queuedBefore: db.prepare(
       `SELECT COALESCE(SUM(estimate_ms), 0) AS ms, COUNT(*) AS n FROM documents WHERE status = 'queued' AND seq < (SELECT seq FROM documents WHERE id = ?)`,
     ),
     start: db.prepare(
-      `UPDATE documents SET status = 'translating', started_at = ? WHERE id = ? AND status = 'queued'`,
+      `UPDATE documents SET status = 'translating', started_at = ? WHERE id = ?
+       AND status IN ('queued', 'translating')`,
     ),
     finish: db.prepare(`UPDATE documents SET status = 'done' WHERE id = ?`),
     setBilled: db.prepare('UPDATE documents SET billed_characters = ?, usage_day = ? WHERE id = ?'),
-    // The refund is owed from the moment the document is failed (job.ts).
-    fail: db.prepare(
-      `UPDATE documents SET status = 'error', error_message = ?, refund_pending = (billed_characters > 0)
-       WHERE id = ? RETURNING id, account_id, key_id, billed_characters, usage_day`,
-    ),
-    owedRefunds: db.prepare(
-      'SELECT id, account_id, key_id, billed_characters, usage_day FROM documents WHERE refund_pending = 1',
-    ),
-    refunded: db.prepare('UPDATE documents SET refund_pending = 0 WHERE id = ?'),
-    requeue: db.prepare(
-      `UPDATE documents SET status = 'queued', started_at = NULL WHERE status = 'translating'`,
-    ),
+    // The refund is the job runner's (document-job.ts), in the transaction that fails the job.
+    fail: db.prepare(`UPDATE documents SET status = 'error', error_message = ? WHERE id = ?`),
     remove: db.prepare('DELETE FROM documents WHERE id = ?'),
     // The documents that can still apply a usage operation (job.ts `pruneOperations`).
     oldestActive: db.prepare(
-      `SELECT MIN(created_at) AS oldest FROM documents
-       WHERE status IN ('queued', 'translating') OR refund_pending = 1`,
+      `SELECT MIN(created_at) AS oldest FROM documents WHERE status IN ('queued', 'translating')`,
     ),
-    // Kept while a refund is owed, so that the restart finds it.
-    expired: db.prepare('SELECT id FROM documents WHERE expires_at <= ? AND refund_pending = 0'),
+    expired: db.prepare('SELECT id FROM documents WHERE expires_at <= ?'),
     chunks: db.prepare('SELECT digest, outputs FROM document_chunks WHERE document_id = ?'),
     saveChunk: db.prepare(
       'INSERT OR IGNORE INTO document_chunks (document_id, digest, outputs) VALUES (?, ?, ?)',
@@ -195,7 +182,7 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       const given = Buffer.from(hashDocumentKey(key), 'hex');
       if (!timingSafeEqual(given, Buffer.from(row.key_hash, 'hex'))) return undefined;
       if (Date.parse(row.expires_at) <= Date.now()) {
-        if (row.refund_pending === 0) this.remove(row.id);
+        this.remove(row.id);
         return undefined;
       }
       return toRecord(row);
@@ -204,16 +191,12 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       const row = sql.byId.get(id) as Row | undefined;
       return row && toRecord(row);
     },
-    nextQueued(): DocumentRecord | undefined {
-      const row = sql.nextQueued.get() as Row | undefined;
-      return row && toRecord(row);
-    },
     /** Estimated work queued ahead of a document, in ms, and how many documents that is. */
     queuedAheadSync(id: string): { ms: number; count: number } {
       const row = sql.queuedBefore.get(id) as { ms: number; n: number };
       return { ms: row.ms, count: row.n };
     },
-    /** Marks a queued document translating; false when another runner took it. */
+    /** Marks a queued (or interrupted) document translating; false when it is done, failed or gone. */
     start(id: string): boolean {
       return sql.start.run(new Date().toISOString(), id).changes === 1;
     },
@@ -239,24 +222,11 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
     setBilled(id: string, billed: number, usageDay: string): void {
       sql.setBilled.run(billed, usageDay, id);
     },
-    /** Marks the document failed, its refund owed (job.ts); what it owes, or undefined when it is gone. */
-    fail(id: string, message: string): OwedRefund | undefined {
-      const row = sql.fail.get(message, id) as RefundRow | undefined;
+    /** Marks the document failed (its upload and chunks go). */
+    fail(id: string, message: string): void {
+      sql.fail.run(message, id);
       sql.dropChunks.run(id);
       rmSync(fileOf(id, 'in'), { force: true });
-      return row && toRefund(row);
-    },
-    /** The refunds of failed documents not applied yet (a crash came between the failure and its refund). */
-    owedRefunds(): OwedRefund[] {
-      return (sql.owedRefunds.all() as RefundRow[]).map(toRefund);
-    },
-    /** The document's refund was applied. */
-    refunded(id: string): void {
-      sql.refunded.run(id);
-    },
-    /** After a restart: documents that were translating when the server stopped are queued again. */
-    requeueInterrupted(): number {
-      return sql.requeue.run().changes;
     },
     /** Deletes the row first (a second download finds nothing), then the files. */
     remove(id: string): void {
@@ -289,10 +259,41 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
     async counts(): Promise<{ queued: number; translating: number }> {
       return sql.counts.get() as { queued: number; translating: number };
     },
-    /** The upload time of the oldest document queued, translating or owing its refund; undefined: none. */
+    /** The upload time of the oldest document queued or translating; undefined: none. */
     oldestActive(): Date | undefined {
       const { oldest } = sql.oldestActive.get() as { oldest: string | null };
       return oldest === null ? undefined : new Date(oldest);
+    },
+    /** The job side (document-job.ts): one process owns the data directory, so attempts need no fence. */
+    jobs(): DocumentJobStore {
+      return {
+        get: async (id) => this.get(id),
+        start: async (id) => this.start(id),
+        upload: async (id) => readFileSync(fileOf(id, 'in')),
+        chunks: (id) => ({
+          load: async () => this.loadChunks(id),
+          save: async (digest, outputs) => this.saveChunk(id, digest, outputs),
+        }),
+        setBilled: async (id, _attempt, units, day) => this.setBilled(id, units, day),
+        finish: async (id, _attempt, result) => this.finish(id, result),
+        fail: async (id, _attempt, message) => this.fail(id, message),
+        unfinished: async (before) =>
+          (
+            sql.unfinished.all(before.toISOString()) as {
+              id: string;
+              account_id: string;
+              key_id: string;
+              billed_characters: number;
+              usage_day: string;
+            }[]
+          ).map((row) => ({
+            id: row.id,
+            accountId: row.account_id,
+            keyId: row.key_id,
+            billed: row.billed_characters,
+            day: row.usage_day,
+          })),
+      };
     },
     /** Removes every expired document; returns how many. */
     sweep(now = new Date()): number {

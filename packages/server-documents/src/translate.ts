@@ -1,7 +1,8 @@
 /**
  * Translating the texts of one document with the same parts as /v2/translate (text preparation, glossaries,
- * memory, style rules, engines and their output cache), in chunks so a job reports progress, stops
- * when the server closes, and (on a fleet) keeps each chunk's translation for an attempt that takes it over. Billing is not done here: the upload reserved the document's characters.
+ * memory, style rules, engines and their output cache), in chunks so a job saves its progress, stops
+ * when the server closes, and keeps each chunk's translation for an attempt that resumes it (a restart, a
+ * takeover). Billing is not done here: the upload reserved the document's characters.
  */
 import { createHash } from 'node:crypto';
 import type { TranslateRequest } from '@glossa/protocol';
@@ -117,8 +118,8 @@ export interface TranslateTextsInput {
   readonly caller: Caller;
   readonly choice: EngineChoice;
   readonly context: ServiceContext;
-  /** Called after each chunk with the share of units done (0..1). */
-  readonly onProgress: (done: number) => void;
+  /** Called (and awaited: a checkpoint is saved) after each chunk with the share of units done (0..1). */
+  readonly onProgress: (done: number) => void | Promise<void>;
   /** Throws to stop between two chunks (a closing server). */
   readonly checkpoint: () => void;
   /** Chunks kept by an earlier attempt (used as they are), and where to keep this one's. */
@@ -173,7 +174,7 @@ export async function translateTexts(input: TranslateTextsInput): Promise<string
         await input.chunks?.save(digest, translated);
       }
       done += chunk.length;
-      input.onProgress(total === 0 ? 1 : done / total);
+      await input.onProgress(total === 0 ? 1 : done / total);
     }
   }
   return prepared.map((text, index) => text.assemble(outputs[index]!));

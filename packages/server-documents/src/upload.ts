@@ -228,6 +228,7 @@ export async function uploadDocument(
 
   const id = randomBytes(16).toString('hex');
   const key = randomBytes(32).toString('hex');
+  const usageDay = period.today;
   try {
     await started.store.insert(
       {
@@ -258,6 +259,13 @@ export async function uploadDocument(
     });
     throw error;
   }
-  started.queue.notify();
+  // After the row: a crash in between leaves a row whose job the service's sweep submits at the next start.
+  await service.submit({
+    id,
+    accountId: caller.account.id,
+    keyId: caller.key.id,
+    billedCharacters: billed,
+    usageDay,
+  });
   return { document_id: id, document_key: key };
 }

@@ -7,7 +7,8 @@ import { documentStatuses } from './storage-probe.js';
 const servers: TestServer[] = [];
 afterAll(() => Promise.all(servers.map((t) => t.close())));
 async function start(documents: DocumentOptions): Promise<TestServer> {
-  const t = await startTestServer({ documents });
+  // One account uploads the three: the runner's per-account limit (default 2) raised past them.
+  const t = await startTestServer({ documents, jobs: { maxRunningPerAccount: 3 } });
   servers.push(t);
   return t;
 }

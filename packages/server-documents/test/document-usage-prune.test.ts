@@ -1,12 +1,12 @@
 /**
- * The documents' usage operation ids (`documents/<id>/refund`, `documents/<id>/reservation`, the spine's
- * `usage_operations`) are forgotten by the sweeps once nothing can apply them again (job.ts
- * `pruneOperations`): those recorded a day before the oldest document that is queued, translating or owes
- * its refund, or a day ago when there is none. A server's sweep removes old ids of documents that are gone
- * and keeps a recent one, which still prevents a refund applied twice (a row marked owed again, as a crash
- * after the refund leaves it, is recovered without a second refund). An old id whose document still owes
- * its refund is kept, whatever its age, until the refund is settled. On SQLite (the data directory) and on
- * PostgreSQL (a real cluster); real Apertium on a mode whose pipeline exits, so the jobs fail for real.
+ * The documents' usage operation ids (`documents/<id>/reservation`, made by a job that reads its document,
+ * in the spine's `usage_operations`) are forgotten by the sweeps once nothing can apply them again (job.ts
+ * `pruneOperations`): those recorded a day before the oldest document that is queued or translating, or a
+ * day ago when there is none. A failed document's refund is the job runner's operation (`jobs/<id>/refund`,
+ * pruned by the runner once the job is deleted): a server's sweep removes old ids of documents that are
+ * gone and leaves the refund applied once. An old id is kept while an older document is still queued. On
+ * SQLite (the data directory) and on PostgreSQL (a real cluster); real Apertium on a mode whose pipeline
+ * exits, so the jobs fail for real.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,7 +53,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 interface Probe {
   /** Rows of a query; `?` placeholders, `$n` on PostgreSQL. Spine tables and the documents'. */
   query(sql: { sqlite: string; postgres: string }, params?: unknown[]): Promise<Record<string, unknown>[]>;
-  /** Adds `count` ids `documents/gone-<n>/refund` (and one id of another prefix) recorded `ago` ms ago. */
+  /** Adds `count` ids `documents/gone-<n>/reservation` (and one id of another prefix) recorded `ago` ms ago. */
   seedGone(count: number, ago: number): Promise<void>;
   /** The spine's storage and the documents' store, opened on the same data (the server closed). */
   open(): Promise<{ storage: Storage; oldestActive(): Promise<Date | undefined>; close(): Promise<void> }>;
@@ -87,7 +87,7 @@ function sqliteProbe(): Probe {
         const at = new Date(Date.now() - ago).toISOString();
         const insert = db.prepare('INSERT INTO usage_operations (id, applied_at) VALUES (?, ?)');
         db.transaction(() => {
-          for (let n = 0; n < count; n++) insert.run(`documents/gone-${n}/refund`, at);
+          for (let n = 0; n < count; n++) insert.run(`documents/gone-${n}/reservation`, at);
           insert.run('voice/voice_jobs/other/minutes', at);
         })();
       } finally {
@@ -130,7 +130,7 @@ async function postgresProbe(): Promise<Probe> {
       withClient(async (client) => {
         await client.query(
           `INSERT INTO usage_operations (id, applied_at)
-           SELECT 'documents/gone-' || n || '/refund', now() - $2 * interval '1 millisecond'
+           SELECT 'documents/gone-' || n || '/reservation', now() - $2 * interval '1 millisecond'
            FROM generate_series(0, $1 - 1) AS n
            UNION ALL SELECT 'voice/voice_jobs/other/minutes', now() - $2 * interval '1 millisecond'`,
           [count, ago],
@@ -138,7 +138,7 @@ async function postgresProbe(): Promise<Probe> {
       }),
     async open() {
       const storage = await createPostgresStorage(databaseUrl);
-      const documents = createPostgresDocuments(storage.pool, async () => {});
+      const documents = createPostgresDocuments(storage.pool);
       return { storage, oldestActive: () => documents.oldestActive(), close: () => storage.close() };
     },
   };
@@ -168,46 +168,15 @@ const hasId = async (probe: Probe, id: string) =>
     )
   ).length === 1;
 
-const refundPending = async (probe: Probe, id: string) =>
-  Boolean(
-    (
-      await probe.query(
-        {
-          sqlite: 'SELECT refund_pending AS owed FROM documents WHERE id = ?',
-          postgres: 'SELECT refund_pending AS owed FROM documents WHERE id = $1',
-        },
-        [id],
-      )
-    )[0]!.owed,
-  );
-
-/** As a crash between the refund and the clearing of its mark leaves the row: owed again. */
-const markOwed = (probe: Probe, id: string) =>
+/** As a document still waiting is: queued, uploaded `ago` ms ago. */
+const queuedSince = (probe: Probe, id: string, ago: number) =>
   probe.query(
     {
-      sqlite: 'UPDATE documents SET refund_pending = 1 WHERE id = ?',
-      postgres: 'UPDATE documents SET refund_pending = TRUE WHERE id = $1',
-    },
-    [id],
-  );
-
-/** Moves the document's upload, and the time its refund's id was recorded, `ago` ms back. */
-const backdate = async (probe: Probe, id: string, ago: number) => {
-  await probe.query(
-    {
-      sqlite: `UPDATE documents SET created_at = ? WHERE id = ?`,
-      postgres: `UPDATE documents SET created_at = $1 WHERE id = $2`,
+      sqlite: `UPDATE documents SET status = 'queued', created_at = ? WHERE id = ?`,
+      postgres: `UPDATE documents SET status = 'queued', created_at = $1 WHERE id = $2`,
     },
     [new Date(Date.now() - ago).toISOString(), id],
   );
-  await probe.query(
-    {
-      sqlite: `UPDATE usage_operations SET applied_at = ? WHERE id = ?`,
-      postgres: `UPDATE usage_operations SET applied_at = $1 WHERE id = $2`,
-    },
-    [new Date(Date.now() - ago).toISOString(), `documents/${id}/refund`],
-  );
-};
 
 const start = (probe: Probe) =>
   startServer({
@@ -238,7 +207,7 @@ async function waitFor(check: () => Promise<boolean>, what: string, ms = 30_000)
   }
 }
 
-/** Uploads a document whose job fails, and waits for its refund to be applied and its mark cleared. */
+/** Uploads a document whose job fails, and waits for its refund (the runner's operation) to be applied. */
 async function failedDocument(server: GlossaServer, probe: Probe): Promise<string> {
   const t = { server: { url: server.url, devKey: DEV_KEY } } as unknown as TestServer;
   const uploaded = await upload(t, 'failing.txt', TEXT, { target_lang: 'ES', source_lang: 'EN' });
@@ -251,7 +220,7 @@ async function failedDocument(server: GlossaServer, probe: Probe): Promise<strin
     async () => (await call(server, `/v2/document/${id}`, { document_key: key })).status === 'error',
     'the failure',
   );
-  await waitFor(async () => !(await refundPending(probe, id)), 'the refund');
+  await waitFor(() => hasId(probe, `jobs/${id}/refund`), 'the refund');
   expect((await call(server, '/v2/usage')).character_count).toBe(0);
   return id;
 }
@@ -263,7 +232,7 @@ const BACKENDS: [string, () => Promise<Probe>, boolean][] = [
 
 for (const [name, makeProbe, skip] of BACKENDS) {
   describe.skipIf(skip)(`the documents' usage operation ids (${name})`, () => {
-    it("a server's sweep forgets old ids of documents that are gone; a recent id still prevents a second refund", async () => {
+    it("a server's sweep forgets old ids of documents that are gone; a failed document's refund stays applied once", async () => {
       const probe = await makeProbe();
       let server = await start(probe);
       let id: string;
@@ -272,21 +241,15 @@ for (const [name, makeProbe, skip] of BACKENDS) {
       } finally {
         await server.close();
       }
-      const refundId = `documents/${id}/refund`;
-      expect(await hasId(probe, refundId)).toBe(true);
       await probe.seedGone(GONE, 3 * DAY);
-      // A crash after the refund, before its mark was cleared, leaves the row owing it again.
-      await markOwed(probe, id);
       const before = await count(probe, 'documents/');
-      expect(before).toBe(GONE + 1);
+      expect(before).toBe(GONE);
 
       server = await start(probe);
       try {
-        // The sweep at start: the gone documents' ids go; the recent one stays, and the recovery finds it
-        // applied (refunded once: 0, not minus the upload).
-        await waitFor(async () => (await count(probe, 'documents/')) === 1, 'the sweep');
-        await waitFor(async () => !(await refundPending(probe, id)), 'the recovery');
-        expect(await hasId(probe, refundId)).toBe(true);
+        // The sweep at start: the gone documents' ids go; the refund's (the runner's) stays, applied once.
+        await waitFor(async () => (await count(probe, 'documents/')) === 0, 'the sweep');
+        expect(await hasId(probe, `jobs/${id}/refund`)).toBe(true);
         expect((await call(server, '/v2/usage')).character_count).toBe(0);
         // Another feature's prefix is not the documents' to forget.
         expect(await count(probe, 'voice/')).toBe(1);
@@ -298,7 +261,7 @@ for (const [name, makeProbe, skip] of BACKENDS) {
       }
     }, 90_000);
 
-    it('keeps the ids of a document that still owes its refund, however old, until the refund is settled', async () => {
+    it('keeps the ids recorded after a day before the oldest document still queued, however old', async () => {
       const probe = await makeProbe();
       const server = await start(probe);
       let id: string;
@@ -307,10 +270,8 @@ for (const [name, makeProbe, skip] of BACKENDS) {
       } finally {
         await server.close();
       }
-      const refundId = `documents/${id}/refund`;
-      // Uploaded, failed and refunded three days ago; a crash left the mark: the refund is owed still.
-      await markOwed(probe, id);
-      await backdate(probe, id, 3 * DAY);
+      // A document uploaded three days ago is still queued; gone documents' ids were recorded 3.5 days ago.
+      await queuedSince(probe, id, 3 * DAY);
       await probe.seedGone(GONE, 3.5 * DAY);
       const opened = await probe.open();
       try {
@@ -318,26 +279,23 @@ for (const [name, makeProbe, skip] of BACKENDS) {
         const oldest = await opened.oldestActive();
         expect(oldest).toBeDefined();
         expect(Date.now() - oldest!.getTime()).toBeGreaterThan(3 * DAY - 60_000);
-        // The bound is a day before that upload: the owed refund's id stays, and so do the gone ids
-        // recorded after the bound.
+        // The bound is a day before that upload: the ids recorded after it stay.
         expect(await pruneOperations(context, oldest)).toBe(0);
-        expect(await hasId(probe, refundId)).toBe(true);
-        // Recovered (its refund applied once: the id is there), the mark cleared: nothing can apply the
-        // document's ids any more, and the bound is a day ago.
+        // Finished, nothing can apply the documents' ids any more, and the bound is a day ago.
         await probe.query(
           {
-            sqlite: 'UPDATE documents SET refund_pending = 0 WHERE id = ?',
-            postgres: 'UPDATE documents SET refund_pending = FALSE WHERE id = $1',
+            sqlite: `UPDATE documents SET status = 'error' WHERE id = ?`,
+            postgres: `UPDATE documents SET status = 'error' WHERE id = $1`,
           },
           [id],
         );
         expect(await opened.oldestActive()).toBeUndefined();
         const started = performance.now();
-        expect(await pruneOperations(context, undefined)).toBe(GONE + 1);
+        expect(await pruneOperations(context, undefined)).toBe(GONE);
         const ms = performance.now() - started;
         expect(await count(probe, 'documents/')).toBe(0);
         expect(await count(probe, 'voice/')).toBe(1);
-        console.info(`${name}: pruned ${GONE + 1} 'documents/' operation ids in ${ms.toFixed(1)} ms`);
+        console.info(`${name}: pruned ${GONE} 'documents/' operation ids in ${ms.toFixed(1)} ms`);
       } finally {
         await opened.close();
       }

@@ -1,6 +1,6 @@
 /**
- * Documents on PostgreSQL (a real cluster started by the test): the job side's fencing (a taken-over attempt
- * can neither finish, fail, refund nor bill), and two servers on one database, where the one that stops
+ * Documents on PostgreSQL (a real cluster started by the test): the job side's fencing by the runner's
+ * attempt (a taken-over attempt can neither finish, fail nor bill), and two servers on one database, where the one that stops
  * (SIGTERM's graceful close) leaves its running document to the other, billed once, which translates only
  * the chunks the first had not kept.
  */
@@ -8,7 +8,6 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { postgresForFile } from '../../server/test/postgres-for-file.js';
 import { hasPostgres } from '../../server/test/services.js';
-import { DOCUMENT_JOB_QUEUE, startBoss } from '../src/pg-queue.js';
 import { createPostgresDocuments, migrateDocuments } from '../src/postgres.js';
 import { countingApertium } from './counting-engine.js';
 import { download, upload, waitDone } from './document-helpers.js';
@@ -20,18 +19,18 @@ const DEV_KEY = 'documents-postgres-dev-key-0123';
 const cluster = postgresForFile('the PostgreSQL document tests');
 
 describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
-  it('an attempt taken over can neither finish, fail (refund), nor record characters; the new one can', async () => {
+  it("the job side is fenced by the runner's attempt: a superseded attempt can neither finish, fail nor record characters", async () => {
     const url = await createDatabase(cluster());
     const pool = new pg.Pool({ connectionString: url, max: 3 });
-    const { boss, enqueue } = await startBoss(url, {});
     try {
       await migrateDocuments(pool);
       // Migrating again (another instance starting) changes nothing.
       await migrateDocuments(pool);
-      const documents = createPostgresDocuments(pool, enqueue);
+      const documents = createPostgresDocuments(pool);
+      const id = 'a'.repeat(32);
       await documents.store.insert(
         {
-          id: 'a'.repeat(32),
+          id,
           accountId: 'account-1',
           keyId: 'key-1',
           keyHash: 'b'.repeat(64),
@@ -45,137 +44,34 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
         },
         Buffer.from('Hello.'),
       );
-      const jobs = async () =>
-        Number(
-          (await pool.query(`SELECT COUNT(*) AS n FROM pgboss.job WHERE name = 'glossa-documents'`)).rows[0]
-            .n,
-        );
-      expect(await jobs()).toBe(1);
-      // Scoped by account: another account cannot claim it.
-      expect(await documents.claim('account-2', 'a'.repeat(32), 'dead/1/x')).toBeUndefined();
-      const first = await documents.claim('account-1', 'a'.repeat(32), 'dead/1/x');
-      expect(first?.document.attempt).toBe(1);
-      expect(first?.bytes.toString()).toBe('Hello.');
-      // Claimed once: a duplicate job finds nothing to do.
-      expect(await documents.claim('account-1', 'a'.repeat(32), 'other/2/y')).toBeUndefined();
-      expect(await documents.owners('other/2/y')).toEqual(['dead/1/x']);
-      // Its owner holds no lock (dead): the document is queued again, with a new job.
-      const free = async (client: pg.PoolClient) =>
-        (await client.query('SELECT pg_try_advisory_xact_lock(1, 2) AS free')).rows[0].free as boolean;
-      expect(await documents.takeOver('dead/1/x', free)).toBe(1);
-      expect(await jobs()).toBe(2);
-      const second = await documents.claim('account-1', 'a'.repeat(32), 'live/3/z');
-      expect(second?.document.attempt).toBe(2);
-      // The old attempt is fenced out.
-      expect(await documents.finish(first!.document, Buffer.from('old'))).toBe(false);
-      expect(await documents.fail(first!.document, 'old failure')).toBeUndefined();
-      expect(await documents.setBilled(first!.document, 99, '2026-11-25')).toBe(false);
-      // The new one fails once: its refund is the document's characters, once.
-      expect(await documents.setBilled(second!.document, 45, '2026-11-26')).toBe(true);
-      expect(await documents.fail(second!.document, 'engine failed')).toEqual({
-        id: 'a'.repeat(32),
-        accountId: 'account-1',
-        keyId: 'key-1',
-        billed: 45,
-        day: '2026-11-26',
-      });
-      // Owed until applied (job.ts).
-      expect((await documents.owedRefunds()).map((refund) => refund.id)).toEqual(['a'.repeat(32)]);
-      await documents.refunded('a'.repeat(32));
-      expect(await documents.owedRefunds()).toEqual([]);
-      expect(await documents.fail(second!.document, 'engine failed')).toBeUndefined();
-      const found = await documents.store.find('account-1', 'a'.repeat(32), 'x');
-      expect(found).toBeUndefined(); // wrong key
+      expect(await documents.jobs.unfinished(new Date(Date.now() + 1000))).toEqual([
+        { id, accountId: 'account-1', keyId: 'key-1', billed: 40, day: '2026-11-25' },
+      ]);
+      expect(await documents.jobs.start(id, 1)).toBe(true);
+      expect(Buffer.from((await documents.jobs.upload(id))!).toString()).toBe('Hello.');
+      await documents.jobs.chunks(id, 1).save('d1', ['Hola.']);
+      // Taken over: attempt 2 starts; attempt 1 (a zombie) writes nothing from now on.
+      expect(await documents.jobs.start(id, 2)).toBe(true);
+      expect(await documents.jobs.start(id, 1)).toBe(false);
+      await documents.jobs.finish(id, 1, Buffer.from('old'));
+      await documents.jobs.fail(id, 1, 'old failure');
+      await documents.jobs.setBilled(id, 1, 99, '2026-11-25');
+      await documents.jobs.chunks(id, 1).save('d2', ['zombie']);
+      expect((await documents.jobs.get(id))?.status).toBe('translating');
+      expect((await documents.jobs.get(id))?.billedCharacters).toBe(40);
+      // The chunk of attempt 1, kept before it lost the job, is attempt 2's to use.
+      expect([...(await documents.jobs.chunks(id, 2).load()).entries()]).toEqual([['d1', ['Hola.']]]);
+      await documents.jobs.setBilled(id, 2, 45, '2026-11-26');
+      await documents.jobs.finish(id, 2, Buffer.from('Hola.'));
+      const done = await documents.jobs.get(id);
+      expect(done?.status).toBe('done');
+      expect(done?.billedCharacters).toBe(45);
+      expect((await documents.jobs.chunks(id, 2).load()).size).toBe(0);
+      expect(await documents.jobs.unfinished(new Date(Date.now() + 1000))).toEqual([]);
+      expect(await documents.store.find('account-1', id, 'x')).toBeUndefined(); // wrong key
       expect(await documents.store.counts()).toEqual({ queued: 0, translating: 0 });
     } finally {
-      await boss.stop({ graceful: false });
       await pool.end();
-    }
-  }, 60_000);
-
-  it('a queued document whose pg-boss job was fetched by a worker that died before its claim gets a new job', async () => {
-    const url = await createDatabase(cluster());
-    const pool = new pg.Pool({ connectionString: url, max: 3 });
-    const { boss, enqueue } = await startBoss(url, {});
-    try {
-      await migrateDocuments(pool);
-      const documents = createPostgresDocuments(pool, enqueue);
-      await documents.store.insert(
-        {
-          id: 'c'.repeat(32),
-          accountId: 'account-1',
-          keyId: 'key-1',
-          keyHash: 'd'.repeat(64),
-          extension: 'txt',
-          outputExtension: 'txt',
-          parameters: { file_name: 'a.txt', target_lang: 'es', source_lang: 'en' },
-          billedCharacters: 6,
-          usageDay: '2026-11-26',
-          estimateMs: 10,
-          expiresAt: new Date(Date.now() + 60_000).toISOString(),
-        },
-        Buffer.from('Hello.'),
-      );
-      // Its job is waiting: not lost.
-      expect(await documents.lost(DOCUMENT_JOB_QUEUE, 0)).toBe(0);
-      // A worker fetches it and dies (never claims the row, never completes the job).
-      const fetched = await boss.fetch<{ documentId: string }>(DOCUMENT_JOB_QUEUE);
-      expect(fetched?.[0]?.data.documentId).toBe('c'.repeat(32));
-      // Within orphanAfterMs the active job is trusted; past it, the document gets a new job, once.
-      expect(await documents.lost(DOCUMENT_JOB_QUEUE, 60_000)).toBe(0);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(await documents.lost(DOCUMENT_JOB_QUEUE, 20)).toBe(1);
-      expect(await documents.lost(DOCUMENT_JOB_QUEUE, 20)).toBe(0);
-      const again = await boss.fetch<{ documentId: string }>(DOCUMENT_JOB_QUEUE);
-      expect(again?.[0]?.data.documentId).toBe('c'.repeat(32));
-      expect((await documents.claim('account-1', 'c'.repeat(32), 'live/1/x'))?.document.attempt).toBe(1);
-    } finally {
-      await boss.stop({ graceful: false });
-      await pool.end();
-    }
-  }, 60_000);
-
-  it('a lease connection the database ends is taken again, with the same owner lock', async () => {
-    const databaseUrl = await createDatabase(cluster());
-    const t = await startTestServer({ databaseUrl, devKey: DEV_KEY, documents: { leaseCheckSeconds: 0.2 } });
-    const database = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-    const leases = async () =>
-      (
-        await database.query<{ pid: number; objid: string }>(
-          `SELECT a.pid, l.objid FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid
-           WHERE a.application_name = 'glossa-documents-lease' AND a.datname = current_database()
-           AND l.locktype = 'advisory' AND l.classid = 7117020 AND l.granted`,
-        )
-      ).rows;
-    const until = async <T>(read: () => Promise<T | undefined>): Promise<T> => {
-      const deadline = Date.now() + 20_000;
-      for (;;) {
-        const value = await read();
-        if (value !== undefined) return value;
-        if (Date.now() > deadline) throw new Error('timed out');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
-    try {
-      // The service starts its storage in the background: the first upload waits for it.
-      const first = await upload(t, 'a.txt', 'The red car is fast.', {
-        target_lang: 'ES',
-        source_lang: 'EN',
-      });
-      expect((await waitDone(t, first.data)).status).toBe('done');
-      const [before] = await until(async () => ((await leases()).length === 1 ? leases() : undefined));
-      await database.query('SELECT pg_terminate_backend($1)', [before!.pid]);
-      const after = await until(async () => {
-        const rows = await leases();
-        return rows.length === 1 && rows[0]!.pid !== before!.pid ? rows[0] : undefined;
-      });
-      expect(after.objid).toBe(before!.objid);
-      const second = await upload(t, 'b.txt', 'The house is big.', { target_lang: 'ES', source_lang: 'EN' });
-      expect((await waitDone(t, second.data)).status).toBe('done');
-      expect((await download(t, second.data)).bytes.toString()).toMatch(/^La casa es grande\.?$/);
-    } finally {
-      await database.end();
-      await t.close();
     }
   }, 60_000);
 
@@ -198,10 +94,13 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
       expect(uploaded.status).toBe(200);
       const deadline = Date.now() + 60_000;
       for (;;) {
-        const { rows } = await database.query('SELECT status, progress FROM documents WHERE id = $1', [
-          uploaded.data.document_id,
-        ]);
-        if (rows[0].status === 'translating' && rows[0].progress > 0) break;
+        // The job's checkpoint says chunks are done (the runner's `jobs` table, same database).
+        const { rows } = await database.query(
+          'SELECT d.status, j.checkpoint FROM documents d LEFT JOIN jobs j ON j.id = d.id WHERE d.id = $1',
+          [uploaded.data.document_id],
+        );
+        if (rows[0].status === 'translating' && JSON.parse(rows[0].checkpoint ?? '{"done":0}').done > 0)
+          break;
         expect(['queued', 'translating']).toContain(rows[0].status);
         if (Date.now() > deadline) throw new Error('the job did not start in 60 s');
         await new Promise((resolve) => setTimeout(resolve, 50));

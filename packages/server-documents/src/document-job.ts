@@ -1,0 +1,198 @@
+/**
+ * The document job on the server's job runner (`context.jobs`, kind `documents/translate`, the job's id is the
+ * document's): the runner claims it fairly between accounts, runs it on one instance at a time, takes it
+ * over from a dead instance (PostgreSQL) or after a restart (SQLite), and applies the refund of a failed
+ * document once, in the transaction that fails the job. This file holds only what is the documents': read
+ * the upload, translate chunk by chunk (each chunk's outputs kept by the store: a resumed attempt translates
+ * only the chunks not kept, so a document killed at 80 % resumes at 80 %), save a checkpoint after each chunk
+ * (its progress and the attempt's measured throughput: `seconds_remaining`), write the result.
+ *
+ * The document's row (the store) follows the job: `translating` when an attempt starts, `done` with its result,
+ * `error` with its message; each written before the runner's own change, so that a crash between the two
+ * leaves a row ahead of its job, and the next attempt finds it settled: `done` completes the job, `error`
+ * fails it (refund then, once).
+ */
+import {
+  type Caller,
+  JobFailed,
+  type JobInfo,
+  type JobKind,
+  type JobQueue,
+  type JobRunner,
+  JobSuperseded,
+  type RunningJob,
+  type ServiceContext,
+  type UsageCharge,
+} from '@glossa/server/feature';
+import type { DocumentFormats } from './formats/index.js';
+import { failureOf, reserveCharacters, translateDocument } from './job.js';
+import type { DocumentJobStore, DocumentRecord } from './store.js';
+
+export const DOCUMENT_JOB_KIND = 'documents/translate';
+
+/** What a job is given at upload: the document, and what the upload reserved (refunded if it fails). */
+export interface DocumentJobInput {
+  readonly documentId: string;
+  readonly keyId: string;
+  readonly billed: number;
+  readonly day: string;
+}
+
+/** Saved after each chunk (and after a reservation): where the job is, and how fast this attempt goes. */
+export interface DocumentCheckpoint {
+  /** Characters the job itself reserved (a format read by the job), on `day`: refunded if it fails. */
+  readonly reserved?: { readonly units: number; readonly day: string };
+  /** Share of the text translated (0..1), chunks kept by an earlier attempt included. */
+  readonly done: number;
+  /** `done` when this attempt started, and when: the attempt's throughput is measured from there. */
+  readonly attemptDone: number;
+  readonly attemptStartedAt: string;
+  readonly savedAt: string;
+}
+
+export interface DocumentJobOptions {
+  readonly formats: DocumentFormats;
+  /** Documents one instance translates at a time. */
+  readonly concurrency: number;
+  /** How long a finished job stays (the document's own expiry), in ms. */
+  readonly resultTtlMs: number;
+  readonly logError?: ((error: unknown, documentId: string) => void) | undefined;
+}
+
+/**
+ * Test hooks, unset outside tests: right after a job reserved the characters it read, before its checkpoint
+ * records them (`afterReserve`), and right after a failed document's row was marked failed, before the
+ * runner fails the job and refunds it (`afterFail`). A crash test kills the process in them.
+ */
+export const crashPoints: {
+  afterReserve?: (documentId: string) => void;
+  afterFail?: (documentId: string) => void;
+} = {};
+
+export type DocumentJobs = JobQueue<DocumentJobInput, DocumentCheckpoint, null>;
+
+/** The refund of a failed document: what the upload reserved, and what the job reserved. */
+function refundOf(job: JobInfo<DocumentJobInput, DocumentCheckpoint, null>): UsageCharge[] {
+  const base = {
+    accountId: job.accountId,
+    keyId: job.input.keyId,
+    product: 'translate',
+    customTag: '',
+  } as const;
+  const charges: UsageCharge[] = [];
+  if (job.input.billed > 0)
+    charges.push({ step: 'refund', record: { ...base, units: -job.input.billed, day: job.input.day } });
+  const reserved = job.checkpoint?.reserved;
+  if (reserved && reserved.units > 0)
+    charges.push({ step: 'refund-reserved', record: { ...base, units: -reserved.units, day: reserved.day } });
+  return charges;
+}
+
+/** Registers the documents' kind on the server's runner; its queue. */
+export function registerDocumentJobs(
+  runner: JobRunner,
+  context: ServiceContext,
+  store: () => Promise<DocumentJobStore>,
+  options: DocumentJobOptions,
+): DocumentJobs {
+  async function run(job: RunningJob<DocumentJobInput, DocumentCheckpoint>): Promise<null> {
+    const documents = await store();
+    const id = job.input.documentId;
+    const found = await documents.get(id);
+    // Gone (expired unread) or finished by an attempt that crashed before the runner knew it.
+    if (!found || found.status === 'done') return null;
+    if (found.status === 'error') throw new JobFailed(found.errorMessage ?? 'Translation failed.');
+    if (!(await documents.start(id, job.attempt))) return null;
+    // The upload's reservation may still wait in the spine's SQLite (written behind): committed before a
+    // failure can refund it.
+    await context.storage.commitUsage();
+    let checkpoint: DocumentCheckpoint = {
+      ...(job.checkpoint?.reserved ? { reserved: job.checkpoint.reserved } : {}),
+      done: job.checkpoint?.done ?? 0,
+      attemptDone: job.checkpoint?.done ?? 0,
+      attemptStartedAt: new Date().toISOString(),
+      savedAt: new Date().toISOString(),
+    };
+    const save = async (next: Partial<DocumentCheckpoint>) => {
+      checkpoint = { ...checkpoint, ...next, savedAt: new Date().toISOString() };
+      await job.save(checkpoint);
+    };
+    const document: DocumentRecord = checkpoint.reserved
+      ? { ...found, billedCharacters: checkpoint.reserved.units, usageDay: checkpoint.reserved.day }
+      : found;
+    const bytes = await documents.upload(id);
+    if (!bytes) {
+      await documents.fail(id, job.attempt, 'The uploaded document is missing.');
+      throw new JobFailed('The uploaded document is missing.');
+    }
+    let result: Uint8Array;
+    try {
+      result = await translateDocument(document, bytes, context, options.formats, {
+        onProgress: (done) => save({ done }),
+        checkpoint: () => job.signal.throwIfAborted(),
+        chunks: documents.chunks(id, job.attempt),
+        async reserve(units: number, caller: Caller) {
+          const day = await reserveCharacters(context, document, caller, units);
+          if (day === undefined) return false;
+          crashPoints.afterReserve?.(id);
+          await save({ reserved: { units, day } });
+          await documents.setBilled(id, job.attempt, units, day);
+          return true;
+        },
+      });
+    } catch (error) {
+      // Stopped (the instance closing, the job taken over): not a failure; the job runs again.
+      if (job.signal.aborted) throw job.signal.reason ?? error;
+      if (error instanceof JobSuperseded) throw error;
+      const failure = failureOf(error);
+      if (failure.unexpected) options.logError?.(error, id);
+      await documents.fail(id, job.attempt, failure.message);
+      crashPoints.afterFail?.(id);
+      throw new JobFailed(failure.message);
+    }
+    await documents.finish(id, job.attempt, result);
+    return null;
+  }
+  const kind: JobKind<DocumentJobInput, DocumentCheckpoint, null> = {
+    name: DOCUMENT_JOB_KIND,
+    run,
+    concurrency: options.concurrency,
+    // A document's own failure (its content, its engines: retried already) fails it at once (`JobFailed`);
+    // anything else (its database not answering) is tried again. A crash is not a failure.
+    maxFailures: 3,
+    resultTtlMs: options.resultTtlMs,
+    refund: refundOf,
+  };
+  return runner.register(kind);
+}
+
+/**
+ * Seconds until the document is probably done. Translating: the rest of its text at the throughput its
+ * attempt measured (chunks done since the attempt started, over the time they took); before its first
+ * chunk, the upload's estimate. Queued: the estimated work queued ahead of it, shared by the instance's
+ * workers, plus its own.
+ */
+export async function secondsRemaining(
+  document: DocumentRecord,
+  jobs: DocumentJobs,
+  queuedAheadMs: () => Promise<number>,
+  concurrency: number,
+  now = Date.now(),
+): Promise<number> {
+  const job = await jobs.status(document.id);
+  if (job?.status === 'running' || (job === undefined && document.status === 'translating')) {
+    const checkpoint = job?.checkpoint;
+    if (checkpoint) {
+      const started = Date.parse(checkpoint.attemptStartedAt);
+      const saved = Date.parse(checkpoint.savedAt);
+      const progressed = checkpoint.done - checkpoint.attemptDone;
+      if (progressed > 0 && saved > started) {
+        const msPerShare = (saved - started) / progressed;
+        return Math.max(0, Math.ceil(((1 - checkpoint.done) * msPerShare - (now - saved)) / 1000));
+      }
+      return Math.max(0, Math.ceil((document.estimateMs * (1 - checkpoint.done) - (now - started)) / 1000));
+    }
+    return Math.ceil(document.estimateMs / 1000);
+  }
+  return Math.ceil(((await queuedAheadMs()) / concurrency + document.estimateMs) / 1000);
+}
