@@ -1,17 +1,18 @@
 import type { ServerFeature } from '@glossa/server/feature';
-import { startFleetVoiceJobs } from './fleet-queue.js';
-import { fleetVoiceJobHandler, VOICE_JOB_ROUTES } from './jobs.js';
+import { openFleetVoice } from './fleet-store.js';
+import { registerVoiceJobs, VOICE_JOB_ROUTES } from './jobs.js';
 import { voiceLanguageObjects } from './languages.js';
 import { createVoiceSessionRoute, reconnectVoiceSessionRoute } from './routes.js';
 import { registerVoiceSocket } from './socket.js';
 import { closeVoiceDatabase, SPOKEN_TERMS_ROUTES } from './spoken-terms.js';
-import { fleetTranslateJobHandler, VOICE_TRANSLATE_JOB_ROUTES } from './translate-jobs.js';
+import { registerVoiceTranslateJobs, VOICE_TRANSLATE_JOB_ROUTES } from './translate-jobs.js';
 
 /**
  * Voice for `@glossa/server`: realtime sessions (the WebSocket stream), spoken terms and voice jobs, with
  * speech recognized by pocketsphinx and spoken by espeak-ng (Debian packages; see the readme). Voice jobs
- * run in this process on `voice.sqlite`, or, when the server has `databaseUrl` (a fleet), on PostgreSQL and
- * pg-boss shared by every instance.
+ * of both interfaces are two kinds on the server's job runner (`voice/transcribe`, `voice/translate`); their
+ * records and spoken terms live in `voice.sqlite`, or, when the server has `databaseUrl` (a fleet), in
+ * PostgreSQL shared by every instance.
  */
 export function voiceFeature(): ServerFeature {
   return {
@@ -30,11 +31,21 @@ export function voiceFeature(): ServerFeature {
     },
     start(context, log) {
       const url = context.options.databaseUrl;
-      if (url === undefined) return { close: async () => {} };
-      return startFleetVoiceJobs(url, context, log, {
-        voice: fleetVoiceJobHandler(context, log),
-        translate: fleetTranslateJobHandler(context, log),
-      });
+      const fleet =
+        url === undefined
+          ? undefined
+          : openFleetVoice(url, context, (error) =>
+              log.error({ err: error }, 'voice storage could not start'),
+            );
+      registerVoiceJobs(context, log);
+      registerVoiceTranslateJobs(context, log);
+      context.metrics.gauge(
+        'glossa_voice_job_queue_depth',
+        'Voice jobs queued or running (both interfaces; on PostgreSQL, of every instance).',
+        async () =>
+          (await context.jobs.depth('voice/transcribe')) + (await context.jobs.depth('voice/translate')),
+      );
+      return { close: async () => fleet?.close() };
     },
   };
 }

@@ -4,32 +4,46 @@
  * name a spoken-term collection and a glossary, checked and applied as on a real-time session
  * (`resources.ts`).
  *
- * Embedded (no `databaseUrl`): jobs live in `voice.sqlite` (`voice_jobs`), the audio under
- * `<dataDir>/voice-jobs/` until processed; one job runs at a time; jobs left queued or processing by a
- * stopped server are run again when it starts. On a fleet (`databaseUrl`): rows and audio in PostgreSQL,
- * jobs on pg-boss shared by every instance (fleet-store.ts, fleet-queue.ts).
+ * A job is a record (its request; embedded: `voice_jobs` in `voice.sqlite` and the audio under
+ * `<dataDir>/voice-jobs/`; on a fleet: PostgreSQL, audio included, fleet-store.ts) and a job of kind
+ * `voice/transcribe` on the server's job runner, under the same id: the runner gives its status, result,
+ * takeover, expiry and its minutes once (job-support.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CreateVoiceJobFields, createRequestValidator, decodeForm, ENDPOINTS } from '@glossa/protocol';
-import type { Caller, ServiceContext } from '@glossa/server/feature';
+import {
+  CreateVoiceJobFields,
+  createRequestValidator,
+  decodeForm,
+  ENDPOINTS,
+  type VoiceJobStatus,
+} from '@glossa/protocol';
+import type { Caller, JobInfo, JobKind, JobQueue, ServiceContext } from '@glossa/server/feature';
 import {
   badRequest,
   defineRoute,
+  JobFailed,
   notFound,
   type Route,
   readUpload,
   ServiceError,
 } from '@glossa/server/feature';
-import type { FastifyBaseLogger } from 'fastify';
-import type { JobControl } from './fleet-queue.js';
-import type { Claimed, FleetVoiceStore } from './fleet-store.js';
 import { fleetVoice } from './fleet-store.js';
-import { sweepSqliteLeftovers } from './leftovers.js';
+import {
+  crashPoints,
+  failureOf,
+  forgetJobFiles,
+  handOverLeft,
+  type JobLog,
+  minutesOf,
+  submitJob,
+  VOICE_RESULT_TTL_MS,
+  withAudio,
+} from './job-support.js';
 import { decodeFile } from './media.js';
 import { punctuate } from './punctuate.js';
-import { type Recognizer, startRecognizer } from './recognizer.js';
+import { startRecognizer } from './recognizer.js';
 import {
   checkVoiceGlossary,
   checkVoiceLanguages,
@@ -41,14 +55,6 @@ import {
 import { customTagOf } from './routes.js';
 import { type JobRow, jobDir } from './rows.js';
 import { voiceDatabase } from './spoken-terms.js';
-import {
-  crashPoints,
-  minutesOwed,
-  pruneSqliteOperations,
-  settleSqliteOwed,
-  settleUsage,
-  sqliteSettled,
-} from './usage.js';
 
 export const MAX_JOB_FILE_BYTES = 100 * 1024 * 1024;
 /** File extensions a job (at the earlier path) accepts; the file is probed and decoded by ffmpeg. */
@@ -67,95 +73,79 @@ const JOB_TYPES: Record<string, string> = {
 
 const validator = createRequestValidator(CreateVoiceJobFields);
 
-const running = new WeakMap<ServiceContext, Promise<void>>();
-const swept = new WeakSet<ServiceContext>();
+interface TranscribeInput {
+  readonly id: string;
+}
+interface TranscribeResult {
+  readonly transcript: string;
+  readonly translations: { target_language: string; text: string }[];
+}
+type TranscribeQueue = JobQueue<TranscribeInput, never, TranscribeResult>;
+type TranscribeInfo = JobInfo<TranscribeInput, never, TranscribeResult>;
+const queues = new WeakMap<ServiceContext, TranscribeQueue>();
+
+function queueOf(context: ServiceContext): TranscribeQueue {
+  const queue = queues.get(context);
+  if (!queue) throw new ServiceError(503, 'Voice jobs are not started on this server.');
+  return queue;
+}
+
+/** The record of a job (any account's): embedded in `voice.sqlite`, on a fleet in PostgreSQL. */
+async function findRecord(context: ServiceContext, id: string): Promise<JobRow | undefined> {
+  const fleet = fleetVoice(context);
+  if (fleet) return (await fleet.store()).findJob(id);
+  return voiceDatabase(context).prepare('SELECT * FROM voice_jobs WHERE id = ?').get(id) as
+    | JobRow
+    | undefined;
+}
 
 /**
- * Embedded: removes, once per server and before its job loops start, the job files a killed process left
- * behind (leftovers.ts).
+ * Registers the kind `voice/transcribe` on the server's job runner: an attempt decodes the job's audio,
+ * transcribes and translates it, and charges its minutes, applied with the completion (job-support.ts).
+ * A deleted job (a while after it expired) takes its record and files with it.
  */
-export function sweepVoiceLeftovers(context: ServiceContext, log: JobLog): void {
-  if (swept.has(context)) return;
-  swept.add(context);
-  try {
-    const removed = sweepSqliteLeftovers(voiceDatabase(context), jobDir(context));
-    if (removed.length > 0)
-      log.warn({ files: removed.length }, 'voice job files left by a stopped server removed');
-  } catch (error) {
-    log.warn({ err: error }, 'sweep of voice job files failed');
-  }
-}
-
-type JobLog = Pick<FastifyBaseLogger, 'error' | 'warn'>;
-
-/** Runs queued jobs one after the other until none is left (idempotent while running). */
-export function runVoiceJobs(context: ServiceContext, log: JobLog): void {
-  const logError = (error: unknown) => log.error({ err: error }, 'voice job failed');
-  if (running.has(context)) return;
-  const loop = (async () => {
-    const db = voiceDatabase(context);
-    db.prepare("UPDATE voice_jobs SET status = 'queued' WHERE status = 'processing'").run();
-    // Minutes a crash left owed by finished jobs (usage.ts).
-    await settleSqliteOwed(context, db, 'voice_jobs', logError);
-    await pruneSqliteOperations(context, db, 'voice_jobs', logError);
-    for (;;) {
-      if (!db.open) return;
-      const job = db
-        .prepare("SELECT * FROM voice_jobs WHERE status = 'queued' ORDER BY created_at, id LIMIT 1")
-        .get() as JobRow | undefined;
-      if (!job) return;
-      db.prepare("UPDATE voice_jobs SET status = 'processing' WHERE id = ?").run(job.id);
-      const file = join(jobDir(context), job.id);
+export function registerVoiceJobs(context: ServiceContext, log: JobLog): void {
+  const kind: JobKind<TranscribeInput, never, TranscribeResult> = {
+    name: 'voice/transcribe',
+    resultTtlMs: VOICE_RESULT_TTL_MS,
+    async run(job) {
       try {
-        const { result, seconds } = await transcribeJob(context, job, await decodeFile(file), log);
-        // Done and its minutes owed in one statement, then the minutes applied once (usage.ts). A server
-        // closed meanwhile leaves the job to run again at its next start, billed then.
-        if (db.open) {
-          const usage = minutesOwed(job, 'speech_to_text', seconds);
-          db.prepare("UPDATE voice_jobs SET status = 'done', result = ?, usage_pending = ? WHERE id = ?").run(
-            JSON.stringify(result),
-            usage,
-            job.id,
-          );
-          crashPoints.afterFinish?.(job.id);
-          await settleUsage(context, { table: 'voice_jobs', id: job.id, usage }, (owed) =>
-            sqliteSettled(db, owed),
-          ).catch(logError);
-        }
+        const row = await findRecord(context, job.id);
+        if (!row) throw new JobFailed('The job is gone.');
+        const { result, seconds } = await withAudio(context, 'voice_jobs', job, job.id, async (file) =>
+          transcribeJob(context, row, await decodeFile(file), log, job.signal),
+        );
+        job.charge('minutes', minutesOf(row, 'speech_to_text', seconds));
+        crashPoints.beforeFinish?.(job.id);
+        return result;
       } catch (error) {
-        const message = failureOf(error, logError);
-        if (db.open)
-          db.prepare("UPDATE voice_jobs SET status = 'error', error_message = ? WHERE id = ?").run(
-            message,
-            job.id,
-          );
+        throw failureOf(error, job.signal, log, job.id);
       }
-      // A server closed mid-job keeps the file: the job runs again at the next start.
-      if (db.open) rmSync(file, { force: true });
-    }
-  })();
-  running.set(context, loop);
-  loop.catch(logError).finally(() => running.delete(context));
-}
-
-/** The reason a job failed: the audio, or the job's account or glossary gone since; anything else is logged. */
-function failureOf(error: unknown, logError: (error: unknown) => void): string {
-  const known =
-    error instanceof ServiceError || (error instanceof Error && /^The (audio|account)/.test(error.message));
-  if (!known) logError(error);
-  return known ? (error as Error).message : 'Transcription failed.';
+    },
+    async forget(job) {
+      forgetJobFiles(context, job.id);
+      const fleet = fleetVoice(context);
+      if (fleet) await (await fleet.store()).forget('voice_jobs', job.id);
+      else voiceDatabase(context).prepare('DELETE FROM voice_jobs WHERE id = ?').run(job.id);
+    },
+  };
+  const queue = context.jobs.register(kind);
+  queues.set(context, queue);
+  handOverLeft(context, 'voice_jobs', 'queued', queue).catch((error: unknown) =>
+    log.error({ err: error }, 'voice jobs left by a stopped server could not be queued'),
+  );
 }
 
 /**
  * The transcript and translations of a job and the seconds of audio it had (nothing is recorded here).
- * `pcm`: the job's audio decoded to 16 kHz mono s16le; `track` is given the recognizer (to stop it).
+ * `pcm`: the job's audio decoded to 16 kHz mono s16le; `signal` stops the recognizer.
  */
 async function transcribeJob(
   context: ServiceContext,
   job: JobRow,
   pcm: Buffer,
   log: JobLog,
-  track?: (recognizer: Recognizer) => void,
+  signal: AbortSignal,
 ) {
   const account = await context.storage.getAccount(job.account_id);
   if (!account) throw new Error('The account of this job no longer exists.');
@@ -173,9 +163,16 @@ async function transcribeJob(
     words,
     onUtterance: (text) => utterances.push(punctuate(text, { language: job.source, terms })),
   });
-  track?.(recognizer);
-  recognizer.write(pcm);
-  await recognizer.finish();
+  // Cancelled, or this instance closing: the recognizer stops, and the attempt with it.
+  const stop = () => recognizer.abort();
+  signal.addEventListener('abort', stop);
+  try {
+    recognizer.write(pcm);
+    await recognizer.finish();
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+  signal.throwIfAborted();
   const transcript = utterances.join(' ');
   // Checked again: a glossary deleted (or its dictionary for a pair) since the job was queued fails it
   // rather than giving translations without it.
@@ -189,50 +186,36 @@ async function transcribeJob(
   return { result: { transcript, translations }, seconds: recognizer.seconds };
 }
 
-/**
- * Runs a job claimed on a fleet (fleet-queue.ts): the audio from the row (through a temporary file for
- * ffmpeg), the result written only if this attempt still holds the job, and billed only then: once
- * (usage.ts).
- */
-export function fleetVoiceJobHandler(context: ServiceContext, log: JobLog) {
-  const logError = (error: unknown) => log.error({ err: error }, 'voice job failed');
-  return async (job: Claimed<JobRow>, store: FleetVoiceStore, control: JobControl): Promise<void> => {
-    const file = join(jobDir(context), `${job.id}.attempt-${job.attempt}`);
-    try {
-      mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
-      writeFileSync(file, job.upload, { mode: 0o600 });
-      crashPoints.afterAudio?.(job.id);
-      const pcm = await decodeFile(file);
-      rmSync(file, { force: true });
-      const { result, seconds } = await transcribeJob(context, job, pcm, log, (r) => control.track(r));
-      // Finished even when the instance is closing meanwhile (the requeue after it is then a no-op), its
-      // minutes owed in the same statement, then applied once (usage.ts).
-      const usage = minutesOwed(job, 'speech_to_text', seconds);
-      if (await store.finishJob(job, JSON.stringify(result), usage)) {
-        crashPoints.afterFinish?.(job.id);
-        await settleUsage(context, { table: 'voice_jobs', id: job.id, usage }, store.usageSettled).catch(
-          logError,
-        );
-      }
-    } catch (error) {
-      // A closing instance queues the job again (fleet-queue.ts) rather than failing it.
-      if (control.closing) return;
-      await store.failJob(job, failureOf(error, logError));
-    } finally {
-      rmSync(file, { force: true });
-    }
-  };
+/** A job of the caller's, with its status on the runner (undefined: its submit was lost). */
+async function findJob(context: ServiceContext, accountId: string, id: string) {
+  const row = await findRecord(context, id);
+  if (!row || row.account_id !== accountId) throw notFound(`Voice job ${id} not found.`);
+  const job = await queueOf(context).status(id);
+  if (job?.status === 'expired') throw notFound(`Voice job ${id} has expired.`);
+  return job ?? legacy(row);
 }
 
-async function findJob(context: ServiceContext, accountId: string, id: string): Promise<JobRow> {
-  const fleet = fleetVoice(context);
-  const row = fleet
-    ? await (await fleet.store()).findJob(accountId, id)
-    : (voiceDatabase(context)
-        .prepare('SELECT * FROM voice_jobs WHERE id = ? AND account_id = ?')
-        .get(id, accountId) as JobRow | undefined);
-  if (!row) throw notFound(`Voice job ${id} not found.`);
-  return row;
+/** A record finished by the queue of a version before the runner, as the runner's job would say it. */
+function legacy(row: JobRow): Pick<TranscribeInfo, 'status' | 'result' | 'error'> | undefined {
+  if (row.result) return { status: 'completed', result: JSON.parse(row.result), error: undefined };
+  if (row.status === 'error')
+    return { status: 'failed', result: undefined, error: row.error_message ?? undefined };
+  return undefined;
+}
+
+/** The interface's status of a job on the runner. */
+function statusOf(job: Pick<TranscribeInfo, 'status'> | undefined): VoiceJobStatus {
+  switch (job?.status) {
+    case 'running':
+      return 'processing';
+    case 'completed':
+      return 'done';
+    case 'failed':
+    case 'cancelled':
+      return 'error';
+    default:
+      return 'queued';
+  }
 }
 
 export const VOICE_JOB_ROUTES: readonly Route[] = [
@@ -264,50 +247,44 @@ export const VOICE_JOB_ROUTES: readonly Route[] = [
         glossaryId: checked.value.glossary_id,
       });
       const id = randomUUID();
+      const row: JobRow = {
+        id,
+        account_id: caller.account.id,
+        key_id: caller.key.id,
+        custom_tag: customTag,
+        status: 'queued',
+        source,
+        targets: JSON.stringify(targets),
+        input_type: inputType,
+        spoken_terms: JSON.stringify(spokenTerms),
+        glossary_id: glossaryId ?? null,
+        created_at: new Date().toISOString(),
+      };
       const fleet = fleetVoice(context);
-      if (fleet) {
-        await (await fleet.store()).insertJob(
-          {
+      if (fleet) await (await fleet.store()).insertJob(row, Buffer.from(upload.file.bytes));
+      else {
+        mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
+        writeFileSync(join(jobDir(context), id), upload.file.bytes);
+        voiceDatabase(context)
+          .prepare(
+            `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type,
+               spoken_terms, glossary_id, created_at)
+             VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
             id,
-            account_id: caller.account.id,
-            key_id: caller.key.id,
-            custom_tag: customTag,
-            status: 'queued',
-            source,
-            targets: JSON.stringify(targets),
-            input_type: inputType,
-            spoken_terms: JSON.stringify(spokenTerms),
-            glossary_id: glossaryId ?? null,
-            error_message: null,
-            result: null,
-            created_at: new Date().toISOString(),
-          },
-          Buffer.from(upload.file.bytes),
-        );
-        fleet.notify();
-        return { job_id: id };
+            row.account_id,
+            row.key_id,
+            row.custom_tag,
+            row.source,
+            row.targets,
+            row.input_type,
+            row.spoken_terms,
+            row.glossary_id,
+            row.created_at,
+          );
       }
-      mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
-      writeFileSync(join(jobDir(context), id), upload.file.bytes);
-      voiceDatabase(context)
-        .prepare(
-          `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type,
-             spoken_terms, glossary_id, created_at)
-           VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          id,
-          caller.account.id,
-          caller.key.id,
-          customTag,
-          source,
-          JSON.stringify(targets),
-          inputType,
-          JSON.stringify(spokenTerms),
-          glossaryId ?? null,
-          new Date().toISOString(),
-        );
-      runVoiceJobs(context, request.log);
+      await submitJob(context, 'voice_jobs', queueOf(context), caller.account.id, id);
       return { job_id: id };
     }),
     bodyLimit: MAX_JOB_FILE_BYTES + 1024 * 1024,
@@ -315,17 +292,17 @@ export const VOICE_JOB_ROUTES: readonly Route[] = [
   defineRoute(ENDPOINTS.getVoiceJob, async ({ params, caller, context }) => {
     const job = await findJob(context, caller.account.id, params.job_id);
     return {
-      job_id: job.id,
-      status: job.status,
-      ...(job.error_message ? { error_message: job.error_message } : {}),
+      job_id: params.job_id,
+      status: statusOf(job),
+      ...(statusOf(job) === 'error' ? { error_message: job?.error ?? 'Transcription failed.' } : {}),
     };
   }),
   defineRoute(ENDPOINTS.getVoiceJobResult, async ({ params, caller, context }) => {
     const job = await findJob(context, caller.account.id, params.job_id);
-    if (job.status === 'error')
-      throw badRequest(`The voice job failed: ${job.error_message ?? 'unknown error'}`);
-    if (job.status !== 'done' || !job.result)
-      throw new ServiceError(503, `The voice job is ${job.status}; poll its status until done.`);
-    return JSON.parse(job.result);
+    const status = statusOf(job);
+    if (status === 'error') throw badRequest(`The voice job failed: ${job?.error ?? 'unknown error'}`);
+    if (status !== 'done' || !job?.result)
+      throw new ServiceError(503, `The voice job is ${status}; poll its status until done.`);
+    return job.result;
   }),
 ];

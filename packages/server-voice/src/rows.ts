@@ -4,28 +4,38 @@
  * modules share, so none of them imports another for its types.
  */
 import { join } from 'node:path';
-import type { VoiceJobStatus } from '@glossa/protocol';
 import type { ServiceContext } from '@glossa/server/feature';
 
-/** A `/v3/voice/jobs` job (`voice_jobs`). */
+/** A `/v3/voice/jobs` job's record (`voice_jobs`): its request; its state is the runner's. */
 export interface JobRow {
   id: string;
   account_id: string;
   key_id: string;
   custom_tag: string;
-  status: VoiceJobStatus;
+  /**
+   * `queued`: written, not handed to the job runner yet; `done`: handed over (its state is the runner's
+   * job's). Rows of a version before the runner: also `processing`, and `done` or `error` with `result` or
+   * `error_message`.
+   */
+  status: 'queued' | 'processing' | 'done' | 'error';
   source: string;
   targets: string;
   input_type: string;
   /** JSON array: the collection's terms when the job was created. */
   spoken_terms: string;
   glossary_id: string | null;
-  error_message: string | null;
-  result: string | null;
+  /** Only on rows finished before the runner (see `status`). */
+  error_message?: string | null;
+  result?: string | null;
   created_at: string;
 }
 
-/** A `/v1/jobs/voice/translate` job (`voice_translate_jobs`). */
+/**
+ * A `/v1/jobs/voice/translate` job's record (`voice_translate_jobs`). `status`: `pending` (no audio yet),
+ * `uploaded` (not handed to the job runner yet), `done` (handed over: its state is the runner's job's, and
+ * `results` marks the results downloaded). Rows of a version before the runner: also `processing`, and
+ * `done` with their `results`.
+ */
 export interface TranslateRow {
   id: string;
   account_id: string;

@@ -14,7 +14,6 @@ import { utcDay } from '@glossa/server/feature';
 import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { encodeMessage, type MessageFormat, type OutgoingMessage, readFrame } from './frames.js';
-import { runVoiceJobs, sweepVoiceLeftovers } from './jobs.js';
 import { encodeSpeech, TARGET_MEDIA_CONTENT_TYPES } from './media.js';
 import { punctuate } from './punctuate.js';
 import { startRecognizer } from './recognizer.js';
@@ -23,7 +22,6 @@ import { VOICE_SOCKET_PATH } from './routes.js';
 import { type VoiceSession, voiceSessions } from './sessions.js';
 import { synthesize } from './speech.js';
 import { applySpokenTerms } from './terms.js';
-import { runVoiceTranslateJobs } from './translate-jobs.js';
 
 /** Close codes besides 1000 (done): see docs/voice.md. */
 export const CLOSE_CODES = {
@@ -65,13 +63,6 @@ export function registerVoiceSocket(app: FastifyInstance, context: ServiceContex
     await Promise.all([...open].map((shutdown) => shutdown()));
   });
   // Voice jobs a stopped server left queued or processing run again once it listens (embedded).
-  app.addHook('onReady', async () => {
-    // On a fleet, jobs are pg-boss's (fleet-queue.ts).
-    if (context.options.databaseUrl !== undefined) return;
-    sweepVoiceLeftovers(context, app.log);
-    runVoiceJobs(context, app.log);
-    runVoiceTranslateJobs(context, app.log);
-  });
   app.register(async (scoped) => {
     // In this scope only: the plugin's onRequest and onResponse hooks then run for the voice socket, not
     // around every request of the other routes.

@@ -11,10 +11,11 @@
  *   `signed_download_url` with `?include=signed_url`), `downloaded`, or `failed` with `error.message`;
  * - `GET <download_url>` with the signature → the result: the translation as text (`text/plain`), as
  *   subtitles timed on the speech (`application/x-subrip`), or spoken by espeak-ng in the audio type asked.
- * Transcripts are punctuated (`punctuate.ts`) before translation. Embedded (no `databaseUrl`): jobs live in
- * `voice.sqlite` (`voice_translate_jobs`), files under `<dataDir>/voice-jobs/`. On a fleet (`databaseUrl`):
- * rows, the uploaded audio and the results in PostgreSQL, jobs on pg-boss shared by every instance
- * (fleet-store.ts, fleet-queue.ts), so any instance takes the upload, the polls and the downloads.
+ * Transcripts are punctuated (`punctuate.ts`) before translation. A job is a record (embedded, no
+ * `databaseUrl`: `voice_translate_jobs` in `voice.sqlite`, files under `<dataDir>/voice-jobs/`; on a fleet:
+ * the record, the uploaded audio and the results in PostgreSQL, fleet-store.ts, so any instance takes the
+ * upload, the polls and the downloads) and, once uploaded, a job of kind `voice/translate` on the server's
+ * job runner under the same id (its state, result, takeover, expiry, minutes once: job-support.ts).
  * Signatures are HMAC-SHA256 over the job, the purpose and an expiry, with a secret kept in the server's
  * settings (shared by a fleet on one database: a URL signed by one instance is valid on every other).
  */
@@ -31,19 +32,27 @@ import {
   type VoiceTranslateCreateJobRequest,
   type VoiceTranslateResultStatus,
 } from '@glossa/protocol';
-import type { Caller, ServiceContext } from '@glossa/server/feature';
+import type { Caller, JobKind, JobQueue, ServiceContext } from '@glossa/server/feature';
 import {
   badRequest,
   defineRoute,
+  JobFailed,
   notFound,
   type Route,
   ServiceError,
   unsupportedLanguage,
 } from '@glossa/server/feature';
-import type { FastifyBaseLogger } from 'fastify';
-import type { JobControl } from './fleet-queue.js';
-import type { Claimed, FleetVoiceStore } from './fleet-store.js';
 import { fleetVoice } from './fleet-store.js';
+import {
+  crashPoints,
+  forgetJobFiles,
+  handOverLeft,
+  type JobLog,
+  minutesOf,
+  submitJob,
+  VOICE_RESULT_TTL_MS,
+  withAudio,
+} from './job-support.js';
 import {
   declaredMediaType,
   decodeFile,
@@ -52,20 +61,12 @@ import {
   JOB_TARGET_TYPES,
 } from './media.js';
 import { punctuate } from './punctuate.js';
-import { type Recognizer, startRecognizer, type UtteranceSpan } from './recognizer.js';
+import { startRecognizer, type UtteranceSpan } from './recognizer.js';
 import { checkVoiceLanguages, glossarySourceTerms, translateTranscripts } from './resources.js';
 import { customTagOf } from './routes.js';
-import type { TranslateRow as Row } from './rows.js';
+import { jobDir, type TranslateRow as Row } from './rows.js';
 import { speechVoice, synthesize } from './speech.js';
 import { voiceDatabase } from './spoken-terms.js';
-import {
-  crashPoints,
-  minutesOwed,
-  pruneSqliteOperations,
-  settleSqliteOwed,
-  settleUsage,
-  sqliteSettled,
-} from './usage.js';
 
 /** How long an upload or download signature is valid. */
 export const SIGNATURE_TTL_MS = 60 * 60_000;
@@ -83,7 +84,7 @@ interface StoredResult {
   bytes?: number;
 }
 
-const dir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');
+const dir = jobDir;
 const sourceFile = (context: ServiceContext, id: string) => join(dir(context), `${id}.source`);
 const resultFile = (context: ServiceContext, id: string, index: number) =>
   join(dir(context), `${id}.result-${index}`);
@@ -169,19 +170,16 @@ async function findRow(context: ServiceContext, id: string): Promise<Row | undef
     | undefined;
 }
 
-/** Writes a job's status and results; a finish also writes the usage it owes (usage.ts), else it is kept. */
-function update(
-  context: ServiceContext,
-  id: string,
-  status: Row['status'],
-  results: StoredResult[],
-  usage: string | null = null,
-) {
+/** Embedded: writes a record's status and results (an upload; a result marked downloaded). */
+function update(context: ServiceContext, id: string, status: Row['status'], results: StoredResult[]) {
   const db = voiceDatabase(context);
   if (!db.open) return;
-  db.prepare(
-    'UPDATE voice_translate_jobs SET status = ?, results = ?, updated_at = ?, usage_pending = COALESCE(?, usage_pending) WHERE id = ?',
-  ).run(status, JSON.stringify(results), new Date().toISOString(), usage, id);
+  db.prepare('UPDATE voice_translate_jobs SET status = ?, results = ?, updated_at = ? WHERE id = ?').run(
+    status,
+    JSON.stringify(results),
+    new Date().toISOString(),
+    id,
+  );
 }
 
 const wantsSignedUrl = (query: { include?: string[] | undefined }) =>
@@ -189,37 +187,101 @@ const wantsSignedUrl = (query: { include?: string[] | undefined }) =>
 
 // --- processing ---------------------------------------------------------------------------------------
 
-const running = new WeakMap<ServiceContext, Promise<void>>();
-type JobLog = Pick<FastifyBaseLogger, 'error' | 'warn'>;
+type TranslateQueue = JobQueue<{ id: string }, never, StoredResult[]>;
+const queues = new WeakMap<ServiceContext, TranslateQueue>();
 
-/** Runs uploaded jobs one after the other until none is left (idempotent while running). */
-export function runVoiceTranslateJobs(context: ServiceContext, log: JobLog): void {
-  if (running.has(context)) return;
-  const loop = (async () => {
-    const db = voiceDatabase(context);
-    db.prepare("UPDATE voice_translate_jobs SET status = 'uploaded' WHERE status = 'processing'").run();
-    // Minutes a crash left owed by finished jobs (usage.ts).
-    await settleSqliteOwed(context, db, 'voice_translate_jobs', (error) =>
-      log.error({ err: error }, 'voice job usage failed'),
-    );
-    await pruneSqliteOperations(context, db, 'voice_translate_jobs', (error) =>
-      log.warn({ err: error }, 'sweep of voice job usage operations failed'),
-    );
-    for (;;) {
-      if (!db.open) return;
-      const job = db
-        .prepare(
-          "SELECT * FROM voice_translate_jobs WHERE status = 'uploaded' ORDER BY created_at, id LIMIT 1",
-        )
-        .get() as Row | undefined;
-      if (!job) return;
-      await processJob(context, job, log);
-    }
-  })();
-  running.set(context, loop);
-  loop
-    .catch((error: unknown) => log.error({ err: error }, 'voice translation job failed'))
-    .finally(() => running.delete(context));
+function queueOf(context: ServiceContext): TranslateQueue {
+  const queue = queues.get(context);
+  if (!queue) throw new ServiceError(503, 'Voice jobs are not started on this server.');
+  return queue;
+}
+
+/**
+ * Registers the kind `voice/translate` on the server's job runner: an attempt decodes the job's audio,
+ * transcribes it, translates and renders each target (its bytes kept: embedded in
+ * `<dataDir>/voice-jobs/<id>.result-<n>`, on a fleet in `voice_translate_results`; a later attempt writes
+ * the same bytes again) and charges its minutes, applied with the completion (job-support.ts). A job whose
+ * audio or account is unusable completes with every target failed, and no minutes. A deleted job (a while
+ * after it expired) takes its record and files with it.
+ */
+export function registerVoiceTranslateJobs(context: ServiceContext, log: JobLog): void {
+  const kind: JobKind<{ id: string }, never, StoredResult[]> = {
+    name: 'voice/translate',
+    resultTtlMs: VOICE_RESULT_TTL_MS,
+    async run(job) {
+      const row = await findRow(context, job.id);
+      if (!row) throw new JobFailed('The job is gone.');
+      const targets = JSON.parse(row.targets) as TargetSpec[];
+      const fleet = fleetVoice(context);
+      try {
+        const translated = await withAudio(context, 'voice_translate_jobs', job, `${job.id}.source`, (file) =>
+          translateAudio(context, row, file, log, {
+            async save(index, bytes) {
+              if (fleet) await (await fleet.store()).saveResult(job.id, index, bytes);
+              else writeFileSync(resultFile(context, job.id, index), bytes);
+            },
+            signal: job.signal,
+          }),
+        );
+        job.charge('minutes', minutesOf(row, translated.product, translated.seconds));
+        crashPoints.beforeFinish?.(job.id);
+        return translated.results;
+      } catch (error) {
+        if (job.signal.aborted) throw job.signal.reason ?? error;
+        const known = error instanceof Error && /^The (audio|account)/.test(error.message);
+        if (!known) log.error({ err: error, job: job.id }, 'voice translation job failed');
+        const message = known ? (error as Error).message : 'Transcription failed.';
+        return targets.map(() => ({ status: 'failed' as const, error: message }));
+      }
+    },
+    async forget(job) {
+      forgetJobFiles(context, job.id);
+      const fleet = fleetVoice(context);
+      if (fleet) await (await fleet.store()).forget('voice_translate_jobs', job.id);
+      else voiceDatabase(context).prepare('DELETE FROM voice_translate_jobs WHERE id = ?').run(job.id);
+    },
+  };
+  const queue = context.jobs.register(kind);
+  queues.set(context, queue);
+  handOverLeft(context, 'voice_translate_jobs', 'uploaded', queue).catch((error: unknown) =>
+    log.error({ err: error }, 'voice translation jobs left by a stopped server could not be queued'),
+  );
+}
+
+/**
+ * A job's status and results: its record's until the audio is uploaded, then its runner job's (a result
+ * downloaded is marked on the record).
+ */
+async function stateOf(
+  context: ServiceContext,
+  row: Row,
+): Promise<{ status: Row['status']; results: StoredResult[]; updatedAt: string }> {
+  const stored = JSON.parse(row.results) as StoredResult[];
+  if (row.status === 'pending') return { status: 'pending', results: stored, updatedAt: row.updated_at };
+  const targets = JSON.parse(row.targets) as TargetSpec[];
+  const job = await queueOf(context).status(row.id);
+  if (job?.status === 'expired') throw notFound(`Voice translation job ${row.id} has expired.`);
+  const all = (status: VoiceTranslateResultStatus, error?: string) =>
+    targets.map((): StoredResult => (error === undefined ? { status } : { status, error }));
+  if (job === undefined && row.status === 'done')
+    // Finished by the queue of a version before the runner: its results are the record's.
+    return { status: 'done', results: stored, updatedAt: row.updated_at };
+  if (job === undefined || job.status === 'queued')
+    return { status: 'uploaded', results: all('uploaded'), updatedAt: row.updated_at };
+  if (job.status === 'running')
+    return { status: 'processing', results: all('processing'), updatedAt: job.updatedAt };
+  if (job.status !== 'completed' || !job.result)
+    return {
+      status: 'done',
+      results: all('failed', job.error ?? 'Processing failed.'),
+      updatedAt: job.updatedAt,
+    };
+  const results = job.result.map((result, index) =>
+    result.status === 'complete' && stored[index]?.status === 'downloaded'
+      ? { ...result, status: 'downloaded' as const }
+      : result,
+  );
+  return { status: 'done', results, updatedAt: job.updatedAt };
 }
 
 interface Utterance {
@@ -251,9 +313,9 @@ interface Translated {
 
 interface TranslateHooks {
   /** Keeps the bytes of target `index` (a failure here fails that target). */
-  save(index: number, bytes: Buffer): void;
-  /** Is given the recognizer (to stop it). */
-  track?(recognizer: Recognizer): void;
+  save(index: number, bytes: Buffer): Promise<void>;
+  /** Cancelled, or this instance closing: stops the recognizer, and the job with it. */
+  signal: AbortSignal;
 }
 
 /**
@@ -280,9 +342,15 @@ async function translateAudio(
     onUtterance: (text, span) =>
       utterances.push({ text: punctuate(text, { language: job.source_language, terms }), span }),
   });
-  hooks.track?.(recognizer);
-  recognizer.write(pcm);
-  await recognizer.finish();
+  const stop = () => recognizer.abort();
+  hooks.signal.addEventListener('abort', stop);
+  try {
+    recognizer.write(pcm);
+    await recognizer.finish();
+  } finally {
+    hooks.signal.removeEventListener('abort', stop);
+  }
+  hooks.signal.throwIfAborted();
   let spoken = false;
   const results: StoredResult[] = [];
   for (const [index, target] of targets.entries()) {
@@ -310,7 +378,7 @@ async function translateAudio(
         const text = texts.join(' ').trim();
         bytes = await encodeSpeech(await synthesize(text || ' ', target.language), kind);
       }
-      hooks.save(index, bytes);
+      await hooks.save(index, bytes);
       results[index] = { status: 'complete', bytes: bytes.length };
     } catch (error) {
       log.warn({ err: error, job: job.id, target: index }, 'voice translation target failed');
@@ -318,90 +386,6 @@ async function translateAudio(
     }
   }
   return { results, product: spoken ? 'speech_to_speech' : 'speech_to_text', seconds: recognizer.seconds };
-}
-
-/** The usage a translation job owes (as JSON, for `usage_pending`: usage.ts). */
-const usageOf = (job: Row, translated: Translated) =>
-  minutesOwed(job, translated.product, translated.seconds);
-
-/** Why a whole job failed: the audio or the account; anything else is logged. */
-function failureMessage(error: unknown, log: JobLog, id: string): string {
-  const known = error instanceof Error && /^The (audio|account)/.test(error.message);
-  if (!known) log.error({ err: error, job: id }, 'voice translation job failed');
-  return known ? (error as Error).message : 'Transcription failed.';
-}
-
-async function processJob(context: ServiceContext, job: Row, log: JobLog): Promise<void> {
-  const targets = JSON.parse(job.targets) as TargetSpec[];
-  let results: StoredResult[] = targets.map(() => ({ status: 'processing' }));
-  let usage: string | null = null;
-  update(context, job.id, 'processing', results);
-  try {
-    const translated = await translateAudio(context, job, sourceFile(context, job.id), log, {
-      save: (index, bytes) => writeFileSync(resultFile(context, job.id, index), bytes),
-    });
-    results = translated.results;
-    usage = usageOf(job, translated);
-  } catch (error) {
-    const message = failureMessage(error, log, job.id);
-    for (const result of results)
-      if (result.status === 'processing') Object.assign(result, { status: 'failed', error: message });
-  }
-  const db = voiceDatabase(context);
-  if (!db.open) return;
-  // Done and its minutes owed in one statement, then the minutes applied once (usage.ts).
-  update(context, job.id, 'done', results, usage);
-  rmSync(sourceFile(context, job.id), { force: true });
-  if (usage === null) return;
-  crashPoints.afterFinish?.(job.id);
-  await settleUsage(context, { table: 'voice_translate_jobs', id: job.id, usage }, (owed) =>
-    sqliteSettled(db, owed),
-  ).catch((error: unknown) => log.error({ err: error, job: job.id }, 'voice job usage failed'));
-}
-
-/**
- * Runs a job claimed on a fleet (fleet-queue.ts): the audio from the row (through a temporary file for
- * ffmpeg), the results and their bytes written only if this attempt still holds the job, and billed only
- * then: once.
- */
-export function fleetTranslateJobHandler(context: ServiceContext, log: JobLog) {
-  return async (job: Claimed<Row>, store: FleetVoiceStore, control: JobControl): Promise<void> => {
-    const targets = JSON.parse(job.targets) as TargetSpec[];
-    await store.setProcessing(job, JSON.stringify(targets.map(() => ({ status: 'processing' }))));
-    const file = join(dir(context), `${job.id}.attempt-${job.attempt}`);
-    const outputs: Buffer[] = [];
-    let results: StoredResult[];
-    let translated: Translated | undefined;
-    try {
-      mkdirSync(dir(context), { recursive: true, mode: 0o700 });
-      writeFileSync(file, job.upload, { mode: 0o600 });
-      crashPoints.afterAudio?.(job.id);
-      translated = await translateAudio(context, job, file, log, {
-        save: (index, bytes) => {
-          outputs[index] = bytes;
-        },
-        track: (recognizer) => control.track(recognizer),
-      });
-      results = translated.results;
-    } catch (error) {
-      // A closing instance queues the job again (fleet-queue.ts) rather than failing it.
-      if (control.closing) return;
-      const message = failureMessage(error, log, job.id);
-      results = targets.map(() => ({ status: 'failed', error: message }));
-    } finally {
-      rmSync(file, { force: true });
-    }
-    // Its minutes owed in the finish's transaction, then applied once (usage.ts).
-    const usage = translated ? usageOf(job, translated) : null;
-    const finished = await store.finishTranslate(job, JSON.stringify(results), outputs, usage);
-    if (!finished || usage === null) return;
-    crashPoints.afterFinish?.(job.id);
-    await settleUsage(
-      context,
-      { table: 'voice_translate_jobs', id: job.id, usage },
-      store.usageSettled,
-    ).catch((error: unknown) => log.error({ err: error, job: job.id }, 'voice job usage failed'));
-  };
 }
 
 // --- routes -------------------------------------------------------------------------------------------
@@ -436,16 +420,23 @@ function checkCreate(context: ServiceContext, body: CreateRequest) {
   return { source, contentType, specs };
 }
 
-function statusOf(row: Row, results: StoredResult[], include: boolean, base: string, signatures: string[]) {
+function statusOf(
+  row: Row,
+  state: { status: Row['status']; results: StoredResult[]; updatedAt: string },
+  include: boolean,
+  base: string,
+  signatures: string[],
+) {
+  const { results } = state;
   return {
     job_id: row.id,
     product: 'voice' as const,
     operation: 'translate' as const,
     created_at: row.created_at,
-    updated_at: row.updated_at,
+    updated_at: state.updatedAt,
     usage: {
       storage_used:
-        (row.status === 'done' ? 0 : row.status === 'pending' ? 0 : row.content_length) +
+        (state.status === 'done' ? 0 : state.status === 'pending' ? 0 : row.content_length) +
         results.reduce((sum, result) => sum + (result.bytes ?? 0), 0),
     },
     source_file: { name: row.file_name, content_type: row.content_type, content_length: row.content_length },
@@ -601,7 +592,7 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
               `The audio of job ${row.id} was already uploaded.`,
               'invalid_request',
             );
-          fleet.notify();
+          await submitJob(context, 'voice_translate_jobs', queueOf(context), row.account_id, row.id);
           return reply.code(204).send();
         }
         mkdirSync(dir(context), { recursive: true, mode: 0o700 });
@@ -623,7 +614,7 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
           'uploaded',
           targets.map(() => ({ status: 'uploaded' })),
         );
-        runVoiceTranslateJobs(context, request.log);
+        await submitJob(context, 'voice_translate_jobs', queueOf(context), row.account_id, row.id);
         return reply.code(204).send();
       },
     ),
@@ -631,11 +622,11 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
   },
   defineRoute(ENDPOINTS.getVoiceTranslateJobStatus, async ({ params, query, caller, context }) => {
     const row = await ownJob(context, caller, params.job_id);
-    const results = JSON.parse(row.results) as StoredResult[];
+    const state = await stateOf(context, row);
     const signatures = await Promise.all(
-      results.map((_, index) => sign(context, row.id, `${caller.account.plan}:result-${index}`)),
+      state.results.map((_, index) => sign(context, row.id, `${caller.account.plan}:result-${index}`)),
     );
-    return statusOf(row, results, wantsSignedUrl(query), baseUrl(context, caller), signatures);
+    return statusOf(row, state, wantsSignedUrl(query), baseUrl(context, caller), signatures);
   }),
   defineRoute(ENDPOINTS.downloadVoiceTranslateResult, async ({ params, query, request, reply, context }) => {
     await verify(
@@ -646,7 +637,7 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
     );
     const row = await findRow(context, params.job_id);
     const index = Number(params.index);
-    const results = row ? (JSON.parse(row.results) as StoredResult[]) : [];
+    const results = row ? (await stateOf(context, row)).results : [];
     const result = results[index];
     if (!row || !result || (result.status !== 'complete' && result.status !== 'downloaded'))
       throw notFound(`Result ${params.index} of voice translation job ${params.job_id} not found.`);

@@ -1,20 +1,19 @@
 /**
- * A server with voice that kills itself (SIGKILL) at one of a voice job's crash points (usage.ts
- * `crashPoints`), for voice-usage-crash.test.ts, voice-usage-prune.test.ts and voice-leftovers.test.ts.
- * One argument, JSON: `{ dataDir, devKey, crashPoint, databaseUrl? }`. Prints `ready <url>` once
- * listening.
+ * A server with voice that a crash test kills (SIGKILL): itself at a voice job's crash point (job-support.ts
+ * `crashPoints`), or the test at any moment (`crashPoint` absent). For voice-jobs-crash.test.ts. One
+ * argument, JSON: `{ dataDir, devKey, crashPoint?, databaseUrl? }`. Prints `ready <url>` once listening.
  */
 import { startServer } from '@glossa/server';
 import { voiceFeature } from '../src/index.js';
-import { crashPoints } from '../src/usage.js';
+import { crashPoints } from '../src/job-support.js';
 
 const config = JSON.parse(process.argv[2]!) as {
   dataDir: string;
   devKey: string;
-  crashPoint: 'afterFinish' | 'afterUsage' | 'afterAudio';
+  crashPoint?: 'beforeFinish';
   databaseUrl?: string;
 };
-crashPoints[config.crashPoint] = () => process.kill(process.pid, 'SIGKILL');
+if (config.crashPoint) crashPoints[config.crashPoint] = () => process.kill(process.pid, 'SIGKILL');
 const server = await startServer({
   dataDir: config.dataDir,
   port: 0,

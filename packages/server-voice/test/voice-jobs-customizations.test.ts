@@ -15,7 +15,8 @@ import { fliteWav, joinWavs, type Message, uploadVoiceJob } from './voice-helper
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer();
+  // One job at a time (the job runner's workers): a long job keeps the next one queued.
+  t = await startTestServer({ jobs: { concurrency: 1 } });
 });
 afterAll(async () => {
   await t?.close();
@@ -102,7 +103,8 @@ describe('voice jobs with a glossary (real Apertium)', () => {
 
   it('a glossary deleted before the job runs ends it in error with the reason', async () => {
     const long = fliteWav('Please send me the report before the meeting tomorrow morning.');
-    // One job runs at a time: this one keeps the glossary's job queued while the glossary is deleted.
+    // One job runs at a time (this server's runner): this one keeps the glossary's job queued while the
+    // glossary is deleted.
     const first = await upload(EN_ES, joinWavs(long, long, long, long, long));
     expect(first.status).toBe(202);
     const id = await glossary('en', 'es', 'file\tarchivo');
