@@ -28,7 +28,7 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
     ? {
         sourceLang,
         targetLocales,
-        ...vitePressLayout(site, sourceFolder(ctx.cwd, site, sourceLang), targetLocales),
+        ...vitePressLayout(site, sourceFolder(ctx.cwd, site, sourceLang), sourceLang, targetLocales),
       }
     : { sourceLang, targetLocales, files: [flags.files ?? 'docs/**/*.md'], out: flags.out ?? 'i18n' };
   const engines = enginesSection(targetLocales, ctx.env);
@@ -72,7 +72,7 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
     const at = site === '.' ? '' : `${site}/`;
     const pages = sourceFolder(ctx.cwd, site, sourceLang);
     ctx.io.out(
-      `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, VitePress site in ${at || './'}: pages from ${at}${pages ? `${pages}/` : ''}**/*.md, output in ${at}<locale>/ (list each locale in the site config's \`locales\`)`,
+      `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, VitePress site in ${at || './'}: pages from ${at}${pages ? `${pages}/` : ''}**/*.md, output in ${at}<locale>/; nav, sidebar and theme labels in ${at}.vitepress/glossa/locales.json (spread it into the site config's \`locales\`)`,
     );
   } else {
     ctx.io.out(
@@ -143,7 +143,12 @@ function sourceFolder(cwd: string, dir: string, sourceLang: string): string | un
  * Files and Markdown options of a VitePress site whose source is `dir` (its pages in `dir/pages` when
  * given): `<dir>/<locale>/<path>` outputs.
  */
-function vitePressLayout(dir: string, pages: string | undefined, locales: readonly string[]) {
+function vitePressLayout(
+  dir: string,
+  pages: string | undefined,
+  sourceLang: string,
+  locales: readonly string[],
+) {
   const at = dir === '.' ? '' : `${dir}/`;
   return {
     files: [
@@ -151,6 +156,12 @@ function vitePressLayout(dir: string, pages: string | undefined, locales: readon
         include: `${at}${pages ? `${pages}/` : ''}**/*.md`,
         exclude: [...locales.map((locale) => `${at}${locale}/**`), ...(at === '' ? ['node_modules/**'] : [])],
         output: `${at}{locale}/{path}`,
+      },
+      // The chrome (nav, sidebar, footer, theme labels): `translate` writes its English texts, read from the
+      // site's config, into this catalog, and the site's `locales` entries into `.vitepress/glossa/locales.json`.
+      {
+        include: `${at}.vitepress/glossa/${sourceLang}.json`,
+        output: `${at}.vitepress/glossa/{locale}.json`,
       },
     ],
     markdown: { dialect: 'vitepress', frontmatter: VITEPRESS_FRONTMATTER },

@@ -1,5 +1,6 @@
 /** `glossa translate` and `glossa estimate`: the main job, and what it would cost. */
-import { relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import {
   addRunReports,
   createQaCheck,
@@ -20,6 +21,14 @@ import { openCache, openProject, type Project, readExistingTargets, writeOutputs
 import { createProgress, formatReport, where } from '../report.js';
 import { type LocaleResources, localResources, syncResources } from '../resources.js';
 import { keptSourceCheck, openService, type Service } from '../service.js';
+import {
+  chromeSite,
+  readSiteChrome,
+  type SiteChrome,
+  writeChromeCatalog,
+  writeLocales,
+  writeLocalesPlaceholder,
+} from '../vitepress-chrome.js';
 
 /** Used when every target is current or cached (the estimate planned no request), so none is sent. */
 const NO_SERVICE: Translator = {
@@ -42,16 +51,40 @@ export interface CommandEnv {
   readonly translator?: Translator;
 }
 
-async function prepare(ctx: CommandEnv, args: readonly string[], flags: ProjectFlags) {
+async function prepare(
+  ctx: CommandEnv,
+  args: readonly string[],
+  flags: ProjectFlags,
+  options: { readonly chrome?: boolean } = {},
+) {
   const config = await loadCommandConfig(ctx.cwd, args, flags, ctx.env);
   const locales = targetLocales(config, flags);
+  // A VitePress site's chrome: its English texts, read from the site's config, are the source catalog of
+  // one of the files (written before the files are read).
+  const site = options.chrome ? chromeSite(config) : undefined;
+  let chrome: { site: string; source: string; english: SiteChrome } | undefined;
+  if (site) {
+    // The site's config imports the `locales.json` written below: it must exist for the config to load.
+    const localesFile = join(dirname(site.source), 'locales.json');
+    if (!existsSync(localesFile)) await writeLocalesPlaceholder(localesFile);
+    try {
+      chrome = { ...site, english: await readSiteChrome(site.site) };
+      await writeChromeCatalog(chrome.source, chrome.english);
+    } catch (error) {
+      ctx.io.err(
+        `glossa: ${relative(ctx.cwd, site.site) || '.'}: warning: nav, sidebar and theme labels left as they were: ${(error as Error).message}`,
+      );
+      // The catalog's entry still needs its file: an empty one until the site's config can be read.
+      if (!existsSync(site.source)) await writeChromeCatalog(site.source, { themeConfig: {} }, false);
+    }
+  }
   const inputs = await collectInputs(config, args, ctx.cwd, locales);
   const project = await openProject(config, inputs);
   for (const w of project.warnings) ctx.io.err(`${w.file}:${w.line}:${w.column}: warning: ${w.reason}`);
   for (const f of project.failed) ctx.io.err(`${formatFileFailure(f)} (left out of this run)`);
   for (const { file, syntax, detected } of catalogSyntaxes(project))
     ctx.io.err(`glossa: ${file}: ${syntax} messages${detected ? ' (detected)' : ''}`);
-  return { config, locales, project };
+  return { config, locales, project, chrome };
 }
 
 /** The message syntax of each JSON catalog of the run, and whether it was detected or configured. */
@@ -94,7 +127,7 @@ export async function translateCommand(
   args: readonly string[],
   flags: TranslateFlags,
 ): Promise<number> {
-  const { config, locales, project } = await prepare(ctx, args, flags);
+  const { config, locales, project, chrome } = await prepare(ctx, args, flags, { chrome: true });
   const cache = await openCache(project);
   let service: Service | undefined;
   let keptSource: ReturnType<typeof keptSourceCheck> | undefined;
@@ -155,6 +188,9 @@ export async function translateCommand(
       written.push(...paths);
       unchangedFiles += project.files.length - paths.length - (failedFiles.length - failedBefore);
     }
+    // The site's `locales` entries, from the chrome catalogs just written.
+    const siteLocales = chrome && (await writeLocales(chrome.source, chrome.english, locales));
+    if (siteLocales) written.push(siteLocales);
   } finally {
     await cache.close();
     await service?.close();
