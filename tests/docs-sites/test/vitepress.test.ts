@@ -64,6 +64,8 @@ describe.sequential('VitePress docs (vuejs/vitepress v1.6.4, 12 pages) in es and
     'reference/default-theme-badge.md',
   ];
   let links: LinkReport;
+  // biome-ignore lint/suspicious/noExplicitAny: the JSON file VitePress reads
+  let locales: Record<string, any>;
 
   it('glossa init finds the site (pages in docs/en/) and translate writes docs/<locale>/ with no failure', async () => {
     const init = await glossa('init', '--to', 'es,en-XA');
@@ -76,15 +78,47 @@ describe.sequential('VitePress docs (vuejs/vitepress v1.6.4, 12 pages) in es and
     const report = JSON.parse(first.stdout);
     expect(report.failures).toEqual([]);
     expect([...report.written].sort()).toEqual(
-      LOCALES.flatMap((locale) => pages.map((page) => `docs/${locale}/${page}`)).sort(),
+      [
+        ...LOCALES.flatMap((locale) => [
+          ...pages.map((page) => `docs/${locale}/${page}`),
+          `docs/.vitepress/glossa/${locale}.json`,
+        ]),
+        'docs/.vitepress/glossa/locales.json',
+      ].sort(),
     );
     // A warm rerun sends nothing and rewrites nothing.
     const again = await glossa('translate', '--json');
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ requests: 0, translated: 0, written: [] });
-    const es = await readFile(join(site, 'docs/es/reference/site-config.md'), 'utf8');
-    expect(es).toMatch(/^### [^\n]* \{#title\}$/m);
-  }, 120_000);
+    const page = await readFile(join(site, 'docs/es/reference/site-config.md'), 'utf8');
+    expect(page).toMatch(/^### [^\n]* \{#title\}$/m);
+    // The chrome: each locale's nav, sidebar and labels, translated, with the site's links under /<locale>/.
+    locales = JSON.parse(await readFile(join(site, 'docs/.vitepress/glossa/locales.json'), 'utf8'));
+    expect(Object.keys(locales)).toEqual([...LOCALES]);
+    expect(locales.es).toMatchObject({ label: 'Español', lang: 'es', link: '/es/' });
+    const es = locales.es.themeConfig;
+    expect(es.nav[0]).toMatchObject({ link: '/es/guide/what-is-vitepress', activeMatch: '/guide/' });
+    expect(Object.keys(es.sidebar)).toEqual(['/es/guide/', '/es/reference/']);
+    expect(es.sidebar['/es/guide/'].base).toBe('/es/guide/');
+    const texts = [
+      es.nav[0].text,
+      es.sidebar['/es/guide/'].items[0].text,
+      es.editLink.text,
+      es.footer.message,
+      es.outline.label,
+      es.docFooter.next,
+    ];
+    const english = [
+      'Guide',
+      'Introduction',
+      'Edit this page on GitHub',
+      'Released under the MIT License.',
+      'On this page',
+      'Next page',
+    ];
+    for (const [i, text] of texts.entries()) expect(text, english[i]).not.toBe(english[i]);
+    expect(locales['en-XA'].themeConfig.nav[0].text).toMatch(/^\[Ĝ/);
+  }, 300_000);
 
   it('vitepress build builds every locale with the site’s own config', async () => {
     const build = await run([vitepressBin, 'build', 'docs'], site);
@@ -93,10 +127,15 @@ describe.sequential('VitePress docs (vuejs/vitepress v1.6.4, 12 pages) in es and
     for (const locale of LOCALES) {
       const html = await readFile(join(dist, locale, 'guide/getting-started.html'), 'utf8');
       expect(html).toContain(`lang="${locale}"`);
+      // The page's sidebar and edit link are the locale's, not English.
+      const chrome = locales[locale].themeConfig;
+      expect(html).toContain(chrome.sidebar[`/${locale}/guide/`].items[0].text);
+      expect(html).toContain(chrome.editLink.text);
+      expect(html).not.toContain('Edit this page on GitHub');
     }
     links = await checkLinks(dist);
     expect(links.pages).toBe(pages.length * 3 + 1); // and 404.html
-  }, 180_000);
+  }, 300_000);
 
   it('no internal link or anchor is broken in es or en-XA beyond those broken in the English build', () => {
     const key = (link: BrokenLink, locale?: string) =>
@@ -144,11 +183,20 @@ describe.sequential('VitePress docs (vuejs/vitepress v1.6.4, 12 pages) in es and
         await page.goto(`${origin}${path}`, { waitUntil: 'load' });
         expect(await page.getAttribute('html', 'lang')).toBe(path.split('/')[1]);
         expect(await page.locator('h1').first().textContent()).toMatch(heading);
+        const locale = path.split('/')[1]!;
+        if (path !== '/es/') {
+          const section = `/${locale}/${path.split('/')[2]}/`;
+          const sidebar = await page.locator('.VPSidebar').textContent();
+          expect(sidebar).toContain(locales[locale].themeConfig.sidebar[section].items[0].text);
+        }
+        expect(await page.locator('.VPNavBarMenu').textContent()).toContain(
+          locales[locale].themeConfig.nav[0].text,
+        );
         expect(errors, path).toEqual([]);
         await page.close();
       }
     } finally {
       await new Promise((done) => server.server!.close(done));
     }
-  }, 60_000);
+  }, 120_000);
 });
