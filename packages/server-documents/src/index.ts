@@ -18,10 +18,10 @@ function documentLanguages({ translateText }: LanguageInput): Language[] {
 }
 
 /**
- * Document translation for `@glossa/server`: `POST /v2/document` and its status and result endpoints, on
- * a queue in `documents.sqlite` of the data directory, or, when the server has `databaseUrl`, in PostgreSQL
- * with jobs on pg-boss shared by every instance. Options are checked here, once (a `TypeError` or
- * `RangeError` names the wrong one).
+ * Document translation for `@glossa/server`: `POST /v2/document` and its status and result endpoints, the
+ * documents in `documents.sqlite` of the data directory, or, when the server has `databaseUrl`, in
+ * PostgreSQL shared by every instance; their jobs on the server's job runner (`context.jobs`). Options are
+ * checked here, once (a `TypeError` or `RangeError` names the wrong one).
  */
 export function documentsFeature(options: DocumentOptions = {}): ServerFeature {
   const settings = resolveDocumentOptions(options);
