@@ -116,7 +116,9 @@ describe('quality-evaluation jobs on worker threads', () => {
     } finally {
       await pool.close();
     }
-  });
+    // Three jobs, two pools' threads loading their dictionaries, the checks again in-process: 30 s was not
+    // enough at a load average of 50.
+  }, 180_000);
 
   it('answers a report stored before the reports were compressed', async () => {
     const created = await t.call('/v1/quality-evaluation', {
