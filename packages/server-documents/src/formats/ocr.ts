@@ -142,37 +142,69 @@ interface Word extends Box {
   readonly confidence: number;
 }
 
+/**
+ * A list bullet as Tesseract reads it: the first word of a line, no letter or digit in it ("•", "*", "¢",
+ * "+."), at most two characters, in a box much smaller than its line (a dot at mid-height, not a dash or a
+ * letter). Read with little confidence or none, it still marks where a list item starts.
+ */
+function isBullet(text: string, box: Box, line: Box): boolean {
+  return (
+    text.length <= 2 &&
+    !/[\p{L}\p{N}]/u.test(text) &&
+    box.height <= line.height * 0.6 &&
+    box.width <= line.height * 0.6
+  );
+}
+
 /** TSV rows of level 5 (words) into blocks (block + paragraph numbers) of lines, in reading order. */
 export function parseTsv(tsv: string): OcrReading {
   const words: Word[] = [];
+  /** Lines that start with a bullet: each starts a block of its own (a list item), the bullet left out. */
+  const bulleted = new Set<string>();
+  let lineBox: Box | undefined;
   let confidences = 0;
   let found = 0;
   for (const row of tsv.split('\n').slice(1)) {
     const cells = row.split('\t');
-    if (cells.length < 12 || cells[0] !== '5') continue;
+    if (cells.length < 12) continue;
+    const [level, page, block, par, line, wordNumber, left, top, width, height] = cells.map(
+      Number,
+    ) as number[];
+    const box = { left: left!, top: top!, width: width!, height: height! };
+    if (level === 4) lineBox = box;
+    if (level !== 5) continue;
     const text = cells.slice(11).join('\t').trim();
     const confidence = Number(cells[10]);
     if (text !== '' && confidence >= 0) {
       confidences += confidence;
       found++;
     }
+    const lineKey = `${page}/${block}/${par}/${line}`;
+    if (wordNumber === 1 && lineBox && text !== '' && isBullet(text, box, lineBox)) {
+      bulleted.add(lineKey);
+      continue;
+    }
     if (text === '' || !(confidence >= MIN_CONFIDENCE)) continue;
-    const [, page, block, par, line, , left, top, width, height] = cells.map(Number) as number[];
-    words.push({
-      block: `${page}/${block}/${par}`,
-      line: `${page}/${block}/${par}/${line}`,
-      text,
-      confidence,
-      left: left!,
-      top: top!,
-      width: width!,
-      height: height!,
-    });
+    words.push({ block: `${page}/${block}/${par}`, line: lineKey, text, confidence, ...box });
   }
   const blocks = new Map<string, Map<string, Word[]>>();
+  /** The block words go to, and where the text of its list item starts when it is one. */
+  let key = '';
+  let itemLeft: number | undefined;
+  let lastLine: string | undefined;
   for (const word of words) {
-    const lines = blocks.get(word.block) ?? new Map<string, Word[]>();
-    blocks.set(word.block, lines);
+    if (word.line !== lastLine) {
+      lastLine = word.line;
+      // A bulleted line starts a list item, a block of its own. A line after it in the same paragraph is the
+      // item's text wrapped when it starts where the item's text does; otherwise it starts a block too.
+      const inParagraph = key === word.block || key.startsWith(`${word.block}/`);
+      if (bulleted.has(word.line)) [key, itemLeft] = [word.line, word.left];
+      else if (!inParagraph) [key, itemLeft] = [word.block, undefined];
+      else if (itemLeft !== undefined && Math.abs(word.left - itemLeft) > word.height)
+        [key, itemLeft] = [word.line, undefined];
+    }
+    const lines = blocks.get(key) ?? new Map<string, Word[]>();
+    blocks.set(key, lines);
     lines.set(word.line, [...(lines.get(word.line) ?? []), word]);
   }
   const blockOf = (lines: readonly (readonly Word[])[]): OcrBlock => {
