@@ -44,6 +44,13 @@ export interface GlossaViteOptions {
    * makes them.
    */
   readonly vendorChunk?: boolean;
+  /**
+   * With `components`: the app's chunks are shared by every locale, each locale's strings read from a
+   * small dictionary its pages load (`assets/glossa-text.<locale>-<hash>.js`), so a locale adds its text
+   * and pages, not a copy of the app. A chunk that differs in more than strings stays a copy per locale.
+   * Default `true`; `false`: every chunk with text is a copy per locale.
+   */
+  readonly shareChunks?: boolean;
   /** A `glossa.config.*` file; default: looked up from Vite's root; `false`: none. */
   readonly configFile?: string | false;
   readonly cache?: CacheConfig;

@@ -21,6 +21,7 @@ import {
   type BuiltFiles,
   buildFingerprint,
   buildLocale,
+  chunkOf,
   type LocaleBuild,
   localeBuilds,
   packFiles,
@@ -28,6 +29,8 @@ import {
   unpackFiles,
   vendorChunkConfig,
 } from './components/locale-builds.js';
+import { loadParser, parseChunk } from './components/script.js';
+import { canShare, type LocaleOutput, shareChunks } from './components/shared-chunks.js';
 import { catalogPath, translateComponents } from './components/translate.js';
 import { createUnitCache, type UnitCache } from './components/unit-cache.js';
 import { basePath, type LinkOptions, outputPath } from './links.js';
@@ -462,7 +465,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
         `${run.report.translated} translated, ${run.report.failures.length + run.problems.length} kept in ${glossa.sourceLang}`,
     );
     const material = [
-      'components',
+      'components-v2', // bump when the locale files made from the same input change
       buildFingerprint(bundle, units, vite),
       locales,
       targetsFingerprint(run.targets),
@@ -473,12 +476,14 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     let outputs = await session.results?.get(material);
     if (outputs) log(`glossa: ${locales.length} locale build(s) unchanged (result cache)`);
     else {
-      const made: Record<string, string> = {};
       let clean = run.report.failures.length === 0 && run.problems.length === 0;
+      const built: LocaleOutput[] = [];
       for (const locale of locales) {
         const started = performance.now();
-        const files = await buildLocale(vite, { locale, targets: run.targets.get(locale)! }, (p) =>
-          p === plugin ? glossaVite(options) : undefined,
+        const { files, chunks } = await buildLocale(
+          vite,
+          { locale, targets: run.targets.get(locale)! },
+          (p) => (p === plugin ? glossaVite(options) : undefined),
         );
         const htmlFiles = [...files].filter(([name]) => name.endsWith('.html'));
         const localized = await localizePages(
@@ -494,15 +499,38 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
           const html = localized.pages.get(locale)!.get(path)!;
           files.set(outputPath(output, locale, path), withAlternates(html, alternates, alternates[0]!.href));
         }
-        // A file the source build has too (same content, same hashed name) is not kept twice.
-        for (const name of files.keys()) if (name in bundle) files.delete(name);
-        made[locale] = packFiles(files);
-        log(
-          `glossa: ${locale} build: ${files.size} file(s) in ${Math.round(performance.now() - started)} ms`,
+        built.push({ locale, files, chunks });
+        log(`glossa: ${locale} build in ${Math.round(performance.now() - started)} ms`);
+      }
+      const made: Record<string, string> = {};
+      if (options.shareChunks !== false && canShare(built)) {
+        // The source build's chunks, with the strings that differ read from each locale's dictionary.
+        const sourceChunks = Object.values(bundle).flatMap((item) =>
+          item.type === 'chunk' ? [chunkOf(item)] : [],
         );
+        await loadParser();
+        const shared = shareChunks(sourceChunks, built, {
+          parse: parseChunk,
+          assetsDir: vite.build.assetsDir,
+          assetsUrl: `${basePath(vite.base)}${vite.build.assetsDir ? `${vite.build.assetsDir}/` : ''}`,
+        });
+        log(
+          `glossa: ${shared.stats.shared} chunk(s) shared by every locale (${shared.stats.lookups} value(s) from ` +
+            `each locale's dictionary), ${shared.stats.perLocale} per locale`,
+        );
+        made[SHARED] = packFiles(shared.rewrites);
+        for (const out of built) made[out.locale] = packLocale(shared.files.get(out.locale)!);
+      } else {
+        for (const out of built) made[out.locale] = packLocale(out.files);
       }
       outputs = made;
       if (clean) await session.results?.set(material, outputs, new Map());
+    }
+    if (outputs[SHARED]) {
+      for (const [fileName, code] of unpackFiles(outputs[SHARED])) {
+        const chunk = bundle[fileName];
+        if (chunk?.type === 'chunk') chunk.code = asText(code);
+      }
     }
     for (const locale of locales) {
       const files: BuiltFiles = unpackFiles(outputs[locale]!);
@@ -511,6 +539,12 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
         if (fileName in bundle) continue;
         ctx.emitFile({ type: 'asset', fileName, source });
       }
+    }
+
+    /** A locale's own files: a file the source build has too (same content, same hashed name) is not kept twice. */
+    function packLocale(files: BuiltFiles) {
+      for (const name of files.keys()) if (name in bundle) files.delete(name);
+      return packFiles(files);
     }
   }
 
@@ -560,6 +594,9 @@ const COMPONENT_ID = /\.(jsx|tsx|vue|svelte|[mc]?[jt]s)$/;
 const RUNTIME = fileURLToPath(
   new URL(import.meta.url.endsWith('.ts') ? './runtime.ts' : './runtime.js', import.meta.url),
 );
+
+/** The result cache's entry of the source chunks rewritten to read each locale's dictionary. */
+const SHARED = '\0shared';
 
 const asText = (source: string | Uint8Array) =>
   typeof source === 'string' ? source : new TextDecoder().decode(source);

@@ -59,6 +59,22 @@ export function App({ name, count }: { name: string; count: number }) {
     expect(units[3]!.key).toMatch(/^src\/App\.tsx#[0-9a-f]{12}$/);
   });
 
+  it('reads links side by side with no text between them as items, each its own unit', async () => {
+    const nav = `export const Nav = () => (
+  <nav>
+    <a href="#/">Home</a> <a href="#/shop">Shop</a>
+    <a href="#/contact">Contact us</a>
+  </nav>
+);
+export const P = () => <p><a href="#/">Home</a> or <a href="#/shop">the shop</a></p>;`;
+    expect(sources(await extractComponent('src/Nav.tsx', nav, options))).toEqual([
+      'Home',
+      'Shop',
+      'Contact us',
+      '<g id="1">Home</g> or <g id="2">the shop</g>',
+    ]);
+  });
+
   it('writes targets back so the module still compiles, escaping what the syntax needs', async () => {
     const units = await extractComponent('src/App.tsx', app, options);
     const targets = new Map<string, string>([

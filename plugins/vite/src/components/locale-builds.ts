@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { InlineConfig, PluginOption, ResolvedConfig, Rollup, UserConfig } from 'vite';
+import type { BuiltChunk } from './shared-chunks.js';
 
 export interface LocaleBuild {
   readonly locale: string;
@@ -29,12 +30,12 @@ export const localeBuilds = new AsyncLocalStorage<LocaleBuild>();
 /** A built file: text (chunks, pages, styles) or bytes. */
 export type BuiltFiles = Map<string, string | Uint8Array>;
 
-/** Builds `locale` in memory with the same config, and returns its files. */
+/** Builds `locale` in memory with the same config, and returns its files and its chunks. */
 export async function buildLocale(
   vite: ResolvedConfig,
   build: LocaleBuild,
   replacePlugin: (plugin: Rollup.Plugin) => Rollup.Plugin | undefined,
-): Promise<BuiltFiles> {
+): Promise<{ files: BuiltFiles; chunks: BuiltChunk[] }> {
   const { build: viteBuild } = await viteOf(vite.root);
   const inline = vite.inlineConfig;
   const config: InlineConfig = {
@@ -55,13 +56,21 @@ export async function buildLocale(
   const result = await localeBuilds.run(build, () => viteBuild(config));
   const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[];
   const files: BuiltFiles = new Map();
+  const chunks: BuiltChunk[] = [];
   for (const output of outputs) {
     if (!output || !('output' in output)) continue;
     for (const item of output.output) {
       files.set(item.fileName, item.type === 'chunk' ? item.code : item.source);
+      if (item.type === 'chunk') chunks.push(chunkOf(item));
     }
   }
-  return files;
+  return { files, chunks };
+}
+
+/** A chunk, named by the modules it is made of (the same in every locale's build). */
+export function chunkOf(chunk: Rollup.OutputChunk): BuiltChunk {
+  const ids = (chunk as { moduleIds?: readonly string[] }).moduleIds ?? Object.keys(chunk.modules);
+  return { fileName: chunk.fileName, code: chunk.code, modules: [...ids].sort().join('\0') };
 }
 
 /**

@@ -165,13 +165,25 @@ export function extractMarkup(
   };
 
   const container = (children: readonly MarkupNode[]) => {
-    let pieces: Piece[] = [];
+    let run: MarkupNode[] = [];
     const flush = () => {
-      const unit = pieces.length > 0 ? unitOfPieces(code, pieces, 'text', 'text') : undefined;
-      if (unit) units.push(unit);
-      pieces = [];
+      // Elements side by side with no text between them (`<nav><a>Home</a> <a>Shop</a></nav>`) are
+      // items, each its own unit, not the words of one sentence.
+      const elements = run.filter((n) => n.type === 'element');
+      const items =
+        elements.length >= 2 &&
+        run.every((n) => n.type === 'element' || (n.type === 'text' && /^[ \t\n\r\f]*$/.test(n.text)));
+      if (items) {
+        for (const el of elements) if (el.type === 'element') element(el);
+      } else {
+        const pieces: Piece[] = [];
+        for (const node of run) inline(node, pieces);
+        const unit = pieces.length > 0 ? unitOfPieces(code, pieces, 'text', 'text') : undefined;
+        if (unit) units.push(unit);
+      }
+      run = [];
     };
-    const inline = (node: MarkupNode) => {
+    const inline = (node: MarkupNode, pieces: Piece[]) => {
       if (node.type === 'text') pieces.push(node);
       else if (node.type === 'expression') pieces.push({ type: 'x', start: node.start, end: node.end });
       else if (node.type === 'element') {
@@ -179,14 +191,14 @@ export function extractMarkup(
           pieces.push({ type: 'x', start: node.start, end: node.end });
         } else {
           pieces.push({ type: 'open', start: node.start, end: node.openEnd });
-          for (const child of node.children) inline(child);
+          for (const child of node.children) inline(child, pieces);
           pieces.push({ type: 'close', start: node.closeStart, end: node.end });
         }
       }
     };
     for (const child of children) {
       if (inlineable(child)) {
-        inline(child);
+        run.push(child);
         continue;
       }
       flush();

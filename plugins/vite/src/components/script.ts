@@ -46,6 +46,13 @@ export function loadParser(): Promise<unknown> {
   return loading;
 }
 
+/** A built chunk's program (ESTree, UTF-16 offsets), or undefined when it does not parse. */
+export function parseChunk(code: string): unknown {
+  if (!parseSync) throw new Error('glossaVite: loadParser() was not awaited');
+  const result = parseSync('chunk.js', code, { lang: 'js', sourceType: 'module' });
+  return result.errors.length > 0 ? undefined : result.program;
+}
+
 /** Parses `code` (the `lang` of oxc: js, jsx, ts, tsx) and appends its units, offsets shifted by `base`. */
 export function extractScript(
   file: string,

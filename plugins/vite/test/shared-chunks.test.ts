@@ -1,0 +1,161 @@
+/* biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are built chunks' source code */
+/**
+ * Lean locale output: chunks that differ between locales only in strings (and numbers) are shared, with
+ * the differences read from each locale's dictionary; anything else stays a copy per locale. The
+ * rewritten chunks and dictionaries are run here in Node (`vm`) to check what a page would render.
+ */
+import { runInNewContext } from 'node:vm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadParser, parseChunk } from '../src/components/script.js';
+import {
+  type BuiltChunk,
+  type LocaleOutput,
+  shareChunks,
+  stringDifferences,
+} from '../src/components/shared-chunks.js';
+
+beforeAll(() => loadParser());
+
+const chunk = (fileName: string, code: string, modules = 'src/App.tsx'): BuiltChunk => ({
+  fileName,
+  code,
+  modules,
+});
+const page = (script: string) =>
+  `<html><head><script type="module" src="/assets/${script}"></script></head></html>`;
+const options = { parse: parseChunk, assetsDir: 'assets', assetsUrl: '/assets/' };
+
+/** Runs a chunk (its `export` dropped) after a locale's dictionary, and returns what it set. */
+function run(code: string, dictionary?: string) {
+  const context: Record<string, unknown> = {};
+  context.globalThis = context;
+  if (dictionary) runInNewContext(dictionary, context);
+  runInNewContext(code.replace(/import[^;]*from"[^"]*";/g, ''), context);
+  return context.out;
+}
+
+describe('shareChunks', () => {
+  it('shares a chunk that differs in strings, template text and numbers; each locale renders its own', () => {
+    const en = chunk(
+      'assets/App-en.js',
+      'import{j as a}from"./vendor-1.js";out=[a("h1",{children:`Welcome`,line:3}),"Add to cart",`${2} loaves`];',
+    );
+    const es = chunk(
+      'assets/App-es.js',
+      'import{j as a}from"./vendor-1.js";out=[a("h1",{children:`Bienvenido`,line:4}),"Añadir","2 panes".slice(0,0)+`${2} panes`];',
+    );
+    // The last item differs in shape (a call added): es is structural, so a chunk with it is not shared.
+    expect(stringDifferences(parseChunk(en.code), parseChunk(es.code))).toBeUndefined();
+    const es2 = chunk(
+      'assets/App-es2.js',
+      'import{j as a}from"./vendor-1.js";out=[a("h1",{children:`Bienvenido`,line:4}),"Añadir al carro",`${2} panes`];',
+    );
+    const fr = chunk(
+      'assets/App-fr.js',
+      'import{j as a}from"./vendor-1.js";out=[a("h1",{children:`Bienvenue`,line:3}),"Add to cart",`${2} pains`];',
+    );
+    const outputs: LocaleOutput[] = [
+      {
+        locale: 'es',
+        files: new Map([
+          [es2.fileName, es2.code],
+          ['es/index.html', page('App-es2.js')],
+        ]),
+        chunks: [es2],
+      },
+      {
+        locale: 'fr',
+        files: new Map([
+          [fr.fileName, fr.code],
+          ['fr/index.html', page('App-fr.js')],
+        ]),
+        chunks: [fr],
+      },
+    ];
+    const shared = shareChunks([en], outputs, options);
+    expect(shared.stats).toEqual({ shared: 1, perLocale: 0, lookups: 4 });
+    const code = shared.rewrites.get('assets/App-en.js')!;
+    // English pages load no dictionary: the chunk gives the English values.
+    const h = (tag: string, props: object) => ({ tag, ...props });
+    const withJsx = (c: string) => `var a=${h.toString()};${c}`;
+    expect(run(withJsx(code))).toEqual([
+      { tag: 'h1', children: 'Welcome', line: 3 },
+      'Add to cart',
+      '2 loaves',
+    ]);
+    const esFiles = shared.files.get('es')!;
+    expect([...esFiles.keys()].sort()).toEqual([
+      expect.stringMatching(/^assets\/glossa-text\.es-[\w-]{8}\.js$/),
+      'es/index.html',
+    ]);
+    const esDictionary = [...esFiles].find(([name]) => name.includes('glossa-text'))!;
+    expect(esDictionary[1]).toBe('globalThis.__glossa=["Bienvenido",4,"Añadir al carro"," panes"];\n');
+    expect(run(withJsx(code), esDictionary[1] as string)).toEqual([
+      { tag: 'h1', children: 'Bienvenido', line: 4 },
+      'Añadir al carro',
+      '2 panes',
+    ]);
+    // A value the same as English is null in that locale's dictionary.
+    const frDictionary = [...shared.files.get('fr')!].find(([name]) => name.includes('glossa-text'))!;
+    expect(frDictionary[1]).toBe('globalThis.__glossa=["Bienvenue",null,null," pains"];\n');
+    // The locale's page loads its dictionary before the app, and the shared chunk under its English name.
+    expect(esFiles.get('es/index.html')).toBe(
+      `<html><head><script src="/assets/${esDictionary[0].slice('assets/'.length)}"></script>\n    <script type="module" src="/assets/App-en.js"></script></head></html>`,
+    );
+  });
+
+  it('keeps a chunk per locale when it differs in more than strings, and names the shared chunks in it', () => {
+    const enApp = chunk(
+      'assets/App-en.js',
+      'import{t}from"./Text-en.js";out=[t,"Home","Shop"];',
+      'src/App.tsx',
+    );
+    const enText = chunk('assets/Text-en.js', 'export const t="Hello";', 'src/text.ts');
+    const esApp = chunk(
+      'assets/App-es.js',
+      'import{t}from"./Text-es.js";out=[t,"Tienda","Casa",1];',
+      'src/App.tsx',
+    );
+    const esText = chunk('assets/Text-es.js', 'export const t="Hola";', 'src/text.ts');
+    const shared = shareChunks(
+      [enApp, enText],
+      [
+        {
+          locale: 'es',
+          files: new Map([
+            [esApp.fileName, esApp.code],
+            [esText.fileName, esText.code],
+            ['es/index.html', page('App-es.js')],
+          ]),
+          chunks: [esApp, esText],
+        },
+      ],
+      options,
+    );
+    expect(shared.stats).toEqual({ shared: 1, perLocale: 1, lookups: 1 });
+    expect([...shared.rewrites.keys()]).toEqual(['assets/Text-en.js']);
+    const files = shared.files.get('es')!;
+    expect(files.get('assets/App-es.js')).toBe('import{t}from"./Text-en.js";out=[t,"Tienda","Casa",1];');
+    expect(files.has('assets/Text-es.js')).toBe(false);
+    expect(files.get('es/index.html')).toContain('<script type="module" src="/assets/App-es.js">');
+  });
+
+  it('does not look up keys, module specifiers or directives: a chunk that differs there is not shared', () => {
+    const diff = (a: string, b: string) => stringDifferences(parseChunk(a), parseChunk(b));
+    expect(diff('x={"Home":1}', 'x={"Casa":1}')).toBeUndefined();
+    expect(diff('import"./a.js"', 'import"./b.js"')).toBeUndefined();
+    expect(diff('"use strict";x=1', '"use asm";x=1')).toBeUndefined();
+    expect(diff('x=/a/', 'x=/b/')).toBeUndefined();
+    expect(diff('x={["Home"]:1}', 'x={["Casa"]:1}')).toEqual([
+      { kind: 'literal', start: 4, end: 10, english: 'Home', value: 'Casa' },
+    ]);
+    expect(diff('x=`a${1}b`', 'x=`c${1}b`')).toEqual([
+      { kind: 'quasi', start: 3, end: 4, english: 'a', value: 'c' },
+    ]);
+    // Local names may differ one to one (esbuild names them by the file's characters); property names may not.
+    expect(diff('let a=1,b=a;f(a,b,"Hi")', 'let u=1,b=u;f(u,b,"Hola")')).toHaveLength(1);
+    expect(diff('let a=1,b=2;f(a,b)', 'let u=1,b=2;f(u,u)')).toBeUndefined();
+    expect(diff('let a=1,b=2;f(a,b)', 'let b=1,a=2;f(b,b)')).toBeUndefined();
+    expect(diff('x.a=1', 'x.u=1')).toBeUndefined();
+  });
+});
