@@ -37,7 +37,8 @@ async function settled(server: TestServer, id: string, key = server.server.devKe
       job = (await server.call(`/v3/voice/jobs/${id}`, { key })).data;
       expect(['done', 'error']).toContain(job.status);
     },
-    { timeout: 40_000, interval: 200 },
+    // One job at a time, some of them long: minutes on a loaded machine.
+    { timeout: 150_000, interval: 200 },
   );
   return job;
 }
@@ -62,7 +63,7 @@ const spokenTerms = async (terms: string[], key?: string) => {
 const glossary = (source: string, target: string, entries: string, key?: string) =>
   t.glossary(source, target, entries, key === undefined ? {} : { key });
 
-describe('voice jobs with a spoken-term collection', () => {
+describe('voice jobs with a spoken-term collection', { timeout: 120_000 }, () => {
   it('a word missing from the dictionary is recognised and the term kept as written', async () => {
     const wav = fliteWav('We translate the site with Glossa every day.');
     const plain = await runJob(EN_ES, wav);
@@ -86,7 +87,7 @@ describe('voice jobs with a spoken-term collection', () => {
   });
 });
 
-describe('voice jobs with a glossary (real Apertium)', () => {
+describe('voice jobs with a glossary (real Apertium)', { timeout: 120_000 }, () => {
   it('the translations follow the glossary', async () => {
     const wav = fliteWav('The file is too large.');
     const plain = await runJob(EN_ES, wav);
@@ -121,7 +122,7 @@ describe('voice jobs with a glossary (real Apertium)', () => {
     expect(result.status).toBe(400);
     expect(result.data.message).toBe(`The voice job failed: Glossary '${id}' not found.`);
     expect((await settled(t, first.data.job_id)).status).toBe('done');
-  });
+  }, 300_000);
 });
 
 describe('voice job resources are checked before the job is queued', () => {
@@ -190,7 +191,7 @@ describe('voice job resources are checked before the job is queued', () => {
     // Only the other account's job was queued.
     expect(await jobCount()).toBe(before + 1);
     await settled(t, theirs.data.job_id, other.key);
-  });
+  }, 200_000);
 });
 
 describe('voice jobs of an older voice database', () => {
