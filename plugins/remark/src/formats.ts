@@ -21,7 +21,8 @@ export interface Wrap {
  * Breaks a one-line paragraph into lines of at most `wrap.width` characters (a longer word stays whole).
  * A line only breaks at a single space before a letter, so the new line cannot start a block (a list
  * marker, `#`, `>`, `<`, a setext underline) and the text reads back the same, soft breaks being spaces;
- * never inside link syntax, inline HTML or code.
+ * never inside link syntax, inline HTML, code or `$math$`. Display math (`$$ … $$`) starts a line of its own
+ * and what follows it starts the next: VitePress (markdown-it-mathjax3) renders `$$` as math only there.
  */
 export function wrapLines(line: string, wrap: Wrap): string {
   const chars = [...line];
@@ -31,30 +32,41 @@ export function wrapLines(line: string, wrap: Wrap): string {
   // HTML, code) the line does not break: the syntax reads the same, but the text would not.
   let depth = 0;
   let code = false;
+  let math: '' | '$' | '$$' = '';
+  let closedDisplay = -1;
+  // Words that must start a line: display math, and what follows it.
+  const forced = new Set<number>();
   for (let index = 0; index < chars.length - 1; index++) {
     const char = chars[index]!;
     if (char === '\\') index++;
-    else if (char === '`') code = !code;
+    else if (char === '`' && !math) code = !code;
     else if (code) continue;
+    else if (char === '$') {
+      const fence = chars[index + 1] === '$' ? '$$' : '$';
+      if (fence === '$$') index++;
+      if (!math) math = fence;
+      else if (math === fence) {
+        math = '';
+        if (fence === '$$') closedDisplay = index;
+      }
+    } else if (math) continue;
     else if (char === '[' || char === '(' || char === '<') depth++;
     else if ((char === ']' || char === ')' || char === '>') && depth > 0) depth--;
-    else if (
-      char === ' ' &&
-      depth === 0 &&
-      index > 0 &&
-      chars[index - 1] !== ' ' &&
-      /\p{L}/u.test(chars[index + 1]!)
-    ) {
+    else if (char === ' ' && depth === 0 && index > 0 && chars[index - 1] !== ' ') {
+      const display = chars[index + 1] === '$' && chars[index + 2] === '$';
+      const afterDisplay = closedDisplay === index - 1;
+      if (!display && !afterDisplay && !/\p{L}/u.test(chars[index + 1]!)) continue;
       words.push(chars.slice(start, index).join(''));
+      if (display || afterDisplay) forced.add(words.length);
       start = index + 1;
     }
   }
   words.push(chars.slice(start).join(''));
   let out = words[0]!;
   let column = wrap.firstColumn + [...out].length;
-  for (const word of words.slice(1)) {
+  for (const [i, word] of words.slice(1).entries()) {
     const length = [...word].length;
-    if (column + 1 + length > wrap.width) {
+    if (forced.has(i + 1) || column + 1 + length > wrap.width) {
       out += `\n${wrap.prefix}${word}`;
       column = wrap.prefix.length + length;
     } else {

@@ -22,6 +22,16 @@ describe('wrapping a hard-wrapped paragraph again', () => {
     ).toBe('see [the docs](a.md "a title")\nand `a code`\nor <b class="x">bold</b> \\[not\na\nlink');
   });
 
+  test('never inside $math$; display math $$ … $$ starts a line, and what follows it the next', () => {
+    const wrap = { width: 200, firstColumn: 0, prefix: '' };
+    expect(wrapLines('when $a \\ne 0$ they are $$ x = {-b \\over 2a} $$ and so on', wrap)).toBe(
+      'when $a \\ne 0$ they are\n$$ x = {-b \\over 2a} $$\nand so on',
+    );
+    expect(wrapLines('sum $x + y$ of both', { width: 4, firstColumn: 0, prefix: '' })).toBe(
+      'sum $x + y$\nof\nboth',
+    );
+  });
+
   test('a translated paragraph keeps its source layout and reads back as the same text', () => {
     const source =
       'A paragraph that the author\nwrapped by hand at a short width.\n\nOne line stays one line.\n';
