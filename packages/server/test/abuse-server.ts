@@ -3,7 +3,28 @@
  * `dataDir`, `memoryBudgetMb`) as its one argument, creates a free and a paid account, and prints
  * `ready {"paid":…,"free":…,"freeKey":…,"paidKey":…}` once listening.
  */
+import { PerformanceObserver } from 'node:perf_hooks';
 import { startServer } from '../src/index.js';
+
+// GLOSSA_ABUSE_TRACE=1: event-loop stalls over 40 ms and garbage collections over 20 ms, on stderr (the
+// abuse test prints them), to see what is left on the event loop.
+if (process.env.GLOSSA_ABUSE_TRACE) {
+  const start = performance.now();
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    if (now - last > 50)
+      process.stderr.write(`stall ${Math.round(now - last - 10)} ms at ${Math.round(now - start)}\n`);
+    last = now;
+  }, 10).unref();
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if (entry.duration > 20)
+        process.stderr.write(
+          `gc ${(entry as { detail?: { kind?: number } }).detail?.kind} ${Math.round(entry.duration)} ms at ${Math.round(entry.startTime - start)}\n`,
+        );
+  }).observe({ entryTypes: ['gc'] });
+}
 
 const config = JSON.parse(process.argv[2]!) as { dataDir: string; memoryBudgetMb: number };
 const server = await startServer({

@@ -193,6 +193,7 @@ describe('abuse with a free key within the documented limits', () => {
       console.log(
         `abuse: ${JSON.stringify(figures, (_, value) => (typeof value === 'number' ? Math.round(value * 10) / 10 : value))}; p99 ratio ${(figures.loaded.p99 / figures.unloaded.p99).toFixed(1)}; ${slow} of ${loaded.latencies.length} loaded requests over 3x the unloaded p99`,
       );
+      if (process.env.GLOSSA_ABUSE_TRACE) console.log(output);
       expect(child.exitCode, output).toBeNull();
       for (const answer of answers) {
         if (answer.status === 200) continue;

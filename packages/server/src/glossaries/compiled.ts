@@ -35,7 +35,7 @@ export function entriesBytes(entries: readonly GlossaryEntry[]): number {
 /** A guess of a compiled glossary's bytes from its entry count, to reserve before loading it. */
 export const estimateCompiledBytes = (entryCount: number) => 4096 + 300 * entryCount;
 
-const SLICE = 2_000;
+const SLICE = 500;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 class Compiled implements CompiledGlossary {
