@@ -472,6 +472,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
       output,
       pages.map((p) => [p.path, p.html]),
       requestOptionsOf(glossa),
+      { shareChunks: options.shareChunks !== false },
     ];
     let outputs = await session.results?.get(material);
     if (outputs) log(`glossa: ${locales.length} locale build(s) unchanged (result cache)`);
