@@ -199,6 +199,8 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
     running.set(row.id, controller);
     const fence = { id: row.id, attempt: row.attempt };
     let charges: UsageCharge[] = [];
+    /** The checkpoint as this attempt last saved it (the refund of a failure sees it). */
+    let saved = row.checkpoint;
     const change = async (next: JobChange) => {
       const usage = charges;
       charges = [];
@@ -216,7 +218,9 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
       },
       async save(checkpoint) {
         if (closed) throw new RunnerClosing();
-        await change({ status: 'running', checkpoint: JSON.stringify(checkpoint) });
+        const text = JSON.stringify(checkpoint);
+        await change({ status: 'running', checkpoint: text });
+        saved = text;
       },
     };
     try {
@@ -241,7 +245,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
       }
       const failures = row.failures + 1;
       if (error instanceof JobFailed || failures >= (kind.maxFailures ?? 3)) {
-        const info = toJobInfo({ ...row, failures, error: messageOf(error) });
+        const info = toJobInfo({ ...row, checkpoint: saved, failures, error: messageOf(error) });
         charges = [...(kind.refund?.(info) ?? [])];
         await change({
           status: 'failed',
