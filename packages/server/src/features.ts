@@ -23,7 +23,8 @@ import type { FeatureResources } from './languages.js';
 export interface RunningFeature {
   /**
    * Resolves once the feature can answer its first request at full speed (models loaded, threads warm);
-   * rejects with the reason it cannot. `/ready` answers 503 until every feature's `ready()` resolves.
+   * rejects with the reason it cannot. `/ready` answers 503 until every feature's `ready()` resolves; it
+   * waits a second for each, so a feature still loading may reject at once or stay pending.
    */
   ready?(): Promise<void>;
   close(): Promise<void>;

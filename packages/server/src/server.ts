@@ -18,6 +18,7 @@ import { createRateLimiter } from './http/rate-limit.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { hashKey } from './keys.js';
 import { createLanguageCatalog } from './languages.js';
+import { configureMemoryBudget } from './memory-budget.js';
 import { createMetrics } from './metrics.js';
 import { resolveOptions, type ServerOptions } from './options.js';
 import { createResourceStore, type ResourceStore } from './resources.js';
@@ -106,9 +107,28 @@ async function closeApp(app: FastifyInstance, graceMs: number): Promise<void> {
   }
 }
 
+/** How long `/ready` waits for a feature's `ready()` before it answers 503 "still loading". */
+const FEATURE_READY_WAIT_MS = 1000;
+
+/** A feature's `ready()`, rejected after `FEATURE_READY_WAIT_MS`: `/ready` answers, never hangs on a load. */
+async function featureReady(feature: RunningFeature): Promise<void> {
+  if (!feature.ready) return;
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('a feature is still loading')), FEATURE_READY_WAIT_MS);
+  });
+  try {
+    await Promise.race([feature.ready(), waited]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Creates the service (storage opened and migrated, development account ensured) without listening. */
 export async function createServer(options: CreateServerOptions = {}): Promise<GlossaServer> {
   const resolved = resolveOptions(options);
+  // The caches' ceiling, before any request (a glossary's upload reserves from it too).
+  configureMemoryBudget(resolved.memoryBudgetMb);
   const features = checkFeatures(options.features);
   const metrics = createMetrics();
   const postgres =
@@ -204,7 +224,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
       if (draining) throw new Error('the server is stopping');
       await storage.getSetting('glossa.ready');
       await redis?.ping();
-      await Promise.all(running.map((feature) => feature.ready?.()));
+      await Promise.all(running.map(featureReady));
     },
     urls: {
       paid: resolved.publicUrl ?? `http://${hostForUrl}:${resolved.port}`,

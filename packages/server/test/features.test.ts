@@ -85,4 +85,25 @@ describe('a feature plugged into the spine', () => {
     }
     expect(events).toEqual(['start', 'close']);
   });
+
+  it('/ready answers 503 while a feature loads (its ready() pending), 200 once it has loaded', async () => {
+    let loaded: () => void = () => {};
+    const loading = new Promise<void>((resolve) => {
+      loaded = resolve;
+    });
+    const slow: ServerFeature = {
+      name: 'slow-loader',
+      routes: [],
+      start: () => ({ ready: () => loading, close: async () => {} }),
+    };
+    const t = await startTestServer({ features: [slow] });
+    try {
+      const waiting = await t.call('/ready', { key: null });
+      expect([waiting.status, waiting.data.message]).toEqual([503, 'Not ready: a feature is still loading']);
+      loaded();
+      expect((await t.call('/ready', { key: null })).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -2,7 +2,7 @@
  * Issue 31, item 1: large glossaries within the limits stay bounded. Past `LARGE_GLOSSARY` entries, the
  * Apertium engine (real, Debian's apertium-eng-spa) is given only the entries the text may use, and terms
  * still inflect by lemma ("files" → "archivos") and match as written; a glossary whose compilation cannot
- * fit the memory budget gets 503 with Retry-After, and the server goes on serving.
+ * fit the memory budget is refused at upload with 503 and Retry-After, and the server goes on serving.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LARGE_GLOSSARY } from '../src/glossaries/candidates.js';
@@ -42,18 +42,27 @@ describe('a memory budget too small for a glossary', () => {
   });
   afterAll(() => t.close());
 
-  it('answers 503 with Retry-After for it, and serves the next request', async () => {
-    const id = await t.glossary('en', 'es', glossary(60_000, 'file\tarchivo'));
-    const refused = await t.translate({
+  it('refuses its upload with 503 and Retry-After (the budget holds from the start), and serves the next request', async () => {
+    const refused = await t.call('/v2/glossaries', {
+      json: {
+        name: 'g',
+        source_lang: 'en',
+        target_lang: 'es',
+        entries: glossary(60_000, 'file\tarchivo'),
+        entries_format: 'tsv',
+      },
+    });
+    expect(refused.status, refused.text).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(refused.data.message).toMatch(/more than this server's memory budget allows/);
+    const id = await t.glossary('en', 'es', 'file\tarchivo');
+    const next = await t.translate({
       text: ['The file.'],
       source_lang: 'EN',
       target_lang: 'ES',
       glossary_id: id,
     });
-    expect(refused.status, refused.text).toBe(503);
-    expect(refused.headers.get('retry-after')).toBe('60');
-    expect(refused.data.message).toMatch(/more than this server's memory budget allows/);
-    const next = await t.translate({ text: ['The file.'], source_lang: 'EN', target_lang: 'ES' });
     expect(next.status).toBe(200);
+    expect(next.data.translations[0].text).toBe('El archivo.');
   });
 });
