@@ -18,7 +18,6 @@ import {
   scriptOptionsOf,
 } from './components/extract.js';
 import {
-  type BuiltFiles,
   buildFingerprint,
   buildLocale,
   chunkOf,
@@ -30,7 +29,7 @@ import {
   vendorChunkConfig,
 } from './components/locale-builds.js';
 import { loadParser, parseChunk } from './components/script.js';
-import { canShare, type LocaleOutput, shareChunks } from './components/shared-chunks.js';
+import { type BuiltFiles, canShare, type LocaleOutput, shareChunks } from './components/shared-chunks.js';
 import { catalogPath, translateComponents } from './components/translate.js';
 import { createUnitCache, type UnitCache } from './components/unit-cache.js';
 import { basePath, type LinkOptions, outputPath } from './links.js';

@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { InlineConfig, PluginOption, ResolvedConfig, Rollup, UserConfig } from 'vite';
-import type { BuiltChunk } from './shared-chunks.js';
+import type { BuiltChunk, BuiltFiles } from './shared-chunks.js';
 
 export interface LocaleBuild {
   readonly locale: string;
@@ -26,9 +26,6 @@ export interface LocaleBuild {
 
 /** Set while a locale build runs; its glossa plugin instance reads it in its `config` hook. */
 export const localeBuilds = new AsyncLocalStorage<LocaleBuild>();
-
-/** A built file: text (chunks, pages, styles) or bytes. */
-export type BuiltFiles = Map<string, string | Uint8Array>;
 
 /** Builds `locale` in memory with the same config, and returns its files and its chunks. */
 export async function buildLocale(

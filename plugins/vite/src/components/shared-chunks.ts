@@ -12,9 +12,11 @@
  * shared chunks' file names written into it.
  */
 import { createHash } from 'node:crypto';
-import type { BuiltFiles } from './locale-builds.js';
 
 /** A built chunk: its file, its code, and which modules it is made of (its identity across builds). */
+/** A build's files by name: text (chunks, pages, styles) or bytes. */
+export type BuiltFiles = Map<string, string | Uint8Array>;
+
 export interface BuiltChunk {
   readonly fileName: string;
   readonly code: string;
