@@ -49,6 +49,16 @@ function numberedSegments(count: number): { source: string; translation: string 
 }
 
 const sync = (server: TestServer, body: unknown) => server.call('/v3/quality/evaluate', { json: body });
+/** Segments of 10,000 characters whose translations are ~2,000 short unknown words (an issue each). */
+function denseSegments(count: number): { source: string; translation: string }[] {
+  return Array.from({ length: count }, (_, segment) => ({
+    source: `The file ${segment} is saved. `.repeat(400).slice(0, 10_000),
+    translation: Array.from({ length: 2500 }, (_, word) => `q${word}x`)
+      .join(' ')
+      .slice(0, 10_000),
+  }));
+}
+
 const numbered = (count: number) => ({
   source_lang: 'en',
   target_lang: 'es',
@@ -263,14 +273,15 @@ describe('quality evaluation limits (time, heap)', () => {
   }, 180_000);
 
   it('a thread over its heap cap fails its evaluation alone; the next gets a new thread', async () => {
-    // Threads of 16 MiB of heap: a small evaluation fits, 60 (job) or 50 (synchronous) segments of 10,000
-    // characters do not.
-    const capped = await startWith({ quality: { threadHeapMb: 16 } });
+    // Threads of 24 MiB of heap: a small evaluation fits (it needs about 16 MiB; at a 16 MiB cap it failed now
+    // and then), 60 (job) or 50 (synchronous, near the body limit) segments of 10,000 characters dense with
+    // issues do not (50 fit in 48 MiB).
+    const capped = await startWith({ quality: { threadHeapMb: 24 } });
     try {
       const created = await capped.call('/v1/quality-evaluation', {
         json: {
           metadata: { source_language: 'en', target_language: 'es' },
-          segments: numberedSegments(60).map(({ source, translation }) => ({ source, target: translation })),
+          segments: denseSegments(60).map(({ source, translation }) => ({ source, target: translation })),
         },
       });
       const failed = await result(capped, created.data.poll_url);
@@ -283,7 +294,7 @@ describe('quality evaluation limits (time, heap)', () => {
             'The evaluation failed: Worker terminated due to reaching memory limit: JS heap out of memory',
         },
       });
-      const big = await sync(capped, numbered(50));
+      const big = await sync(capped, { ...numbered(0), segments: denseSegments(50) });
       expect(big.status).toBe(503);
       expect(big.data).toEqual({
         message:
@@ -366,7 +377,7 @@ describe('quality evaluation limits (time, heap)', () => {
       'quality.evaluationTimeoutSeconds: expected a number from 0.1 to 899, got 0',
     );
     expect(() => languageToolsFeature({ quality: { evaluationTimeoutSeconds: 900 } })).toThrow(RangeError);
-    expect(() => languageToolsFeature({ quality: { threadHeapMb: 8 } })).toThrow(
+    expect(() => languageToolsFeature({ quality: { threadHeapMb: 24 } })).toThrow(
       'quality.threadHeapMb: expected 0 (no cap) or an integer from 16 to 65536, got 8',
     );
     expect(() => languageToolsFeature({ quality: { syncConcurrency: 0 } })).toThrow(RangeError);
