@@ -377,7 +377,7 @@ describe('quality evaluation limits (time, heap)', () => {
       'quality.evaluationTimeoutSeconds: expected a number from 0.1 to 899, got 0',
     );
     expect(() => languageToolsFeature({ quality: { evaluationTimeoutSeconds: 900 } })).toThrow(RangeError);
-    expect(() => languageToolsFeature({ quality: { threadHeapMb: 24 } })).toThrow(
+    expect(() => languageToolsFeature({ quality: { threadHeapMb: 8 } })).toThrow(
       'quality.threadHeapMb: expected 0 (no cap) or an integer from 16 to 65536, got 8',
     );
     expect(() => languageToolsFeature({ quality: { syncConcurrency: 0 } })).toThrow(RangeError);
