@@ -73,7 +73,7 @@ export async function withAudio<T>(
 }
 
 /** Every file of job `id` in the job directory (its audio, results, an attempt's audio) removed. */
-export function forgetJobFiles(context: ServiceContext, id: string): void {
+function forgetJobFiles(context: ServiceContext, id: string): void {
   let names: string[];
   try {
     names = readdirSync(jobDir(context));
@@ -82,6 +82,14 @@ export function forgetJobFiles(context: ServiceContext, id: string): void {
   }
   for (const name of names)
     if (name === id || name.startsWith(`${id}.`)) rmSync(join(jobDir(context), name), { force: true });
+}
+
+/** A deleted job's record in `table` and its files removed (the runner's `forget`, for both kinds). */
+export async function forgetJob(context: ServiceContext, table: Table, id: string): Promise<void> {
+  forgetJobFiles(context, id);
+  const fleet = fleetVoice(context);
+  if (fleet) await (await fleet.store()).forget(table, id);
+  else voiceDatabase(context).prepare(`DELETE FROM ${table} WHERE id = ?`).run(id);
 }
 
 /**

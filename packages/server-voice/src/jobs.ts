@@ -33,7 +33,7 @@ import { fleetVoice } from './fleet-store.js';
 import {
   crashPoints,
   failureOf,
-  forgetJobFiles,
+  forgetJob,
   handOverLeft,
   type JobLog,
   minutesOf,
@@ -122,12 +122,7 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog): void {
         throw failureOf(error, job.signal, log, job.id);
       }
     },
-    async forget(job) {
-      forgetJobFiles(context, job.id);
-      const fleet = fleetVoice(context);
-      if (fleet) await (await fleet.store()).forget('voice_jobs', job.id);
-      else voiceDatabase(context).prepare('DELETE FROM voice_jobs WHERE id = ?').run(job.id);
-    },
+    forget: (job) => forgetJob(context, 'voice_jobs', job.id),
   };
   const queue = context.jobs.register(kind);
   queues.set(context, queue);

@@ -45,7 +45,7 @@ import {
 import { fleetVoice } from './fleet-store.js';
 import {
   crashPoints,
-  forgetJobFiles,
+  forgetJob,
   handOverLeft,
   type JobLog,
   minutesOf,
@@ -234,12 +234,7 @@ export function registerVoiceTranslateJobs(context: ServiceContext, log: JobLog)
         return targets.map(() => ({ status: 'failed' as const, error: message }));
       }
     },
-    async forget(job) {
-      forgetJobFiles(context, job.id);
-      const fleet = fleetVoice(context);
-      if (fleet) await (await fleet.store()).forget('voice_translate_jobs', job.id);
-      else voiceDatabase(context).prepare('DELETE FROM voice_translate_jobs WHERE id = ?').run(job.id);
-    },
+    forget: (job) => forgetJob(context, 'voice_translate_jobs', job.id),
   };
   const queue = context.jobs.register(kind);
   queues.set(context, queue);
