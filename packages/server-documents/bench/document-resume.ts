@@ -13,6 +13,7 @@ import { startServer, type TranslationEngine } from '@glossa/server';
 import Database from 'better-sqlite3';
 import { documentsFeature } from '../src/index.js';
 import { countingApertium } from '../test/counting-engine.js';
+import { waitUntilDone } from './wait-done.js';
 
 const DEV_KEY = 'bench-resume-dev-key-0123456789';
 const LINES = 3000;
@@ -64,18 +65,7 @@ async function run(keep: boolean): Promise<{ seconds: number; sentences: number;
     const counting = countingApertium();
     const began = performance.now();
     server = await start(dataDir, [counting.engine]);
-    const body = JSON.stringify({ document_key: ids.document_key });
-    for (;;) {
-      const reply = await fetch(`${server.url}/v2/document/${ids.document_id}`, {
-        method: 'POST',
-        body,
-        headers: { ...auth, 'content-type': 'application/json' },
-      });
-      const status = (await reply.json()) as { status: string; error_message?: string };
-      if (status.status === 'error') throw new Error(status.error_message);
-      if (status.status === 'done') break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await waitUntilDone(server.url, DEV_KEY, ids, 25);
     const seconds = (performance.now() - began) / 1000;
     await server.close();
     return { seconds, sentences: counting.texts(), kept: keep ? kept : 0 };

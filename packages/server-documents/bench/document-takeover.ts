@@ -17,6 +17,7 @@ import { startServer } from '@glossa/server';
 import Database from 'better-sqlite3';
 import { documentsFeature } from '../src/index.js';
 import { countingApertium } from '../test/counting-engine.js';
+import { waitUntilDone } from './wait-done.js';
 
 const DEV_KEY = 'bench-takeover-dev-key-012345678';
 const PAGES = 200;
@@ -121,18 +122,7 @@ async function run(resume: boolean) {
       features: [documentsFeature()],
     });
     try {
-      const body = JSON.stringify({ document_key: ids.document_key });
-      for (;;) {
-        const reply = await fetch(`${server.url}/v2/document/${ids.document_id}`, {
-          method: 'POST',
-          body,
-          headers: { ...auth, 'content-type': 'application/json' },
-        });
-        const status = (await reply.json()) as { status: string; error_message?: string };
-        if (status.status === 'error') throw new Error(status.error_message);
-        if (status.status === 'done') break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitUntilDone(server.url, DEV_KEY, ids);
       const seconds = (performance.now() - began) / 1000;
       // The job's own time: from the claim of the attempt that finished it to its completion (the runner's row).
       const job = sql(dataDir, 'glossa.sqlite', (db) =>
@@ -141,7 +131,7 @@ async function run(resume: boolean) {
       const jobSeconds = (Date.parse(job.updated_at) - Date.parse(job.claimed_at)) / 1000;
       const result = await fetch(`${server.url}/v2/document/${ids.document_id}/result`, {
         method: 'POST',
-        body,
+        body: JSON.stringify({ document_key: ids.document_key }),
         headers: { ...auth, 'content-type': 'application/json' },
       });
       const bytes = Buffer.from(await result.arrayBuffer());
