@@ -205,7 +205,9 @@ export function parseTsv(tsv: string): OcrReading {
     }
     const lines = blocks.get(key) ?? new Map<string, Word[]>();
     blocks.set(key, lines);
-    lines.set(word.line, [...(lines.get(word.line) ?? []), word]);
+    const line = lines.get(word.line);
+    if (line) line.push(word);
+    else lines.set(word.line, [word]);
   }
   const blockOf = (lines: readonly (readonly Word[])[]): OcrBlock => {
     const ocrLines = lines.map((line) => ({ ...union(line), words: line.map((word) => word.text) }));
