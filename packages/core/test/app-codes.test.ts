@@ -143,3 +143,46 @@ describe("ICU in Angular's dialect", () => {
     expect(() => extractIcu(message, 'k')).toThrow(/has no 'other' branch/);
   });
 });
+
+describe('plural categories of the target language', () => {
+  const message =
+    '{n, plural, =0 {no files} one {# file} other {# files}} and {p, selectordinal, other {#th}}';
+  const m = extractIcu(message, 'k');
+  const targets = new Map([
+    ['k/n.=0', 'brak plików'],
+    ['k/n.one', '<x id="1"/> plik'],
+    ['k/n.other', '<x id="1"/> plików'],
+    ['k', '<x id="1"/> i <x id="2"/>'],
+  ]);
+
+  it('a locale adds the categories it has and the source lacks, from `other`, after it', () => {
+    expect(m.rebuild(targets, { locale: 'pl' })).toBe(
+      '{n, plural, =0 {brak plików} one {# plik} other {# plików} few {# plików} many {# plików}} i ' +
+        '{p, selectordinal, other {#th}}',
+    );
+    // English ordinals have one/two/few; exact selectors (=0) are not categories.
+    expect(m.rebuild(new Map(), { locale: 'en' })).toBe(
+      '{n, plural, =0 {no files} one {# file} other {# files}} and ' +
+        '{p, selectordinal, other {#th} one {#th} two {#th} few {#th}}',
+    );
+  });
+
+  it('categories the source language has too are left out: its author chose the branches', () => {
+    expect(m.rebuild(new Map(), { locale: 'en-XA', sourceLocale: 'en' })).toBe(message);
+    expect(m.rebuild(targets, { locale: 'pl', sourceLocale: 'en' })).toContain(
+      'other {# plików} few {# plików} many {# plików}}',
+    );
+  });
+
+  it('without a locale, or with one that is not a language tag, the branches stay the source’s', () => {
+    expect(m.rebuild(targets)).toBe(
+      '{n, plural, =0 {brak plików} one {# plik} other {# plików}} i {p, selectordinal, other {#th}}',
+    );
+    expect(m.rebuild(targets, { locale: 'not a tag' })).toBe(m.rebuild(targets));
+  });
+
+  it('select has no categories to add', () => {
+    const select = extractIcu('{g, select, female {she} other {they}}', 'k');
+    expect(select.rebuild(new Map(), { locale: 'pl' })).toBe('{g, select, female {she} other {they}}');
+  });
+});

@@ -201,7 +201,7 @@ export function buildCatalog(
     const message = extraction.messages.get(key);
     if (message) {
       try {
-        return message.rebuild(targets);
+        return message.rebuild(targets, { locale: options.locale });
       } catch (error) {
         options.onProblem?.({
           locale: options.locale,

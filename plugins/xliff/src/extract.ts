@@ -8,6 +8,7 @@ import {
   inlinePlainText,
   type NotProseKind,
   notProse,
+  type RebuildOptions,
   type Segment,
   verifyCodes,
 } from '@glossa/core';
@@ -34,7 +35,10 @@ export interface PendingSegment {
   readonly codes: Readonly<Record<string, CodeMap>>;
   readonly notProse: readonly { readonly key: string; readonly kind: NotProseKind }[];
   /** The segment's target from its parts' targets (by part key), or why there is none. */
-  assemble(targets: ReadonlyMap<string, string>): { target: string } | { error: string };
+  assemble(
+    targets: ReadonlyMap<string, string>,
+    locale: string | undefined,
+  ): { target: string } | { error: string };
 }
 
 const isEmpty = (element: XmlElement | undefined) =>
@@ -76,7 +80,11 @@ export function pendingSegments(text: string): ReadResult & { pending: PendingSe
           parts,
           codes,
           notProse: skipped,
-          assemble: (targets) => assemble(segment.source, icu, all, targets),
+          assemble: (targets, locale) =>
+            assemble(segment.source, icu, all, targets, {
+              locale,
+              sourceLocale: read.document.sourceLanguage,
+            }),
         });
       }
   return { ...read, pending };
@@ -87,6 +95,7 @@ function assemble(
   icu: IcuUnit | undefined,
   all: readonly { key: string; source: string }[],
   targets: ReadonlyMap<string, string>,
+  languages: RebuildOptions,
 ): { target: string } | { error: string } {
   const own = new Map<string, string>();
   for (const part of all) {
@@ -98,7 +107,7 @@ function assemble(
     own.set(part.key, target);
   }
   if (!icu) return { target: own.get(all[0]!.key) ?? source };
-  return icu.rebuild(own);
+  return icu.rebuild(own, languages);
 }
 
 /**
@@ -116,7 +125,7 @@ export function extractXliff(text: string): XliffExtraction {
 
 /**
  * The targets an XLIFF file holds, by the keys `extractXliff` gives its segments: an ICU unit's target is
- * read branch by branch (a target whose ICU does not match its source's is left out).
+ * read branch by branch (a target that lacks one of its source's branches is left out).
  */
 export function readXliffTargets(text: string): Map<string, string> {
   const targets = new Map<string, string>();
@@ -130,10 +139,10 @@ export function readXliffTargets(text: string): Map<string, string> {
           targets.set(key, segment.target);
           return;
         }
-        const target = splitIcu(segment.target, key, icu);
-        const keys = (u: IcuUnit) => u.parts.map((p) => p.key).join('\n');
-        if (!target || keys(target) !== keys(icu)) return;
-        for (const part of target.parts) targets.set(part.key, part.source);
+        // Branches the target's language adds (Polish `few`, `many`) are its own; the source's are read.
+        const target = new Map(splitIcu(segment.target, key, icu)?.parts.map((p) => [p.key, p.source]));
+        if (!icu.parts.every((p) => target.has(p.key))) return;
+        for (const part of icu.parts) targets.set(part.key, target.get(part.key)!);
       });
   return targets;
 }

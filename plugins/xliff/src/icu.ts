@@ -13,6 +13,7 @@ import {
   type InlineCode,
   type InlineToken,
   parseInline,
+  type RebuildOptions,
   serializeInline,
   verifyCodes,
 } from '@glossa/core';
@@ -28,8 +29,14 @@ export interface IcuPart {
 export interface IcuUnit {
   /** The parts with words, in order: the text around the message (when it has words) and every branch. */
   readonly parts: readonly IcuPart[];
-  /** The unit's inline XML with each part replaced by its target, or why it cannot be built. */
-  rebuild(targets: ReadonlyMap<string, string>): { target: string } | { error: string };
+  /**
+   * The unit's inline XML with each part replaced by its target, or why it cannot be built. With the
+   * target's locale, plurals gain the categories it has and the source lacks (from the `other` branch).
+   */
+  rebuild(
+    targets: ReadonlyMap<string, string>,
+    languages?: RebuildOptions,
+  ): { target: string } | { error: string };
 }
 
 const HEAD = /\{\s*[\w.]+\s*,\s*(?:plural|select|selectordinal)\s*,/;
@@ -105,7 +112,7 @@ export function splitIcu(inline: string, key: string, like?: IcuUnit): IcuUnit |
   });
   const unit: IcuUnit = {
     parts,
-    rebuild(targets) {
+    rebuild(targets, languages) {
       const own = new Map<string, string>();
       for (const part of parts) {
         const target = targets.get(part.key);
@@ -122,17 +129,21 @@ export function splitIcu(inline: string, key: string, like?: IcuUnit): IcuUnit |
         }
         own.set(part.key, serializeInline(mapped));
       }
-      const rebuilt = extraction.rebuild(own);
-      let out = '';
-      let at = 0;
-      for (const m of rebuilt.matchAll(TAG)) {
-        out += escapeInlineText(rebuilt.slice(at, m.index));
-        const token = tokens[Number(m[1] ?? m[2] ?? m[3])];
-        if (!token || token.type === 'text') return { error: `ICU message ${key}: a code it does not have` };
-        out += m[3] === undefined ? serializeInline([token]) : '</g>';
-        at = m.index + m[0].length;
-      }
-      out += escapeInlineText(rebuilt.slice(at));
+      // The message back in inline XML: each synthetic tag becomes the XLIFF code it stands for.
+      const toInline = (rebuilt: string): string | undefined => {
+        let out = '';
+        let at = 0;
+        for (const m of rebuilt.matchAll(TAG)) {
+          out += escapeInlineText(rebuilt.slice(at, m.index));
+          const token = tokens[Number(m[1] ?? m[2] ?? m[3])];
+          if (!token || token.type === 'text') return undefined;
+          out += m[3] === undefined ? serializeInline([token]) : '</g>';
+          at = m.index + m[0].length;
+        }
+        return out + escapeInlineText(rebuilt.slice(at));
+      };
+      const out = toInline(extraction.rebuild(own));
+      if (out === undefined) return { error: `ICU message ${key}: a code it does not have` };
       // A brace or keyword a translation put into a branch would change the message: read it again.
       const again = splitIcu(out, key, unit);
       const same =
@@ -142,7 +153,8 @@ export function splitIcu(inline: string, key: string, like?: IcuUnit): IcuUnit |
           (p, i) => p.key === parts[i]!.key && verifyCodes(parts[i]!.source, p.source) === undefined,
         );
       if (!same) return { error: `ICU message ${key}: a translation changed its syntax` };
-      return { target: out };
+      if (languages?.locale === undefined) return { target: out };
+      return { target: toInline(extraction.rebuild(own, languages)) ?? out };
     },
   };
   icuIds.set(unit, table);

@@ -104,7 +104,20 @@ export function readInline(
         continue;
       }
       if (['x', 'ph', 'it', 'bx', 'ex', 'bpt', 'ept', 'sc', 'ec'].includes(name)) {
-        const id = claim(standaloneId(item), item);
+        // Angular writes one placeholder in several ICU branches with one id (`<x id="INTERPOLATION"/>`
+        // in `one` and in `other`): the same element again is a code of its own, `INTERPOLATION~2`,
+        // written back as the same element.
+        const first = standaloneId(item);
+        if (first !== undefined && markup[first]?.kind === 'x' && markup[first].open === raw(item)) {
+          let n = 2;
+          while (used.has(`${first}~${n}`)) n++;
+          const id = claim(`${first}~${n}`, item);
+          if (codes[first]) codes[id] = codes[first];
+          markup[id] = markup[first];
+          xml += `<x id="${id}"/>`;
+          continue;
+        }
+        const id = claim(first, item);
         const native =
           ['ph', 'it', 'bpt', 'ept'].includes(name) && item.children.length > 0
             ? textOf(item)

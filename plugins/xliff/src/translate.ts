@@ -79,7 +79,7 @@ export async function translateXliff(
   const kept: { key: string; reason: string }[] = [];
   const marksByUnit = new Map<XmlElement, string[]>();
   pending.forEach(({ key, place, assemble }) => {
-    const assembled = assemble(byKey);
+    const assembled = assemble(byKey, document.targetLanguage ?? options.targetLanguage);
     if ('error' in assembled) {
       kept.push({ key, reason: assembled.error });
       return;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createPseudoTranslator, createTranslationRun } from '@glossa/core';
 import { describe, expect, it } from 'vitest';
+import xliff12ToJs from 'xliff/xliff12ToJs';
 import { extractXliff, parseXliff, readXliffTargets, translateXliff } from '../src/index.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./angular-icu/${name}`, import.meta.url), 'utf8');
@@ -161,5 +162,40 @@ describe('units that are not prose', () => {
     expect(result.xliff).toContain('<target state="translated">https://example.com/docs/#anchor</target>');
     expect(result.xliff).toContain('<target state="translated">:root { --accent: #007bff; }</target>');
     expect(result.xliff).toContain('<target state="translated">¡Hello world!</target>');
+  });
+});
+
+describe('a target language with more plural categories than the source', () => {
+  const xliff = `<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file original="f" source-language="en" target-language="pl"><body>
+<trans-unit id="n"><source>{VAR_PLURAL, plural, =0 {none} one {<x id="INTERPOLATION"/> file} other {<x id="INTERPOLATION"/> files}}</source></trans-unit>
+</body></file></xliff>`;
+
+  it("one placeholder in several branches (as Angular writes it) is a code of each branch's own", () => {
+    expect(extractXliff(xliff).segments.map((s) => [s.key, s.source])).toEqual([
+      ['n/VAR_PLURAL.=0', 'none'],
+      ['n/VAR_PLURAL.one', '<x id="INTERPOLATION"/> file'],
+      ['n/VAR_PLURAL.other', '<x id="INTERPOLATION~2"/> files'],
+    ]);
+  });
+
+  it('gets each of its categories, from the `other` translation, and its targets read back by branch', async () => {
+    const result = await translateXliff(xliff, {
+      translate: async (segments) => segments.map((s) => s.source.replace(/files?|none/, (w) => `[${w}]`)),
+    });
+    expect(result.kept).toEqual([]);
+    expect(result.xliff).toContain(
+      '<target state="translated">{VAR_PLURAL, plural, =0 {[none]} one {<x id="INTERPOLATION"/> [file]} ' +
+        'other {<x id="INTERPOLATION"/> [files]} few {<x id="INTERPOLATION"/> [files]} ' +
+        'many {<x id="INTERPOLATION"/> [files]}}</target>',
+    );
+    expect([...readXliffTargets(result.xliff)]).toEqual([
+      ['n/VAR_PLURAL.=0', '[none]'],
+      ['n/VAR_PLURAL.one', '<x id="INTERPOLATION"/> [file]'],
+      ['n/VAR_PLURAL.other', '<x id="INTERPOLATION~2"/> [files]'],
+    ]);
+    // The `xliff` library reads the written file: the unit's target has the five branches.
+    const js = await xliff12ToJs(result.xliff);
+    const target = JSON.stringify(js.resources.f?.n?.target);
+    expect(target.match(/\b(one|other|few|many) \{/g)).toEqual(['one {', 'other {', 'few {', 'many {']);
   });
 });

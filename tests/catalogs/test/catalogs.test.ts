@@ -122,19 +122,29 @@ async function i18nextChecker(app: App, source: Catalog, locale: string, target:
 // ---- intl-messageformat (FormatJS, next-intl, Angular ICU) --------------------------------------------
 
 type IcuAst = ReturnType<IntlMessageFormat['getAst']>;
-function canonicalIcu(nodes: IcuAst): string {
+/**
+ * The arguments, tags and branches of a message, order aside. A plural is read with the categories of
+ * `locale` it lacks added as copies of its `other` branch: the target gains them (Spanish `many`), and
+ * reading both sides so makes them compare equal when the added branches mirror `other`.
+ */
+function canonicalIcu(nodes: IcuAst, locale: string): string {
   const items: string[] = [];
   for (const n of nodes as unknown as Record<string, unknown>[]) {
     const type = n['type'] as number;
     if (type === 0) continue; // literal text
     if (type === 7) items.push('#');
     else if (type === 5 || type === 6) {
-      const options = n['options'] as Record<string, { value: IcuAst }>;
+      const options = { ...(n['options'] as Record<string, { value: IcuAst }>) };
+      if (type === 6) {
+        const rules = new Intl.PluralRules(locale, { type: n['pluralType'] as Intl.PluralRuleType });
+        for (const category of rules.resolvedOptions().pluralCategories)
+          options[category] ??= options['other']!;
+      }
       const branches = Object.keys(options)
         .sort()
-        .map((k) => `${k}(${canonicalIcu(options[k]!.value)})`);
+        .map((k) => `${k}(${canonicalIcu(options[k]!.value, locale)})`);
       items.push(`${type === 5 ? 'select' : 'plural'}:${n['value']}{${branches.join(',')}}`);
-    } else if (type === 8) items.push(`<${n['value']}>(${canonicalIcu(n['children'] as IcuAst)})`);
+    } else if (type === 8) items.push(`<${n['value']}>(${canonicalIcu(n['children'] as IcuAst, locale)})`);
     else items.push(`${type}:${n['value']}:${JSON.stringify(n['style'] ?? null)}`);
   }
   return items.sort().join(',');
@@ -143,14 +153,14 @@ function canonicalIcu(nodes: IcuAst): string {
 function icuProblem(source: string, target: string, locale: string): string | undefined {
   let a: string;
   let b: string;
+  const language = locale === 'en-XA' ? 'en' : locale;
   try {
-    a = canonicalIcu(new IntlMessageFormat(source, 'en').getAst());
+    a = canonicalIcu(new IntlMessageFormat(source, 'en').getAst(), language);
   } catch (error) {
     return `source does not parse: ${(error as Error).message}`;
   }
   try {
-    const format = new IntlMessageFormat(target, locale === 'en-XA' ? 'en' : locale);
-    b = canonicalIcu(format.getAst());
+    b = canonicalIcu(new IntlMessageFormat(target, language).getAst(), language);
   } catch (error) {
     return `target does not parse: ${(error as Error).message}`;
   }

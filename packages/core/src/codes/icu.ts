@@ -187,8 +187,20 @@ export interface IcuSegment {
 export interface IcuExtraction {
   /** One segment per text run that has words: the top level and every branch, in order. */
   readonly segments: readonly IcuSegment[];
-  /** The message with each segment replaced by its target (missing targets keep the source). */
-  rebuild(targets: ReadonlyMap<string, string>): string;
+  /**
+   * The message with each segment replaced by its target (missing targets keep the source). With a
+   * `locale`, each `plural`/`selectordinal` also gets the categories that locale has and neither the
+   * message nor its source language has (Polish `few` and `many` for English `one`/`other`), each holding
+   * the `other` branch's translation, for a reviewer to refine.
+   */
+  rebuild(targets: ReadonlyMap<string, string>, options?: RebuildOptions): string;
+}
+
+export interface RebuildOptions {
+  /** The target's locale (BCP 47), for its plural categories. */
+  readonly locale?: string | undefined;
+  /** The source's locale: categories it has too were left out by the message's author on purpose. */
+  readonly sourceLocale?: string | undefined;
 }
 
 /** Escapes literal text for ICU output with the minimal apostrophe quoting (Angular's dialect has none). */
@@ -213,7 +225,31 @@ function escapeIcuText(
   return out;
 }
 
-type Builder = (targets: ReadonlyMap<string, string>) => string;
+type Builder = (targets: ReadonlyMap<string, string>, options: RebuildOptions) => string;
+
+const CATEGORIES = ['zero', 'one', 'two', 'few', 'many', 'other'];
+
+/** The plural categories of `locale` (none when it is not a BCP 47 tag). */
+function categories(locale: string, ordinal: boolean): string[] {
+  try {
+    const rules = new Intl.PluralRules(locale, { type: ordinal ? 'ordinal' : 'cardinal' });
+    return rules.resolvedOptions().pluralCategories as string[];
+  } catch {
+    return [];
+  }
+}
+
+/** The categories the target locale has and neither the message's selectors nor its source locale has. */
+function missingCategories(
+  options: RebuildOptions,
+  ordinal: boolean,
+  selectors: readonly string[],
+): string[] {
+  if (options.locale === undefined) return [];
+  const target = categories(options.locale, ordinal);
+  const source = options.sourceLocale === undefined ? [] : categories(options.sourceLocale, ordinal);
+  return CATEGORIES.filter((c) => target.includes(c) && !source.includes(c) && !selectors.includes(c));
+}
 
 export interface IcuOptions {
   /**
@@ -261,13 +297,33 @@ export function extractIcu(message: string, key: string, options: IcuOptions = {
         if (node.type === 'branching') {
           const plural = inPlural || node.kind !== 'select';
           const branches = node.options.map((o) => ({
+            selector: o.selector,
             lead: o.lead,
             build: level(o.nodes, `${path}/${node.name}.${o.selector}`, plural),
           }));
-          builders.set(
-            id,
-            (t) => node.head + branches.map((b) => `${b.lead}{${b.build(t)}}`).join('') + node.tail,
-          );
+          builders.set(id, (t, options) => {
+            const added =
+              node.kind === 'select'
+                ? []
+                : missingCategories(
+                    options,
+                    node.kind === 'selectordinal',
+                    branches.map((b) => b.selector),
+                  );
+            return (
+              node.head +
+              branches
+                .map((b) => {
+                  const own = `${b.lead}{${b.build(t, options)}}`;
+                  if (b.selector !== 'other' || added.length === 0) return own;
+                  // After `other`, so the source's branches keep their order (and their codes' ids).
+                  const extra = added.map((c) => `${b.lead.replace('other', c)}{${b.build(t, options)}}`);
+                  return own + extra.join('');
+                })
+                .join('') +
+              node.tail
+            );
+          });
           codes[id] = { kind: 'x', text: `{${node.name}}` };
         } else {
           codes[id] = { kind: 'x', text: node.type === 'pound' ? '#' : node.raw };
@@ -276,9 +332,9 @@ export function extractIcu(message: string, key: string, options: IcuOptions = {
     };
     emit(list);
     if (words) segments.splice(at, 0, { key: path, source, codes });
-    const raw = (id: string, targets: ReadonlyMap<string, string>) =>
-      builders.get(id)?.(targets) ?? codes[id]?.text ?? '';
-    return (targets) => {
+    const raw = (id: string, targets: ReadonlyMap<string, string>, options: RebuildOptions) =>
+      builders.get(id)?.(targets, options) ?? codes[id]?.text ?? '';
+    return (targets, options) => {
       const target = words ? (targets.get(path) ?? source) : source;
       if (target === source) {
         // Unchanged: keep the original bytes (quoting as written), codes numbered as in `emit`.
@@ -288,7 +344,7 @@ export function extractIcu(message: string, key: string, options: IcuOptions = {
             .map((n) => {
               if (n.type === 'text') return n.raw;
               const code = String(++id);
-              if (n.type !== 'tag') return raw(code, targets);
+              if (n.type !== 'tag') return raw(code, targets, options);
               return n.children === null ? n.open : n.open + original(n.children) + n.close;
             })
             .join('');
@@ -298,7 +354,7 @@ export function extractIcu(message: string, key: string, options: IcuOptions = {
       const open: string[] = [];
       return tokens
         .map((t, i) => {
-          if (t.type === 'x') return raw(t.id, targets);
+          if (t.type === 'x') return raw(t.id, targets, options);
           if (t.type === 'open') {
             open.push(t.id);
             return codes[t.id]?.open ?? '';
@@ -307,7 +363,7 @@ export function extractIcu(message: string, key: string, options: IcuOptions = {
           const after = tokens[i + 1];
           const nextChar =
             after?.type === 'x'
-              ? raw(after.id, targets)[0]
+              ? raw(after.id, targets, options)[0]
               : after?.type === 'open' || after?.type === 'close'
                 ? '<'
                 : undefined;
@@ -318,5 +374,5 @@ export function extractIcu(message: string, key: string, options: IcuOptions = {
   };
 
   const build = level(nodes, key, false);
-  return { segments, rebuild: build };
+  return { segments, rebuild: (targets, options = {}) => build(targets, options) };
 }
