@@ -40,6 +40,7 @@ const TOP_LEVEL = new Set([
   'files',
   'out',
   'glossaries',
+  'doNotTranslate',
   'memories',
   'styleLists',
   'cache',
@@ -223,6 +224,10 @@ export function resolveConfig(
                   : list(ctx, `${f}.targetLocales`, g.targetLocales, (l, lf) => lang(ctx, lf, l)),
             };
           }),
+    doNotTranslate:
+      c.doNotTranslate === undefined
+        ? []
+        : list(ctx, 'doNotTranslate', c.doNotTranslate, (v, f) => str(ctx, f, v)),
     memories:
       c.memories === undefined
         ? []

@@ -76,6 +76,11 @@ export interface GlossaConfig {
     | string
     | { readonly file: string; readonly targetLocales?: readonly string[] }
   )[];
+  /**
+   * Terms never translated, in every locale (pseudo-locales included): brand and product names,
+   * keyboard shortcuts. Whole words, case-sensitive.
+   */
+  readonly doNotTranslate?: readonly string[];
   /** Translation memories (TMX). `threshold`: minimum fuzzy match, percent. */
   readonly memories?: readonly (
     | string
@@ -149,6 +154,7 @@ export interface ResolvedConfig {
   readonly files: readonly ResolvedFiles[];
   readonly out: string;
   readonly glossaries: readonly { readonly file: string; readonly targetLocales: readonly string[] }[];
+  readonly doNotTranslate: readonly string[];
   readonly memories: readonly {
     readonly file: string;
     readonly targetLocales: readonly string[];

@@ -11,6 +11,7 @@ export * from './codes/encode.js';
 export * from './codes/finders.js';
 export * from './codes/icu.js';
 export * from './codes/inline.js';
+export * from './codes/keep.js';
 export * from './codes/not-prose.js';
 export * from './codes/vue.js';
 export * from './config.js';

@@ -6,6 +6,7 @@
 import type { Batcher, BatchItem, RequestRecord } from './batcher.js';
 import { followCase } from './codes/case.js';
 import { flattenPairs, restorePairs, verifyCodes } from './codes/inline.js';
+import { restoreTerms } from './codes/keep.js';
 import type { RunFailure } from './report.js';
 import type { RunSegment } from './segment.js';
 import { optionsKey } from './translator.js';
@@ -14,7 +15,18 @@ export interface Pending {
   readonly locale: string;
   readonly segment: RunSegment;
   readonly cacheKey: string;
+  /** What is sent: the segment's source, with kept terms as codes (`keptTerms`). */
   readonly item: BatchItem;
+  /** The kept terms the item's codes stand for (`protectTerms`), when any occur. */
+  readonly keptTerms?: readonly string[];
+}
+
+/** An answer checked against its segment: kept terms back, codes verified; the target or the problem. */
+function check(p: Pending, text: string): { target: string } | { error: string } {
+  const restored = p.keptTerms ? restoreTerms(text, p.keptTerms) : { target: text };
+  if ('error' in restored) return restored;
+  const problem = verifyCodes(p.segment.source, restored.target);
+  return problem === undefined ? restored : { error: problem };
 }
 
 export interface WaveOutcome {
@@ -79,15 +91,15 @@ export async function translateWave(batcher: Batcher, wave: readonly Pending[]):
       failures.push(failureOf(p, r.error.message));
       return;
     }
-    const problem = verifyCodes(p.segment.source, r.text);
-    if (problem === undefined) good.set(p, followCase(p.segment.source, r.text, p.locale));
-    else retry.push({ p, reason: problem });
+    const checked = check(p, r.text);
+    if ('target' in checked) good.set(p, followCase(p.segment.source, checked.target, p.locale));
+    else retry.push({ p, reason: checked.error });
   });
   if (retry.length === 0) {
     return { good, failures, retried: 0, requests: first.requests, billedCharacters: first.billedCharacters };
   }
   const second = await batcher.translate(
-    retry.map(({ p }) => ({ ...p.item, text: flattenPairs(p.segment.source) })),
+    retry.map(({ p }) => ({ ...p.item, text: flattenPairs(p.item.text) })),
   );
   retry.forEach(({ p, reason }, i) => {
     const r = second.results[i]!;
@@ -96,10 +108,9 @@ export async function translateWave(batcher: Batcher, wave: readonly Pending[]):
       return;
     }
     const restored = restorePairs(r.text);
-    const problem = 'error' in restored ? restored.error : verifyCodes(p.segment.source, restored.target);
-    if (problem === undefined && 'target' in restored)
-      good.set(p, followCase(p.segment.source, restored.target, p.locale));
-    else failures.push(failureOf(p, `${reason}; after the second encoding: ${problem}`));
+    const checked = 'error' in restored ? restored : check(p, restored.target);
+    if ('target' in checked) good.set(p, followCase(p.segment.source, checked.target, p.locale));
+    else failures.push(failureOf(p, `${reason}; after the second encoding: ${checked.error}`));
   });
   return {
     good,

@@ -7,6 +7,7 @@ import { MAX_TRANSLATE_REQUEST_BYTES } from '@glossa/protocol';
 import { createBatcher } from './batcher.js';
 import { type CacheKeyParts, cacheKeyer } from './cache/key.js';
 import type { TranslationCache } from './cache/translation-cache.js';
+import { keptTermsMatcher, protectTerms } from './codes/keep.js';
 import type { TranslationLock } from './lock.js';
 import type { QaCheck, QaFinding, RunEstimate, RunEvent, RunFailure, RunReport } from './report.js';
 import { checkSources, hasWords, overLength } from './run-checks.js';
@@ -23,6 +24,11 @@ export interface TranslationRunOptions {
   readonly requestOptions?: Omit<TranslationRequestOptions, 'targetLang' | 'sourceLang' | 'context'>;
   /** What the request ids stand for, for the cache key (glossary content hash, memory/style versions, engine). */
   readonly cacheKeyParts?: Pick<CacheKeyParts, 'glossaryHash' | 'memory' | 'styleList' | 'engineFingerprint'>;
+  /**
+   * Terms never translated, in any locale (pseudo included): brand and product names, shortcuts. Whole
+   * words, case-sensitive; each is sent as a code and comes back as it is.
+   */
+  readonly doNotTranslate?: readonly string[];
   readonly cache?: TranslationCache;
   readonly lock?: TranslationLock;
   readonly concurrency?: number;
@@ -66,6 +72,7 @@ export function createTranslationRun(options: TranslationRunOptions) {
     );
   }
   const emit = (event: RunEvent) => options.onEvent?.(event);
+  const keepMatcher = keptTermsMatcher(options.doNotTranslate);
 
   // One options object per locale and context, shared by all its segments (100,000 segments, few contexts).
   const requestCache = new Map<string, TranslationRequestOptions>();
@@ -141,13 +148,25 @@ export function createTranslationRun(options: TranslationRunOptions) {
           out.set(segment.key, target!);
           if (state === 'current') unchanged++;
           else humanEdits++;
-        } else if (!hasWords(segment.source)) {
-          out.set(segment.key, segment.source); // nothing to translate: only codes, punctuation, spaces
-          resolved.push([locale, segment, segment.source]);
-          unchanged++;
         } else {
-          const item = { text: segment.source, options: requestFor(segment, locale) };
-          pending.push({ locale, segment, cacheKey: keyerFor(item.options)(segment.source), item });
+          const kept = keepMatcher ? protectTerms(segment.source, keepMatcher) : undefined;
+          const text = kept?.text ?? segment.source;
+          if (!hasWords(text)) {
+            // Nothing to translate: only codes, kept terms, punctuation, spaces.
+            out.set(segment.key, segment.source);
+            resolved.push([locale, segment, segment.source]);
+            unchanged++;
+            continue;
+          }
+          const item = { text, options: requestFor(segment, locale) };
+          // Keyed by what is sent, so adding or removing a kept term re-translates exactly its segments.
+          pending.push({
+            locale,
+            segment,
+            cacheKey: keyerFor(item.options)(text),
+            item,
+            ...(kept !== undefined && kept.terms.length > 0 && { keptTerms: kept.terms }),
+          });
         }
       }
     }

@@ -93,6 +93,12 @@ describe('loadConfig', () => {
       dialect: 'vitepress',
       frontmatter: ['title', 'hero.tagline'],
     });
+    await writeFile(file, '{"doNotTranslate": ["TailAdmin", ""]}');
+    await expect(loadConfig({ cwd: root, env: {} })).rejects.toThrow(
+      /`doNotTranslate\[1\]` must be a non-empty string/,
+    );
+    await writeFile(file, '{"doNotTranslate": ["TailAdmin", "K"]}');
+    expect((await loadConfig({ cwd: root, env: {} })).doNotTranslate).toEqual(['TailAdmin', 'K']);
     await writeFile(file, '{ nope');
     await expect(loadConfig({ cwd: root, env: {} })).rejects.toThrow(/glossa.config.json: not valid JSON/);
     await expect(loadConfig({ cwd: root, configFile: 'missing.json', env: {} })).rejects.toThrow(/not found/);

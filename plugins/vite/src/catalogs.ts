@@ -46,6 +46,7 @@ export async function emitCatalogs(options: CatalogOptions, ctx: EmitContext): P
     sourceLang,
     locales,
     ctx.localize.requestOptions ?? {},
+    ctx.localize.doNotTranslate ?? [],
   ];
   // Per file, per locale (source language included): the emitted text; from the result cache if unchanged.
   const texts = await Promise.all(sources.map((s) => session.results?.get(materialOf(s))));
@@ -60,6 +61,7 @@ export async function emitCatalogs(options: CatalogOptions, ctx: EmitContext): P
       sourceLang,
       targetLangs: locales,
       ...(ctx.localize.requestOptions && { requestOptions: ctx.localize.requestOptions }),
+      ...(ctx.localize.doNotTranslate && { doNotTranslate: ctx.localize.doNotTranslate }),
       ...(ctx.localize.onEvent && { onEvent: ctx.localize.onEvent }),
     });
     const { targets, report } = await run.translate({ segments: catalogs.flatMap((c) => c.segments) });

@@ -31,6 +31,8 @@ export interface LocalizeOptions {
   readonly locales: readonly string[];
   readonly cacheOnly: boolean;
   readonly requestOptions?: TranslationRunOptions['requestOptions'];
+  /** Terms never translated, in any locale (the config's `doNotTranslate`). */
+  readonly doNotTranslate?: readonly string[];
   readonly onEvent?: (event: RunEvent) => void;
   /** Absolute links to localized pages, pointed at the same locale's page. Default: left as written. */
   readonly links?: LinkOptions;
@@ -57,6 +59,7 @@ export async function localizePages(pages: readonly Page[], options: LocalizeOpt
     options.sourceLang,
     options.locales,
     options.requestOptions ?? {},
+    options.doNotTranslate ?? [],
     options.links?.id ?? null,
   ];
   const cached = await Promise.all(pages.map((page) => results?.get(materialOf(page))));
@@ -79,6 +82,7 @@ export async function localizePages(pages: readonly Page[], options: LocalizeOpt
     sourceLang: options.sourceLang,
     targetLangs: options.locales,
     ...(options.requestOptions && { requestOptions: options.requestOptions }),
+    ...(options.doNotTranslate && { doNotTranslate: options.doNotTranslate }),
     ...(options.onEvent && { onEvent: options.onEvent }),
   });
   const { targets, report } = await run.translate({ segments });

@@ -58,6 +58,11 @@ export interface GlossaViteOptions {
   readonly lock?: string | false;
   readonly service?: GlossaConfig['service'];
   readonly translation?: GlossaConfig['translation'];
+  /**
+   * Terms never translated, in every locale (pseudo-locales included): brand and product names, keyboard
+   * shortcuts. Whole words, case-sensitive. Default: the config's `doNotTranslate`.
+   */
+  readonly doNotTranslate?: readonly string[];
 }
 
 export async function resolveGlossaConfig(options: GlossaViteOptions, root: string): Promise<ResolvedConfig> {
@@ -68,6 +73,7 @@ export async function resolveGlossaConfig(options: GlossaViteOptions, root: stri
     ...(options.lock !== undefined && { lock: options.lock }),
     ...(options.service !== undefined && { service: options.service }),
     ...(options.translation !== undefined && { translation: options.translation }),
+    ...(options.doNotTranslate !== undefined && { doNotTranslate: options.doNotTranslate }),
   };
   const configFile = options.configFile ?? findConfigFile(root);
   return configFile === undefined || configFile === false

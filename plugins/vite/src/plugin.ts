@@ -100,6 +100,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     cacheOnly,
     onEvent,
     requestOptions: requestOptionsOf(glossa),
+    doNotTranslate: glossa.doNotTranslate,
     ...(links && { links }),
   });
 
@@ -426,6 +427,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
       catalogDir: catalogDir(),
       lockPath: glossa.lock,
       requestOptions: requestOptionsOf(glossa),
+      doNotTranslate: glossa.doNotTranslate,
       onEvent,
     };
   }
@@ -471,6 +473,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
       output,
       pages.map((p) => [p.path, p.html]),
       requestOptionsOf(glossa),
+      glossa.doNotTranslate,
       { shareChunks: options.shareChunks !== false },
     ];
     let outputs = await session.results?.get(material);

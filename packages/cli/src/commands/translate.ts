@@ -118,6 +118,7 @@ function runFor(
       ...(fingerprint !== undefined && { engineFingerprint: fingerprint }),
     },
     ...(project.lock && { lock: project.lock }),
+    ...(project.config.doNotTranslate.length > 0 && { doNotTranslate: project.config.doNotTranslate }),
     ...extra,
   });
 }

@@ -32,6 +32,8 @@ export interface ComponentRunOptions {
   /** Absolute path of the lock; none: human edits cannot be told from machine output (all are kept). */
   readonly lockPath: string | undefined;
   readonly requestOptions?: TranslationRunOptions['requestOptions'];
+  /** Terms never translated, in any locale (the config's `doNotTranslate`). */
+  readonly doNotTranslate?: readonly string[];
   readonly onEvent?: (event: RunEvent) => void;
   /** Write the catalogs and the lock (builds); the dev server reads only. Default true. */
   readonly write?: boolean;
@@ -79,6 +81,7 @@ export async function translateComponents(
     targetLangs: options.locales,
     ...(lock && options.write !== false && { lock }),
     ...(options.requestOptions && { requestOptions: options.requestOptions }),
+    ...(options.doNotTranslate && { doNotTranslate: options.doNotTranslate }),
     ...(options.onEvent && { onEvent: options.onEvent }),
   });
   const { targets, report } = await run.translate({ segments, existingTargets });
