@@ -243,4 +243,16 @@ describe('components', () => {
     }
     expect(await readdir(join(app, 'catalogs'))).toEqual(['en-XA.json']);
   });
+
+  it('doNotTranslate keeps its terms in every locale, the pseudo-locale included', async () => {
+    const options = {
+      doNotTranslate: ['shop'],
+      lock: join(dir, 'dnt.lock'),
+      components: { catalogDir: 'catalogs-dnt' },
+    };
+    await build(config(options, 'dist-dnt', logger().log));
+    const html = await render('dist-dnt', 'en-XA/index.html');
+    expect(html).toMatch(/<h1>\[Ŵé+ļçö+ɱé+ ţö+ ţĥé+ shop\]<\/h1>/);
+    expect(html).toMatch(/<input placeholder="\[Šé+åå*ŕçĥ ţĥé+ shop\]">/);
+  });
 });
