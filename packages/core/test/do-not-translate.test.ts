@@ -54,8 +54,11 @@ describe('doNotTranslate', () => {
   it('an answer that loses a kept term is retried, then reported as a failure with the term named', async () => {
     const dropping: Translator = {
       translateText: async (texts) =>
-        texts.map((t) => ({ text: t.replace(/<x id="glossa-keep-\d+"\/>/g, '') })),
-    } as Translator;
+        texts.map((t) => ({
+          detected_source_language: 'EN',
+          text: t.replace(/<x id="glossa-keep-\d+"\/>/g, ''),
+        })),
+    };
     const run = createTranslationRun({
       translator: dropping,
       targetLangs: ['es'],
