@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createTranslationRun, recordingCache } from '@glossa/core';
-import { buildCatalog, type Catalog, extractCatalog } from '@glossa/i18next';
+import { buildCatalog, type Catalog, extractCatalog, type MessageSyntax } from '@glossa/i18next';
 import { MissingTranslationsError } from './errors.js';
 import type { LocalizeOptions } from './localize.js';
 
@@ -16,6 +16,11 @@ export interface CatalogOptions {
   readonly source: string;
   /** Folder in the build output. Default `locales`. */
   readonly outDir?: string;
+  /**
+   * The values' message syntax: `i18next`, `icu` (i18next-icu, FormatJS, next-intl) or `vue` (vue-i18n).
+   * Default `'auto'`: detected per file from its values.
+   */
+  readonly syntax?: MessageSyntax | 'auto';
 }
 
 export interface CatalogManifest {
@@ -47,13 +52,19 @@ export async function emitCatalogs(options: CatalogOptions, ctx: EmitContext): P
     locales,
     ctx.localize.requestOptions ?? {},
     ctx.localize.doNotTranslate ?? [],
+    options.syntax ?? 'auto',
   ];
   // Per file, per locale (source language included): the emitted text; from the result cache if unchanged.
   const texts = await Promise.all(sources.map((s) => session.results?.get(materialOf(s))));
   const todo = sources.filter((_, i) => texts[i] === undefined);
   let summary = `${todo.length === 0 ? 'all' : sources.length - todo.length} unchanged (result cache)`;
   if (todo.length > 0) {
-    const catalogs = todo.map((s) => extractCatalog(s.text, { file: s.file }));
+    const catalogs = todo.map((s) =>
+      extractCatalog(s.text, {
+        file: s.file,
+        ...(options.syntax !== undefined && { syntax: options.syntax }),
+      }),
+    );
     const recording = recordingCache(session.cache);
     const run = createTranslationRun({
       translator: session.translator,

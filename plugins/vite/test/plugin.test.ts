@@ -96,6 +96,29 @@ describe('glossaVite build', () => {
     expect(await readFile(join(dir, 'dist2', 'en-XA', 'index.html'), 'utf8')).toBe(page);
   });
 
+  it('reads the catalogs in the syntax the options name, not the one detected', async () => {
+    await mkdir(join(dir, 'site', 'locales', 'pipes'), { recursive: true });
+    const value = 'no apples | one apple | {count} apples';
+    await writeFile(
+      join(dir, 'site', 'locales', 'pipes', 'app.json'),
+      `${JSON.stringify({ apples: value })}\n`,
+    );
+    const catalogOf = async (outDir: string) => {
+      const root = join(dir, outDir, 'locales');
+      const manifest = JSON.parse(await readFile(join(root, 'manifest.json'), 'utf8'));
+      return JSON.parse(await readFile(join(root, manifest.locales['en-XA'].app), 'utf8'));
+    };
+    // Detected as vue-i18n (choices split by ` | `): each choice pseudo-localized on its own.
+    await build(config({ catalogs: { source: 'locales/pipes' } }, 'dist-auto'));
+    expect((await catalogOf('dist-auto')).apples.split(' | ')).toHaveLength(3);
+    expect((await catalogOf('dist-auto')).apples).toMatch(
+      /^\[[^\]]+\] \| \[[^\]]+\] \| \[\{count\} [^\]]+\]$/,
+    );
+    // Named ICU: the pipes are text, one message.
+    await build(config({ catalogs: { source: 'locales/pipes', syntax: 'icu' } }, 'dist-icu'));
+    expect((await catalogOf('dist-icu')).apples).toMatch(/^\[[^\]]+ \| [^\]]+ \| \{count\} [^\]]+\]$/);
+  });
+
   it('sets dir="rtl" for a right-to-left locale, absolute hreflang URLs with siteUrl, a custom output', async () => {
     await build(
       config(
