@@ -5,6 +5,7 @@ export * from './detect.js';
 export * from './documents.js';
 export * from './endpoint.js';
 export * from './endpoints.js';
+export * from './engine-fingerprints.js';
 export * from './errors.js';
 export * from './features.js';
 export * from './form.js';

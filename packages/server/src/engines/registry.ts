@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { baseLanguage } from '@glossa/protocol';
 import { type ChainOptions, createEngineChain } from './chain.js';
 import type { LanguagePair, TranslationEngine } from './engine.js';
@@ -32,6 +33,12 @@ export interface EngineRegistry {
   select(source: string, target: string): EngineChoice | undefined;
   /** Base source languages some engine can translate into `target`. */
   sourcesFor(target: string): ReadonlySet<string>;
+  /**
+   * Per target some engine serves (its code as the engines name it), a 16-hex hash of which engine
+   * translates each source into it and its fingerprint (provider, host, model, prompt version): what a
+   * client keys its cache with (`ENGINE_FINGERPRINTS_HEADER`). Computed once.
+   */
+  fingerprints(): ReadonlyMap<string, string>;
   close(): Promise<void>;
 }
 
@@ -113,6 +120,7 @@ export function createEngineRegistry(
     }
   }
   const sourceSets = new Map<string, ReadonlySet<string>>();
+  let fingerprints: Map<string, string> | undefined;
   return {
     engines,
     choices,
@@ -127,6 +135,31 @@ export function createEngineRegistry(
         sourceSets.set(target, set);
       }
       return set;
+    },
+    fingerprints() {
+      if (fingerprints) return fingerprints;
+      const parts = new Map<string, string[]>();
+      for (const engine of engines) {
+        for (const pair of engine.pairs()) {
+          const choice = select(pair.source, pair.target);
+          if (!choice) continue;
+          const list = parts.get(pair.target) ?? [];
+          list.push(
+            `${baseLanguage(pair.source)}>${choice.engine.name}:${choice.engine.fingerprint(choice.pair)}`,
+          );
+          parts.set(pair.target, list);
+        }
+      }
+      fingerprints = new Map(
+        [...parts].map(([target, list]) => [
+          target,
+          createHash('sha256')
+            .update(JSON.stringify([...new Set(list)].sort()))
+            .digest('hex')
+            .slice(0, 16),
+        ]),
+      );
+      return fingerprints;
     },
     async close() {
       await Promise.allSettled(engines.map((engine) => engine.close()));
