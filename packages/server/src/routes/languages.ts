@@ -1,8 +1,15 @@
-import { ENDPOINTS, resourceFeatures, toV2LanguageCode } from '@glossa/protocol';
+import {
+  ENDPOINTS,
+  ENGINE_FINGERPRINTS_HEADER,
+  formatEngineFingerprints,
+  resourceFeatures,
+  toV2LanguageCode,
+} from '@glossa/protocol';
 import { defineRoute } from '../http/route.js';
 
 /** GET /v3/languages?resource=&include=: from the installed engines (see `languages.ts`). */
-export const languagesRoute = defineRoute(ENDPOINTS.getLanguages, async ({ query, context }) => {
+export const languagesRoute = defineRoute(ENDPOINTS.getLanguages, async ({ query, context, reply }) => {
+  reply.header(ENGINE_FINGERPRINTS_HEADER, formatEngineFingerprints(context.engines.fingerprints()));
   const include = query.include === undefined ? [] : [query.include].flat();
   return context.languages.languages(query.resource, include.includes('beta'));
 });
@@ -19,8 +26,11 @@ const DEPRECATED_V2_TARGETS = new Set(['en', 'pt']);
  * GET /v2/languages?type=source|target (deprecated): upper-case codes; targets say whether formality works.
  * Targets list `EN-GB`/`EN-US` and `PT-BR`/`PT-PT`, not the bare `EN` and `PT` (as the public service does).
  */
-export const languagesV2Route = defineRoute(ENDPOINTS.getLanguagesV2, async ({ query, context }) => {
+export const languagesV2Route = defineRoute(ENDPOINTS.getLanguagesV2, async ({ query, context, reply }) => {
   const target = query.type === 'target';
+  // Glossa's own header: the engines per target, for clients' cache keys (protocol engine-fingerprints.ts).
+  if (target)
+    reply.header(ENGINE_FINGERPRINTS_HEADER, formatEngineFingerprints(context.engines.fingerprints()));
   const languages = context.languages.languages('translate_text', false);
   const hasVariant = (code: string) => languages.some((other) => other.lang.startsWith(`${code}-`));
   return languages
