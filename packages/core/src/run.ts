@@ -10,7 +10,7 @@ import type { TranslationCache } from './cache/translation-cache.js';
 import { keptTermsMatcher, protectTerms } from './codes/keep.js';
 import type { TranslationLock } from './lock.js';
 import type { QaCheck, QaFinding, RunEstimate, RunEvent, RunFailure, RunReport } from './report.js';
-import { checkSources, hasWords, overLength } from './run-checks.js';
+import { checkSources, echoedSource, hasWords, overLength } from './run-checks.js';
 import { cutWaves, failureOf, type Pending, translateWave } from './run-wave.js';
 import type { RunSegment } from './segment.js';
 import type { TranslationRequestOptions, Translator } from './translator.js';
@@ -285,6 +285,13 @@ export function createTranslationRun(options: TranslationRunOptions) {
           out.good.delete(p);
           out.failures.push(failureOf(p, reason));
         }
+      }
+      // A target equal to its source, where that cannot be right, is untranslated: a failure, not a success.
+      for (const [p, text] of [...out.good]) {
+        const echoed = echoedSource(p.segment.source, text, options.sourceLang, p.locale);
+        if (echoed === undefined) continue;
+        out.good.delete(p);
+        out.failures.push(failureOf(p, echoed));
       }
       for (const f of out.failures) {
         prepared.targets.get(f.locale)!.set(f.key, sources.get(f.key)!.source);

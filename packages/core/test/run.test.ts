@@ -178,3 +178,32 @@ describe('QA-critical targets (local pseudo translator)', () => {
     expect(again.report).toMatchObject({ cacheHits: 0, translated: 0, unchanged: 1, requests: 1 });
   });
 });
+
+describe('a target that came back as its source', () => {
+  const echo: Translator = {
+    translateText: async (texts) => texts.map((text) => ({ detected_source_language: 'EN', text })),
+  };
+  const run = (locale: string) =>
+    createTranslationRun({ translator: echo, sourceLang: 'en', targetLangs: [locale] }).translate({
+      segments: [
+        { key: 'sentence', file: 'a.md', source: 'Budgeted <g id="1">this month</g>' },
+        { key: 'phrase', file: 'a.md', source: 'categorize <x id="1"/> payees' },
+        { key: 'identifier', file: 'a.md', source: 'navbar' },
+        { key: 'title', file: 'a.md', source: 'Frontmatter Config' },
+        { key: 'brand', file: 'a.md', source: 'TailAdmin' },
+      ],
+    });
+
+  it('is untranslated, a failure with its file, where it is a phrase (not a word, a name or a title)', async () => {
+    const { report } = await run('es');
+    expect(report.failures.map((f) => [f.key, f.file, f.reason])).toEqual([
+      ['sentence', 'a.md', 'came back unchanged, in the source language (en): no engine translated it'],
+      ['phrase', 'a.md', 'came back unchanged, in the source language (en): no engine translated it'],
+    ]);
+    expect(report.translated).toBe(3);
+  });
+
+  it('is right in a variant of the source language', async () => {
+    expect((await run('en-GB')).report.failures).toEqual([]);
+  });
+});
