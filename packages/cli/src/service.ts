@@ -3,7 +3,12 @@
  * embedded `@glossa/server` started in-process on loopback ports with its data in `service.dataDir`.
  */
 import { connectService, type ResolvedConfig, type ServiceConnection } from '@glossa/core';
-import { baseLanguage } from '@glossa/protocol';
+import {
+  baseLanguage,
+  ENGINE_FINGERPRINTS_HEADER,
+  engineFingerprintOf,
+  parseEngineFingerprints,
+} from '@glossa/protocol';
 import { UsageError } from './errors.js';
 
 export type Service = ServiceConnection;
@@ -14,6 +19,41 @@ export async function openService(config: Pick<ResolvedConfig, 'service'>): Prom
     throw new UsageError(`GLOSSA_API_KEY is not set: a key is needed for the service at ${url}`);
   }
   return connectService({ ...config.service, collectUntranslated: true });
+}
+
+/**
+ * A remote service's engine fingerprint per target (the `X-Glossa-Engine-Fingerprints` header of
+ * `GET /v2/languages?type=target`), for the cache key: a model change on the server re-translates. One GET per
+ * run; a service that does not send the header (not a Glossa server) yields an empty map: outputs are keyed
+ * without, as before. Throws when the service cannot be reached or refuses the key.
+ */
+export async function remoteEngineFingerprints(
+  service: Pick<ResolvedConfig['service'], 'url' | 'apiKey'>,
+  fetchImpl: typeof fetch = fetch,
+): Promise<ReadonlyMap<string, string>> {
+  const { url, apiKey } = service;
+  if (url === undefined) return new Map();
+  if (apiKey === undefined) {
+    throw new UsageError(`GLOSSA_API_KEY is not set: a key is needed for the service at ${url}`);
+  }
+  const address = new URL('v2/languages?type=target', url.endsWith('/') ? url : `${url}/`);
+  const response = await fetchImpl(address, {
+    headers: { authorization: `Service-Auth-Key ${apiKey}`, accept: 'application/json' },
+  });
+  await response.body?.cancel();
+  if (!response.ok) {
+    throw new UsageError(`the service at ${url} answered ${response.status} to GET /v2/languages`);
+  }
+  return parseEngineFingerprints(response.headers.get(ENGINE_FINGERPRINTS_HEADER));
+}
+
+/** The cache key's `engineFingerprint` of `locale` on a remote service (`undefined`: not told). */
+export function remoteFingerprintOf(
+  fingerprints: ReadonlyMap<string, string> | undefined,
+  locale: string,
+): string | undefined {
+  const hash = fingerprints && engineFingerprintOf(fingerprints, locale);
+  return hash === undefined ? undefined : `service:${hash}`;
 }
 
 const plain = (text: string) =>

@@ -20,7 +20,13 @@ import type { CliIo } from '../io.js';
 import { openCache, openProject, type Project, readExistingTargets, writeOutputs } from '../project.js';
 import { createProgress, formatReport, where } from '../report.js';
 import { type LocaleResources, localResources, syncResources } from '../resources.js';
-import { keptSourceCheck, openService, type Service } from '../service.js';
+import {
+  keptSourceCheck,
+  openService,
+  remoteEngineFingerprints,
+  remoteFingerprintOf,
+  type Service,
+} from '../service.js';
 import {
   chromeSite,
   readSiteChrome,
@@ -102,12 +108,15 @@ function runFor(
   resources: LocaleResources | undefined,
   env: NodeJS.ProcessEnv,
   extra: object = {},
+  remote?: ReadonlyMap<string, string>,
 ) {
   const { service, sourceLang } = project.config;
   // The embedded server's engines and models for the locale: a change keys the cache anew. A remote
-  // service tells nothing of its engines (no such field in the protocol): its outputs are keyed without.
+  // Glossa service tells its own per target (a header of its language list, `remote`); others do not.
   const fingerprint =
-    service.url === undefined ? engineFingerprint(service.engines, sourceLang, locale, env) : undefined;
+    service.url === undefined
+      ? engineFingerprint(service.engines, sourceLang, locale, env)
+      : remoteFingerprintOf(remote, locale);
   return createTranslationRun({
     sourceLang,
     targetLangs: [locale],
@@ -138,6 +147,10 @@ export async function translateCommand(
   const problems: string[] = [];
   const failedFiles: FileFailure[] = [...project.failed];
   try {
+    const remote =
+      config.service.url !== undefined && ctx.translator === undefined
+        ? await remoteEngineFingerprints(config.service)
+        : undefined;
     const needsResources = config.glossaries.length + config.memories.length + config.styleLists.length > 0;
     if (needsResources && ctx.translator === undefined) service = await openService(config);
     const resources = service ? (await syncResources(service.client, config, locales)).perLocale : undefined;
@@ -151,25 +164,37 @@ export async function translateCommand(
       const input = { segments: project.segments, existingTargets: new Map([[locale, existing.targets]]) };
       pruneLock(project, locale);
       const withUntrackedEdits = filesWithUntrackedEdits(project, locale, existing.targets);
-      const planned = await runFor(project, locale, resources?.get(locale), ctx.env, { cache }).estimate(
-        input,
-      );
+      const planned = await runFor(
+        project,
+        locale,
+        resources?.get(locale),
+        ctx.env,
+        { cache },
+        remote,
+      ).estimate(input);
       if (planned.requests > 0 && service === undefined && ctx.translator === undefined)
         service = await openService(config);
       const progress = createProgress(ctx.io, locale, planned.requests);
       if (service) keptSource ??= keptSourceCheck(service);
-      const run = runFor(project, locale, resources?.get(locale), ctx.env, {
-        cache,
-        onEvent: progress.onEvent,
-        translator: ctx.translator ?? service?.client ?? NO_SERVICE,
-        // Segments every engine failed come back in the source language: failures, not output.
-        ...(keptSource && { keptSource }),
-        // QA-critical targets (a code or placeholder moved, a broken expression) are failures, not output.
-        qa: createQaCheck(evaluateSegments, {
-          ...(config.sourceLang !== undefined && { sourceLang: config.sourceLang }),
-          minSeverity: 'critical',
-        }),
-      });
+      const run = runFor(
+        project,
+        locale,
+        resources?.get(locale),
+        ctx.env,
+        {
+          cache,
+          onEvent: progress.onEvent,
+          translator: ctx.translator ?? service?.client ?? NO_SERVICE,
+          // Segments every engine failed come back in the source language: failures, not output.
+          ...(keptSource && { keptSource }),
+          // QA-critical targets (a code or placeholder moved, a broken expression) are failures, not output.
+          qa: createQaCheck(evaluateSegments, {
+            ...(config.sourceLang !== undefined && { sourceLang: config.sourceLang }),
+            minSeverity: 'critical',
+          }),
+        },
+        remote,
+      );
       const result = await run.translate(input);
       report = addRunReports(report, result.report);
       const failedBefore = failedFiles.length;
@@ -343,12 +368,19 @@ export async function estimateCommand(
   const cache = await openCache(project);
   const totals: RunEstimate[] = [];
   const resources = await localResources(project.config, locales);
+  // A remote service's engines key its outputs (see translate); unreachable: estimated without them.
+  const remote =
+    project.config.service.url !== undefined
+      ? await remoteEngineFingerprints(project.config.service).catch(() => undefined)
+      : undefined;
   try {
     for (const locale of locales) {
       const existing = await readExistingTargets(project, locale);
       const input = { segments: project.segments, existingTargets: new Map([[locale, existing.targets]]) };
       totals.push(
-        await runFor(project, locale, resources.perLocale.get(locale), ctx.env, { cache }).estimate(input),
+        await runFor(project, locale, resources.perLocale.get(locale), ctx.env, { cache }, remote).estimate(
+          input,
+        ),
       );
     }
   } finally {
