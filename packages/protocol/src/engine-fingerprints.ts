@@ -28,3 +28,18 @@ export function engineFingerprintOf(map: ReadonlyMap<string, string>, target: st
   const lower = target.toLowerCase();
   return map.get(lower) ?? map.get(lower.split('-')[0]!);
 }
+
+/**
+ * Glossa's own response header on `POST /v2/translate`: the indexes (0-based, comma-separated, ascending)
+ * of the request's texts that hold a segment every engine failed, answered in the source language
+ * ("never worse"). Absent when there is none. Other clients ignore it.
+ */
+export const KEPT_SOURCE_HEADER = 'x-glossa-kept-source';
+
+export function parseKeptSource(value: string | null | undefined): number[] {
+  return (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => /^\d+$/.test(part))
+    .map(Number);
+}

@@ -3,6 +3,7 @@
  * server that sends `de` to the `openai` engine (a local OpenAPI-validating server) and `en-XA` to pseudo in
  * one request stream.
  */
+import { KEPT_SOURCE_HEADER, parseKeptSource } from '@glossa/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../src/cli-config.js';
 import type { KeptSource } from '../src/engines/chain.js';
@@ -165,6 +166,29 @@ describe('a server with de on openai and en-XA on pseudo', () => {
     expect(kept).toHaveLength(1);
     expect(kept[0]).toMatchObject({ source: 'en', target: 'de', text: 'Open the settings.' });
     expect(kept[0]!.attempts.map((attempt) => attempt.engine)).toEqual(['openai', 'openai']);
+  });
+
+  it('names the texts kept in the source language in X-Glossa-Kept-Source (indexes into text)', async () => {
+    const glossary = await server.glossary('en', 'de', 'settings\tKonfiguration');
+    const reply = await server.translate({
+      text: ['The cache is cleared when the model changes.', 'Open the settings.'],
+      source_lang: 'EN',
+      target_lang: 'DE',
+      glossary_id: glossary,
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.data.translations.map((t: { text: string }) => t.text)).toEqual([
+      'Der Cache wird geleert, wenn sich das Modell ändert.',
+      'Open the settings.',
+    ]);
+    expect(parseKeptSource(reply.headers.get(KEPT_SOURCE_HEADER))).toEqual([1]);
+    const fine = await server.translate({
+      text: ['The cache is cleared when the model changes.'],
+      source_lang: 'EN',
+      target_lang: 'DE',
+    });
+    expect(fine.status).toBe(200);
+    expect(fine.headers.get(KEPT_SOURCE_HEADER)).toBeNull();
   });
 
   it('/metrics reports what the provider engine used: its calls, characters and tokens', async () => {

@@ -5,6 +5,7 @@ import { createApertiumEngine } from './apertium.js';
 import { createDeeplEngine } from './deepl.js';
 import type { TranslationEngine } from './engine.js';
 import { createGoogleEngine } from './google.js';
+import { recordKeptSource } from './kept-source.js';
 import { createLibreTranslateEngine } from './libretranslate.js';
 import { createOpenAiEngine } from './openai.js';
 import { createPseudoEngine } from './pseudo.js';
@@ -56,6 +57,10 @@ export function createConfiguredRegistry(
   const detector = createSourceDetector();
   return createEngineRegistry(engines, order, {
     detect: (text, candidates) => detector.detect(text, candidates),
-    ...(options.onKeptSource ? { onKeptSource: options.onKeptSource } : {}),
+    // Each event goes to the request being answered (its kept-source header) and to the server's option.
+    onKeptSource: (event) => {
+      recordKeptSource(event);
+      options.onKeptSource?.(event);
+    },
   });
 }
