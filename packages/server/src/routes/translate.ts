@@ -1,4 +1,5 @@
-import { ENDPOINTS, normalizeReportingTag, REPORTING_TAG_HEADER } from '@glossa/protocol';
+import { ENDPOINTS, KEPT_SOURCE_HEADER, normalizeReportingTag, REPORTING_TAG_HEADER } from '@glossa/protocol';
+import { withKeptSource } from '../engines/kept-source.js';
 import { badRequest } from '../errors.js';
 import { defineRoute } from '../http/route.js';
 import { translateRequest } from '../translate/pipeline.js';
@@ -6,7 +7,7 @@ import { translateRequest } from '../translate/pipeline.js';
 /** POST /v2/translate; the reporting tag header attributes the request's usage (custom-tag analytics). */
 export const translateRoute = defineRoute(
   ENDPOINTS.translateText,
-  async ({ body, caller, request, context }) => {
+  async ({ body, caller, request, reply, context }) => {
     const header = request.headers[REPORTING_TAG_HEADER];
     let customTag = '';
     if (header !== undefined) {
@@ -14,7 +15,14 @@ export const translateRoute = defineRoute(
       if (!tag.ok) throw badRequest(tag.message);
       customTag = tag.tag;
     }
-    return translateRequest(body, caller, customTag, context);
+    // Texts holding a segment every engine failed (kept in the source language): Glossa's own header.
+    const { result, kept } = await withKeptSource(
+      body.text,
+      () => translateRequest(body, caller, customTag, context),
+      (answer) => answer.translations.map((translation) => translation.text),
+    );
+    if (kept.length > 0) reply.header(KEPT_SOURCE_HEADER, kept.join(','));
+    return result;
   },
   { compiledResponse: true },
 );
