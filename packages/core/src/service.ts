@@ -4,6 +4,7 @@
  * `dataDir`. The server is loaded only then: it is large, and a warm build never needs it.
  */
 import { GlossaClient } from '@glossa/client';
+import { KEPT_SOURCE_HEADER, parseKeptSource } from '@glossa/protocol';
 import type { ResolvedEngines } from './config-types.js';
 import { importOptional } from './optional-package.js';
 
@@ -28,9 +29,10 @@ export interface ServiceConnection {
   /** Whether this process started the server. */
   readonly embedded: boolean;
   /**
-   * Embedded server: the segments every engine of their list failed since the last call (answered in the
-   * source language: "never worse"), with what each engine got wrong; each is returned once. Empty for a
-   * remote service (it does not tell).
+   * The segments every engine of their list failed since the last call (answered in the source language:
+   * "never worse"), each returned once. Embedded server: with what each engine got wrong. Remote Glossa
+   * service: the texts its `X-Glossa-Kept-Source` header names (one attempt, engine `service`); other
+   * services do not tell. Collected only with `collectUntranslated`.
    */
   takeUntranslated(): readonly UntranslatedSegment[];
   close(): Promise<void>;
@@ -51,8 +53,31 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
     if (apiKey === undefined) {
       throw new TypeError(`GLOSSA_API_KEY is not set: a key is needed for the service at ${url}`);
     }
-    const client = new GlossaClient({ authKey: apiKey, serverUrl: url });
-    return { client, url, embedded: false, takeUntranslated: () => [], close: async () => {} };
+    let untranslated: UntranslatedSegment[] = [];
+    // A Glossa service names the texts every engine failed in a header of the translate answer.
+    const fetchKept: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const kept = parseKeptSource(response.headers.get(KEPT_SOURCE_HEADER));
+      if (kept.length > 0 && typeof init?.body === 'string')
+        untranslated.push(...keptSegments(init.body, kept));
+      return response;
+    };
+    const client = new GlossaClient({
+      authKey: apiKey,
+      serverUrl: url,
+      ...(options.collectUntranslated && { fetch: fetchKept }),
+    });
+    return {
+      client,
+      url,
+      embedded: false,
+      takeUntranslated: () => {
+        const taken = untranslated;
+        untranslated = [];
+        return taken;
+      },
+      close: async () => {},
+    };
   }
   const { startServer } = await importOptional(
     '@glossa/server',
@@ -92,4 +117,29 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
     },
     close: () => server.close(),
   };
+}
+
+/** The segments of a translate request body (JSON) that the service kept in the source language. */
+function keptSegments(body: string, indexes: readonly number[]): UntranslatedSegment[] {
+  let sent: { text?: unknown; source_lang?: unknown; target_lang?: unknown };
+  try {
+    sent = JSON.parse(body) as typeof sent;
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(sent.text) || typeof sent.target_lang !== 'string') return [];
+  const texts = sent.text as unknown[];
+  return indexes.flatMap((index) => {
+    const text = texts[index];
+    return typeof text === 'string'
+      ? [
+          {
+            source: typeof sent.source_lang === 'string' ? sent.source_lang.toLowerCase() : '',
+            target: (sent.target_lang as string).toLowerCase(),
+            text,
+            attempts: [{ engine: 'service', problems: ['every engine of the service failed'] }],
+          },
+        ]
+      : [];
+  });
 }

@@ -1,4 +1,6 @@
 /**
+ * A remote Glossa service through the CLI: its engine fingerprints key the cache, its kept-source header makes failures.
+ *
  * A remote Glossa service's engines key the CLI's persistent cache (the `X-Glossa-Engine-Fingerprints`
  * header of its target-language list): when the service at the same URL changes the model of one target,
  * the next run re-translates that target's segments and nothing else; an unchanged rerun sends no
@@ -25,7 +27,10 @@ const readBody = (stream: NodeJS.ReadableStream) =>
     stream.on('end', () => done(Buffer.concat(chunks)));
   });
 
-/** An OpenAI-compatible double: Japanese filler of about the source's length, marked by the model. */
+/**
+ * An OpenAI-compatible double: Japanese filler of about the source's length, marked by the model; model
+ * `echo` answers every segment unchanged (the service's chain then keeps the source).
+ */
 function chatDouble() {
   return createServer(async (request, response) => {
     const sent = JSON.parse((await readBody(request)).toString('utf8')) as {
@@ -38,7 +43,10 @@ function chatDouble() {
     const mark = sent.model === 'model-b' ? '新' : '旧';
     const translations = user.segments.map(({ id, text }) => ({
       id,
-      text: `${mark}${'テキスト'.repeat(Math.max(1, Math.round(text.length / 8)))}`,
+      text:
+        sent.model === 'echo'
+          ? text
+          : `${mark}${'テキスト'.repeat(Math.max(1, Math.round(text.length / 8)))}`,
     }));
     response.setHeader('content-type', 'application/json');
     response.end(
@@ -142,6 +150,58 @@ it('a model change on the remote service re-translates that target only; an unch
   } finally {
     await Promise.all(servers.map((server) => server.close()));
     await new Promise((done) => proxy.close(done));
+    await new Promise((done) => double.close(done));
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 120_000);
+
+it('segments the remote service kept in the source language are failures with file and position (X-Glossa-Kept-Source; in-process server, echoing double)', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'glossa-remote-kept-'));
+  const double = chatDouble();
+  const llm = await listen(double);
+  const server = await startServer({
+    dataDir: join(dir, '.server'),
+    port: 0,
+    freePort: 0,
+    host: '127.0.0.1',
+    logger: false,
+    devKey: 'dev-key-remote-kept',
+    engineOrder: { default: ['pseudo', 'apertium'], ja: ['openai'] },
+    providers: { openai: { baseUrl: `${llm}/v1`, apiKey: 'sk-test', model: 'echo', retryDelayMs: 5 } },
+  } as Parameters<typeof startServer>[0]);
+  try {
+    await mkdir(join(dir, 'docs'));
+    await writeFile(
+      join(dir, 'docs/a.md'),
+      '# Install the package before you start\n\nThis paragraph explains how the whole build works for everyone.\n',
+    );
+    await writeFile(
+      join(dir, 'glossa.config.json'),
+      JSON.stringify({
+        targetLocales: ['ja', 'es'],
+        files: [{ include: 'docs', output: 'i18n/{locale}/{path}' }],
+      }),
+    );
+    const out: string[] = [];
+    const code = await translateCommand(
+      {
+        io: { out: (t) => out.push(t), err: (t) => out.push(t), isTTY: false },
+        cwd: dir,
+        env: { GLOSSA_SERVER_URL: server.url, GLOSSA_API_KEY: 'dev-key-remote-kept' },
+      },
+      [],
+      {},
+    );
+    const text = out.join('\n');
+    expect(code, text).toBe(1);
+    expect(text).toMatch(/failures:\s+2/);
+    expect(text).toMatch(
+      /docs\/a\.md:1:3 \[ja\]: every engine failed, kept in the source language \(service:/,
+    );
+    expect(text).toMatch(/docs\/a\.md:3:1 \[ja\]: every engine failed/);
+    expect(text).not.toMatch(/\[es\]: every engine failed/);
+  } finally {
+    await server.close();
     await new Promise((done) => double.close(done));
     await rm(dir, { recursive: true, force: true });
   }
