@@ -232,6 +232,42 @@ describe('openai engine against an OpenAPI-validating server', () => {
     expect(kept[0]!.attempts.map((attempt) => attempt.engine)).toEqual(['spoiled', 'spoiled']);
   });
 
+  it("Azure OpenAI: apiVersion (or OPENAI_API_VERSION) is sent as the api-version query, the key in Azure's api-key header", async () => {
+    const urls: string[] = [];
+    const headers: Headers[] = [];
+    // Records what Azure would receive and forwards the call to the OpenAPI-validating mock without the query.
+    const azure: typeof fetch = async (url, init) => {
+      urls.push(String(url));
+      headers.push(new Headers(init?.headers));
+      const target = new URL(String(url));
+      expect(target.pathname).toBe('/openai/deployments/mini/chat/completions');
+      return fetch(`${mock.url}/chat/completions`, init);
+    };
+    const options = {
+      baseUrl: 'https://example-resource.openai.azure.com/openai/deployments/mini',
+      model: 'gpt-4o-mini',
+      retryDelayMs: 5,
+      headers: { 'api-key': 'azure-secret' },
+      fetch: azure,
+    };
+    const given = createOpenAiEngine({ ...options, apiVersion: '2024-10-21' }, {});
+    expect(await chainOf([given]).translate(input(['Open the settings.']))).toEqual([
+      'Öffne die Einstellungen.',
+    ]);
+    const fromEnv = createOpenAiEngine(options, { OPENAI_API_VERSION: '2025-01-01-preview' });
+    await chainOf([fromEnv]).translate(input(['Open the settings.']));
+    const none = createOpenAiEngine(options, {});
+    await chainOf([none]).translate(input(['Open the settings.']));
+    expect(urls).toEqual([
+      'https://example-resource.openai.azure.com/openai/deployments/mini/chat/completions?api-version=2024-10-21',
+      'https://example-resource.openai.azure.com/openai/deployments/mini/chat/completions?api-version=2025-01-01-preview',
+      'https://example-resource.openai.azure.com/openai/deployments/mini/chat/completions',
+    ]);
+    expect(headers[0]!.get('api-key')).toBe('azure-secret');
+    expect(headers[0]!.get('authorization')).toBeNull();
+    expect(mock.invalidRequests()).toBe(0);
+  });
+
   it('a service without json_schema is asked for json_object; usage counts tokens and characters', async () => {
     mock.always = { kind: 'no-json-schema' };
     const openai = engine();

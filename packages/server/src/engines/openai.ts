@@ -41,6 +41,12 @@ export interface OpenAiOptions {
   readonly timeoutMs?: number;
   readonly maxRetries?: number;
   readonly retryDelayMs?: number;
+  /**
+   * Azure OpenAI's `api-version` query parameter (`OPENAI_API_VERSION`, e.g. `2024-10-21`), sent on every
+   * call; with `baseUrl` `https://{resource}.openai.azure.com/openai/deployments/{deployment}` and the key in
+   * `headers: {"api-key": …}`. Default: none.
+   */
+  readonly apiVersion?: string;
   /** Extra headers (Azure's `api-key`, OpenRouter's `HTTP-Referer`). */
   readonly headers?: Readonly<Record<string, string>>;
   readonly fetch?: typeof fetch;
@@ -104,6 +110,8 @@ export function createOpenAiEngine(
   });
   const usage: LlmUsage = { requests: 0, characters: 0, tokensIn: 0, tokensOut: 0 };
   const host = new URL(baseUrl).host;
+  const apiVersion = options.apiVersion ?? (env.OPENAI_API_VERSION || undefined);
+  const versionQuery = apiVersion ? `?api-version=${encodeURIComponent(apiVersion)}` : '';
 
   const call = async (input: EngineInput, indexes: number[], notes?: (string | undefined)[]) => {
     const prompt = buildPrompt(input, indexes, notes);
@@ -126,7 +134,7 @@ export function createOpenAiEngine(
       let answer: ChatAnswer;
       try {
         usage.requests++;
-        const response = await http.request('POST', `${baseUrl}/chat/completions`, {
+        const response = await http.request('POST', `${baseUrl}/chat/completions${versionQuery}`, {
           headers: {
             'content-type': 'application/json',
             accept: 'application/json',
