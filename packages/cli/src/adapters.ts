@@ -126,12 +126,42 @@ function keyPosition(text: string, keyPath: string): { line: number; column: num
   return { line: before.length, column: before.at(-1)!.length + 1 };
 }
 
+/**
+ * Whether `text` is a Docusaurus (or Chrome extension) translation file: every top-level value is an object
+ * with a string `message`, and nothing but `message` and `description`.
+ */
+function translationNotes(text: string): boolean {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return false;
+  const entries = Object.values(json);
+  return (
+    entries.length > 0 &&
+    entries.every(
+      (entry) =>
+        entry !== null &&
+        typeof entry === 'object' &&
+        typeof (entry as { message?: unknown }).message === 'string' &&
+        Object.keys(entry).every((k) => k === 'message' || k === 'description'),
+    )
+  );
+}
+
 /** i18next JSON v4 catalogs: keyed, so targets are read back by key; plurals follow the target locale. */
 const i18next: Adapter = {
   extract(text, id, _markdown, syntax) {
     const extraction = extractCatalog(text, { file: id, ...(syntax !== undefined && { syntax }) });
+    // Docusaurus's translation files (`docusaurus write-translations`): `{ key: { message, description } }`;
+    // the description is a note to the translator, only the message is translated.
+    const notes = translationNotes(text);
     return {
-      segments: extraction.segments,
+      segments: notes
+        ? extraction.segments.filter((s) => !s.key.slice(s.key.indexOf('#') + 1).endsWith('.description'))
+        : extraction.segments,
       codes: extraction.codes,
       // A value that does not parse in the file's syntax is sent as i18next text: said, with its place.
       messages: extraction.kept

@@ -24,13 +24,17 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
   // A VitePress site (its package and `.vitepress/config.*`): the source locale is the site's root, each
   // locale goes to `<srcDir>/<locale>/…` as VitePress's i18n expects, home-page front matter included.
   const site = flags.files === undefined ? await findVitePress(ctx.cwd) : undefined;
+  // A Docusaurus site (its package and `docusaurus.config.*`): pages go where Docusaurus's i18n reads them.
+  const docusaurus = !site && flags.files === undefined ? await findDocusaurus(ctx.cwd) : undefined;
   const config: Record<string, unknown> = site
     ? {
         sourceLang,
         targetLocales,
         ...vitePressLayout(site, sourceFolder(ctx.cwd, site, sourceLang), sourceLang, targetLocales),
       }
-    : { sourceLang, targetLocales, files: [flags.files ?? 'docs/**/*.md'], out: flags.out ?? 'i18n' };
+    : docusaurus
+      ? { sourceLang, targetLocales, ...docusaurusLayout(docusaurus, sourceLang) }
+      : { sourceLang, targetLocales, files: [flags.files ?? 'docs/**/*.md'], out: flags.out ?? 'i18n' };
   const engines = enginesSection(targetLocales, ctx.env);
   const name = flags.json ? 'glossa.config.json' : 'glossa.config.ts';
   if (!flags.force) {
@@ -73,6 +77,10 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
     const pages = sourceFolder(ctx.cwd, site, sourceLang);
     ctx.io.out(
       `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, VitePress site in ${at || './'}: pages from ${at}${pages ? `${pages}/` : ''}**/*.md, output in ${at}<locale>/; nav, sidebar and theme labels in ${at}.vitepress/glossa/locales.json (spread it into the site config's \`locales\`)`,
+    );
+  } else if (docusaurus) {
+    ctx.io.out(
+      `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, Docusaurus site: ${docusaurus.join(', ')} → i18n/<locale>/docusaurus-plugin-content-*/; run \`docusaurus write-translations --locale ${sourceLang}\` before each translate to refresh i18n/${sourceLang}/**/*.json (navbar, footer, sidebar, theme texts), and add the locales to the config's \`i18n.locales\``,
     );
   } else {
     ctx.io.out(
@@ -165,6 +173,48 @@ function vitePressLayout(
       },
     ],
     markdown: { dialect: 'vitepress', frontmatter: VITEPRESS_FRONTMATTER },
+  };
+}
+
+/**
+ * The Docusaurus site at `cwd`: `@docusaurus/core` among its package.json dependencies and a
+ * `docusaurus.config.*` beside it. Its content folders that exist, of `docs`, `blog` and `src/pages`
+ * (the classic preset's defaults; a `path` option set in the config is not read).
+ */
+async function findDocusaurus(cwd: string): Promise<string[] | undefined> {
+  const manifest = await readFile(join(cwd, 'package.json'), 'utf8').then(
+    (text) => JSON.parse(text) as Record<string, Record<string, string> | undefined>,
+    () => undefined,
+  );
+  const deps = { ...manifest?.dependencies, ...manifest?.devDependencies };
+  if (!manifest || deps['@docusaurus/core'] === undefined) return undefined;
+  if (!CONFIG_EXTENSIONS.some((ext) => existsSync(join(cwd, `docusaurus.config.${ext}`)))) return undefined;
+  return Object.keys(DOCUSAURUS_CONTENT).filter((dir) => existsSync(join(cwd, dir)));
+}
+
+/** Where Docusaurus's i18n reads each content folder's translation, under `i18n/<locale>/`. */
+const DOCUSAURUS_CONTENT: Readonly<Record<string, string>> = {
+  docs: 'docusaurus-plugin-content-docs/current',
+  blog: 'docusaurus-plugin-content-blog',
+  'src/pages': 'docusaurus-plugin-content-pages',
+};
+
+/**
+ * Files and Markdown options of a Docusaurus site with content folders `dirs`: each page to
+ * `i18n/<locale>/<plugin folder>/<path>`, and the JSON translation files that `docusaurus write-translations`
+ * writes for the source locale (`code.json`, `docusaurus-theme-classic/navbar.json`, …) to the same path
+ * under each locale.
+ */
+function docusaurusLayout(dirs: readonly string[], sourceLang: string) {
+  return {
+    files: [
+      ...dirs.map((dir) => ({
+        include: `${dir}/**/*.{md,mdx}`,
+        output: `i18n/{locale}/${DOCUSAURUS_CONTENT[dir]}/{path}`,
+      })),
+      { include: `i18n/${sourceLang}/**/*.json`, output: 'i18n/{locale}/{path}' },
+    ],
+    markdown: { dialect: 'docusaurus', frontmatter: ['title', 'description', 'sidebar_label'] },
   };
 }
 
