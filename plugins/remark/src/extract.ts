@@ -210,8 +210,28 @@ class Extractor {
    * Whether the heading has one (in MDX, the parser saw spaces there: read from the source line).
    */
   #dropHeadingId(heading: Parent): boolean {
-    if (this.options.mdx)
+    if (this.options.mdx) {
+      // In MDX, Docusaurus also reads the comment `{/* #id */}` as the heading's id: it stays out of the text.
+      const comment = heading.children.at(-1);
+      if (
+        comment?.type === 'mdxTextExpression' &&
+        /^\{\/\*[ \t]*#[^{}\s]+[ \t]*\*\/\}$/.test(this.#source(comment))
+      ) {
+        heading.children.pop();
+        const last = heading.children.at(-1) as (Node & { value?: string }) | undefined;
+        if (last?.type === 'text' && last.position && typeof last.value === 'string') {
+          const trimmed = last.value.trimEnd();
+          last.position = {
+            start: last.position.start,
+            end: { ...last.position.end, offset: endOf(last) - (last.value.length - trimmed.length) },
+          };
+          last.value = trimmed;
+          if (trimmed === '') heading.children.pop();
+        }
+        return true;
+      }
       return /\{#[^{}\s]+\}[ \t]*$/.test(this.text.slice(startOf(heading), endOf(heading)));
+    }
     const last = heading.children.at(-1) as (Node & { value?: string }) | undefined;
     if (last?.type !== 'text' || !last.position || typeof last.value !== 'string') return false;
     const anchor = /[ \t]*\{#[^{}\s]+\}[ \t]*$/.exec(this.#source(last));
