@@ -12,6 +12,7 @@ import {
   TranslationLock,
 } from '@glossa/core';
 import { ADAPTERS, type ContentMessage, type Extracted, type WriteProblem } from './adapters.js';
+import { copyReferencedFiles } from './assets.js';
 import { UsageError } from './errors.js';
 import { decodeUtf8, type FileFailure, positionOfError } from './file-failures.js';
 import type { InputFile } from './inputs.js';
@@ -127,7 +128,8 @@ export function openCache(project: Project): Promise<TranslationCache> {
 
 /**
  * Writes every output of `locale` whose text changed (temp file + rename); an output that already holds
- * that text is not touched (its time stamp stays). Returns the paths written. A file whose output cannot
+ * that text is not touched (its time stamp stays). A Markdown page's relative images and downloads are
+ * copied beside its output (`copyReferencedFiles`). Returns the paths written. A file whose output cannot
  * be built or written is reported to `onFailure` (its output is left as it was); the others go on.
  */
 export async function writeOutputs(
@@ -151,21 +153,22 @@ export async function writeOutputs(
         onProblem({ ...p, file: file.input.id }),
       );
       const before = await readFile(path, 'utf8').catch(() => undefined);
-      if (before === text) {
-        onOutput?.(file, text);
-        continue;
+      if (before !== text) {
+        await mkdir(dirname(path), { recursive: true });
+        const tmp = `${path}.tmp-${process.pid}`;
+        await writeFile(tmp, text);
+        await rename(tmp, path);
+        written.push(path);
       }
-      await mkdir(dirname(path), { recursive: true });
-      const tmp = `${path}.tmp-${process.pid}`;
-      await writeFile(tmp, text);
-      await rename(tmp, path);
       onOutput?.(file, text);
+      if (file.input.adapter === 'markdown') {
+        const source = await readFile(file.input.path, 'utf8');
+        written.push(...(await copyReferencedFiles(project.config.root, file.input.path, source, path)));
+      }
     } catch (error) {
       const reason = `cannot write the ${locale} output: ${(error as Error).message ?? String(error)}`;
       onFailure({ file: file.input.id, line: 1, column: 1, stage: 'write', locale, reason });
-      continue;
     }
-    written.push(path);
   }
   return written;
 }
