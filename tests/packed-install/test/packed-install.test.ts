@@ -56,7 +56,8 @@ beforeAll(async () => {
       '--log-level',
       'silent',
     ],
-    { cwd: sizes.server.dir, env: { ...process.env, GLOSSA_API_KEY: KEY } },
+    // Its own process group: `npx` runs the server as a child, which a signal to `npx` alone leaves running.
+    { cwd: sizes.server.dir, env: { ...process.env, GLOSSA_API_KEY: KEY }, detached: true },
   );
   serviceUrl = await new Promise<string>((resolve, reject) => {
     let stderr = '';
@@ -70,7 +71,11 @@ beforeAll(async () => {
 }, 1_800_000);
 
 afterAll(() => {
-  server?.kill('SIGTERM');
+  try {
+    if (server?.pid !== undefined) process.kill(-server.pid, 'SIGTERM');
+  } catch {
+    // the group has already exited
+  }
   const rows = Object.entries(sizes).map(
     ([name, { bytes, packages, nativeBuilds }]) =>
       `${name}: ${megabytes(bytes)} MB, ${packages} packages, native builds: ${nativeBuilds.join(', ') || 'none'}`,
