@@ -2,11 +2,11 @@
  * `glossa init` in a Docusaurus site writes the layout Docusaurus's i18n reads: pages into
  * `i18n/<locale>/docusaurus-plugin-content-*`, the JSON translation files of `i18n/en/` to `i18n/<locale>/`.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { initCommand } from '../src/commands/init.js';
+import { project } from './helpers.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -14,12 +14,8 @@ afterEach(async () => {
 });
 
 async function site(files: Record<string, string>) {
-  const dir = await mkdtemp(join(tmpdir(), 'glossa-docusaurus-'));
+  const dir = await project(files);
   dirs.push(dir);
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
   return dir;
 }
 

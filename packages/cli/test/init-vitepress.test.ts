@@ -2,13 +2,13 @@
  * `glossa init` in a VitePress site writes the layout VitePress's i18n expects, and `translate` follows it
  * (in process, core's pseudo translator instead of a server).
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createPseudoTranslator, loadConfig } from '@glossa/core';
 import { afterEach, expect, it } from 'vitest';
 import { initCommand } from '../src/commands/init.js';
 import { translateCommand } from '../src/commands/translate.js';
+import { project } from './helpers.js';
 
 const HOME = `---
 layout: home
@@ -39,12 +39,8 @@ afterEach(async () => {
 });
 
 async function site(files: Record<string, string>) {
-  const dir = await mkdtemp(join(tmpdir(), 'glossa-vitepress-'));
+  const dir = await project(files);
   dirs.push(dir);
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
   return dir;
 }
 
