@@ -4,13 +4,13 @@
  * chat-completions double that echoes every segment in English (the "never worse" chain then keeps the
  * source and reports it).
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { translateCommand } from '../src/commands/translate.js';
+import { project } from './helpers.js';
 
 it('lists the segments every engine failed with file and position and exits 1 (embedded server, openai engine against a local echoing double)', async () => {
   let calls = 0;
@@ -41,25 +41,20 @@ it('lists the segments every engine failed with file and position and exits 1 (e
   });
   await new Promise<void>((done) => double.listen(0, '127.0.0.1', done));
   const port = (double.address() as AddressInfo).port;
-  const dir = await mkdtemp(join(tmpdir(), 'glossa-kept-'));
-  try {
-    await mkdir(join(dir, 'docs'));
-    await writeFile(
-      join(dir, 'docs/a.md'),
+  const dir = await project({
+    'docs/a.md':
       '# Install the package before you start\n\nThis paragraph explains how the whole build works for everyone.\n',
-    );
-    await writeFile(
-      join(dir, 'glossa.config.json'),
-      JSON.stringify({
-        targetLocales: ['de'],
-        files: [{ include: 'docs', output: 'i18n/{locale}/{path}' }],
-        engines: {
-          default: ['pseudo'],
-          de: ['openai'],
-          openai: { baseUrl: `http://127.0.0.1:${port}/v1`, model: 'echo' },
-        },
-      }),
-    );
+    'glossa.config.json': JSON.stringify({
+      targetLocales: ['de'],
+      files: [{ include: 'docs', output: 'i18n/{locale}/{path}' }],
+      engines: {
+        default: ['pseudo'],
+        de: ['openai'],
+        openai: { baseUrl: `http://127.0.0.1:${port}/v1`, model: 'echo' },
+      },
+    }),
+  });
+  try {
     const run = async () => {
       const out: string[] = [];
       const code = await translateCommand(

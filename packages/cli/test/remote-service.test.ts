@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { type GlossaServer, startServer } from '@glossa/server';
 import { expect, it } from 'vitest';
 import { translateCommand } from '../src/commands/translate.js';
+import { project } from './helpers.js';
 
 const listen = async (server: Server) => {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -156,7 +157,14 @@ it('a model change on the remote service re-translates that target only; an unch
 }, 120_000);
 
 it('segments the remote service kept in the source language are failures with file and position (X-Glossa-Kept-Source; in-process server, echoing double)', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'glossa-remote-kept-'));
+  const dir = await project({
+    'docs/a.md':
+      '# Install the package before you start\n\nThis paragraph explains how the whole build works for everyone.\n',
+    'glossa.config.json': JSON.stringify({
+      targetLocales: ['ja', 'es'],
+      files: [{ include: 'docs', output: 'i18n/{locale}/{path}' }],
+    }),
+  });
   const double = chatDouble();
   const llm = await listen(double);
   const server = await startServer({
@@ -170,18 +178,6 @@ it('segments the remote service kept in the source language are failures with fi
     providers: { openai: { baseUrl: `${llm}/v1`, apiKey: 'sk-test', model: 'echo', retryDelayMs: 5 } },
   } as Parameters<typeof startServer>[0]);
   try {
-    await mkdir(join(dir, 'docs'));
-    await writeFile(
-      join(dir, 'docs/a.md'),
-      '# Install the package before you start\n\nThis paragraph explains how the whole build works for everyone.\n',
-    );
-    await writeFile(
-      join(dir, 'glossa.config.json'),
-      JSON.stringify({
-        targetLocales: ['ja', 'es'],
-        files: [{ include: 'docs', output: 'i18n/{locale}/{path}' }],
-      }),
-    );
     const out: string[] = [];
     const code = await translateCommand(
       {
