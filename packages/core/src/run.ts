@@ -123,6 +123,9 @@ export function createTranslationRun(options: TranslationRunOptions) {
     const pending: Pending[] = [];
     const invalid = checkSources(input.segments);
     const failures: RunFailure[] = [];
+    // What is sent for each segment, kept terms as codes: the same for every locale, so made once.
+    const keptTerms =
+      keepMatcher && new Map(input.segments.map((s) => [s, protectTerms(s.source, keepMatcher)]));
     for (const locale of options.targetLangs) {
       const out = targets.get(locale)!;
       const existing = input.existingTargets?.get(locale);
@@ -149,7 +152,7 @@ export function createTranslationRun(options: TranslationRunOptions) {
           if (state === 'current') unchanged++;
           else humanEdits++;
         } else {
-          const kept = keepMatcher ? protectTerms(segment.source, keepMatcher) : undefined;
+          const kept = keptTerms?.get(segment);
           const text = kept?.text ?? segment.source;
           if (!hasWords(text)) {
             // Nothing to translate: only codes, kept terms, punctuation, spaces.
