@@ -33,6 +33,8 @@ export const MAX_MEMORY_SEGMENTS_PAGE_SIZE = 100;
 export const DEFAULT_MEMORY_SEGMENTS_PAGE_SIZE = 50;
 /** Glossary size in bytes (10 MiB). */
 export const MAX_GLOSSARY_BYTES = 10_485_760;
+/** TMX file of a translation-memory import, in bytes (100 MiB). */
+export const MAX_TMX_BYTES = 100 * 1024 * 1024;
 /** Glossary entry (each source and each target text) and glossary name length, in UTF-8 bytes. */
 export const MAX_GLOSSARY_TERM_BYTES = 1024;
 /** Glossaries per account. */
