@@ -7,6 +7,7 @@ export * from './cache/redis-store.js';
 export type * from './cache/store.js';
 export * from './cache/translation-cache.js';
 export * from './codes/case.js';
+export * from './codes/docusaurus.js';
 export * from './codes/encode.js';
 export * from './codes/finders.js';
 export * from './codes/icu.js';
