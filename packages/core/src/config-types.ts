@@ -6,7 +6,7 @@ import type { StyleListConfig } from './resources/sync.js';
 export type AdapterName = 'markdown' | 'html' | 'xliff' | 'i18next';
 
 /** The message syntaxes of JSON catalogs (see @glossa/i18next's `extractCatalog`). */
-export const CATALOG_SYNTAXES = ['auto', 'i18next', 'icu', 'vue'] as const;
+export const CATALOG_SYNTAXES = ['auto', 'i18next', 'icu', 'vue', 'docusaurus'] as const;
 export type CatalogSyntaxName = (typeof CATALOG_SYNTAXES)[number];
 
 export interface FilesConfig {
