@@ -2,11 +2,15 @@
  * The file formats the CLI reads, each through its adapter: extract segments (keys prefixed with the
  * file's project path), read the targets already in an output, and write an output from targets.
  */
-import type { AdapterName, CodeMap, MarkdownConfig, Segment } from '@glossa/core';
-import { buildCatalog, extractCatalog, type MessageSyntax } from '@glossa/i18next';
+import type { AdapterName, CatalogSyntaxName, CodeMap, MarkdownConfig, Segment } from '@glossa/core';
+import { buildCatalog, extractCatalog } from '@glossa/i18next';
 import * as rehype from '@glossa/rehype';
 import * as remark from '@glossa/remark';
 import { extractXliff, readXliffTargets, translateXliff } from '@glossa/xliff';
+import { extractDocusaurusFile, readDocusaurusTargets } from './docusaurus-messages.js';
+
+/** The message syntax of a JSON file's values (`docusaurus`: Docusaurus's translation files). */
+export type MessageSyntax = Exclude<CatalogSyntaxName, 'auto'>;
 
 export interface ContentMessage {
   readonly line: number;
@@ -154,6 +158,7 @@ function translationNotes(text: string): boolean {
 /** i18next JSON v4 catalogs: keyed, so targets are read back by key; plurals follow the target locale. */
 const i18next: Adapter = {
   extract(text, id, _markdown, syntax) {
+    if (syntax === 'docusaurus') return extractDocusaurusFile(text, id);
     const extraction = extractCatalog(text, { file: id, ...(syntax !== undefined && { syntax }) });
     // Docusaurus's translation files (`docusaurus write-translations`): `{ key: { message, description } }`;
     // the description is a note to the translator, only the message is translated.
@@ -181,6 +186,7 @@ const i18next: Adapter = {
     };
   },
   readTargets(output, id, source) {
+    if (source.syntax?.name === 'docusaurus') return readDocusaurusTargets(output, id, source);
     const keys = new Set(source.segments.map((s) => s.key));
     // Read in the source's syntax: a translation can look like another one (its `|` or braces moved).
     return new Map(

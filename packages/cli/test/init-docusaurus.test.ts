@@ -4,8 +4,10 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createPseudoTranslator, type Translator } from '@glossa/core';
 import { afterEach, expect, it } from 'vitest';
 import { initCommand } from '../src/commands/init.js';
+import { translateCommand } from '../src/commands/translate.js';
 import { project } from './helpers.js';
 
 const dirs: string[] = [];
@@ -36,7 +38,7 @@ it('recognises a Docusaurus site (package.json and docusaurus.config.*) and writ
   expect(written.files).toEqual([
     { include: 'docs/**/*.{md,mdx}', output: 'i18n/{locale}/docusaurus-plugin-content-docs/current/{path}' },
     { include: 'blog/**/*.{md,mdx}', output: 'i18n/{locale}/docusaurus-plugin-content-blog/{path}' },
-    { include: 'i18n/en/**/*.json', output: 'i18n/{locale}/{path}' },
+    { include: 'i18n/en/**/*.json', output: 'i18n/{locale}/{path}', syntax: 'docusaurus' },
   ]);
   expect(written.markdown.dialect).toBe('docusaurus');
 });
@@ -51,4 +53,54 @@ it('a docusaurus.config.js without @docusaurus/core in package.json is not taken
   expect(await initCommand({ io: io(out), cwd: dir, env: {} }, { json: true, to: 'es' })).toBe(0);
   const written = JSON.parse(await readFile(join(dir, 'glossa.config.json'), 'utf8'));
   expect(written.files).toEqual(['docs/**/*.md']);
+});
+
+it("translates write-translations' JSON in Docusaurus's syntax: '{label}' stays a placeholder, | plural forms stay apart, descriptions stay (in-process pseudo translator instead of a server)", async () => {
+  const entry = (message: string) => ({ message, description: `The ${message} note` });
+  const dir = await site({
+    'package.json': JSON.stringify({ dependencies: { '@docusaurus/core': '3.10.2' } }),
+    'docusaurus.config.js': 'export default {}\n',
+    'docs/intro.md': '# Intro\n',
+    'i18n/en/code.json': JSON.stringify({
+      'theme.DocSidebarItem.expandCategoryAriaLabel': entry("Expand sidebar category '{label}'"),
+      'theme.blog.post.plurals': entry('One post|{count} posts'),
+    }),
+  });
+  expect(await initCommand({ io: io([]), cwd: dir, env: {} }, { json: true, to: 'en-XA' })).toBe(0);
+  let sent: string[] = [];
+  const pseudo = createPseudoTranslator();
+  const translator: Translator = {
+    translateText: (texts, options) => {
+      sent.push(...texts);
+      return pseudo.translateText(texts, options);
+    },
+  };
+  const run = async () => {
+    sent = [];
+    const out: string[] = [];
+    const err: string[] = [];
+    const runIo = { out: (t: string) => out.push(t), err: (t: string) => err.push(t), isTTY: false };
+    const code = await translateCommand({ io: runIo, cwd: dir, env: {}, translator }, [], { json: true });
+    expect(code, `${out.join('\n')}\n${err.join('\n')}`).toBe(0);
+    return { result: JSON.parse(out.join('\n')), err: err.join('\n') };
+  };
+  const first = await run();
+  expect(first.err).toContain('glossa: i18n/en/code.json: docusaurus messages');
+  expect(sent.filter((t) => !t.includes('Intro'))).toEqual([
+    'Expand sidebar category \'<x id="1"/>\'',
+    'One post',
+    '<x id="1"/> posts',
+  ]);
+  const code = JSON.parse(await readFile(join(dir, 'i18n/en-XA/code.json'), 'utf8'));
+  const expand = code['theme.DocSidebarItem.expandCategoryAriaLabel'];
+  expect(expand.message).toMatch(/^\[.*'\{label\}'.*\]$/);
+  expect(expand.description).toBe("The Expand sidebar category '{label}' note");
+  const plurals = code['theme.blog.post.plurals'].message.split('|');
+  expect(plurals).toHaveLength(2);
+  expect(plurals[0]).not.toBe('One post');
+  expect(plurals[1]).toContain('{count}');
+  expect(code['theme.blog.post.plurals'].description).toBe('The One post|{count} posts note');
+  // The outputs are read back in the same syntax: nothing to send again.
+  await run();
+  expect(sent).toEqual([]);
 });

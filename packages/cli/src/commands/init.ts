@@ -203,7 +203,7 @@ const DOCUSAURUS_CONTENT: Readonly<Record<string, string>> = {
  * Files and Markdown options of a Docusaurus site with content folders `dirs`: each page to
  * `i18n/<locale>/<plugin folder>/<path>`, and the JSON translation files that `docusaurus write-translations`
  * writes for the source locale (`code.json`, `docusaurus-theme-classic/navbar.json`, …) to the same path
- * under each locale.
+ * under each locale, read in Docusaurus's message syntax (`{label}` placeholders, apostrophes as text).
  */
 function docusaurusLayout(dirs: readonly string[], sourceLang: string) {
   return {
@@ -212,7 +212,7 @@ function docusaurusLayout(dirs: readonly string[], sourceLang: string) {
         include: `${dir}/**/*.{md,mdx}`,
         output: `i18n/{locale}/${DOCUSAURUS_CONTENT[dir]}/{path}`,
       })),
-      { include: `i18n/${sourceLang}/**/*.json`, output: 'i18n/{locale}/{path}' },
+      { include: `i18n/${sourceLang}/**/*.json`, output: 'i18n/{locale}/{path}', syntax: 'docusaurus' },
     ],
     markdown: { dialect: 'docusaurus', frontmatter: ['title', 'description', 'sidebar_label'] },
   };
