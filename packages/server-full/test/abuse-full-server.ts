@@ -1,0 +1,38 @@
+/**
+ * The full server (the spine with every feature package, as `glossa-server` runs it) in a child process for
+ * abuse-full.test.ts (its RSS is measured from outside): gets `config` (JSON: `dataDir`, `memoryBudgetMb`)
+ * as its one argument, creates a free account (with quality evaluation's closed alpha) and a paid one, and
+ * prints `ready {"paid":…,"free":…,"freeKey":…,"paidKey":…}` once listening. GLOSSA_ABUSE_TRACE=1 prints
+ * event-loop stalls over 40 ms on stderr.
+ */
+import { allFeatures, startServer } from '../src/index.js';
+
+if (process.env.GLOSSA_ABUSE_TRACE) {
+  const start = performance.now();
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    if (now - last > 50)
+      process.stderr.write(`stall ${Math.round(now - last - 10)} ms at ${Math.round(now - start)}\n`);
+    last = now;
+  }, 10).unref();
+}
+
+const config = JSON.parse(process.argv[2]!) as { dataDir: string; memoryBudgetMb: number };
+const server = await startServer({
+  dataDir: config.dataDir,
+  port: 0,
+  freePort: 0,
+  host: '127.0.0.1',
+  logger: false,
+  memoryBudgetMb: config.memoryBudgetMb,
+  features: allFeatures(),
+});
+const free = await server.createAccount({ plan: 'free', qualityAlpha: true });
+const paid = await server.createAccount({ plan: 'paid' });
+process.stdout.write(
+  `ready ${JSON.stringify({ paid: server.url, free: server.freeUrl, freeKey: free.key, paidKey: paid.key })}\n`,
+);
+process.once('SIGTERM', () => {
+  void server.close().then(() => process.exit(0));
+});
