@@ -4,7 +4,12 @@
  * `ready {"paid":…,"free":…,"freeKey":…,"paidKey":…}` once listening.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
+import { setThreadParseBytes } from '../src/http/body.js';
 import { startServer } from '../src/index.js';
+
+// GLOSSA_ABUSE_INLINE_PARSE=1: every JSON body parsed on the event loop, as before bodies of 256 KiB and
+// more went to a thread (to compare the two in the same session).
+if (process.env.GLOSSA_ABUSE_INLINE_PARSE) setThreadParseBytes(Number.POSITIVE_INFINITY);
 
 // GLOSSA_ABUSE_TRACE=1: event-loop stalls over 40 ms and garbage collections over 20 ms, on stderr (the
 // abuse test prints them), to see what is left on the event loop.
