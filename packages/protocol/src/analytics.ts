@@ -53,12 +53,31 @@ export const CustomTagUsage = Type.Object({
 });
 export type CustomTagUsage = Static<typeof CustomTagUsage>;
 
+/**
+ * Characters one engine (`deepl`, `openai`, `anthropic`, `google`, `libretranslate`, `apertium`,
+ * `upstream`, `pseudo`…) was sent for the account: Unicode code points of the texts that reached it without
+ * their inline codes, counted for calls that answered; engine outputs the server had cached and
+ * translation-memory matches reach no engine and count nothing.
+ */
+export const EngineCharacterUsage = Type.Object({
+  engine: Type.String(),
+  usage_date: Type.Optional(DateTime),
+  characters: Type.Integer({ minimum: 0 }),
+});
+export type EngineCharacterUsage = Static<typeof EngineCharacterUsage>;
+
 export const CustomTagUsageReport = Type.Object({
   aggregate_by: Type.Union(AGGREGATE_BY.map((v) => Type.Literal(v))),
   start_date: DateTime,
   end_date: DateTime,
   next_page: Nullable(Type.Integer({ minimum: 0 })),
   usage: Type.Array(CustomTagUsage),
+  /**
+   * Glossa's own, additive (the interface has no place for it): characters each engine was sent for the
+   * account over the range, tagged or not; per engine and day when `aggregate_by` is `day`. On the first
+   * page only (`page` 0 or absent), so that a client adding up the pages counts it once.
+   */
+  engine_usage: Type.Optional(Type.Array(EngineCharacterUsage)),
 });
 export type CustomTagUsageReport = Static<typeof CustomTagUsageReport>;
 
