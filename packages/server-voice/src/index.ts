@@ -1,4 +1,5 @@
 import type { ServerFeature } from '@glossa/server/feature';
+import { DEFAULT_CHUNK_SECONDS } from './chunks.js';
 import { openFleetVoice } from './fleet-store.js';
 import { registerVoiceJobs, VOICE_JOB_ROUTES } from './jobs.js';
 import { voiceLanguageObjects } from './languages.js';
@@ -7,6 +8,14 @@ import { registerVoiceSocket } from './socket.js';
 import { closeVoiceDatabase, SPOKEN_TERMS_ROUTES } from './spoken-terms.js';
 import { registerVoiceTranslateJobs, VOICE_TRANSLATE_JOB_ROUTES } from './translate-jobs.js';
 
+export interface VoiceFeatureOptions {
+  /**
+   * Seconds of audio a voice job recognizes between two checkpoints (default 60): a job taken over after a
+   * crash recognizes again at most one chunk. Each chunk is cut where the audio is quietest in its second half.
+   */
+  readonly jobChunkSeconds?: number;
+}
+
 /**
  * Voice for `@glossa/server`: realtime sessions (the WebSocket stream), spoken terms and voice jobs, with
  * speech recognized by pocketsphinx and spoken by espeak-ng (Debian packages; see the readme). Voice jobs
@@ -14,7 +23,9 @@ import { registerVoiceTranslateJobs, VOICE_TRANSLATE_JOB_ROUTES } from './transl
  * records and spoken terms live in `voice.sqlite`, or, when the server has `databaseUrl` (a fleet), in
  * PostgreSQL shared by every instance.
  */
-export function voiceFeature(): ServerFeature {
+export function voiceFeature(options: VoiceFeatureOptions = {}): ServerFeature {
+  const chunkSeconds = options.jobChunkSeconds ?? DEFAULT_CHUNK_SECONDS;
+  if (!(chunkSeconds >= 1)) throw new Error('voiceFeature: jobChunkSeconds must be at least 1.');
   return {
     name: '@glossa/server-voice',
     routes: [
@@ -37,8 +48,8 @@ export function voiceFeature(): ServerFeature {
           : openFleetVoice(url, context, (error) =>
               log.error({ err: error }, 'voice storage could not start'),
             );
-      registerVoiceJobs(context, log);
-      registerVoiceTranslateJobs(context, log);
+      registerVoiceJobs(context, log, chunkSeconds);
+      registerVoiceTranslateJobs(context, log, chunkSeconds);
       context.metrics.gauge(
         'glossa_voice_job_queue_depth',
         'Voice jobs queued or running (both interfaces; on PostgreSQL, of every instance).',

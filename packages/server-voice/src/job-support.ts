@@ -11,8 +11,16 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobQueue, RunningJob, ServiceContext } from '@glossa/server/feature';
-import { JobFailed, JobLimitExceeded, ServiceError, utcDay } from '@glossa/server/feature';
+import {
+  JobFailed,
+  JobLimitExceeded,
+  JobSuperseded,
+  RunnerClosing,
+  ServiceError,
+  utcDay,
+} from '@glossa/server/feature';
 import type { FastifyBaseLogger } from 'fastify';
+import { type JobUtterance, recognizeInChunks, type VoiceCheckpoint } from './chunks.js';
 import { fleetVoice } from './fleet-store.js';
 import { jobDir } from './rows.js';
 import { voiceDatabase } from './spoken-terms.js';
@@ -28,7 +36,34 @@ export const VOICE_RESULT_TTL_MS = 24 * 60 * 60_000;
  * about to return, i.e. right before the runner completes the job with its minutes. A crash test kills
  * the process there to prove that the job then finishes once, as it would have, billed once.
  */
-export const crashPoints: { beforeFinish?: (jobId: string) => void } = {};
+export const crashPoints: {
+  beforeFinish?: (jobId: string) => void;
+  /** After chunk number `chunks` (from 1, counted over every attempt) of job `jobId` is checkpointed. */
+  afterChunk?: (jobId: string, chunks: number) => void;
+} = {};
+
+/**
+ * Every utterance of a job's audio (`pcm`), recognized in chunks from where its last attempt stopped, a
+ * checkpoint saved after each chunk (chunks.ts). `words`: spoken terms' pronunciations.
+ */
+export function recognizeJob(
+  job: RunningJob<unknown, VoiceCheckpoint>,
+  pcm: Buffer,
+  chunkSeconds: number,
+  words?: readonly (readonly [string, string])[],
+): Promise<JobUtterance[]> {
+  return recognizeInChunks({
+    pcm,
+    chunkSeconds,
+    from: job.checkpoint,
+    ...(words ? { words } : {}),
+    signal: job.signal,
+    async saved(checkpoint) {
+      await job.save(checkpoint);
+      crashPoints.afterChunk?.(job.id, checkpoint.chunks);
+    },
+  });
+}
 
 /** The minutes of a job of `seconds` of audio, finished today. */
 export function minutesOf(
@@ -54,7 +89,7 @@ export function minutesOf(
 export async function withAudio<T>(
   context: ServiceContext,
   table: 'voice_jobs' | 'voice_translate_jobs',
-  job: RunningJob<{ id: string }, unknown>,
+  job: RunningJob<{ id: string }, VoiceCheckpoint>,
   embedded: string,
   work: (file: string) => Promise<T>,
 ): Promise<T> {
@@ -99,6 +134,7 @@ export async function forgetJob(context: ServiceContext, table: Table, id: strin
  */
 export function failureOf(error: unknown, signal: AbortSignal, log: JobLog, id: string): unknown {
   if (signal.aborted) return signal.reason ?? error;
+  if (error instanceof JobSuperseded || error instanceof RunnerClosing) return error;
   const known =
     error instanceof ServiceError || (error instanceof Error && /^The (audio|account)/.test(error.message));
   if (!known) log.error({ err: error, job: id }, 'voice job failed');
@@ -114,7 +150,7 @@ type Table = 'voice_jobs' | 'voice_translate_jobs';
 export async function submitJob(
   context: ServiceContext,
   table: Table,
-  queue: JobQueue<{ id: string }, never, unknown>,
+  queue: JobQueue<{ id: string }, VoiceCheckpoint, unknown>,
   accountId: string,
   id: string,
 ): Promise<void> {
@@ -138,7 +174,7 @@ export async function handOverLeft(
   context: ServiceContext,
   table: Table,
   waiting: string,
-  queue: JobQueue<{ id: string }, never, unknown>,
+  queue: JobQueue<{ id: string }, VoiceCheckpoint, unknown>,
 ): Promise<number> {
   const fleet = fleetVoice(context);
   const rows = fleet

@@ -29,6 +29,7 @@ import {
   readUpload,
   ServiceError,
 } from '@glossa/server/feature';
+import { secondsOfPcm, type VoiceCheckpoint } from './chunks.js';
 import { fleetVoice } from './fleet-store.js';
 import {
   crashPoints,
@@ -37,13 +38,13 @@ import {
   handOverLeft,
   type JobLog,
   minutesOf,
+  recognizeJob,
   submitJob,
   VOICE_RESULT_TTL_MS,
   withAudio,
 } from './job-support.js';
 import { decodeFile } from './media.js';
 import { punctuate } from './punctuate.js';
-import { startRecognizer } from './recognizer.js';
 import {
   checkVoiceGlossary,
   checkVoiceLanguages,
@@ -80,8 +81,8 @@ interface TranscribeResult {
   readonly transcript: string;
   readonly translations: { target_language: string; text: string }[];
 }
-type TranscribeQueue = JobQueue<TranscribeInput, never, TranscribeResult>;
-type TranscribeInfo = JobInfo<TranscribeInput, never, TranscribeResult>;
+type TranscribeQueue = JobQueue<TranscribeInput, VoiceCheckpoint, TranscribeResult>;
+type TranscribeInfo = JobInfo<TranscribeInput, VoiceCheckpoint, TranscribeResult>;
 const queues = new WeakMap<ServiceContext, TranscribeQueue>();
 
 function queueOf(context: ServiceContext): TranscribeQueue {
@@ -101,11 +102,12 @@ async function findRecord(context: ServiceContext, id: string): Promise<JobRow |
 
 /**
  * Registers the kind `voice/transcribe` on the server's job runner: an attempt decodes the job's audio,
- * transcribes and translates it, and charges its minutes, applied with the completion (job-support.ts).
- * A deleted job (a while after it expired) takes its record and files with it.
+ * transcribes it in chunks of `chunkSeconds` (a checkpoint after each: a job taken over resumes at its
+ * last chunk, chunks.ts), translates it, and charges its minutes, applied with the completion
+ * (job-support.ts). A deleted job (a while after it expired) takes its record and files with it.
  */
-export function registerVoiceJobs(context: ServiceContext, log: JobLog): void {
-  const kind: JobKind<TranscribeInput, never, TranscribeResult> = {
+export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSeconds: number): void {
+  const kind: JobKind<TranscribeInput, VoiceCheckpoint, TranscribeResult> = {
     name: 'voice/transcribe',
     resultTtlMs: VOICE_RESULT_TTL_MS,
     async run(job) {
@@ -113,7 +115,9 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog): void {
         const row = await findRecord(context, job.id);
         if (!row) throw new JobFailed('The job is gone.');
         const { result, seconds } = await withAudio(context, 'voice_jobs', job, job.id, async (file) =>
-          transcribeJob(context, row, await decodeFile(file), log, job.signal),
+          transcribeJob(context, row, await decodeFile(file), log, (pcm, words) =>
+            recognizeJob(job, pcm, chunkSeconds, words),
+          ),
         );
         job.charge('minutes', minutesOf(row, 'speech_to_text', seconds));
         crashPoints.beforeFinish?.(job.id);
@@ -133,14 +137,14 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog): void {
 
 /**
  * The transcript and translations of a job and the seconds of audio it had (nothing is recorded here).
- * `pcm`: the job's audio decoded to 16 kHz mono s16le; `signal` stops the recognizer.
+ * `pcm`: the job's audio decoded to 16 kHz mono s16le; `recognize` gives its utterances (recognizeJob).
  */
 async function transcribeJob(
   context: ServiceContext,
   job: JobRow,
   pcm: Buffer,
   log: JobLog,
-  signal: AbortSignal,
+  recognize: (pcm: Buffer, words: readonly (readonly [string, string])[]) => Promise<{ text: string }[]>,
 ) {
   const account = await context.storage.getAccount(job.account_id);
   if (!account) throw new Error('The account of this job no longer exists.');
@@ -152,22 +156,9 @@ async function transcribeJob(
     log.warn({ err: error }, 'spoken-term pronunciations failed'),
   );
   const terms = [...spokenTerms, ...(await glossarySourceTerms(context, caller, job.source, glossaryId))];
-  const utterances: string[] = [];
-  const recognizer = startRecognizer({
-    inputType: null,
-    words,
-    onUtterance: (text) => utterances.push(punctuate(text, { language: job.source, terms })),
-  });
-  // Cancelled, or this instance closing: the recognizer stops, and the attempt with it.
-  const stop = () => recognizer.abort();
-  signal.addEventListener('abort', stop);
-  try {
-    recognizer.write(pcm);
-    await recognizer.finish();
-  } finally {
-    signal.removeEventListener('abort', stop);
-  }
-  signal.throwIfAborted();
+  const utterances = (await recognize(pcm, words)).map((utterance) =>
+    punctuate(utterance.text, { language: job.source, terms }),
+  );
   const transcript = utterances.join(' ');
   // Checked again: a glossary deleted (or its dictionary for a pair) since the job was queued fails it
   // rather than giving translations without it.
@@ -178,7 +169,7 @@ async function transcribeJob(
     const texts = await translateTranscripts(context, caller, options, utterances);
     translations.push({ target_language: target, text: texts.join(' ') });
   }
-  return { result: { transcript, translations }, seconds: recognizer.seconds };
+  return { result: { transcript, translations }, seconds: secondsOfPcm(pcm) };
 }
 
 /** A job of the caller's, with its status on the runner (undefined: its submit was lost). */

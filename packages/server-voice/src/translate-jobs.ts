@@ -37,11 +37,14 @@ import {
   badRequest,
   defineRoute,
   JobFailed,
+  JobSuperseded,
   notFound,
   type Route,
+  RunnerClosing,
   ServiceError,
   unsupportedLanguage,
 } from '@glossa/server/feature';
+import { type JobUtterance, secondsOfPcm, type VoiceCheckpoint } from './chunks.js';
 import { fleetVoice } from './fleet-store.js';
 import {
   crashPoints,
@@ -49,6 +52,7 @@ import {
   handOverLeft,
   type JobLog,
   minutesOf,
+  recognizeJob,
   submitJob,
   VOICE_RESULT_TTL_MS,
   withAudio,
@@ -61,7 +65,7 @@ import {
   JOB_TARGET_TYPES,
 } from './media.js';
 import { punctuate } from './punctuate.js';
-import { startRecognizer, type UtteranceSpan } from './recognizer.js';
+import type { UtteranceSpan } from './recognizer.js';
 import { checkVoiceLanguages, glossarySourceTerms, translateTranscripts } from './resources.js';
 import { customTagOf } from './routes.js';
 import { jobDir, type TranslateRow as Row } from './rows.js';
@@ -187,7 +191,7 @@ const wantsSignedUrl = (query: { include?: string[] | undefined }) =>
 
 // --- processing ---------------------------------------------------------------------------------------
 
-type TranslateQueue = JobQueue<{ id: string }, never, StoredResult[]>;
+type TranslateQueue = JobQueue<{ id: string }, VoiceCheckpoint, StoredResult[]>;
 const queues = new WeakMap<ServiceContext, TranslateQueue>();
 
 function queueOf(context: ServiceContext): TranslateQueue {
@@ -198,14 +202,15 @@ function queueOf(context: ServiceContext): TranslateQueue {
 
 /**
  * Registers the kind `voice/translate` on the server's job runner: an attempt decodes the job's audio,
- * transcribes it, translates and renders each target (its bytes kept: embedded in
+ * transcribes it in chunks of `chunkSeconds` (a checkpoint after each: a job taken over resumes at its last
+ * chunk, chunks.ts), translates and renders each target (its bytes kept: embedded in
  * `<dataDir>/voice-jobs/<id>.result-<n>`, on a fleet in `voice_translate_results`; a later attempt writes
  * the same bytes again) and charges its minutes, applied with the completion (job-support.ts). A job whose
  * audio or account is unusable completes with every target failed, and no minutes. A deleted job (a while
  * after it expired) takes its record and files with it.
  */
-export function registerVoiceTranslateJobs(context: ServiceContext, log: JobLog): void {
-  const kind: JobKind<{ id: string }, never, StoredResult[]> = {
+export function registerVoiceTranslateJobs(context: ServiceContext, log: JobLog, chunkSeconds: number): void {
+  const kind: JobKind<{ id: string }, VoiceCheckpoint, StoredResult[]> = {
     name: 'voice/translate',
     resultTtlMs: VOICE_RESULT_TTL_MS,
     async run(job) {
@@ -220,7 +225,7 @@ export function registerVoiceTranslateJobs(context: ServiceContext, log: JobLog)
               if (fleet) await (await fleet.store()).saveResult(job.id, index, bytes);
               else writeFileSync(resultFile(context, job.id, index), bytes);
             },
-            signal: job.signal,
+            recognize: (pcm) => recognizeJob(job, pcm, chunkSeconds),
           }),
         );
         job.charge('minutes', minutesOf(row, translated.product, translated.seconds));
@@ -228,6 +233,7 @@ export function registerVoiceTranslateJobs(context: ServiceContext, log: JobLog)
         return translated.results;
       } catch (error) {
         if (job.signal.aborted) throw job.signal.reason ?? error;
+        if (error instanceof JobSuperseded || error instanceof RunnerClosing) throw error;
         const known = error instanceof Error && /^The (audio|account)/.test(error.message);
         if (!known) log.error({ err: error, job: job.id }, 'voice translation job failed');
         const message = known ? (error as Error).message : 'Transcription failed.';
@@ -309,8 +315,8 @@ interface Translated {
 interface TranslateHooks {
   /** Keeps the bytes of target `index` (a failure here fails that target). */
   save(index: number, bytes: Buffer): Promise<void>;
-  /** Cancelled, or this instance closing: stops the recognizer, and the job with it. */
-  signal: AbortSignal;
+  /** The utterances of the job's audio (`recognizeJob`: in chunks, from the job's checkpoint). */
+  recognize(pcm: Buffer): Promise<JobUtterance[]>;
 }
 
 /**
@@ -331,21 +337,10 @@ async function translateAudio(
   const caller: Caller = { account, key: { id: job.key_id, accountId: job.account_id } };
   const pcm = await decodeFile(file);
   const terms = await glossarySourceTerms(context, caller, job.source_language, undefined);
-  const utterances: Utterance[] = [];
-  const recognizer = startRecognizer({
-    inputType: null,
-    onUtterance: (text, span) =>
-      utterances.push({ text: punctuate(text, { language: job.source_language, terms }), span }),
-  });
-  const stop = () => recognizer.abort();
-  hooks.signal.addEventListener('abort', stop);
-  try {
-    recognizer.write(pcm);
-    await recognizer.finish();
-  } finally {
-    hooks.signal.removeEventListener('abort', stop);
-  }
-  hooks.signal.throwIfAborted();
+  const utterances: Utterance[] = (await hooks.recognize(pcm)).map(({ text, span }) => ({
+    text: punctuate(text, { language: job.source_language, terms }),
+    span,
+  }));
   let spoken = false;
   const results: StoredResult[] = [];
   for (const [index, target] of targets.entries()) {
@@ -380,7 +375,7 @@ async function translateAudio(
       results[index] = { status: 'failed', error: `Processing failed: ${(error as Error).message}` };
     }
   }
-  return { results, product: spoken ? 'speech_to_speech' : 'speech_to_text', seconds: recognizer.seconds };
+  return { results, product: spoken ? 'speech_to_speech' : 'speech_to_text', seconds: secondsOfPcm(pcm) };
 }
 
 // --- routes -------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /**
  * A server with voice that a crash test kills (SIGKILL): itself at a voice job's crash point (job-support.ts
  * `crashPoints`), or the test at any moment (`crashPoint` absent). For voice-jobs-crash.test.ts. One
- * argument, JSON: `{ dataDir, devKey, crashPoint?, databaseUrl? }`. Prints `ready <url>` once listening.
+ * argument, JSON: `{ dataDir, devKey, crashPoint?, crashAfterChunks?, jobChunkSeconds?, databaseUrl? }`. Prints `ready <url>` once listening.
  */
 import { startServer } from '@glossa/server';
 import { voiceFeature } from '../src/index.js';
@@ -10,10 +10,18 @@ import { crashPoints } from '../src/job-support.js';
 const config = JSON.parse(process.argv[2]!) as {
   dataDir: string;
   devKey: string;
-  crashPoint?: 'beforeFinish';
+  crashPoint?: 'beforeFinish' | 'afterChunk';
+  /** With `crashPoint: 'afterChunk'`: killed once this many chunks of a job are checkpointed. */
+  crashAfterChunks?: number;
+  jobChunkSeconds?: number;
   databaseUrl?: string;
 };
-if (config.crashPoint) crashPoints[config.crashPoint] = () => process.kill(process.pid, 'SIGKILL');
+const kill = () => process.kill(process.pid, 'SIGKILL');
+if (config.crashPoint === 'beforeFinish') crashPoints.beforeFinish = kill;
+if (config.crashPoint === 'afterChunk')
+  crashPoints.afterChunk = (_id, chunks) => {
+    if (chunks >= (config.crashAfterChunks ?? 1)) kill();
+  };
 const server = await startServer({
   dataDir: config.dataDir,
   port: 0,
@@ -21,7 +29,9 @@ const server = await startServer({
   host: '127.0.0.1',
   logger: false,
   devKey: config.devKey,
-  features: [voiceFeature()],
+  features: [
+    voiceFeature(config.jobChunkSeconds !== undefined ? { jobChunkSeconds: config.jobChunkSeconds } : {}),
+  ],
   ...(config.databaseUrl !== undefined ? { databaseUrl: config.databaseUrl } : {}),
 });
 process.stdout.write(`ready ${server.url}\n`);
