@@ -193,6 +193,56 @@ for (const [name, backend, skip] of BACKENDS) {
       }
     });
 
+    it('sums the characters sent to each engine per account and day, by period and by day', async () => {
+      const { first, second } = await backend.open();
+      let other: Storage | undefined;
+      try {
+        await first.createAccount(account('acct-e'));
+        await first.createAccount(account('acct-f'));
+        const sent = (accountId: string, day: string, engine: string, characters: number) => ({
+          accountId,
+          day,
+          engine,
+          characters,
+        });
+        // One request's engines at once (the same engine twice is summed), then more on other days.
+        await first.recordEngineUsage([
+          sent('acct-e', '2026-11-02', 'deepl', 100),
+          sent('acct-e', '2026-11-02', 'apertium', 7),
+          sent('acct-e', '2026-11-02', 'deepl', 5),
+        ]);
+        await first.recordEngineUsage([sent('acct-e', '2026-11-03', 'deepl', 20)]);
+        await first.recordEngineUsage([sent('acct-e', '2026-12-01', 'openai', 1000)]);
+        await first.recordEngineUsage([sent('acct-f', '2026-11-02', 'deepl', 9)]);
+        await first.recordEngineUsage([]);
+        const query = { accountId: 'acct-e', from: '2026-11-01', to: '2026-11-30' };
+        expect(await first.engineUsage({ ...query, byDay: false })).toEqual([
+          { engine: 'apertium', characters: 7 },
+          { engine: 'deepl', characters: 125 },
+        ]);
+        expect(await first.engineUsage({ ...query, byDay: true })).toEqual([
+          { engine: 'apertium', day: '2026-11-02', characters: 7 },
+          { engine: 'deepl', day: '2026-11-02', characters: 105 },
+          { engine: 'deepl', day: '2026-11-03', characters: 20 },
+        ]);
+        // Committed: another instance (or the file opened again) reads the same.
+        await first.commitUsage();
+        other = await second();
+        expect(await other.engineUsage({ ...query, to: '2026-12-31', byDay: false })).toEqual([
+          { engine: 'apertium', characters: 7 },
+          { engine: 'deepl', characters: 125 },
+          { engine: 'openai', characters: 1000 },
+        ]);
+        expect(await other.engineUsage({ ...query, accountId: 'acct-f', byDay: false })).toEqual([
+          { engine: 'deepl', characters: 9 },
+        ]);
+        expect(await other.engineUsage({ ...query, accountId: 'acct-none', byDay: false })).toEqual([]);
+      } finally {
+        await first.close();
+        await other?.close();
+      }
+    });
+
     // A second handle on SQLite is another process's view of the file: it sees what was committed only.
     it('commits usage on demand; applies an operation once, committed before it resolves, whoever applies it again', async () => {
       const { first, second } = await backend.open();

@@ -172,6 +172,8 @@ describe('custom-tag analytics', () => {
             },
           },
         ],
+        // Glossa's additive per-engine characters: the account's, tagged or not.
+        engine_usage: [{ engine: 'pseudo', characters: 5 + 3 + 2 + 8 }],
       },
     });
     const byDay = await analytics(`start_date=${today}&end_date=${today}&aggregate_by=day`, admin.key);
@@ -188,8 +190,12 @@ describe('custom-tag analytics', () => {
     expect(otherReport.data.custom_tag_usage_report.usage).toEqual([
       { custom_tag: 'docs-site', breakdown: expect.objectContaining({ text_translation_characters: 50 }) },
     ]);
+    expect(otherReport.data.custom_tag_usage_report.engine_usage).toEqual([
+      { engine: 'pseudo', characters: 50 },
+    ]);
     const before = await analytics('start_date=2020-01-01&end_date=2020-12-31', admin.key);
     expect(before.data.custom_tag_usage_report.usage).toEqual([]);
+    expect(before.data.custom_tag_usage_report.engine_usage).toEqual([]);
   });
 
   it('pages by next_page until it is null', async () => {

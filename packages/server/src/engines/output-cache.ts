@@ -1,3 +1,4 @@
+import type { BilledInput, OnBilled } from './billing.js';
 import { EngineError, type EngineFormality, type EngineTerms } from './engine.js';
 import type { EngineChoice } from './registry.js';
 
@@ -19,6 +20,8 @@ export interface OutputCache {
       readonly context?: string;
       /** Glossary terms the engine applies itself (`supportsTerms`); outputs are kept per `terms.key`. */
       readonly terms?: EngineTerms;
+      /** Told what each engine that answered was sent (`billing.ts`); not part of the cache's key. */
+      readonly onBilled?: OnBilled;
     },
   ): Promise<string[]>;
 }
@@ -41,7 +44,7 @@ export function createOutputCache(maxEntries: number): OutputCache {
   };
   /** The engine's outputs for `texts`, checked to be one string per text. */
   const run: OutputCache['translate'] = async (choice, texts, options) => {
-    const translated = await choice.engine.translate({
+    const input: BilledInput = {
       texts,
       source: choice.pair.source,
       target: choice.pair.target,
@@ -50,7 +53,9 @@ export function createOutputCache(maxEntries: number): OutputCache {
       ...(options.instructions?.length ? { instructions: options.instructions } : {}),
       ...(options.context ? { context: options.context } : {}),
       ...(options.terms ? { terms: options.terms } : {}),
-    });
+      ...(options.onBilled ? { onBilled: options.onBilled } : {}),
+    };
+    const translated = await choice.engine.translate(input);
     if (!Array.isArray(translated) || translated.length !== texts.length) {
       throw new EngineError(
         `${choice.engine.name} returned ${Array.isArray(translated) ? translated.length : 'no'} outputs for ${texts.length} texts`,

@@ -42,6 +42,16 @@ export const analyticsRoute = defineRoute(ENDPOINTS.getCustomTagUsage, async ({ 
     offset: page * ANALYTICS_PAGE_SIZE,
     limit: ANALYTICS_PAGE_SIZE + 1,
   });
+  // Glossa's additive per-engine characters (protocol `EngineCharacterUsage`): whole, on the first page.
+  const engines =
+    page === 0
+      ? await context.storage.engineUsage({
+          accountId: caller.account.id,
+          from: query.start_date,
+          to: query.end_date,
+          byDay,
+        })
+      : undefined;
   const hasMore = rows.length > ANALYTICS_PAGE_SIZE;
   const response: CustomTagUsageResponse = {
     custom_tag_usage_report: {
@@ -54,6 +64,15 @@ export const analyticsRoute = defineRoute(ENDPOINTS.getCustomTagUsage, async ({ 
         ...(byDay && row.day ? { usage_date: dateTime(row.day) } : {}),
         breakdown: breakdown(row),
       })),
+      ...(engines
+        ? {
+            engine_usage: engines.map((row) => ({
+              engine: row.engine,
+              ...(byDay && row.day ? { usage_date: dateTime(row.day) } : {}),
+              characters: Math.round(row.characters),
+            })),
+          }
+        : {}),
     },
   };
   return response;

@@ -97,4 +97,14 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX jobs_account_claimed ON jobs(account_id, claimed_at);
   CREATE INDEX jobs_expires ON jobs(expires_at) WHERE expires_at IS NOT NULL;
   `,
+  // Characters each engine was sent per account and day (as in the SQLite store).
+  `
+  CREATE TABLE engine_usage (
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    day TEXT NOT NULL,
+    engine TEXT NOT NULL,
+    characters BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, day, engine)
+  );
+  `,
 ];

@@ -9,6 +9,7 @@ import {
   CHARACTER_PRODUCTS,
   type CustomTagUsageQuery,
   type CustomTagUsageRow,
+  type EngineUsageRow,
   type NewAccount,
   type Reservation,
   type Storage,
@@ -301,6 +302,39 @@ export async function createPostgresStorage(
         entry.units[row.product] = Number(row.units);
       }
       return [...grouped.values()];
+    },
+    async recordEngineUsage(records) {
+      const rows = records.filter((record) => record.characters !== 0);
+      if (rows.length === 0) return;
+      // One statement for every engine of the request, summed per key first (ON CONFLICT takes a key once).
+      await pool.query(
+        `INSERT INTO engine_usage (account_id, day, engine, characters)
+         SELECT account_id, day, engine, SUM(characters)
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS t(account_id, day, engine, characters)
+         GROUP BY account_id, day, engine
+         ON CONFLICT (account_id, day, engine) DO UPDATE SET characters = engine_usage.characters + excluded.characters`,
+        [
+          rows.map((row) => row.accountId),
+          rows.map((row) => row.day),
+          rows.map((row) => row.engine),
+          rows.map((row) => Math.round(row.characters)),
+        ],
+      );
+    },
+    async engineUsage(query): Promise<EngineUsageRow[]> {
+      const { rows } = await pool.query<{ engine: string; day?: string; characters: string }>(
+        query.byDay
+          ? `SELECT engine, day, characters FROM engine_usage
+             WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY engine, day`
+          : `SELECT engine, SUM(characters) AS characters FROM engine_usage
+             WHERE account_id = $1 AND day >= $2 AND day <= $3 GROUP BY engine ORDER BY engine`,
+        [query.accountId, query.from, query.to],
+      );
+      return rows.map((row) => ({
+        engine: row.engine,
+        ...(row.day === undefined ? {} : { day: row.day }),
+        characters: Number(row.characters),
+      }));
     },
     openJobBackend(options = {}) {
       return createPostgresJobBackend(url, pool, {

@@ -10,6 +10,8 @@ import {
   CHARACTER_PRODUCTS,
   type CustomTagUsageQuery,
   type CustomTagUsageRow,
+  type EngineUsageRecord,
+  type EngineUsageRow,
   type NewAccount,
   type Storage,
   type UsageProduct,
@@ -89,6 +91,18 @@ export function createSqliteStorage(dataDir: string): Storage {
        VALUES (@accountId, @keyId, @product, @day, @customTag, @units)
        ON CONFLICT(account_id, day, product, key_id, custom_tag) DO UPDATE SET units = units + excluded.units`,
     ),
+    addEngineUsage: db.prepare(
+      `INSERT INTO engine_usage (account_id, day, engine, characters) VALUES (@accountId, @day, @engine, @characters)
+       ON CONFLICT(account_id, day, engine) DO UPDATE SET characters = characters + excluded.characters`,
+    ),
+    enginesByPeriod: db.prepare(
+      `SELECT engine, SUM(characters) AS characters FROM engine_usage
+       WHERE account_id = @accountId AND day >= @from AND day <= @to GROUP BY engine ORDER BY engine`,
+    ),
+    enginesByDay: db.prepare(
+      `SELECT engine, day, characters FROM engine_usage
+       WHERE account_id = @accountId AND day >= @from AND day <= @to ORDER BY engine, day`,
+    ),
     hasOperation: db.prepare('SELECT 1 FROM usage_operations WHERE id = ?'),
     pruneOperations: db.prepare(
       'DELETE FROM usage_operations WHERE applied_at < ? AND substr(id, 1, length(?)) = ?',
@@ -136,9 +150,15 @@ export function createSqliteStorage(dataDir: string): Storage {
    */
   const periodTotals = new Map<string, number>();
   const pending = new Map<string, UsageRow>();
+  /** Engine usage waiting for the next commit, summed per account, day and engine. */
+  const pendingEngines = new Map<
+    string,
+    { accountId: string; day: string; engine: string; characters: number }
+  >();
   let flushTimer: NodeJS.Timeout | undefined;
   const commit = db.transaction((rows: Iterable<UsageRow>) => {
     for (const row of rows) statements.addUsage.run(row);
+    for (const row of pendingEngines.values()) statements.addEngineUsage.run(row);
   });
   /** One operation's units, committed at once with its id (`applyUsageOnce`); false when the id was there. */
   const applyOnce = db.transaction((operationId: string, row: UsageRow): boolean => {
@@ -149,10 +169,11 @@ export function createSqliteStorage(dataDir: string): Storage {
   const flush = () => {
     clearTimeout(flushTimer);
     flushTimer = undefined;
-    if (pending.size === 0) return;
+    if (pending.size === 0 && pendingEngines.size === 0) return;
     try {
       commit.immediate(pending.values());
       pending.clear();
+      pendingEngines.clear();
     } catch (error) {
       periodTotals.clear();
       schedule();
@@ -316,6 +337,29 @@ export function createSqliteStorage(dataDir: string): Storage {
         entry.units[row.product] = row.units;
       }
       return [...grouped.values()];
+    },
+    async recordEngineUsage(records: readonly EngineUsageRecord[]) {
+      for (const record of records) {
+        if (record.characters === 0) continue;
+        const id = `${record.accountId}\u0000${record.day}\u0000${record.engine}`;
+        const row = pendingEngines.get(id);
+        if (row) row.characters += record.characters;
+        else
+          pendingEngines.set(id, {
+            accountId: record.accountId,
+            day: record.day,
+            engine: record.engine,
+            characters: record.characters,
+          });
+      }
+      if (pendingEngines.size > 0) schedule();
+    },
+    async engineUsage(query): Promise<EngineUsageRow[]> {
+      flush();
+      const params = { accountId: query.accountId, from: query.from, to: query.to };
+      return query.byDay
+        ? (statements.enginesByDay.all(params) as EngineUsageRow[])
+        : (statements.enginesByPeriod.all(params) as EngineUsageRow[]);
     },
     openJobBackend(options = {}) {
       // Job usage is applied in the jobs' transactions, not through the totals: they learn it from the database.

@@ -76,6 +76,36 @@ export interface CustomTagUsageRow {
   readonly units: Readonly<Partial<Record<UsageProduct, number>>>;
 }
 
+/**
+ * Characters one engine was sent for one account on one day (a call that answered; cache and memory hits
+ * reach no engine). What the providers behind the engines bill, per account: apart from `usage`, which
+ * holds what the account is billed and counts against its limit.
+ */
+export interface EngineUsageRecord {
+  readonly accountId: string;
+  /** UTC day, `YYYY-MM-DD`. */
+  readonly day: string;
+  /** The engine's name: `deepl`, `openai`, `apertium`, `upstream`… */
+  readonly engine: string;
+  /** Unicode code points of the texts sent. */
+  readonly characters: number;
+}
+
+export interface EngineUsageQuery {
+  readonly accountId: string;
+  /** UTC days, both inclusive. */
+  readonly from: string;
+  readonly to: string;
+  readonly byDay: boolean;
+}
+
+export interface EngineUsageRow {
+  readonly engine: string;
+  /** Present when grouped by day. */
+  readonly day?: string;
+  readonly characters: number;
+}
+
 export interface JobBackendOptions {
   /** How often an idle worker looks for work (SQLite: in ms, default 500; PostgreSQL: pg-boss's polling, 2 s). */
   readonly pollMs?: number;
@@ -128,6 +158,13 @@ export interface Storage {
   usageTotals(accountId: string, keyId: string, from: string, to: string): Promise<UsageTotal[]>;
   /** Tagged usage of one account, ordered by tag (then day), one page. */
   customTagUsage(query: CustomTagUsageQuery): Promise<CustomTagUsageRow[]>;
+  /**
+   * Adds characters sent to engines (`EngineUsageRecord`). Not counted against any limit; the SQLite store
+   * writes them behind like usage (read back after a flush), PostgreSQL at once.
+   */
+  recordEngineUsage(records: readonly EngineUsageRecord[]): Promise<void>;
+  /** Characters each engine was sent for one account in a range, ordered by engine (then day). */
+  engineUsage(query: EngineUsageQuery): Promise<EngineUsageRow[]>;
   /**
    * The job runner's storage (`createJobRunner`), on this store's database: its state changes and their
    * usage commit in one transaction. Closed with the store.
