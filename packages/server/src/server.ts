@@ -6,6 +6,7 @@ import {
   ensureDevAccount,
 } from './accounts.js';
 import type { ServiceContext } from './context.js';
+import { billedEngine } from './engines/billing.js';
 import { createConfiguredRegistry, defaultEngines } from './engines/defaults.js';
 import { createOutputCache } from './engines/output-cache.js';
 import type { createEngineRegistry } from './engines/registry.js';
@@ -190,7 +191,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
     );
     dev = await ensureDevAccount(storage, resolved.dataDir, resolved.devKey);
     engines = createConfiguredRegistry(
-      (options.engines ?? (await defaultEngines(resolved))).map((engine) => metrics.countErrors(engine)),
+      (options.engines ?? (await defaultEngines(resolved))).map((engine) =>
+        billedEngine(metrics.countErrors(engine)),
+      ),
       resolved,
       options.engines !== undefined,
     );

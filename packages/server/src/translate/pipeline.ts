@@ -10,6 +10,7 @@ import {
   toV2LanguageCode,
 } from '@glossa/protocol';
 import type { Caller, ServiceContext } from '../context.js';
+import { createEngineBill } from '../engines/billing.js';
 import {
   EngineError,
   type EngineFormality,
@@ -18,6 +19,7 @@ import {
 } from '../engines/engine.js';
 import type { EngineChoice } from '../engines/registry.js';
 import { badRequest, ServiceError, unsupportedLanguage } from '../errors.js';
+import type { EngineUsageRecord } from '../storage/storage.js';
 import { currentBillingPeriod } from './billing-period.js';
 import { loadCustomizations, memoryMatchesOf, type UnitMatch } from './customizations.js';
 import { checkRequestRules, checkResources, engineFormality, prepareOptions } from './options.js';
@@ -95,6 +97,11 @@ interface Group {
   /** For each unit: the index of its text, and its index within that text (flat: one group holds many). */
   readonly textIndexes: number[];
   readonly unitIndexes: number[];
+}
+
+/** Stores what the engines were sent (none, for a request answered from caches: no await). */
+function recordEngines(context: ServiceContext, records: EngineUsageRecord[]): Promise<void> | undefined {
+  return records.length === 0 ? undefined : context.storage.recordEngineUsage(records);
 }
 
 /** POST /v2/translate after validation: rules, languages, resources, quota, engines, response. */
@@ -200,6 +207,8 @@ export async function translateRequest(
     : undefined;
   const markup = options.tagHandling !== undefined;
   const instructions = customizations?.instructions ?? [];
+  // What each engine was sent for this request, stored per account and day once the engines are done.
+  const bill = createEngineBill();
   /** One group's units through the customizations (memory, glossary) and its engine, into `outputs`. */
   const translateGroup = async (group: Group) => {
     if (group.units.length === 0) return;
@@ -210,6 +219,7 @@ export async function translateRequest(
         instructions,
         ...(request.context ? { context: request.context } : {}),
         ...(terms ? { terms } : {}),
+        onBilled: bill.onBilled,
       });
     const result = customizations
       ? await customizations.translate(
@@ -232,6 +242,8 @@ export async function translateRequest(
     else await Promise.all(Array.from(groups.values(), translateGroup));
   } catch (error) {
     await context.storage.recordUsage({ ...usage, units: -billed });
+    // The engines that answered before the failure were sent their texts all the same.
+    await recordEngines(context, bill.records(usage.accountId, usage.day));
     if (error instanceof UnsupportedPairError) {
       throw unsupportedLanguage(`Language pair not supported by the remote service: ${error.message}`);
     }
@@ -246,6 +258,7 @@ export async function translateRequest(
     }
     throw error;
   }
+  await recordEngines(context, bill.records(usage.accountId, usage.day));
 
   const v2Codes = new Map<string, string>();
   const detectedCode = (source: string) => {
