@@ -164,7 +164,13 @@ export class PhrasingBuilder {
           this.standalone(whole);
           return;
         }
-        if (showsItsUrl(node as Parent & { url: string })) {
+        if (
+          showsItsUrl(node as Parent & { url: string }) ||
+          // `[http://localhost:3000/](http://localhost:3000/)` (how a literal autolink is written when a
+          // translation puts a character against it), whatever the label parses into (`:3000`).
+          this.text.slice(whole.start, whole.end) ===
+            `[${(node as Node & { url: string }).url}](${(node as Node & { url: string }).url})`
+        ) {
           this.standalone(whole);
           return;
         }

@@ -105,6 +105,18 @@ describe('merge', () => {
     ]);
   });
 
+  test('a literal autolink written as [url](url) (a bracket against it) reads back as the same code', () => {
+    const text = 'View it at http://localhost:3000/.\n';
+    const source = extract(text, { dialect: 'docusaurus' });
+    expect(source.segments.map((s) => s.source)).toEqual(['View it at <x id="1"/>.']);
+    const out = merge(text, { 'paragraph-1': '[Véalo en <x id="1"/>.]' }, { dialect: 'docusaurus' });
+    expect(out).toBe('\\[Véalo en [http://localhost:3000/](http://localhost:3000/).\\]\n');
+    // `:3000` inside the label parses as something else than text; the link still shows its URL.
+    expect(extract(out, { dialect: 'docusaurus' }).segments.map((s) => s.source)).toEqual([
+      '[Véalo en <x id="1"/>.]',
+    ]);
+  });
+
   test('reorders codes and escapes Markdown syntax in translated text', () => {
     const text = 'Click *here* to see [the page](/p).\n';
     const out = merge(text, {
