@@ -82,12 +82,16 @@ describe('glossa translate', () => {
     expect(planned).toMatchObject({ files: 1, segments: 8, cacheHits: 0, requests: 2 });
     expect(report.requests).toBe(planned.requests);
     expect(report.billedCharacters).toBe(planned.billedCharacters);
+    // Retries are not planned; their bound: the paragraph with *high* (inline codes) in each locale, once more.
+    expect(planned.retriesAtMost).toEqual({ texts: 2, requests: 2, billedCharacters: 62 });
+    expect(report.retried).toBeLessThanOrEqual(planned.retriesAtMost.texts);
     const after = JSON.parse((await glossa(['usage', '--json'], { cwd, env })).stdout).character_count;
     expect(after - before).toBe(report.billedCharacters);
     const again = JSON.parse(
       (await glossa(['estimate', 'docs', '--to', 'es,en-XA', '--json'], { cwd, env })).stdout,
     );
     expect(again).toMatchObject({ requests: 0, billedCharacters: 0, unchanged: 8 });
+    expect(again.retriesAtMost).toEqual({ texts: 0, requests: 0, billedCharacters: 0 });
   }, 120_000);
 
   it('keeps a person’s edit, retranslates a changed source, and status says which is which', async () => {

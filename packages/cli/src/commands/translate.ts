@@ -367,6 +367,10 @@ export async function estimateCommand(
   const { locales, project } = await prepare(ctx, args, flags);
   const cache = await openCache(project);
   const totals: RunEstimate[] = [];
+  // Retries are not planned: a text whose codes come back moved is sent once more (second encoding).
+  // Only texts with inline codes can be, so their own estimate is the most the retries can add.
+  const retryBounds: RunEstimate[] = [];
+  const withCodes = project.segments.filter((s) => /<(?:x|g) id=/.test(s.source));
   const resources = await localResources(project.config, locales);
   // A remote service's engines key its outputs (see translate); unreachable: estimated without them.
   const remote =
@@ -377,11 +381,9 @@ export async function estimateCommand(
     for (const locale of locales) {
       const existing = await readExistingTargets(project, locale);
       const input = { segments: project.segments, existingTargets: new Map([[locale, existing.targets]]) };
-      totals.push(
-        await runFor(project, locale, resources.perLocale.get(locale), ctx.env, { cache }, remote).estimate(
-          input,
-        ),
-      );
+      const run = runFor(project, locale, resources.perLocale.get(locale), ctx.env, { cache }, remote);
+      totals.push(await run.estimate(input));
+      retryBounds.push(await run.estimate({ ...input, segments: withCodes }));
     }
   } finally {
     await cache.close();
@@ -398,6 +400,12 @@ export async function estimateCommand(
     requests: sum((e) => e.requests),
     requestBytes: sum((e) => e.requestBytes),
     billedCharacters: sum((e) => e.billedCharacters),
+    /** Not in the figures above: at most this much more, if every text with inline codes were retried. */
+    retriesAtMost: {
+      texts: retryBounds.reduce((s, e) => s + e.segments - e.unchanged - e.humanEdits - e.cacheHits, 0),
+      requests: retryBounds.reduce((s, e) => s + e.requests, 0),
+      billedCharacters: retryBounds.reduce((s, e) => s + e.billedCharacters, 0),
+    },
     perLocale: locales.map((locale, index) => localeCost(project, locale, totals[index]!.billedCharacters)),
   };
   if (resources.unknown) {
@@ -414,6 +422,11 @@ export async function estimateCommand(
     ctx.io.out(`  human edits kept: ${estimate.humanEdits}`);
     ctx.io.out(`requests:           ${estimate.requests} (${estimate.requestBytes} bytes)`);
     ctx.io.out(`billed characters:  ${estimate.billedCharacters}`);
+    const retries = estimate.retriesAtMost;
+    if (retries.texts > 0)
+      ctx.io.out(
+        `retries (not above): at most ${retries.requests} requests, ${retries.billedCharacters} billed characters, if all ${retries.texts} texts with inline codes came back with their codes moved`,
+      );
     ctx.io.out('engines and cost per locale:');
     for (const item of estimate.perLocale) ctx.io.out(formatLocaleCost(item));
     ctx.io.out(`failed files:       ${project.failed.length}`);
