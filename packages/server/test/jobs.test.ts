@@ -126,6 +126,8 @@ describe.skipIf(onPostgres).each(BACKENDS)('the job runner on %s', (_name, openS
     expect(await queue.result(submitted.id)).toEqual({ digest: expectedDigest(5) });
     expect(await units('alice')).toBe(5);
     expect(await runner.depth()).toBe(0);
+    expect(await runner.count(['test/steps'], ['completed'])).toBe(1);
+    expect(await runner.count(['test/steps'], ['queued', 'running'])).toBe(0);
   });
 
   it.skipIf(skip)('retries a failed attempt with backoff, then completes from the start', async () => {

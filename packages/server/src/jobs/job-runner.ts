@@ -15,6 +15,7 @@ import {
   type JobChange,
   type JobDelivery,
   type JobRow,
+  type JobState,
   JobSuperseded,
   type UsageCharge,
 } from './job-backend.js';
@@ -148,6 +149,8 @@ export interface JobRunner {
   start(): Promise<void>;
   /** Jobs queued or running, of one kind or of all. */
   depth(kind?: string): Promise<number>;
+  /** Jobs of `kinds` in these states, on every instance that shares the storage (a kind's gauges). */
+  count(kinds: readonly string[], states: readonly JobState[]): Promise<number>;
   /** Stops taking jobs; running attempts stop at their next step and go back to the queue. */
   close(): Promise<void>;
 }
@@ -354,6 +357,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
       stopSweep = repeatEvery(options.sweepMs ?? 5000, sweep, report);
     },
     depth: (kind) => backend.count(kind ? [kind] : [...kinds.keys()], ['queued', 'running']),
+    count: (ofKinds, states) => backend.count(ofKinds, states),
     async close() {
       if (closed) return;
       closed = true;
