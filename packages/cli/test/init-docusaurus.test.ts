@@ -60,7 +60,8 @@ it("translates write-translations' JSON in Docusaurus's syntax: '{label}' stays 
   const dir = await site({
     'package.json': JSON.stringify({ dependencies: { '@docusaurus/core': '3.10.2' } }),
     'docusaurus.config.js': 'export default {}\n',
-    'docs/intro.md': '# Intro\n',
+    'docs/intro.md': '# Intro\n\n![A diagram](./img/a.png)\n',
+    'docs/img/a.png': 'not really a PNG',
     'i18n/en/code.json': JSON.stringify({
       'theme.DocSidebarItem.expandCategoryAriaLabel': entry("Expand sidebar category '{label}'"),
       'theme.blog.post.plurals': entry('One post|{count} posts'),
@@ -86,7 +87,11 @@ it("translates write-translations' JSON in Docusaurus's syntax: '{label}' stays 
   };
   const first = await run();
   expect(first.err).toContain('glossa: i18n/en/code.json: docusaurus messages');
-  expect(sent.filter((t) => !t.includes('Intro'))).toEqual([
+  // The image beside the page is copied too; it is not one of the project's files (2 here).
+  expect(first.result.written).toContain('i18n/en-XA/docusaurus-plugin-content-docs/current/img/a.png');
+  expect(first.result.written).toHaveLength(3);
+  expect(first.result.unchangedFiles).toBe(0);
+  expect(sent.filter((t) => !t.includes('Intro') && !t.includes('diagram'))).toEqual([
     'Expand sidebar category \'<x id="1"/>\'',
     'One post',
     '<x id="1"/> posts',
@@ -101,6 +106,7 @@ it("translates write-translations' JSON in Docusaurus's syntax: '{label}' stays 
   expect(plurals[1]).toContain('{count}');
   expect(code['theme.blog.post.plurals'].description).toBe('The One post|{count} posts note');
   // The outputs are read back in the same syntax: nothing to send again.
-  await run();
+  const again = await run();
   expect(sent).toEqual([]);
+  expect(again.result).toMatchObject({ written: [], unchangedFiles: 2 });
 });

@@ -212,7 +212,10 @@ export async function translateCommand(
       );
       await project.lock?.save();
       written.push(...paths);
-      unchangedFiles += project.files.length - paths.length - (failedFiles.length - failedBefore);
+      // Files copied beside a page (its images) are written too, but they are not the project's files.
+      const outputs = new Set(project.files.map((file) => file.input.outputFor(locale)));
+      const outputsWritten = paths.filter((path) => outputs.has(path)).length;
+      unchangedFiles += project.files.length - outputsWritten - (failedFiles.length - failedBefore);
     }
     // The site's `locales` entries, from the chrome catalogs just written.
     const siteLocales = chrome && (await writeLocales(chrome.source, chrome.english, locales));
