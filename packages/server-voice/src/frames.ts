@@ -9,6 +9,7 @@
 
 import type { VoiceSpeechMessage, VoiceStreamMessage } from '@glossa/protocol';
 import { decode, encode } from '@msgpack/msgpack';
+import { normalizeMediaType } from './media.js';
 
 export type MessageFormat = 'json' | 'msgpack';
 
@@ -76,4 +77,43 @@ export function readFrame(data: Buffer, isBinary: boolean, format: MessageFormat
     return { kind: 'invalid', message: INVALID.msgpack };
   }
   return readMessage(message, 'msgpack');
+}
+
+/**
+ * The public description's limit on a `source_media_chunk` (voice.asyncapi.yaml, SourceMediaChunk): "not more
+ * than 100 kilobyte" (SI kilobytes, as the description writes MiB where it means 1,048,576: 100,000 bytes).
+ * Applies to the audio of every chunk, in either format, and to the raw binary frames a JSON session may send.
+ */
+export const MAX_CHUNK_BYTES = 100_000;
+
+/** Bytes per sample (the "frame size aka encoding unit", mono) of the description's PCM encodings. */
+const PCM_SAMPLE_BYTES: Record<string, number> = { s16le: 2, alaw: 1, ulaw: 1 };
+
+/** For a PCM media type (`audio/pcm;encoding=s16le;rate=16000`): its frame size and bytes per second. */
+export function pcmLayout(mediaType: string): { frameBytes: number; bytesPerSecond: number } | undefined {
+  const [base, ...parameters] = normalizeMediaType(mediaType).split(';');
+  if (base !== 'audio/pcm') return undefined;
+  const values = new Map(parameters.map((parameter) => parameter.split('=') as [string, string]));
+  const frameBytes = PCM_SAMPLE_BYTES[values.get('encoding') ?? ''];
+  const rate = Number(values.get('rate'));
+  if (frameBytes === undefined || !Number.isInteger(rate) || rate <= 0) return undefined;
+  return { frameBytes, bytesPerSecond: frameBytes * rate };
+}
+
+/**
+ * Why a chunk of `bytes` bytes of audio of a session's `mediaType` breaks the description's limits, or
+ * undefined: at most 100,000 bytes; for PCM also at most one second of audio and a whole number of frames.
+ * (Compressed chunks' durations are not known before decoding: only their size is checked.)
+ */
+export function chunkLimitError(bytes: number, mediaType: string): string | undefined {
+  const advice = 'send chunks of 50 to 250 ms of audio';
+  if (bytes > MAX_CHUNK_BYTES)
+    return `A source_media_chunk holds at most ${MAX_CHUNK_BYTES} bytes (100 kilobytes) of audio; this one had ${bytes}: ${advice}.`;
+  const pcm = pcmLayout(mediaType);
+  if (!pcm) return undefined;
+  if (bytes > pcm.bytesPerSecond)
+    return `A source_media_chunk holds at most one second of audio (${pcm.bytesPerSecond} bytes of ${mediaType}); this one had ${bytes}: ${advice}.`;
+  if (bytes % pcm.frameBytes !== 0)
+    return `A source_media_chunk of ${mediaType} must be a whole number of ${pcm.frameBytes}-byte frames; this one had ${bytes} bytes.`;
+  return undefined;
 }

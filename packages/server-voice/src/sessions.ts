@@ -58,10 +58,28 @@ export interface VoiceSession {
   tokenUsed: boolean;
 }
 
+/**
+ * A token checked for a WebSocket. A refusal of a known session's token carries the session's
+ * `messageFormat`, which its error is written in (an unknown token's error is JSON: no session says otherwise).
+ */
 export type TokenCheck =
   | { ok: true; session: VoiceSession }
-  | { ok: false; reason: 'unknown' | 'used' | 'expired' | 'streaming' }
-  | { ok: false; reason: 'plan'; plan: Plan };
+  | { ok: false; reason: 'unknown' }
+  | { ok: false; reason: 'used' | 'expired' | 'streaming'; format: SessionConfig['messageFormat'] }
+  | { ok: false; reason: 'plan'; plan: Plan; format: SessionConfig['messageFormat'] };
+
+/** The refusal of a known session's token, in the session's message format. */
+const refuse = (session: VoiceSession, reason: 'used' | 'expired' | 'streaming'): TokenCheck => ({
+  ok: false,
+  reason,
+  format: session.config.messageFormat,
+});
+const otherPlan = (session: VoiceSession): TokenCheck => ({
+  ok: false,
+  reason: 'plan',
+  plan: session.caller.account.plan,
+  format: session.config.messageFormat,
+});
 
 type Plan = Caller['account']['plan'];
 
@@ -168,14 +186,13 @@ export class VoiceSessions {
     const { session: id, expires } = JSON.parse(record) as { session: string; expires: number };
     const session = this.sessions.get(id) ?? (await this.adopt(tokenHash));
     if (!session) return { ok: false, reason: 'unknown' };
-    if (session.caller.account.plan !== plan)
-      return { ok: false, reason: 'plan', plan: session.caller.account.plan };
-    if ((await this.shared.get(NAMES.latest(id))) !== tokenHash) return { ok: false, reason: 'used' };
-    if ((await this.shared.get(NAMES.used(tokenHash))) !== undefined) return { ok: false, reason: 'used' };
-    if (Date.now() > expires) return { ok: false, reason: 'expired' };
-    if ((await this.shared.get(NAMES.stream(id))) === 'streaming') return { ok: false, reason: 'streaming' };
+    if (session.caller.account.plan !== plan) return otherPlan(session);
+    if ((await this.shared.get(NAMES.latest(id))) !== tokenHash) return refuse(session, 'used');
+    if ((await this.shared.get(NAMES.used(tokenHash))) !== undefined) return refuse(session, 'used');
+    if (Date.now() > expires) return refuse(session, 'expired');
+    if ((await this.shared.get(NAMES.stream(id))) === 'streaming') return refuse(session, 'streaming');
     if ((await this.shared.claim(NAMES.used(tokenHash), this.instance)) !== this.instance)
-      return { ok: false, reason: 'used' };
+      return refuse(session, 'used');
     await this.shared.set(NAMES.stream(id), 'streaming');
     session.tokenUsed = true;
     session.streaming = true;
@@ -228,11 +245,10 @@ export class VoiceSessions {
     const id = this.byToken.get(tokenHash);
     const session = id === undefined ? undefined : this.sessions.get(id);
     if (!session) return { ok: false, reason: 'unknown' };
-    if (session.caller.account.plan !== plan)
-      return { ok: false, reason: 'plan', plan: session.caller.account.plan };
-    if (session.tokenHash !== tokenHash || session.tokenUsed) return { ok: false, reason: 'used' };
-    if (Date.now() > session.tokenExpires) return { ok: false, reason: 'expired' };
-    if (session.streaming) return { ok: false, reason: 'streaming' };
+    if (session.caller.account.plan !== plan) return otherPlan(session);
+    if (session.tokenHash !== tokenHash || session.tokenUsed) return refuse(session, 'used');
+    if (Date.now() > session.tokenExpires) return refuse(session, 'expired');
+    if (session.streaming) return refuse(session, 'streaming');
     session.tokenUsed = true;
     session.streaming = true;
     session.lastUsed = Date.now();

@@ -13,7 +13,13 @@ import type { ServiceContext } from '@glossa/server/feature';
 import { utcDay } from '@glossa/server/feature';
 import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
-import { encodeMessage, type MessageFormat, type OutgoingMessage, readFrame } from './frames.js';
+import {
+  chunkLimitError,
+  encodeMessage,
+  type MessageFormat,
+  type OutgoingMessage,
+  readFrame,
+} from './frames.js';
 import { encodeSpeech, TARGET_MEDIA_CONTENT_TYPES } from './media.js';
 import { punctuate } from './punctuate.js';
 import { startRecognizer } from './recognizer.js';
@@ -35,6 +41,8 @@ export const CLOSE_CODES = {
   idle: 4008,
   /** Audio beyond `MAX_SECONDS`. */
   tooLong: 4009,
+  /** A chunk of audio beyond the description's limits (`chunkLimitError`): RFC 6455's "message too big". */
+  chunkTooBig: 1009,
   /** The server is shutting down (after `end_of_stream`, or an `error` when it could not finish). */
   goingAway: 1001,
 } as const;
@@ -87,7 +95,7 @@ export function registerVoiceSocket(app: FastifyInstance, context: ServiceContex
                     expired: 'The token expired; request a new session or reconnect.',
                     streaming: 'The session is already streaming.',
                   }[check.reason];
-            fail(socket, CLOSE_CODES.policy, why);
+            fail(socket, CLOSE_CODES.policy, why, check.reason === 'unknown' ? 'json' : check.format);
             return;
           }
           const logError = (error: unknown) =>
@@ -232,6 +240,11 @@ function stream(
       format,
     );
     if (frame.kind === 'audio') {
+      const tooBig = chunkLimitError(frame.bytes.length, config.mediaType);
+      if (tooBig) {
+        end(CLOSE_CODES.chunkTooBig, tooBig);
+        return;
+      }
       // Backpressure: stop reading the socket while the recognizer's input is full.
       if (!recognizer.write(frame.bytes)) {
         socket.pause();

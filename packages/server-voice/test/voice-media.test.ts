@@ -100,7 +100,8 @@ describe('source_media_content_type: the 19 declared values, decoded for real', 
         json: { source_media_content_type: type },
       });
       expect(reply.status).toBe(200);
-      const { messages, closeCode } = await streamAudio(reply.data.streaming_url, audio);
+      // 4,000-byte chunks: at most one second of every PCM type (8 kHz A-law: 8,000 bytes a second).
+      const { messages, closeCode } = await streamAudio(reply.data.streaming_url, audio, 4000);
       expect(closeCode, JSON.stringify(messages.at(-1))).toBe(1000);
       const transcript = messages
         .filter((m) => m.type === 'transcript')

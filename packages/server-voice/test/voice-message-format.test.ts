@@ -111,6 +111,106 @@ describe('message_format msgpack', () => {
   });
 });
 
+describe("every error in the session's message format", () => {
+  it("msgpack: a token used again, or on the other plan's base URL, is refused with a MessagePack error, then close 1008", async () => {
+    const url = await session({ message_format: 'msgpack' });
+    const first = await exchange(url, [
+      ...chunks(wav).map((data) => encode({ source_media_chunk: { data } })),
+      encode({ end_of_source_media: {} }),
+    ]);
+    expect(first.closeCode).toBe(1000);
+    const again = await exchange(url, []);
+    expect(again.closeCode).toBe(1008);
+    expect(again.textFrames).toBe(0);
+    expect(again.messages).toEqual([
+      { type: 'error', message: 'The token was already used; request a new session or reconnect.' },
+    ]);
+    // The free plan's base URL (this session is the paid dev key's).
+    const paid = new URL(await session({ message_format: 'msgpack' }));
+    const free = new URL(t.server.freeUrl);
+    paid.port = free.port;
+    const other = await exchange(paid.toString(), []);
+    expect(other.closeCode).toBe(1008);
+    expect(other.textFrames).toBe(0);
+    expect(other.messages).toEqual([
+      { type: 'error', message: "The token belongs to the paid plan's base URL; connect there." },
+    ]);
+  });
+
+  it('an unknown token (no session to say its format) is refused in JSON', async () => {
+    const url = (await session({ message_format: 'msgpack' })).replace(/token=[^&]+/, 'token=unknown');
+    const { messages, textFrames, closeCode } = await exchange(url, []);
+    expect(closeCode).toBe(1008);
+    expect(textFrames).toBe(1);
+    expect(messages).toEqual([{ type: 'error', message: 'The token is not valid.' }]);
+  });
+});
+
+describe('source_media_chunk limits of the public description (100 kilobytes, one second of PCM, whole frames)', () => {
+  const ended = (format: 'json' | 'msgpack') =>
+    format === 'msgpack' ? encode({ end_of_source_media: {} }) : JSON.stringify({ end_of_source_media: {} });
+  const chunk = (format: 'json' | 'msgpack', data: Buffer) =>
+    format === 'msgpack'
+      ? encode({ source_media_chunk: { data } })
+      : JSON.stringify({ source_media_chunk: { data: data.toString('base64') } });
+
+  for (const format of ['json', 'msgpack'] as const) {
+    it(`${format}: 100,000 bytes in one chunk are taken; 100,001 are refused with an error in the format, then close 1009`, async () => {
+      // flite's WAV, padded with silence past 100,001 bytes.
+      const audio = Buffer.concat([wav, Buffer.alloc(Math.max(0, 100_001 - wav.length))]);
+      const taken = await exchange(await session({ message_format: format }), [
+        chunk(format, audio.subarray(0, 100_000)),
+        ended(format),
+      ]);
+      expect(taken.closeCode, JSON.stringify(taken.messages.at(-1))).toBe(1000);
+      const refused = await exchange(await session({ message_format: format }), [
+        chunk(format, audio.subarray(0, 100_001)),
+      ]);
+      expect(refused.closeCode).toBe(1009);
+      expect(refused.textFrames).toBe(format === 'json' ? 1 : 0);
+      expect(refused.messages).toEqual([
+        {
+          type: 'error',
+          message:
+            'A source_media_chunk holds at most 100000 bytes (100 kilobytes) of audio; this one had 100001: send chunks of 50 to 250 ms of audio.',
+        },
+      ]);
+    });
+  }
+
+  it('PCM (s16le, 16 kHz): one second (32,000 bytes) is taken; 32,002 bytes, or an odd number of bytes, are refused', async () => {
+    const type = 'audio/pcm;encoding=s16le;rate=16000';
+    const pcm = wav.subarray(44);
+    const taken = await exchange(await session({ source_media_content_type: type }), [
+      pcm.subarray(0, 32_000),
+      ended('json'),
+    ]);
+    expect(taken.closeCode, JSON.stringify(taken.messages.at(-1))).toBe(1000);
+    const long = await exchange(await session({ source_media_content_type: type }), [
+      pcm.subarray(0, 32_002),
+    ]);
+    expect(long.closeCode).toBe(1009);
+    expect(long.messages).toEqual([
+      {
+        type: 'error',
+        message: `A source_media_chunk holds at most one second of audio (32000 bytes of ${type}); this one had 32002: send chunks of 50 to 250 ms of audio.`,
+      },
+    ]);
+    const odd = await exchange(
+      await session({ source_media_content_type: type, message_format: 'msgpack' }),
+      [chunk('msgpack', pcm.subarray(0, 3201))],
+    );
+    expect(odd.closeCode).toBe(1009);
+    expect(odd.textFrames).toBe(0);
+    expect(odd.messages).toEqual([
+      {
+        type: 'error',
+        message: `A source_media_chunk of ${type} must be a whole number of 2-byte frames; this one had 3201 bytes.`,
+      },
+    ]);
+  });
+});
+
 describe('message_format json', () => {
   it("takes the description's JSON messages: base64 source_media_chunk, then end_of_source_media", async () => {
     const url = await session({ message_format: 'json' });
