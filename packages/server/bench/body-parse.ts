@@ -1,0 +1,122 @@
+/**
+ * Issue 31: what a large JSON body costs other clients while it is parsed. A Fastify app with the spine's
+ * body parsers (`registerBodyParsers`) takes 10 MiB glossary bodies (the largest the limits allow) while a
+ * probe measures the event loop: for each POST, the event loop's busy time (`eventLoopUtilization`: what
+ * other clients wait behind; a loaded machine's scheduling delays do not count), the longest stall (the
+ * gap between two 5 ms timer ticks, less 5 ms: they do) and the POST's own time. Baseline of the same run: every body parsed on the event loop, as before
+ * (`setThreadParseBytes(Infinity)`); then bodies of THREAD_PARSE_BYTES and more on the parsing thread.
+ * Rounds alternate between the two. `ROUNDS=n` (default 6).
+ */
+
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { MAX_GLOSSARY_BYTES } from '@glossa/protocol';
+import Fastify from 'fastify';
+import { registerBodyParsers, setThreadParseBytes, THREAD_PARSE_BYTES } from '../src/http/body.js';
+
+const rounds = Number(process.env.ROUNDS ?? 6);
+
+function largestGlossaryBody(seed: number): string {
+  const lines: string[] = [];
+  let bytes = 0;
+  for (let i = 0; ; i++) {
+    const line = `${i % 4 === 0 ? `term${seed}x${i.toString(36)} word${i}` : `term${seed}x${i.toString(36)}`}\tobjetivo ${i} ${'largo '.repeat(6)}`;
+    if (bytes + line.length + 1 > MAX_GLOSSARY_BYTES - 1024) break;
+    lines.push(line);
+    bytes += line.length + 1;
+  }
+  return JSON.stringify({
+    name: `g${seed}`,
+    source_lang: 'en',
+    target_lang: 'es',
+    entries: lines.join('\n'),
+  });
+}
+
+const app = Fastify({ bodyLimit: 64 * 1024 * 1024 });
+registerBodyParsers(app);
+app.post('/echo', async (request) => ({ length: (request.body as { entries: string }).entries.length }));
+const url = await app.listen({ port: 0, host: '127.0.0.1' });
+
+const bodies = [0, 1, 2].map(largestGlossaryBody);
+console.log(
+  `body-parse: ${bodies.length} bodies of ${(Buffer.byteLength(bodies[0]!) / 1048576).toFixed(1)} MiB; threshold ${THREAD_PARSE_BYTES} B; ${rounds} rounds`,
+);
+
+// The client in a process of its own (its work is not this event loop's): gets the bodies as JSON lines, then
+// POSTs body n for each line 'n' and answers with the status.
+const client = spawn(
+  process.execPath,
+  [
+    '-e',
+    `const rl = require('node:readline').createInterface({ input: process.stdin });
+     const bodies = [];
+     rl.on('line', async (line) => {
+       if (bodies.length < ${bodies.length}) { bodies.push(JSON.parse(line)); if (bodies.length === ${bodies.length}) console.log('ready'); return; }
+       const response = await fetch('${url}/echo', { method: 'POST', body: bodies[Number(line)], headers: { 'content-type': 'application/json' } });
+       await response.text();
+       console.log(response.status);
+     });`,
+  ],
+  { stdio: ['pipe', 'pipe', 'inherit'] },
+);
+const answers = createInterface({ input: client.stdout! })[Symbol.asyncIterator]();
+for (const body of bodies) client.stdin!.write(`${JSON.stringify(body)}\n`);
+if ((await answers.next()).value !== 'ready') throw new Error('the client did not start');
+
+interface Sample {
+  /** The POST's own time, ms. */
+  ms: number;
+  /** Event-loop busy time during the POST (`eventLoopUtilization` active), ms: what other clients wait behind. */
+  busy: number;
+  /** Longest gap between two 5 ms ticks, less 5 ms (includes the machine's own scheduling delays). */
+  stall: number;
+}
+
+async function post(seed: number): Promise<Sample> {
+  let last = performance.now();
+  let stall = 0;
+  const probe = setInterval(() => {
+    const now = performance.now();
+    stall = Math.max(stall, now - last - 5);
+    last = now;
+  }, 5);
+  const before = performance.eventLoopUtilization();
+  const start = performance.now();
+  client.stdin!.write(`${seed}\n`);
+  const status = (await answers.next()).value;
+  const ms = performance.now() - start;
+  const busy = performance.eventLoopUtilization(before).active;
+  clearInterval(probe);
+  stall = Math.max(stall, performance.now() - last - 5);
+  if (status !== '200') throw new Error(`POST: ${status}`);
+  return { ms, busy, stall: Math.max(0, stall) };
+}
+
+const results = { inline: [] as Sample[], thread: [] as Sample[] };
+// Warm both paths (the thread starts on its first body).
+setThreadParseBytes(Number.POSITIVE_INFINITY);
+await post(0);
+setThreadParseBytes(THREAD_PARSE_BYTES);
+await post(0);
+for (let round = 0; round < rounds; round++) {
+  for (const mode of round % 2 === 0 ? (['inline', 'thread'] as const) : (['thread', 'inline'] as const)) {
+    setThreadParseBytes(mode === 'inline' ? Number.POSITIVE_INFINITY : THREAD_PARSE_BYTES);
+    results[mode].push(await post(round % bodies.length));
+  }
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const of = (mode: 'inline' | 'thread', key: keyof Sample) =>
+  median(results[mode].map((sample) => sample[key]));
+console.log('| parsed | event-loop busy ms | longest stall ms | POST ms |');
+console.log('| --- | ---: | ---: | ---: |');
+for (const mode of ['inline', 'thread'] as const)
+  console.log(
+    `| ${mode === 'inline' ? 'on the event loop (baseline)' : 'on the thread'} | ${of(mode, 'busy').toFixed(1)} | ${of(mode, 'stall').toFixed(1)} | ${of(mode, 'ms').toFixed(1)} |`,
+  );
+console.log(
+  `medians of ${rounds}; thread / event loop: busy ${(of('thread', 'busy') / of('inline', 'busy')).toFixed(2)}, longest stall ${(of('thread', 'stall') / of('inline', 'stall')).toFixed(2)}, POST ${(of('thread', 'ms') / of('inline', 'ms')).toFixed(2)}`,
+);
+client.kill();
+await app.close();
+process.exit(0);
