@@ -87,6 +87,13 @@ export const SETTINGS: readonly Setting[] = [
     'Cloud Translation base URL; key: GOOGLE_API_KEY',
   ),
   setting(
+    'providers.google.projectId',
+    'google-project',
+    'string',
+    'Cloud Translation v3 project (GOOGLE_CLOUD_PROJECT); service account: GOOGLE_APPLICATION_CREDENTIALS',
+  ),
+  setting('providers.google.location', 'google-location', 'string', 'Cloud Translation v3 location (global)'),
+  setting(
     'providers.libretranslate.url',
     'libretranslate-url',
     'string',

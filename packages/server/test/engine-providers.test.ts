@@ -5,8 +5,12 @@
  * (https://cloud.google.com/translate/docs/reference/rest/v2/translate) and LibreTranslate's /translate and
  * /languages (https://docs.libretranslate.com). Local doubles: none of these services can run here.
  */
+import { createVerify, generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAnthropicEngine } from '../src/engines/anthropic.js';
@@ -171,6 +175,109 @@ describe('google engine against a Cloud Translation v2 double', () => {
       ['html', 'AIza-test'],
       ['text', 'AIza-test'],
     ]);
+  });
+});
+
+describe('google engine against a Cloud Translation v3 double and a token endpoint', () => {
+  it('exchanges a service account JWT for a token, reuses it, and sends contents with mimeType', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    let exchanges = 0;
+    const seen: { path: string; authorization: string | undefined; body: Record<string, unknown> }[] = [];
+    const url = await serve((request, raw) => {
+      if (request.url === '/token') {
+        // As Google documents: a form with the JWT bearer grant, the JWT signed RS256 by the account's key.
+        const form = new URLSearchParams(raw);
+        if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer')
+          return { status: 400, body: { error: 'unsupported_grant_type' } };
+        const [header, claims, signature] = form.get('assertion')!.split('.');
+        const valid = createVerify('RSA-SHA256')
+          .update(`${header}.${claims}`)
+          .verify(publicKey, Buffer.from(signature!, 'base64url'));
+        const claim = JSON.parse(Buffer.from(claims!, 'base64url').toString('utf8'));
+        if (
+          !valid ||
+          claim.iss !== 'glossa@project-x.iam.gserviceaccount.com' ||
+          claim.aud !== `${url}/token` ||
+          claim.scope !== 'https://www.googleapis.com/auth/cloud-translation' ||
+          claim.exp - claim.iat !== 3600
+        )
+          return { status: 400, body: { error: 'invalid_grant' } };
+        exchanges++;
+        return {
+          status: 200,
+          body: { access_token: `ya29.token-${exchanges}`, expires_in: 3599, token_type: 'Bearer' },
+        };
+      }
+      const body = JSON.parse(raw) as { contents: string[]; mimeType: string; targetLanguageCode: string };
+      seen.push({ path: request.url!, authorization: request.headers.authorization, body });
+      if (request.headers.authorization !== 'Bearer ya29.token-1')
+        return { status: 401, body: { error: { code: 401, status: 'UNAUTHENTICATED' } } };
+      return {
+        status: 200,
+        body: {
+          translations: body.contents.map((text) => ({
+            translatedText:
+              body.mimeType === 'text/html'
+                ? 'Öffne die <g id="1">Einstellungsseite</g> &quot;jetzt&quot;.'
+                : translateText(text, body.targetLanguageCode),
+          })),
+        },
+      };
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'glossa-google-'));
+    try {
+      const credentials = join(dir, 'key.json');
+      writeFileSync(
+        credentials,
+        JSON.stringify({
+          type: 'service_account',
+          project_id: 'project-x',
+          client_email: 'glossa@project-x.iam.gserviceaccount.com',
+          private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+          token_uri: `${url}/token`,
+        }),
+      );
+      const google = createGoogleEngine(
+        { baseUrl: url },
+        { GOOGLE_CLOUD_PROJECT: 'project-x', GOOGLE_APPLICATION_CREDENTIALS: credentials },
+      );
+      const [html, plain] = await Promise.all([
+        google.translate(input(['Open the <g id="1">settings</g> page "now".'])),
+        google.translate(input(['Deploy the site'])),
+      ]);
+      expect(html).toEqual(['Öffne die <g id="1">Einstellungsseite</g> "jetzt".']);
+      expect(plain).toEqual(['Die Website bereitstellen']);
+      expect(await google.translate(input(['Open the settings.']))).toEqual(['Öffne die Einstellungen.']);
+      // One exchange for the three calls (two of them concurrent), its token on each.
+      expect(exchanges).toBe(1);
+      const v3 = '/v3/projects/project-x/locations/global:translateText';
+      // The two concurrent calls may arrive in either order.
+      expect(seen.map((call) => [call.path, call.authorization, call.body.mimeType]).sort()).toEqual([
+        [v3, 'Bearer ya29.token-1', 'text/html'],
+        [v3, 'Bearer ya29.token-1', 'text/plain'],
+        [v3, 'Bearer ya29.token-1', 'text/plain'],
+      ]);
+      expect(seen.at(-1)!.body).toEqual({
+        contents: ['Open the settings.'],
+        sourceLanguageCode: 'en',
+        targetLanguageCode: 'de',
+        mimeType: 'text/plain',
+      });
+      expect(google.fingerprint({ source: 'en', target: 'de' })).toBe('google/v3/global/en>de');
+      // A rejected token: the error names the status, never the token.
+      const stale = createGoogleEngine(
+        { baseUrl: url, projectId: 'project-x', accessToken: 'ya29.stale-secret', maxRetries: 0 },
+        {},
+      );
+      const error = (await stale.translate(input(['Deploy the site'])).catch((e: unknown) => e)) as Error;
+      expect(error.message).toContain('401');
+      expect(error.message).not.toContain('ya29.stale-secret');
+      expect(() => createGoogleEngine({ baseUrl: url }, { GOOGLE_CLOUD_PROJECT: 'project-x' })).toThrow(
+        /GOOGLE_APPLICATION_CREDENTIALS/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
