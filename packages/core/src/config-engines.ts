@@ -54,7 +54,11 @@ const OUTPUT_SETTINGS: Readonly<Record<string, Readonly<Record<string, string | 
     maxOutputTokens: undefined,
   },
   deepl: { serverUrl: 'DEEPL_SERVER_URL' },
-  google: { baseUrl: 'GLOSSA_GOOGLE_BASE_URL' },
+  google: {
+    baseUrl: 'GLOSSA_GOOGLE_BASE_URL',
+    projectId: 'GOOGLE_CLOUD_PROJECT',
+    location: 'GLOSSA_GOOGLE_LOCATION',
+  },
   libretranslate: { url: 'LIBRETRANSLATE_URL' },
 };
 
