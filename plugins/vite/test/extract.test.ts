@@ -256,10 +256,19 @@ export function App({ favorited, error }: { favorited: boolean; error?: string }
   it('Vue and Svelte: props by convention and strings of ternaries in text', async () => {
     const sfc = `<template>
   <AppCard sub-title="Monthly report" link-text="Open it" class="card-primary" />
+  <HelloWorld msg="You did it!" error-msg="Try again" />
   <button>{{ favorited ? 'Unfavorite' : 'Favorite' }} Article</button>
 </template>`;
     const vue = await extractComponent('src/Card.vue', sfc, options);
-    expect(sources(vue)).toEqual(['Monthly report', 'Open it', 'Unfavorite', 'Favorite', 'Article']);
+    expect(sources(vue)).toEqual([
+      'Monthly report',
+      'Open it',
+      'You did it!',
+      'Try again',
+      'Unfavorite',
+      'Favorite',
+      'Article',
+    ]);
     const targets = new Map(vue.map((u) => [u.key, `«${u.source}»`]));
     expect(localizeModule(sfc, vue, (k) => targets.get(k)).code).toContain(
       `{{ favorited ? '«Unfavorite»' : '«Favorite»' }} «Article»`,

@@ -12,9 +12,9 @@ import { applyEdits, positionOf, type Unit, writeTarget } from './units.js';
 export interface ComponentOptions {
   /**
    * Attributes, props and object-literal properties whose static string values are translated: names
-   * and patterns. Default: `alt`, `aria-label`, `title`, `label`, `text`, `message`, `description`,
+   * and patterns. Default: `alt`, `aria-label`, `title`, `label`, `text`, `message`, `msg`, `description`,
    * `desc`, `placeholder`, `hint`, `tooltip`, `caption`, `heading`, `subtitle`, `summary`, and any
-   * name ending in one of those words (`linkText`, `pageTitle`, `link-text`).
+   * name ending in one of those words (`linkText`, `pageTitle`, `errorMsg`, `link-text`).
    */
   readonly attributes?: readonly (string | RegExp)[];
   /** Elements kept inside a sentence as paired codes. Default: HTML's phrasing elements and `Link`, `NavLink`, `RouterLink`. */

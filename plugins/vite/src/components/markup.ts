@@ -75,6 +75,7 @@ const TEXT_WORDS = [
   'label',
   'title',
   'message',
+  'msg',
   'description',
   'placeholder',
   'hint',
