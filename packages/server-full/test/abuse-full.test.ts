@@ -74,7 +74,7 @@ beforeAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   idleRssMb = rssMb();
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   if (child.exitCode === null) {
@@ -321,5 +321,5 @@ describe('abuse of the full server with a free key within the documented limits'
     } finally {
       clearInterval(sampler);
     }
-  }, 150_000);
+  }, 400_000);
 });
