@@ -15,6 +15,7 @@ import {
   isComponentFile,
   type KeyedUnit,
   localizeModule,
+  prepareComponent,
   scriptOptionsOf,
 } from './components/extract.js';
 import {
@@ -139,11 +140,14 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     transform: {
       order: 'pre',
       filter: { id: { include: COMPONENT_ID, exclude: /\/node_modules\/|^\0|\?/ } },
-      async handler(code, id) {
+      async handler(original, id) {
         if (!scriptOptions || id.startsWith('\0')) return null;
         const source = vite.command === 'build' && !localeBuild;
         if (id.includes('?') || !isComponentFile(id)) return null;
         const file = fileOf(id);
+        // Every build compiles the prepared module (the English one too), so locale chunks differ in text only.
+        const code = await prepareComponent(file, original, scriptOptions);
+        const prepared = code === original ? null : { code, map: null };
         if (source) {
           if (!unitCache && glossa.cache.store === 'file') {
             unitCache = createUnitCache(glossa.cache.path, scriptOptions);
@@ -157,10 +161,10 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
             file,
             found.map((u) => ({ ...u, file })),
           );
-          return null;
+          return prepared;
         }
         const units = await extractComponent(file, code, scriptOptions);
-        if (units.length === 0) return null;
+        if (units.length === 0) return prepared;
         let targets: ReadonlyMap<string, string> | undefined = localeBuild?.targets;
         if (!localeBuild && devLocale) {
           devModules.add(id);
@@ -172,14 +176,14 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
           warnAll(run.report.failures);
           targets = run.targets.get(devLocale);
         }
-        if (!targets) return null;
+        if (!targets) return prepared;
         const localized = localizeModule(code, units, (key) => targets.get(key));
         for (const p of localized.problems) {
           this.warn(
             `${file}:${p.position.line}:${p.position.column}: ${p.key}: ${p.reason} (kept in ${glossa.sourceLang})`,
           );
         }
-        return localized.code === code ? null : { code: localized.code, map: null };
+        return localized.code === original ? null : { code: localized.code, map: null };
       },
     },
 
@@ -466,7 +470,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
         `${run.report.translated} translated, ${run.report.failures.length + run.problems.length} kept in ${glossa.sourceLang}`,
     );
     const material = [
-      'components-v2', // bump when the locale files made from the same input change
+      'components-v3', // bump when the locale files made from the same input change
       buildFingerprint(bundle, units, vite),
       locales,
       targetsFingerprint(run.targets),

@@ -5,6 +5,7 @@ import {
   extractComponent,
   type KeyedUnit,
   localizeModule,
+  prepareComponent,
   scriptOptionsOf,
 } from '../src/components/extract.js';
 import { ComponentSyntaxError } from '../src/components/script.js';
@@ -273,6 +274,43 @@ export function App({ favorited, error }: { favorited: boolean; error?: string }
     expect(localizeModule(sfc, vue, (k) => targets.get(k)).code).toContain(
       `{{ favorited ? '«Unfavorite»' : '«Favorite»' }} «Article»`,
     );
+  });
+
+  it('Vue: a string ternary in text is translated with the rest of its sentence, one sentence per branch', async () => {
+    const sfc = `<template>
+  <button class="btn"><i class="ion-heart"></i> {{ favorited ? 'Unfavorite' : 'Favorite' }} Article <span>({{ count }})</span></button>
+  <p>{{ open ? 'Close' : 'Open' }}</p>
+  <ul><li v-for="t in tags">{{ t.state === "on" ? 'Hide' : 'Show' }} tag</li></ul>
+</template>`;
+    const prepared = await prepareComponent('src/Fav.vue', sfc, options);
+    expect(prepared).toContain(
+      `<button class="btn"><template v-if="favorited"><i class="ion-heart"></i> Unfavorite Article <span>({{ count }})</span></template><template v-else><i class="ion-heart"></i> Favorite Article <span>({{ count }})</span></template></button>`,
+    );
+    // No other text beside it: the strings stay units of their own, the module as it was.
+    expect(prepared).toContain(`<p>{{ open ? 'Close' : 'Open' }}</p>`);
+    expect(prepared).toContain(
+      `<li v-for="t in tags"><template v-if='t.state === "on"'>Hide tag</template><template v-else>Show tag</template></li>`,
+    );
+    const units = await extractComponent('src/Fav.vue', prepared, options);
+    expect(sources(units)).toEqual([
+      'Unfavorite Article <g id="1">(<x id="2"/>)</g>',
+      'Favorite Article <g id="1">(<x id="2"/>)</g>',
+      'Close',
+      'Open',
+      'Hide tag',
+      'Show tag',
+    ]);
+    const { compileTemplate } = await import('vue/compiler-sfc');
+    const template = prepared.slice(prepared.indexOf('<template>') + 10, prepared.lastIndexOf('</template>'));
+    expect(compileTemplate({ source: template, filename: 'Fav.vue', id: 'x' }).errors).toEqual([]);
+    const targets = new Map(units.map((u) => [u.key, `«${u.source}»`]));
+    expect(localizeModule(prepared, units, (k) => targets.get(k)).code).toContain('«Unfavorite Article');
+    expect(
+      await prepareComponent('src/Plain.vue', '<template><p>{{ a ? b : c }} items</p></template>', options),
+    ).toBe('<template><p>{{ a ? b : c }} items</p></template>');
+  });
+
+  it('Svelte: props by convention and strings of ternaries in text', async () => {
     const svelte = await extractComponent(
       'src/Card.svelte',
       `<Card caption="A quiet harbour" /><p>{open ? 'Close menu' : 'Open menu'}</p>`,

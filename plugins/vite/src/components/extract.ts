@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { verifyCodes } from '@glossa/core';
 import { DEFAULT_ATTRIBUTES, DEFAULT_INLINE, nameMatcher } from './markup.js';
 import { extractScript, loadParser, type ScriptOptions } from './script.js';
-import { extractSvelte, extractVue } from './sfc.js';
+import { extractSvelte, extractVue, splitVueConditionals } from './sfc.js';
 import { applyEdits, positionOf, type Unit, writeTarget } from './units.js';
 
 export interface ComponentOptions {
@@ -47,6 +47,14 @@ const SCRIPT_FILE = /\.(m?js|m?ts|cjs|cts)$/;
 /** Whether a module (its id without query) may hold units. */
 export function isComponentFile(path: string): boolean {
   return (MARKUP_FILE.test(path) || SCRIPT_FILE.test(path)) && !path.includes('/node_modules/');
+}
+
+/**
+ * The module as the build compiles and extracts it: a Vue template's `{{ a ? 'x' : 'y' }} rest of the
+ * sentence` becomes one sentence per branch (`splitVueConditionals`); other modules as they are.
+ */
+export function prepareComponent(file: string, code: string, options: ScriptOptions): Promise<string> {
+  return file.endsWith('.vue') ? splitVueConditionals(code, options.inline) : Promise.resolve(code);
 }
 
 /** The units of a module; `file` is its path relative to the root (`/`-separated), the key prefix. */

@@ -281,6 +281,28 @@ export function textLeafUnits(expression: string, base: number): Unit[] {
   return leafUnits(textLeaves(e), base - 1);
 }
 
+/**
+ * `a ? 'x' : 'y'` (a template's expression) → its test's source and the two strings' values; undefined
+ * for any other expression.
+ */
+export function stringConditional(
+  expression: string,
+): { test: string; branches: [string, string] } | undefined {
+  if (!parseSync || !/['"`]/.test(expression)) return undefined;
+  const source = `(${expression}\n)`;
+  const result = parseSync('expression.ts', source, { lang: 'ts', sourceType: 'module' });
+  const statement = result.errors.length === 0 ? result.program.body[0] : undefined;
+  if ((statement as Node)?.type !== 'ExpressionStatement') return undefined;
+  let e: Node = (statement as Node).expression;
+  while (e.type === 'ParenthesizedExpression') e = e.expression;
+  if (e.type !== 'ConditionalExpression' || !isString(e.consequent) || !isString(e.alternate))
+    return undefined;
+  return {
+    test: source.slice(e.test.start, e.test.end),
+    branches: [stringRange(e.consequent).value, stringRange(e.alternate).value],
+  };
+}
+
 /** Units of string leaves (`textLeaves`), offsets shifted by `shift`. */
 export function leafUnits(leaves: readonly Node[], shift = 0): Unit[] {
   const out: Unit[] = [];

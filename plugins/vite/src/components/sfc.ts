@@ -8,7 +8,9 @@ import {
   ComponentSyntaxError,
   extractScript,
   leafUnits,
+  loadParser,
   type ScriptOptions,
+  stringConditional,
   textLeafUnits,
   textLeaves,
 } from './script.js';
@@ -35,6 +37,7 @@ const scriptLang = (lang: string | undefined): 'ts' | 'js' | 'tsx' | 'jsx' =>
 // Vue's template AST node types (compiler-core's NodeTypes).
 const ELEMENT = 1;
 const TEXT = 2;
+const COMMENT = 3;
 const INTERPOLATION = 5;
 const ATTRIBUTE = 6;
 
@@ -87,6 +90,66 @@ export async function extractVue(file: string, code: string, options: ScriptOpti
   };
   extractMarkup(code, ast.children.map(markupOf), options, units);
 }
+
+/**
+ * `<button><i/> {{ favorited ? 'Unfavorite' : 'Favorite' }} Article</button>` → the element's content
+ * once per branch, `<template v-if="favorited"><i/> Unfavorite Article</template><template v-else>…`,
+ * so that each branch is translated as a sentence with the rest of it. Done where the content is text,
+ * interpolations and inline elements, with one `{{ test ? 'string' : 'string' }}` beside some text.
+ * The same markup renders; the module is returned unchanged when there is nothing to rewrite.
+ */
+export async function splitVueConditionals(code: string, inline: ReadonlySet<string>): Promise<string> {
+  if (!/\?/.test(code) || !code.includes('{{')) return code;
+  vue ??= load('vue/compiler-sfc', 'Vue', () => import('vue/compiler-sfc'));
+  const [{ parse }] = await Promise.all([vue, loadParser()]);
+  const { descriptor, errors } = parse(code, { sourceMap: false });
+  const ast = descriptor.template?.ast;
+  if (errors.length > 0 || !ast || (descriptor.template?.lang && descriptor.template.lang !== 'html')) {
+    return code;
+  }
+  const edits: { start: number; end: number; text: string }[] = [];
+  const phrasing = (n: Node): boolean =>
+    n.type === TEXT ||
+    n.type === INTERPOLATION ||
+    n.type === COMMENT ||
+    (n.type === ELEMENT && n.tagType === 0 && inline.has(n.tag) && (n.children as Node[]).every(phrasing));
+  const walk = (node: Node) => {
+    const children = (node.children ?? []) as Node[];
+    const conditionals = children
+      .filter((c) => c.type === INTERPOLATION && typeof c.content?.content === 'string')
+      .map((c) => ({ node: c, split: stringConditional(c.content.content) }))
+      .filter((c) => c.split);
+    const text = children.some((c) => c.type === TEXT && /\p{L}/u.test(c.content));
+    if (conditionals.length === 1 && text && children.every(phrasing)) {
+      const { node: at, split } = conditionals[0]!;
+      const test = split!.test;
+      const quote = !test.includes('"') ? '"' : !test.includes("'") ? "'" : undefined;
+      if (quote) {
+        const start = children[0]!.loc.start.offset as number;
+        const end = children.at(-1)!.loc.end.offset as number;
+        const branch = (value: string) =>
+          code.slice(start, at.loc.start.offset) + escapeText(value) + code.slice(at.loc.end.offset, end);
+        const [yes, no] = split!.branches;
+        edits.push({
+          start,
+          end,
+          text: `<template v-if=${quote}${test}${quote}>${branch(yes)}</template><template v-else>${branch(no)}</template>`,
+        });
+        return;
+      }
+    }
+    for (const c of children) walk(c);
+  };
+  walk(ast);
+  let out = code;
+  for (const e of edits.sort((a, b) => b.start - a.start))
+    out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return out;
+}
+
+/** A string's value as Vue template text. */
+const escapeText = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('{', '&#123;');
 
 export async function extractSvelte(file: string, code: string, options: ScriptOptions, units: Unit[]) {
   svelte ??= load('svelte/compiler', 'Svelte', () => import('svelte/compiler'));
