@@ -7,8 +7,10 @@
  * and under load, and printed (p50, p99, their ratio, and how many loaded requests took over 3× the
  * unloaded p99); timing is not asserted.
  *
- * Not covered here (the spine alone serves this test): quality segments (packages/quality/test/linear.test.ts
- * times the inputs that were quadratic) and the largest TMX.
+ * The largest TMX import and the longest quality segments need the full server: they are in
+ * packages/server-full/test/abuse-full.test.ts. GLOSSA_ABUSE_INLINE_PARSE=1 parses every JSON body on the
+ * event loop (the baseline before large bodies went to a thread), GLOSSA_ABUSE_TRACE=1 prints the server's
+ * stalls, GCs and when each abusive request began and ended.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
