@@ -83,6 +83,13 @@ describe.each(apps)('$router', ({ fixture, framework }) => {
       const shop = await page.textContent('h1');
       expect(shop).toMatch(pseudo);
       expect(shop).toMatch(/^\[Ṁååþš/);
+      if (fixture === 'router-vue') {
+        // `{{ saved ? 'Forget' : 'Remember' }} this chart`: each branch a sentence with the rest, both in en-XA.
+        const before = await page.textContent('#save');
+        expect(before).toMatch(/^\[Ŕé+ɱé+ɱƀé+ŕ ţĥî+š çĥå+ŕţ\]$/);
+        await page.click('#save');
+        expect(await page.textContent('#save')).toMatch(/^\[Ƒö+ŕĝé+ţ ţĥî+š çĥå+ŕţ\]$/);
+      }
       await page.click('#to-home');
       await page.waitForURL(`${url}/en-XA/`);
       const home = await page.textContent('h1');
@@ -96,6 +103,11 @@ describe.each(apps)('$router', ({ fixture, framework }) => {
       await page.goto(`${url}/shop`);
       expect(await page.getAttribute('html', 'lang')).toBe('en');
       expect(await page.textContent('h1')).toBe('Maps and charts for every coast');
+      if (fixture === 'router-vue') {
+        expect(await page.textContent('#save')).toBe('Remember this chart');
+        await page.click('#save');
+        expect(await page.textContent('#save')).toBe('Forget this chart');
+      }
       await page.click('#to-home');
       await page.waitForURL(`${url}/`);
       expect(await page.textContent('h1')).toBe('Welcome to the harbour office');
