@@ -3,8 +3,9 @@
  * (test/quality-serve.ts) on one real PostgreSQL, behind a real haproxy (round robin). A job submitted
  * through one instance is polled to done through the other; another account gets 404 on both; the
  * per-account limit holds across instances (429), with concurrent submissions through both; an instance
- * killed (SIGKILL) while it evaluates a job leaves it to the other, which finishes it once. The shared
- * acceptance checks of the language tools pass against the fleet.
+ * killed (SIGKILL) while it evaluates a job leaves it to the other (the job runner's takeover), which finishes
+ * it once; a record whose job was never submitted (a crash between the two) is submitted at the next start.
+ * The shared acceptance checks of the language tools pass against the fleet.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -174,15 +175,15 @@ describe.skipIf(!ready)('quality-evaluation jobs on two instances on one Postgre
     expect((await submit(base(1), (await newAccount()).key, SMALL)).status).toBe(202);
   }, 120_000);
 
-  it('a queued job whose pg-boss job is gone (its worker died before the claim) gets a new one', async () => {
+  it('an instance killed (SIGKILL) while it evaluates a job leaves it to the other: finished once; a record without a job is run after a start', async () => {
     const account = await newAccount();
-    // The row as submitted 2 minutes ago, its pg-boss job lost: nothing in pgboss.job names it.
-    const id = randomUUID();
+    // A record as a server before the job runner queued it (its request as jsonb), without a job of the
+    // runner: as a crash between the record's insert and the job's submit leaves it.
+    const orphan = randomUUID();
     await database.query(
-      `INSERT INTO quality_jobs (id, account_id, status, request, queued_at)
-       VALUES ($1, $2, 'queued', $3, now() - interval '2 minutes')`,
+      `INSERT INTO quality_jobs (id, account_id, status, request) VALUES ($1, $2, 'queued', $3)`,
       [
-        id,
+        orphan,
         account.id,
         JSON.stringify({
           sourceLang: 'en',
@@ -191,14 +192,6 @@ describe.skipIf(!ready)('quality-evaluation jobs on two instances on one Postgre
         }),
       ],
     );
-    const done = await result(base(0), account.key, `/v1/quality-evaluation/${id}`, 60_000);
-    expect(done.status).toBe(200);
-    expect(done.data).toMatchObject({ job_id: id, status: 'done', summary: { overall_score: 90 } });
-    expect(fleet.logs.join('')).toContain('quality jobs without a queue job queued again');
-  }, 120_000);
-
-  it('an instance killed (SIGKILL) while it evaluates a job leaves it to the other: finished once', async () => {
-    const account = await newAccount();
     // Seconds of checks (7 s on an idle core): 60 segments of 10,000 characters, each target word with
     // numbers that the source does not have.
     const segments = Array.from({ length: 60 }, (_, segment) => ({
@@ -216,7 +209,7 @@ describe.skipIf(!ready)('quality-evaluation jobs on two instances on one Postgre
     let row: { owner: string; attempt: number } | undefined;
     const deadline = Date.now() + 60_000;
     while (!row && Date.now() < deadline) {
-      const { rows } = await database.query('SELECT owner, attempt, status FROM quality_jobs WHERE id = $1', [
+      const { rows } = await database.query('SELECT owner, attempt, status FROM jobs WHERE id = $1', [
         created.data.job_id,
       ]);
       if (rows[0]?.status === 'running') row = rows[0];
@@ -227,7 +220,7 @@ describe.skipIf(!ready)('quality-evaluation jobs on two instances on one Postgre
     const victim = fleet.indexOfOwner(row!.owner);
     fleet.instances[victim]!.child.kill('SIGKILL');
     expect(await fleet.instances[victim]!.exited).toBe('SIGKILL');
-    // Still running on the dead instance's lease, as the database sees it: the survivor takes it over.
+    // Still running on the dead instance's lease, as the database sees it: the survivor's runner takes it over.
     const survivor = base(1 - victim);
     const done = await result(survivor, account.key, created.data.poll_url, 180_000);
     expect(done.status).toBe(200);
@@ -237,16 +230,21 @@ describe.skipIf(!ready)('quality-evaluation jobs on two instances on one Postgre
     expect(done.data.segments[59].errors).toHaveLength(949);
     expect(done.data.summary.granular_counts.Accuracy).toEqual({ Mistranslation: { Major: 57_840 } });
     const { rows } = await database.query(
-      'SELECT attempt, status, owner, request IS NULL AS dropped FROM quality_jobs WHERE id = $1',
+      `SELECT j.attempt, j.status, q.status AS record,
+       q.request IS NULL AND q.request_gzip IS NULL AS dropped
+       FROM jobs j JOIN quality_jobs q ON q.id = j.id WHERE j.id = $1`,
       [created.data.job_id],
     );
-    expect(rows[0]).toEqual({ attempt: 2, status: 'done', owner: null, dropped: true });
-    expect(fleet.logs.join('')).toContain('quality jobs of a stopped instance queued again');
-    // The killed instance, started again, answers the job too.
+    expect(rows[0]).toEqual({ attempt: 2, status: 'completed', record: 'done', dropped: true });
+    // Nobody submitted the orphan's job yet: it is processing.
+    expect((await call(base(1 - victim), account.key, `/v1/quality-evaluation/${orphan}`)).status).toBe(202);
+    // The killed instance, started again, answers the job too, and submits the orphan's job.
     await fleet.start(victim);
     const again = await call(base(victim), account.key, created.data.poll_url);
     expect(again.status).toBe(200);
     expect(again.data.summary).toEqual(done.data.summary);
+    const orphanDone = await result(base(1 - victim), account.key, `/v1/quality-evaluation/${orphan}`);
+    expect(orphanDone.data).toMatchObject({ job_id: orphan, status: 'done', summary: { overall_score: 90 } });
   }, 300_000);
 
   const acceptance = '/work/shared/acceptance/language-tools.mjs';

@@ -1,6 +1,6 @@
 /**
- * The embedded default (no `databaseUrl`): quality-evaluation jobs in `quality.sqlite` of the data directory.
- * A `glossa-server` process (test/quality-serve.ts) killed with SIGKILL while it evaluates a job runs it
+ * The embedded default (no `databaseUrl`): quality-evaluation records in `quality.sqlite` of the data
+ * directory, their jobs on the server's job runner (its `jobs` table in `glossa.sqlite`). A `glossa-server` process (test/quality-serve.ts) killed with SIGKILL while it evaluates a job runs it
  * again when it starts again on the same data directory, and its finished jobs are still answered.
  */
 import { join } from 'node:path';
@@ -39,15 +39,15 @@ async function call(path: string, json?: unknown): Promise<{ status: number; dat
   return { status: response.status, data: await response.json() };
 }
 
-/** The job's row in the instance's `quality.sqlite` (read only, beside the running server). */
+/** The job's row in the job runner's table of the instance (read only, beside the running server). */
 function row(id: string): { status: string; attempt: number } | undefined {
   const args = fleet.instances[0]!.child.spawnargs;
   const dataDir = args[args.indexOf('--data-dir') + 1]!;
-  const db = new Database(join(dataDir, 'quality.sqlite'), { readonly: true });
+  const db = new Database(join(dataDir, 'glossa.sqlite'), { readonly: true });
   try {
-    return db.prepare('SELECT status, attempt FROM quality_jobs WHERE id = ?').get(id) as
-      | { status: string; attempt: number }
-      | undefined;
+    return db
+      .prepare(`SELECT status, attempt FROM jobs WHERE id = ? AND kind = 'quality/evaluate'`)
+      .get(id) as { status: string; attempt: number } | undefined;
   } finally {
     db.close();
   }
@@ -98,7 +98,7 @@ describe.skipIf(!hasHaproxy)('quality-evaluation jobs of one process, across a k
     expect(done?.data.summary).toMatchObject({
       granular_counts: { Accuracy: { Mistranslation: { Major: 57_840 } } },
     });
-    expect(row(long.data.job_id)).toEqual({ status: 'done', attempt: 2 });
+    expect(row(long.data.job_id)).toEqual({ status: 'completed', attempt: 2 });
     // The job finished before the kill is still answered after it.
     expect(await call(small.data.poll_url)).toEqual(finished);
   }, 180_000);

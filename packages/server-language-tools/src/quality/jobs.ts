@@ -5,14 +5,23 @@
  * `{job_id, status: 'processing'}` (with `Retry-After`) until the checks are done, then 200 with the report
  * (`segments[].errors[]` in the public typology, with spans on both sides, and a `summary`), or 200 with
  * `status: 'error'` when the evaluation failed. The checks are those of `/v3/quality/evaluate` (the
- * synchronous alias). Jobs are stored (store.ts: SQLite in the data directory, or PostgreSQL for a fleet)
- * for 24 hours after they finish; a poll for another account's job, an unknown or an expired one is a 404.
+ * synchronous alias). Jobs run on the server's job runner (service.ts), their records (store.ts: SQLite in the
+ * data directory, or PostgreSQL for a fleet) kept 24 hours after they finish; a poll for another account's
+ * job, an unknown or an expired one is a 404.
  */
 import { randomUUID } from 'node:crypto';
 import { canonicalLanguage, ENDPOINTS, ERROR_CODES } from '@glossa/protocol';
-import { badRequest, defineRoute, notFound, type Route, ServiceError } from '@glossa/server/feature';
-import { qualityJobsOf } from './service.js';
-import { decompressReport, MAX_EVALUATION_JOBS_PER_ACCOUNT } from './store.js';
+import {
+  badRequest,
+  defineRoute,
+  JobLimitExceeded,
+  notFound,
+  type Route,
+  ServiceError,
+} from '@glossa/server/feature';
+import { failedReport, utf8Json } from './evaluate.js';
+import { qualityRecordsOf, qualityServiceOf } from './service.js';
+import { compressReport, decompressReport, MAX_EVALUATION_JOBS_PER_ACCOUNT } from './store.js';
 
 export { reportOf, SEVERITY_PENALTY } from './evaluate.js';
 export { EVALUATION_RETENTION_MS, MAX_EVALUATION_JOBS_PER_ACCOUNT } from './store.js';
@@ -33,16 +42,26 @@ export const submitQualityEvaluationRoute: Route = {
         `The source_language / target_language combination is not supported: unknown metadata.${which}.`,
       );
     }
-    const jobs = await qualityJobsOf(context);
+    const records = await qualityRecordsOf(context);
     const id = randomUUID();
     const segments = body.segments.map(({ source, target }) => ({ source, translation: target }));
-    const request = { sourceLang, targetLang, segments };
-    if (!(await jobs.submit(id, caller.account.id, request))) {
+    // Compressed on libuv's thread pool, then a write of about a tenth of the JSON.
+    const request = await compressReport(Buffer.from(JSON.stringify({ sourceLang, targetLang, segments })));
+    if (!(await records.insert(id, caller.account.id, request))) {
       throw new ServiceError(
         429,
         `Too many quality-evaluation jobs: an account holds at most ${MAX_EVALUATION_JOBS_PER_ACCOUNT} (a finished job is kept 24 hours).`,
         ERROR_CODES.tooManyRequests,
       );
+    }
+    // A crash before this submit leaves a record without a job: it is submitted again at the next start.
+    try {
+      await qualityServiceOf(context).queue.submit(caller.account.id, {}, { id });
+    } catch (error) {
+      if (!(error instanceof JobLimitExceeded)) throw error;
+      // The account's jobs of every kind waiting or running are at the runner's limit.
+      await records.delete(id);
+      throw new ServiceError(429, `Too many jobs: ${error.message}.`, ERROR_CODES.tooManyRequests);
     }
     reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     return { job_id: id, poll_url: `/v1/quality-evaluation/${id}` };
@@ -56,8 +75,9 @@ export const pollQualityEvaluationRoute: Route = defineRoute(
   async ({ params, caller, context, request, reply }) => {
     const id = params.job_id;
     if (!UUID.test(id)) throw badRequest('job_id must be a valid UUID.');
-    const job = await (await qualityJobsOf(context)).find(caller.account.id, id.toLowerCase());
-    if (!job) throw notFound('Quality estimation job not found.');
+    const record = await (await qualityRecordsOf(context)).find(caller.account.id, id.toLowerCase());
+    if (!record) throw notFound('Quality estimation job not found.');
+    const job = record === 'processing' ? await ended(context, id.toLowerCase()) : record;
     // The report as stored (up to some 80 MB of JSON, never parsed here): gzip-compressed to a client that
     // accepts it (most do), else decompressed (on libuv's thread pool).
     if (job !== 'processing') {
@@ -72,6 +92,17 @@ export const pollQualityEvaluationRoute: Route = defineRoute(
       .send({ job_id: id.toLowerCase(), status: 'processing' });
   },
 );
+
+/**
+ * The report of a job the runner ended without one (failed after its retries, cancelled, expired), else
+ * `processing`: queued or running, or not submitted yet (a record whose submit a crash lost).
+ */
+async function ended(context: Parameters<typeof qualityServiceOf>[0], id: string) {
+  const job = await qualityServiceOf(context).queue.status(id);
+  if (!job || job.status === 'queued' || job.status === 'running' || job.status === 'completed')
+    return 'processing';
+  return compressReport(utf8Json(failedReport(id, job.error ?? `the job was ${job.status}.`)));
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -7,8 +7,8 @@ export interface QualityOptions {
   /**
    * Seconds an evaluation may take on its worker thread, from when the thread starts it: a job over it fails
    * with an `evaluation_failed` report, a synchronous evaluation with a 503, and its thread is replaced.
-   * Default 300 (a job at the input limits takes 30 to 60 s on a shared core); at most 899, under pg-boss's
-   * 15-minute expiry of a fleet's jobs.
+   * Default 300 (a job at the input limits takes 30 to 60 s on a shared core); at most 899 (15 minutes, the
+   * bound the jobs had on pg-boss, kept).
    */
   evaluationTimeoutSeconds?: number;
   /**

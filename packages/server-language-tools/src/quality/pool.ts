@@ -78,9 +78,14 @@ export type FromWorker =
 export interface EvaluationPool {
   /**
    * Evaluates a job on a thread: its report, or undefined when the pool was closed before it finished. The
-   * request may be its JSON gzip-compressed: the thread decompresses and parses it.
+   * request may be its JSON gzip-compressed: the thread decompresses and parses it. `signal` aborted (the
+   * job cancelled, or its runner closing): its thread is stopped, and it resolves undefined.
    */
-  evaluate(id: string, request: QualityRequest | Uint8Array): Promise<EvaluatedJob | undefined>;
+  evaluate(
+    id: string,
+    request: QualityRequest | Uint8Array,
+    signal?: AbortSignal,
+  ): Promise<EvaluatedJob | undefined>;
   /**
    * Evaluates a synchronous request on a thread, after the ones before it when `syncConcurrency` run;
    * undefined when the pool was closed before it finished.
@@ -230,15 +235,27 @@ export function startEvaluationPool(
   };
 
   /** Runs one evaluation on an idle thread or a new one, which waits `IDLE_MS` for the next afterwards. */
-  async function onThread<T>(message: ToWorker, failed: (reason: string) => T): Promise<T | undefined> {
-    if (closed) return undefined;
+  async function onThread<T>(
+    message: ToWorker,
+    failed: (reason: string) => T,
+    signal?: AbortSignal,
+  ): Promise<T | undefined> {
+    if (closed || signal?.aborted) return undefined;
     let thread = idle.pop();
     if (thread) clearTimeout(thread.idleTimer);
     else {
       thread = new EvaluationThread(forget, resourceLimits, timeoutMs);
       threads.add(thread);
     }
+    const running = thread;
+    const abort = () => {
+      running.dead = true;
+      forget(running);
+      void running.stop();
+    };
+    signal?.addEventListener('abort', abort, { once: true });
     const result = await thread.run(message, failed);
+    signal?.removeEventListener('abort', abort);
     if (!closed && !thread.dead) {
       idle.push(thread);
       const waitingThread = thread;
@@ -255,11 +272,12 @@ export function startEvaluationPool(
   }
 
   return {
-    evaluate(id, request) {
-      return onThread({ type: 'evaluate', id, request }, (reason) => ({
-        status: 'error' as const,
-        json: utf8Json(failedReport(id, reason)),
-      }));
+    evaluate(id, request, signal) {
+      return onThread(
+        { type: 'evaluate', id, request },
+        (reason) => ({ status: 'error' as const, json: utf8Json(failedReport(id, reason)) }),
+        signal,
+      );
     },
     async evaluateSync(request) {
       if (closed) return undefined;

@@ -1,22 +1,17 @@
 /**
- * Quality-evaluation jobs of one process (the embedded default, without `databaseUrl`): rows in
- * `quality.sqlite` of the data directory, run by this process in submission order, `CONCURRENCY` at a
- * time, each on a worker thread (pool.ts). A restart (or a kill -9) loses nothing that was answered: a job
- * accepted (202) is run at the next start if it had not finished, and a finished one can be polled for its
- * 24 hours whatever the restarts.
+ * The records of quality-evaluation jobs of one process (the embedded default, without `databaseUrl`):
+ * rows of `quality_jobs` in `quality.sqlite` of the data directory (store.ts). The jobs run on the server's
+ * job runner (service.ts), whose own rows are in the spine's SQLite storage.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { type QualityReport, type QualityRequest, utf8Json } from './evaluate.js';
-import { type EvaluationPool, startEvaluationPool } from './pool.js';
+import type { QualityRequest } from './evaluate.js';
 import {
-  abandonedReport,
   compressReport,
   EVALUATION_RETENTION_MS,
-  MAX_EVALUATION_ATTEMPTS,
   MAX_EVALUATION_JOBS_PER_ACCOUNT,
-  type QualityJobs,
+  type QualityRecords,
 } from './store.js';
 
 export const QUALITY_DATABASE_FILE = 'quality.sqlite';
@@ -54,25 +49,7 @@ export const QUALITY_MIGRATIONS: readonly string[] = [
   `,
 ];
 
-/** Jobs evaluated at the same time, each on a worker thread (pool.ts). */
-const CONCURRENCY = 2;
-/** How often expired jobs are swept. */
-const SWEEP_MS = 60_000;
-
-interface ClaimedRow {
-  id: string;
-  /** Jobs queued before the requests were compressed. */
-  request: string | null;
-  request_gzip: Buffer | null;
-  attempt: number;
-}
-
-/** `pool`: the threads that evaluate the jobs (the feature's, shared with the synchronous alias); closed with the jobs. */
-export function openQualityJobs(
-  dataDir: string,
-  onError?: (error: unknown) => void,
-  pool: EvaluationPool = startEvaluationPool(),
-): QualityJobs {
+export function openSqliteQualityRecords(dataDir: string): QualityRecords {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const db = new Database(join(dataDir, QUALITY_DATABASE_FILE));
   db.pragma('journal_mode = WAL');
@@ -92,97 +69,44 @@ export function openQualityJobs(
   const insertRow = db.prepare(
     `INSERT INTO quality_jobs (id, account_id, status, request_gzip, created_at) VALUES (?, ?, 'queued', ?, ?)`,
   );
-  const submit = db.transaction((id: string, accountId: string, request: Buffer): boolean => {
+  const insert = db.transaction((id: string, accountId: string, request: Buffer): boolean => {
     const now = Date.now();
     if (held.get(accountId, now)!.n >= MAX_EVALUATION_JOBS_PER_ACCOUNT) return false;
     insertRow.run(id, accountId, request, now);
     return true;
   });
-  const next = db.prepare<[], ClaimedRow>(
-    `UPDATE quality_jobs SET status = 'running', attempt = attempt + 1
-     WHERE id = (SELECT id FROM quality_jobs WHERE status = 'queued' ORDER BY rowid LIMIT 1)
-     RETURNING id, request, request_gzip, attempt`,
+  const requestRow = db.prepare<[string], { request: string | null; request_gzip: Buffer | null }>(
+    `SELECT request, request_gzip FROM quality_jobs WHERE id = ? AND status IN ('queued', 'running')`,
   );
   const finishRow = db.prepare(
-    `UPDATE quality_jobs SET status = ?, report_gzip = ?, request = NULL, request_gzip = NULL, finished_at = ?, expires_at = ?
-     WHERE id = ? AND status = 'running'`,
+    `UPDATE quality_jobs SET status = ?, report_gzip = ?, request = NULL, request_gzip = NULL, finished_at = ?,
+     expires_at = ? WHERE id = ? AND status IN ('queued', 'running')`,
   );
   const findRow = db.prepare<[string, string, number], { report: string | null; report_gzip: Buffer | null }>(
     `SELECT report, report_gzip FROM quality_jobs WHERE id = ? AND account_id = ?
      AND (expires_at IS NULL OR expires_at > ?)`,
   );
-  const sweepRows = db.prepare('DELETE FROM quality_jobs WHERE expires_at <= ?');
-  const countRows = db.prepare<[], { queued: number; running: number }>(
-    `SELECT COUNT(*) FILTER (WHERE status = 'queued') AS queued,
-            COUNT(*) FILTER (WHERE status = 'running') AS running
-     FROM quality_jobs WHERE status IN ('queued', 'running')`,
+  const unfinishedRows = db.prepare<[], { id: string; account_id: string }>(
+    `SELECT id, account_id FROM quality_jobs WHERE status IN ('queued', 'running') ORDER BY rowid`,
   );
-
-  const finish = async (id: string, status: QualityReport['status'], json: Uint8Array) => {
-    const compressed = await compressReport(json);
-    const now = Date.now();
-    finishRow.run(status, compressed, now, now + EVALUATION_RETENTION_MS, id);
-  };
-
-  // Jobs the last run of this process was evaluating when it stopped: queued again (their attempt says
-  // how many times they were started).
-  db.prepare(`UPDATE quality_jobs SET status = 'queued' WHERE status = 'running'`).run();
-  sweepRows.run(Date.now());
-
-  const running = new Set<Promise<void>>();
-  let closed = false;
-
-  /** Starts queued jobs while a slot is free. */
-  function pump(): void {
-    while (!closed && running.size < CONCURRENCY) {
-      const row = next.get();
-      if (!row) return;
-      const work = run(row).finally(() => {
-        running.delete(work);
-        pump();
-      });
-      running.add(work);
-    }
-  }
-
-  async function run(row: ClaimedRow): Promise<void> {
-    try {
-      if (row.attempt > MAX_EVALUATION_ATTEMPTS) {
-        await finish(row.id, 'error', utf8Json(abandonedReport(row.id)));
-        return;
-      }
-      const request: QualityRequest | Uint8Array =
-        row.request_gzip ?? (JSON.parse(row.request!) as QualityRequest);
-      const report = await pool.evaluate(row.id, request);
-      // None when the server closes meanwhile: the job stays `running`, and runs again at the next start.
-      if (report) await finish(row.id, report.status, report.json);
-    } catch (error) {
-      // The database failed (a full disk): the job stays `running` and runs again at the next start.
-      onError?.(error);
-    }
-  }
-
-  const sweeper = setInterval(() => {
-    if (closed) return;
-    try {
-      sweepRows.run(Date.now());
-    } catch (error) {
-      onError?.(error);
-    }
-  }, SWEEP_MS);
-  sweeper.unref();
-  // The jobs left by the last run, after the server has started answering.
-  setImmediate(pump);
+  const deleteRow = db.prepare('DELETE FROM quality_jobs WHERE id = ?');
+  // Records of before the job runner, expired: no job of the runner deletes them.
+  db.prepare('DELETE FROM quality_jobs WHERE expires_at <= ?').run(Date.now());
 
   return {
     backend: 'sqlite',
-    async submit(id, accountId, request) {
-      // Compressed on libuv's thread pool, then a write of about a tenth of the JSON.
-      const compressed = await compressReport(Buffer.from(JSON.stringify(request)));
-      if (!submit.immediate(id, accountId, compressed)) return false;
-      // The checks run after the answer: the job is `processing` until then.
-      setImmediate(pump);
-      return true;
+    async insert(id, accountId, requestGzip) {
+      return insert.immediate(id, accountId, requestGzip);
+    },
+    async request(id) {
+      const row = requestRow.get(id);
+      if (!row) return undefined;
+      // Requests recorded before they were compressed.
+      return row.request_gzip ?? (JSON.parse(row.request!) as QualityRequest);
+    },
+    async finish(id, status, reportGzip) {
+      const now = Date.now();
+      finishRow.run(status, reportGzip, now, now + EVALUATION_RETENTION_MS, id);
     },
     async find(accountId, id) {
       const row = findRow.get(id, accountId, Date.now());
@@ -192,16 +116,13 @@ export function openQualityJobs(
       if (row.report !== null) return compressReport(Buffer.from(row.report));
       return 'processing';
     },
-    async counts() {
-      if (closed) return { queued: 0, running: 0 };
-      return countRows.get()!;
+    async unfinished() {
+      return unfinishedRows.all().map((row) => ({ id: row.id, accountId: row.account_id }));
+    },
+    async delete(id) {
+      deleteRow.run(id);
     },
     async close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(sweeper);
-      await pool.close();
-      await Promise.allSettled([...running]);
       db.close();
     },
   };

@@ -1,13 +1,15 @@
 /**
- * Where quality-evaluation jobs live, and what runs them: the interface the routes use, whichever backend
- * holds the jobs (`sqlite-jobs.ts`: one process, `quality.sqlite` in the data directory; `pg-jobs.ts`: a
- * fleet, PostgreSQL and pg-boss at `databaseUrl`).
+ * The records of quality-evaluation jobs, whichever backend holds them (`sqlite-jobs.ts`: `quality.sqlite`
+ * in the data directory; `pg-jobs.ts`: the `quality_jobs` table of the fleet's PostgreSQL). The jobs
+ * themselves run on the server's job runner (`service.ts`, kind `quality/evaluate`): a record is what the
+ * runner's rows should not carry, the request (gzip-compressed, up to 10 MB of JSON) and the report
+ * (gzip-compressed, up to 80 MB of JSON), and the per-account limit.
  *
- * A job is a row: its account, its status (`queued` → `running` → `done` or `error`), what it evaluates
- * (the request, dropped once it is finished), its report, and its times. A finished job is kept
- * `EVALUATION_RETENTION_MS`, then it is a 404 and its row is swept. An account holds at most
- * `MAX_EVALUATION_JOBS_PER_ACCOUNT` jobs (queued, running, or finished and not expired): the check and the
- * insert are one atomic step, so concurrent submissions (through any instances) never overshoot.
+ * A record is inserted `queued` (its request), then finished `done` or `error` (its report, the request
+ * dropped) by the job that evaluates it. A finished record can be read `EVALUATION_RETENTION_MS`, then it
+ * is a 404; it is deleted with its job. An account holds at most `MAX_EVALUATION_JOBS_PER_ACCOUNT` records
+ * (unfinished, or finished and not expired): the check and the insert are one atomic step, so concurrent
+ * submissions (through any instances) never overshoot.
  */
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
@@ -35,23 +37,31 @@ export function abandonedReport(id: string): QualityReport {
 export const compressReport: (json: Uint8Array) => Promise<Buffer> = promisify(gzip);
 export const decompressReport: (stored: Uint8Array) => Promise<Buffer> = promisify(gunzip);
 
-export interface QualityJobs {
+/** What a job evaluates: its request as first stored (JSON), or gzip-compressed. */
+export type StoredRequest = QualityRequest | Uint8Array;
+
+export interface QualityRecords {
   readonly backend: 'sqlite' | 'postgres';
   /**
-   * Records a new job (`queued`) of the account and queues it; false, with nothing recorded, when the
-   * account already holds `MAX_EVALUATION_JOBS_PER_ACCOUNT` jobs.
+   * Records a new job (`queued`, its request gzip-compressed) of the account; false, with nothing recorded,
+   * when the account already holds `MAX_EVALUATION_JOBS_PER_ACCOUNT` jobs.
    */
-  submit(id: string, accountId: string, request: QualityRequest): Promise<boolean>;
+  insert(id: string, accountId: string, requestGzip: Buffer): Promise<boolean>;
+  /** The request of an unfinished record; undefined when it is finished or gone. */
+  request(id: string): Promise<StoredRequest | undefined>;
   /**
-   * The account's job: its report as stored (`compressReport` of the JSON the evaluation wrote), `processing`,
-   * or undefined (unknown, another account's, or expired).
+   * Finishes the record with its report (`compressReport` of the JSON), kept `EVALUATION_RETENTION_MS`. A
+   * record finished already is left as is (an attempt redone after a kill writes nothing new).
+   */
+  finish(id: string, status: QualityReport['status'], reportGzip: Buffer): Promise<void>;
+  /**
+   * The account's record: its report as stored, `processing` when it has none yet, undefined when unknown,
+   * another account's, or expired.
    */
   find(accountId: string, id: string): Promise<Buffer | 'processing' | undefined>;
-  /** Jobs waiting (`queued`) and being evaluated (`running`): every instance's, on a shared database. */
-  counts(): Promise<{ queued: number; running: number }>;
-  /**
-   * Stops taking jobs and stops the running evaluations (their worker threads), without a report: those
-   * jobs run again, at the next start or on another instance, as after a kill.
-   */
+  /** Unfinished records (their jobs submitted again at start: a crash may have lost a submit). */
+  unfinished(): Promise<{ id: string; accountId: string }[]>;
+  /** Deletes the record (its job was deleted). */
+  delete(id: string): Promise<void>;
   close(): Promise<void>;
 }
