@@ -14,6 +14,7 @@
  */
 import {
   type Caller,
+  currentBillingPeriod,
   JobFailed,
   type JobInfo,
   type JobKind,
@@ -40,6 +41,12 @@ export interface DocumentJobInput {
 
 /** Saved after each chunk (and after a reservation): where the job is, and how fast this attempt goes. */
 export interface DocumentCheckpoint {
+  /**
+   * Characters the job is about to reserve (a format read by the job), on `day`: saved before the
+   * reservation, so that a job killed between the reservation and `reserved`, that fails for good before
+   * it reserves again, still knows what to refund (`settleReservation`).
+   */
+  readonly reserving?: { readonly units: number; readonly day: string };
   /** Characters the job itself reserved (a format read by the job), on `day`: refunded if it fails. */
   readonly reserved?: { readonly units: number; readonly day: string };
   /** Share of the text translated (0..1), chunks kept by an earlier attempt included. */
@@ -95,18 +102,43 @@ export function registerDocumentJobs(
   store: () => Promise<DocumentJobStore>,
   options: DocumentJobOptions,
 ): DocumentJobs {
+  /**
+   * Before a job fails for good: when an attempt said it would reserve characters (`reserving`) and no
+   * checkpoint says it did (`reserved`: a kill came between the two, and no later attempt reserved again),
+   * the reservation is made now if it was not (the same operation: once, whoever made it; no quota, as it
+   * is refunded at once) and recorded as `reserved`, so that the runner's refund, in the transaction that
+   * fails the job, gives it back. Either way the characters are reserved once and refunded once.
+   */
+  async function settleReservation(
+    job: RunningJob<DocumentJobInput, DocumentCheckpoint>,
+    document: DocumentRecord,
+    checkpoint: DocumentCheckpoint | undefined,
+  ): Promise<void> {
+    const reserving = checkpoint?.reserving;
+    if (!checkpoint || !reserving || reserving.units <= 0 || checkpoint.reserved) return;
+    await reserveCharacters(context, document, undefined, reserving.units, {
+      ...currentBillingPeriod(),
+      today: reserving.day,
+    });
+    await job.save({ ...checkpoint, reserved: reserving, savedAt: new Date().toISOString() });
+  }
+
   async function run(job: RunningJob<DocumentJobInput, DocumentCheckpoint>): Promise<null> {
     const documents = await store();
     const id = job.input.documentId;
     const found = await documents.get(id);
     // Gone (expired unread) or finished by an attempt that crashed before the runner knew it.
     if (!found || found.status === 'done') return null;
-    if (found.status === 'error') throw new JobFailed(found.errorMessage ?? 'Translation failed.');
+    if (found.status === 'error') {
+      await settleReservation(job, found, job.checkpoint);
+      throw new JobFailed(found.errorMessage ?? 'Translation failed.');
+    }
     if (!(await documents.start(id, job.attempt))) return null;
     // The upload's reservation may still wait in the spine's SQLite (written behind): committed before a
     // failure can refund it.
     await context.storage.commitUsage();
     let checkpoint: DocumentCheckpoint = {
+      ...(job.checkpoint?.reserving ? { reserving: job.checkpoint.reserving } : {}),
       ...(job.checkpoint?.reserved ? { reserved: job.checkpoint.reserved } : {}),
       done: job.checkpoint?.done ?? 0,
       attemptDone: job.checkpoint?.done ?? 0,
@@ -132,8 +164,14 @@ export function registerDocumentJobs(
         checkpoint: () => job.signal.throwIfAborted(),
         chunks: documents.chunks(id, job.attempt),
         async reserve(units: number, caller: Caller) {
-          const day = await reserveCharacters(context, document, caller, units);
-          if (day === undefined) return false;
+          const period = currentBillingPeriod();
+          await save({ reserving: { units, day: period.today } });
+          const day = await reserveCharacters(context, document, caller, units, period);
+          if (day === undefined) {
+            // Refused (the quota is full): nothing reserved, nothing to settle.
+            await save({ reserving: { units: 0, day: period.today } });
+            return false;
+          }
           crashPoints.afterReserve?.(id);
           await save({ reserved: { units, day } });
           await documents.setBilled(id, job.attempt, units, day);
@@ -148,6 +186,7 @@ export function registerDocumentJobs(
       if (failure.unexpected) options.logError?.(error, id);
       await documents.fail(id, job.attempt, failure.message);
       crashPoints.afterFail?.(id);
+      await settleReservation(job, found, checkpoint);
       throw new JobFailed(failure.message);
     }
     await documents.finish(id, job.attempt, result);

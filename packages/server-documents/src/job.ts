@@ -108,10 +108,11 @@ export async function translateDocument(
 export async function reserveCharacters(
   context: ServiceContext,
   document: DocumentRecord,
-  caller: Caller,
+  /** Undefined: no quota (`settleReservation`: a reservation made again to be refunded at once). */
+  caller: Caller | undefined,
   units: number,
+  period: ReturnType<typeof currentBillingPeriod> = currentBillingPeriod(),
 ): Promise<string | undefined> {
-  const period = currentBillingPeriod();
   const reserved = await context.storage.reserveCharacters({
     accountId: document.accountId,
     keyId: document.keyId,
@@ -121,7 +122,7 @@ export async function reserveCharacters(
     day: period.today,
     periodFrom: period.fromDay,
     periodTo: period.toDay,
-    limit: caller.account.characterLimit,
+    limit: caller === undefined ? Number.MAX_SAFE_INTEGER : caller.account.characterLimit,
     operationId: `documents/${document.id}/reservation`,
   });
   if (!reserved) return undefined;

@@ -16,6 +16,7 @@ import {
   type DocumentStore,
   hashDocumentKey,
   type NewDocument,
+  unfinishedOf,
 } from './store.js';
 import type { DocumentParameters } from './translate.js';
 
@@ -258,24 +259,22 @@ export function createPostgresDocuments(pool: pg.Pool) {
       );
     },
     async unfinished(before) {
-      const { rows } = await pool.query<{
-        id: string;
-        account_id: string;
-        key_id: string;
-        billed_characters: string;
-        usage_day: string;
-      }>(
+      const { rows } = await pool.query(
         `SELECT id, account_id, key_id, billed_characters, usage_day FROM documents
          WHERE status IN ('queued', 'translating') AND created_at < $1`,
         [before],
       );
-      return rows.map((row) => ({
-        id: row.id,
-        accountId: row.account_id,
-        keyId: row.key_id,
-        billed: Number(row.billed_characters),
-        day: row.usage_day,
-      }));
+      return unfinishedOf(rows);
+    },
+    async owedRefunds() {
+      const { rows } = await pool.query(
+        `SELECT id, account_id, key_id, billed_characters, usage_day FROM documents
+         WHERE refund_pending AND status = 'error'`,
+      );
+      return unfinishedOf(rows);
+    },
+    async refunded(id) {
+      await pool.query('UPDATE documents SET refund_pending = FALSE WHERE id = $1', [id]);
     },
   };
 

@@ -142,8 +142,9 @@ export function startDocumentService(
   };
 
   /**
-   * Documents whose submit a crash lost (between the row and the submit) get their job; expired documents go,
-   * then the reservation ids nothing can apply again (job.ts `pruneOperations`).
+   * Documents whose submit a crash lost (between the row and the submit) get their job; refunds a version
+   * before the runner left owed are applied (`settleOwedRefunds`); expired documents go, then the
+   * reservation ids nothing can apply again (job.ts `pruneOperations`).
    */
   const sweep = async (graceMs: number) => {
     const documents = await started();
@@ -157,6 +158,7 @@ export function startDocumentService(
           usageDay: row.day,
         });
     }
+    await settleOwedRefunds(context, documents.jobStore);
     await documents.sweep();
     await pruneOperations(context, await documents.oldestActive());
   };
@@ -215,4 +217,27 @@ export function documentServiceOf(context: ServiceContext): DocumentService {
   const service = services.get(context);
   if (!service) throw new Error('The document service was not started for this server.');
   return service;
+}
+
+/**
+ * Refunds owed by a version before the job runner: it marked a failed document `refund_pending`, applied the
+ * refund as the operation `documents/<id>/refund`, then cleared the mark; a stop between the mark and the
+ * clearing left the mark, which the runner's code never reads. Each is applied now with the same operation
+ * (so one the old version had applied is not applied again), then the mark is cleared; how many.
+ */
+export async function settleOwedRefunds(context: ServiceContext, store: DocumentJobStore): Promise<number> {
+  const owed = await store.owedRefunds();
+  for (const row of owed) {
+    if (row.billed > 0)
+      await context.storage.applyUsageOnce(`documents/${row.id}/refund`, {
+        accountId: row.accountId,
+        keyId: row.keyId,
+        product: 'translate',
+        customTag: '',
+        units: -row.billed,
+        day: row.day,
+      });
+    await store.refunded(row.id);
+  }
+  return owed.length;
 }

@@ -63,9 +63,23 @@ export interface DocumentJobStore {
   /** Marks the document failed with `message` (its chunks and upload go). */
   fail(id: string, attempt: number, message: string): Promise<void>;
   /** Documents queued or translating uploaded before `before`: each must have its job. */
-  unfinished(
-    before: Date,
-  ): Promise<{ id: string; accountId: string; keyId: string; billed: number; day: string }[]>;
+  unfinished(before: Date): Promise<UnfinishedDocument[]>;
+  /**
+   * Failed documents whose refund a version before the job runner marked owed (`refund_pending`) and had
+   * not applied when it stopped (service.ts `settleOwedRefunds`).
+   */
+  owedRefunds(): Promise<UnfinishedDocument[]>;
+  /** Clears a document's owed-refund mark (its refund applied). */
+  refunded(id: string): Promise<void>;
+}
+
+/** A document's id, owner and what its upload (or job) reserved. */
+export interface UnfinishedDocument {
+  readonly id: string;
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly billed: number;
+  readonly day: string;
 }
 
 interface Row {
@@ -125,6 +139,11 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       `SELECT id, account_id, key_id, billed_characters, usage_day FROM documents
        WHERE status IN ('queued', 'translating') AND created_at < ?`,
     ),
+    owedRefunds: db.prepare(
+      `SELECT id, account_id, key_id, billed_characters, usage_day FROM documents
+       WHERE refund_pending = 1 AND status = 'error'`,
+    ),
+    refunded: db.prepare('UPDATE documents SET refund_pending = 0 WHERE id = ?'),
     queuedBefore: db.prepare(
       `SELECT COALESCE(SUM(estimate_ms), 0) AS ms, COUNT(*) AS n FROM documents WHERE status = 'queued' AND seq < (SELECT seq FROM documents WHERE id = ?)`,
     ),
@@ -277,22 +296,11 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
         setBilled: async (id, _attempt, units, day) => this.setBilled(id, units, day),
         finish: async (id, _attempt, result) => this.finish(id, result),
         fail: async (id, _attempt, message) => this.fail(id, message),
-        unfinished: async (before) =>
-          (
-            sql.unfinished.all(before.toISOString()) as {
-              id: string;
-              account_id: string;
-              key_id: string;
-              billed_characters: number;
-              usage_day: string;
-            }[]
-          ).map((row) => ({
-            id: row.id,
-            accountId: row.account_id,
-            keyId: row.key_id,
-            billed: row.billed_characters,
-            day: row.usage_day,
-          })),
+        unfinished: async (before) => unfinishedOf(sql.unfinished.all(before.toISOString())),
+        owedRefunds: async () => unfinishedOf(sql.owedRefunds.all()),
+        refunded: async (id) => {
+          sql.refunded.run(id);
+        },
       };
     },
     /** Removes every expired document; returns how many. */
@@ -302,4 +310,16 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       return rows.length;
     },
   };
+}
+
+export function unfinishedOf(rows: unknown[]): UnfinishedDocument[] {
+  return (
+    rows as { id: string; account_id: string; key_id: string; billed_characters: number; usage_day: string }[]
+  ).map((row) => ({
+    id: row.id,
+    accountId: row.account_id,
+    keyId: row.key_id,
+    billed: Number(row.billed_characters),
+    day: row.usage_day,
+  }));
 }

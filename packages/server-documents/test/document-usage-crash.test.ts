@@ -6,7 +6,9 @@
  * row failed and fails the job: `/v2/usage` counts 0, neither the upload's characters (refund lost) nor
  * their negative (refund applied twice). And a server is killed right after the job of an image (read by
  * OCR in the job) reserved the characters it read, before its checkpoint recorded them: the job run again
- * after the restart bills them once. On SQLite (the data directory) and on PostgreSQL (a real cluster).
+ * after the restart bills them once; or, started again with no engine for the pair, fails before reserving
+ * again and refunds them once (the job saved what it was about to reserve first). A failed document whose
+ * refund a version before the runner left owed (`refund_pending`) is refunded once at the next start. On SQLite (the data directory) and on PostgreSQL (a real cluster).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startCrashServer } from '../../server/test/crash-server.js';
 import { postgresForFile } from '../../server/test/postgres-for-file.js';
 import { hasPostgres } from '../../server/test/services.js';
+import { DOCUMENT_DATABASE_FILE } from '../src/db.js';
 import { documentsFeature } from '../src/index.js';
 import { upload } from './document-helpers.js';
 import type { TestServer } from './helpers.js';
@@ -192,5 +195,135 @@ for (const [name, open, skip] of BACKENDS) {
         await server.close();
       }
     }, 90_000);
+
+    it('an image killed after its job reserved the characters it read, whose next attempt fails for good before it reserves again: refunded once', async () => {
+      const storage = await open();
+      const ids = await uploadAndCrash(storage, 'afterReserve', {
+        name: 'poster.png',
+        bytes: await poster(),
+      });
+      // Started again with no engine for EN → ES: the next attempt fails before it reads the image again.
+      const noModes = mkdtempSync(join(dir, 'no-modes-'));
+      const server = await startServer({
+        ...storage,
+        port: 0,
+        freePort: 0,
+        host: '127.0.0.1',
+        logger: false,
+        devKey: DEV_KEY,
+        engines: [createApertiumEngine({ modesDir: noModes })],
+        features: [documentsFeature()],
+        jobs: { sweepMs: 200, pollMs: 100 },
+      });
+      try {
+        const deadline = Date.now() + 60_000;
+        while ((await jobStatus(storage, ids.document_id)) !== 'failed' && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(await jobStatus(storage, ids.document_id)).toBe('failed');
+        const status = await call(server, `/v2/document/${ids.document_id}`, {
+          document_key: ids.document_key,
+        });
+        expect(status.status).toBe('error');
+        expect(status.error_message).toBe('This document can no longer be translated.');
+        // Reserved by the killed attempt, refunded once with the failure: still once after more sweeps.
+        expect((await call(server, '/v2/usage')).character_count).toBe(0);
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        expect((await call(server, '/v2/usage')).character_count).toBe(0);
+      } finally {
+        await server.close();
+      }
+    }, 90_000);
+
+    it('a failed document whose refund a version before the job runner left owed (refund_pending) is refunded once by the sweep at start', async () => {
+      const storage = await open();
+      const serve = () =>
+        startServer({
+          ...storage,
+          port: 0,
+          freePort: 0,
+          host: '127.0.0.1',
+          logger: false,
+          devKey: DEV_KEY,
+          features: [documentsFeature()],
+        });
+      const first = await serve();
+      let id: string;
+      let billed: number;
+      try {
+        const uploaded = await upload({ server: first } as unknown as TestServer, 'owed.txt', TEXT);
+        expect(uploaded.status).toBe(200);
+        id = uploaded.data.document_id;
+        let status: Record<string, unknown> = {};
+        const deadline = Date.now() + 30_000;
+        while (status.status !== 'done' && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          status = await call(first, `/v2/document/${id}`, { document_key: uploaded.data.document_key });
+        }
+        billed = (await call(first, '/v2/usage')).character_count as number;
+        expect(billed).toBe([...TEXT].length);
+      } finally {
+        await first.close();
+      }
+      // The row as the old version left it: failed, its refund owed and not applied.
+      await owe(storage, id);
+      const second = await serve();
+      try {
+        const deadline = Date.now() + 30_000;
+        while ((await call(second, '/v2/usage')).character_count !== 0 && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        expect((await call(second, '/v2/usage')).character_count).toBe(0);
+        expect(await owed(storage, id)).toBe(false);
+      } finally {
+        await second.close();
+      }
+      // Started again: the mark is gone and the operation applied, nothing is refunded twice.
+      await owe(storage, id, false);
+      const third = await serve();
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect((await call(third, '/v2/usage')).character_count).toBe(0);
+      } finally {
+        await third.close();
+      }
+    }, 120_000);
   });
+}
+
+/** Marks document `id` failed with its refund owed (`refund_pending`), as a version before the runner did. */
+async function owe(storage: Storage, id: string, status = true): Promise<void> {
+  await documentsSql(
+    storage,
+    status
+      ? "UPDATE documents SET status = 'error', error_message = 'Translation failed.', refund_pending = 1 WHERE id = ?"
+      : 'UPDATE documents SET refund_pending = 1 WHERE id = ?',
+    id,
+  );
+}
+
+async function owed(storage: Storage, id: string): Promise<boolean> {
+  const rows = await documentsSql(storage, 'SELECT refund_pending FROM documents WHERE id = ?', id);
+  return Boolean(rows[0]?.refund_pending);
+}
+
+/** Runs `sql` (with `?` for `id`) on the documents' database of `storage`. */
+async function documentsSql(storage: Storage, sql: string, id: string): Promise<Record<string, unknown>[]> {
+  if (storage.databaseUrl) {
+    const client = new pg.Client({ connectionString: storage.databaseUrl });
+    await client.connect();
+    try {
+      const text = sql.replace('?', '$1').replace('refund_pending = 1', 'refund_pending = TRUE');
+      return (await client.query(text, [id])).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new Database(join(storage.dataDir, DOCUMENT_DATABASE_FILE));
+  try {
+    const statement = db.prepare(sql);
+    if (statement.reader) return statement.all(id) as Record<string, unknown>[];
+    statement.run(id);
+    return [];
+  } finally {
+    db.close();
+  }
 }
