@@ -3,12 +3,14 @@
  * up from Vite's root) with the options over it.
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import {
   type CacheConfig,
   CONFIG_FILE_NAMES,
   type GlossaConfig,
   loadConfig,
+  parseGlossary,
   type ResolvedConfig,
   resolveConfig,
 } from '@glossa/core';
@@ -60,7 +62,8 @@ export interface GlossaViteOptions {
   readonly translation?: GlossaConfig['translation'];
   /**
    * Terms never translated, in every locale (pseudo-locales included): brand and product names, keyboard
-   * shortcuts. Whole words, case-sensitive. Default: the config's `doNotTranslate`.
+   * shortcuts. Whole words, case-sensitive. Default: the config's `doNotTranslate`. Either way the
+   * glossaries' entries whose target equals their source (`Vue<TAB>Vue`) are added.
    */
   readonly doNotTranslate?: readonly string[];
 }
@@ -76,9 +79,28 @@ export async function resolveGlossaConfig(options: GlossaViteOptions, root: stri
     ...(options.doNotTranslate !== undefined && { doNotTranslate: options.doNotTranslate }),
   };
   const configFile = options.configFile ?? findConfigFile(root);
-  return configFile === undefined || configFile === false
-    ? resolveConfig(overrides, { root })
-    : loadConfig({ cwd: root, overrides, configFile });
+  const config =
+    configFile === undefined || configFile === false
+      ? resolveConfig(overrides, { root })
+      : await loadConfig({ cwd: root, overrides, configFile });
+  return withGlossaryKeeps(config);
+}
+
+/**
+ * The config with `doNotTranslate` grown by the glossaries' entries whose target is their source
+ * (`Vue<TAB>Vue`: a name the project keeps), so those terms stay as written in every locale, the
+ * pseudo-locales included. A glossary that cannot be read adds nothing here (the run reports it).
+ */
+export async function withGlossaryKeeps(config: ResolvedConfig): Promise<ResolvedConfig> {
+  if (config.glossaries.length === 0) return config;
+  const keep = new Set(config.doNotTranslate);
+  for (const { file } of config.glossaries) {
+    const terms = await readFile(file, 'utf8')
+      .then((text) => parseGlossary(text, file))
+      .catch(() => []);
+    for (const t of terms) if (t.target === t.source) keep.add(t.source);
+  }
+  return keep.size === config.doNotTranslate.length ? config : { ...config, doNotTranslate: [...keep] };
 }
 
 /**
