@@ -220,8 +220,8 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
    * so such a mode does not run `apertium-wblank-mode` again on every request).
    */
   const sourceAnalysers = new Map<string, Promise<string | undefined>>();
-  /** Counts the lower-case words of `text` the analyser of the route's first leg knows. */
-  const knownWords = async (route: ApertiumRoute, text: string) => {
+  /** Each word of `text` as the analyser of the route's first leg sees it: known or not; undefined without one. */
+  const analyse = async (route: ApertiumRoute, text: string) => {
     const first = route.modes[0]!;
     let analyser = sourceAnalysers.get(first.name);
     if (!analyser) {
@@ -236,21 +236,28 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
     const analysed = await helper(`${first.name}:source-analyser`, command).translate(
       encodeSegment(text, false).stream,
     );
-    let known = 0;
-    let words = 0;
     // Each word comes back as ^surface/analysis...$, an unknown one as ^surface/*surface$.
-    for (const [, surface, analysis] of analysed.matchAll(/\^((?:\\.|[^/$\\])*)\/((?:\\.|[^$\\])*)\$/g)) {
-      if (!/^\p{Ll}+$/u.test(surface!)) continue;
-      words++;
-      if (!analysis!.startsWith('*')) known++;
-    }
-    return { known, words };
+    return [...analysed.matchAll(/\^((?:\\.|[^/$\\])*)\/((?:\\.|[^$\\])*)\$/g)].map(
+      ([, surface, analysis]) => ({
+        surface: surface!.replace(/\\(.)/g, '$1'),
+        known: !analysis!.startsWith('*'),
+      }),
+    );
+  };
+  /** Counts the lower-case words of `text` the analyser of the route's first leg knows. */
+  const knownWords = async (route: ApertiumRoute, text: string) => {
+    const words = (await analyse(route, text))?.filter((word) => /^\p{Ll}+$/u.test(word.surface));
+    return words && { known: words.filter((word) => word.known).length, words: words.length };
   };
 
   return {
     name: 'apertium',
     pairs: () => pairs,
     knownWords: (pair, text) => knownWords(routeFor(pair.source, pair.target), text),
+    async unknownWords(pair, text) {
+      const words = await analyse(routeFor(pair.source, pair.target), text);
+      return words?.filter((word) => !word.known).map((word) => word.surface);
+    },
     fingerprint(pair) {
       const route = routeFor(pair.source, pair.target);
       const legs = route.modes.map((mode) => `${mode.name}@${mode.package.split(' ')[1]}`).join('+');

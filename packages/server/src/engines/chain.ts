@@ -1,6 +1,7 @@
 /**
  * The engines of one language pair, in the configured order, behind one `TranslationEngine`: "never worse".
- * Each output of a checked engine (`verification`) passes `verifyOutput`; a segment that fails is sent once
+ * Each output of a checked engine (`verification`) passes `verifyOutput`, and one returned unchanged because
+ * the engine did not know an ordinary word fails (`untranslated.ts`); a segment that fails is sent once
  * more to the same engine with what was wrong (when it follows notes: an LLM), then to the next engine of the
  * list, and when every engine failed it keeps its source text and is reported (`onKeptSource`). An engine
  * that throws passes its segments to the next one; when the last one throws too, the error stands (a 503:
@@ -8,6 +9,7 @@
  */
 import type { EngineInput, EngineUsage, LanguagePair, TranslationEngine } from './engine.js';
 import { EngineError, TERM_END, TERM_START } from './engine.js';
+import { untranslatedWords } from './untranslated.js';
 import { verifyOutput } from './verify.js';
 
 export interface ChainMember {
@@ -71,17 +73,25 @@ export function createEngineChain(
         const check = async (indexes: number[], answers: readonly string[]) =>
           Promise.all(
             indexes.map(async (textIndex, index) => {
-              const output = answers[index];
-              if (!engine.verification) return [] as string[];
-              return verifyOutput({
-                source: input.texts[textIndex]!,
-                output: output === undefined ? undefined : stripMarks(output),
-                sourceLang: input.source,
-                targetLang: input.target,
-                terms: input.terms?.entries,
-                detect: options.detect,
-                structuralOnly: engine.verification === 'structural',
-              });
+              const output = answers[index] === undefined ? undefined : stripMarks(answers[index]);
+              const source = input.texts[textIndex]!;
+              const problems = engine.verification
+                ? await verifyOutput({
+                    source,
+                    output,
+                    sourceLang: input.source,
+                    targetLang: input.target,
+                    terms: input.terms?.entries,
+                    detect: options.detect,
+                    structuralOnly: engine.verification === 'structural',
+                  })
+                : [];
+              if (problems.length > 0 || output === undefined) return problems;
+              // A judgement that cannot be made (the engine's analyser failed) leaves the output as it is.
+              const untranslated = await untranslatedWords(engine, pair, source, output).catch(
+                () => undefined,
+              );
+              return untranslated === undefined ? [] : [untranslated];
             }),
           );
         const call = (indexes: number[], notes?: (string | undefined)[]) =>

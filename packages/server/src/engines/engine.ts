@@ -84,6 +84,12 @@ export interface TranslationEngine {
    */
   knownWords?(pair: LanguagePair, text: string): Promise<{ known: number; words: number } | undefined>;
   /**
+   * The words of the text the engine does not know in the pair's source language (it leaves them as they
+   * are); undefined when it cannot tell. The chain reports a text that came back unchanged because of such
+   * a word, when the word is an ordinary one (`untranslated.ts`).
+   */
+  unknownWords?(pair: LanguagePair, text: string): Promise<readonly string[] | undefined>;
+  /**
    * How the engine chain checks this engine's outputs (see `verify.ts`): `full` for remote MT and LLMs
    * (codes, placeholders, glossary terms, language, length, echo), `structural` for codes and placeholders
    * only. Default: not checked (the local deterministic engines: pseudo, Apertium, upstream).

@@ -24,8 +24,25 @@ const words = (text: string) =>
     .trim();
 
 /**
+ * Whether `text` holds `segment` as the pipeline cuts texts: the whole text, or a sentence of it (starting
+ * the text or after a sentence's end, and ending the text or a sentence). "Admin" kept alone is not the
+ * "Admin" of "Open the Admin page", which was translated as a whole.
+ */
+function holds(text: string, segment: string): boolean {
+  for (let at = text.indexOf(segment); at !== -1; at = text.indexOf(segment, at + 1)) {
+    const before = text.slice(0, at);
+    const after = text.slice(at + segment.length);
+    const starts = before === '' || /[.!?:;…]\s$/u.test(before);
+    const ends =
+      after === '' || (/[.!?:;…]$/u.test(segment) && /^\s/u.test(after)) || /^[.!?:;…](\s|$)/u.test(after);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+/**
  * Runs `answer` collecting kept-source events; the result and the indexes of `texts` some kept segment
- * belongs to (its words are in the text, and the text's output still holds them).
+ * belongs to (a sentence of the text, which the text's output still holds).
  */
 export async function withKeptSource<T>(
   texts: readonly string[],
@@ -41,7 +58,7 @@ export async function withKeptSource<T>(
   texts.forEach((text, index) => {
     const source = words(text);
     const output = words(outputs[index] ?? '');
-    if (segments.some((segment) => source.includes(segment) && output.includes(segment))) kept.push(index);
+    if (segments.some((segment) => holds(source, segment) && holds(output, segment))) kept.push(index);
   });
   return { result, kept };
 }

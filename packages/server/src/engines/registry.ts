@@ -92,8 +92,9 @@ export function createEngineRegistry(
       }
     }
     if (members.length === 0) return undefined;
-    // Unchecked local engines keep today's behaviour: the first one serves the pair alone.
-    if (!members.some((member) => member.engine.verification)) return members[0];
+    // Unchecked local engines that cannot tell an untranslated text (pseudo, upstream) serve the pair alone.
+    if (!members.some((member) => member.engine.verification || member.engine.unknownWords))
+      return members[0];
     const chain = createEngineChain(members, chainOptions);
     return { engine: chain, pair: { source: from, target: members[0]!.pair.target } };
   };

@@ -1,0 +1,56 @@
+/**
+ * A text Apertium returns unchanged because it does not know an ordinary English word is reported as kept in
+ * the source language (X-Glossa-Kept-Source), unlike a name or a word the pair translates to itself.
+ * Real Apertium (eng-spa) and a real server over HTTP.
+ */
+import { KEPT_SOURCE_HEADER, parseKeptSource } from '@glossa/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KeptSource } from '../src/engines/chain.js';
+import { startTestServer, type TestServer } from './helpers.js';
+
+describe('untranslated words', () => {
+  let server: TestServer;
+  const kept: KeptSource[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ onKeptSource: (event) => kept.push(event) });
+  });
+  afterAll(() => server?.close());
+
+  it('names "Budgeted" and "Admin", not "GitHub", "Excalidraw", "navbar" or "Error" (Spanish "Error")', async () => {
+    const text = [
+      'Budgeted',
+      'GitHub',
+      'Excalidraw',
+      'navbar',
+      'Error',
+      'Open the <b>Admin</b> page',
+      'Admin',
+    ];
+    const reply = await server.translate({
+      text,
+      source_lang: 'EN',
+      target_lang: 'ES',
+      tag_handling: 'html',
+    });
+    expect(reply.status).toBe(200);
+    const outputs = reply.data.translations.map((t: { text: string }) => t.text);
+    // The texts are answered as before: kept as they are, or translated.
+    expect(outputs.slice(0, 5)).toEqual(['Budgeted', 'GitHub', 'Excalidraw', 'navbar', 'Error']);
+    expect(outputs[5]).not.toBe(text[5]);
+    expect(parseKeptSource(reply.headers.get(KEPT_SOURCE_HEADER))).toEqual([0, 6]);
+    expect(kept.map((event) => event.text).sort()).toEqual(['Admin', 'Budgeted']);
+    expect(kept[0]!.attempts[0]!.engine).toBe('apertium');
+    expect(kept.find((event) => event.text === 'Budgeted')!.attempts[0]!.problems).toEqual([
+      `came back unchanged: "Budgeted" is not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
+    ]);
+  });
+
+  it('a pseudo-locale is never judged', async () => {
+    kept.length = 0;
+    const reply = await server.translate({ text: ['Budgeted'], source_lang: 'EN', target_lang: 'EN-XA' });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get(KEPT_SOURCE_HEADER)).toBeNull();
+    expect(kept).toEqual([]);
+  });
+});
