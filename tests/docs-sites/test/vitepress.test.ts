@@ -6,7 +6,7 @@
  * Debian's Chromium without errors.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -22,6 +22,31 @@ const tsx = require.resolve('tsx/cli');
 const bin = resolve(packageDir, '../../packages/cli/src/bin.ts');
 const vitepressBin = join(dirname(require.resolve('vitepress/package.json')), 'bin', 'vitepress.js');
 const LOCALES = ['es', 'en-XA'] as const;
+/** The words of the pages Apertium (eng-spa) leaves in English where they make a whole segment. */
+const UNKNOWN_TO_APERTIUM = [
+  'Customization',
+  'Default',
+  'Footer',
+  'Markdown',
+  'Prerequisites',
+  'Runtime',
+  'Sidebar',
+  'Sitemap',
+  'footer',
+  'markdown',
+  'sidebar',
+];
+/** Config keys and a format name, kept as they are. */
+const KEEP = ['footer', 'sidebar', 'Markdown', 'markdown'];
+const GLOSSARY = [
+  ['Customization', 'Personalización'],
+  ['Default', 'Valor predeterminado'],
+  ['Footer', 'Pie de página'],
+  ['Prerequisites', 'Requisitos previos'],
+  ['Runtime', 'Tiempo de ejecución'],
+  ['Sidebar', 'Barra lateral'],
+  ['Sitemap', 'Mapa del sitio'],
+];
 
 let site: string;
 let env: NodeJS.ProcessEnv;
@@ -67,17 +92,41 @@ describe.sequential('VitePress docs (vuejs/vitepress v1.6.4, 12 pages) in es and
   // biome-ignore lint/suspicious/noExplicitAny: the JSON file VitePress reads
   let locales: Record<string, any>;
 
-  it('glossa init finds the site (pages in docs/en/) and translate writes docs/<locale>/ with no failure', async () => {
-    const init = await glossa('init', '--to', 'es,en-XA');
+  it('glossa init finds the site (pages in docs/en/); translate names what Apertium left in English, and with a glossary writes docs/<locale>/ with no failure', async () => {
+    const init = await glossa('init', '--to', 'es,en-XA', '--json');
     expect(init.code, init.stderr + init.stdout).toBe(0);
     expect(init.stdout).toContain(
       'VitePress site in docs/: pages from docs/en/**/*.md, output in docs/<locale>/',
     );
+    // Apertium does not know some words of these pages: their segments come back in English and are
+    // reported (es only: a pseudo-locale is never judged), as a user sees them before adding a glossary.
+    const untranslated = await glossa('translate', '--json');
+    expect(untranslated.code, untranslated.stderr).toBe(1);
+    const before = JSON.parse(untranslated.stdout);
+    const failures: { locale: string; reason: string }[] = before.failures;
+    const words = new Set(
+      failures.flatMap(({ reason }) => [...reason.matchAll(/"(\w+)"/g)].map((m) => m[1]!)),
+    );
+    for (const failure of failures) {
+      expect(failure.locale).toBe('es');
+      expect(failure.reason).toMatch(
+        /^every engine failed, kept in the source language \(apertium: came back unchanged: /,
+      );
+    }
+    expect([...words].sort()).toEqual(UNKNOWN_TO_APERTIUM.sort());
+    // The user's answer: the config keys and names are kept, the other words get a glossary.
+    const configPath = join(site, 'glossa.config.json');
+    const config = JSON.parse(await readFile(configPath, 'utf8'));
+    await writeFile(join(site, 'glossary.tsv'), GLOSSARY.map((entry) => entry.join('\t')).join('\n'));
+    config.doNotTranslate = KEEP;
+    config.glossaries = [{ file: 'glossary.tsv', targetLocales: ['es'] }];
+    await writeFile(configPath, JSON.stringify(config, null, 2));
     const first = await glossa('translate', '--json');
     expect(first.code, first.stderr + first.stdout).toBe(0);
     const report = JSON.parse(first.stdout);
     expect(report.failures).toEqual([]);
-    expect([...report.written].sort()).toEqual(
+    // Every page and chrome file written, by the first run or (the pages the glossary changed) the second.
+    expect([...new Set([...before.written, ...report.written])].sort()).toEqual(
       [
         ...LOCALES.flatMap((locale) => [
           ...pages.map((page) => `docs/${locale}/${page}`),
