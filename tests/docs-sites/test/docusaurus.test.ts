@@ -160,6 +160,10 @@ describe.sequential('Docusaurus classic template (create-docusaurus 3.10.2) in e
     expect(english[expand]).toBe("Expand sidebar category '{label}'");
     expect(code[expand]).not.toBe(english[expand]);
     expect(code[expand]).toContain("'{label}'");
+    // A warm rerun sends nothing and rewrites nothing.
+    const again = await glossa('translate', '--json');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ requests: 0, translated: 0, written: [], failures: [] });
     for (const locale of LOCALES) {
       for (const page of ['docs/intro.mdx', 'docs/tutorial-basics/markdown-features.mdx'])
         expect(report.written).toContain(
