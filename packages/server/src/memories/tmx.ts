@@ -6,12 +6,13 @@
  * text and kept, with their native content (a `sub` inside one counts as native content), in the segment's
  * normalized tagged form (see `inline-codes.ts`); `hi` keeps its text.
  */
+import { MAX_TMX_BYTES } from '@glossa/protocol';
 import { SaxesParser } from 'saxes';
 import { escapeXml, normalizeUnit, type RawCode, type RawPiece } from './inline-codes.js';
 import type { SegmentInput } from './store.js';
 
-/** Largest TMX file an import accepts (100 MiB). */
-export const MAX_TMX_BYTES = 100 * 1024 * 1024;
+/** Largest TMX file an import accepts (100 MiB): the interface's limit. */
+export { MAX_TMX_BYTES };
 export const MAX_TMX_DEPTH = 32;
 export const MAX_SEGMENT_CHARACTERS = 20_000;
 /** Inline codes a segment keeps, at most (a segment with more keeps its plain text only). */
