@@ -2,41 +2,15 @@
  * The file formats the CLI reads, each through its adapter: extract segments (keys prefixed with the
  * file's project path), read the targets already in an output, and write an output from targets.
  */
-import type { AdapterName, CatalogSyntaxName, CodeMap, MarkdownConfig, Segment } from '@glossa/core';
+import type { AdapterName, MarkdownConfig, Segment } from '@glossa/core';
 import { buildCatalog, extractCatalog } from '@glossa/i18next';
 import * as rehype from '@glossa/rehype';
 import * as remark from '@glossa/remark';
 import { extractXliff, readXliffTargets, translateXliff } from '@glossa/xliff';
 import { extractDocusaurusFile, readDocusaurusTargets } from './docusaurus-messages.js';
+import type { Extracted, MessageSyntax } from './extracted.js';
 
-/** The message syntax of a JSON file's values (`docusaurus`: Docusaurus's translation files). */
-export type MessageSyntax = Exclude<CatalogSyntaxName, 'auto'>;
-
-export interface ContentMessage {
-  readonly line: number;
-  readonly column: number;
-  readonly reason: string;
-}
-
-/** A segment key whose target could not be used; it stays in the source language. */
-export interface WriteProblem {
-  readonly key: string;
-  readonly reason: string;
-}
-
-export interface Extracted {
-  readonly segments: readonly Segment[];
-  readonly codes: Readonly<Record<string, CodeMap>>;
-  readonly messages: readonly ContentMessage[];
-  /** JSON catalogs: the message syntax the values were read in, and whether it was detected. */
-  readonly syntax?: { readonly name: MessageSyntax; readonly detected: boolean };
-  /** The output for `locale` with `targets` (by segment key) put in. */
-  write(
-    targets: ReadonlyMap<string, string>,
-    locale: string,
-    onProblem: (p: WriteProblem) => void,
-  ): Promise<string>;
-}
+export type { ContentMessage, Extracted, MessageSyntax, WriteProblem } from './extracted.js';
 
 export interface Adapter {
   /** `markdown`: the config's `markdown` options (dialect, front-matter fields, MDX attributes). */

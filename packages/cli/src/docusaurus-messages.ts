@@ -6,7 +6,7 @@
  * are not prose (a URL, an identifier) are not sent.
  */
 import { type CodeMap, extractDocusaurus, type IcuExtraction, notProse, type Segment } from '@glossa/core';
-import type { Extracted } from './adapters.js';
+import type { Extracted } from './extracted.js';
 
 type Entry = { message?: unknown; description?: unknown; [other: string]: unknown };
 
