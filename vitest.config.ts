@@ -12,6 +12,9 @@ export default defineConfig({
   resolve: { conditions: ['@glossa/source'] },
   ssr: { resolve: { conditions: ['@glossa/source'], externalConditions: ['@glossa/source'] } },
   test: {
+    // Two files at a time, also on a 2-core machine (Vitest's default there is one): most of the long files
+    // wait on child servers, engines, builds and browsers, not on their own CPU.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: packageDirs
