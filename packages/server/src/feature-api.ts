@@ -29,14 +29,6 @@ export {
   type RunningJob,
 } from './jobs/job-runner.js';
 export type { LanguageInput } from './languages.js';
-export { createLease, type Lease, repeatEvery } from './storage/lease.js';
-export {
-  type BossQueueOptions,
-  type BossWorkers,
-  createBossQueue,
-  noLiveBossJob,
-  startBossWorkers,
-} from './storage/pg-boss.js';
 export { migratePostgres } from './storage/postgres.js';
 export { transaction as pgTransaction } from './storage/postgres-resources.js';
 export { forgetUsageOperations, USAGE_OPERATION_MARGIN_MS } from './storage/usage-operations.js';

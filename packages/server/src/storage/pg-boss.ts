@@ -1,6 +1,6 @@
 /**
- * What every pg-boss queue of the server (memory jobs here; documents, voice and quality jobs in the
- * feature packages) needs beyond pg-boss itself:
+ * What the job runner's pg-boss queues (`jobs/postgres-jobs.ts`, every job kind's wake-ups on a fleet) need
+ * beyond pg-boss itself:
  * - `createBossQueue`: pg-boss's `create_queue` inserts the queue's row and then adds its partition's
  *   foreign keys to that table, so instances creating queues at the same time on a fresh database can
  *   deadlock; PostgreSQL then fails one of them (40P01). Retried (measured: 1 fleet start of 4 failed so).
@@ -9,19 +9,6 @@
  *   notified, so it asks for the next at once, and only an empty fetch waits.
  */
 import type PgBoss from 'pg-boss';
-
-/**
- * SQL condition on a row of a feature's own table: no job of the pg-boss queue `queue` whose data's `key` is
- * the row's `id` is about to run it (none created, retrying, or active for less than `windowMs`
- * milliseconds). A row waiting to run in that state has lost its job: delivered to a worker that died before
- * its claim, or failed by pg-boss after its retries. `id` is a column; `queue` and `windowMs` are
- * parameters (`$2`); `key` is a constant of the caller's.
- */
-export function noLiveBossJob(id: string, key: string, queue: string, windowMs: string): string {
-  return `NOT EXISTS (SELECT 1 FROM pgboss.job q WHERE q.name = ${queue} AND q.data->>'${key}' = ${id}
-    AND (q.state IN ('created', 'retry')
-      OR (q.state = 'active' AND q.started_on > now() - ${windowMs} * interval '1 millisecond')))`;
-}
 
 export interface BossQueueOptions {
   /** Delivery attempts of a job (default 20), 2 s apart with backoff. */
