@@ -2,18 +2,22 @@
  * Translating the texts of one document with the same parts as /v2/translate (text preparation, glossaries,
  * memory, style rules, engines and their output cache), in chunks so a job saves its progress, stops
  * when the server closes, and keeps each chunk's translation for an attempt that resumes it (a restart, a
- * takeover). Billing is not done here: the upload reserved the document's characters.
+ * takeover). Billing is not done here: the upload reserved the document's characters. What the engines were
+ * sent is stored per chunk in the account's engine usage, as /v2/translate stores it: only the texts an
+ * engine was sent (not output-cache hits, memory matches or chunks an earlier attempt kept).
  */
 import { createHash } from 'node:crypto';
 import type { TranslateRequest } from '@glossa/protocol';
 import type { Caller, EngineChoice, ServiceContext } from '@glossa/server/feature';
 import {
+  createEngineBill,
   engineFormality,
   keepInitialCase,
   loadCustomizations,
   type PreparedText,
   type PrepareOptions,
   prepareText,
+  utcDay,
 } from '@glossa/server/feature';
 import type { DocumentText } from './formats/format.js';
 
@@ -160,11 +164,20 @@ export async function translateTexts(input: TranslateTextsInput): Promise<string
           outputs[text]![unit] = earlier[index]!;
         });
       else {
+        // What the engines were sent for this chunk, stored once it is done (or failed: sent all the same)
+        // and before its checkpoint, so an attempt that resumes counts only what it sends again.
+        const bill = createEngineBill();
         const engine = (texts: string[], isMarkup: boolean) =>
-          context.outputs.translate(choice, texts, { markup: isMarkup, formality });
-        const results = customizations
-          ? (await customizations.translate(units, markup, engine)).outputs
-          : await engine(units, markup);
+          context.outputs.translate(choice, texts, { markup: isMarkup, formality, onBilled: bill.onBilled });
+        let results: string[];
+        try {
+          results = customizations
+            ? (await customizations.translate(units, markup, engine)).outputs
+            : await engine(units, markup);
+        } finally {
+          const records = bill.records(caller.account.id, utcDay(new Date()));
+          if (records.length > 0) await context.storage.recordEngineUsage(records);
+        }
         const translated = units.map((source, index) =>
           keepInitialCase(source, results[index] ?? source, markup, parameters.target_lang),
         );
