@@ -3,7 +3,7 @@
  * context and the translate pipeline's parts it reuses). Applications import `@glossa/server` instead.
  */
 export type { Caller, ServiceContext } from './context.js';
-export { createEngineBill } from './engines/billing.js';
+export { type BilledInput, createEngineBill } from './engines/billing.js';
 export { EngineError } from './engines/engine.js';
 export type { EngineChoice, EngineRegistry } from './engines/registry.js';
 export { badRequest, notFound, ServiceError, unsupportedLanguage } from './errors.js';
