@@ -3,9 +3,19 @@
  * glossary no longer holds the event loop while it is parsed. The answers are the same as when the event
  * loop parsed them: a value equal to JSON.parse's, and the same 400s for invalid UTF-8, an empty body,
  * invalid JSON and nesting deeper than a thread can hand back; bodies sent at once each get their own value.
+ * Form bodies (application/x-www-form-urlencoded) of that size too: the same entries as the inline parser
+ * (repeated fields in order, `+` and percent-escapes decoded) and the same 400s for invalid UTF-8 and
+ * malformed or non-UTF-8 percent-escapes.
  */
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { THREAD_PARSE_BYTES, threadParses } from '../src/http/body.js';
+import {
+  FormBody,
+  registerBodyParsers,
+  setThreadParseBytes,
+  THREAD_PARSE_BYTES,
+  threadParses,
+} from '../src/http/body.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -117,5 +127,118 @@ describe('large JSON bodies are parsed on a thread', () => {
       headers: JSON_TYPE,
     });
     expect(after.status, after.text).toBe(201);
+  });
+});
+
+const FORM_TYPE = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/**
+ * A form body of at least `bytes` bytes with what the form parser must get right: `text` repeated (its order
+ * kept), `+` for a space and `%2B` for a plus, percent-escapes of 2-, 3- and 4-byte UTF-8, raw UTF-8, `=` in
+ * a value, `%26` in a name, empty parts (`&&`), a name with no `=`, and an empty value.
+ */
+function formBody(bytes: number): string {
+  const parts = ['target_lang=DE', 'source_lang=EN'];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const part =
+      i % 7 === 3
+        ? `flag${i}&&a%26b=${i}&empty=`
+        : `text=line+${i}+caf%C3%A9+%E2%9C%93+%F0%9F%98%80+a%2Bb+x=y+日本+é%20z`;
+    parts.push(part);
+    size += Buffer.byteLength(part) + 1;
+  }
+  return parts.join('&');
+}
+
+describe('large form bodies are parsed on a thread', () => {
+  it('a 10 MiB form body gives the same entries on the thread as on the event loop', async () => {
+    const app = Fastify({ bodyLimit: 64 * 1024 * 1024 });
+    registerBodyParsers(app);
+    let received: unknown;
+    app.post('/form', async (request) => {
+      received = request.body;
+      return {};
+    });
+    const raw = Buffer.from(formBody(10 * 1024 * 1024));
+    expect(raw.length).toBeGreaterThanOrEqual(10 * 1024 * 1024);
+    const parse = async (onThread: boolean) => {
+      setThreadParseBytes(onThread ? THREAD_PARSE_BYTES : Number.POSITIVE_INFINITY);
+      try {
+        const before = threadParses.count;
+        const reply = await app.inject({ method: 'POST', url: '/form', payload: raw, headers: FORM_TYPE });
+        expect(reply.statusCode, reply.body).toBe(200);
+        expect(threadParses.count).toBe(before + (onThread ? 1 : 0));
+        expect(received).toBeInstanceOf(FormBody);
+        return [...(received as FormBody).params];
+      } finally {
+        setThreadParseBytes(THREAD_PARSE_BYTES);
+      }
+    };
+    try {
+      const inline = await parse(false);
+      const threaded = await parse(true);
+      expect(threaded.length).toBe(inline.length);
+      expect(threaded).toEqual(inline);
+      // What the inline parser gives, spelled out on a few entries.
+      expect(threaded.slice(0, 3)).toEqual([
+        ['target_lang', 'DE'],
+        ['source_lang', 'EN'],
+        ['text', 'line 0 café ✓ 😀 a+b x=y 日本 é z'],
+      ]);
+      expect(threaded.slice(5, 8)).toEqual([
+        ['flag3', ''],
+        ['a&b', '3'],
+        ['empty', ''],
+      ]);
+      expect(threaded.filter(([name]) => name === 'text').map(([, value]) => value.split(' ')[1])).toEqual(
+        inline.filter(([name]) => name === 'text').map(([, value]) => value.split(' ')[1]),
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a form glossary over the threshold is created with every entry', async () => {
+    const tsv = entries(2 * THREAD_PARSE_BYTES, 'f');
+    const raw = `name=large+form&source_lang=en&target_lang=es&entries_format=tsv&entries=${encodeURIComponent(tsv).replace(/%20/g, '+')}`;
+    expect(Buffer.byteLength(raw)).toBeGreaterThan(THREAD_PARSE_BYTES);
+    const before = threadParses.count;
+    const created = await t.call('/v2/glossaries', { raw, headers: FORM_TYPE });
+    expect(created.status, created.text).toBe(201);
+    expect(threadParses.count).toBe(before + 1);
+    expect(created.data.name).toBe('large form');
+    expect(created.data.entry_count).toBe(tsv.split('\n').length);
+    const stored = await t.call(`/v2/glossaries/${created.data.glossary_id}/entries`, {
+      headers: { accept: 'text/tab-separated-values' },
+    });
+    expect(stored.text.trim()).toBe(tsv);
+  });
+
+  it('invalid UTF-8 and malformed or non-UTF-8 percent-escapes get the same 400 as a small body', async () => {
+    const padding = `name=${'x'.repeat(THREAD_PARSE_BYTES)}&source_lang=en`;
+    const cases: [string, Uint8Array | string][] = [
+      [
+        'invalid UTF-8',
+        Buffer.concat([Buffer.from('entries=a'), Buffer.from([0xff, 0xfe]), Buffer.from('b')]),
+      ],
+      ['a malformed percent-escape', 'entries=100%zz'],
+      ['a lone percent sign', 'entries=100%'],
+      ['a percent-escape of invalid UTF-8', 'entries=%FF%FE'],
+      ['a truncated UTF-8 sequence', 'entries=%E2%9C'],
+      ['a bad escape in a name', 'entr%C3ies=x'],
+    ];
+    for (const [what, tail] of cases) {
+      const large = Buffer.concat([Buffer.from(`${padding}&`), Buffer.from(tail)]);
+      const small = Buffer.concat([Buffer.from('name=x&'), Buffer.from(tail)]);
+      const before = threadParses.count;
+      const [big, little] = await Promise.all(
+        [large, small].map((raw) => t.call('/v2/glossaries', { raw, headers: FORM_TYPE })),
+      );
+      expect(threadParses.count, what).toBe(before + 1);
+      expect(little!.status, `${what}: ${little!.text}`).toBe(400);
+      expect(big!.status, `${what}: ${big!.text}`).toBe(400);
+      expect(big!.data, what).toEqual(little!.data);
+    }
   });
 });

@@ -34,7 +34,7 @@ function parseJson(bytes: Buffer): unknown {
 }
 
 /**
- * JSON bodies from this size on are decoded and parsed on a thread: a 10 MiB glossary takes 100–200 ms of
+ * JSON and form bodies from this size on are decoded and parsed on a thread: a 10 MiB glossary takes 100–200 ms of
  * decoding and parsing on an idle machine and 0.4–1 s on a loaded one, during which the event loop would
  * serve no other client. Below it, the round trip costs more than it saves.
  */
@@ -46,15 +46,25 @@ export function setThreadParseBytes(bytes: number): void {
 }
 
 /**
- * The parsing thread: the same steps as `parseJson`, answers in the order it got the bodies. `inline` asks
- * the event loop to parse it itself (a value the thread cannot send, e.g. nested past its stack).
+ * The parsing thread: the same steps as `parseJson` and `parseForm`, answers in the order it got the bodies.
+ * `inline` asks the event loop to parse it itself (a value the thread cannot send, e.g. nested past its
+ * stack). A form comes back as its entries, flat: `[name, value, name, value, ...]`.
  */
 const PARSER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-parentPort.on('message', (bytes) => {
+function form(text) {
+  for (const part of text.split('&')) {
+    try { decodeURIComponent(part.replace(/\\+/g, ' ')); } catch { return parentPort.postMessage({ error: 'form' }); }
+  }
+  const flat = [];
+  for (const [name, value] of new URLSearchParams(text)) flat.push(name, value);
+  parentPort.postMessage({ value: flat });
+}
+parentPort.on('message', ({ kind, bytes }) => {
   let text;
   try { text = utf8.decode(bytes); } catch { return parentPort.postMessage({ error: 'utf8' }); }
+  if (kind === 'form') return form(text);
   if (text.trim() === '') return parentPort.postMessage({ error: 'empty' });
   let value;
   try { value = JSON.parse(text); } catch (error) {
@@ -68,7 +78,7 @@ parentPort.on('message', (bytes) => {
 
 type ThreadAnswer =
   | { value: unknown; error?: undefined }
-  | { error: 'utf8' | 'empty' | 'json'; reason?: string }
+  | { error: 'utf8' | 'empty' | 'json' | 'form'; reason?: string }
   | { error: 'inline'; bytes: ArrayBuffer };
 
 interface Pending {
@@ -95,6 +105,7 @@ function parserThread(): { worker: Worker; pending: Pending[] } {
     try {
       if (answer.error === 'utf8') throw badRequest('Request body is not valid UTF-8.');
       if (answer.error === 'empty') throw emptyBody();
+      if (answer.error === 'form') throw invalidForm();
       if (answer.error === 'inline') job.resolve(parseJson(Buffer.from(answer.bytes)));
       else throw invalidJson(answer.reason ?? '');
     } catch (error) {
@@ -124,11 +135,11 @@ function parserThread(): { worker: Worker; pending: Pending[] } {
 }
 
 /**
- * `parseJson` on the parsing thread. The bytes are moved there, not copied (a Buffer sent as such is
- * serialized element by element: 0.25–0.5 s for 10 MiB on the event loop); a Buffer that shares its memory
- * with others is copied into its own first. Only the value comes back.
+ * `parseJson` or `parseForm` on the parsing thread. The bytes are moved there, not copied (a Buffer sent as
+ * such is serialized element by element: 0.25–0.5 s for 10 MiB on the event loop); a Buffer that shares its
+ * memory with others is copied into its own first. Only the value (a form's entries) comes back.
  */
-function parseJsonOnThread(bytes: Buffer): Promise<unknown> {
+function parseOnThread(kind: 'json' | 'form', bytes: Buffer): Promise<unknown> {
   const own =
     bytes.byteOffset === 0 &&
     bytes.byteLength === bytes.buffer.byteLength &&
@@ -138,9 +149,11 @@ function parseJsonOnThread(bytes: Buffer): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const thread = parserThread();
     thread.pending.push({ resolve, reject });
-    thread.worker.postMessage(own, [own]);
+    thread.worker.postMessage({ kind, bytes: own }, [own]);
   });
 }
+
+const invalidForm = () => badRequest('Form body is not valid: a percent-escape is malformed or not UTF-8.');
 
 /** Checks every percent-escape decodes to valid UTF-8 (URLSearchParams would silently put U+FFFD instead). */
 function parseForm(bytes: Buffer): FormBody {
@@ -149,10 +162,18 @@ function parseForm(bytes: Buffer): FormBody {
     try {
       decodeURIComponent(part.replace(/\+/g, ' '));
     } catch {
-      throw badRequest('Form body is not valid: a percent-escape is malformed or not UTF-8.');
+      throw invalidForm();
     }
   }
   return new FormBody(new URLSearchParams(text));
+}
+
+/** `parseForm` on the parsing thread: the entries it found, in their order, into a URLSearchParams here. */
+async function parseFormOnThread(bytes: Buffer): Promise<FormBody> {
+  const flat = (await parseOnThread('form', bytes)) as string[];
+  const params = new URLSearchParams();
+  for (let i = 0; i < flat.length; i += 2) params.append(flat[i]!, flat[i + 1]!);
+  return new FormBody(params);
 }
 
 /**
@@ -165,7 +186,7 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     const bytes = body as Buffer;
     if (bytes.length >= threadParseBytes) {
-      parseJsonOnThread(bytes).then(
+      parseOnThread('json', bytes).then(
         (value) => done(null, value),
         (error: Error) => done(error, undefined),
       );
@@ -181,8 +202,16 @@ export function registerBodyParsers(app: FastifyInstance): void {
     'application/x-www-form-urlencoded',
     { parseAs: 'buffer' },
     (_request, body, done) => {
+      const bytes = body as Buffer;
+      if (bytes.length >= threadParseBytes) {
+        parseFormOnThread(bytes).then(
+          (value) => done(null, value),
+          (error: Error) => done(error, undefined),
+        );
+        return;
+      }
       try {
-        done(null, parseForm(body as Buffer));
+        done(null, parseForm(bytes));
       } catch (error) {
         done(error as Error, undefined);
       }
