@@ -4,13 +4,15 @@
  * recognizer's dictionary, its terms kept as written) and a glossary applied to the translations.
  */
 import { canonicalLanguage } from '@glossa/protocol';
-import type { Caller, ServiceContext } from '@glossa/server/feature';
+import type { BilledInput, Caller, ServiceContext } from '@glossa/server/feature';
 import {
   badRequest,
   checkResources,
+  createEngineBill,
   loadCustomizations,
   notFound,
   unsupportedLanguage,
+  utcDay,
 } from '@glossa/server/feature';
 import { TRANSCRIPTION_LANGUAGES } from './languages.js';
 import { pronunciations, termWords } from './pronunciation.js';
@@ -119,7 +121,10 @@ export interface VoiceTranslation {
   readonly glossaryId: string | undefined;
 }
 
-/** Final transcripts translated into one target by the server's engine, with the glossary if any. */
+/**
+ * Final transcripts translated into one target by the server's engine, with the glossary if any. What the
+ * engine was sent is stored in the account's engine usage, as /v2/translate stores it.
+ */
 export async function translateTranscripts(
   context: ServiceContext,
   caller: Caller,
@@ -129,27 +134,37 @@ export async function translateTranscripts(
   const { source, target } = options;
   const choice = context.engines.select(source, target);
   if (!choice) throw new Error(`No engine for ${source} → ${target}.`);
-  const engine = (units: string[], markup: boolean) =>
-    choice.engine.translate({
+  const bill = createEngineBill();
+  const engine = (units: string[], markup: boolean) => {
+    const input: BilledInput = {
       texts: units,
       source: choice.pair.source,
       target: choice.pair.target,
       markup,
       formality: options.formality,
-    });
-  const customizations =
-    options.glossaryId === undefined
-      ? undefined
-      : await loadCustomizations(
-          { text: texts, target_lang: target, glossary_id: options.glossaryId },
-          source,
-          target,
-          caller,
-          context,
-        );
-  return customizations
-    ? (await customizations.translate(texts, false, engine)).outputs
-    : engine(texts, false);
+      onBilled: bill.onBilled,
+    };
+    return choice.engine.translate(input);
+  };
+  try {
+    const customizations =
+      options.glossaryId === undefined
+        ? undefined
+        : await loadCustomizations(
+            { text: texts, target_lang: target, glossary_id: options.glossaryId },
+            source,
+            target,
+            caller,
+            context,
+          );
+    return customizations
+      ? (await customizations.translate(texts, false, engine)).outputs
+      : await engine(texts, false);
+  } finally {
+    // Also after a failure: an engine that answered before it was sent its texts all the same.
+    const records = bill.records(caller.account.id, utcDay(new Date()));
+    if (records.length > 0) await context.storage.recordEngineUsage(records);
+  }
 }
 
 /**
