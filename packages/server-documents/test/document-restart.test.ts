@@ -51,7 +51,8 @@ it('a restart mid-job: the chunks translated before it are kept and not translat
     (_, index) => `The red car ${index} is fast. The house is big and the garden ${index} is green.\n`,
   ).join('');
   const chunks = () => chunkSizes({ dataDir: dir });
-  let t = await startTestServer({ dataDir: dir, documents: { concurrency: 1 } });
+  const first = countingApertium();
+  let t = await startTestServer({ dataDir: dir, documents: { concurrency: 1 }, engines: [first.engine] });
   try {
     const uploaded = await upload(t, 'long.txt', text, { target_lang: 'ES', source_lang: 'EN' });
     expect(uploaded.status).toBe(200);
@@ -76,6 +77,14 @@ it('a restart mid-job: the chunks translated before it are kept and not translat
     expect(lines[0]).toMatch(/^El coche rojo 0 es /);
     expect(lines[2999]).toMatch(/^El coche rojo 2999 es /);
     expect((await t.call('/v2/usage')).data.character_count).toBe([...text].length);
+    // The engine usage holds what Apertium was sent by both runs (a chunk in flight at the close is
+    // finished, stored, and kept), not the kept chunks again.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const report = await t.call(`/v2/admin/analytics/custom-tags?start_date=${day(-1)}&end_date=${day(1)}`);
+    expect(report.data.custom_tag_usage_report.engine_usage).toEqual([
+      { engine: 'apertium', characters: first.characters() + counting.characters() },
+    ]);
+    expect(first.texts()).toBe(kept);
   } finally {
     await t.server.close();
     rmSync(dir, { recursive: true, force: true });
