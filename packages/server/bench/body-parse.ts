@@ -6,13 +6,15 @@
  * gap between two 5 ms timer ticks, less 5 ms: they do) and the POST's own time. Baseline of the same run: every body parsed on the event loop, as before
  * (`setThreadParseBytes(Infinity)`); then bodies of THREAD_PARSE_BYTES and more on the parsing thread.
  * Rounds alternate between the two. `ROUNDS=n` (default 6).
+ * Then the same for 10 MiB form bodies (application/x-www-form-urlencoded, a /v2/translate-shaped body of
+ * repeated `text` fields with `+` and percent-escapes), whose decoding and check are on the same thread.
  */
 
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { MAX_GLOSSARY_BYTES } from '@glossa/protocol';
 import Fastify from 'fastify';
-import { registerBodyParsers, setThreadParseBytes, THREAD_PARSE_BYTES } from '../src/http/body.js';
+import { FormBody, registerBodyParsers, setThreadParseBytes, THREAD_PARSE_BYTES } from '../src/http/body.js';
 
 const rounds = Number(process.env.ROUNDS ?? 6);
 
@@ -33,14 +35,32 @@ function largestGlossaryBody(seed: number): string {
   });
 }
 
+/** A 10 MiB translate-shaped form body: `text` repeated, with `+` for spaces and percent-escaped UTF-8. */
+function largestFormBody(seed: number): string {
+  const parts = ['target_lang=DE', 'source_lang=EN'];
+  let bytes = 0;
+  for (let i = 0; bytes < MAX_GLOSSARY_BYTES - 1024; i++) {
+    const part = `text=Sentence+${seed}x${i.toString(36)}+about+caf%C3%A9+%E2%9C%93+and+${'more+words+'.repeat(4)}`;
+    parts.push(part);
+    bytes += part.length + 1;
+  }
+  return parts.join('&');
+}
+
 const app = Fastify({ bodyLimit: 64 * 1024 * 1024 });
 registerBodyParsers(app);
-app.post('/echo', async (request) => ({ length: (request.body as { entries: string }).entries.length }));
+app.post('/echo', async (request) =>
+  request.body instanceof FormBody
+    ? { length: request.body.params.getAll('text').length }
+    : { length: (request.body as { entries: string }).entries.length },
+);
 const url = await app.listen({ port: 0, host: '127.0.0.1' });
 
 const bodies = [0, 1, 2].map(largestGlossaryBody);
+const forms = [0, 1, 2].map(largestFormBody);
+const all = [...bodies, ...forms];
 console.log(
-  `body-parse: ${bodies.length} bodies of ${(Buffer.byteLength(bodies[0]!) / 1048576).toFixed(1)} MiB; threshold ${THREAD_PARSE_BYTES} B; ${rounds} rounds`,
+  `body-parse: ${bodies.length} JSON bodies of ${(Buffer.byteLength(bodies[0]!) / 1048576).toFixed(1)} MiB, ${forms.length} form bodies of ${(Buffer.byteLength(forms[0]!) / 1048576).toFixed(1)} MiB; threshold ${THREAD_PARSE_BYTES} B; ${rounds} rounds`,
 );
 
 // The client in a process of its own (its work is not this event loop's): gets the bodies as JSON lines, then
@@ -52,8 +72,9 @@ const client = spawn(
     `const rl = require('node:readline').createInterface({ input: process.stdin });
      const bodies = [];
      rl.on('line', async (line) => {
-       if (bodies.length < ${bodies.length}) { bodies.push(JSON.parse(line)); if (bodies.length === ${bodies.length}) console.log('ready'); return; }
-       const response = await fetch('${url}/echo', { method: 'POST', body: bodies[Number(line)], headers: { 'content-type': 'application/json' } });
+       if (bodies.length < ${all.length}) { bodies.push(JSON.parse(line)); if (bodies.length === ${all.length}) console.log('ready'); return; }
+       const n = Number(line);
+       const response = await fetch('${url}/echo', { method: 'POST', body: bodies[n], headers: { 'content-type': n < ${bodies.length} ? 'application/json' : 'application/x-www-form-urlencoded' } });
        await response.text();
        console.log(response.status);
      });`,
@@ -61,7 +82,7 @@ const client = spawn(
   { stdio: ['pipe', 'pipe', 'inherit'] },
 );
 const answers = createInterface({ input: client.stdout! })[Symbol.asyncIterator]();
-for (const body of bodies) client.stdin!.write(`${JSON.stringify(body)}\n`);
+for (const body of all) client.stdin!.write(`${JSON.stringify(body)}\n`);
 if ((await answers.next()).value !== 'ready') throw new Error('the client did not start');
 
 interface Sample {
@@ -93,30 +114,39 @@ async function post(seed: number): Promise<Sample> {
   return { ms, busy, stall: Math.max(0, stall) };
 }
 
-const results = { inline: [] as Sample[], thread: [] as Sample[] };
-// Warm both paths (the thread starts on its first body).
-setThreadParseBytes(Number.POSITIVE_INFINITY);
-await post(0);
-setThreadParseBytes(THREAD_PARSE_BYTES);
-await post(0);
-for (let round = 0; round < rounds; round++) {
-  for (const mode of round % 2 === 0 ? (['inline', 'thread'] as const) : (['thread', 'inline'] as const)) {
-    setThreadParseBytes(mode === 'inline' ? Number.POSITIVE_INFINITY : THREAD_PARSE_BYTES);
-    results[mode].push(await post(round % bodies.length));
-  }
-}
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const of = (mode: 'inline' | 'thread', key: keyof Sample) =>
-  median(results[mode].map((sample) => sample[key]));
-console.log('| parsed | event-loop busy ms | longest stall ms | POST ms |');
-console.log('| --- | ---: | ---: | ---: |');
-for (const mode of ['inline', 'thread'] as const)
+
+/** Rounds of `kind` bodies (indexes from `first` in `all`), alternating inline and thread; prints a table. */
+async function measure(kind: string, first: number, count: number): Promise<void> {
+  const results = { inline: [] as Sample[], thread: [] as Sample[] };
+  // Warm both paths (the thread starts on its first body).
+  setThreadParseBytes(Number.POSITIVE_INFINITY);
+  await post(first);
+  setThreadParseBytes(THREAD_PARSE_BYTES);
+  await post(first);
+  for (let round = 0; round < rounds; round++) {
+    for (const mode of round % 2 === 0 ? (['inline', 'thread'] as const) : (['thread', 'inline'] as const)) {
+      setThreadParseBytes(mode === 'inline' ? Number.POSITIVE_INFINITY : THREAD_PARSE_BYTES);
+      results[mode].push(await post(first + (round % count)));
+    }
+  }
+  setThreadParseBytes(THREAD_PARSE_BYTES);
+  const of = (mode: 'inline' | 'thread', key: keyof Sample) =>
+    median(results[mode].map((sample) => sample[key]));
+  console.log(`\n${kind} bodies`);
+  console.log('| parsed | event-loop busy ms | longest stall ms | POST ms |');
+  console.log('| --- | ---: | ---: | ---: |');
+  for (const mode of ['inline', 'thread'] as const)
+    console.log(
+      `| ${mode === 'inline' ? 'on the event loop (baseline)' : 'on the thread'} | ${of(mode, 'busy').toFixed(1)} | ${of(mode, 'stall').toFixed(1)} | ${of(mode, 'ms').toFixed(1)} |`,
+    );
   console.log(
-    `| ${mode === 'inline' ? 'on the event loop (baseline)' : 'on the thread'} | ${of(mode, 'busy').toFixed(1)} | ${of(mode, 'stall').toFixed(1)} | ${of(mode, 'ms').toFixed(1)} |`,
+    `${kind}: medians of ${rounds}; thread / event loop: busy ${(of('thread', 'busy') / of('inline', 'busy')).toFixed(2)}, longest stall ${(of('thread', 'stall') / of('inline', 'stall')).toFixed(2)}, POST ${(of('thread', 'ms') / of('inline', 'ms')).toFixed(2)}`,
   );
-console.log(
-  `medians of ${rounds}; thread / event loop: busy ${(of('thread', 'busy') / of('inline', 'busy')).toFixed(2)}, longest stall ${(of('thread', 'stall') / of('inline', 'stall')).toFixed(2)}, POST ${(of('thread', 'ms') / of('inline', 'ms')).toFixed(2)}`,
-);
+}
+
+await measure('JSON', 0, bodies.length);
+await measure('form', bodies.length, forms.length);
 client.kill();
 await app.close();
 process.exit(0);
