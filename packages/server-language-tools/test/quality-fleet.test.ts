@@ -261,6 +261,6 @@ describe.skipIf(!ready)('quality-evaluation jobs on two instances on one Postgre
       expect(output).toMatch(/: (\d+)\/\1 checks pass/);
       expect(code, output).toBe(0);
     },
-    120_000,
+    300_000,
   );
 });
