@@ -183,8 +183,10 @@ async function parseFormOnThread(bytes: Buffer): Promise<FormBody> {
   const params = new URLSearchParams();
   let at = 0;
   for (let i = 0; i < lengths.length; i += 2) {
-    const name = joined.slice(at, (at += lengths[i]!));
-    params.append(name, joined.slice(at, (at += lengths[i + 1]!)));
+    const valueAt = at + lengths[i]!;
+    const end = valueAt + lengths[i + 1]!;
+    params.append(joined.slice(at, valueAt), joined.slice(valueAt, end));
+    at = end;
   }
   return new FormBody(params);
 }
