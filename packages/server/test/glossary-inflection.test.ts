@@ -106,7 +106,7 @@ describe('agreement within the clause, for every target with a generator', () =>
       'Save as a new file.',
     );
     expect(spanish.glossed).toBe('Guardar como un archivo nuevo.');
-  });
+  }, 120_000);
 
   it('Portuguese and Italian, through the pivot; Catalan, direct', async () => {
     const pt = await withGlossary('EN', 'PT-PT', 'file\tarquivo', 'This file was deleted.');
@@ -123,7 +123,7 @@ describe('agreement within the clause, for every target with a generator', () =>
     const ca = await withGlossary('EN', 'CA', 'file\tcarpeta', 'This file was deleted.');
     expect(ca.plain).toBe('Aquest fitxer va ser eliminat.');
     expect(ca.glossed).toBe('Aquesta carpeta va ser eliminada.');
-  });
+  }, 120_000);
 
   it('a term inside inline markup agrees ("el <b>archivo grande</b>"), no determiner dropped', async () => {
     const large = await withGlossary('EN', 'ES', 'file\tarchivo', 'Open the <b>large file</b> now.', {
@@ -210,7 +210,7 @@ describe('sentences without a term are translated exactly as without the glossar
       expect(glossed.slice(0, sentences.length)).toEqual(plain);
       expect(glossed.at(-1)).not.toMatch(/lima|lime/);
     }
-  });
+  }, 120_000);
 
   it('with markup', async () => {
     const texts = sentences.slice(0, 20).map((line) => line.replace(/^(\S+)/, '<b>$1</b>'));
@@ -218,5 +218,5 @@ describe('sentences without a term are translated exactly as without the glossar
     const plain = await translate(body);
     const glossary_id = await glossaryFor('en', 'es', 'file\tarchivo');
     expect(await translate({ ...body, glossary_id })).toEqual(plain);
-  });
+  }, 120_000);
 });
