@@ -176,9 +176,10 @@ describe('POST /v3/quality/evaluate on worker threads', () => {
     expect(answered.data.segments).toHaveLength(50);
     expect(answered.data.segments[49].issues.length).toBeGreaterThan(900);
     const worst = Math.max(...latencies);
-    // On the event loop (syncOnEventLoop) the /ready sent meanwhile waited for the whole evaluation (3 to 5 s).
+    // On the event loop (syncOnEventLoop) the /ready sent meanwhile waited for the whole evaluation (3 to 5 s);
+    // judged against the evaluation's own time, which a loaded machine stretches as much as the probes.
     expect(worst, `slowest /ready of ${latencies.length} during ${evaluationMs.toFixed(0)} ms`).toBeLessThan(
-      Math.min(1_000, evaluationMs / 5),
+      evaluationMs / 3,
     );
     expect(latencies.length, `probes during ${evaluationMs.toFixed(0)} ms`).toBeGreaterThan(5);
   }, 120_000);
