@@ -8,6 +8,7 @@
  * call); one whose outputs the chain then rejects does (the provider billed it).
  */
 import type { EngineUsageRecord } from '../storage/storage.js';
+import { codePoints } from '../translate/prepare.js';
 import type { EngineInput, TranslationEngine } from './engine.js';
 
 /** Told, by the engine that answered, the characters it was sent. */
@@ -16,16 +17,12 @@ export type OnBilled = (engine: string, characters: number) => void;
 /** An engine input that may carry `onBilled` (the chain passes its input on, so the field reaches the member). */
 export type BilledInput = EngineInput & { readonly onBilled?: OnBilled };
 
-const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 const INLINE_CODE = /<[^>]*>/g;
 
 /** Unicode code points of the texts, without the inline codes of a markup input (`<g id>`, `<x id/>`). */
 export function billedCharacters(texts: readonly string[], markup: boolean): number {
   let characters = 0;
-  for (const text of texts) {
-    const plain = markup ? text.replace(INLINE_CODE, '') : text;
-    characters += plain.length - (plain.match(SURROGATE_PAIR)?.length ?? 0);
-  }
+  for (const text of texts) characters += codePoints(markup ? text.replace(INLINE_CODE, '') : text);
   return characters;
 }
 

@@ -41,7 +41,7 @@ const LETTER = /\p{L}/u;
 const LOW_SURROGATE = /[\udc00-\udfff]/;
 const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
 /** Code points: UTF-16 units less one per surrogate pair (most texts have none: one native scan). */
-const codePoints = (text: string) =>
+export const codePoints = (text: string) =>
   LOW_SURROGATE.test(text) ? text.length - (text.match(SURROGATE_PAIR)?.length ?? 0) : text.length;
 
 function addUnit(parts: Part[], units: string[], piece: string, literal?: (text: string) => string): void {
