@@ -135,3 +135,13 @@ export class EngineError extends Error {
 export class UnsupportedPairError extends EngineError {
   override readonly name = 'UnsupportedPairError';
 }
+
+/** A segment's words without its inline codes, `&lt;`, `&gt;` and `&amp;` read, spaces collapsed. */
+export const words = (text: string) =>
+  text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();

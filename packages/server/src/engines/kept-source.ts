@@ -6,6 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { KeptSource } from './chain.js';
+import { words } from './engine.js';
 
 const store = new AsyncLocalStorage<KeptSource[]>();
 
@@ -13,15 +14,6 @@ const store = new AsyncLocalStorage<KeptSource[]>();
 export function recordKeptSource(event: KeptSource): void {
   store.getStore()?.push(event);
 }
-
-const words = (text: string) =>
-  text
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
 
 /**
  * Whether `text` holds `segment` as the pipeline cuts texts: the whole text, or a sentence of it (starting

@@ -8,7 +8,7 @@
  * nspell, loaded on the first such text: about 0.3 s and 35 MB).
  */
 import { baseLanguage } from '@glossa/protocol';
-import type { LanguagePair, TranslationEngine } from './engine.js';
+import { type LanguagePair, type TranslationEngine, words } from './engine.js';
 
 type Speller = { correct(word: string): boolean };
 
@@ -31,29 +31,24 @@ function spellerFor(language: string): Promise<Speller> | undefined {
   return speller;
 }
 
-const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
-const plain = (text: string) =>
-  text
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&(lt|gt|amp|quot|apos);/g, (_, name: string) => ENTITIES[name]!)
-    .replace(/\s+/g, ' ')
-    .trim();
-
 /**
  * The words of `text` that can be ordinary ones: letters only, lower case, or capitalized where a sentence
  * starts. A capital inside a sentence makes a name ("the Markdown file", "Open Excalidraw"), as a capital
  * inside a word does ("GitHub").
  */
 function ordinaryShaped(text: string): Set<string> {
-  const words = new Set<string>();
+  const shaped = new Set<string>();
+  let end = 0;
   for (const match of text.matchAll(/[\p{L}\p{N}]+/gu)) {
     const word = match[0];
-    const before = text.slice(0, match.index).trimEnd();
-    const startsSentence = before === '' || /[.!?:;…]$/u.test(before);
-    if (/^\p{Ll}+$/u.test(word) || (startsSentence && /^\p{Lu}\p{Ll}+$/u.test(word))) words.add(word);
+    // What lies between the previous word and this one: nothing but spaces before the first word, or a
+    // sentence's end, starts a sentence.
+    const gap = text.slice(end, match.index);
+    const startsSentence = end === 0 ? gap.trim() === '' : /[.!?:;…]\s*$/u.test(gap);
+    end = match.index + word.length;
+    if (/^\p{Ll}+$/u.test(word) || (startsSentence && /^\p{Lu}\p{Ll}+$/u.test(word))) shaped.add(word);
   }
-  return words;
+  return shaped;
 }
 
 /**
@@ -69,8 +64,8 @@ export async function untranslatedWords(
   if (!engine.unknownWords) return undefined;
   const from = baseLanguage(pair.source).toLowerCase();
   if (from === baseLanguage(pair.target).toLowerCase()) return undefined;
-  const text = plain(source);
-  if (text === '' || plain(output) !== text) return undefined;
+  const text = words(source);
+  if (text === '' || words(output) !== text) return undefined;
   const speller = spellerFor(from);
   if (!speller) return undefined;
   const candidates = ordinaryShaped(text);
