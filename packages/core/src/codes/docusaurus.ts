@@ -7,7 +7,8 @@
  * separators cannot move or be translated.
  */
 import type { CodeMap, InlineCode } from '../segment.js';
-import type { IcuExtraction, IcuSegment } from './icu.js';
+import { extractChoices } from './choices.js';
+import type { IcuExtraction } from './icu.js';
 import { escapeInlineText, parseInline } from './inline.js';
 
 /** What Docusaurus's `interpolate()` replaces: `text.split(/(\{\w+\})/)`. */
@@ -21,41 +22,26 @@ const SEPARATOR_IN_TEXT = '\uFF5C';
 
 /** Splits a Docusaurus message into its `|` parts, each a segment with its placeholders as codes. */
 export function extractDocusaurus(message: string, key: string): IcuExtraction {
-  const parts = message.split('|');
-  const segments: IcuSegment[] = [];
-  const pieces = parts.map((part, index) => {
-    const lead = /^\s*/.exec(part)![0];
-    const body = part.slice(lead.length).trimEnd();
-    const trail = part.slice(lead.length + body.length);
-    const segmentKey = parts.length === 1 ? key : `${key}/|${index}`;
-    const codes: Record<string, InlineCode> = {};
-    let source = '';
-    let at = 0;
-    let next = 1;
-    for (const m of body.matchAll(PLACEHOLDER)) {
-      source += escapeInlineText(body.slice(at, m.index));
-      const id = String(next++);
-      source += `<x id="${id}"/>`;
-      codes[id] = { kind: 'x', text: m[0] };
-      at = m.index + m[0].length;
-    }
-    source += escapeInlineText(body.slice(at));
-    if (/[\p{L}\p{N}]/u.test(body.replace(PLACEHOLDER, '')))
-      segments.push({ key: segmentKey, source, codes });
-    return { lead, body, trail, segmentKey, source, codes: codes as CodeMap };
-  });
-  return {
-    segments,
-    rebuild(targets) {
-      return pieces
-        .map((p) => {
-          const target = targets.get(p.segmentKey);
-          if (target === undefined || target === p.source) return p.lead + p.body + p.trail;
-          return p.lead + decode(target, p.codes) + p.trail;
-        })
-        .join('|');
+  return extractChoices(
+    message.split('|'),
+    key,
+    (body) => {
+      const codes: Record<string, InlineCode> = {};
+      let source = '';
+      let at = 0;
+      let next = 1;
+      for (const m of body.matchAll(PLACEHOLDER)) {
+        source += escapeInlineText(body.slice(at, m.index));
+        const id = String(next++);
+        source += `<x id="${id}"/>`;
+        codes[id] = { kind: 'x', text: m[0] };
+        at = m.index + m[0].length;
+      }
+      source += escapeInlineText(body.slice(at));
+      return { source, codes, words: /[\p{L}\p{N}]/u.test(body.replace(PLACEHOLDER, '')) };
     },
-  };
+    decode,
+  );
 }
 
 /** A target's text with its placeholders put back; a `|` the translation added stays text. */

@@ -4,10 +4,11 @@
  * own (key `<key>/|<n>`), so each choice is translated as a message and the separators cannot move.
  */
 import type { CodeMap } from '../segment.js';
+import { extractChoices } from './choices.js';
 import { decodeWithCodes, encodeWithCodes } from './encode.js';
 import type { CodeFinder, FoundCode } from './finders.js';
 import { tagCodes } from './finders.js';
-import type { IcuExtraction, IcuSegment } from './icu.js';
+import type { IcuExtraction } from './icu.js';
 
 const VUE_CODES = /\{[^{}]*\}|@(?:\.\w+)?:(?:\{'[^']*'\}|\([\w.-]+\)|[\w.-]*\w)/g;
 
@@ -44,30 +45,16 @@ function escapeVueText(text: string): string {
 
 /** Splits a vue-i18n message into its plural choices, each a segment with its codes. */
 export function extractVue(message: string, key: string): IcuExtraction {
-  const parts = choices(message);
-  const segments: IcuSegment[] = [];
-  const pieces = parts.map((part, index) => {
-    const lead = /^\s*/.exec(part)![0];
-    const body = part.slice(lead.length).trimEnd();
-    const trail = part.slice(lead.length + body.length);
-    const segmentKey = parts.length === 1 ? key : `${key}/|${index}`;
-    const encoded = encodeWithCodes(body, vueCodes);
-    const words = /[\p{L}\p{N}]/u.test(body.replace(VUE_CODES, ''));
-    if (words) segments.push({ key: segmentKey, source: encoded.source, codes: encoded.codes });
-    return { lead, body, trail, segmentKey, source: encoded.source, codes: encoded.codes as CodeMap };
-  });
-  return {
-    segments,
-    rebuild(targets) {
-      return pieces
-        .map((p) => {
-          const target = targets.get(p.segmentKey);
-          if (target === undefined || target === p.source) return p.lead + p.body + p.trail;
-          return p.lead + decodeEscaped(target, p.codes) + p.trail;
-        })
-        .join('|');
+  return extractChoices(
+    choices(message),
+    key,
+    (body) => {
+      const encoded = encodeWithCodes(body, vueCodes);
+      const words = /[\p{L}\p{N}]/u.test(body.replace(VUE_CODES, ''));
+      return { source: encoded.source, codes: encoded.codes, words };
     },
-  };
+    decodeEscaped,
+  );
 }
 
 /** Decodes a target, escaping the translated text (not the codes) for vue-i18n. */
