@@ -4,7 +4,7 @@
  * recognizer's dictionary, its terms kept as written) and a glossary applied to the translations.
  */
 import { canonicalLanguage } from '@glossa/protocol';
-import type { BilledInput, Caller, ServiceContext } from '@glossa/server/feature';
+import type { Caller, ServiceContext } from '@glossa/server/feature';
 import {
   badRequest,
   checkResources,
@@ -122,8 +122,11 @@ export interface VoiceTranslation {
 }
 
 /**
- * Final transcripts translated into one target by the server's engine, with the glossary if any. What the
- * engine was sent is stored in the account's engine usage, as /v2/translate stores it.
+ * Final transcripts translated into one target by the server's engine, with the glossary if any, through
+ * the server's output cache (`context.outputs`, as /v2/translate and documents): a transcript already
+ * translated for this engine and pair (another target of the same language in a job, a repeated phrase) is
+ * not sent again. What the engine was sent is stored in the account's engine usage, as /v2/translate
+ * stores it; cache hits count nothing.
  */
 export async function translateTranscripts(
   context: ServiceContext,
@@ -135,17 +138,12 @@ export async function translateTranscripts(
   const choice = context.engines.select(source, target);
   if (!choice) throw new Error(`No engine for ${source} → ${target}.`);
   const bill = createEngineBill();
-  const engine = (units: string[], markup: boolean) => {
-    const input: BilledInput = {
-      texts: units,
-      source: choice.pair.source,
-      target: choice.pair.target,
+  const engine = (units: string[], markup: boolean) =>
+    context.outputs.translate(choice, units, {
       markup,
       formality: options.formality,
       onBilled: bill.onBilled,
-    };
-    return choice.engine.translate(input);
-  };
+    });
   try {
     const customizations =
       options.glossaryId === undefined
