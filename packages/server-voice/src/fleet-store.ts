@@ -5,9 +5,9 @@
  * (`voice_translate_results`), so that every instance polls, uploads to and downloads from every job. The
  * columns are those of `voice.sqlite` (same types as text, so both backends share their row types). Own
  * migrations (`glossa_voice_schema`) on the spine's migration runner. The jobs themselves (claim, takeover,
- * status, result, minutes) run on the server's job runner (`context.jobs`, kinds in jobs.ts and
- * translate-jobs.ts); the job-side columns of the first migrations (owner, attempt, boss_job, usage_pending,
- * status of `voice_jobs`) are no longer written.
+ * status, result, minutes) run on the server's job runner (`context.jobs`, kinds in job-support.ts; the
+ * records on either backend: records.ts); the job-side columns of the first migrations (owner, attempt,
+ * boss_job, usage_pending, status of `voice_jobs`) are no longer written.
  */
 import type { ServiceContext } from '@glossa/server/feature';
 import { migratePostgres, ServiceError } from '@glossa/server/feature';

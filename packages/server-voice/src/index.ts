@@ -1,12 +1,13 @@
 import type { ServerFeature } from '@glossa/server/feature';
 import { DEFAULT_CHUNK_SECONDS } from './chunks.js';
 import { openFleetVoice } from './fleet-store.js';
-import { registerVoiceJobs, VOICE_JOB_ROUTES } from './jobs.js';
+import { VOICE_JOB_ROUTES } from './job-routes.js';
+import { registerVoiceJobs } from './job-support.js';
 import { voiceLanguageObjects } from './languages.js';
 import { createVoiceSessionRoute, reconnectVoiceSessionRoute } from './routes.js';
 import { registerVoiceSocket } from './socket.js';
 import { closeVoiceDatabase, SPOKEN_TERMS_ROUTES } from './spoken-terms.js';
-import { registerVoiceTranslateJobs, VOICE_TRANSLATE_JOB_ROUTES } from './translate-jobs.js';
+import { VOICE_TRANSLATE_JOB_ROUTES } from './translate-routes.js';
 
 export interface VoiceFeatureOptions {
   /**
@@ -49,7 +50,6 @@ export function voiceFeature(options: VoiceFeatureOptions = {}): ServerFeature {
               log.error({ err: error }, 'voice storage could not start'),
             );
       registerVoiceJobs(context, log, chunkSeconds);
-      registerVoiceTranslateJobs(context, log, chunkSeconds);
       context.metrics.gauge(
         'glossa_voice_job_queue_depth',
         'Voice jobs queued or running (both interfaces; on PostgreSQL, of every instance).',

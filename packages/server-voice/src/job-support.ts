@@ -1,20 +1,28 @@
 /**
- * What the two voice job kinds (`voice/transcribe`: jobs.ts, `voice/translate`: translate-jobs.ts) share on
- * the server's job runner (`context.jobs`): the audio an attempt decodes, the minutes it charges, the
- * failure it reports, and the files a deleted job leaves.
+ * The two voice job kinds on the server's job runner (`context.jobs`), and all the job plumbing voice has:
+ * `voice/transcribe` (`/v3/voice/jobs`, routes in job-routes.ts, work in transcribe.ts) and
+ * `voice/translate` (`/v1/jobs/voice/translate`, routes in translate-routes.ts, work in
+ * translate-audio.ts). A job is a record (records.ts: its request and audio) and a runner job under the same
+ * id; what the runner says of the job (queued, running, completed, failed, expired) is mapped here to each
+ * interface's status.
  *
  * The runner owns the rest: claim, a lease per instance, takeover of a dead instance's jobs (on SQLite, a
- * job found running at the start runs again), expiry, and the minutes: `job.charge('minutes', …)` is applied
- * once per job, in the transaction that completes it (`jobs/<id>/minutes`), so no kill can separate a
- * finished job from its minutes, and an attempt that redoes the job is not billed again.
+ * job found running at the start runs again), retries, expiry, checkpoints (a job resumes after its last
+ * recognized chunk, chunks.ts) and the minutes: `job.charge('minutes', …)` is applied once per job, in the
+ * transaction that completes it (`jobs/<id>/minutes`), so no kill can separate a finished job from its
+ * minutes, and an attempt that redoes the job is not billed again. What is left here: the submit under the
+ * record's id (a record whose submit a crash lost is submitted at the next start, `handOverLeft`), the
+ * failure an attempt reports, and a deleted job's record and files (`forget`).
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JobQueue, RunningJob, ServiceContext } from '@glossa/server/feature';
+import type { VoiceJobStatus, VoiceTranslateResultStatus } from '@glossa/protocol';
+import type { JobInfo, JobKind, JobQueue, RunningJob, ServiceContext } from '@glossa/server/feature';
 import {
   JobFailed,
   JobLimitExceeded,
   JobSuperseded,
+  notFound,
   RunnerClosing,
   ServiceError,
   utcDay,
@@ -22,14 +30,180 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { type JobUtterance, recognizeInChunks, type VoiceCheckpoint } from './chunks.js';
 import { fleetVoice } from './fleet-store.js';
-import { jobDir } from './rows.js';
+import { decodeFile } from './media.js';
+import { findJob, findTranslate, saveResult, withAudio } from './records.js';
+import { type JobRow, jobDir, type TranslateRow } from './rows.js';
 import { voiceDatabase } from './spoken-terms.js';
+import { type TranscribeResult, transcribeJob } from './transcribe.js';
+import { type StoredResult, type TargetSpec, translateAudio } from './translate-audio.js';
 
 export type JobLog = Pick<FastifyBaseLogger, 'error' | 'warn'>;
 type UsageRecord = Parameters<ServiceContext['storage']['applyUsageOnce']>[1];
+type Table = 'voice_jobs' | 'voice_translate_jobs';
+type Input = { readonly id: string };
+type TranscribeQueue = JobQueue<Input, VoiceCheckpoint, TranscribeResult>;
+type TranslateQueue = JobQueue<Input, VoiceCheckpoint, StoredResult[]>;
 
 /** How long a finished voice job's status and result stay readable (then `expired`, later deleted). */
 export const VOICE_RESULT_TTL_MS = 24 * 60 * 60_000;
+
+const queues = new WeakMap<ServiceContext, { transcribe: TranscribeQueue; translate: TranslateQueue }>();
+
+function queuesOf(context: ServiceContext) {
+  const found = queues.get(context);
+  if (!found) throw new ServiceError(503, 'Voice jobs are not started on this server.');
+  return found;
+}
+
+/**
+ * Registers both kinds: an attempt decodes the job's audio, transcribes it in chunks of `chunkSeconds` (a
+ * checkpoint after each), does the job's work and charges its minutes, applied with the completion. A
+ * translation job whose audio or account is unusable completes with every target failed, and no minutes.
+ * A deleted job (a while after it expired) takes its record and files with it.
+ */
+export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSeconds: number): void {
+  const transcribe = context.jobs.register<Input, VoiceCheckpoint, TranscribeResult>({
+    name: 'voice/transcribe',
+    resultTtlMs: VOICE_RESULT_TTL_MS,
+    async run(job) {
+      try {
+        const row = await findJob(context, job.id);
+        if (!row) throw new JobFailed('The job is gone.');
+        const { result, seconds } = await withAudio(
+          context,
+          'voice_jobs',
+          job.id,
+          job.attempt,
+          job.id,
+          async (file) =>
+            transcribeJob(context, row, await decodeFile(file), log, (pcm, words) =>
+              recognizeJob(job, pcm, chunkSeconds, words),
+            ),
+        );
+        job.charge('minutes', minutesOf(row, 'speech_to_text', seconds));
+        crashPoints.beforeFinish?.(job.id);
+        return result;
+      } catch (error) {
+        throw failureOf(error, job.signal, log, job.id);
+      }
+    },
+    forget: (job) => forgetJob(context, 'voice_jobs', job.id),
+  } satisfies JobKind<Input, VoiceCheckpoint, TranscribeResult>);
+  const translate = context.jobs.register<Input, VoiceCheckpoint, StoredResult[]>({
+    name: 'voice/translate',
+    resultTtlMs: VOICE_RESULT_TTL_MS,
+    async run(job) {
+      const row = await findTranslate(context, job.id);
+      if (!row) throw new JobFailed('The job is gone.');
+      try {
+        const translated = await withAudio(
+          context,
+          'voice_translate_jobs',
+          job.id,
+          job.attempt,
+          `${job.id}.source`,
+          (file) =>
+            translateAudio(context, row, file, log, {
+              save: (index, bytes) => saveResult(context, job.id, index, bytes),
+              recognize: (pcm) => recognizeJob(job, pcm, chunkSeconds),
+            }),
+        );
+        job.charge('minutes', minutesOf(row, translated.product, translated.seconds));
+        crashPoints.beforeFinish?.(job.id);
+        return translated.results;
+      } catch (error) {
+        const failure = failureOf(error, job.signal, log, job.id);
+        if (!(failure instanceof JobFailed)) throw failure;
+        return (JSON.parse(row.targets) as TargetSpec[]).map(() => ({
+          status: 'failed' as const,
+          error: failure.message,
+        }));
+      }
+    },
+    forget: (job) => forgetJob(context, 'voice_translate_jobs', job.id),
+  } satisfies JobKind<Input, VoiceCheckpoint, StoredResult[]>);
+  queues.set(context, { transcribe, translate });
+  for (const [table, waiting, queue] of [
+    ['voice_jobs', 'queued', transcribe],
+    ['voice_translate_jobs', 'uploaded', translate],
+  ] as const)
+    handOverLeft(context, table, waiting, queue).catch((error: unknown) =>
+      log.error({ err: error, table }, 'voice jobs left by a stopped server could not be queued'),
+    );
+}
+
+/** Queues a job whose record (and audio) is written; 429 when the account has too many waiting. */
+export const submitVoiceJob = (
+  context: ServiceContext,
+  kind: 'transcribe' | 'translate',
+  row: { id: string; account_id: string },
+) =>
+  kind === 'transcribe'
+    ? submitJob(context, 'voice_jobs', queuesOf(context).transcribe, row.account_id, row.id)
+    : submitJob(context, 'voice_translate_jobs', queuesOf(context).translate, row.account_id, row.id);
+
+/** A `/v3/voice/jobs` job as the runner has it (undefined: its submit was lost); 404 once expired. */
+export async function transcribeState(
+  context: ServiceContext,
+  row: JobRow,
+): Promise<{ status: VoiceJobStatus; result?: TranscribeResult | undefined; error?: string | undefined }> {
+  const job:
+    | Pick<JobInfo<Input, VoiceCheckpoint, TranscribeResult>, 'status' | 'result' | 'error'>
+    | undefined =
+    (await queuesOf(context).transcribe.status(row.id)) ??
+    // A record finished by the queue of a version before the runner.
+    (row.result
+      ? { status: 'completed', result: JSON.parse(row.result), error: undefined }
+      : row.status === 'error'
+        ? { status: 'failed', result: undefined, error: row.error_message ?? undefined }
+        : undefined);
+  if (job?.status === 'expired') throw notFound(`Voice job ${row.id} has expired.`);
+  const status: VoiceJobStatus =
+    job?.status === 'running'
+      ? 'processing'
+      : job?.status === 'completed'
+        ? 'done'
+        : job?.status === 'failed' || job?.status === 'cancelled'
+          ? 'error'
+          : 'queued';
+  return { status, result: job?.result, error: job?.error };
+}
+
+/**
+ * A translation job's status and results: its record's until the audio is uploaded, then its runner job's
+ * (a result downloaded is marked on the record); 404 once expired.
+ */
+export async function translateState(
+  context: ServiceContext,
+  row: TranslateRow,
+): Promise<{ status: TranslateRow['status']; results: StoredResult[]; updatedAt: string }> {
+  const stored = JSON.parse(row.results) as StoredResult[];
+  if (row.status === 'pending') return { status: 'pending', results: stored, updatedAt: row.updated_at };
+  const targets = JSON.parse(row.targets) as TargetSpec[];
+  const job = await queuesOf(context).translate.status(row.id);
+  if (job?.status === 'expired') throw notFound(`Voice translation job ${row.id} has expired.`);
+  const all = (status: VoiceTranslateResultStatus, error?: string) =>
+    targets.map((): StoredResult => (error === undefined ? { status } : { status, error }));
+  if (job === undefined && row.status === 'done')
+    // Finished by the queue of a version before the runner: its results are the record's.
+    return { status: 'done', results: stored, updatedAt: row.updated_at };
+  if (job === undefined || job.status === 'queued')
+    return { status: 'uploaded', results: all('uploaded'), updatedAt: row.updated_at };
+  if (job.status === 'running')
+    return { status: 'processing', results: all('processing'), updatedAt: job.updatedAt };
+  if (job.status !== 'completed' || !job.result)
+    return {
+      status: 'done',
+      results: all('failed', job.error ?? 'Processing failed.'),
+      updatedAt: job.updatedAt,
+    };
+  const results = job.result.map((result, index) =>
+    result.status === 'complete' && stored[index]?.status === 'downloaded'
+      ? { ...result, status: 'downloaded' as const }
+      : result,
+  );
+  return { status: 'done', results, updatedAt: job.updatedAt };
+}
 
 /**
  * Test hook, unset outside tests: called when an attempt has done all its work (results written) and is
@@ -46,7 +220,7 @@ export const crashPoints: {
  * Every utterance of a job's audio (`pcm`), recognized in chunks from where its last attempt stopped, a
  * checkpoint saved after each chunk (chunks.ts). `words`: spoken terms' pronunciations.
  */
-export function recognizeJob(
+function recognizeJob(
   job: RunningJob<unknown, VoiceCheckpoint>,
   pcm: Buffer,
   chunkSeconds: number,
@@ -66,7 +240,7 @@ export function recognizeJob(
 }
 
 /** The minutes of a job of `seconds` of audio, finished today. */
-export function minutesOf(
+function minutesOf(
   job: { account_id: string; key_id: string; custom_tag: string },
   product: 'speech_to_text' | 'speech_to_speech',
   seconds: number,
@@ -79,32 +253,6 @@ export function minutesOf(
     customTag: job.custom_tag,
     day: utcDay(new Date()),
   };
-}
-
-/**
- * Runs `work` on the audio of a job as a file for ffmpeg. Embedded: the upload's own file (`embedded`, under
- * `jobDir`). On a fleet: the record's bytes, written for this attempt (`<id>.attempt-<n>`) and removed after
- * (a killed attempt's file goes when the job is deleted: `forgetJobFiles`).
- */
-export async function withAudio<T>(
-  context: ServiceContext,
-  table: 'voice_jobs' | 'voice_translate_jobs',
-  job: RunningJob<{ id: string }, VoiceCheckpoint>,
-  embedded: string,
-  work: (file: string) => Promise<T>,
-): Promise<T> {
-  const fleet = fleetVoice(context);
-  if (!fleet) return work(join(jobDir(context), embedded));
-  const bytes = await (await fleet.store()).audio(table, job.id);
-  if (!bytes) throw new JobFailed('The audio of this job is gone.');
-  const file = join(jobDir(context), `${job.id}.attempt-${job.attempt}`);
-  mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
-  writeFileSync(file, bytes, { mode: 0o600 });
-  try {
-    return await work(file);
-  } finally {
-    rmSync(file, { force: true });
-  }
 }
 
 /** Every file of job `id` in the job directory (its audio, results, an attempt's audio) removed. */
@@ -120,7 +268,7 @@ function forgetJobFiles(context: ServiceContext, id: string): void {
 }
 
 /** A deleted job's record in `table` and its files removed (the runner's `forget`, for both kinds). */
-export async function forgetJob(context: ServiceContext, table: Table, id: string): Promise<void> {
+async function forgetJob(context: ServiceContext, table: Table, id: string): Promise<void> {
   forgetJobFiles(context, id);
   const fleet = fleetVoice(context);
   if (fleet) await (await fleet.store()).forget(table, id);
@@ -132,7 +280,7 @@ export async function forgetJob(context: ServiceContext, table: Table, id: strin
  * queues the job again, or drops the attempt); the audio, the account or a glossary gone since fail it at
  * once with their message; anything else is logged and fails it as 'Transcription failed.'.
  */
-export function failureOf(error: unknown, signal: AbortSignal, log: JobLog, id: string): unknown {
+function failureOf(error: unknown, signal: AbortSignal, log: JobLog, id: string): unknown {
   if (signal.aborted) return signal.reason ?? error;
   if (error instanceof JobSuperseded || error instanceof RunnerClosing) return error;
   const known =
@@ -141,13 +289,11 @@ export function failureOf(error: unknown, signal: AbortSignal, log: JobLog, id: 
   return new JobFailed(known ? (error as Error).message : 'Transcription failed.');
 }
 
-type Table = 'voice_jobs' | 'voice_translate_jobs';
-
 /**
  * Queues job `id` (its record written) on the runner, under its own id (submitting again is a no-op), then
  * marks its record handed over. An account with too many jobs waiting gets 429.
  */
-export async function submitJob(
+async function submitJob(
   context: ServiceContext,
   table: Table,
   queue: JobQueue<{ id: string }, VoiceCheckpoint, unknown>,
@@ -170,7 +316,7 @@ export async function submitJob(
  * At a server's start: the records not handed to the runner (a process killed between a record and its
  * submit; jobs left by the queues before the runner) submitted; how many.
  */
-export async function handOverLeft(
+async function handOverLeft(
   context: ServiceContext,
   table: Table,
   waiting: string,

@@ -53,7 +53,7 @@ export const VOICE_MIGRATIONS: readonly string[] = [
   ALTER TABLE voice_jobs ADD COLUMN spoken_terms TEXT NOT NULL DEFAULT '[]';
   ALTER TABLE voice_jobs ADD COLUMN glossary_id TEXT;
   `,
-  // Voice translation jobs at the public paths (/v1/jobs/voice/translate): `translate-jobs.ts`.
+  // Voice translation jobs at the public paths (/v1/jobs/voice/translate): `translate-routes.ts`.
   `
   CREATE TABLE voice_translate_jobs (
     id TEXT PRIMARY KEY,
