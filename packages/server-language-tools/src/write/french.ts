@@ -1,6 +1,5 @@
 import { applyEdits, confidentSpellingFix, type Edit } from './edits.js';
-import { checkFrench, type FrenchError } from './grammalecte.js';
-import { checkWords } from './hunspell.js';
+import { checkFrench, type FrenchError, frenchMorphology, frenchSuggestions } from './grammalecte.js';
 import { isCheckable } from './spelling.js';
 
 /** Grammalecte's typographic rule types (curly apostrophes, non-breaking spaces, spacing, ellipses, the space
@@ -23,11 +22,11 @@ export async function correctFrench(text: string): Promise<string> {
     const { grammar, spelling } = await checkFrench(current);
     const chars = Array.from(current);
     const edits: Edit[] = [];
-    const unsure = await nounsMisreadAsParticiples(current, grammar);
+    const nouns = await nounsMisreadAsVerbs(current, grammar);
     for (const error of grammar) {
       if (error.suggestions.length === 1 && !TYPOGRAPHY.has(error.type) && !HEDGED.test(error.message)) {
-        if (unsure.has(error)) continue;
-        edits.push({ start: error.start, end: error.end, replacement: error.suggestions[0]! });
+        const replacement = nouns.has(error) ? nouns.get(error) : error.suggestions[0]!;
+        if (replacement !== undefined) edits.push({ start: error.start, end: error.end, replacement });
       }
     }
     for (const error of spelling) {
@@ -42,35 +41,77 @@ export async function correctFrench(text: string): Promise<string> {
   return current;
 }
 
-/** Words after which French has a noun: articles, determiners, quantifiers and "de". */
-const FRENCH_BEFORE_NOUN =
-  /^(?:les|des|ces|mes|tes|ses|nos|vos|leurs|aux|plusieurs|quelques|le|la|l|un|une|ce|cet|cette|mon|ton|son|ma|ta|sa|notre|votre|leur|du|de|d)$/iu;
+/** Whether one of Grammalecte's readings (`>lemma/:tags/*`) has the tag (`:N`, `:D`, ...). */
+const hasTag = (readings: readonly string[], tag: string) =>
+  readings.some((reading) => reading.split('/')[1]?.split(':').includes(tag.slice(1)));
+
+/** The grammatical number a determiner's readings agree on (`les` → p, `le` → s), or undefined (`de`: either). */
+function determinerNumber(readings: readonly string[]): 's' | 'p' | undefined {
+  const numbers = new Set(
+    readings
+      .filter((reading) => hasTag([reading], ':D'))
+      .map((reading) =>
+        reading
+          .split('/')[1]
+          ?.split(':')
+          .find((tag) => tag === 's' || tag === 'p' || tag === 'i'),
+      ),
+  );
+  if (numbers.size !== 1) return undefined;
+  const [number] = numbers;
+  return number === 's' || number === 'p' ? number : undefined;
+}
 
 /**
- * Grammar fixes of a word ending in "é" after a determiner, where the word with an "e" more is a noun
- * ("musé" / "musée"): the writer meant the noun, and Grammalecte, reading a participle, would make it agree
- * as one ("les musé" → "musés", "de musé" → "muser") where the noun is "musées". Such a fix is left out
- * unless it is the noun itself ("musée", "musées").
+ * Grammar fixes after a determiner that would make the word a verb form where the sentence needs a noun,
+ * by Grammalecte's morphology: the word is no noun, nor is the fix ("les musé" → the participle "musés",
+ * "de musé" → the infinitive "muser"), so the writer misspelled a noun ("musée"). Such a fix is replaced by the
+ * noun when its number is sure: the one noun among Grammalecte's spelling suggestions for the word, in the
+ * determiner's number ("les musé" → "musées", plural as "les"); when the determiner has no number of its own
+ * ("de") or several nouns are as close, the word is left alone. Keyed by error: the replacement, or undefined
+ * for "leave alone".
  */
-async function nounsMisreadAsParticiples(
+async function nounsMisreadAsVerbs(
   text: string,
   grammar: readonly FrenchError[],
-): Promise<Set<FrenchError>> {
+): Promise<Map<FrenchError, string | undefined>> {
   const chars = Array.from(text);
-  const candidates = grammar.filter((error) => {
+  const found = new Map<FrenchError, string | undefined>();
+  const candidates = grammar.flatMap((error) => {
+    if (error.suggestions.length !== 1) return [];
     const word = chars.slice(error.start, error.end).join('');
-    if (!/[^\s]é$/u.test(word) || error.suggestions.length !== 1) return false;
-    if ([`${word}e`, `${word}es`].includes(error.suggestions[0]!)) return false;
     const previous = chars
       .slice(0, error.start)
       .join('')
       .match(/([\p{L}]+)['’]?\s*$/u)?.[1];
-    return previous !== undefined && FRENCH_BEFORE_NOUN.test(previous);
+    return previous === undefined ? [] : [{ error, word, previous }];
   });
-  if (candidates.length === 0) return new Set();
-  const checks = await checkWords(
-    'fr',
-    candidates.map((error) => `${chars.slice(error.start, error.end).join('')}e`),
+  if (candidates.length === 0) return found;
+  const asked = candidates.flatMap(({ error, word, previous }) => [word, error.suggestions[0]!, previous]);
+  const morphology = await frenchMorphology(asked);
+  for (const [index, { error, word }] of candidates.entries()) {
+    const [own, fixed, before] = [0, 1, 2].map((offset) => morphology[3 * index + offset] ?? []);
+    if (!hasTag(before!, ':D') || hasTag(own!, ':N') || hasTag(fixed!, ':N')) continue;
+    found.set(error, await nounInNumber(word, determinerNumber(before!)));
+  }
+  return found;
+}
+
+/** The one noun Grammalecte suggests for `word`, in `number` (singular or with -s/-x), or undefined. */
+async function nounInNumber(word: string, number: 's' | 'p' | undefined): Promise<string | undefined> {
+  if (number === undefined) return undefined;
+  const nouns = (await frenchSuggestions(word)).filter(
+    (suggestion) => suggestion.toLowerCase() === suggestion && !/['’\s-]/u.test(suggestion),
   );
-  return new Set(candidates.filter((_, index) => checks[index]?.correct === true));
+  const forms = nouns.flatMap((noun) => [noun, `${noun}s`, `${noun}x`]);
+  const readings = await frenchMorphology(forms);
+  const matching = new Set(
+    forms.filter((_, index) =>
+      (readings[index] ?? []).some((reading) => {
+        const tags = reading.split('/')[1]?.split(':') ?? [];
+        return tags.includes('N') && (tags.includes(number) || tags.includes('i'));
+      }),
+    ),
+  );
+  return matching.size === 1 ? [...matching][0] : undefined;
 }

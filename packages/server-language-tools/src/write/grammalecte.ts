@@ -15,9 +15,20 @@ const WORKER = `
 import json, sys
 import grammalecte
 checker = grammalecte.GrammarChecker("fr")
+speller = checker.getSpellChecker()
 for line in sys.stdin:
     try:
-        text = json.loads(line)["text"]
+        request = json.loads(line)
+        if "morph" in request:
+            sys.stdout.write(json.dumps({"morph": [speller.getMorph(w) for w in request["morph"]]}, ensure_ascii=False) + "\\n")
+            sys.stdout.flush()
+            continue
+        if "suggest" in request:
+            found = [s for group in speller.suggest(request["suggest"]) for s in group]
+            sys.stdout.write(json.dumps({"suggest": found}, ensure_ascii=False) + "\\n")
+            sys.stdout.flush()
+            continue
+        text = request["text"]
         grammar, spelling = checker.getParagraphErrors(text, bSpellSugg=True)
         answer = {
             "grammar": [{"start": e["nStart"], "end": e["nEnd"], "type": e["sType"], "message": e["sMessage"],
@@ -63,6 +74,30 @@ export async function checkFrench(
   };
   if (answer.error !== undefined) throw new Error(`grammalecte failed: ${answer.error}`);
   return { grammar: answer.grammar ?? [], spelling: answer.spelling ?? [] };
+}
+
+/** One request to the worker, one JSON answer. */
+async function ask<T>(request: unknown): Promise<T & { error?: string }> {
+  worker ??= new LineProcess('grammalecte', PYTHON, ['-c', WORKER]);
+  const [line] = await worker.request(`${JSON.stringify(request)}\n`, (lines) => lines.length >= 1);
+  const answer = JSON.parse(line ?? '{}') as T & { error?: string };
+  if (answer.error !== undefined) throw new Error(`grammalecte failed: ${answer.error}`);
+  return answer;
+}
+
+/**
+ * Grammalecte's morphology of each word: per word, its readings as `>lemma/:tags/*` (`:N` noun, `:A` adjective,
+ * `:V`… verb, `:Q` past participle, `:Y` infinitive, `:D` determiner; `:m`/`:f`/`:e` gender, `:s`/`:p`/`:i`
+ * number), empty for a word it does not know.
+ */
+export async function frenchMorphology(words: readonly string[]): Promise<string[][]> {
+  if (words.length === 0) return [];
+  return (await ask<{ morph?: string[][] }>({ morph: words })).morph ?? [];
+}
+
+/** Grammalecte's spelling suggestions for one word (also for a word it knows: its neighbours). */
+export async function frenchSuggestions(word: string): Promise<string[]> {
+  return (await ask<{ suggest?: string[] }>({ suggest: word })).suggest ?? [];
 }
 
 export function closeGrammalecte(): void {

@@ -26,6 +26,7 @@ export interface WordCheck {
 }
 
 const processes = new Map<string, LineProcess>();
+const analysers = new Map<string, LineProcess>();
 
 /** Whether Hunspell and the dictionary for `language` are installed. */
 export function hasHunspell(language: string): boolean {
@@ -78,8 +79,46 @@ export async function checkWords(language: string, words: readonly string[]): Pr
   return answers;
 }
 
+/**
+ * Hunspell's morphological analyses of words (`hunspell -m`): per word, one line per analysis, such as
+ * `st:wunderbar fl:A` (the stem and the affix flags that made the form), empty for an unknown word. In the
+ * German dictionary (igerman98) flag `A` declines an adjective and `C` makes its comparative; verbs and nouns
+ * have flags of their own. `hunspell -m` buffers its output on a pipe: `stdbuf -oL` makes it answer each line.
+ */
+export async function analyseWords(language: string, words: readonly string[]): Promise<string[][]> {
+  if (words.length === 0) return [];
+  const dictionary = HUNSPELL_DICTIONARIES[language];
+  if (!dictionary) throw new RangeError(`No Hunspell dictionary for '${language}'.`);
+  let process = analysers.get(language);
+  if (!process) {
+    const args = ['-oL', 'hunspell', '-m', '-i', 'utf-8', '-d', dictionary];
+    process = new LineProcess(`hunspell -m ${dictionary}`, 'stdbuf', args, 30_000);
+    analysers.set(language, process);
+  }
+  // One word per line; `-m` answers each with its analyses (or the word alone when unknown), then a blank line.
+  const input = `${words.map((word) => word.replace(/\s+/g, '')).join('\n')}\n`;
+  const lines = await process.request(
+    input,
+    (received) => received.filter((line) => line === '').length >= words.length,
+  );
+  const answers: string[][] = [];
+  let current: string[] = [];
+  for (const line of lines) {
+    if (line === '') {
+      answers.push(current);
+      current = [];
+    } else {
+      // `word  st:… fl:…`; an unknown word comes back alone, with no analysis.
+      const space = line.indexOf(' ');
+      if (space > 0) current.push(line.slice(space + 1).trim());
+    }
+  }
+  return answers;
+}
+
 /** Stops every Hunspell process. */
 export function closeHunspell(): void {
-  for (const process of processes.values()) process.close();
+  for (const process of [...processes.values(), ...analysers.values()]) process.close();
   processes.clear();
+  analysers.clear();
 }

@@ -9,8 +9,8 @@ import {
   words,
 } from './edits.js';
 import { loadEnglishSpellers } from './english-variants.js';
-import { checkWords } from './hunspell.js';
-import { usageBacksFix, wordCounts } from './word-usage.js';
+import { analyseWords, checkWords, type WordCheck } from './hunspell.js';
+import { usageBacksFix, type WordCounts, wordCounts } from './word-usage.js';
 
 /**
  * Corrects spelling with Hunspell: each misspelled word gets the checker's first suggestion when the fix is
@@ -36,6 +36,10 @@ export async function correctSpelling(text: string, language: string): Promise<s
     candidates.map((candidate) => candidate.word),
   );
   const counts = await wordCounts(language);
+  // German words in an adjective's place get an adjective or nothing (`germanAdjectiveFixes`).
+  const adjectives = german
+    ? await germanAdjectiveFixes(text, candidates, checks, counts)
+    : new Map<number, string | undefined>();
   const fixes: (Edit & { readonly word: string })[] = [];
   checks.forEach((check, index) => {
     const { word, start, end } = candidates[index]!;
@@ -50,14 +54,16 @@ export async function correctSpelling(text: string, language: string): Promise<s
     }
     if (check.correct) return;
     if (german && isSwissSpelling(word, check.suggestions)) return;
+    if (adjectives.has(start)) {
+      const adjective = adjectives.get(start);
+      if (adjective !== undefined) fixes.push({ start, end, replacement: adjective, word });
+      return;
+    }
     const fix = confidentSpellingFix(word, check.suggestions, {
       capitalize: german && afterDeterminer(text, start),
       accentsDecide: !german,
     });
     if (fix === undefined || (counts && !usageBacksFix(word, fix, counts))) return;
-    // A German word made a noun between a determiner and a noun is in an adjective's place ("eine wunderware
-    // Reise" meant "wunderbare", not "Wunderware"): a noun there does not agree with the sentence.
-    if (german && isCapitalizedFrom(word, fix) && beforeGermanNoun(text, end)) return;
     if (language === 'it' && ITALIAN_FUTURE.test(fix) && afterItalianAuxiliary(text, start)) {
       const participle = italianParticiple(word, check.suggestions);
       if (participle !== undefined) fixes.push({ start, end, replacement: participle, word });
@@ -156,14 +162,86 @@ function afterDeterminer(text: string, start: number): boolean {
   return previous !== undefined && GERMAN_BEFORE_NOUN.test(previous);
 }
 
-/** Whether `fix` makes a lower-case word start with a capital. */
-const isCapitalizedFrom = (word: string, fix: string) =>
-  word[0] === word[0]?.toLowerCase() && fix[0] !== fix[0]?.toLowerCase();
+/** A German adjective's declension ending (after `eine`, `der`, `am`, ...): the last letters of a word. */
+const GERMAN_ADJECTIVE_ENDING = /(?:e[mnrs]?)$/u;
 
-/** Whether a capitalized word (a German noun) follows the word that ends at `end`, in the same sentence. */
+/**
+ * Whether the word ending at `end` stands before a German noun (a capitalized word), directly or through
+ * more adjectives joined by "und"/"oder" or a comma ("eingenen und persönlichen Meinung"), in one sentence.
+ */
 function beforeGermanNoun(text: string, end: number): boolean {
   const after = Array.from(text).slice(end).join('');
-  return /^[ \t]+\p{Lu}\p{Ll}/u.test(after);
+  return /^(?:(?:,|[ \t]+(?:und|oder))[ \t]+\p{Ll}+e[mnrs]?)*[ \t]+\p{Lu}\p{Ll}/u.test(after);
+}
+
+/**
+ * Fixes of misspelled German words that stand in an adjective's place: a lower-case word with an adjective's
+ * ending (-e, -en, -em, -er, -es) between an article, determiner or preposition and a noun ("eine wunderware Reise", "am näschte Wochenende", "mein
+ * eingenen und persönlichen Meinung"). There the fix must be an adjective with the same ending (the
+ * writer's declension stays as written): the one suggestion Hunspell's morphology (`analyseWords`) reads as a
+ * declined adjective (flag `A` or `C`) and people write ("wunderbare", not the noun "Wunderware"; "nächste",
+ * not the verb "naschte"; "eigenen", not "Eingenen"). Several: the word is left alone. None: the ordinary
+ * confident fix when it is a lower-case word Hunspell knows with no affix flag at all, an undeclined word
+ * ("ein bischen Zeit" → "bisschen"), else the word is left alone. Keyed by the word's start; a word of the
+ * map with no value is left alone.
+ */
+async function germanAdjectiveFixes(
+  text: string,
+  candidates: readonly { word: string; start: number; end: number }[],
+  checks: readonly WordCheck[],
+  counts: WordCounts | undefined,
+): Promise<Map<number, string | undefined>> {
+  const slots = candidates.flatMap((candidate, index) => {
+    const { word, start, end } = candidate;
+    const check = checks[index]!;
+    const ending = word.match(GERMAN_ADJECTIVE_ENDING)?.[0];
+    if (check.correct || ending === undefined || word !== word.toLowerCase() || startsSentence(text, start))
+      return [];
+    if (!afterDeterminer(text, start) || !beforeGermanNoun(text, end)) return [];
+    const options = check.suggestions.filter(
+      (suggestion) =>
+        suggestion === suggestion.toLowerCase() &&
+        suggestion.endsWith(ending) &&
+        !/[\s'’-]/u.test(suggestion) &&
+        withoutAccents(suggestion).charAt(0) === withoutAccents(word).charAt(0) &&
+        editDistance(word, suggestion) <= 2 &&
+        (!counts || usageBacksFix(word, suggestion, counts)),
+    );
+    const plain = confidentSpellingFix(word, check.suggestions, { capitalize: false, accentsDecide: false });
+    const undeclined =
+      plain !== undefined && (!counts || usageBacksFix(word, plain, counts)) ? plain : undefined;
+    return [{ start, word, options, undeclined }];
+  });
+  const fixes = new Map<number, string | undefined>();
+  if (slots.length === 0) return fixes;
+  // Each option and the option with an "n" more: a stem listed with its declension ("nächste") is analysed
+  // with no flag itself, its declined form names it ("nächsten  st:nächste fl:A").
+  const asked = [
+    ...new Set(
+      slots.flatMap(({ options, undeclined }) => [
+        ...options.flatMap((option) => [option, `${option}n`]),
+        ...(undeclined === undefined ? [] : [undeclined]),
+      ]),
+    ),
+  ];
+  const analyses = new Map(
+    (await analyseWords('de', asked)).map((lines, index) => [asked[index]!, lines] as const),
+  );
+  const isAdjective = (form: string) =>
+    (analyses.get(form) ?? []).some((line) => /\bfl:[AC]\b/u.test(line)) ||
+    (analyses.get(`${form}n`) ?? []).some((line) => line.includes(`st:${form} `) && /\bfl:A\b/u.test(line));
+  const isUndeclined = (form: string) => {
+    const lines = analyses.get(form) ?? [];
+    return lines.length > 0 && lines.every((line) => !line.includes('fl:'));
+  };
+  for (const { start, word, options, undeclined } of slots) {
+    const adjectives = options.filter(isAdjective);
+    if (adjectives.length === 1) fixes.set(start, matchCase(word, adjectives[0]!));
+    else if (adjectives.length === 0 && undeclined !== undefined && isUndeclined(undeclined))
+      fixes.set(start, undeclined);
+    else fixes.set(start, undefined);
+  }
+  return fixes;
 }
 
 /**
