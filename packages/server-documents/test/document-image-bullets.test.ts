@@ -4,9 +4,10 @@
  * bullets left where they are.
  */
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTsv } from '../src/formats/ocr.js';
+import { parseTsv, recognize } from '../src/formats/ocr.js';
 import { translateFile } from './document-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
@@ -127,5 +128,27 @@ describe('bulleted lists in images', () => {
       .raw()
       .toBuffer({ resolveWithObject: true });
     expect(data[0]!).toBeLessThan(100);
+  });
+
+  it('a bullet Tesseract reads as a letter ("e") still starts its item: no "Home News" line', async () => {
+    // test/fixtures/bulleted-menu.png: "• Home / • News / • Contact" (README): Tesseract reads the second
+    // bullet as "e", the first and third as "«" and "¢".
+    const image = await readFile(new URL('./fixtures/bulleted-menu.png', import.meta.url));
+    const rows = (await tesseract(image, 'eng', 'tsv')).split('\n').map((row) => row.split('\t'));
+    const firsts = rows.filter((row) => row[0] === '5' && row[5] === '1').map((row) => row[11]);
+    expect(firsts).toContain('e');
+    expect((await recognize(image, 'en')).blocks.map((block) => block.text)).toEqual([
+      'Home',
+      'News',
+      'Contact',
+    ]);
+
+    const { bytes, final } = await translateFile(t, 'menu.png', image, {
+      source_lang: 'EN',
+      target_lang: 'ES',
+    });
+    expect(final.billed_characters).toBe('HomeNewsContact'.length);
+    const read = (await tesseract(bytes, 'spa')).split('\n').filter((line) => /\p{L}/u.test(line));
+    expect(read).toHaveLength(3);
   });
 });

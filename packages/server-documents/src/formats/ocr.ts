@@ -164,6 +164,8 @@ export function parseTsv(tsv: string): OcrReading {
   let lineBox: Box | undefined;
   let confidences = 0;
   let found = 0;
+  /** The first word of each line, with its line's box: candidates for a bullet. */
+  const firsts: { key: string; text: string; box: Box; line: Box; word: Word | undefined }[] = [];
   for (const row of tsv.split('\n').slice(1)) {
     const cells = row.split('\t');
     if (cells.length < 12) continue;
@@ -180,12 +182,36 @@ export function parseTsv(tsv: string): OcrReading {
       found++;
     }
     const lineKey = `${page}/${block}/${par}/${line}`;
-    if (wordNumber === 1 && lineBox && text !== '' && isBullet(text, box, lineBox)) {
-      bulleted.add(lineKey);
-      continue;
-    }
-    if (text === '' || !(confidence >= MIN_CONFIDENCE)) continue;
-    words.push({ block: `${page}/${block}/${par}`, line: lineKey, text, confidence, ...box });
+    const word = { block: `${page}/${block}/${par}`, line: lineKey, text, confidence, ...box };
+    const kept = text !== '' && confidence >= MIN_CONFIDENCE;
+    if (wordNumber === 1 && lineBox && text !== '')
+      firsts.push({ key: lineKey, text, box, line: lineBox, word: kept ? word : undefined });
+    if (kept) words.push(word);
+  }
+  // A bullet read as a letter ("e", "o": a dot or ring Tesseract took for one) is known by its likeness to the
+  // list's other bullets: a one-character first word in a box of a bullet's size, where a bullet starts
+  // another line of the image. Its words would otherwise join the item before ("Home News").
+  const dropped = new Set<Word>();
+  const bullets = firsts.filter(({ text, box, line }) => isBullet(text, box, line));
+  for (const first of firsts) {
+    const { text, box, line } = first;
+    const like = (bullet: Box) => {
+      const slack = Math.max(2, bullet.width / 4);
+      return (
+        Math.abs(box.left - bullet.left) <= slack &&
+        Math.abs(box.width - bullet.width) <= slack &&
+        Math.abs(box.height - bullet.height) <= slack
+      );
+    };
+    const bullet =
+      bullets.includes(first) ||
+      (Array.from(text).length === 1 &&
+        !/\p{N}/u.test(text) &&
+        box.height <= line.height * 0.6 &&
+        bullets.some((other) => like(other.box)));
+    if (!bullet) continue;
+    bulleted.add(first.key);
+    if (first.word) dropped.add(first.word);
   }
   const blocks = new Map<string, Map<string, Word[]>>();
   /** The block words go to, and where the text of its list item starts when it is one. */
@@ -193,6 +219,7 @@ export function parseTsv(tsv: string): OcrReading {
   let itemLeft: number | undefined;
   let lastLine: string | undefined;
   for (const word of words) {
+    if (dropped.has(word)) continue;
     if (word.line !== lastLine) {
       lastLine = word.line;
       // A bulleted line starts a list item, a block of its own. A line after it in the same paragraph is the
