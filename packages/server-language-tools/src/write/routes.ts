@@ -24,7 +24,9 @@ export const correctRoute = defineRoute(ENDPOINTS.correctText, async ({ body, ca
 
 /**
  * Validates, reserves the texts' characters (code points) in the same monthly quota as translation
- * (product `write`), improves, and gives the characters back if the engines fail.
+ * (product `write`), improves, and gives the characters back if the checkers fail. Write calls no translation
+ * engine (the checkers are Harper, Grammalecte and Hunspell, the rewrites fixed rules), so it records no
+ * engine usage (`recordEngineUsage`): docs/engines.md.
  */
 async function billed(caller: Caller, context: ServiceContext, request: ImproveRequest) {
   resolveWriteRequest(request);
