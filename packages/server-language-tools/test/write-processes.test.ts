@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngineError } from '@glossa/server';
 import { describe, expect, it } from 'vitest';
-import { checkWords, closeHunspell } from '../src/write/hunspell.js';
+import { analyseWords, checkWords, closeHunspell } from '../src/write/hunspell.js';
 import { LineProcess } from '../src/write/line-process.js';
 
 // The checker helpers are long-lived child processes; these tests run real programs (sh, hunspell).
@@ -69,6 +69,16 @@ describe('Hunspell', () => {
     closeHunspell();
   });
 
+  it('analyses words with `hunspell -m` (through stdbuf), one list of analyses per word, none for an unknown word', async () => {
+    const analyses = await analyseWords('de', ['wunderbare', 'naschte', 'xqzvbnm', 'nächsten']);
+    expect(analyses).toHaveLength(4);
+    expect(analyses[0]).toContain('st:wunderbar fl:A');
+    expect(analyses[1]).toEqual(['st:naschen fl:Y']);
+    expect(analyses[2]).toEqual([]);
+    expect(analyses[3]).toContain('st:nächste fl:A');
+    closeHunspell();
+  });
+
   it('treats pipe-mode command characters as plain text', async () => {
     const checks = await checkWords('es', ['*casa', '#mesa', '!silla', '@', 'casa']);
     expect(checks).toHaveLength(5);
@@ -84,9 +94,10 @@ describe('helpers and process exit', () => {
     const source = new URL('../src/write/', import.meta.url).pathname;
     writeFileSync(
       script,
-      `import { checkWords } from '${source}hunspell.ts';
-import { checkFrench } from '${source}grammalecte.ts';
-console.log((await checkWords('de', ['gehen'])).length, (await checkFrench('Les chat mange.')).grammar.length);`,
+      `import { analyseWords, checkWords } from '${source}hunspell.ts';
+import { checkFrench, frenchMorphology } from '${source}grammalecte.ts';
+console.log((await checkWords('de', ['gehen'])).length, (await checkFrench('Les chat mange.')).grammar.length,
+  (await analyseWords('de', ['gehen'])).length, (await frenchMorphology(['musées'])).length);`,
     );
     try {
       const run = spawnSync(process.execPath, ['--import', 'tsx', '--conditions', '@glossa/source', script], {
@@ -95,7 +106,7 @@ console.log((await checkWords('de', ['gehen'])).length, (await checkFrench('Les 
         timeout: 20_000,
       });
       expect(run.signal).toBeNull();
-      expect(run.stdout.trim()).toBe('1 1');
+      expect(run.stdout.trim()).toBe('1 1 1 1');
       expect(run.status).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
