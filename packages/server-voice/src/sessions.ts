@@ -60,7 +60,8 @@ export interface VoiceSession {
 
 /**
  * A token checked for a WebSocket. A refusal of a known session's token carries the session's
- * `messageFormat`, which its error is written in (an unknown token's error is JSON: no session says otherwise).
+ * `messageFormat`, which its error is written in (an unknown token's: the client's first frame says it,
+ * socket.ts `refuseUnknown`).
  */
 export type TokenCheck =
   | { ok: true; session: VoiceSession }

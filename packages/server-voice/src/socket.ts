@@ -62,6 +62,36 @@ const fail = (socket: WebSocket, code: number, message: string, format: MessageF
   if (socket.readyState === socket.OPEN) socket.close(code, message.slice(0, 120));
 };
 
+const bufferOf = (data: RawData): Buffer =>
+  Buffer.isBuffer(data) ? data : Buffer.concat([data].flat() as Buffer[]);
+
+/** How long an unknown token's refusal waits for the client's first frame to learn its format. */
+export const FORMAT_WAIT_MS = 3_000;
+
+/**
+ * Refuses an unknown token (1008) in the client's format. No session says it (`message_format` is given
+ * when a session is requested; the connect URL carries only the token), but the public description has the
+ * client speak it from its first frame: JSON in text frames, MessagePack maps in binary frames. So the
+ * refusal waits for that frame (`first`, or the next, at most `FORMAT_WAIT_MS`): a binary frame that is a
+ * MessagePack message of the description gets a MessagePack error; a text frame, a binary frame that is not
+ * (raw audio, which a JSON session may send here), or no frame in time gets JSON, the default. The close
+ * frame's reason carries the message in either case.
+ */
+function refuseUnknown(socket: WebSocket, first: [RawData, boolean] | undefined): void {
+  let timer: NodeJS.Timeout | undefined;
+  const refuse = (frame?: [RawData, boolean]) => {
+    clearTimeout(timer);
+    socket.off('message', next);
+    const msgpack = frame?.[1] === true && readFrame(bufferOf(frame[0]), true, 'msgpack').kind !== 'invalid';
+    fail(socket, CLOSE_CODES.policy, 'The token is not valid.', msgpack ? 'msgpack' : 'json');
+  };
+  const next = (data: RawData, isBinary: boolean) => refuse([data, isBinary]);
+  if (first) return refuse(first);
+  timer = setTimeout(refuse, FORMAT_WAIT_MS);
+  socket.on('message', next);
+  socket.once('close', () => clearTimeout(timer));
+}
+
 /** Registers the WebSocket route on one plan's app. */
 export function registerVoiceSocket(app: FastifyInstance, context: ServiceContext): void {
   // Open streams of this app, each with the function that ends it when the server closes.
@@ -70,7 +100,6 @@ export function registerVoiceSocket(app: FastifyInstance, context: ServiceContex
   app.addHook('preClose', async () => {
     await Promise.all([...open].map((shutdown) => shutdown()));
   });
-  // Voice jobs a stopped server left queued or processing run again once it listens (embedded).
   app.register(async (scoped) => {
     // In this scope only: the plugin's onRequest and onResponse hooks then run for the voice socket, not
     // around every request of the other routes.
@@ -85,17 +114,20 @@ export function registerVoiceSocket(app: FastifyInstance, context: ServiceContex
       sessions.consume(token, request.plan).then(
         (check) => {
           socket.off('message', hold);
+          if (!check.ok && check.reason === 'unknown') {
+            refuseUnknown(socket, early[0]);
+            return;
+          }
           if (!check.ok) {
             const why =
               check.reason === 'plan'
                 ? `The token belongs to the ${check.plan} plan's base URL; connect there.`
                 : {
-                    unknown: 'The token is not valid.',
                     used: 'The token was already used; request a new session or reconnect.',
                     expired: 'The token expired; request a new session or reconnect.',
                     streaming: 'The session is already streaming.',
                   }[check.reason];
-            fail(socket, CLOSE_CODES.policy, why, check.reason === 'unknown' ? 'json' : check.format);
+            fail(socket, CLOSE_CODES.policy, why, check.format);
             return;
           }
           const logError = (error: unknown) =>
@@ -234,11 +266,7 @@ function stream(
   socket.on('message', (data, isBinary) => {
     if (phase !== 'streaming') return;
     touch();
-    const frame = readFrame(
-      Buffer.isBuffer(data) ? data : Buffer.concat([data].flat() as Buffer[]),
-      isBinary,
-      format,
-    );
+    const frame = readFrame(bufferOf(data), isBinary, format);
     if (frame.kind === 'audio') {
       const tooBig = chunkLimitError(frame.bytes.length, config.mediaType);
       if (tooBig) {

@@ -137,13 +137,27 @@ describe("every error in the session's message format", () => {
     ]);
   });
 
-  it('an unknown token (no session to say its format) is refused in JSON', async () => {
+  it("an unknown token: the refusal is in the format of the client's first frame (no session says it)", async () => {
     const url = (await session({ message_format: 'msgpack' })).replace(/token=[^&]+/, 'token=unknown');
-    const { messages, textFrames, closeCode } = await exchange(url, []);
-    expect(closeCode).toBe(1008);
-    expect(textFrames).toBe(1);
-    expect(messages).toEqual([{ type: 'error', message: 'The token is not valid.' }]);
-  });
+    const refusal = [{ type: 'error', message: 'The token is not valid.' }];
+    // A MessagePack client's first frame: a MessagePack map in a binary frame → a MessagePack error.
+    const msgpack = await exchange(url, [encode({ source_media_chunk: { data: chunks(wav)[0]! } })]);
+    expect(msgpack.closeCode).toBe(1008);
+    expect(msgpack.textFrames).toBe(0);
+    expect(msgpack.messages).toEqual(refusal);
+    // A JSON client's first frame (text), or raw audio in a binary frame: JSON.
+    for (const frame of [JSON.stringify({ end_of_source_media: {} }), chunks(wav)[0]!]) {
+      const json = await exchange(url, [frame]);
+      expect(json.closeCode).toBe(1008);
+      expect(json.textFrames).toBe(1);
+      expect(json.messages).toEqual(refusal);
+    }
+    // No frame: JSON, the default, once the server stops waiting for one (FORMAT_WAIT_MS).
+    const silent = await exchange(url, []);
+    expect(silent.closeCode).toBe(1008);
+    expect(silent.textFrames).toBe(1);
+    expect(silent.messages).toEqual(refusal);
+  }, 30_000);
 });
 
 describe('source_media_chunk limits of the public description (100 kilobytes, one second of PCM, whole frames)', () => {
