@@ -58,6 +58,8 @@ describe('corrections agree with the sentence or are left out', () => {
     expect(await correct('Les musé de Paris sont magnifiques !', 'fr')).toBe(
       'Les musées de Paris sont magnifiques !',
     );
+    // An indefinite determiner (Grammalecte's `:Di`) is plural too.
+    expect(await correct('Il a visité plusieurs musé.', 'fr')).toBe('Il a visité plusieurs musées.');
     // "de" says nothing of number: "musée" or "musées"? Left alone, not made "muser".
     expect(await correct('Il y a beaucoup de musé dans cette ville.', 'fr')).toBe(
       'Il y a beaucoup de musé dans cette ville.',

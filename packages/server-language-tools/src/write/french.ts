@@ -45,17 +45,19 @@ export async function correctFrench(text: string): Promise<string> {
 const hasTag = (readings: readonly string[], tag: string) =>
   readings.some((reading) => reading.split('/')[1]?.split(':').includes(tag.slice(1)));
 
+/** Whether a reading is a determiner's: `:D`, or a kind of one (`:Dd` "ces", `:Dp` "mes", `:Di` "plusieurs"). */
+const isDeterminer = (reading: string) =>
+  (reading.split('/')[1]?.split(':') ?? []).some((tag) => /^D[a-z]?$/u.test(tag));
+
 /** The grammatical number a determiner's readings agree on (`les` → p, `le` → s), or undefined (`de`: either). */
 function determinerNumber(readings: readonly string[]): 's' | 'p' | undefined {
   const numbers = new Set(
-    readings
-      .filter((reading) => hasTag([reading], ':D'))
-      .map((reading) =>
-        reading
-          .split('/')[1]
-          ?.split(':')
-          .find((tag) => tag === 's' || tag === 'p' || tag === 'i'),
-      ),
+    readings.filter(isDeterminer).map((reading) =>
+      reading
+        .split('/')[1]
+        ?.split(':')
+        .find((tag) => tag === 's' || tag === 'p' || tag === 'i'),
+    ),
   );
   if (numbers.size !== 1) return undefined;
   const [number] = numbers;
@@ -91,7 +93,7 @@ async function nounsMisreadAsVerbs(
   const morphology = await frenchMorphology(asked);
   for (const [index, { error, word }] of candidates.entries()) {
     const [own, fixed, before] = [0, 1, 2].map((offset) => morphology[3 * index + offset] ?? []);
-    if (!hasTag(before!, ':D') || hasTag(own!, ':N') || hasTag(fixed!, ':N')) continue;
+    if (!before!.some(isDeterminer) || hasTag(own!, ':N') || hasTag(fixed!, ':N')) continue;
     found.set(error, await nounInNumber(word, determinerNumber(before!)));
   }
   return found;
