@@ -86,10 +86,12 @@ function refuseUnknown(socket: WebSocket, first: [RawData, boolean] | undefined)
     fail(socket, CLOSE_CODES.policy, 'The token is not valid.', msgpack ? 'msgpack' : 'json');
   };
   const next = (data: RawData, isBinary: boolean) => refuse([data, isBinary]);
-  if (first) return refuse(first);
-  timer = setTimeout(refuse, FORMAT_WAIT_MS);
-  socket.on('message', next);
-  socket.once('close', () => clearTimeout(timer));
+  if (first) refuse(first);
+  else {
+    timer = setTimeout(refuse, FORMAT_WAIT_MS);
+    socket.on('message', next);
+    socket.once('close', () => clearTimeout(timer));
+  }
 }
 
 /** Registers the WebSocket route on one plan's app. */
