@@ -6,8 +6,14 @@
  * (kind `voice/transcribe`, job-support.ts); its status and result are the runner's.
  */
 import { randomUUID } from 'node:crypto';
-import { CreateVoiceJobFields, createRequestValidator, decodeForm, ENDPOINTS } from '@glossa/protocol';
-import type { ServiceContext } from '@glossa/server/feature';
+import {
+  CreateVoiceJobFields,
+  createRequestValidator,
+  decodeForm,
+  ENDPOINTS,
+  type VoiceJobStatus,
+} from '@glossa/protocol';
+import type { JobInfo, ServiceContext } from '@glossa/server/feature';
 import {
   badRequest,
   defineRoute,
@@ -16,11 +22,12 @@ import {
   readUpload,
   ServiceError,
 } from '@glossa/server/feature';
-import { submitVoiceJob, transcribeState } from './job-support.js';
+import { submitVoiceJob, voiceQueues } from './job-support.js';
 import { findJob, insertJob } from './records.js';
 import { checkVoiceLanguages, checkVoiceResources } from './resources.js';
 import { customTagOf } from './routes.js';
 import type { JobRow } from './rows.js';
+import type { TranscribeResult } from './transcribe.js';
 
 export const MAX_JOB_FILE_BYTES = 100 * 1024 * 1024;
 /** File extensions a job (at the earlier path) accepts; the file is probed and decoded by ffmpeg. */
@@ -38,6 +45,31 @@ const JOB_TYPES: Record<string, string> = {
 };
 
 const validator = createRequestValidator(CreateVoiceJobFields);
+
+/** A `/v3/voice/jobs` job as the runner has it (undefined: its submit was lost); 404 once expired. */
+async function transcribeState(
+  context: ServiceContext,
+  row: JobRow,
+): Promise<{ status: VoiceJobStatus; result?: TranscribeResult | undefined; error?: string | undefined }> {
+  const job: Pick<JobInfo<unknown, unknown, TranscribeResult>, 'status' | 'result' | 'error'> | undefined =
+    (await voiceQueues(context).transcribe.status(row.id)) ??
+    // A record finished by the queue of a version before the runner.
+    (row.result
+      ? { status: 'completed', result: JSON.parse(row.result), error: undefined }
+      : row.status === 'error'
+        ? { status: 'failed', result: undefined, error: row.error_message ?? undefined }
+        : undefined);
+  if (job?.status === 'expired') throw notFound(`Voice job ${row.id} has expired.`);
+  const status: VoiceJobStatus =
+    job?.status === 'running'
+      ? 'processing'
+      : job?.status === 'completed'
+        ? 'done'
+        : job?.status === 'failed' || job?.status === 'cancelled'
+          ? 'error'
+          : 'queued';
+  return { status, result: job?.result, error: job?.error };
+}
 
 /** A job of the caller's as the runner has it (404: not the caller's, or expired). */
 async function ownJob(context: ServiceContext, accountId: string, id: string) {

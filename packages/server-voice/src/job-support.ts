@@ -16,13 +16,11 @@
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { VoiceJobStatus, VoiceTranslateResultStatus } from '@glossa/protocol';
-import type { JobInfo, JobKind, JobQueue, RunningJob, ServiceContext } from '@glossa/server/feature';
+import type { JobQueue, RunningJob, ServiceContext } from '@glossa/server/feature';
 import {
   JobFailed,
   JobLimitExceeded,
   JobSuperseded,
-  notFound,
   RunnerClosing,
   ServiceError,
   utcDay,
@@ -32,7 +30,7 @@ import { type JobUtterance, recognizeInChunks, type VoiceCheckpoint } from './ch
 import { fleetVoice } from './fleet-store.js';
 import { decodeFile } from './media.js';
 import { findJob, findTranslate, saveResult, withAudio } from './records.js';
-import { type JobRow, jobDir, type TranslateRow } from './rows.js';
+import { jobDir } from './rows.js';
 import { voiceDatabase } from './spoken-terms.js';
 import { type TranscribeResult, transcribeJob } from './transcribe.js';
 import { type StoredResult, type TargetSpec, translateAudio } from './translate-audio.js';
@@ -49,7 +47,8 @@ export const VOICE_RESULT_TTL_MS = 24 * 60 * 60_000;
 
 const queues = new WeakMap<ServiceContext, { transcribe: TranscribeQueue; translate: TranslateQueue }>();
 
-function queuesOf(context: ServiceContext) {
+/** The queues of both kinds (their jobs' status: the routes). */
+export function voiceQueues(context: ServiceContext) {
   const found = queues.get(context);
   if (!found) throw new ServiceError(503, 'Voice jobs are not started on this server.');
   return found;
@@ -88,7 +87,7 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSec
       }
     },
     forget: (job) => forgetJob(context, 'voice_jobs', job.id),
-  } satisfies JobKind<Input, VoiceCheckpoint, TranscribeResult>);
+  });
   const translate = context.jobs.register<Input, VoiceCheckpoint, StoredResult[]>({
     name: 'voice/translate',
     resultTtlMs: VOICE_RESULT_TTL_MS,
@@ -121,7 +120,7 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSec
       }
     },
     forget: (job) => forgetJob(context, 'voice_translate_jobs', job.id),
-  } satisfies JobKind<Input, VoiceCheckpoint, StoredResult[]>);
+  });
   queues.set(context, { transcribe, translate });
   for (const [table, waiting, queue] of [
     ['voice_jobs', 'queued', transcribe],
@@ -139,71 +138,8 @@ export const submitVoiceJob = (
   row: { id: string; account_id: string },
 ) =>
   kind === 'transcribe'
-    ? submitJob(context, 'voice_jobs', queuesOf(context).transcribe, row.account_id, row.id)
-    : submitJob(context, 'voice_translate_jobs', queuesOf(context).translate, row.account_id, row.id);
-
-/** A `/v3/voice/jobs` job as the runner has it (undefined: its submit was lost); 404 once expired. */
-export async function transcribeState(
-  context: ServiceContext,
-  row: JobRow,
-): Promise<{ status: VoiceJobStatus; result?: TranscribeResult | undefined; error?: string | undefined }> {
-  const job:
-    | Pick<JobInfo<Input, VoiceCheckpoint, TranscribeResult>, 'status' | 'result' | 'error'>
-    | undefined =
-    (await queuesOf(context).transcribe.status(row.id)) ??
-    // A record finished by the queue of a version before the runner.
-    (row.result
-      ? { status: 'completed', result: JSON.parse(row.result), error: undefined }
-      : row.status === 'error'
-        ? { status: 'failed', result: undefined, error: row.error_message ?? undefined }
-        : undefined);
-  if (job?.status === 'expired') throw notFound(`Voice job ${row.id} has expired.`);
-  const status: VoiceJobStatus =
-    job?.status === 'running'
-      ? 'processing'
-      : job?.status === 'completed'
-        ? 'done'
-        : job?.status === 'failed' || job?.status === 'cancelled'
-          ? 'error'
-          : 'queued';
-  return { status, result: job?.result, error: job?.error };
-}
-
-/**
- * A translation job's status and results: its record's until the audio is uploaded, then its runner job's
- * (a result downloaded is marked on the record); 404 once expired.
- */
-export async function translateState(
-  context: ServiceContext,
-  row: TranslateRow,
-): Promise<{ status: TranslateRow['status']; results: StoredResult[]; updatedAt: string }> {
-  const stored = JSON.parse(row.results) as StoredResult[];
-  if (row.status === 'pending') return { status: 'pending', results: stored, updatedAt: row.updated_at };
-  const targets = JSON.parse(row.targets) as TargetSpec[];
-  const job = await queuesOf(context).translate.status(row.id);
-  if (job?.status === 'expired') throw notFound(`Voice translation job ${row.id} has expired.`);
-  const all = (status: VoiceTranslateResultStatus, error?: string) =>
-    targets.map((): StoredResult => (error === undefined ? { status } : { status, error }));
-  if (job === undefined && row.status === 'done')
-    // Finished by the queue of a version before the runner: its results are the record's.
-    return { status: 'done', results: stored, updatedAt: row.updated_at };
-  if (job === undefined || job.status === 'queued')
-    return { status: 'uploaded', results: all('uploaded'), updatedAt: row.updated_at };
-  if (job.status === 'running')
-    return { status: 'processing', results: all('processing'), updatedAt: job.updatedAt };
-  if (job.status !== 'completed' || !job.result)
-    return {
-      status: 'done',
-      results: all('failed', job.error ?? 'Processing failed.'),
-      updatedAt: job.updatedAt,
-    };
-  const results = job.result.map((result, index) =>
-    result.status === 'complete' && stored[index]?.status === 'downloaded'
-      ? { ...result, status: 'downloaded' as const }
-      : result,
-  );
-  return { status: 'done', results, updatedAt: job.updatedAt };
-}
+    ? submitJob(context, 'voice_jobs', voiceQueues(context).transcribe, row.account_id, row.id)
+    : submitJob(context, 'voice_translate_jobs', voiceQueues(context).translate, row.account_id, row.id);
 
 /**
  * Test hook, unset outside tests: called when an attempt has done all its work (results written) and is

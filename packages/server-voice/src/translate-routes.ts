@@ -19,7 +19,12 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ENDPOINTS, MAX_VOICE_JOB_SOURCE_BYTES, type VoiceTranslateCreateJobRequest } from '@glossa/protocol';
+import {
+  ENDPOINTS,
+  MAX_VOICE_JOB_SOURCE_BYTES,
+  type VoiceTranslateCreateJobRequest,
+  type VoiceTranslateResultStatus,
+} from '@glossa/protocol';
 import type { Caller, ServiceContext } from '@glossa/server/feature';
 import {
   badRequest,
@@ -30,7 +35,7 @@ import {
   unsupportedLanguage,
 } from '@glossa/server/feature';
 import { fleetVoice } from './fleet-store.js';
-import { submitVoiceJob, translateState } from './job-support.js';
+import { submitVoiceJob, voiceQueues } from './job-support.js';
 import { declaredMediaType, JOB_SOURCE_CONTENT_TYPES, JOB_TARGET_TYPES } from './media.js';
 import { downloadResult, findTranslate, insertTranslate, sourceFile, updateTranslate } from './records.js';
 import { checkVoiceLanguages } from './resources.js';
@@ -77,6 +82,42 @@ function checkCreate(context: ServiceContext, body: CreateRequest) {
     return { language, type };
   });
   return { source, contentType, specs };
+}
+
+/**
+ * A translation job's status and results: its record's until the audio is uploaded, then its runner job's
+ * (a result downloaded is marked on the record); 404 once expired.
+ */
+async function translateState(
+  context: ServiceContext,
+  row: Row,
+): Promise<{ status: Row['status']; results: StoredResult[]; updatedAt: string }> {
+  const stored = JSON.parse(row.results) as StoredResult[];
+  if (row.status === 'pending') return { status: 'pending', results: stored, updatedAt: row.updated_at };
+  const targets = JSON.parse(row.targets) as TargetSpec[];
+  const job = await voiceQueues(context).translate.status(row.id);
+  if (job?.status === 'expired') throw notFound(`Voice translation job ${row.id} has expired.`);
+  const all = (status: VoiceTranslateResultStatus, error?: string) =>
+    targets.map((): StoredResult => (error === undefined ? { status } : { status, error }));
+  if (job === undefined && row.status === 'done')
+    // Finished by the queue of a version before the runner: its results are the record's.
+    return { status: 'done', results: stored, updatedAt: row.updated_at };
+  if (job === undefined || job.status === 'queued')
+    return { status: 'uploaded', results: all('uploaded'), updatedAt: row.updated_at };
+  if (job.status === 'running')
+    return { status: 'processing', results: all('processing'), updatedAt: job.updatedAt };
+  if (job.status !== 'completed' || !job.result)
+    return {
+      status: 'done',
+      results: all('failed', job.error ?? 'Processing failed.'),
+      updatedAt: job.updatedAt,
+    };
+  const results = job.result.map((result, index) =>
+    result.status === 'complete' && stored[index]?.status === 'downloaded'
+      ? { ...result, status: 'downloaded' as const }
+      : result,
+  );
+  return { status: 'done', results, updatedAt: job.updatedAt };
 }
 
 function statusOf(
