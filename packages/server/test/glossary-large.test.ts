@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LARGE_GLOSSARY } from '../src/glossaries/candidates.js';
+import { DB_THREAD_CHARS, dbThreadStats } from '../src/glossaries/db-thread.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 /** `count` filler entries that no English text uses, and the terms of the test after them. */
@@ -32,6 +33,77 @@ describe('a glossary past LARGE_GLOSSARY entries', () => {
     }
     expect(results[0]).toEqual(['Los archivos están a punto.', 'Abierto la unidad rígida.']);
     expect(results[1]).toEqual(results[0]);
+  });
+});
+
+describe('a dictionary past DB_THREAD_CHARS (written and read on the database thread)', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ rateLimit: false });
+  });
+  afterAll(() => t.close());
+  const onSqlite = !process.env.GLOSSA_TEST_POSTGRES;
+
+  it('keeps every byte (multi-byte and astral characters across slices), merges with PATCH and replaces with PUT', async () => {
+    // Lines of 1- to 4-byte characters, so that slice boundaries fall inside them.
+    const lines = Array.from({ length: 12_000 }, (_, i) => `t${i}é😀${'ß'.repeat(i % 7)} x\tz${i}中😀`);
+    const tsv = lines.join('\n');
+    expect(tsv.length).toBeGreaterThan(DB_THREAD_CHARS);
+    const jobs = dbThreadStats.jobs;
+    const created = await t.call('/v3/glossaries', {
+      json: {
+        name: 'big',
+        dictionaries: [{ source_lang: 'en', target_lang: 'es', entries: tsv, entries_format: 'tsv' }],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.data.dictionaries).toEqual([
+      { source_lang: 'en', target_lang: 'es', entry_count: 12_000 },
+    ]);
+    const id = created.data.glossary_id;
+    const read = async () =>
+      (await t.call(`/v3/glossaries/${id}/entries?source_lang=en&target_lang=es`)).data.dictionaries[0]
+        .entries;
+    expect(await read()).toBe(tsv);
+    if (onSqlite) expect(dbThreadStats.jobs - jobs).toBe(2);
+
+    // PATCH merges on the thread: a source given again takes its new target, a new one is added.
+    const patched = await t.call(`/v3/glossaries/${id}`, {
+      method: 'PATCH',
+      json: {
+        dictionaries: [
+          {
+            source_lang: 'en',
+            target_lang: 'es',
+            entries: `${lines[5]!.split('\t')[0]}\tnuevo\nextra\tmás`,
+            entries_format: 'tsv',
+          },
+        ],
+      },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const merged = [...lines];
+    merged[5] = `${lines[5]!.split('\t')[0]}\tnuevo`;
+    merged.push('extra\tmás');
+    expect(await read()).toBe(merged.join('\n'));
+    if (onSqlite) expect(dbThreadStats.jobs - jobs).toBe(4);
+
+    const put = await t.call(`/v3/glossaries/${id}/dictionaries`, {
+      method: 'PUT',
+      json: {
+        source_lang: 'en',
+        target_lang: 'es',
+        entries: lines.slice(0, 11_000).join('\n'),
+        entries_format: 'tsv',
+      },
+    });
+    expect(put.status, put.text).toBe(200);
+    expect(put.data.entry_count).toBe(11_000);
+    expect(await read()).toBe(lines.slice(0, 11_000).join('\n'));
+    const fetched = await t.call(`/v3/glossaries/${id}`);
+    expect(fetched.data.dictionaries).toEqual([
+      { source_lang: 'en', target_lang: 'es', entry_count: 11_000 },
+    ]);
   });
 });
 

@@ -12,6 +12,14 @@ import {
 } from '@glossa/protocol';
 import { badRequest, type ServiceError } from '../errors.js';
 import type { ResourceDatabase } from '../storage/resource-db.js';
+import {
+  DB_THREAD_CHARS,
+  DB_THREAD_ENTRIES,
+  onDbThread,
+  type ThreadDictionary,
+  textInSlices,
+  utf8InSlices,
+} from './db-thread.js';
 
 export interface DictionaryRecord {
   readonly source: string;
@@ -147,6 +155,9 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
     entries: db.prepare(
       'SELECT entries FROM glossary_dictionaries WHERE glossary_id = ? AND source_lang = ? AND target_lang = ?',
     ),
+    entryCount: db.prepare(
+      'SELECT entry_count FROM glossary_dictionaries WHERE glossary_id = ? AND source_lang = ? AND target_lang = ?',
+    ),
     putDictionary: db.prepare(
       `INSERT INTO glossary_dictionaries (glossary_id, source_lang, target_lang, entries, entry_count)
        VALUES (?, ?, ?, ?, ?) ON CONFLICT (glossary_id, source_lang, target_lang)
@@ -212,9 +223,37 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
     },
   );
 
+  // Large dictionaries are written and read on the database thread (db-thread.ts); an in-memory database
+  // has no file a second connection could open, so it keeps every write on the event loop.
+  const file = db.memory ? undefined : db.name;
+  const large = (dictionary: NewDictionary) => file !== undefined && dictionary.tsv.length >= DB_THREAD_CHARS;
+  const forThread = async (dictionary: NewDictionary): Promise<ThreadDictionary> => {
+    const bytes = utf8Bytes(dictionary.tsv);
+    if (bytes > MAX_GLOSSARY_BYTES) throw tooLarge();
+    return {
+      source: dictionary.source,
+      target: dictionary.target,
+      bytes: await utf8InSlices(dictionary.tsv, bytes),
+      entryCount: dictionary.entryCount,
+    };
+  };
+  const tooMany = () =>
+    badRequest(
+      `Too many glossaries: an account can hold at most ${MAX_GLOSSARIES_PER_ACCOUNT}. Delete one first.`,
+    );
+
   return {
     async create(accountId, name, dictionaries) {
-      return create.immediate(accountId, name, dictionaries);
+      if (file === undefined || !dictionaries.some(large))
+        return create.immediate(accountId, name, dictionaries);
+      const sent: ThreadDictionary[] = [];
+      for (const dictionary of dictionaries) sent.push(await forThread(dictionary));
+      const id = randomUUID();
+      const now = new Date().toISOString();
+      const max = MAX_GLOSSARIES_PER_ACCOUNT;
+      const job = { type: 'create', accountId, id, name, now, max, dictionaries: sent } as const;
+      if ((await onDbThread(file, MAX_GLOSSARY_BYTES, job)) === 'too-many') throw tooMany();
+      return record(owned(accountId, id)!);
     },
     async list(accountId) {
       return (sql.list.all(accountId) as GlossaryRow[]).map(record);
@@ -225,6 +264,14 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
     },
     async entries(accountId, id, source, target) {
       if (!owned(accountId, id)) return undefined;
+      const counted = sql.entryCount.get(id, source, target) as { entry_count: number } | undefined;
+      if (!counted) return undefined;
+      if (file !== undefined && counted.entry_count >= DB_THREAD_ENTRIES) {
+        const bytes = (await onDbThread(file, MAX_GLOSSARY_BYTES, { type: 'read', id, source, target })) as
+          | Uint8Array
+          | undefined;
+        return bytes && parseTsvInSlices(await textInSlices(bytes));
+      }
       const row = sql.entries.get(id, source, target) as { entries: string } | undefined;
       return row && parseTsvInSlices(row.entries);
     },
@@ -232,7 +279,25 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
       return sql.rename.run(name, new Date().toISOString(), accountId, id).changes > 0;
     },
     async putDictionary(accountId, id, dictionary, merge) {
-      return putDictionary.immediate(accountId, id, dictionary, merge);
+      const current =
+        merge && file !== undefined
+          ? (sql.entryCount.get(id, dictionary.source, dictionary.target) as
+              | { entry_count: number }
+              | undefined)
+          : undefined;
+      if (!large(dictionary) && (current?.entry_count ?? 0) < DB_THREAD_ENTRIES)
+        return putDictionary.immediate(accountId, id, dictionary, merge);
+      const job = {
+        type: 'put',
+        accountId,
+        id,
+        now: new Date().toISOString(),
+        merge,
+        dictionary: await forThread(dictionary),
+      } as const;
+      const written = await onDbThread(file!, MAX_GLOSSARY_BYTES, job);
+      if (written === 'too-large') throw tooLarge();
+      return written as boolean;
     },
     async deleteDictionary(accountId, id, source, target) {
       if (!owned(accountId, id)) return false;
