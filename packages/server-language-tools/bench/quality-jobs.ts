@@ -1,6 +1,7 @@
 /**
  * Quality-evaluation jobs end to end, over HTTP on loopback, in one run: one server on SQLite (the embedded
- * default), one on PostgreSQL (pg-boss), and two on one PostgreSQL (submissions alternate between them).
+ * default), one on PostgreSQL, and two on one PostgreSQL (submissions alternate between them); every one on
+ * the server's job runner (`context.jobs`: its `jobs` table, with pg-boss wake-ups on PostgreSQL).
  * Each: `JOBS` small jobs (2 segments, en→es) submitted `CONCURRENCY` at a time; the submit latency, the
  * time until every job is done (the queue gauges of /metrics at 0), the poll latency of a done job (through
  * the other instance), and the CPU of this process (servers and client; PostgreSQL's own CPU is not
@@ -124,7 +125,7 @@ try {
   {
     const one = await start(await cluster.createDatabase());
     const key = (await one.server.createAccount({ plan: 'paid', qualityAlpha: true })).key;
-    await run('PostgreSQL + pg-boss, 1 instance', [one.server.url], key);
+    await run('PostgreSQL (job runner), 1 instance', [one.server.url], key);
     await one.server.close();
     rmSync(one.dataDir, { recursive: true, force: true });
   }
@@ -133,7 +134,7 @@ try {
     const a = await start(url);
     const b = await start(url);
     const key = (await a.server.createAccount({ plan: 'paid', qualityAlpha: true })).key;
-    await run('PostgreSQL + pg-boss, 2 instances (one process)', [a.server.url, b.server.url], key);
+    await run('PostgreSQL (job runner), 2 instances (one process)', [a.server.url, b.server.url], key);
     await a.server.close();
     await b.server.close();
     rmSync(a.dataDir, { recursive: true, force: true });

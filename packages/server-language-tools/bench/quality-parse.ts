@@ -5,8 +5,9 @@
  * - the spine's JSON body parser (packages/server/src/http/body.ts): UTF-8 decoding (fatal) and JSON.parse;
  * - the spine's validation of the body against the endpoint's schema (`createRequestValidator`, as app.ts);
  * - the route's own walk (jobs.ts: languages, `{source, target}` → `{source, translation}`);
- * - the SQLite store (sqlite-jobs.ts): JSON.stringify of the request, the row's insert, the claim's update
- *   and the request's way to the worker thread; as JSON text (before) and gzip-compressed (now);
+ * - the SQLite records (sqlite-jobs.ts): JSON.stringify of the request, the row's insert, then the job's read
+ *   of the request (service.ts, on the runner: the record is only read, the runner's own `jobs` row is what
+ *   a claim updates) and its way to the worker thread; as JSON text (before) and gzip-compressed (now);
  *
  * then the whole submission over HTTP to a real server (SQLite), with the event loop's delay (max) meanwhile.
  * Each step runs `RUNS` times; min / median / max in ms. Run: npx tsx --conditions @glossa/source bench/quality-parse.ts
@@ -87,21 +88,21 @@ for (const [name, column, value] of [
   );
   let row = 0;
   time(`store, ${name}: SQLite insert of the row`, () => insert.run(`${name}${row++}`, value, Date.now()));
-  // What follows the answer (sqlite-jobs.ts): the job claimed (its status and attempt updated, which rewrites
-  // the row, and the request read back), then posted to the worker thread.
-  const claim = db.prepare<[string], { request: unknown }>(
-    `UPDATE quality_jobs SET status = 'running', attempt = attempt + 1 WHERE id = ? RETURNING ${column} AS request`,
+  // What follows the answer: the runner claims the job (its small `jobs` row, not this record), and the
+  // job's attempt (service.ts) reads the request from the record, then posts it to the worker thread.
+  const read = db.prepare<[string], { request: unknown }>(
+    `SELECT ${column} AS request FROM quality_jobs WHERE id = ? AND status IN ('queued', 'running')`,
   );
   row = 0;
   let claimed: unknown;
-  time(`claim, ${name}: UPDATE … RETURNING the request`, () => {
-    claimed = claim.get(`${name}${row++}`)!.request;
+  time(`job, ${name}: SELECT of the request`, () => {
+    claimed = read.get(`${name}${row++}`)!.request;
   });
   if (column === 'request') {
-    time(`claim, ${name}: JSON.parse of the stored request`, () => JSON.parse(stored));
+    time(`job, ${name}: JSON.parse of the stored request`, () => JSON.parse(stored));
     const parsedRequest = JSON.parse(stored);
-    time(`claim, ${name}: structured clone (as postMessage)`, () => serialize(parsedRequest));
-  } else time(`claim, ${name}: structured clone (as postMessage)`, () => serialize(claimed));
+    time(`job, ${name}: structured clone (as postMessage)`, () => serialize(parsedRequest));
+  } else time(`job, ${name}: structured clone (as postMessage)`, () => serialize(claimed));
 }
 db.close();
 

@@ -57,6 +57,12 @@ export const POSTGRES_QUALITY_MIGRATIONS: readonly string[] = [
   -- queued_at are no longer written (the runner's rows say who runs a job).
   ALTER TABLE quality_jobs ADD COLUMN request_gzip BYTEA;
   `,
+  `
+  -- Left by the queue of before the job runner, read by nothing since: who ran a job and how often, and when.
+  DROP INDEX IF EXISTS quality_jobs_running;
+  DROP INDEX IF EXISTS quality_jobs_queued;
+  ALTER TABLE quality_jobs DROP COLUMN owner, DROP COLUMN attempt, DROP COLUMN started_at, DROP COLUMN queued_at;
+  `,
 ];
 
 /** Migrates `quality_jobs` (counted in `glossa_quality_schema`) and opens its records. */
@@ -101,7 +107,7 @@ export async function openPgQualityRecords(url: string): Promise<QualityRecords>
     async finish(id, status, reportGzip) {
       await pool.query(
         `UPDATE quality_jobs SET status = $2, report_gzip = $3, request = NULL, request_gzip = NULL,
-         owner = NULL, finished_at = now(), expires_at = now() + $4 * interval '1 millisecond'
+         finished_at = now(), expires_at = now() + $4 * interval '1 millisecond'
          WHERE id = $1 AND status IN ('queued', 'running')`,
         [id, status, reportGzip, EVALUATION_RETENTION_MS],
       );
