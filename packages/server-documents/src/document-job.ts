@@ -26,8 +26,10 @@ import {
   type UsageCharge,
 } from '@glossa/server/feature';
 import type { DocumentFormats } from './formats/index.js';
-import { failureOf, reserveCharacters, translateDocument } from './job.js';
-import type { DocumentJobStore, DocumentRecord } from './store.js';
+import { reserveCharacters } from './job.js';
+import type { DocumentRecord } from './records.js';
+import type { DocumentJobStore } from './store.js';
+import { failureOf, translateDocument } from './translate-document.js';
 
 export const DOCUMENT_JOB_KIND = 'documents/translate';
 

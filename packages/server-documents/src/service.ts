@@ -16,13 +16,10 @@ import { type DocumentJobs, registerDocumentJobs, secondsRemaining } from './doc
 import { createDocumentFormats, type DocumentFormats } from './formats/index.js';
 import { pruneOperations } from './job.js';
 import type { ResolvedDocumentOptions } from './options.js';
-import { createPostgresDocuments, migrateDocuments } from './postgres.js';
-import {
-  createDocumentStore,
-  type DocumentJobStore,
-  type DocumentRecord,
-  type DocumentStore,
-} from './store.js';
+import { createPostgresDocuments } from './postgres.js';
+import { migrateDocuments } from './postgres-schema.js';
+import type { DocumentRecord, DocumentStore } from './records.js';
+import { createDocumentStore, type DocumentJobStore } from './store.js';
 
 export interface StartedDocuments {
   readonly store: DocumentStore;

@@ -1,51 +1,22 @@
 /**
- * Document rows and their bytes. A document belongs to one account; its key is kept only as a SHA-256 hash
- * and compared in constant time. Two implementations of `DocumentStore`: this one (SQLite, the embedded
+ * Document rows and their bytes (records.ts). Two implementations of `DocumentStore` and of the job side,
+ * `DocumentJobStore`: this one (SQLite, the embedded
  * default) and `postgres.ts` (a fleet). Here the files are `<folder>/<id>.in` (the upload) and `<id>.out`
  * (the result), each written to a temporary name and renamed, so a crash never leaves half a file under the
  * real name.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
 import type { DocumentDatabase } from './db.js';
+import {
+  type DocumentRecord,
+  hashDocumentKey,
+  type NewDocument,
+  type UnfinishedDocument,
+} from './records.js';
 import type { ChunkCheckpoints, DocumentParameters } from './translate.js';
-
-export interface DocumentRecord {
-  readonly id: string;
-  readonly accountId: string;
-  readonly keyId: string;
-  readonly extension: DocumentExtension;
-  readonly outputExtension: DocumentExtension;
-  readonly parameters: DocumentParameters;
-  readonly status: DocumentStatus;
-  readonly billedCharacters: number;
-  readonly usageDay: string;
-  readonly errorMessage: string | undefined;
-  readonly estimateMs: number;
-  readonly startedAt: string | undefined;
-  readonly expiresAt: string;
-  /** Share of the text translated (0..1) while translating, when the store keeps it (PostgreSQL). */
-  readonly progress?: number;
-}
-
-/** What the routes and the upload use, whatever the backend; every call is scoped by account. */
-export interface DocumentStore {
-  /**
-   * Stores a new document and its upload, queued (and its job enqueued, on a queue that lives in the
-   * store's database); or, with `failedWith`, as a failed job that nothing will run.
-   */
-  insert(document: NewDocument, bytes: Uint8Array, failedWith?: string): Promise<void>;
-  /** The account's document when the key matches and it has not expired; else undefined (a 404). */
-  find(accountId: string, id: string, key: string): Promise<DocumentRecord | undefined>;
-  /** Removes a translated document and returns its result: only the first of concurrent calls gets it. */
-  takeResult(accountId: string, id: string): Promise<Uint8Array | undefined>;
-  /** Estimated work queued ahead of a document, in ms, and how many documents that is. */
-  queuedAhead(id: string): Promise<{ ms: number; count: number }>;
-  /** Documents waiting and translating (the queue-depth gauges). */
-  counts(): Promise<{ queued: number; translating: number }>;
-}
 
 /** The job side of a document store (SQLite or PostgreSQL): what an attempt of document-job.ts reads and writes. */
 export interface DocumentJobStore {
@@ -71,15 +42,6 @@ export interface DocumentJobStore {
   owedRefunds(): Promise<UnfinishedDocument[]>;
   /** Clears a document's owed-refund mark (its refund applied). */
   refunded(id: string): Promise<void>;
-}
-
-/** A document's id, owner and what its upload (or job) reserved. */
-export interface UnfinishedDocument {
-  readonly id: string;
-  readonly accountId: string;
-  readonly keyId: string;
-  readonly billed: number;
-  readonly day: string;
 }
 
 interface Row {
@@ -115,13 +77,6 @@ const toRecord = (row: Row): DocumentRecord => ({
   startedAt: row.started_at ?? undefined,
   expiresAt: row.expires_at,
 });
-
-export const hashDocumentKey = (key: string) =>
-  createHash('sha256').update(key.toLowerCase(), 'utf8').digest('hex');
-
-export type NewDocument = Omit<DocumentRecord, 'status' | 'errorMessage' | 'startedAt'> & {
-  readonly keyHash: string;
-};
 
 export type SqliteDocumentStore = ReturnType<typeof createDocumentStore>;
 

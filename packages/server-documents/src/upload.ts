@@ -34,8 +34,8 @@ import type { FastifyRequest } from 'fastify';
 import { detectSource } from './detect.js';
 import { DocumentFormatError, type Extraction } from './formats/format.js';
 import { DOCUMENT_FORMATS } from './formats/index.js';
+import { hashDocumentKey } from './records.js';
 import type { DocumentService } from './service.js';
-import { hashDocumentKey } from './store.js';
 import { asTranslateRequest, billedOf, type DocumentParameters, prepareTexts } from './translate.js';
 
 const validator = createRequestValidator(UploadDocumentFields);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { secondsRemaining } from '../src/document-job.js';
-import type { DocumentRecord } from '../src/store.js';
+import type { DocumentRecord } from '../src/records.js';
 import { download, status, upload, waitDone } from './document-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
