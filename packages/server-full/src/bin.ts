@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { runCli } from '@glossa/server';
-import { allFeatures } from './index.js';
+import { allFeatures, withFullServerDefaults } from './index.js';
 
 const code = await runCli(
-  process.argv.slice(2),
+  withFullServerDefaults(process.argv.slice(2), process.env),
   {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),

@@ -1,11 +1,11 @@
 /**
  * The full server (the spine with every feature package, as `glossa-server` runs it) in a child process for
- * abuse-full.test.ts (its RSS is measured from outside): gets `config` (JSON: `dataDir`, `memoryBudgetMb`)
+ * abuse-full.test.ts (its RSS is measured from outside): gets `config` (JSON: `dataDir`, `memoryBudgetMb`, default the full server's)
  * as its one argument, creates a free account (with quality evaluation's closed alpha) and a paid one, and
  * prints `ready {"paid":…,"free":…,"freeKey":…,"paidKey":…}` once listening. GLOSSA_ABUSE_TRACE=1 prints
  * event-loop stalls over 40 ms on stderr.
  */
-import { allFeatures, startServer } from '../src/index.js';
+import { allFeatures, FULL_MEMORY_BUDGET_MB, startServer } from '../src/index.js';
 
 if (process.env.GLOSSA_ABUSE_TRACE) {
   const start = performance.now();
@@ -18,14 +18,14 @@ if (process.env.GLOSSA_ABUSE_TRACE) {
   }, 10).unref();
 }
 
-const config = JSON.parse(process.argv[2]!) as { dataDir: string; memoryBudgetMb: number };
+const config = JSON.parse(process.argv[2]!) as { dataDir: string; memoryBudgetMb?: number };
 const server = await startServer({
   dataDir: config.dataDir,
   port: 0,
   freePort: 0,
   host: '127.0.0.1',
   logger: false,
-  memoryBudgetMb: config.memoryBudgetMb,
+  memoryBudgetMb: config.memoryBudgetMb ?? FULL_MEMORY_BUDGET_MB,
   features: allFeatures(),
 });
 const free = await server.createAccount({ plan: 'free', qualityAlpha: true });

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FULL_MEMORY_BUDGET_MB, withFullServerDefaults } from '../src/index.js';
 
 const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
 const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
@@ -128,4 +129,32 @@ describe('glossa-server bin', () => {
       'quality.evaluationTimeoutSeconds: expected a number from 0.1 to 899, got 5000',
     );
   }, 60_000);
+});
+
+describe('the full server default memory budget', () => {
+  it('is added unless a flag, the environment or the config file sets one', () => {
+    const added = ['--port', '0', '--memory-budget-mb', String(FULL_MEMORY_BUDGET_MB)];
+    expect(withFullServerDefaults(['--port', '0'], {})).toEqual(added);
+    expect(withFullServerDefaults(['--memory-budget-mb', '900'], {})).toEqual(['--memory-budget-mb', '900']);
+    expect(withFullServerDefaults(['--memory-budget-mb=900'], {})).toEqual(['--memory-budget-mb=900']);
+    expect(withFullServerDefaults([], { GLOSSA_MEMORY_BUDGET_MB: '900' })).toEqual([]);
+    expect(withFullServerDefaults(['keys', 'create'], {})).toEqual(['keys', 'create']);
+    const dir = mkdtempSync(join(tmpdir(), 'glossa-cli-'));
+    try {
+      const set = join(dir, 'set.json');
+      const unset = join(dir, 'unset.json');
+      writeFileSync(set, JSON.stringify({ memoryBudgetMb: 900 }));
+      writeFileSync(unset, JSON.stringify({ port: 0 }));
+      expect(withFullServerDefaults(['--config', set], {})).toEqual(['--config', set]);
+      expect(withFullServerDefaults([], { GLOSSA_CONFIG: set })).toEqual([]);
+      expect(withFullServerDefaults(['--config', unset], {})).toEqual([
+        '--config',
+        unset,
+        '--memory-budget-mb',
+        String(FULL_MEMORY_BUDGET_MB),
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -14,7 +14,7 @@ import { improveTexts } from './write/improve.js';
 import { availableWriteLanguages } from './write/languages.js';
 
 /** A sentence per write language, in it (a text in another language is refused by write). */
-const SAMPLES: Readonly<Record<string, string>> = {
+export const SAMPLES: Readonly<Record<string, string>> = {
   'en-US': 'This are a example of a sentence with a error in the colour of it.',
   'en-GB': 'This are a example of a sentence with a error in the color of it.',
   de: 'Ich habe meinen Schirm gestern im Zug vergesen.',
