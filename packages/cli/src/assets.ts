@@ -1,8 +1,9 @@
 /**
  * The files a Markdown page refers to by a relative path (images, downloads: `![](./img/a.png)`,
- * `<img src="./a.png">`, MDX `require('./a.png')` and `import a from './a.png'`), copied next to its
+ * `<img src="./a.png">`, MDX `require('./a.png')` and `import a from './a.png'`, a YAML front-matter value
+ * such as Starlight's `hero.image.file: ../../assets/a.webp`), copied next to its
  * translation when that lives in another folder (Docusaurus's `i18n/<locale>/…`, VitePress's
- * `docs/<locale>/…`), where the framework looks for them. Pages (`.md`, `.mdx`) are not copied: they are
+ * `docs/<locale>/…`, Starlight's `src/content/docs/<locale>/…`), where the framework looks for them. Pages (`.md`, `.mdx`) are not copied: they are
  * translated themselves. A copy that is already identical is not written again; nothing is read or
  * written outside the project's root.
  */
@@ -10,7 +11,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 
 const REFERENCE =
-  /\]\(\s*<?(\.\.?\/[^)\s>#?]+)|\b(?:src|href)=["'](\.\.?\/[^"'#?]+)|\brequire\(\s*["'](\.\.?\/[^"'#?]+)["']\s*\)|\bfrom\s+["'](\.\.?\/[^"'#?]+)["']/g;
+  /\]\(\s*<?(\.\.?\/[^)\s>#?]+)|\b(?:src|href)=["'](\.\.?\/[^"'#?]+)|\brequire\(\s*["'](\.\.?\/[^"'#?]+)["']\s*\)|\bfrom\s+["'](\.\.?\/[^"'#?]+)["']|^[ \t]*(?:- )?[\w-]+:[ \t]+["']?(\.\.?\/[^"'\s#?]+)["']?[ \t]*$/gm;
 const PAGE = /\.(?:md|mdx|markdown)$/i;
 
 const inside = (root: string, path: string) => {
@@ -37,7 +38,7 @@ export async function copyReferencedFiles(
   const written: string[] = [];
   const seen = new Set<string>();
   for (const match of sourceText.matchAll(REFERENCE)) {
-    const reference = decoded((match[1] ?? match[2] ?? match[3] ?? match[4])!);
+    const reference = decoded((match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5])!);
     if (PAGE.test(reference) || seen.has(reference)) continue;
     seen.add(reference);
     const from = resolve(dirname(source), reference);

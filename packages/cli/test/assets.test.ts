@@ -46,6 +46,19 @@ describe('copyReferencedFiles', () => {
     await expect(stat(join(out, 'other.md'))).rejects.toThrow(/ENOENT/);
   });
 
+  it("copies a file a front-matter value points to (Starlight's hero.image.file), a locale folder deeper", async () => {
+    await mkdir(join(root, 'src', 'assets'), { recursive: true });
+    await writeFile(join(root, 'src', 'assets', 'houston.webp'), 'webp');
+    const source = join(root, 'src', 'content', 'docs', 'index.mdx');
+    const text = '---\ntitle: Home\nhero:\n  image:\n    file: ../../assets/houston.webp\n---\n\n# Home\n';
+    const out = join(root, 'src', 'content', 'docs', 'es', 'index.mdx');
+    // From src/content/docs/es/ the same relative path is src/content/assets/houston.webp.
+    expect(await copyReferencedFiles(root, source, text, out)).toEqual([
+      join(root, 'src', 'content', 'assets', 'houston.webp'),
+    ]);
+    expect(await readFile(join(root, 'src', 'content', 'assets', 'houston.webp'), 'utf8')).toBe('webp');
+  });
+
   it('writes nothing when the copies are already identical, and again when the source file changed', async () => {
     expect(await copyReferencedFiles(root, page(), SOURCE, output())).toEqual([]);
     await writeFile(join(root, 'docs', 'banner.jpg'), 'jpg v2');
