@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { createGlossaryStore, type GlossaryRecord, type GlossaryStore } from './glossaries/store.js';
 import type { JobRunner } from './jobs/job-runner.js';
-import { createMemoryJobs, type MemoryJobs } from './memories/jobs.js';
+import type { MemoryJobs } from './memories/job-records.js';
+import { createMemoryJobs } from './memories/jobs.js';
 import { createUrlSigner, type UrlSigner } from './memories/signed-url.js';
 import { createMemoryStore, type MemoryRecord, type MemoryStore } from './memories/store.js';
 import { migratePostgres } from './storage/postgres.js';

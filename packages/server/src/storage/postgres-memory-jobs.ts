@@ -19,11 +19,10 @@ import {
   JOB_TTL_MS,
   type JobRecord,
   type JobRow,
-  type MemoryJobOptions,
   type MemoryJobs,
-  registerMemoryKind,
   toRecord,
-} from '../memories/jobs.js';
+} from '../memories/job-records.js';
+import { type MemoryJobOptions, registerMemoryKind } from '../memories/jobs.js';
 import { readTmx, writeTmx } from '../memories/tmx.js';
 import { repeatEvery } from './lease.js';
 import type { PostgresMemoryStore } from './postgres-memories.js';
