@@ -5,7 +5,9 @@
  */
 import { KEPT_SOURCE_HEADER, parseKeptSource } from '@glossa/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApertiumEngine } from '../src/engines/apertium.js';
 import type { KeptSource } from '../src/engines/chain.js';
+import type { EngineInput } from '../src/engines/engine.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 describe('untranslated words', () => {
@@ -52,5 +54,40 @@ describe('untranslated words', () => {
     expect(reply.status).toBe(200);
     expect(reply.headers.get(KEPT_SOURCE_HEADER)).toBeNull();
     expect(kept).toEqual([]);
+  });
+});
+
+describe('output cache and kept-source (real Apertium through the chain)', () => {
+  it('keeps "GitHub" (unchanged on purpose) and sends "Budgeted" (every engine failed) again', async () => {
+    const apertium = createApertiumEngine();
+    const sent: string[][] = [];
+    const server = await startTestServer({
+      engines: [
+        {
+          ...apertium,
+          translate: (input: EngineInput) => {
+            sent.push([...input.texts]);
+            return apertium.translate(input);
+          },
+        },
+      ],
+    });
+    try {
+      const body = {
+        text: ['GitHub', 'Budgeted', 'The house is big.'],
+        source_lang: 'EN',
+        target_lang: 'ES',
+      };
+      const first = await server.translate(body);
+      const second = await server.translate(body);
+      expect(second.data).toEqual(first.data);
+      expect(parseKeptSource(second.headers.get(KEPT_SOURCE_HEADER))).toEqual([1]);
+      expect(sent.flat().filter((text) => text === 'GitHub')).toEqual(['GitHub']);
+      expect(sent.flat().filter((text) => text === 'Budgeted')).toEqual(['Budgeted', 'Budgeted']);
+      expect(sent.flat().filter((text) => text === 'The house is big.')).toHaveLength(1);
+    } finally {
+      await server.close();
+      await apertium.close();
+    }
   });
 });

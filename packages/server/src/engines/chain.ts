@@ -94,9 +94,10 @@ export function createEngineChain(
               return untranslated === undefined ? [] : [untranslated];
             }),
           );
+        const { onFailed: _onFailed, ...memberInput } = input;
         const call = (indexes: number[], notes?: (string | undefined)[]) =>
           engine.translate({
-            ...input,
+            ...memberInput,
             texts: indexes.map((index) => input.texts[index]!),
             source: pair.source,
             target: pair.target,
@@ -159,6 +160,7 @@ export function createEngineChain(
           ? lastError
           : new EngineError(describe(lastError), members.at(-1)!.engine.name, { cause: lastError });
       }
+      if (pending.length > 0) input.onFailed?.(pending);
       for (const index of pending) {
         counts.keptSource++;
         outputs[index] = input.texts[index]!;

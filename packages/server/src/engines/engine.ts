@@ -44,6 +44,13 @@ export interface EngineInput {
    * inflected and agreed with like any word the engine chose itself.
    */
   readonly terms?: EngineTerms;
+  /**
+   * Told the indexes of `texts` whose output is the source because every engine failed them (the chain's
+   * kept-source), not a translation: a caller that keeps outputs (the output cache) must not keep those. An
+   * output equal to its input for any other reason (a name, doNotTranslate, a word the pair keeps) is a
+   * translation like any other.
+   */
+  readonly onFailed?: (indexes: readonly number[]) => void;
 }
 
 export interface EngineTerms {

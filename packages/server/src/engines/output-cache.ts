@@ -43,7 +43,12 @@ export function createOutputCache(maxEntries: number): OutputCache {
     }
   };
   /** The engine's outputs for `texts`, checked to be one string per text. */
-  const run: OutputCache['translate'] = async (choice, texts, options) => {
+  const run = async (
+    choice: EngineChoice,
+    texts: readonly string[],
+    options: Parameters<OutputCache['translate']>[2],
+    onFailed?: (indexes: readonly number[]) => void,
+  ): Promise<string[]> => {
     const input: BilledInput = {
       texts,
       source: choice.pair.source,
@@ -54,6 +59,7 @@ export function createOutputCache(maxEntries: number): OutputCache {
       ...(options.context ? { context: options.context } : {}),
       ...(options.terms ? { terms: options.terms } : {}),
       ...(options.onBilled ? { onBilled: options.onBilled } : {}),
+      ...(onFailed ? { onFailed } : {}),
     };
     const translated = await choice.engine.translate(input);
     if (!Array.isArray(translated) || translated.length !== texts.length) {
@@ -82,18 +88,22 @@ export function createOutputCache(maxEntries: number): OutputCache {
         else outputs[index] = hit;
       }
       if (missing.length === 0) return outputs;
+      // A chain answers the source where every engine failed (it says which): tried again next time, not
+      // kept. An output equal to its unit on purpose (a name, doNotTranslate) is kept like any other.
+      const failed = new Set<number>();
       const translated = await run(
         choice,
         missing.map((index) => units[index]!),
         options,
+        (indexes) => {
+          for (const index of indexes) failed.add(index);
+        },
       );
       missing.forEach((unitIndex, index) => {
         const output = translated[index]!;
         outputs[unitIndex] = output;
         const unit = units[unitIndex]!;
-        if (unit.length > MAX_CACHED_UNIT_LENGTH || table.has(unit)) return;
-        // A checked chain answers the source where every engine failed: tried again next time, not kept.
-        if (choice.engine.verification && output === unit) return;
+        if (unit.length > MAX_CACHED_UNIT_LENGTH || table.has(unit) || failed.has(index)) return;
         if (size >= maxEntries) evictOne(table);
         table.set(unit, output);
         size++;
