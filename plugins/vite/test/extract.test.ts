@@ -310,6 +310,123 @@ export function App({ favorited, error }: { favorited: boolean; error?: string }
     ).toBe('<template><p>{{ a ? b : c }} items</p></template>');
   });
 
+  it('JSX: a string ternary in text is translated with the rest of its sentence, and renders as before', async () => {
+    const app = `function App({ favorited, count, open, n }: { favorited: boolean; count: number; open: boolean; n: number }) {
+  return (
+    <main>
+      <button className="btn">
+        <i className="ion-heart" /> {favorited ? 'Unfavorite' : 'Favorite'} Article <span>({count})</span>
+      </button>
+      <p>{open ? 'Close' : 'Open'}</p>
+      <p>
+        You have {n === 1 ? "one item" : 'a few items & <more>'} in
+        your cart.
+      </p>
+      <p>
+        {open ? 'Hide' : 'Show'}
+        details
+      </p>
+    </main>
+  );
+}`;
+    const prepared = await prepareComponent('src/Fav.tsx', app, options);
+    expect(prepared).toContain(
+      `<button className="btn">
+        {favorited ? <><i className="ion-heart" /> Unfavorite Article <span>({count})</span></> : <><i className="ion-heart" /> Favorite Article <span>({count})</span></>}
+      </button>`,
+    );
+    // No other text beside it: the strings stay units of their own.
+    expect(prepared).toContain(`<p>{open ? 'Close' : 'Open'}</p>`);
+    expect(prepared).toContain(
+      `{n === 1 ? <>You have one item in
+        your cart.</> : <>You have a few items &amp; &lt;more&gt; in
+        your cart.</>}`,
+    );
+    // A line break right beside the ternary is dropped by JSX, a space in text is not: left as it is.
+    expect(prepared).toContain(`{open ? 'Hide' : 'Show'}\n        details`);
+    const units = await extractComponent('src/Fav.tsx', prepared, options);
+    expect(sources(units)).toEqual([
+      'Unfavorite Article <g id="1">(<x id="2"/>)</g>',
+      'Favorite Article <g id="1">(<x id="2"/>)</g>',
+      'Close',
+      'Open',
+      'You have one item in your cart.',
+      'You have a few items &amp; &lt;more&gt; in your cart.',
+      'Hide',
+      'Show',
+      'details',
+    ]);
+    // Both modules render the same markup for every branch (React's createElement semantics).
+    const Fragment = Symbol('Fragment');
+    type El = { type: unknown; props: Record<string, unknown> | null; children: unknown[] };
+    const render = (node: unknown): string => {
+      if (Array.isArray(node)) return node.map(render).join('');
+      if (node === null || node === undefined || typeof node === 'boolean') return '';
+      if (typeof node !== 'object') return String(node);
+      const { type, props, children } = node as El;
+      const inner = children.map(render).join('');
+      if (type === Fragment) return inner;
+      const attrs = Object.entries(props ?? {}).map(([k, v]) => ` ${k}="${v}"`);
+      return `<${type}${attrs.join('')}>${inner}</${type}>`;
+    };
+    const React = {
+      Fragment,
+      createElement: (type: unknown, props: unknown, ...children: unknown[]) => ({ type, props, children }),
+    };
+    const component = async (code: string) => {
+      const js = (await transformWithOxc(code, 'Fav.tsx', { jsx: { runtime: 'classic' } })).code;
+      return new Function('React', `${js}\nreturn App;`)(React) as (props: object) => unknown;
+    };
+    const [before, after] = [await component(app), await component(prepared)];
+    for (const favorited of [true, false]) {
+      for (const n of [1, 2]) {
+        const props = { favorited, count: 3, open: favorited, n };
+        expect(render(after(props))).toBe(render(before(props)));
+      }
+    }
+    expect(render(after({ favorited: false, count: 3, open: false, n: 2 }))).toContain(
+      'You have a few items & <more> in your cart.',
+    );
+    const plain = 'const a = <p>{a ? b : c} items</p>;';
+    expect(await prepareComponent('src/Plain.jsx', plain, options)).toBe(plain);
+  });
+
+  it('Svelte: a string ternary in text is translated with the rest of its sentence', async () => {
+    const component = `<script>
+  let { favorited, count, tags } = $props();
+</script>
+<button class="btn"><i class="ion-heart"></i> {favorited ? 'Unfavorite' : 'Favorite'} Article <span>({count})</span></button>
+<p>{favorited ? 'Close' : 'Open'}</p>
+{#each tags as t}<li>{t.on ? "Hide" : 'Show {all}'} tag</li>{/each}
+`;
+    const prepared = await prepareComponent('src/Fav.svelte', component, options);
+    expect(prepared).toContain(
+      `<button class="btn">{#if favorited}<i class="ion-heart"></i> Unfavorite Article <span>({count})</span>{:else}<i class="ion-heart"></i> Favorite Article <span>({count})</span>{/if}</button>`,
+    );
+    expect(prepared).toContain(`<p>{favorited ? 'Close' : 'Open'}</p>`);
+    expect(prepared).toContain('<li>{#if t.on}Hide tag{:else}Show &#123;all&#125; tag{/if}</li>');
+    const units = await extractComponent('src/Fav.svelte', prepared, options);
+    expect(sources(units)).toEqual([
+      'Unfavorite Article <g id="1">(<x id="2"/>)</g>',
+      'Favorite Article <g id="1">(<x id="2"/>)</g>',
+      'Close',
+      'Open',
+      'Hide tag',
+      'Show {all} tag',
+    ]);
+    // It compiles, and renders each branch as a whole sentence.
+    const { compile } = await import('svelte/compiler');
+    const server = compile(prepared, { filename: 'Fav.svelte', generate: 'server' });
+    expect(server.js.code).toContain('Unfavorite Article');
+    expect(server.js.code).toContain('Show {all} tag');
+    const targets = new Map(units.map((u) => [u.key, `«${u.source}»`]));
+    expect(localizeModule(prepared, units, (k) => targets.get(k)).code).toContain(
+      '{#if favorited}<i class="ion-heart"></i> «Unfavorite Article',
+    );
+    const plain = '<p>{a ? b : c} items</p>';
+    expect(await prepareComponent('src/Plain.svelte', plain, options)).toBe(plain);
+  });
+
   it('Svelte: props by convention and strings of ternaries in text', async () => {
     const svelte = await extractComponent(
       'src/Card.svelte',

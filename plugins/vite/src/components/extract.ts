@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import { verifyCodes } from '@glossa/core';
 import { DEFAULT_ATTRIBUTES, DEFAULT_INLINE, nameMatcher } from './markup.js';
-import { extractScript, loadParser, type ScriptOptions } from './script.js';
-import { extractSvelte, extractVue, splitVueConditionals } from './sfc.js';
+import { extractScript, loadParser, type ScriptOptions, splitJsxConditionals } from './script.js';
+import { extractSvelte, extractVue, splitSvelteConditionals, splitVueConditionals } from './sfc.js';
 import { applyEdits, positionOf, type Unit, writeTarget } from './units.js';
 
 export interface ComponentOptions {
@@ -50,11 +50,17 @@ export function isComponentFile(path: string): boolean {
 }
 
 /**
- * The module as the build compiles and extracts it: a Vue template's `{{ a ? 'x' : 'y' }} rest of the
- * sentence` becomes one sentence per branch (`splitVueConditionals`); other modules as they are.
+ * The module as the build compiles and extracts it: a string ternary beside the rest of its sentence
+ * (Vue's `{{ a ? 'x' : 'y' }} rest`, JSX's and Svelte's `{a ? 'x' : 'y'} rest`) becomes one sentence per
+ * branch (`splitVueConditionals`, `splitJsxConditionals`, `splitSvelteConditionals`); other modules as they are.
  */
-export function prepareComponent(file: string, code: string, options: ScriptOptions): Promise<string> {
-  return file.endsWith('.vue') ? splitVueConditionals(code, options.inline) : Promise.resolve(code);
+export async function prepareComponent(file: string, code: string, options: ScriptOptions): Promise<string> {
+  if (file.endsWith('.vue')) return splitVueConditionals(code, options.inline);
+  if (file.endsWith('.svelte')) return splitSvelteConditionals(code, options.inline);
+  const jsx = /\.(jsx|tsx)$/.exec(file)?.[1] as 'jsx' | 'tsx' | undefined;
+  if (!jsx) return code;
+  await loadParser();
+  return splitJsxConditionals(code, jsx, options.inline);
 }
 
 /** The units of a module; `file` is its path relative to the root (`/`-separated), the key prefix. */

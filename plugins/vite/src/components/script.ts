@@ -6,7 +6,7 @@
  */
 import type { parseSync as ParseSync } from 'vite';
 import { extractMarkup, type MarkupAttribute, type MarkupNode, type MarkupOptions } from './markup.js';
-import { decodeEntities, type Piece, type Unit, unitOfPieces, unitOfText } from './units.js';
+import { applyEdits, decodeEntities, type Piece, type Unit, unitOfPieces, unitOfText } from './units.js';
 
 export interface ScriptOptions extends MarkupOptions {
   /** The tag of translated template literals. */
@@ -302,6 +302,70 @@ export function stringConditional(
     branches: [stringRange(e.consequent).value, stringRange(e.alternate).value],
   };
 }
+
+/**
+ * `<button><Icon /> {fav ? 'Unfavorite' : 'Favorite'} Article</button>` → the element's content once per
+ * branch, `{fav ? <><Icon /> Unfavorite Article</> : <><Icon /> Favorite Article</>}`, so that each branch
+ * is translated as a sentence with the rest of it (as `splitVueConditionals` does for Vue). Done where
+ * the content is text, expressions and inline elements, with one `{test ? 'string' : 'string'}` beside
+ * some text, and no line break right beside it (JSX drops such whitespace, text does not). The same
+ * markup renders; the module is returned unchanged when there is nothing to rewrite.
+ */
+export function splitJsxConditionals(code: string, lang: 'jsx' | 'tsx', inline: ReadonlySet<string>): string {
+  if (!code.includes('?')) return code;
+  if (!parseSync) throw new Error('glossaVite: loadParser() was not awaited');
+  const result = parseSync(`module.${lang}`, code, { lang, sourceType: 'module' });
+  if (result.errors.length > 0) return code;
+  const edits: { start: number; end: number; text: string }[] = [];
+  const nameOf = (n: Node) => code.slice(n.openingElement.name.start, n.openingElement.name.end);
+  const phrasing = (n: Node): boolean =>
+    n.type === 'JSXText' ||
+    n.type === 'JSXExpressionContainer' ||
+    (n.type === 'JSXElement' && inline.has(nameOf(n)) && (n.children as Node[]).every(phrasing));
+  const conditionalOf = (n: Node) => {
+    if (n.type !== 'JSXExpressionContainer') return undefined;
+    let e = n.expression;
+    while (e.type === 'ParenthesizedExpression') e = e.expression;
+    return e.type === 'ConditionalExpression' && isString(e.consequent) && isString(e.alternate)
+      ? e
+      : undefined;
+  };
+  const split = (children: Node[]): boolean => {
+    const conditionals = children.filter(conditionalOf);
+    if (conditionals.length !== 1 || !children.every(phrasing)) return false;
+    if (!children.some((c) => c.type === 'JSXText' && /\p{L}/u.test(c.value ?? c.raw))) return false;
+    const at = conditionals[0]!;
+    const e = conditionalOf(at)!;
+    // The content without the whitespace at its ends, which stays where it is.
+    let start = children[0]!.start as number;
+    let end = children.at(-1)!.end as number;
+    while (start < at.start && /\s/.test(code[start]!)) start++;
+    while (end > at.end && /\s/.test(code[end - 1]!)) end--;
+    const before = code.slice(start, at.start);
+    const after = code.slice(at.end, end);
+    const values = [stringRange(e.consequent).value, stringRange(e.alternate).value];
+    if (/[\r\n][ \t]*$/.test(before) || /^[ \t]*[\r\n]/.test(after) || values.some((v) => /[\r\n]/.test(v)))
+      return false;
+    const branch = (value: string) => `<>${before}${escapeJsxText(value)}${after}</>`;
+    const test = code.slice(e.test.start, e.test.end);
+    edits.push({ start, end, text: `{${test} ? ${branch(values[0]!)} : ${branch(values[1]!)}}` });
+    return true;
+  };
+  visit(result.program, (n) => {
+    if (n.type === 'JSXElement' || n.type === 'JSXFragment') return !split(n.children as Node[]);
+    return true;
+  });
+  return edits.length > 0 ? applyEdits(code, edits) : code;
+}
+
+/** A string's value as JSX text. */
+const escapeJsxText = (value: string) =>
+  value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('{', '&#123;')
+    .replaceAll('}', '&#125;');
 
 /** Units of string leaves (`textLeaves`), offsets shifted by `shift`. */
 export function leafUnits(leaves: readonly Node[], shift = 0): Unit[] {

@@ -151,6 +151,68 @@ export async function splitVueConditionals(code: string, inline: ReadonlySet<str
 const escapeText = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('{', '&#123;');
 
+/**
+ * Svelte's form of `splitVueConditionals`: `<button><i></i> {fav ? 'Unfavorite' : 'Favorite'} Article</button>`
+ * → `<button>{#if fav}<i></i> Unfavorite Article{:else}<i></i> Favorite Article{/if}</button>`.
+ */
+export async function splitSvelteConditionals(code: string, inline: ReadonlySet<string>): Promise<string> {
+  if (!/\?/.test(code)) return code;
+  svelte ??= load('svelte/compiler', 'Svelte', () => import('svelte/compiler'));
+  const [{ parse }] = await Promise.all([svelte, loadParser()]);
+  let root: Node;
+  try {
+    root = parse(code, { modern: true });
+  } catch {
+    return code;
+  }
+  const edits: { start: number; end: number; text: string }[] = [];
+  const phrasing = (n: Node): boolean =>
+    n.type === 'Text' ||
+    n.type === 'ExpressionTag' ||
+    n.type === 'Comment' ||
+    (n.type === 'RegularElement' && inline.has(n.name) && (n.fragment.nodes as Node[]).every(phrasing));
+  const split = (nodes: Node[]): boolean => {
+    const conditionals = nodes
+      .filter((c) => c.type === 'ExpressionTag')
+      .map((c) => ({ node: c, split: stringConditional(code.slice(c.expression.start, c.expression.end)) }))
+      .filter((c) => c.split);
+    if (conditionals.length !== 1 || !nodes.every(phrasing)) return false;
+    if (!nodes.some((c) => c.type === 'Text' && /\p{L}/u.test(c.data))) return false;
+    const { node: at, split } = conditionals[0]!;
+    let start = nodes[0]!.start as number;
+    let end = nodes.at(-1)!.end as number;
+    while (start < at.start && /\s/.test(code[start]!)) start++;
+    while (end > at.end && /\s/.test(code[end - 1]!)) end--;
+    const branch = (value: string) =>
+      code.slice(start, at.start) + escapeSvelteText(value) + code.slice(at.end, end);
+    const [yes, no] = split!.branches;
+    edits.push({ start, end, text: `{#if ${split!.test}}${branch(yes)}{:else}${branch(no)}{/if}` });
+    return true;
+  };
+  const walk = (node: Node) => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n);
+      return;
+    }
+    if (node.type === 'Fragment' && Array.isArray(node.nodes) && split(node.nodes)) return;
+    for (const key in node) {
+      if (key === 'start' || key === 'end' || key === 'loc' || key === 'metadata') continue;
+      const value = node[key];
+      if (value && typeof value === 'object' && (Array.isArray(value) || 'type' in value)) walk(value);
+    }
+  };
+  walk(root.fragment);
+  let out = code;
+  for (const e of edits.sort((a, b) => b.start - a.start))
+    out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return out;
+}
+
+/** A string's value as Svelte template text. */
+const escapeSvelteText = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('{', '&#123;').replaceAll('}', '&#125;');
+
 export async function extractSvelte(file: string, code: string, options: ScriptOptions, units: Unit[]) {
   svelte ??= load('svelte/compiler', 'Svelte', () => import('svelte/compiler'));
   const { parse } = await svelte;
