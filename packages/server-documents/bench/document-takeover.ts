@@ -1,7 +1,7 @@
 /**
  * A 200-page document killed (SIGKILL) at 80 % and resumed (issue 32): a text of 200 pages (20 lines, 40
  * sentences each: 8,000 distinct sentences, 40 chunks of 200) translated with Apertium en→es by a server in
- * a child process (test/crash-serve.ts), killed once its job's checkpoint says 80 %; a server started again
+ * a child process (packages/server/test/crash-serve.ts), killed once its job's checkpoint says 80 %; a server started again
  * on the same data directory finishes it. Measured: the time from that restart to `done`, and the sentences
  * its engine got, resuming from the job's checkpoint and kept chunks, and, as the baseline measured in the
  * same run, after the checkpoint and the chunks were deleted (a restart from the beginning). SQLite. The
@@ -29,19 +29,19 @@ const page = (p: number) =>
 const text = Array.from({ length: PAGES }, (_, p) => page(p)).join('\n');
 const auth = { authorization: `Service-Auth-Key ${DEV_KEY}` };
 
-/** The child server (test/crash-serve.ts); its URL once ready. */
+/** The child server (the crash tests' one server script, packages/server/test/crash-serve.ts); its URL once ready. */
 async function child(dataDir: string) {
-  const script = join(import.meta.dirname, '..', 'test', 'crash-serve.ts');
+  const script = join(import.meta.dirname, '..', '..', 'server', 'test', 'crash-serve.ts');
+  const config = {
+    dataDir,
+    devKey: DEV_KEY,
+    feature: { module: join(import.meta.dirname, '..', 'src', 'index.ts'), factory: 'documentsFeature' },
+    apertium: {},
+    server: { rateLimit: false, jobs: { sweepMs: 200, pollMs: 100 } },
+  };
   const process_ = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--conditions',
-      '@glossa/source',
-      script,
-      JSON.stringify({ dataDir, devKey: DEV_KEY }),
-    ],
+    ['--import', 'tsx', '--conditions', '@glossa/source', script, JSON.stringify(config)],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

@@ -18,7 +18,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCrashServer } from '../../server/test/crash-server.js';
+import { startCrashServer } from '../../server/test/crash-harness.js';
 import { postgresForFile } from '../../server/test/postgres-for-file.js';
 import { hasPostgres } from '../../server/test/services.js';
 import { DOCUMENT_DATABASE_FILE } from '../src/db.js';
@@ -27,7 +27,6 @@ import { upload } from './document-helpers.js';
 import type { TestServer } from './helpers.js';
 import { createDatabase } from './storage-probe.js';
 
-const SCRIPT = join(import.meta.dirname, 'crash-serve.ts');
 const DEV_KEY = 'documents-usage-crash-dev-key-01';
 const TEXT = 'The red car is fast. The house is big.\n'.repeat(20);
 
@@ -37,6 +36,30 @@ const modesDir = join(dir, 'modes');
 mkdirSync(modesDir);
 writeFileSync(join(modesDir, 'eng-spa.mode'), `sed -u -z 'Q5'\n`);
 
+/** The crash server (the harness's one script) with documents on the real Apertium, armed at `crashPoint`. */
+const documentsServer = (
+  storage: { readonly dataDir: string; readonly databaseUrl?: string | undefined },
+  crashPoint?: 'afterReserve' | 'afterFail',
+  modesDir?: string,
+) =>
+  startCrashServer({
+    ...storage,
+    devKey: DEV_KEY,
+    feature: { module: join(import.meta.dirname, '../src/index.ts'), factory: 'documentsFeature' },
+    apertium: modesDir !== undefined ? { modesDir } : {},
+    // A dead instance's jobs are taken over within a fraction of a second (the tests kill several).
+    server: { rateLimit: false, jobs: { sweepMs: 200, pollMs: 100 } },
+    ...(crashPoint
+      ? {
+          crash: {
+            module: join(import.meta.dirname, '../src/document-job.ts'),
+            hooks: 'crashPoints',
+            point: crashPoint,
+          },
+        }
+      : {}),
+  });
+
 const cluster = postgresForFile('the PostgreSQL document crash tests');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -45,7 +68,7 @@ interface Storage {
   readonly databaseUrl?: string;
 }
 
-/** Starts crash-serve.ts, uploads a document, and waits for the process to kill itself at `crashPoint`. */
+/** Starts a crash server, uploads a document, and waits for the process to kill itself at `crashPoint`. */
 async function uploadAndCrash(
   storage: Storage,
   crashPoint: 'afterReserve' | 'afterFail',
@@ -55,12 +78,7 @@ async function uploadAndCrash(
     modesDir,
   },
 ) {
-  const { url, exited, output } = await startCrashServer(SCRIPT, {
-    ...storage,
-    devKey: DEV_KEY,
-    modesDir: document.modesDir,
-    crashPoint,
-  });
+  const { url, exited, output } = await documentsServer(storage, crashPoint, document.modesDir);
   const server = { server: { url, devKey: DEV_KEY } } as unknown as TestServer;
   const uploaded = await upload(server, document.name, document.bytes, {
     target_lang: 'ES',

@@ -1,6 +1,6 @@
 /**
  * Quality-evaluation jobs on the job runner across SIGKILL (issue 32), on SQLite and on PostgreSQL. A server
- * (test/quality-crash-serve.ts) kills itself while it runs a job:
+ * (the crash harness's one server script, packages/server/test/crash-serve.ts) kills itself while it runs a job:
  * - while the evaluation runs on its thread (`evaluating`);
  * - after the report is in the job's record, before the runner completes the job (`afterReport`).
  * A server started again on the same storage finishes the job once: its report is byte for byte that of
@@ -16,14 +16,26 @@ import { startServer } from '@glossa/server';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCrashServer } from '../../server/test/crash-server.js';
+import { pollUntil, startCrashServer } from '../../server/test/crash-harness.js';
 import { postgresForFile } from '../../server/test/postgres-for-file.js';
 import { hasPostgres } from '../../server/test/services.js';
 import { languageToolsFeature } from '../src/index.js';
 import { qualityCrashPoints } from '../src/quality/service.js';
 import { MAX_EVALUATION_ATTEMPTS } from '../src/quality/store.js';
 
-const SCRIPT = join(import.meta.dirname, 'quality-crash-serve.ts');
+/** The feature in the crash server, and its crash points (service.ts `qualityCrashPoints`). */
+const FEATURE = {
+  module: join(import.meta.dirname, '../src/index.ts'),
+  factory: 'languageToolsFeature',
+  options: { warmUp: false },
+};
+const crashAt = (point: 'evaluating' | 'afterReport') => ({
+  module: join(import.meta.dirname, '../src/quality/service.ts'),
+  hooks: 'qualityCrashPoints',
+  point,
+  // Evaluating: once the thread has had a moment of the evaluation (it is running, not merely posted).
+  ...(point === 'evaluating' ? { delayMs: 200 } : {}),
+});
 const DEV_KEY = 'quality-jobs-crash-dev-key-01234';
 const headers = { authorization: `Service-Auth-Key ${DEV_KEY}` };
 
@@ -62,16 +74,13 @@ async function submit(url: string): Promise<string> {
 
 /** Polls job `id` until it is no longer processing; the report's text. */
 async function report(url: string, id: string): Promise<string> {
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    const reply = await fetch(`${url}/v1/quality-evaluation/${id}`, { headers });
-    if (reply.status !== 202) {
-      expect(reply.status).toBe(200);
-      return reply.text();
-    }
-    if (Date.now() > deadline) throw new Error(`${id} still processing after 180 s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const reply = await pollUntil(
+    () => fetch(`${url}/v1/quality-evaluation/${id}`, { headers }),
+    (polled) => polled.status !== 202,
+    { timeoutMs: 180_000, intervalMs: 200, what: `${id} done` },
+  );
+  expect(reply.status).toBe(200);
+  return reply.text();
 }
 
 /** The runner's row of job `id`, and whether its record holds a report. */
@@ -163,10 +172,11 @@ for (const [name, open, skip] of BACKENDS) {
   describe.skipIf(skip)(`quality jobs killed (SIGKILL) on the job runner (${name})`, () => {
     it('killed while its evaluation runs: run again once, its report as without the kill', async () => {
       const storage = await open();
-      const crashing = await startCrashServer(SCRIPT, {
+      const crashing = await startCrashServer({
         ...storage,
         devKey: DEV_KEY,
-        crashPoint: 'evaluating',
+        feature: FEATURE,
+        crash: crashAt('evaluating'),
       });
       const id = await submit(crashing.url);
       expect(await crashing.exited, crashing.output()).toBe('SIGKILL');
@@ -179,10 +189,11 @@ for (const [name, open, skip] of BACKENDS) {
 
     it('killed after its report is stored, before the runner completes it: completed without a second evaluation', async () => {
       const storage = await open();
-      const crashing = await startCrashServer(SCRIPT, {
+      const crashing = await startCrashServer({
         ...storage,
         devKey: DEV_KEY,
-        crashPoint: 'afterReport',
+        feature: FEATURE,
+        crash: crashAt('afterReport'),
       });
       const id = await submit(crashing.url);
       expect(await crashing.exited, crashing.output()).toBe('SIGKILL');
@@ -199,10 +210,11 @@ describe('a quality job that kills its server every time (SQLite)', () => {
     const storage = { dataDir: mkdtempSync(join(dir, 'data-')) };
     let id: string | undefined;
     for (let kill = 0; kill < MAX_EVALUATION_ATTEMPTS; kill++) {
-      const crashing = await startCrashServer(SCRIPT, {
+      const crashing = await startCrashServer({
         ...storage,
         devKey: DEV_KEY,
-        crashPoint: 'evaluating',
+        feature: FEATURE,
+        crash: crashAt('evaluating'),
       });
       id ??= await submit(crashing.url);
       expect(await crashing.exited, crashing.output()).toBe('SIGKILL');

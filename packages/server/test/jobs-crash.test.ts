@@ -4,7 +4,6 @@
  * each time while the other takes its jobs over. Every job must finish once, with the result of an
  * uninterrupted run, its usage (one unit per step) counted exactly once.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,56 +13,24 @@ import { createJobRunner } from '../src/feature-api.js';
 import { createPostgresStorage } from '../src/storage/postgres.js';
 import { createSqliteStorage } from '../src/storage/sqlite.js';
 import type { Storage } from '../src/storage/storage.js';
+import { type CrashChild, killHard, pollUntil, startChild } from './crash-harness.js';
 import { DAY, expectedDigest, KEY_ID, stepsKind } from './jobs/steps-kind.js';
 import { postgresForFile } from './postgres-for-file.js';
 import { hasPostgres, onPostgres } from './services.js';
 
 const cluster = postgresForFile('the job runner crash test on PostgreSQL (apt-get install postgresql)');
 const child = join(import.meta.dirname, 'jobs', 'crash-child.ts');
-const children = new Set<ChildProcessWithoutNullStreams>();
 const dirs: string[] = [];
 afterAll(() => {
-  for (const running of children) running.kill('SIGKILL');
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 const KILLS = 4;
 const STEP_MS = 50;
 
-interface Instance {
-  readonly process: ChildProcessWithoutNullStreams;
-  readonly owner: string;
-}
-
-async function start(backend: string, where: string): Promise<Instance> {
-  // Node itself with tsx as a loader (not the tsx wrapper), so that SIGKILL reaches the runner's process.
-  const process_ = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions', '@glossa/source', child, backend, where],
-    { env: process.env },
-  );
-  children.add(process_);
-  let output = '';
-  const owner = await new Promise<string>((resolve, reject) => {
-    process_.stdout.on('data', (chunk) => {
-      output += chunk;
-      const ready = /ready (\S+)/.exec(output);
-      if (ready) resolve(ready[1]!);
-    });
-    process_.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    process_.on('close', () => reject(new Error(`the runner exited before it was ready:\n${output}`)));
-  });
-  return { process: process_, owner };
-}
-
-async function kill({ process: process_ }: Instance): Promise<void> {
-  const closed = new Promise((resolve) => process_.once('close', resolve));
-  process_.kill('SIGKILL');
-  await closed;
-  children.delete(process_);
-}
+/** A runner in a child process (jobs/crash-child.ts); `ready` is its owner id. */
+const start = (backend: string, where: string): Promise<CrashChild> => startChild(child, [backend, where]);
+const kill = (instance: CrashChild) => killHard(instance);
 
 async function submitAll(storage: Storage, steps: number) {
   for (const id of ['alice', 'bob'])
@@ -88,10 +55,12 @@ async function submitAll(storage: Storage, steps: number) {
 
 async function check(storage: Storage, submitted: Awaited<ReturnType<typeof submitAll>>) {
   const { queue, ids, runner, steps } = submitted;
-  const deadline = Date.now() + 60_000;
-  for (const id of ids) {
-    while ((await queue.status(id))?.status !== 'completed' && Date.now() < deadline) await sleep(50);
-  }
+  for (const id of ids)
+    await pollUntil(
+      () => queue.status(id),
+      (job) => job?.status === 'completed',
+      { timeoutMs: 60_000, what: `job ${id} completed` },
+    );
   const jobs = await Promise.all(ids.map((id) => queue.status(id)));
   for (const job of jobs)
     expect(job).toMatchObject({ status: 'completed', result: { digest: expectedDigest(steps) } });
@@ -136,7 +105,7 @@ describe.skipIf(onPostgres)('the job runner killed (SIGKILL) at random moments',
       try {
         // 4 jobs of 4 s, 2 at a time per instance.
         const submitted = await submitAll(storage, 80);
-        const fleet: (Instance | undefined)[] = await Promise.all([
+        const fleet: (CrashChild | undefined)[] = await Promise.all([
           start('postgres', url),
           start('postgres', url),
         ]);
@@ -148,7 +117,7 @@ describe.skipIf(onPostgres)('the job runner killed (SIGKILL) at random moments',
           const { rows } = await storage.pool.query<{ owner: string }>(
             `SELECT DISTINCT owner FROM jobs WHERE status = 'running'`,
           );
-          const victim = fleet.findIndex((instance) => rows.some((row) => row.owner === instance?.owner));
+          const victim = fleet.findIndex((instance) => rows.some((row) => row.owner === instance?.ready));
           if (victim === -1) {
             if ((await submitted.runner.depth()) === 0) break;
             continue;

@@ -1,53 +1,22 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RESOURCE_DATABASE_FILE } from '../src/storage/resource-db.js';
+import { killHard, pollUntil, startChild } from './crash-harness.js';
 
 const bin = join(import.meta.dirname, 'serve.ts');
 const KEY = 'crash-test-key-0123456789abcdefghijklmnopqrstuvw';
 const dataDir = mkdtempSync(join(tmpdir(), 'glossa-memory-crash-'));
-const children: ChildProcessWithoutNullStreams[] = [];
-afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-async function startChild(): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
-  // Node itself with tsx as a loader (not the tsx wrapper), so that SIGKILL reaches the server process.
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--conditions',
-      '@glossa/source',
-      bin,
-      '--data-dir',
-      dataDir,
-      '--port',
-      '0',
-      '--free-port',
-      '0',
-      '--log-level',
-      'silent',
-    ],
-    { env: { ...process.env, GLOSSA_API_KEY: KEY } },
-  );
-  children.push(child);
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-      const match = /paid plan at (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-      if (match) resolve(match[1]!);
-    });
-    child.on('close', () => reject(new Error(stderr)));
+/** The server's CLI in a child process; its URL (what it prints of the paid plan's key). */
+const startServerChild = () =>
+  startChild(bin, ['--data-dir', dataDir, '--port', '0', '--free-port', '0', '--log-level', 'silent'], {
+    ready: /paid plan at (http:\/\/127\.0\.0\.1:\d+)/,
+    env: { ...process.env, GLOSSA_API_KEY: KEY },
   });
-  return { child, url };
-}
 
 const call = async (url: string, path: string, init: RequestInit = {}) => {
   const response = await fetch(url + path, {
@@ -85,9 +54,9 @@ const count = (sql: string) => {
 
 describe('a server killed (SIGKILL) during a large TMX import', () => {
   it('leaves no visible half memory, and the job completes after the restart', async () => {
-    const first = await startChild();
+    const first = await startServerChild();
     const content = largeTmx();
-    const started = await call(first.url, '/v3/translation_memories/import', {
+    const started = await call(first.ready, '/v3/translation_memories/import', {
       method: 'POST',
       body: JSON.stringify({
         source_file: { file_name: 'big.tmx', content_length: Buffer.byteLength(content) },
@@ -99,33 +68,27 @@ describe('a server killed (SIGKILL) during a large TMX import', () => {
     expect(put.status).toBe(204);
 
     // Wait until segments are being written, then kill the process without warning.
-    let written = 0;
-    for (let i = 0; i < 400 && written === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      written = count('SELECT COUNT(*) AS n FROM memory_segments');
-    }
-    expect(written).toBeGreaterThan(0);
-    const exited = new Promise((resolve) => first.child.on('close', resolve));
-    first.child.kill('SIGKILL');
-    await exited;
+    await pollUntil(
+      () => count('SELECT COUNT(*) AS n FROM memory_segments'),
+      (written) => written > 0,
+      { timeoutMs: 10_000, intervalMs: 25, what: 'segments written' },
+    );
+    await killHard(first);
 
     // Killed mid-import: what was written belongs to a memory that is not ready (no read sees it).
     expect(count('SELECT COUNT(*) AS n FROM memories WHERE ready = 1')).toBe(0);
     expect(count('SELECT COUNT(*) AS n FROM memory_segments')).toBeLessThan(UNITS);
 
-    const second = await startChild();
-    expect((await call(second.url, '/v3/translation_memories')).data).toMatchObject({ total_count: 0 });
-    // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
-    let job: Record<string, any> = {};
-    for (let i = 0; i < 2400; i++) {
-      job = (await call(second.url, `/v3/translation_memories/jobs/${jobId}`)).data;
-      const status = (job.results as { status: string }[])[0]!.status;
-      if (status !== 'processing') break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const second = await startServerChild();
+    expect((await call(second.ready, '/v3/translation_memories')).data).toMatchObject({ total_count: 0 });
+    const job = await pollUntil(
+      async () => (await call(second.ready, `/v3/translation_memories/jobs/${jobId}`)).data,
+      (polled) => (polled.results as { status: string }[])[0]!.status !== 'processing',
+      { timeoutMs: 120_000, what: `job ${jobId} finished` },
+    );
     const result = (job.results as { status: string; translation_memory_id: string }[])[0]!;
     expect(result.status).toBe('completed');
-    const memory = await call(second.url, `/v3/translation_memories/${result.translation_memory_id}`);
+    const memory = await call(second.ready, `/v3/translation_memories/${result.translation_memory_id}`);
     expect(memory.data).toMatchObject({
       segment_count: UNITS,
       source_language: 'en',
