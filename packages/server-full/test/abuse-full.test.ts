@@ -10,8 +10,7 @@
  * unloaded and loaded is printed; timing is not asserted.
  * (@glossa/protocol is read from its sources: this package does not depend on it.)
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +19,17 @@ import {
   MAX_EVALUATION_SEGMENTS,
   MAX_TMX_BYTES,
 } from '../../protocol/src/index.js';
+import {
+  type AbuseServer,
+  type Answer,
+  call as callAs,
+  latencyFigures,
+  normalClient,
+  normalClientFor,
+  printable,
+  sampleRss,
+  startAbuseServer,
+} from '../../server/test/abuse-helpers.js';
 import { FULL_MEMORY_BUDGET_MB } from '../src/index.js';
 
 /**
@@ -32,89 +42,29 @@ const BUDGET_MB = FULL_MEMORY_BUDGET_MB;
 const SYNC_BODY_BYTES = 1024 * 1024;
 const here = new URL('.', import.meta.url).pathname;
 
-interface Started {
-  paid: string;
-  free: string;
-  freeKey: string;
-  paidKey: string;
-}
-
-let child: ReturnType<typeof spawn>;
-let started: Started;
-let output = '';
+let server: AbuseServer;
 let idleRssMb = 0;
 const dataDir = mkdtempSync(join(tmpdir(), 'glossa-abuse-full-'));
 
 beforeAll(async () => {
-  child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--conditions',
-      '@glossa/source',
-      join(here, 'abuse-full-server.ts'),
-      JSON.stringify({ dataDir }),
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  started = await new Promise<Started>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /ready (\{.*\})\n/.exec(output);
-      if (ready) resolve(JSON.parse(ready[1]!) as Started);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', () => reject(new Error(`the server exited before ready:\n${output}`)));
-  });
+  server = await startAbuseServer(join(here, 'abuse-full-server.ts'), { dataDir });
   // The language tools load at start; `/ready` answers 503 until they have.
   for (;;) {
-    const ready = await fetch(`${started.paid}/ready`).then((response) => response.status);
+    const ready = await fetch(`${server.started.paid}/ready`).then((response) => response.status);
     if (ready === 200) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  idleRssMb = rssMb();
+  idleRssMb = server.rssMb();
 }, 240_000);
 
 afterAll(async () => {
-  if (child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-    child.kill('SIGKILL');
-  }
+  await server.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const rssMb = () => {
-  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-};
-
-interface Answer {
-  what: string;
-  status: number;
-  retryAfter: string | null;
-  text: string;
-}
-
-async function call(what: string, base: string, key: string, path: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(base + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      authorization: `Service-Auth-Key ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return {
-    what,
-    status: response.status,
-    retryAfter: response.headers.get('retry-after'),
-    text: await response.text(),
-  };
-}
+/** A call with the free key. */
+const call = (what: string, path: string, body?: unknown) =>
+  callAs(what, server.started.free, server.started.freeKey, path, body);
 
 const WORDS =
   'the house files review open green tables paper river system window letter garden market travel evening'.split(
@@ -151,42 +101,10 @@ function largestTmx(): { content: Buffer; units: number } {
   return { content: Buffer.from(parts.join('')), units };
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
-
-/** A normal client's pace: 50 requests a second, half the server's default rate limit per key. */
-const NORMAL_INTERVAL_MS = 20;
-
-/** A normal client: short translations one after another until `until` resolves; their latencies. */
-async function normalClient(until: Promise<unknown>): Promise<{ latencies: number[]; failures: number }> {
-  let done = false;
-  void until.finally(() => {
-    done = true;
-  });
-  const latencies: number[] = [];
-  let failures = 0;
-  let n = 0;
-  while (!done) {
-    const start = performance.now();
-    const reply = await call('normal', started.paid, started.paidKey, '/v2/translate', {
-      text: [`Hello world number ${n++}.`],
-      target_lang: 'EN-XA',
-    });
-    const took = performance.now() - start;
-    latencies.push(took);
-    if (reply.status !== 200) failures++;
-    if (took < NORMAL_INTERVAL_MS)
-      await new Promise((resolve) => setTimeout(resolve, NORMAL_INTERVAL_MS - took));
-  }
-  return { latencies, failures };
-}
-
 /** Polls `path` (a job) until it is no longer running; every answer on the way is kept. */
 async function poll(what: string, path: string, running: (answer: Answer) => boolean, answers: Answer[]) {
   for (;;) {
-    const answer = await call(what, started.free, started.freeKey, path);
+    const answer = await call(what, path);
     answers.push(answer);
     if (!running(answer)) return answer;
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -195,17 +113,11 @@ async function poll(what: string, path: string, running: (answer: Answer) => boo
 
 async function importLargestTmx(answers: Answer[]): Promise<Answer> {
   const { content, units } = largestTmx();
-  const tooLarge = await call(
-    'import over the limit',
-    started.free,
-    started.freeKey,
-    '/v3/translation_memories/import',
-    {
-      source_file: { file_name: 'over.tmx', content_length: MAX_TMX_BYTES + 1 },
-    },
-  );
+  const tooLarge = await call('import over the limit', '/v3/translation_memories/import', {
+    source_file: { file_name: 'over.tmx', content_length: MAX_TMX_BYTES + 1 },
+  });
   expect(tooLarge.status, tooLarge.text).toBe(413);
-  const created = await call('import', started.free, started.freeKey, '/v3/translation_memories/import', {
+  const created = await call('import', '/v3/translation_memories/import', {
     source_file: { file_name: 'largest.tmx', content_length: content.length },
     parameters: { display_name: 'largest' },
   });
@@ -240,7 +152,7 @@ async function qualityJob(answers: Answer[]): Promise<Answer> {
     source: prose(MAX_EVALUATION_SEGMENT_LENGTH, i),
     target: prose(MAX_EVALUATION_SEGMENT_LENGTH, i + 1),
   }));
-  const submitted = await call('quality job', started.free, started.freeKey, '/v1/quality-evaluation', {
+  const submitted = await call('quality job', '/v1/quality-evaluation', {
     metadata: { source_language: 'en', target_language: 'es' },
     segments,
   });
@@ -253,7 +165,7 @@ async function qualityJob(answers: Answer[]): Promise<Answer> {
 async function qualitySync(answers: Answer[]): Promise<Answer> {
   // One segment whose source and translation (English prose) fill the body limit between them.
   const side = Math.floor((SYNC_BODY_BYTES - 200) / 2);
-  const answer = await call('quality sync', started.free, started.freeKey, '/v3/quality/evaluate', {
+  const answer = await call('quality sync', '/v3/quality/evaluate', {
     source_lang: 'en',
     target_lang: 'es',
     segments: [{ source: prose(side, 0), translation: prose(side, 1) }],
@@ -264,13 +176,11 @@ async function qualitySync(answers: Answer[]): Promise<Answer> {
 
 describe('abuse of the full server with a free key within the documented limits', () => {
   it('the largest TMX import and the longest quality segments, at once: up, under budget, answered', async () => {
-    let peak = rssMb();
-    const sampler = setInterval(() => {
-      if (child.exitCode === null) peak = Math.max(peak, rssMb());
-    }, 50);
+    const rss = sampleRss(server);
+    const { started } = server;
     try {
-      await normalClient(new Promise((resolve) => setTimeout(resolve, 1000)));
-      const unloaded = await normalClient(new Promise((resolve) => setTimeout(resolve, 3000)));
+      await normalClientFor(started, 1000);
+      const unloaded = await normalClientFor(started, 3000);
 
       const answers: Answer[] = [];
       const started_ = performance.now();
@@ -287,9 +197,10 @@ describe('abuse of the full server with a free key within the documented limits'
           .filter(([name]) => !only || only === name)
           .map(([, send]) => send(answers)),
       );
-      const [loaded, finals] = await Promise.all([normalClient(abuse), abuse]);
+      const [loaded, finals] = await Promise.all([normalClient(started, abuse), abuse]);
       const abuseSeconds = (performance.now() - started_) / 1000;
-      const after = await normalClient(new Promise((resolve) => setTimeout(resolve, 3000)));
+      const after = await normalClientFor(started, 3000);
+      const peak = rss.peak();
       const quiet = [...unloaded.latencies, ...after.latencies];
 
       const figures = {
@@ -298,18 +209,13 @@ describe('abuse of the full server with a free key within the documented limits'
         budgetMb: BUDGET_MB,
         abuseSeconds,
         finals: finals.map((answer) => `${answer.what} ${answer.status}`).join(', '),
-        unloaded: { n: quiet.length, p50: percentile(quiet, 50), p99: percentile(quiet, 99) },
-        loaded: {
-          n: loaded.latencies.length,
-          p50: percentile(loaded.latencies, 50),
-          p99: percentile(loaded.latencies, 99),
-        },
+        ...latencyFigures(quiet, loaded.latencies),
       };
       console.log(
-        `abuse-full: ${JSON.stringify(figures, (_, value) => (typeof value === 'number' ? Math.round(value * 10) / 10 : value))}; p99 ratio ${(figures.loaded.p99 / figures.unloaded.p99).toFixed(1)}`,
+        `abuse-full: ${printable(figures)}; p99 ratio ${(figures.loaded.p99 / figures.unloaded.p99).toFixed(1)}`,
       );
-      if (process.env.GLOSSA_ABUSE_TRACE) console.log(output);
-      expect(child.exitCode, output).toBeNull();
+      if (process.env.GLOSSA_ABUSE_TRACE) console.log(server.output());
+      expect(server.child.exitCode, server.output()).toBeNull();
       for (const answer of answers) {
         if (answer.status < 300) continue;
         expect([429, 503], `${answer.what}: ${answer.status} ${answer.text}`).toContain(answer.status);
@@ -320,7 +226,7 @@ describe('abuse of the full server with a free key within the documented limits'
       expect(loaded.failures + unloaded.failures + after.failures).toBe(0);
       expect(peak).toBeLessThan(BUDGET_MB);
     } finally {
-      clearInterval(sampler);
+      rss.stop();
     }
   }, 400_000);
 });

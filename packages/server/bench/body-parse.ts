@@ -15,25 +15,12 @@ import { createInterface } from 'node:readline';
 import { MAX_GLOSSARY_BYTES } from '@glossa/protocol';
 import Fastify from 'fastify';
 import { FormBody, registerBodyParsers, setThreadParseBytes, THREAD_PARSE_BYTES } from '../src/http/body.js';
+import { largestGlossary } from '../test/abuse-helpers.js';
 
 const rounds = Number(process.env.ROUNDS ?? 6);
 
-function largestGlossaryBody(seed: number): string {
-  const lines: string[] = [];
-  let bytes = 0;
-  for (let i = 0; ; i++) {
-    const line = `${i % 4 === 0 ? `term${seed}x${i.toString(36)} word${i}` : `term${seed}x${i.toString(36)}`}\tobjetivo ${i} ${'largo '.repeat(6)}`;
-    if (bytes + line.length + 1 > MAX_GLOSSARY_BYTES - 1024) break;
-    lines.push(line);
-    bytes += line.length + 1;
-  }
-  return JSON.stringify({
-    name: `g${seed}`,
-    source_lang: 'en',
-    target_lang: 'es',
-    entries: lines.join('\n'),
-  });
-}
+const largestGlossaryBody = (seed: number) =>
+  JSON.stringify({ name: `g${seed}`, source_lang: 'en', target_lang: 'es', entries: largestGlossary(seed) });
 
 /** A 10 MiB translate-shaped form body: `text` repeated, with `+` for spaces and percent-escaped UTF-8. */
 function largestFormBody(seed: number): string {

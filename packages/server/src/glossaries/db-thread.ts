@@ -137,7 +137,12 @@ function threadFor(file: string, maxBytes: number): Thread {
   const running = threads.get(file);
   if (running) return running;
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { driver, file, maxBytes } });
+  // A small heap: the thread holds at most a dictionary's text, its merge and SQLite's page cache.
+  const worker = new Worker(THREAD_SOURCE, {
+    eval: true,
+    workerData: { driver, file, maxBytes },
+    resourceLimits: { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 8 },
+  });
   dbThreadStats.starts++;
   worker.unref();
   const thread: Thread = { worker, pending: new Map() };
