@@ -220,3 +220,23 @@ describe('sentences without a term are translated exactly as without the glossar
     expect(await translate({ ...body, glossary_id })).toEqual(plain);
   }, 120_000);
 });
+
+describe('markup through a pivot with a glossary (issue 33, item 5)', () => {
+  it('en→fr through es, tag_handling=html: the <span> stays on its two words through both legs', async () => {
+    const body = {
+      text: [
+        'The file could not be <span>uploaded to</span> the server.',
+        'My <span>younger brother</span> lives in a big house.',
+      ],
+      source_lang: 'EN',
+      target_lang: 'FR',
+      tag_handling: 'html',
+    };
+    const glossary_id = await glossaryFor('en', 'fr', 'house\tmaison');
+    const glossed = await translate({ ...body, glossary_id });
+    expect(glossed[0]).toBe('La lime ne pourrait pas être <span>chargée au</span> serveur.');
+    expect(glossed[1]).toMatch(/^Mes vies de <span>frère plus<\/span> jeunes .*maison/);
+    // The same codes as the path without a glossary.
+    expect(glossed[0]).toBe((await translate(body))[0]);
+  });
+});

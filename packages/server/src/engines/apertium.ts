@@ -173,8 +173,10 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
     let outputs: Awaited<ReturnType<typeof rewriteTerms>>['outputs'] | undefined;
     for (const [leg, mode] of route.modes.entries()) {
       const split = await splitOf(mode);
+      // A pivot's later leg: codes travel on per-word tags, so they stay on their words (`tagWords`).
+      const tagged = leg > 0 && stream.includes('[[') ? tagWords(stripMarks(stream)) : undefined;
       let analysed = await helper(`${mode.name}:analyse`, split.analyse).translate(
-        leg === 0 ? stream : stripMarks(stream),
+        leg === 0 ? stream : (tagged?.stream ?? stripMarks(stream)),
         input.signal,
       );
       // The half pipeline answers with the segment's closing newline, which the next write adds again.
@@ -194,6 +196,7 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
         if (final) outputs = rewritten.outputs;
       }
       stream = await helper(`${mode.name}:transfer`, split.transfer).translate(analysed, input.signal);
+      if (tagged) stream = untagWords(stream, tagged.entries);
     }
     return decodeSegment(stream, segment, outputs, input.terms?.marked === true);
   };
