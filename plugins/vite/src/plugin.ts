@@ -15,7 +15,7 @@ import {
   isComponentFile,
   type KeyedUnit,
   localizeModule,
-  prepareComponent,
+  prepareModule,
   scriptOptionsOf,
 } from './components/extract.js';
 import {
@@ -146,8 +146,8 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
         if (id.includes('?') || !isComponentFile(id)) return null;
         const file = fileOf(id);
         // Every build compiles the prepared module (the English one too), so locale chunks differ in text only.
-        const code = await prepareComponent(file, original, scriptOptions);
-        const prepared = code === original ? null : { code, map: null };
+        const prepared = await prepareModule(id, file, original, scriptOptions);
+        const code = prepared?.code ?? original;
         if (source) {
           if (!unitCache && glossa.cache.store === 'file') {
             unitCache = createUnitCache(glossa.cache.path, scriptOptions);

@@ -6,6 +6,7 @@ import {
   type KeyedUnit,
   localizeModule,
   prepareComponent,
+  prepareModule,
   scriptOptionsOf,
 } from '../src/components/extract.js';
 import { ComponentSyntaxError } from '../src/components/script.js';
@@ -425,6 +426,64 @@ export function App({ favorited, error }: { favorited: boolean; error?: string }
     );
     const plain = '<p>{a ? b : c} items</p>';
     expect(await prepareComponent('src/Plain.svelte', plain, options)).toBe(plain);
+  });
+
+  it('the prepared module has a source map: the first branch maps to where its text was', async () => {
+    /** The original line and column (0-based) of a generated line and column, from the map's VLQ mappings. */
+    const original = (mappings: string, line: number, column: number) => {
+      const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+      const state = [0, 0, 0, 0];
+      let found: [number, number] | undefined;
+      for (const [l, text] of mappings.split(';').entries()) {
+        state[0] = 0;
+        for (const segment of text.split(',').filter(Boolean)) {
+          const values: number[] = [];
+          let value = 0;
+          let shift = 0;
+          for (const ch of segment) {
+            const digit = B64.indexOf(ch);
+            value += (digit & 31) << shift;
+            if (digit & 32) shift += 5;
+            else {
+              values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+              value = 0;
+              shift = 0;
+            }
+          }
+          for (const [i, v] of values.entries()) state[i]! += v;
+          if (l === line && state[0]! <= column) found = [state[2]!, state[3]!];
+        }
+      }
+      return found;
+    };
+    const where = (code: string, text: string) => {
+      const at = code.indexOf(text);
+      const before = code.slice(0, at).split('\n');
+      return [before.length - 1, before.at(-1)!.length] as const;
+    };
+    const cases = [
+      [
+        'src/Fav.vue',
+        `<template>\n  <p>\n    <button><i></i> {{ fav ? 'Unfavorite' : 'Favorite' }} Article</button>\n  </p>\n</template>\n`,
+      ],
+      [
+        'src/Fav.tsx',
+        `export const B = ({ fav }: { fav: boolean }) => (\n  <p>\n    <button><i /> {fav ? 'Unfavorite' : 'Favorite'} Article</button>\n  </p>\n);\n`,
+      ],
+      ['src/Fav.svelte', `<p>\n  <button><i></i> {fav ? 'Unfavorite' : 'Favorite'} Article</button>\n</p>\n`],
+    ] as const;
+    for (const [file, code] of cases) {
+      const prepared = await prepareModule(`/app/${file}`, file, code, options);
+      expect(prepared?.code).toBe(await prepareComponent(file, code, options));
+      expect(prepared?.map.sources).toEqual([`/app/${file}`]);
+      const [line, column] = where(prepared!.code, ' Article');
+      expect(original(prepared!.map.mappings, line, column)).toEqual(where(code, ' Article'));
+      const [iLine, iColumn] = where(prepared!.code, '<i');
+      expect(original(prepared!.map.mappings, iLine, iColumn)).toEqual(where(code, '<i'));
+    }
+    expect(
+      await prepareModule('/app/src/Plain.tsx', 'src/Plain.tsx', 'const a = <p>Hi</p>;', options),
+    ).toBeNull();
   });
 
   it('Svelte: props by convention and strings of ternaries in text', async () => {

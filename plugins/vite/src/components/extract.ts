@@ -4,10 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 import { verifyCodes } from '@glossa/core';
+import MagicString, { type SourceMap } from 'magic-string';
 import { DEFAULT_ATTRIBUTES, DEFAULT_INLINE, nameMatcher } from './markup.js';
 import { extractScript, loadParser, type ScriptOptions, splitJsxConditionals } from './script.js';
 import { extractSvelte, extractVue, splitSvelteConditionals, splitVueConditionals } from './sfc.js';
-import { applyEdits, positionOf, type Unit, writeTarget } from './units.js';
+import { applyEdits, type Edit, positionOf, type Unit, writeTarget } from './units.js';
 
 export interface ComponentOptions {
   /**
@@ -55,12 +56,37 @@ export function isComponentFile(path: string): boolean {
  * branch (`splitVueConditionals`, `splitJsxConditionals`, `splitSvelteConditionals`); other modules as they are.
  */
 export async function prepareComponent(file: string, code: string, options: ScriptOptions): Promise<string> {
+  const edits = await prepareEdits(file, code, options);
+  return edits.length > 0 ? applyEdits(code, edits) : code;
+}
+
+/** The edits `prepareComponent` makes (none for most modules), for a source map of the prepared module. */
+export async function prepareEdits(file: string, code: string, options: ScriptOptions): Promise<Edit[]> {
   if (file.endsWith('.vue')) return splitVueConditionals(code, options.inline);
   if (file.endsWith('.svelte')) return splitSvelteConditionals(code, options.inline);
   const jsx = /\.(jsx|tsx)$/.exec(file)?.[1] as 'jsx' | 'tsx' | undefined;
-  if (!jsx) return code;
+  if (!jsx) return [];
   await loadParser();
   return splitJsxConditionals(code, jsx, options.inline);
+}
+
+/**
+ * The prepared module and its source map (`magic-string`: the text before and after each ternary and the
+ * first branch map to where they were; the second branch to the end of the content), or null when the
+ * module is as it was.
+ */
+export async function prepareModule(
+  id: string,
+  file: string,
+  code: string,
+  options: ScriptOptions,
+): Promise<{ code: string; map: SourceMap } | null> {
+  const edits = await prepareEdits(file, code, options);
+  if (edits.length === 0) return null;
+  const s = new MagicString(code);
+  for (const e of edits) if (e.end > e.start) s.overwrite(e.start, e.end, e.text);
+  for (const e of edits) if (e.end === e.start) s.appendLeft(e.start, e.text);
+  return { code: s.toString(), map: s.generateMap({ source: id, includeContent: true, hires: 'boundary' }) };
 }
 
 /** The units of a module; `file` is its path relative to the root (`/`-separated), the key prefix. */

@@ -6,7 +6,7 @@
  */
 import type { parseSync as ParseSync } from 'vite';
 import { extractMarkup, type MarkupAttribute, type MarkupNode, type MarkupOptions } from './markup.js';
-import { applyEdits, decodeEntities, type Piece, type Unit, unitOfPieces, unitOfText } from './units.js';
+import { decodeEntities, type Edit, type Piece, type Unit, unitOfPieces, unitOfText } from './units.js';
 
 export interface ScriptOptions extends MarkupOptions {
   /** The tag of translated template literals. */
@@ -309,14 +309,14 @@ export function stringConditional(
  * is translated as a sentence with the rest of it (as `splitVueConditionals` does for Vue). Done where
  * the content is text, expressions and inline elements, with one `{test ? 'string' : 'string'}` beside
  * some text, and no line break right beside it (JSX drops such whitespace, text does not). The same
- * markup renders; the module is returned unchanged when there is nothing to rewrite.
+ * markup renders. Returns the edits (none when there is nothing to rewrite).
  */
-export function splitJsxConditionals(code: string, lang: 'jsx' | 'tsx', inline: ReadonlySet<string>): string {
-  if (!code.includes('?')) return code;
+export function splitJsxConditionals(code: string, lang: 'jsx' | 'tsx', inline: ReadonlySet<string>): Edit[] {
+  const edits: Edit[] = [];
+  if (!code.includes('?')) return edits;
   if (!parseSync) throw new Error('glossaVite: loadParser() was not awaited');
   const result = parseSync(`module.${lang}`, code, { lang, sourceType: 'module' });
-  if (result.errors.length > 0) return code;
-  const edits: { start: number; end: number; text: string }[] = [];
+  if (result.errors.length > 0) return edits;
   const nameOf = (n: Node) => code.slice(n.openingElement.name.start, n.openingElement.name.end);
   const phrasing = (n: Node): boolean =>
     n.type === 'JSXText' ||
@@ -346,16 +346,20 @@ export function splitJsxConditionals(code: string, lang: 'jsx' | 'tsx', inline: 
     const values = [stringRange(e.consequent).value, stringRange(e.alternate).value];
     if (/[\r\n][ \t]*$/.test(before) || /^[ \t]*[\r\n]/.test(after) || values.some((v) => /[\r\n]/.test(v)))
       return false;
-    const branch = (value: string) => `<>${before}${escapeJsxText(value)}${after}</>`;
+    // The first branch stays where the content was (its source map too); the second follows it.
     const test = code.slice(e.test.start, e.test.end);
-    edits.push({ start, end, text: `{${test} ? ${branch(values[0]!)} : ${branch(values[1]!)}}` });
+    edits.push(
+      { start, end: start, text: `{${test} ? <>` },
+      { start: at.start, end: at.end, text: escapeJsxText(values[0]!) },
+      { start: end, end, text: `</> : <>${before}${escapeJsxText(values[1]!)}${after}</>}` },
+    );
     return true;
   };
   visit(result.program, (n) => {
     if (n.type === 'JSXElement' || n.type === 'JSXFragment') return !split(n.children as Node[]);
     return true;
   });
-  return edits.length > 0 ? applyEdits(code, edits) : code;
+  return edits;
 }
 
 /** A string's value as JSX text. */

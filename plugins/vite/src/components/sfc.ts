@@ -14,7 +14,7 @@ import {
   textLeafUnits,
   textLeaves,
 } from './script.js';
-import { decodeEntities, type Unit } from './units.js';
+import { decodeEntities, type Edit, type Unit } from './units.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the compilers' ASTs, walked generically
 type Node = any;
@@ -96,18 +96,18 @@ export async function extractVue(file: string, code: string, options: ScriptOpti
  * once per branch, `<template v-if="favorited"><i/> Unfavorite Article</template><template v-else>…`,
  * so that each branch is translated as a sentence with the rest of it. Done where the content is text,
  * interpolations and inline elements, with one `{{ test ? 'string' : 'string' }}` beside some text.
- * The same markup renders; the module is returned unchanged when there is nothing to rewrite.
+ * The same markup renders. Returns the edits (none when there is nothing to rewrite).
  */
-export async function splitVueConditionals(code: string, inline: ReadonlySet<string>): Promise<string> {
-  if (!/\?/.test(code) || !code.includes('{{')) return code;
+export async function splitVueConditionals(code: string, inline: ReadonlySet<string>): Promise<Edit[]> {
+  if (!/\?/.test(code) || !code.includes('{{')) return [];
   vue ??= load('vue/compiler-sfc', 'Vue', () => import('vue/compiler-sfc'));
   const [{ parse }] = await Promise.all([vue, loadParser()]);
   const { descriptor, errors } = parse(code, { sourceMap: false });
   const ast = descriptor.template?.ast;
   if (errors.length > 0 || !ast || (descriptor.template?.lang && descriptor.template.lang !== 'html')) {
-    return code;
+    return [];
   }
-  const edits: { start: number; end: number; text: string }[] = [];
+  const edits: Edit[] = [];
   const phrasing = (n: Node): boolean =>
     n.type === TEXT ||
     n.type === INTERPOLATION ||
@@ -130,21 +130,19 @@ export async function splitVueConditionals(code: string, inline: ReadonlySet<str
         const branch = (value: string) =>
           code.slice(start, at.loc.start.offset) + escapeText(value) + code.slice(at.loc.end.offset, end);
         const [yes, no] = split!.branches;
-        edits.push({
-          start,
-          end,
-          text: `<template v-if=${quote}${test}${quote}>${branch(yes)}</template><template v-else>${branch(no)}</template>`,
-        });
+        // The first branch stays where the content was (its source map too); the second follows it.
+        edits.push(
+          { start, end: start, text: `<template v-if=${quote}${test}${quote}>` },
+          { start: at.loc.start.offset, end: at.loc.end.offset, text: escapeText(yes) },
+          { start: end, end, text: `</template><template v-else>${branch(no)}</template>` },
+        );
         return;
       }
     }
     for (const c of children) walk(c);
   };
   walk(ast);
-  let out = code;
-  for (const e of edits.sort((a, b) => b.start - a.start))
-    out = out.slice(0, e.start) + e.text + out.slice(e.end);
-  return out;
+  return edits;
 }
 
 /** A string's value as Vue template text. */
@@ -155,17 +153,17 @@ const escapeText = (value: string) =>
  * Svelte's form of `splitVueConditionals`: `<button><i></i> {fav ? 'Unfavorite' : 'Favorite'} Article</button>`
  * → `<button>{#if fav}<i></i> Unfavorite Article{:else}<i></i> Favorite Article{/if}</button>`.
  */
-export async function splitSvelteConditionals(code: string, inline: ReadonlySet<string>): Promise<string> {
-  if (!/\?/.test(code)) return code;
+export async function splitSvelteConditionals(code: string, inline: ReadonlySet<string>): Promise<Edit[]> {
+  if (!/\?/.test(code)) return [];
   svelte ??= load('svelte/compiler', 'Svelte', () => import('svelte/compiler'));
   const [{ parse }] = await Promise.all([svelte, loadParser()]);
   let root: Node;
   try {
     root = parse(code, { modern: true });
   } catch {
-    return code;
+    return [];
   }
-  const edits: { start: number; end: number; text: string }[] = [];
+  const edits: Edit[] = [];
   const phrasing = (n: Node): boolean =>
     n.type === 'Text' ||
     n.type === 'ExpressionTag' ||
@@ -186,7 +184,11 @@ export async function splitSvelteConditionals(code: string, inline: ReadonlySet<
     const branch = (value: string) =>
       code.slice(start, at.start) + escapeSvelteText(value) + code.slice(at.end, end);
     const [yes, no] = split!.branches;
-    edits.push({ start, end, text: `{#if ${split!.test}}${branch(yes)}{:else}${branch(no)}{/if}` });
+    edits.push(
+      { start, end: start, text: `{#if ${split!.test}}` },
+      { start: at.start, end: at.end, text: escapeSvelteText(yes) },
+      { start: end, end, text: `{:else}${branch(no)}{/if}` },
+    );
     return true;
   };
   const walk = (node: Node) => {
@@ -203,10 +205,7 @@ export async function splitSvelteConditionals(code: string, inline: ReadonlySet<
     }
   };
   walk(root.fragment);
-  let out = code;
-  for (const e of edits.sort((a, b) => b.start - a.start))
-    out = out.slice(0, e.start) + e.text + out.slice(e.end);
-  return out;
+  return edits;
 }
 
 /** A string's value as Svelte template text. */

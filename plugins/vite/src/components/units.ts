@@ -249,8 +249,15 @@ export function decodeEntities(raw: string): string {
   });
 }
 
-/** Replaces each unit's range (ranges never overlap) with its text. */
-export function applyEdits(code: string, edits: readonly { start: number; end: number; text: string }[]) {
+/** A replacement of `code.slice(start, end)` (empty for an insertion) with `text`. */
+export interface Edit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** Replaces each edit's range (ranges never overlap; insertions at one place keep their order) with its text. */
+export function applyEdits(code: string, edits: readonly Edit[]) {
   const sorted = [...edits].sort((a, b) => a.start - b.start);
   let out = '';
   let at = 0;
