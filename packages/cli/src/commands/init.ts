@@ -26,6 +26,8 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
   const site = flags.files === undefined ? await findVitePress(ctx.cwd) : undefined;
   // A Docusaurus site (its package and `docusaurus.config.*`): pages go where Docusaurus's i18n reads them.
   const docusaurus = !site && flags.files === undefined ? await findDocusaurus(ctx.cwd) : undefined;
+  // A Starlight site (`@astrojs/starlight` and `astro.config.*`): pages to `src/content/docs/<locale>/…`.
+  const starlight = !site && !docusaurus && flags.files === undefined ? await findStarlight(ctx.cwd) : false;
   const config: Record<string, unknown> = site
     ? {
         sourceLang,
@@ -34,7 +36,9 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
       }
     : docusaurus
       ? { sourceLang, targetLocales, ...docusaurusLayout(docusaurus, sourceLang) }
-      : { sourceLang, targetLocales, files: [flags.files ?? 'docs/**/*.md'], out: flags.out ?? 'i18n' };
+      : starlight
+        ? { sourceLang, targetLocales, ...starlightLayout(targetLocales) }
+        : { sourceLang, targetLocales, files: [flags.files ?? 'docs/**/*.md'], out: flags.out ?? 'i18n' };
   const engines = enginesSection(targetLocales, ctx.env);
   const name = flags.json ? 'glossa.config.json' : 'glossa.config.ts';
   if (!flags.force) {
@@ -81,6 +85,10 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
   } else if (docusaurus) {
     ctx.io.out(
       `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, Docusaurus site: ${docusaurus.join(', ')} → i18n/<locale>/docusaurus-plugin-content-*/; run \`docusaurus write-translations --locale ${sourceLang}\` before each translate to refresh i18n/${sourceLang}/**/*.json (navbar, footer, sidebar, theme texts), and add the locales to the config's \`i18n.locales\``,
+    );
+  } else if (starlight) {
+    ctx.io.out(
+      `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, Starlight site: src/content/docs/**/*.{md,mdx} → src/content/docs/<locale>/; add the locales to Starlight's \`locales\` (its \`defaultLocale: 'root'\` for the source)`,
     );
   } else {
     ctx.io.out(
@@ -215,6 +223,42 @@ function docusaurusLayout(dirs: readonly string[], sourceLang: string) {
       { include: `i18n/${sourceLang}/**/*.json`, output: 'i18n/{locale}/{path}', syntax: 'docusaurus' },
     ],
     markdown: { dialect: 'docusaurus', frontmatter: ['title', 'description', 'sidebar_label'] },
+  };
+}
+
+/** The Starlight site at `cwd`: `@astrojs/starlight` among its package.json dependencies and an `astro.config.*`. */
+async function findStarlight(cwd: string): Promise<boolean> {
+  const manifest = await readFile(join(cwd, 'package.json'), 'utf8').then(
+    (text) => JSON.parse(text) as Record<string, Record<string, string> | undefined>,
+    () => undefined,
+  );
+  const deps = { ...manifest?.dependencies, ...manifest?.devDependencies };
+  if (!manifest || deps['@astrojs/starlight'] === undefined) return false;
+  return CONFIG_EXTENSIONS.some((ext) => existsSync(join(cwd, `astro.config.${ext}`)));
+}
+
+/** Front-matter fields Starlight shows: each page's title and description, the splash page's hero. */
+export const STARLIGHT_FRONTMATTER = [
+  'title',
+  'description',
+  'sidebar.label',
+  'hero.title',
+  'hero.tagline',
+  'hero.image.alt',
+  'hero.actions.*.text',
+];
+
+/** Files and Markdown options of a Starlight site: each page to `src/content/docs/<locale>/<path>`. */
+function starlightLayout(locales: readonly string[]) {
+  return {
+    files: [
+      {
+        include: 'src/content/docs/**/*.{md,mdx}',
+        exclude: locales.map((locale) => `src/content/docs/${locale}/**`),
+        output: 'src/content/docs/{locale}/{path}',
+      },
+    ],
+    markdown: { dialect: 'starlight', frontmatter: STARLIGHT_FRONTMATTER },
   };
 }
 
