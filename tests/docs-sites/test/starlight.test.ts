@@ -1,0 +1,158 @@
+/**
+ * Starlight's starter site (create-astro's `starlight` template at @astrojs/starlight 0.37.7, plus two pages of
+ * Starlight's own docs; `test/fixtures/starlight`) as a user localizes it: the real `glossa` CLI (child process,
+ * embedded server: Apertium for es) runs `init --to es` (it finds the Starlight site) and `translate`; the real
+ * `astro build` (astro 5, Starlight 0.37.7, the site's own i18n config) builds English and es; every internal
+ * link and `#anchor` of the built HTML is resolved again by `links.ts` (the table of contents' heading
+ * anchors included); Starlight's asides, MDX components and front matter survive in es. en-XA is not built
+ * here (the pseudo locale is built in `vitepress.test.ts`).
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLinks } from './links.js';
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const tsx = require.resolve('tsx/cli');
+const bin = resolve(packageDir, '../../packages/cli/src/bin.ts');
+const astroBin = join(dirname(require.resolve('astro/package.json')), 'astro.js');
+
+/** Words Apertium's en→es dictionary lacks (sent back unchanged: a failure), and names kept as they are. */
+const GLOSSARY_ES = [
+  ['Caching', 'Almacenamiento en caché'],
+  ['Hosting', 'Alojamiento'],
+  ['Troubleshooting', 'Solución de problemas'],
+];
+const KEEP = ['Starlight', 'Yarn'];
+
+let site: string;
+let env: NodeJS.ProcessEnv;
+
+function run(command: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, command, { cwd, env, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
+      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+const glossa = (...args: string[]) => run([tsx, '--conditions', '@glossa/source', bin, ...args], site);
+const page = (path: string) => readFile(join(site, path), 'utf8');
+
+beforeAll(async () => {
+  // Inside this package, so that the site resolves `astro` and `@astrojs/starlight` from its node_modules.
+  site = await mkdtemp(join(packageDir, '.tmp-starlight-'));
+  await cp(join(packageDir, 'test/fixtures/starlight'), site, { recursive: true });
+  const { GLOSSA_SERVER_URL: _url, GLOSSA_API_KEY: _key, ...rest } = process.env;
+  env = {
+    ...rest,
+    GLOSSA_DATA_DIR: join(site, '.server-data'),
+    NO_COLOR: '1',
+    ASTRO_TELEMETRY_DISABLED: '1',
+  };
+});
+afterAll(() => rm(site, { recursive: true, force: true }));
+
+describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es', () => {
+  it('glossa init finds the Starlight site; translate writes every page to src/content/docs/es/ with no failure', async () => {
+    const init = await glossa('init', '--to', 'es');
+    expect(init.code, init.stderr + init.stdout).toBe(0);
+    expect(init.stdout).toContain(
+      'Starlight site: src/content/docs/**/*.{md,mdx} → src/content/docs/<locale>/',
+    );
+    const configPath = join(site, 'glossa.config.ts');
+    const config = await page('glossa.config.ts');
+    expect(config).toContain('"dialect": "starlight"');
+    await writeFile(join(site, 'glossary-es.tsv'), GLOSSARY_ES.map((row) => `${row.join('\t')}\n`).join(''));
+    await writeFile(
+      configPath,
+      config.replace(
+        "targetLocales: ['es'],\n",
+        `targetLocales: ['es'],\n  glossaries: [{ file: 'glossary-es.tsv' }],\n  doNotTranslate: ${JSON.stringify(KEEP)},\n`,
+      ),
+    );
+    const translate = await glossa('translate', '--json');
+    const report = JSON.parse(translate.stdout);
+    expect(report.failures).toEqual([]);
+    expect(report.qa).toEqual([]);
+    expect(translate.code, translate.stderr).toBe(0);
+    for (const path of [
+      'index.mdx',
+      'getting-started.mdx',
+      'environmental-impact.md',
+      'guides/example.md',
+      'reference/example.md',
+    ])
+      expect(report.written).toContain(`src/content/docs/es/${path}`);
+    // The splash page's hero image, referred to by a relative path from the front matter, is found from es/.
+    expect(report.written).toContain('src/content/assets/houston.webp');
+    // Front matter: title, description, hero tagline and action texts translated; the rest as it was.
+    const home = await page('src/content/docs/es/index.mdx');
+    expect(home).not.toContain('title: Welcome to Starlight');
+    expect(home).not.toContain('tagline: Congrats on setting up a new Starlight project!');
+    expect(home).not.toContain('- text: Example Guide');
+    expect(home).toContain('template: splash');
+    expect(home).toContain('link: /guides/example/');
+    // MDX: the import and the components stay, their text is translated.
+    expect(home).toContain("import { Card, CardGrid } from '@astrojs/starlight/components';");
+    expect(home).toContain('<Card title=');
+    expect(home).not.toContain('title="Update content"');
+    const started = await page('src/content/docs/es/getting-started.mdx');
+    expect(started).toContain("import { Tabs, TabItem } from '@astrojs/starlight/components';");
+    expect(started).toContain('<Tabs syncKey="pkg">');
+    expect(started).toContain('<TabItem label="Yarn">');
+    // Asides: `:::tip[label]` and `:::tip` keep their marker; the label is translated.
+    expect(started.match(/^:::tip/gm)).toHaveLength(2);
+    expect(started).not.toContain(':::tip[See it in action]');
+    expect((await page('src/content/docs/es/environmental-impact.md')).match(/^:::tip\[/gm)).toHaveLength(1);
+    // A warm rerun sends nothing and rewrites nothing.
+    const again = await glossa('translate', '--json');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ requests: 0, translated: 0, written: [], failures: [] });
+  }, 240_000);
+
+  it('astro build builds English and es; no link or anchor is broken in es that is not broken in English', async () => {
+    const build = await run([astroBin, 'build'], site);
+    expect(build.code, build.stderr + build.stdout).toBe(0);
+    expect(build.stdout + build.stderr).not.toMatch(/\[ERROR\]/);
+    const links = await checkLinks(join(site, 'dist'));
+    // The two pages of Starlight's docs link to others of its pages, not in the fixture: broken in English too.
+    const english = new Set(
+      links.broken
+        .filter((link) => !link.page.startsWith('/es/'))
+        .map((link) => `${link.page} ${link.target}`),
+    );
+    expect(english.size).toBeGreaterThan(0);
+    const es = links.broken.filter(
+      (link) => link.page.startsWith('/es/') && !english.has(`${link.page.slice(3)} ${link.target}`),
+    );
+    expect(es).toEqual([]);
+    expect(links.pages).toBeGreaterThanOrEqual(10);
+    expect(links.fragments).toBeGreaterThan(50);
+  }, 300_000);
+
+  it('the es pages: lang, translated titles in the sidebar and table of contents, asides and tabs rendered', async () => {
+    const html = await page('dist/es/getting-started/index.html');
+    expect(html).toContain('<html lang="es"');
+    const h1 = html.match(/<h1 id="_top"[^>]*>([^<]*)</)?.[1];
+    expect(h1).toBeDefined();
+    expect(h1).not.toBe('Getting Started');
+    // The sidebar lists the es pages under /es/, by their translated titles (no English title anywhere).
+    expect(html).toContain('href="/es/getting-started/"');
+    expect(html).toContain('href="/es/environmental-impact/"');
+    expect(html).not.toMatch(/>\s*Getting Started\s*</);
+    expect(html).not.toMatch(/>\s*Eco-friendly docs\s*</);
+    // Starlight's own UI strings in es (its built-in translations): "On this page".
+    expect(html).toContain('En esta página');
+    // Starlight's asides and tabs, rendered from the translated MDX.
+    expect(html.match(/starlight-aside--tip/g)?.length).toBe(2);
+    expect(html).toContain('<starlight-tabs');
+    // Each table-of-contents link has its heading on the page (the translated heading's own slug).
+    const toc = [...html.matchAll(/<a href="#([^"]+)"/g)].map((m) => m[1]!).filter((id) => id !== '_top');
+    expect(toc.length).toBeGreaterThan(3);
+    for (const id of toc) expect(html).toContain(`id="${id}"`);
+  });
+});
