@@ -110,3 +110,41 @@ it("translates write-translations' JSON in Docusaurus's syntax: '{label}' stays 
   expect(sent).toEqual([]);
   expect(again.result).toMatchObject({ written: [], unchangedFiles: 2 });
 });
+
+it('reports a {word} placeholder that a translation adds to a Docusaurus message (Docusaurus would show it as written) (in-process translator instead of a server)', async () => {
+  const dir = await site({
+    'package.json': JSON.stringify({ dependencies: { '@docusaurus/core': '3.10.2' } }),
+    'docusaurus.config.js': 'export default {}\n',
+    'i18n/en/code.json': JSON.stringify({
+      'theme.blog.post.readingTime': { message: '{readingTime} min read' },
+      'theme.common.skipToMainContent': { message: 'Skip to main content' },
+    }),
+  });
+  expect(await initCommand({ io: io([]), cwd: dir, env: {} }, { json: true, to: 'es' })).toBe(0);
+  // The engine keeps the code and adds a `{minutes}` of its own to the first message only.
+  const translator: Translator = {
+    translateText: async (texts) =>
+      texts.map((text) => ({
+        text: text.includes('min read') ? text.replace('min read', '{minutes} min de lectura') : `ES ${text}`,
+      })),
+  };
+  const out: string[] = [];
+  const err: string[] = [];
+  const runIo = { out: (t: string) => out.push(t), err: (t: string) => err.push(t), isTTY: false };
+  const code = await translateCommand({ io: runIo, cwd: dir, env: {}, translator }, [], { json: true });
+  const result = JSON.parse(out.join('\n'));
+  expect(code, err.join('\n')).toBe(1);
+  // Already caught by QA's extra_placeholder check (critical, so a failure): this test keeps it so.
+  expect(result.failures).toEqual([
+    {
+      locale: 'es',
+      key: 'i18n/en/code.json#theme.blog.post.readingTime.message',
+      file: 'i18n/en/code.json',
+      reason: 'QA critical: extra_placeholder: The placeholder {minutes} is not in the source.',
+    },
+  ]);
+  const es = JSON.parse(await readFile(join(dir, 'i18n/es/code.json'), 'utf8'));
+  expect(es['theme.common.skipToMainContent'].message).toBe('ES Skip to main content');
+  // The failed message is not written with the added placeholder.
+  expect(es['theme.blog.post.readingTime'].message).not.toContain('{minutes}');
+});
