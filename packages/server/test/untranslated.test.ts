@@ -48,6 +48,28 @@ describe('untranslated words', () => {
     ]);
   });
 
+  it('Spanish and French sources are judged with their own dictionaries (dictionary-es, dictionary-fr)', async () => {
+    kept.length = 0;
+    const es = await server.translate({
+      text: ['Categorizar', 'GitHub'],
+      source_lang: 'ES',
+      target_lang: 'PT',
+    });
+    expect(es.status).toBe(200);
+    expect(es.data.translations.map((t: { text: string }) => t.text)).toEqual(['Categorizar', 'GitHub']);
+    expect(parseKeptSource(es.headers.get(KEPT_SOURCE_HEADER))).toEqual([0]);
+    const fr = await server.translate({
+      text: ['Excalidraw', 'Réessayer'],
+      source_lang: 'FR',
+      target_lang: 'ES',
+    });
+    expect(parseKeptSource(fr.headers.get(KEPT_SOURCE_HEADER))).toEqual([1]);
+    expect(kept.map((event) => event.attempts[0]!.problems[0])).toEqual([
+      `came back unchanged: "Categorizar" is not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
+      `came back unchanged: "Réessayer" is not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
+    ]);
+  });
+
   it('a pseudo-locale is never judged', async () => {
     kept.length = 0;
     const reply = await server.translate({ text: ['Budgeted'], source_lang: 'EN', target_lang: 'EN-XA' });
