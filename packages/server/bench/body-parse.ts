@@ -11,10 +11,16 @@
  */
 
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { MAX_GLOSSARY_BYTES } from '@glossa/protocol';
 import Fastify from 'fastify';
+import { DB_THREAD_CHARS, DB_THREAD_ENTRIES, setDbThreadThresholds } from '../src/glossaries/db-thread.js';
+import { createGlossaryStore } from '../src/glossaries/store.js';
 import { FormBody, registerBodyParsers, setThreadParseBytes, THREAD_PARSE_BYTES } from '../src/http/body.js';
+import { openResourceDatabase } from '../src/storage/resource-db.js';
 import { largestGlossary } from '../test/abuse-helpers.js';
 
 const rounds = Number(process.env.ROUNDS ?? 6);
@@ -134,6 +140,62 @@ async function measure(kind: string, first: number, count: number): Promise<void
 
 await measure('JSON', 0, bodies.length);
 await measure('form', bodies.length, forms.length);
+
+/**
+ * The glossary store (resource SQLite database) writing and reading one 10 MiB dictionary: on the event loop
+ * (the baseline, better-sqlite3 is synchronous) and on the database thread. The longest gap of a 1 ms timer.
+ */
+async function measureStore(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'glossa-bench-store-'));
+  const store = createGlossaryStore(openResourceDatabase(dir));
+  const tsv = largestGlossary(9);
+  const dictionary = { source: 'en', target: 'es', tsv, entryCount: tsv.split('\n').length };
+  const results = { inline: [] as number[][], thread: [] as number[][] };
+  const longestGap = async (work: () => Promise<unknown>) => {
+    let last = performance.now();
+    let gap = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      gap = Math.max(gap, now - last);
+      last = now;
+    }, 1);
+    await work();
+    clearInterval(timer);
+    return Math.max(gap, performance.now() - last);
+  };
+  for (let round = 0; round <= rounds; round++) {
+    for (const mode of round % 2 === 0 ? (['inline', 'thread'] as const) : (['thread', 'inline'] as const)) {
+      if (mode === 'inline') setDbThreadThresholds(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+      let id = '';
+      const write = await longestGap(async () => {
+        id = (await store.create(`account${round}`, 'g', [dictionary])).id;
+      });
+      let count = 0;
+      const read = await longestGap(async () => {
+        count = (await store.entries(`account${round}`, id, 'en', 'es'))!.length;
+      });
+      setDbThreadThresholds(DB_THREAD_CHARS, DB_THREAD_ENTRIES);
+      if (count !== dictionary.entryCount)
+        throw new Error(`read ${count} of ${dictionary.entryCount} entries`);
+      if (round > 0) results[mode].push([write, read]);
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+  const of = (mode: 'inline' | 'thread', k: number) => median(results[mode].map((sample) => sample[k]!));
+  console.log(
+    `\nglossary store, one dictionary of ${tsv.length} characters (${dictionary.entryCount} entries)`,
+  );
+  console.log('| written and read | longest stall, write ms | longest stall, read ms |');
+  console.log('| --- | ---: | ---: |');
+  for (const mode of ['inline', 'thread'] as const)
+    console.log(
+      `| ${mode === 'inline' ? 'on the event loop (baseline)' : 'on the database thread'} | ${of(mode, 0).toFixed(1)} | ${of(mode, 1).toFixed(1)} |`,
+    );
+  console.log(
+    `store: medians of ${rounds}; thread / event loop: write stall ${(of('thread', 0) / of('inline', 0)).toFixed(2)}, read stall ${(of('thread', 1) / of('inline', 1)).toFixed(2)}`,
+  );
+}
+await measureStore();
 client.kill();
 await app.close();
 process.exit(0);

@@ -18,6 +18,12 @@ import { budgetExceeded } from '../memory-budget.js';
 /** A dictionary of at least this many UTF-16 units (or entries when read) goes through the thread. */
 export const DB_THREAD_CHARS = 256 * 1024;
 export const DB_THREAD_ENTRIES = 4_000;
+/** The thresholds in force (`setDbThreadThresholds`: benchmarks compare with the event loop). */
+export const dbThreadThresholds = { chars: DB_THREAD_CHARS, entries: DB_THREAD_ENTRIES };
+export function setDbThreadThresholds(chars: number, entries: number): void {
+  dbThreadThresholds.chars = chars;
+  dbThreadThresholds.entries = entries;
+}
 const IDLE_MS = 30_000;
 /** Characters encoded or decoded per turn of the event loop. */
 const SLICE = 512 * 1024;

@@ -13,8 +13,7 @@ import {
 import { badRequest, type ServiceError } from '../errors.js';
 import type { ResourceDatabase } from '../storage/resource-db.js';
 import {
-  DB_THREAD_CHARS,
-  DB_THREAD_ENTRIES,
+  dbThreadThresholds,
   onDbThread,
   type ThreadDictionary,
   textInSlices,
@@ -226,7 +225,8 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
   // Large dictionaries are written and read on the database thread (db-thread.ts); an in-memory database
   // has no file a second connection could open, so it keeps every write on the event loop.
   const file = db.memory ? undefined : db.name;
-  const large = (dictionary: NewDictionary) => file !== undefined && dictionary.tsv.length >= DB_THREAD_CHARS;
+  const large = (dictionary: NewDictionary) =>
+    file !== undefined && dictionary.tsv.length >= dbThreadThresholds.chars;
   const forThread = async (dictionary: NewDictionary): Promise<ThreadDictionary> => {
     const bytes = utf8Bytes(dictionary.tsv);
     if (bytes > MAX_GLOSSARY_BYTES) throw tooLarge();
@@ -266,7 +266,7 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
       if (!owned(accountId, id)) return undefined;
       const counted = sql.entryCount.get(id, source, target) as { entry_count: number } | undefined;
       if (!counted) return undefined;
-      if (file !== undefined && counted.entry_count >= DB_THREAD_ENTRIES) {
+      if (file !== undefined && counted.entry_count >= dbThreadThresholds.entries) {
         const bytes = (await onDbThread(file, MAX_GLOSSARY_BYTES, { type: 'read', id, source, target })) as
           | Uint8Array
           | undefined;
@@ -285,7 +285,7 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
               | { entry_count: number }
               | undefined)
           : undefined;
-      if (!large(dictionary) && (current?.entry_count ?? 0) < DB_THREAD_ENTRIES)
+      if (!large(dictionary) && (current?.entry_count ?? 0) < dbThreadThresholds.entries)
         return putDictionary.immediate(accountId, id, dictionary, merge);
       const job = {
         type: 'put',
