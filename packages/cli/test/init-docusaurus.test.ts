@@ -126,6 +126,7 @@ it('reports a {word} placeholder that a translation adds to a Docusaurus message
     translateText: async (texts) =>
       texts.map((text) => ({
         text: text.includes('min read') ? text.replace('min read', '{minutes} min de lectura') : `ES ${text}`,
+        detected_source_language: 'EN',
       })),
   };
   const out: string[] = [];
