@@ -70,6 +70,24 @@ describe('untranslated words', () => {
     ]);
   });
 
+  it('a word left English inside a translated sentence is reported; the translation stands ("color picker")', async () => {
+    kept.length = 0;
+    const reply = await server.translate({
+      text: ['The house is big.', 'Open the color picker.', 'Open the GitHub page.'],
+      source_lang: 'EN',
+      target_lang: 'ES',
+    });
+    expect(reply.status).toBe(200);
+    const outputs = reply.data.translations.map((t: { text: string }) => t.text);
+    expect(outputs[1]).toBe('Abierto el color picker.');
+    expect(parseKeptSource(reply.headers.get(KEPT_SOURCE_HEADER))).toEqual([1]);
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.left).toEqual(['picker']);
+    expect(kept[0]!.attempts[0]!.problems).toEqual([
+      `left in the source language: "picker" is not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
+    ]);
+  });
+
   it('a pseudo-locale is never judged', async () => {
     kept.length = 0;
     const reply = await server.translate({ text: ['Budgeted'], source_lang: 'EN', target_lang: 'EN-XA' });

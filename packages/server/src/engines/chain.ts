@@ -9,7 +9,7 @@
  */
 import type { EngineInput, EngineUsage, LanguagePair, TranslationEngine } from './engine.js';
 import { EngineError, TERM_END, TERM_START } from './engine.js';
-import { untranslatedWords } from './untranslated.js';
+import { leftWords, untranslatedWords } from './untranslated.js';
 import { verifyOutput } from './verify.js';
 
 export interface ChainMember {
@@ -24,6 +24,11 @@ export interface KeptSource {
   readonly text: string;
   /** Per engine tried: what was wrong (or its error). */
   readonly attempts: readonly { readonly engine: string; readonly problems: readonly string[] }[];
+  /**
+   * Set when the text was translated but these ordinary words were left in the source language (the engine
+   * did not know them): the output stands, and the text is reported like one kept in the source.
+   */
+  readonly left?: readonly string[];
 }
 
 export interface ChainOptions {
@@ -63,6 +68,8 @@ export function createEngineChain(
     async translate(input: EngineInput): Promise<string[]> {
       const outputs = new Array<string | undefined>(input.texts.length);
       const history = input.texts.map(() => [] as { engine: string; problems: string[] }[]);
+      /** Texts answered with ordinary words left untranslated inside (`leftWords`), by index. */
+      const leftIn = new Map<number, { engine: string; words: string[] }>();
       let pending = input.texts.map((_, index) => index);
       let lastError: unknown;
       let anyAnswered = false;
@@ -91,7 +98,11 @@ export function createEngineChain(
               const untranslated = await untranslatedWords(engine, pair, source, output).catch(
                 () => undefined,
               );
-              return untranslated === undefined ? [] : [untranslated];
+              if (untranslated !== undefined) return [untranslated];
+              const left = await leftWords(engine, pair, source, output).catch(() => undefined);
+              if (left) leftIn.set(textIndex, { engine: engine.name, words: left });
+              else leftIn.delete(textIndex);
+              return [];
             }),
           );
         const { onFailed: _onFailed, ...memberInput } = input;
@@ -169,6 +180,24 @@ export function createEngineChain(
           target: input.target,
           text: input.texts[index]!,
           attempts: history[index]!,
+        });
+      }
+      for (const [index, left] of leftIn) {
+        if (pending.includes(index)) continue;
+        const list = left.words.map((word) => `"${word}"`).join(', ');
+        options.onKeptSource?.({
+          source: input.source,
+          target: input.target,
+          text: input.texts[index]!,
+          attempts: [
+            {
+              engine: left.engine,
+              problems: [
+                `left in the source language: ${list} ${left.words.length === 1 ? 'is' : 'are'} not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
+              ],
+            },
+          ],
+          left: left.words,
         });
       }
       return outputs as string[];

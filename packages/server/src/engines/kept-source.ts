@@ -45,12 +45,18 @@ export async function withKeptSource<T>(
   const result = await store.run(events, answer);
   if (events.length === 0) return { result, kept: [] };
   const outputs = outputsOf(result);
-  const segments = [...new Set(events.map((event) => words(event.text)))].filter((text) => text !== '');
+  const segments = [...new Set(events.filter((event) => !event.left).map((event) => words(event.text)))];
+  // A segment translated with words left in the source language: its output is no longer the segment.
+  const partly = [...new Set(events.filter((event) => event.left).map((event) => words(event.text)))];
   const kept: number[] = [];
   texts.forEach((text, index) => {
     const source = words(text);
     const output = words(outputs[index] ?? '');
-    if (segments.some((segment) => holds(source, segment) && holds(output, segment))) kept.push(index);
+    if (
+      segments.some((segment) => segment !== '' && holds(source, segment) && holds(output, segment)) ||
+      partly.some((segment) => segment !== '' && holds(source, segment))
+    )
+      kept.push(index);
   });
   return { result, kept };
 }

@@ -91,3 +91,33 @@ export async function untranslatedWords(
   const list = ordinary.map((word) => `"${word}"`).join(', ');
   return `came back unchanged: ${list} ${ordinary.length === 1 ? 'is' : 'are'} not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`;
 }
+
+/**
+ * The ordinary words the engine did not know and left in the source language inside an output it otherwise
+ * translated ("Open the color picker." → "Abierto el color picker."), or undefined: the output is the
+ * source unchanged (`untranslatedWords` judges that), or no such word is left. Names are not judged, as above.
+ */
+export async function leftWords(
+  engine: TranslationEngine,
+  pair: LanguagePair,
+  source: string,
+  output: string,
+): Promise<string[] | undefined> {
+  if (!engine.unknownWords) return undefined;
+  const from = baseLanguage(pair.source).toLowerCase();
+  if (from === baseLanguage(pair.target).toLowerCase()) return undefined;
+  const text = words(source);
+  const translated = words(output);
+  if (text === '' || translated === text) return undefined;
+  const speller = spellerFor(from);
+  if (!speller) return undefined;
+  const candidates = ordinaryShaped(text);
+  if (candidates.size === 0) return undefined;
+  const kept = new Set(Array.from(translated.matchAll(/[\p{L}\p{N}]+/gu), (match) => match[0]));
+  const unknown = (await engine.unknownWords(pair, text)) ?? [];
+  const shaped = unknown.filter((word) => candidates.has(word) && kept.has(word));
+  if (shaped.length === 0) return undefined;
+  const dictionary = await speller;
+  const ordinary = [...new Set(shaped.filter((word) => dictionary.correct(word.toLowerCase())))];
+  return ordinary.length > 0 ? ordinary : undefined;
+}
