@@ -109,15 +109,15 @@ export async function leftWords(
   const text = words(source);
   const translated = words(output);
   if (text === '' || translated === text) return undefined;
-  const speller = spellerFor(from);
-  if (!speller) return undefined;
+  // The dictionary is loaded only once a word needs it (most sentences have none the engine missed).
+  if (!DICTIONARIES[from]) return undefined;
   const candidates = ordinaryShaped(text);
   if (candidates.size === 0) return undefined;
   const kept = new Set(Array.from(translated.matchAll(/[\p{L}\p{N}]+/gu), (match) => match[0]));
   const unknown = (await engine.unknownWords(pair, text)) ?? [];
   const shaped = unknown.filter((word) => candidates.has(word) && kept.has(word));
   if (shaped.length === 0) return undefined;
-  const dictionary = await speller;
+  const dictionary = await spellerFor(from)!;
   const ordinary = [...new Set(shaped.filter((word) => dictionary.correct(word.toLowerCase())))];
   return ordinary.length > 0 ? ordinary : undefined;
 }
