@@ -63,6 +63,9 @@ export const EngineCharacterUsage = Type.Object({
   engine: Type.String(),
   usage_date: Type.Optional(DateTime),
   characters: Type.Integer({ minimum: 0 }),
+  /** LLM engines: the tokens their calls used, as the provider's answers count them (absent for others). */
+  tokens_in: Type.Optional(Type.Integer({ minimum: 0 })),
+  tokens_out: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 export type EngineCharacterUsage = Static<typeof EngineCharacterUsage>;
 

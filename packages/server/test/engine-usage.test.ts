@@ -32,7 +32,7 @@ describe('per-engine usage in the analytics', () => {
     const reply = await server.call(`/v2/admin/analytics/custom-tags?${RANGE}${query}`);
     expect(reply.status, reply.text).toBe(200);
     return reply.data.custom_tag_usage_report.engine_usage as
-      | { engine: string; usage_date?: string; characters: number }[]
+      | { engine: string; usage_date?: string; characters: number; tokens_in?: number; tokens_out?: number }[]
       | undefined;
   };
   /** Per engine, the characters of every day of the `day` aggregation added up. */
@@ -50,7 +50,14 @@ describe('per-engine usage in the analytics', () => {
       target_lang: 'DE',
     });
     expect(de.status, de.text).toBe(200);
-    expect(await engines('')).toEqual([{ engine: 'openai', characters: 18 + 15 }]);
+    expect(await engines('')).toEqual([
+      {
+        engine: 'openai',
+        characters: 18 + 15,
+        tokens_in: mock.tokens.promptTokens,
+        tokens_out: mock.tokens.completionTokens,
+      },
+    ]);
 
     // The same texts again: the server's output cache answers, no engine is called.
     const calls = mock.calls.length;
@@ -91,8 +98,11 @@ describe('per-engine usage in the analytics', () => {
     expect(mock.invalidRequests()).toBe(0);
 
     const openai = 18 + 15 + 23 + 2 * 44;
+    // The tokens every answer of the service said it used (the rejected echo too: the provider billed it).
+    const { promptTokens, completionTokens } = mock.tokens;
+    expect(promptTokens).toBeGreaterThan(0);
     expect(await engines('')).toEqual([
-      { engine: 'openai', characters: openai },
+      { engine: 'openai', characters: openai, tokens_in: promptTokens, tokens_out: completionTokens },
       { engine: 'pseudo', characters: 18 },
     ]);
     const daily = (await engines('&aggregate_by=day'))!;

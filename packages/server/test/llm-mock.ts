@@ -86,6 +86,8 @@ export interface LlmMock {
   invalidRequests(): number;
   /** Answers that did not validate against the description (should stay 0). */
   invalidResponses(): number;
+  /** The tokens the answers so far said they used (their `usage`), added up. */
+  readonly tokens: { promptTokens: number; completionTokens: number };
   close(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ export async function startLlmMock(options: { delayMs?: number } = {}): Promise<
     always: undefined,
     invalidRequests: () => calls.filter((call) => !call.valid).length,
     invalidResponses: () => invalidResponses,
+    tokens: { promptTokens: 0, completionTokens: 0 },
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -231,6 +234,8 @@ export async function startLlmMock(options: { delayMs?: number } = {}): Promise<
         },
       };
       if (!validateResponse(answer)) invalidResponses++;
+      mock.tokens.promptTokens += answer.usage.prompt_tokens;
+      mock.tokens.completionTokens += answer.usage.completion_tokens;
       send(200, answer);
     } catch (caught) {
       error(500, caught instanceof Error ? caught.message : String(caught), 'server_error');

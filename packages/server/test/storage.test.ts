@@ -199,12 +199,13 @@ for (const [name, backend, skip] of BACKENDS) {
       try {
         await first.createAccount(account('acct-e'));
         await first.createAccount(account('acct-f'));
-        const sent = (accountId: string, day: string, engine: string, characters: number) => ({
-          accountId,
-          day,
-          engine,
-          characters,
-        });
+        const sent = (
+          accountId: string,
+          day: string,
+          engine: string,
+          characters: number,
+          tokens?: { tokensIn: number; tokensOut: number },
+        ) => ({ accountId, day, engine, characters, ...tokens });
         // One request's engines at once (the same engine twice is summed), then more on other days.
         await first.recordEngineUsage([
           sent('acct-e', '2026-11-02', 'deepl', 100),
@@ -212,29 +213,35 @@ for (const [name, backend, skip] of BACKENDS) {
           sent('acct-e', '2026-11-02', 'deepl', 5),
         ]);
         await first.recordEngineUsage([sent('acct-e', '2026-11-03', 'deepl', 20)]);
-        await first.recordEngineUsage([sent('acct-e', '2026-12-01', 'openai', 1000)]);
+        await first.recordEngineUsage([
+          sent('acct-e', '2026-12-01', 'openai', 1000, { tokensIn: 300, tokensOut: 120 }),
+        ]);
+        // An LLM answer that could not be used: its tokens count (the provider billed them), no characters.
+        await first.recordEngineUsage([
+          sent('acct-e', '2026-12-01', 'openai', 0, { tokensIn: 40, tokensOut: 8 }),
+        ]);
         await first.recordEngineUsage([sent('acct-f', '2026-11-02', 'deepl', 9)]);
         await first.recordEngineUsage([]);
         const query = { accountId: 'acct-e', from: '2026-11-01', to: '2026-11-30' };
         expect(await first.engineUsage({ ...query, byDay: false })).toEqual([
-          { engine: 'apertium', characters: 7 },
-          { engine: 'deepl', characters: 125 },
+          { engine: 'apertium', characters: 7, tokensIn: 0, tokensOut: 0 },
+          { engine: 'deepl', characters: 125, tokensIn: 0, tokensOut: 0 },
         ]);
         expect(await first.engineUsage({ ...query, byDay: true })).toEqual([
-          { engine: 'apertium', day: '2026-11-02', characters: 7 },
-          { engine: 'deepl', day: '2026-11-02', characters: 105 },
-          { engine: 'deepl', day: '2026-11-03', characters: 20 },
+          { engine: 'apertium', day: '2026-11-02', characters: 7, tokensIn: 0, tokensOut: 0 },
+          { engine: 'deepl', day: '2026-11-02', characters: 105, tokensIn: 0, tokensOut: 0 },
+          { engine: 'deepl', day: '2026-11-03', characters: 20, tokensIn: 0, tokensOut: 0 },
         ]);
         // Committed: another instance (or the file opened again) reads the same.
         await first.commitUsage();
         other = await second();
         expect(await other.engineUsage({ ...query, to: '2026-12-31', byDay: false })).toEqual([
-          { engine: 'apertium', characters: 7 },
-          { engine: 'deepl', characters: 125 },
-          { engine: 'openai', characters: 1000 },
+          { engine: 'apertium', characters: 7, tokensIn: 0, tokensOut: 0 },
+          { engine: 'deepl', characters: 125, tokensIn: 0, tokensOut: 0 },
+          { engine: 'openai', characters: 1000, tokensIn: 340, tokensOut: 128 },
         ]);
         expect(await other.engineUsage({ ...query, accountId: 'acct-f', byDay: false })).toEqual([
-          { engine: 'deepl', characters: 9 },
+          { engine: 'deepl', characters: 9, tokensIn: 0, tokensOut: 0 },
         ]);
         expect(await other.engineUsage({ ...query, accountId: 'acct-none', byDay: false })).toEqual([]);
       } finally {

@@ -5,6 +5,7 @@
  * has no JSON mode). Settings: `apiKey` (`ANTHROPIC_API_KEY`), `baseUrl` (`ANTHROPIC_BASE_URL`, default
  * https://api.anthropic.com), `model` (`GLOSSA_ANTHROPIC_MODEL`, default claude-3-5-haiku-latest).
  */
+import { billTokens } from './billing.js';
 import type { EngineInput, TranslationEngine } from './engine.js';
 import { EngineError } from './engine.js';
 import { createHttpClient } from './http.js';
@@ -91,8 +92,10 @@ export function createAnthropicEngine(
       signal: input.signal,
     });
     const answer = (response.body ?? {}) as MessagesAnswer;
-    usage.tokensIn += answer.usage?.input_tokens ?? 0;
-    usage.tokensOut += answer.usage?.output_tokens ?? 0;
+    const tokens = { tokensIn: answer.usage?.input_tokens ?? 0, tokensOut: answer.usage?.output_tokens ?? 0 };
+    usage.tokensIn += tokens.tokensIn;
+    usage.tokensOut += tokens.tokensOut;
+    billTokens(input, 'anthropic', tokens);
     const text = answer.content?.find((block) => block.type === 'text')?.text;
     if (typeof text !== 'string') throw new EngineError('anthropic: the answer holds no text', 'anthropic');
     return parseAnswer(text.trimStart().startsWith('{') ? text : `{${text}`);

@@ -5,14 +5,21 @@
  * and the caller (the translate pipeline, a feature) sums them per request (`createEngineBill`) and stores
  * them per account and day (`Storage.recordEngineUsage`). The output cache and memory matches reach no
  * engine: nothing is counted for them. A call that throws counts nothing (providers do not bill a failed
- * call); one whose outputs the chain then rejects does (the provider billed it).
+ * call); one whose outputs the chain then rejects does (the provider billed it). LLM engines also report
+ * the tokens each call's answer says it used (`billTokens`), also for an answer they then cannot parse.
  */
 import type { EngineUsageRecord } from '../storage/storage.js';
 import { codePoints } from '../translate/prepare.js';
 import type { EngineInput, TranslationEngine } from './engine.js';
 
-/** Told, by the engine that answered, the characters it was sent. */
-export type OnBilled = (engine: string, characters: number) => void;
+/** The tokens a call of an LLM engine used, as the provider's answer counts them. */
+export interface BilledTokens {
+  readonly tokensIn: number;
+  readonly tokensOut: number;
+}
+
+/** Told, by the engine that answered, the characters it was sent (and, for an LLM call, its tokens). */
+export type OnBilled = (engine: string, characters: number, tokens?: BilledTokens) => void;
 
 /** An engine input that may carry `onBilled` (the chain passes its input on, so the field reaches the member). */
 export type BilledInput = EngineInput & { readonly onBilled?: OnBilled };
@@ -24,6 +31,12 @@ export function billedCharacters(texts: readonly string[], markup: boolean): num
   let characters = 0;
   for (const text of texts) characters += codePoints(markup ? text.replace(INLINE_CODE, '') : text);
   return characters;
+}
+
+/** Tells the input's `onBilled` (if any) the tokens one call of an LLM engine used. */
+export function billTokens(input: EngineInput, engine: string, tokens: BilledTokens): void {
+  if (tokens.tokensIn === 0 && tokens.tokensOut === 0) return;
+  (input as BilledInput).onBilled?.(engine, 0, tokens);
 }
 
 /** The engine, telling the input's `onBilled` what each of its calls that answered was sent. */
@@ -41,18 +54,22 @@ export function billedEngine(engine: TranslationEngine): TranslationEngine {
 /** What one request (or job) had engines translate: `onBilled` to pass along, `records` to store. */
 export interface EngineBill {
   readonly onBilled: OnBilled;
-  /** The characters per engine so far, as records of the account's day; empty when no engine was called. */
+  /** The characters (and tokens) per engine so far, as records of the account's day; empty when no engine was called. */
   records(accountId: string, day: string): EngineUsageRecord[];
 }
 
 export function createEngineBill(): EngineBill {
-  const characters = new Map<string, number>();
+  const sums = new Map<string, { characters: number; tokensIn: number; tokensOut: number }>();
   return {
-    onBilled(engine, count) {
-      characters.set(engine, (characters.get(engine) ?? 0) + count);
+    onBilled(engine, characters, tokens) {
+      const sum = sums.get(engine) ?? { characters: 0, tokensIn: 0, tokensOut: 0 };
+      sum.characters += characters;
+      sum.tokensIn += tokens?.tokensIn ?? 0;
+      sum.tokensOut += tokens?.tokensOut ?? 0;
+      sums.set(engine, sum);
     },
     records(accountId, day) {
-      return Array.from(characters, ([engine, count]) => ({ accountId, day, engine, characters: count }));
+      return Array.from(sums, ([engine, sum]) => ({ accountId, day, engine, ...sum }));
     },
   };
 }

@@ -9,6 +9,7 @@
  * Settings: `baseUrl` (`OPENAI_BASE_URL`, default https://api.openai.com/v1), `apiKey` (`OPENAI_API_KEY`;
  * local services need none), `model` (`GLOSSA_OPENAI_MODEL`, default gpt-4o-mini).
  */
+import { billTokens } from './billing.js';
 import type { EngineInput, TranslationEngine } from './engine.js';
 import { EngineError } from './engine.js';
 import { createHttpClient, HttpStatusError } from './http.js';
@@ -177,8 +178,13 @@ export function createOpenAiEngine(
         }
         throw error;
       }
-      usage.tokensIn += answer.usage?.prompt_tokens ?? 0;
-      usage.tokensOut += answer.usage?.completion_tokens ?? 0;
+      const tokens = {
+        tokensIn: answer.usage?.prompt_tokens ?? 0,
+        tokensOut: answer.usage?.completion_tokens ?? 0,
+      };
+      usage.tokensIn += tokens.tokensIn;
+      usage.tokensOut += tokens.tokensOut;
+      billTokens(input, 'openai', tokens);
       const content = answer.choices?.[0]?.message?.content;
       if (typeof content !== 'string') {
         throw new EngineError('openai: the answer holds no message content', 'openai');

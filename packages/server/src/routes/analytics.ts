@@ -70,6 +70,9 @@ export const analyticsRoute = defineRoute(ENDPOINTS.getCustomTagUsage, async ({ 
               engine: row.engine,
               ...(byDay && row.day ? { usage_date: dateTime(row.day) } : {}),
               characters: Math.round(row.characters),
+              ...(row.tokensIn > 0 || row.tokensOut > 0
+                ? { tokens_in: Math.round(row.tokensIn), tokens_out: Math.round(row.tokensOut) }
+                : {}),
             })),
           }
         : {}),

@@ -89,4 +89,9 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, day, engine)
   ) WITHOUT ROWID;
   `,
+  // The tokens LLM engines' calls used, per account, day and engine (as their answers count them).
+  `
+  ALTER TABLE engine_usage ADD COLUMN tokens_in INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE engine_usage ADD COLUMN tokens_out INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -107,4 +107,9 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, day, engine)
   );
   `,
+  // The tokens LLM engines' calls used, per account, day and engine (as their answers count them).
+  `
+  ALTER TABLE engine_usage ADD COLUMN tokens_in BIGINT NOT NULL DEFAULT 0;
+  ALTER TABLE engine_usage ADD COLUMN tokens_out BIGINT NOT NULL DEFAULT 0;
+  `,
 ];

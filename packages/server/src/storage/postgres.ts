@@ -304,36 +304,51 @@ export async function createPostgresStorage(
       return [...grouped.values()];
     },
     async recordEngineUsage(records) {
-      const rows = records.filter((record) => record.characters !== 0);
+      const rows = records.filter(
+        (record) => record.characters !== 0 || (record.tokensIn ?? 0) !== 0 || (record.tokensOut ?? 0) !== 0,
+      );
       if (rows.length === 0) return;
       // One statement for every engine of the request, summed per key first (ON CONFLICT takes a key once).
       await pool.query(
-        `INSERT INTO engine_usage (account_id, day, engine, characters)
-         SELECT account_id, day, engine, SUM(characters)
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS t(account_id, day, engine, characters)
+        `INSERT INTO engine_usage (account_id, day, engine, characters, tokens_in, tokens_out)
+         SELECT account_id, day, engine, SUM(characters), SUM(tokens_in), SUM(tokens_out)
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
+           AS t(account_id, day, engine, characters, tokens_in, tokens_out)
          GROUP BY account_id, day, engine
-         ON CONFLICT (account_id, day, engine) DO UPDATE SET characters = engine_usage.characters + excluded.characters`,
+         ON CONFLICT (account_id, day, engine) DO UPDATE SET characters = engine_usage.characters + excluded.characters,
+           tokens_in = engine_usage.tokens_in + excluded.tokens_in,
+           tokens_out = engine_usage.tokens_out + excluded.tokens_out`,
         [
           rows.map((row) => row.accountId),
           rows.map((row) => row.day),
           rows.map((row) => row.engine),
           rows.map((row) => Math.round(row.characters)),
+          rows.map((row) => Math.round(row.tokensIn ?? 0)),
+          rows.map((row) => Math.round(row.tokensOut ?? 0)),
         ],
       );
     },
     async engineUsage(query): Promise<EngineUsageRow[]> {
-      const { rows } = await pool.query<{ engine: string; day?: string; characters: string }>(
+      const { rows } = await pool.query<{
+        engine: string;
+        day?: string;
+        characters: string;
+        tokens_in: string;
+        tokens_out: string;
+      }>(
         query.byDay
-          ? `SELECT engine, day, characters FROM engine_usage
+          ? `SELECT engine, day, characters, tokens_in, tokens_out FROM engine_usage
              WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY engine, day`
-          : `SELECT engine, SUM(characters) AS characters FROM engine_usage
-             WHERE account_id = $1 AND day >= $2 AND day <= $3 GROUP BY engine ORDER BY engine`,
+          : `SELECT engine, SUM(characters) AS characters, SUM(tokens_in) AS tokens_in, SUM(tokens_out) AS tokens_out
+             FROM engine_usage WHERE account_id = $1 AND day >= $2 AND day <= $3 GROUP BY engine ORDER BY engine`,
         [query.accountId, query.from, query.to],
       );
       return rows.map((row) => ({
         engine: row.engine,
         ...(row.day === undefined ? {} : { day: row.day }),
         characters: Number(row.characters),
+        tokensIn: Number(row.tokens_in),
+        tokensOut: Number(row.tokens_out),
       }));
     },
     openJobBackend(options = {}) {

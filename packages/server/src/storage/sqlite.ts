@@ -92,15 +92,18 @@ export function createSqliteStorage(dataDir: string): Storage {
        ON CONFLICT(account_id, day, product, key_id, custom_tag) DO UPDATE SET units = units + excluded.units`,
     ),
     addEngineUsage: db.prepare(
-      `INSERT INTO engine_usage (account_id, day, engine, characters) VALUES (@accountId, @day, @engine, @characters)
-       ON CONFLICT(account_id, day, engine) DO UPDATE SET characters = characters + excluded.characters`,
+      `INSERT INTO engine_usage (account_id, day, engine, characters, tokens_in, tokens_out)
+       VALUES (@accountId, @day, @engine, @characters, @tokensIn, @tokensOut)
+       ON CONFLICT(account_id, day, engine) DO UPDATE SET characters = characters + excluded.characters,
+         tokens_in = tokens_in + excluded.tokens_in, tokens_out = tokens_out + excluded.tokens_out`,
     ),
     enginesByPeriod: db.prepare(
-      `SELECT engine, SUM(characters) AS characters FROM engine_usage
+      `SELECT engine, SUM(characters) AS characters, SUM(tokens_in) AS tokensIn, SUM(tokens_out) AS tokensOut
+       FROM engine_usage
        WHERE account_id = @accountId AND day >= @from AND day <= @to GROUP BY engine ORDER BY engine`,
     ),
     enginesByDay: db.prepare(
-      `SELECT engine, day, characters FROM engine_usage
+      `SELECT engine, day, characters, tokens_in AS tokensIn, tokens_out AS tokensOut FROM engine_usage
        WHERE account_id = @accountId AND day >= @from AND day <= @to ORDER BY engine, day`,
     ),
     hasOperation: db.prepare('SELECT 1 FROM usage_operations WHERE id = ?'),
@@ -153,7 +156,14 @@ export function createSqliteStorage(dataDir: string): Storage {
   /** Engine usage waiting for the next commit, summed per account, day and engine. */
   const pendingEngines = new Map<
     string,
-    { accountId: string; day: string; engine: string; characters: number }
+    {
+      accountId: string;
+      day: string;
+      engine: string;
+      characters: number;
+      tokensIn: number;
+      tokensOut: number;
+    }
   >();
   let flushTimer: NodeJS.Timeout | undefined;
   const commit = db.transaction((rows: Iterable<UsageRow>) => {
@@ -340,16 +350,23 @@ export function createSqliteStorage(dataDir: string): Storage {
     },
     async recordEngineUsage(records: readonly EngineUsageRecord[]) {
       for (const record of records) {
-        if (record.characters === 0) continue;
+        const tokensIn = record.tokensIn ?? 0;
+        const tokensOut = record.tokensOut ?? 0;
+        if (record.characters === 0 && tokensIn === 0 && tokensOut === 0) continue;
         const id = `${record.accountId}\u0000${record.day}\u0000${record.engine}`;
         const row = pendingEngines.get(id);
-        if (row) row.characters += record.characters;
-        else
+        if (row) {
+          row.characters += record.characters;
+          row.tokensIn += tokensIn;
+          row.tokensOut += tokensOut;
+        } else
           pendingEngines.set(id, {
             accountId: record.accountId,
             day: record.day,
             engine: record.engine,
             characters: record.characters,
+            tokensIn,
+            tokensOut,
           });
       }
       if (pendingEngines.size > 0) schedule();

@@ -89,6 +89,9 @@ export interface EngineUsageRecord {
   readonly engine: string;
   /** Unicode code points of the texts sent. */
   readonly characters: number;
+  /** LLM engines: the tokens their calls used, as the provider's answers count them. */
+  readonly tokensIn?: number;
+  readonly tokensOut?: number;
 }
 
 export interface EngineUsageQuery {
@@ -104,6 +107,8 @@ export interface EngineUsageRow {
   /** Present when grouped by day. */
   readonly day?: string;
   readonly characters: number;
+  readonly tokensIn: number;
+  readonly tokensOut: number;
 }
 
 export interface JobBackendOptions {
@@ -159,11 +164,11 @@ export interface Storage {
   /** Tagged usage of one account, ordered by tag (then day), one page. */
   customTagUsage(query: CustomTagUsageQuery): Promise<CustomTagUsageRow[]>;
   /**
-   * Adds characters sent to engines (`EngineUsageRecord`). Not counted against any limit; the SQLite store
+   * Adds characters sent to engines and LLM tokens (`EngineUsageRecord`). Not counted against any limit; the SQLite store
    * writes them behind like usage (read back after a flush), PostgreSQL at once.
    */
   recordEngineUsage(records: readonly EngineUsageRecord[]): Promise<void>;
-  /** Characters each engine was sent for one account in a range, ordered by engine (then day). */
+  /** Characters (and tokens) each engine was sent for one account in a range, ordered by engine (then day). */
   engineUsage(query: EngineUsageQuery): Promise<EngineUsageRow[]>;
   /**
    * The job runner's storage (`createJobRunner`), on this store's database: its state changes and their
