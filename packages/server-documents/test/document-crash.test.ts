@@ -12,10 +12,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CrashServer, killHard, startCrashServer } from '../../server/test/crash-harness.js';
+import { type CrashServer, killHard } from '../../server/test/crash-harness.js';
 import { postgresForFile } from '../../server/test/postgres-for-file.js';
 import { hasPostgres } from '../../server/test/services.js';
 import { type DocumentIds, download, upload, waitDone } from './document-helpers.js';
+import { documentsCrashServer } from './documents-crash-server.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { createDatabase } from './storage-probe.js';
 
@@ -29,30 +30,6 @@ const text = (doc: number) =>
     (_, i) => `The red car ${doc}-${i} is fast. The house is big and the garden ${i} is green.\n`,
   ).join('');
 const FIELDS = { target_lang: 'ES', source_lang: 'EN' };
-
-/** The crash server (the harness's one script) with documents on the real Apertium, armed at `crashPoint`. */
-const documentsServer = (
-  storage: { readonly dataDir: string; readonly databaseUrl?: string | undefined },
-  crashPoint?: 'afterReserve' | 'afterFail',
-  modesDir?: string,
-) =>
-  startCrashServer({
-    ...storage,
-    devKey: DEV_KEY,
-    feature: { module: join(import.meta.dirname, '../src/index.ts'), factory: 'documentsFeature' },
-    apertium: modesDir !== undefined ? { modesDir } : {},
-    // A dead instance's jobs are taken over within a fraction of a second (the tests kill several).
-    server: { rateLimit: false, jobs: { sweepMs: 200, pollMs: 100 } },
-    ...(crashPoint
-      ? {
-          crash: {
-            module: join(import.meta.dirname, '../src/document-job.ts'),
-            hooks: 'crashPoints',
-            point: crashPoint,
-          },
-        }
-      : {}),
-  });
 
 const dir = mkdtempSync(join(tmpdir(), 'glossa-document-kill-'));
 const cluster = postgresForFile('the PostgreSQL document kill tests');
@@ -170,7 +147,7 @@ describe('documents killed (SIGKILL) mid-translation', () => {
         db.close();
       }
     };
-    let server = await documentsServer({ dataDir });
+    let server = await documentsCrashServer(DEV_KEY, { dataDir });
     const ids = await uploadAll(server.url);
     const killedAt: number[] = [];
     for (let k = 0; k < KILLS; k++) {
@@ -180,7 +157,7 @@ describe('documents killed (SIGKILL) mid-translation', () => {
       await sleep(Math.floor(Math.random() * 300));
       killedAt.push(Math.round(job.done * 100));
       await kill(server);
-      server = await documentsServer({ dataDir });
+      server = await documentsCrashServer(DEV_KEY, { dataDir });
     }
     try {
       expect(killedAt.length).toBeGreaterThan(0);
@@ -203,7 +180,8 @@ describe('documents killed (SIGKILL) mid-translation', () => {
       const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
       const jobs: JobsProbe = async () =>
         (await pool.query('SELECT status, owner, checkpoint, attempt FROM jobs')).rows;
-      const instance = () => documentsServer({ dataDir: mkdtempSync(join(dir, 'pg-')), databaseUrl });
+      const instance = () =>
+        documentsCrashServer(DEV_KEY, { dataDir: mkdtempSync(join(dir, 'pg-')), databaseUrl });
       const fleet = [await instance(), await instance()];
       try {
         const ids = await uploadAll(fleet[0]!.url);

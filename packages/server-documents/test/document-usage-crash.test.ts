@@ -18,12 +18,12 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCrashServer } from '../../server/test/crash-harness.js';
 import { postgresForFile } from '../../server/test/postgres-for-file.js';
 import { hasPostgres } from '../../server/test/services.js';
 import { DOCUMENT_DATABASE_FILE } from '../src/db.js';
 import { documentsFeature } from '../src/index.js';
 import { upload } from './document-helpers.js';
+import { documentsCrashServer } from './documents-crash-server.js';
 import type { TestServer } from './helpers.js';
 import { createDatabase } from './storage-probe.js';
 
@@ -35,30 +35,6 @@ const dir = mkdtempSync(join(tmpdir(), 'glossa-document-crash-'));
 const modesDir = join(dir, 'modes');
 mkdirSync(modesDir);
 writeFileSync(join(modesDir, 'eng-spa.mode'), `sed -u -z 'Q5'\n`);
-
-/** The crash server (the harness's one script) with documents on the real Apertium, armed at `crashPoint`. */
-const documentsServer = (
-  storage: { readonly dataDir: string; readonly databaseUrl?: string | undefined },
-  crashPoint?: 'afterReserve' | 'afterFail',
-  modesDir?: string,
-) =>
-  startCrashServer({
-    ...storage,
-    devKey: DEV_KEY,
-    feature: { module: join(import.meta.dirname, '../src/index.ts'), factory: 'documentsFeature' },
-    apertium: modesDir !== undefined ? { modesDir } : {},
-    // A dead instance's jobs are taken over within a fraction of a second (the tests kill several).
-    server: { rateLimit: false, jobs: { sweepMs: 200, pollMs: 100 } },
-    ...(crashPoint
-      ? {
-          crash: {
-            module: join(import.meta.dirname, '../src/document-job.ts'),
-            hooks: 'crashPoints',
-            point: crashPoint,
-          },
-        }
-      : {}),
-  });
 
 const cluster = postgresForFile('the PostgreSQL document crash tests');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -78,7 +54,7 @@ async function uploadAndCrash(
     modesDir,
   },
 ) {
-  const { url, exited, output } = await documentsServer(storage, crashPoint, document.modesDir);
+  const { url, exited, output } = await documentsCrashServer(DEV_KEY, storage, crashPoint, document.modesDir);
   const server = { server: { url, devKey: DEV_KEY } } as unknown as TestServer;
   const uploaded = await upload(server, document.name, document.bytes, {
     target_lang: 'ES',
