@@ -26,7 +26,8 @@ export interface KeptSource {
   readonly attempts: readonly { readonly engine: string; readonly problems: readonly string[] }[];
   /**
    * Set when the text was translated but these ordinary words were left in the source language (the engine
-   * did not know them): the output stands, and the text is reported like one kept in the source.
+   * did not know them): the output stands; the event names the words (`X-Glossa-Kept-Source` does not name
+   * such a text: it lists texts answered in the source language).
    */
   readonly left?: readonly string[];
 }
