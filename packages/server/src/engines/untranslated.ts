@@ -111,11 +111,13 @@ export async function leftWords(
   if (text === '' || translated === text) return undefined;
   // The dictionary is loaded only once a word needs it (most sentences have none the engine missed).
   if (!DICTIONARIES[from]) return undefined;
-  const candidates = ordinaryShaped(text);
-  if (candidates.size === 0) return undefined;
+  // Only words that are in the output as they were in the source can have been left: most translated
+  // segments have none, and then the source analyser is not asked.
   const kept = new Set(Array.from(translated.matchAll(/[\p{L}\p{N}]+/gu), (match) => match[0]));
+  const candidates = new Set([...ordinaryShaped(text)].filter((word) => kept.has(word)));
+  if (candidates.size === 0) return undefined;
   const unknown = (await engine.unknownWords(pair, text)) ?? [];
-  const shaped = unknown.filter((word) => candidates.has(word) && kept.has(word));
+  const shaped = unknown.filter((word) => candidates.has(word));
   if (shaped.length === 0) return undefined;
   const dictionary = await spellerFor(from)!;
   const ordinary = [...new Set(shaped.filter((word) => dictionary.correct(word.toLowerCase())))];
