@@ -102,7 +102,12 @@ export const SETTINGS: readonly Setting[] = [
   setting('rateLimit.requestsPerSecond', 'rate-limit', 'rate', "requests/s per key (100), or 'off'"),
   setting('rateLimit.burst', 'rate-limit-burst', 'integer', 'requests at once per key (twice the rate)'),
   setting('engineCacheEntries', 'engine-cache-entries', 'integer', 'engine outputs kept (50000; 0 off)'),
-  setting('memoryBudgetMb', 'memory-budget-mb', 'integer', 'MiB for caches and compiled glossaries (768)'),
+  setting(
+    'memoryBudgetMb',
+    'memory-budget-mb',
+    'integer',
+    'MiB for caches and compiled glossaries (768; 1792 with every feature, @glossa/server-full)',
+  ),
   setting('shutdownGraceMs', 'shutdown-grace-ms', 'integer', 'on SIGTERM, ms for requests in flight (10000)'),
   setting(
     'shutdownDrainMs',
