@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApertiumEngine } from '../src/engines/apertium.js';
 import type { KeptSource } from '../src/engines/chain.js';
 import type { EngineInput } from '../src/engines/engine.js';
+import { formatLeftWords, LEFT_WORDS_HEADER, MAX_LEFT_WORDS_HEADER } from '../src/engines/kept-source.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 describe('untranslated words', () => {
@@ -82,11 +83,27 @@ describe('untranslated words', () => {
     expect(outputs[1]).toBe('Abierto el color picker.');
     // Translated, so not named by the header (which clients count as failures); the chain's event names the word.
     expect(reply.headers.get(KEPT_SOURCE_HEADER)).toBeNull();
+    // Its own header names the text and the word.
+    expect(reply.headers.get(LEFT_WORDS_HEADER)).toBe('1:picker');
     expect(kept).toHaveLength(1);
     expect(kept[0]!.left).toEqual(['picker']);
     expect(kept[0]!.attempts[0]!.problems).toEqual([
       `left in the source language: "picker" is not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
     ]);
+  });
+
+  it('X-Glossa-Left-Words names the text holding the sentence, with markup and beside a failed text', async () => {
+    kept.length = 0;
+    const reply = await server.translate({
+      text: ['Budgeted', 'The house is big. Open the <b>color picker</b>.', 'GitHub'],
+      source_lang: 'EN',
+      target_lang: 'ES',
+      tag_handling: 'html',
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.data.translations[1].text).toContain('picker');
+    expect(parseKeptSource(reply.headers.get(KEPT_SOURCE_HEADER))).toEqual([0]);
+    expect(reply.headers.get(LEFT_WORDS_HEADER)).toBe('1:picker');
   });
 
   it('a pseudo-locale is never judged', async () => {
@@ -99,6 +116,44 @@ describe('untranslated words', () => {
 });
 
 describe('output cache and kept-source (real Apertium through the chain)', () => {
+  it('a cached output with a word left reports it again (X-Glossa-Left-Words and the event), unsent', async () => {
+    const apertium = createApertiumEngine();
+    const sent: string[][] = [];
+    const events: KeptSource[] = [];
+    const server = await startTestServer({
+      onKeptSource: (event) => events.push(event),
+      engines: [
+        {
+          ...apertium,
+          translate: (input: EngineInput) => {
+            sent.push([...input.texts]);
+            return apertium.translate(input);
+          },
+        },
+      ],
+    });
+    try {
+      const body = {
+        text: ['The house is big.', 'Open the color picker.'],
+        source_lang: 'EN',
+        target_lang: 'ES',
+      };
+      const first = await server.translate(body);
+      const second = await server.translate(body);
+      expect(second.data).toEqual(first.data);
+      expect(first.headers.get(LEFT_WORDS_HEADER)).toBe('1:picker');
+      expect(second.headers.get(LEFT_WORDS_HEADER)).toBe('1:picker');
+      expect(sent.flat().filter((text) => text === 'Open the color picker.')).toHaveLength(1);
+      expect(events.map((event) => [event.text, event.left])).toEqual([
+        ['Open the color picker.', ['picker']],
+        ['Open the color picker.', ['picker']],
+      ]);
+    } finally {
+      await server.close();
+      await apertium.close();
+    }
+  });
+
   it('keeps "GitHub" (unchanged on purpose) and sends "Budgeted" (every engine failed) again', async () => {
     const apertium = createApertiumEngine();
     const sent: string[][] = [];
@@ -130,5 +185,25 @@ describe('output cache and kept-source (real Apertium through the chain)', () =>
       await server.close();
       await apertium.close();
     }
+  });
+});
+
+describe('X-Glossa-Left-Words value', () => {
+  it('lists texts ascending with percent-encoded words, and counts those past the bound', () => {
+    expect(formatLeftWords(new Map())).toBeUndefined();
+    expect(
+      formatLeftWords(
+        new Map([
+          [3, ['budgeted']],
+          [0, ['picker', 'réessayer']],
+        ]),
+      ),
+    ).toBe('0:picker,r%C3%A9essayer;3:budgeted');
+    const many = new Map(Array.from({ length: 1_000 }, (_, index) => [index, ['picker']] as const));
+    const value = formatLeftWords(many)!;
+    expect(value.length).toBeLessThanOrEqual(MAX_LEFT_WORDS_HEADER);
+    const listed = value.split(';').filter((entry) => entry.includes(':'));
+    expect(value.endsWith(`;+${1_000 - listed.length}`)).toBe(true);
+    expect(listed.at(-1)).toBe(`${listed.length - 1}:picker`);
   });
 });

@@ -26,10 +26,25 @@ export interface KeptSource {
   readonly attempts: readonly { readonly engine: string; readonly problems: readonly string[] }[];
   /**
    * Set when the text was translated but these ordinary words were left in the source language (the engine
-   * did not know them): the output stands; the event names the words (`X-Glossa-Kept-Source` does not name
-   * such a text: it lists texts answered in the source language).
+   * did not know them): the output stands; the event names the words (`X-Glossa-Left-Words` names such a
+   * text, `X-Glossa-Kept-Source` does not: it lists texts answered in the source language).
    */
   readonly left?: readonly string[];
+}
+
+/** Ordinary words an engine left in the source language inside a text it translated (`leftWords`). */
+export interface LeftWords {
+  /** The engine that answered the text. */
+  readonly engine: string;
+  readonly words: readonly string[];
+}
+
+/**
+ * What a caller of the chain (the output cache) may add to `EngineInput`: told, per text, the words left in
+ * the source language inside its output (so that a cached output reports them again: `reportLeft`).
+ */
+export interface LeftWordsInput {
+  readonly onLeftWords?: (index: number, left: LeftWords) => void;
 }
 
 export interface ChainOptions {
@@ -42,10 +57,30 @@ const stripMarks = (text: string) => text.replaceAll(TERM_START, '').replaceAll(
 export function createEngineChain(
   members: readonly ChainMember[],
   options: ChainOptions = {},
-): TranslationEngine & { readonly counts: () => { retried: number; fellBack: number; keptSource: number } } {
+): TranslationEngine & {
+  readonly counts: () => { retried: number; fellBack: number; keptSource: number };
+  readonly reportLeft: LeftWordsReplay['reportLeft'];
+} {
   if (members.length === 0) throw new TypeError('createEngineChain: expected at least one engine');
   const first = members[0]!;
   const counts = { retried: 0, fellBack: 0, keptSource: 0 };
+  const reportLeft = (pair: LanguagePair, text: string, left: LeftWords) => {
+    const list = left.words.map((word) => `"${word}"`).join(', ');
+    options.onKeptSource?.({
+      source: pair.source,
+      target: pair.target,
+      text,
+      attempts: [
+        {
+          engine: left.engine,
+          problems: [
+            `left in the source language: ${list} ${left.words.length === 1 ? 'is' : 'are'} not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
+          ],
+        },
+      ],
+      left: left.words,
+    });
+  };
   return {
     name: members.map((member) => member.engine.name).join('>'),
     pairs: () => [first.pair],
@@ -57,6 +92,7 @@ export function createEngineChain(
       : {}),
     verification: 'full',
     counts: () => ({ ...counts }),
+    reportLeft,
     usage(): EngineUsage {
       const all = members.map((member) => member.engine.usage?.());
       return {
@@ -106,7 +142,11 @@ export function createEngineChain(
               return [];
             }),
           );
-        const { onFailed: _onFailed, ...memberInput } = input;
+        const {
+          onFailed: _onFailed,
+          onLeftWords: _onLeftWords,
+          ...memberInput
+        } = input as EngineInput & LeftWordsInput;
         const call = (indexes: number[], notes?: (string | undefined)[]) =>
           engine.translate({
             ...memberInput,
@@ -183,23 +223,11 @@ export function createEngineChain(
           attempts: history[index]!,
         });
       }
+      const { onLeftWords } = input as EngineInput & LeftWordsInput;
       for (const [index, left] of leftIn) {
         if (pending.includes(index)) continue;
-        const list = left.words.map((word) => `"${word}"`).join(', ');
-        options.onKeptSource?.({
-          source: input.source,
-          target: input.target,
-          text: input.texts[index]!,
-          attempts: [
-            {
-              engine: left.engine,
-              problems: [
-                `left in the source language: ${list} ${left.words.length === 1 ? 'is' : 'are'} not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
-              ],
-            },
-          ],
-          left: left.words,
-        });
+        onLeftWords?.(index, left);
+        reportLeft({ source: input.source, target: input.target }, input.texts[index]!, left);
       }
       return outputs as string[];
     },
@@ -207,6 +235,11 @@ export function createEngineChain(
       // The members belong to the registry, which closes them.
     },
   };
+}
+
+/** A chain's `reportLeft`: the event of words left in `text`, again (an output served from a cache). */
+export interface LeftWordsReplay {
+  readonly reportLeft: (pair: LanguagePair, text: string, left: LeftWords) => void;
 }
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,6 +1,7 @@
 /**
  * Which texts of one `/v2/translate` request every engine failed (kept in the source language), for the
- * `X-Glossa-Kept-Source` response header: the chain's events are collected per request (async context)
+ * `X-Glossa-Kept-Source` response header, and which were translated with ordinary words left in the source
+ * language inside, for `X-Glossa-Left-Words`: the chain's events are collected per request (async context)
  * and matched to the request's texts by their words without markup (the pipeline sends engines sentences
  * and units of a text, with its inline codes as `<g id>`/`<x id/>`).
  */
@@ -33,18 +34,20 @@ function holds(text: string, segment: string): boolean {
 }
 
 /**
- * Runs `answer` collecting kept-source events; the result and the indexes of `texts` some kept segment
- * belongs to (a sentence of the text, which the text's output still holds).
+ * Runs `answer` collecting kept-source events; the result, the indexes of `texts` some kept segment
+ * belongs to (a sentence of the text, which the text's output still holds), and per text (ascending) the
+ * words left in the source language inside its translated segments (those still in the text's output).
  */
 export async function withKeptSource<T>(
   texts: readonly string[],
   answer: () => Promise<T>,
   outputsOf: (result: T) => readonly string[],
-): Promise<{ result: T; kept: number[] }> {
+): Promise<{ result: T; kept: number[]; left: Map<number, string[]> }> {
   const events: KeptSource[] = [];
   const result = await store.run(events, answer);
-  if (events.length === 0) return { result, kept: [] };
+  if (events.length === 0) return { result, kept: [], left: new Map() };
   const outputs = outputsOf(result);
+  const left = leftIn(texts, outputs, events);
   // A segment translated with some words left in the source language (`left`) stands: the header names
   // only texts answered in the source language, which clients list as failures.
   const segments = [...new Set(events.filter((event) => !event.left).map((event) => words(event.text)))];
@@ -55,5 +58,63 @@ export async function withKeptSource<T>(
     if (segments.some((segment) => segment !== '' && holds(source, segment) && holds(output, segment)))
       kept.push(index);
   });
-  return { result, kept };
+  return { result, kept, left };
+}
+
+const wordsOf = (text: string) => new Set(text.match(/[\p{L}\p{N}]+/gu) ?? []);
+
+/** Per text holding a segment of a `left` event: the event's words its output still has (in order). */
+function leftIn(
+  texts: readonly string[],
+  outputs: readonly string[],
+  events: readonly KeptSource[],
+): Map<number, string[]> {
+  const left = new Map<number, string[]>();
+  const segments = events.flatMap((event) =>
+    event.left ? [{ segment: words(event.text), left: event.left }] : [],
+  );
+  if (segments.length === 0) return left;
+  texts.forEach((text, index) => {
+    const source = words(text);
+    let present: Set<string> | undefined;
+    const found = new Set<string>();
+    for (const { segment, left: leftWords } of segments) {
+      if (segment === '' || !holds(source, segment)) continue;
+      present ??= wordsOf(words(outputs[index] ?? ''));
+      for (const word of leftWords) if (present.has(word)) found.add(word);
+    }
+    if (found.size > 0) left.set(index, [...found]);
+  });
+  return left;
+}
+
+/** Glossa's own response header on `POST /v2/translate`: texts translated with source-language words left. */
+export const LEFT_WORDS_HEADER = 'x-glossa-left-words';
+
+/** The longest `X-Glossa-Left-Words` value: texts past it are counted (`;+N`), not listed. */
+export const MAX_LEFT_WORDS_HEADER = 4_096;
+
+/**
+ * The `X-Glossa-Left-Words` value: `index:word,word;index:word` (texts ascending, 0-based; each word
+ * percent-encoded as `encodeURIComponent` does, so the value is ASCII), at most `MAX_LEFT_WORDS_HEADER`
+ * characters; when texts do not fit, it ends with `;+N`, the number of texts with words left that are not
+ * listed. `undefined` when no text has any.
+ */
+export function formatLeftWords(left: ReadonlyMap<number, readonly string[]>): string | undefined {
+  if (left.size === 0) return undefined;
+  const entries = [...left]
+    .sort(([a], [b]) => a - b)
+    .map(([index, found]) => `${index}:${found.map(encodeURIComponent).join(',')}`);
+  let value = '';
+  for (const [position, entry] of entries.entries()) {
+    const rest = entries.length - position - 1;
+    const next = value === '' ? entry : `${value};${entry}`;
+    // Room for the count of what would follow.
+    if (next.length + (rest > 0 ? `;+${rest}`.length : 0) > MAX_LEFT_WORDS_HEADER) {
+      const more = `+${entries.length - position}`;
+      return value === '' ? more : `${value};${more}`;
+    }
+    value = next;
+  }
+  return value;
 }

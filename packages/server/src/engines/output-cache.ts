@@ -1,4 +1,5 @@
 import type { BilledInput, OnBilled } from './billing.js';
+import type { LeftWords, LeftWordsInput, LeftWordsReplay } from './chain.js';
 import { EngineError, type EngineFormality, type EngineTerms } from './engine.js';
 import type { EngineChoice } from './registry.js';
 
@@ -7,6 +8,8 @@ import type { EngineChoice } from './registry.js';
  * (its fingerprint), formality and markup mode is translated once. Engines are deterministic for a
  * fingerprint, so a hit is exactly what the engine would answer. When full, the oldest entries go first
  * (insertion order: cheaper than reordering on every hit, and nearly as good for repeated content).
+ * An output the chain answered with ordinary words left in the source language is kept with those words,
+ * and a hit reports them again (the chain's `reportLeft`), as the engine's answer did.
  */
 export interface OutputCache {
   translate(
@@ -29,12 +32,18 @@ export interface OutputCache {
 /** Units longer than this are not kept (they rarely repeat and would crowd out the rest). */
 const MAX_CACHED_UNIT_LENGTH = 2_000;
 
+/** An output with words left in the source language (most outputs are kept as a plain string). */
+interface LeftOutput {
+  readonly output: string;
+  readonly left: LeftWords;
+}
+
 export function createOutputCache(maxEntries: number): OutputCache {
   // One map per engine version, formality and markup mode, keyed by the unit itself: a unit's hash is
   // computed once per string, where a concatenated key would be built and hashed again on every lookup.
-  const tables = new Map<string, Map<string, string>>();
+  const tables = new Map<string, Map<string, string | LeftOutput>>();
   let size = 0;
-  const evictOne = (preferred: Map<string, string>) => {
+  const evictOne = (preferred: Map<string, string | LeftOutput>) => {
     const table = preferred.size > 0 ? preferred : [...tables.values()].find((other) => other.size > 0);
     const oldest = table?.keys().next().value;
     if (table && oldest !== undefined) {
@@ -48,8 +57,9 @@ export function createOutputCache(maxEntries: number): OutputCache {
     texts: readonly string[],
     options: Parameters<OutputCache['translate']>[2],
     onFailed?: (indexes: readonly number[]) => void,
+    onLeftWords?: LeftWordsInput['onLeftWords'],
   ): Promise<string[]> => {
-    const input: BilledInput = {
+    const input: BilledInput & LeftWordsInput = {
       texts,
       source: choice.pair.source,
       target: choice.pair.target,
@@ -60,6 +70,7 @@ export function createOutputCache(maxEntries: number): OutputCache {
       ...(options.terms ? { terms: options.terms } : {}),
       ...(options.onBilled ? { onBilled: options.onBilled } : {}),
       ...(onFailed ? { onFailed } : {}),
+      ...(onLeftWords ? { onLeftWords } : {}),
     };
     const translated = await choice.engine.translate(input);
     if (!Array.isArray(translated) || translated.length !== texts.length) {
@@ -85,12 +96,17 @@ export function createOutputCache(maxEntries: number): OutputCache {
       for (let index = 0; index < units.length; index++) {
         const hit = table.get(units[index]!);
         if (hit === undefined) missing.push(index);
-        else outputs[index] = hit;
+        else if (typeof hit === 'string') outputs[index] = hit;
+        else {
+          outputs[index] = hit.output;
+          (choice.engine as Partial<LeftWordsReplay>).reportLeft?.(choice.pair, units[index]!, hit.left);
+        }
       }
       if (missing.length === 0) return outputs;
       // A chain answers the source where every engine failed (it says which): tried again next time, not
       // kept. An output equal to its unit on purpose (a name, doNotTranslate) is kept like any other.
       const failed = new Set<number>();
+      const left = new Map<number, LeftWords>();
       const translated = await run(
         choice,
         missing.map((index) => units[index]!),
@@ -98,6 +114,7 @@ export function createOutputCache(maxEntries: number): OutputCache {
         (indexes) => {
           for (const index of indexes) failed.add(index);
         },
+        (index, words) => left.set(index, words),
       );
       missing.forEach((unitIndex, index) => {
         const output = translated[index]!;
@@ -105,7 +122,8 @@ export function createOutputCache(maxEntries: number): OutputCache {
         const unit = units[unitIndex]!;
         if (unit.length > MAX_CACHED_UNIT_LENGTH || table.has(unit) || failed.has(index)) return;
         if (size >= maxEntries) evictOne(table);
-        table.set(unit, output);
+        const words = left.get(index);
+        table.set(unit, words ? { output, left: words } : output);
         size++;
       });
       return outputs;

@@ -1,5 +1,5 @@
 import { ENDPOINTS, KEPT_SOURCE_HEADER, normalizeReportingTag, REPORTING_TAG_HEADER } from '@glossa/protocol';
-import { withKeptSource } from '../engines/kept-source.js';
+import { formatLeftWords, LEFT_WORDS_HEADER, withKeptSource } from '../engines/kept-source.js';
 import { badRequest } from '../errors.js';
 import { defineRoute } from '../http/route.js';
 import { translateRequest } from '../translate/pipeline.js';
@@ -15,13 +15,16 @@ export const translateRoute = defineRoute(
       if (!tag.ok) throw badRequest(tag.message);
       customTag = tag.tag;
     }
-    // Texts holding a segment every engine failed (kept in the source language): Glossa's own header.
-    const { result, kept } = await withKeptSource(
+    // Texts holding a segment every engine failed (kept in the source language), and texts translated with
+    // ordinary words left in the source language: Glossa's own headers.
+    const { result, kept, left } = await withKeptSource(
       body.text,
       () => translateRequest(body, caller, customTag, context),
       (answer) => answer.translations.map((translation) => translation.text),
     );
     if (kept.length > 0) reply.header(KEPT_SOURCE_HEADER, kept.join(','));
+    const leftWords = formatLeftWords(left);
+    if (leftWords !== undefined) reply.header(LEFT_WORDS_HEADER, leftWords);
     return result;
   },
   { compiledResponse: true },
