@@ -16,8 +16,9 @@ export interface ServiceOptions {
   /** The embedded server's engines per target and their providers' settings (config `engines`). */
   readonly engines?: ResolvedEngines | undefined;
   /**
-   * Keep the segments every engine failed for `takeUntranslated()` (a run that reports them, as the CLI's).
-   * Default false: a long-lived caller that never takes them (a dev server, a runtime backend) holds none.
+   * Keep the segments every engine failed for `takeUntranslated()`, and those translated with words left in
+   * the source language for `takeLeftWords()` (a run that reports them, as the CLI's). Default false: a
+   * long-lived caller that never takes them (a dev server, a runtime backend) holds none.
    */
   readonly collectUntranslated?: boolean;
 }
@@ -35,7 +36,50 @@ export interface ServiceConnection {
    * services do not tell. Collected only with `collectUntranslated`.
    */
   takeUntranslated(): readonly UntranslatedSegment[];
+  /**
+   * The texts translated with ordinary words left in the source language inside ("Open the color picker."
+   * → "Abierto el color picker.") since the last call, each returned once: warnings, not failures (the
+   * translation stands). Embedded server: per segment sent to the engines. Remote Glossa service: per text
+   * of a request, from its `X-Glossa-Left-Words` header; other services do not tell. Collected only with
+   * `collectUntranslated`.
+   */
+  takeLeftWords(): readonly LeftWordsSegment[];
   close(): Promise<void>;
+}
+
+export interface LeftWordsSegment {
+  readonly source: string;
+  readonly target: string;
+  /** The segment (embedded) or the request's text (remote) as sent, inline codes as `<g id>`/`<x id/>`. */
+  readonly text: string;
+  /** The words left in the source language, as they stand in the output. */
+  readonly words: readonly string[];
+}
+
+/**
+ * Glossa's own response header on `POST /v2/translate` (docs/engines.md): `index:word,word;index:word`, the
+ * request's texts (0-based, ascending) translated with those words left in the source language, each word
+ * percent-encoded; a last `;+N` counts texts not listed (the value is bounded).
+ */
+export const LEFT_WORDS_HEADER = 'x-glossa-left-words';
+
+/** The texts and words of an `X-Glossa-Left-Words` value; malformed entries and the `+N` count are skipped. */
+export function parseLeftWords(value: string | null | undefined): Map<number, string[]> {
+  const left = new Map<number, string[]>();
+  for (const entry of (value ?? '').split(';')) {
+    const match = /^\s*(\d+):(.+)$/.exec(entry);
+    if (!match) continue;
+    const words = match[2]!.split(',').flatMap((word) => {
+      try {
+        const decoded = decodeURIComponent(word.trim());
+        return decoded === '' ? [] : [decoded];
+      } catch {
+        return [];
+      }
+    });
+    if (words.length > 0) left.set(Number(match[1]), words);
+  }
+  return left;
 }
 
 export interface UntranslatedSegment {
@@ -54,12 +98,20 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
       throw new TypeError(`GLOSSA_API_KEY is not set: a key is needed for the service at ${url}`);
     }
     let untranslated: UntranslatedSegment[] = [];
-    // A Glossa service names the texts every engine failed in a header of the translate answer.
+    let leftWords: LeftWordsSegment[] = [];
+    // A Glossa service names the texts every engine failed, and those translated with words left in the
+    // source language, in headers of the translate answer.
     const fetchKept: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
       const kept = parseKeptSource(response.headers.get(KEPT_SOURCE_HEADER));
-      if (kept.length > 0 && typeof init?.body === 'string')
-        untranslated.push(...keptSegments(init.body, kept));
+      const left = parseLeftWords(response.headers.get(LEFT_WORDS_HEADER));
+      if (typeof init?.body === 'string' && kept.length + left.size > 0) {
+        const sent = sentTexts(init.body);
+        if (sent) {
+          untranslated.push(...keptSegments(sent, kept));
+          leftWords.push(...leftSegments(sent, left));
+        }
+      }
       return response;
     };
     const client = new GlossaClient({
@@ -76,6 +128,11 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
         untranslated = [];
         return taken;
       },
+      takeLeftWords: () => {
+        const taken = leftWords;
+        leftWords = [];
+        return taken;
+      },
       close: async () => {},
     };
   }
@@ -88,10 +145,14 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
   );
   const { engines } = options;
   let untranslated: UntranslatedSegment[] = [];
+  let leftWords: LeftWordsSegment[] = [];
   const server = await startServer({
     ...(options.collectUntranslated && {
-      onKeptSource: (event: UntranslatedSegment) => {
-        untranslated.push(event);
+      // The server's event: a segment every engine failed, or one translated with `left` words.
+      onKeptSource: (event: UntranslatedSegment & { readonly left?: readonly string[] }) => {
+        if (event.left === undefined) untranslated.push(event);
+        else
+          leftWords.push({ source: event.source, target: event.target, text: event.text, words: event.left });
       },
     }),
     dataDir,
@@ -115,31 +176,58 @@ export async function connectService(options: ServiceOptions): Promise<ServiceCo
       untranslated = [];
       return taken;
     },
+    takeLeftWords: () => {
+      const taken = leftWords;
+      leftWords = [];
+      return taken;
+    },
     close: () => server.close(),
   };
 }
 
-/** The segments of a translate request body (JSON) that the service kept in the source language. */
-function keptSegments(body: string, indexes: readonly number[]): UntranslatedSegment[] {
+interface SentTexts {
+  readonly source: string;
+  readonly target: string;
+  readonly texts: readonly unknown[];
+}
+
+/** The texts and languages of a translate request body (JSON), or undefined. */
+function sentTexts(body: string): SentTexts | undefined {
   let sent: { text?: unknown; source_lang?: unknown; target_lang?: unknown };
   try {
     sent = JSON.parse(body) as typeof sent;
   } catch {
-    return [];
+    return undefined;
   }
-  if (!Array.isArray(sent.text) || typeof sent.target_lang !== 'string') return [];
-  const texts = sent.text as unknown[];
+  if (!Array.isArray(sent.text) || typeof sent.target_lang !== 'string') return undefined;
+  return {
+    source: typeof sent.source_lang === 'string' ? sent.source_lang.toLowerCase() : '',
+    target: sent.target_lang.toLowerCase(),
+    texts: sent.text as unknown[],
+  };
+}
+
+/** The segments of a translate request that the service kept in the source language. */
+function keptSegments(sent: SentTexts, indexes: readonly number[]): UntranslatedSegment[] {
   return indexes.flatMap((index) => {
-    const text = texts[index];
+    const text = sent.texts[index];
     return typeof text === 'string'
       ? [
           {
-            source: typeof sent.source_lang === 'string' ? sent.source_lang.toLowerCase() : '',
-            target: (sent.target_lang as string).toLowerCase(),
+            source: sent.source,
+            target: sent.target,
             text,
             attempts: [{ engine: 'service', problems: ['every engine of the service failed'] }],
           },
         ]
       : [];
+  });
+}
+
+/** The texts of a translate request that the service translated with words left in the source language. */
+function leftSegments(sent: SentTexts, left: ReadonlyMap<number, readonly string[]>): LeftWordsSegment[] {
+  return [...left].flatMap(([index, words]) => {
+    const text = sent.texts[index];
+    return typeof text === 'string' ? [{ source: sent.source, target: sent.target, text, words }] : [];
   });
 }

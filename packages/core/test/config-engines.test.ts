@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, connectService, resolveConfig } from '../src/index.js';
+import { ConfigError, connectService, parseLeftWords, resolveConfig } from '../src/index.js';
 
 describe('engines section', () => {
   it('arrays are orders per default, target or pair; objects are provider settings', () => {
@@ -142,5 +142,61 @@ describe('engines section', () => {
       echo.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('texts translated with English words left are reported by takeLeftWords(), once, embedded and remote (real Apertium en→es)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'glossa-core-engines-'));
+    const texts = ['The house is big.', 'Open the color picker.'];
+    const options = { sourceLang: 'en', targetLang: 'es' } as const;
+    try {
+      const embedded = await connectService({ dataDir, collectUntranslated: true });
+      try {
+        const results = await embedded.client.translateText(texts, options);
+        expect(results[1]!.text).toBe('Abierto el color picker.');
+        expect(embedded.takeLeftWords()).toEqual([
+          { source: 'en', target: 'es', text: 'Open the color picker.', words: ['picker'] },
+        ]);
+        expect(embedded.takeLeftWords()).toEqual([]);
+        // A translation with a word left is not a failure.
+        expect(embedded.takeUntranslated()).toEqual([]);
+        const { startServer } = await import('@glossa/server');
+        const server = await startServer({
+          dataDir: join(dataDir, 'remote'),
+          port: 0,
+          freePort: 0,
+          host: '127.0.0.1',
+          logger: false,
+          devKey: 'dev-key-left-words',
+        });
+        try {
+          const remote = await connectService({
+            dataDir,
+            url: server.url,
+            apiKey: 'dev-key-left-words',
+            collectUntranslated: true,
+          });
+          await remote.client.translateText(texts, options);
+          expect(remote.takeLeftWords()).toEqual([
+            { source: 'en', target: 'es', text: 'Open the color picker.', words: ['picker'] },
+          ]);
+          expect(remote.takeLeftWords()).toEqual([]);
+          expect(remote.takeUntranslated()).toEqual([]);
+        } finally {
+          await server.close();
+        }
+      } finally {
+        await embedded.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('parseLeftWords reads index:word lists, decodes words and skips the +N count and malformed entries', () => {
+    expect([...parseLeftWords('0:picker,r%C3%A9essayer;3:budgeted;x:y;4:%E0;+12')]).toEqual([
+      [0, ['picker', 'réessayer']],
+      [3, ['budgeted']],
+    ]);
+    expect(parseLeftWords(null).size).toBe(0);
   });
 });
