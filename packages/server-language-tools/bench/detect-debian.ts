@@ -6,7 +6,7 @@
  * Run: npx tsx --conditions @glossa/source bench/detect-debian.ts [--misses]
  */
 import { readFileSync } from 'node:fs';
-import { createLanguageDetector } from '../src/detect/detector.js';
+import { createLanguageDetector, type EldModel } from '../src/detect/detector.js';
 
 export interface DebianText {
   readonly label: string;
@@ -27,7 +27,9 @@ export function readDebianTexts(): DebianText[] {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const showMisses = process.argv.includes('--misses');
-  const detector = await createLanguageDetector();
+  const modelArg = process.argv.find((arg) => arg.startsWith('--model='))?.slice('--model='.length);
+  const detector = await createLanguageDetector({ model: (modelArg ?? 'large') as EldModel });
+  console.log(`eld model: ${modelArg ?? 'large'}`);
   const texts = readDebianTexts();
   const tally = new Map<string, { right: number; wrong: number; abstained: number; total: number }>();
   const perLanguage = new Map<string, { right: number; total: number }>();

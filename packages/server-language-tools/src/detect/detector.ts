@@ -1,5 +1,8 @@
 import { DETECTION_LANGUAGES, type DetectionLanguage } from '@glossa/protocol';
 import type { LanguageIdentifier } from 'cld3-asm';
+import { createEld, type EldModel } from './eld-data.js';
+
+export type { EldModel } from './eld-data.js';
 
 export const DETECTION_STATUSES = [
   'success',
@@ -21,6 +24,8 @@ export interface LanguageDetectorOptions {
    */
   readonly minScore?: number;
   readonly minMargin?: number;
+  /** eld's n-gram database: `large` (default), `medium` or `small` (less memory; see docs/benchmarks.md). */
+  readonly model?: EldModel;
 }
 
 export interface LanguageDetector {
@@ -139,9 +144,9 @@ export async function createLanguageDetector(
     throw new RangeError(`Expected minMargin in 0..1, got ${minMargin}.`);
   // eld's large n-gram database and cld3's WebAssembly build are big modules: imported here, on first use,
   // not when the server starts.
-  const { eld } = await import('eld/large');
+  // eld's database is read as JSON (eld-data.ts): a third of the memory of importing its module.
+  const full = await createEld(options.model ?? 'large');
   const { loadModule } = await import('cld3-asm');
-  const full = eld.newInstance();
   const cld3: LanguageIdentifier = (await loadModule()).create(0, 1000);
 
   function detect(text: string): DetectionResult {
