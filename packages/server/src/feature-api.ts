@@ -4,7 +4,9 @@
  */
 export type { Caller, ServiceContext } from './context.js';
 export { type BilledInput, createEngineBill } from './engines/billing.js';
+export type { KeptSource } from './engines/chain.js';
 export { EngineError } from './engines/engine.js';
+export { withKeptSegments } from './engines/kept-source.js';
 export type { EngineChoice, EngineRegistry } from './engines/registry.js';
 export { badRequest, notFound, ServiceError, unsupportedLanguage } from './errors.js';
 export type { RunningFeature, ServerFeature } from './features.js';

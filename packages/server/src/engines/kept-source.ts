@@ -48,17 +48,49 @@ export async function withKeptSource<T>(
   if (events.length === 0) return { result, kept: [], left: new Map() };
   const outputs = outputsOf(result);
   const left = leftIn(texts, outputs, events);
-  // A segment translated with some words left in the source language (`left`) stands: the header names
-  // only texts answered in the source language, which clients list as failures.
-  const segments = [...new Set(events.filter((event) => !event.left).map((event) => words(event.text)))];
-  const kept: number[] = [];
+  return { result, kept: [...keptIn(texts, outputs, events).keys()], left };
+}
+
+/**
+ * Runs `answer` collecting kept-source events, as `withKeptSource` does; the result and, per index of
+ * `texts` (ascending) holding a segment every engine failed that its output still holds, the events of those
+ * segments (what each engine did wrong): document translation reports them per segment.
+ */
+export async function withKeptSegments<T>(
+  texts: readonly string[],
+  answer: () => Promise<T>,
+  outputsOf: (result: T) => readonly string[],
+): Promise<{ result: T; kept: Map<number, KeptSource[]> }> {
+  const events: KeptSource[] = [];
+  const result = await store.run(events, answer);
+  if (events.length === 0) return { result, kept: new Map() };
+  return { result, kept: keptIn(texts, outputsOf(result), events) };
+}
+
+/** Per text holding a segment every engine failed (its output still holds it): those segments' events. */
+function keptIn(
+  texts: readonly string[],
+  outputs: readonly string[],
+  events: readonly KeptSource[],
+): Map<number, KeptSource[]> {
+  // A segment translated with some words left in the source language (`left`) stands: only texts answered
+  // in the source language are named, which clients list as failures. One event per segment.
+  const segments = new Map<string, KeptSource>();
+  for (const event of events) {
+    const segment = words(event.text);
+    if (!event.left && segment !== '' && !segments.has(segment)) segments.set(segment, event);
+  }
+  const kept = new Map<number, KeptSource[]>();
+  if (segments.size === 0) return kept;
   texts.forEach((text, index) => {
     const source = words(text);
     const output = words(outputs[index] ?? '');
-    if (segments.some((segment) => segment !== '' && holds(source, segment) && holds(output, segment)))
-      kept.push(index);
+    const found = [...segments].flatMap(([segment, event]) =>
+      holds(source, segment) && holds(output, segment) ? [event] : [],
+    );
+    if (found.length > 0) kept.set(index, found);
   });
-  return { result, kept, left };
+  return kept;
 }
 
 const wordsOf = (text: string) => new Set(text.match(/[\p{L}\p{N}]+/gu) ?? []);
