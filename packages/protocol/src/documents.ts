@@ -76,6 +76,41 @@ export const DocumentKeyRequest = Type.Object(
 );
 export type DocumentKeyRequest = Static<typeof DocumentKeyRequest>;
 
+/** The most segments `glossa_kept_source` lists (its `count` counts them all). */
+export const MAX_DOCUMENT_KEPT_SEGMENTS = 50;
+
+/** A segment of a document every engine failed, answered in the source language inside the document. */
+export const DocumentKeptSegment = Type.Object({
+  /** The document's text it is in (0-based, in the order the format reads them: 0 for a plain text file). */
+  text_index: Type.Integer({ minimum: 0 }),
+  /** The segment (a sentence or a unit) within that text (0-based). */
+  segment_index: Type.Integer({ minimum: 0 }),
+  /** Its source text, markup removed (at most 300 characters, then cut with `…`). */
+  source: Type.String(),
+  /** Per engine tried, in order: what was wrong with its answer, or its error. */
+  attempts: Type.Array(Type.Object({ engine: Type.String(), problems: Type.Array(Type.String()) })),
+});
+export type DocumentKeptSegment = Static<typeof DocumentKeptSegment>;
+
+/**
+ * Glossa's own, additive (the interface has no place for it; clients of the protocol ignore unknown
+ * fields): the segments of a translated document that every engine failed, kept in the source language
+ * ("never worse"), as `X-Glossa-Kept-Source` names such texts on `/v2/translate`.
+ */
+export const DocumentKeptSource = Type.Object(
+  {
+    /** How many segments were kept in the source language (every one, listed or not). */
+    count: Type.Integer({ minimum: 0 }),
+    /** The first of them in the document's order, at most `MAX_DOCUMENT_KEPT_SEGMENTS`. */
+    segments: Type.Array(DocumentKeptSegment, { maxItems: MAX_DOCUMENT_KEPT_SEGMENTS }),
+  },
+  {
+    description:
+      "Glossa's own: the segments every engine failed, answered in the source language inside the document",
+  },
+);
+export type DocumentKeptSource = Static<typeof DocumentKeptSource>;
+
 export const DocumentStatusResponse = Type.Object(
   {
     document_id: DocumentId,
@@ -83,6 +118,8 @@ export const DocumentStatusResponse = Type.Object(
     seconds_remaining: Type.Optional(Type.Integer({ minimum: 0 })),
     billed_characters: Type.Optional(Type.Integer({ minimum: 0 })),
     error_message: Type.Optional(Type.String()),
+    /** With `done` (Glossa's own): the segments kept in the source language; `count` 0 when none. */
+    glossa_kept_source: Type.Optional(DocumentKeptSource),
   },
   { $id: 'DocumentStatusResponse' },
 );
