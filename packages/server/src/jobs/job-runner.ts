@@ -17,6 +17,7 @@ import {
   type JobRow,
   type JobState,
   JobSuperseded,
+  type JobTransaction,
   type UsageCharge,
 } from './job-backend.js';
 
@@ -103,18 +104,21 @@ export class RunnerClosing extends Error {
 export interface JobQueue<Input, Checkpoint, Result> {
   /**
    * Queues a job. With an `id` of the feature's (its own record's), submitting again is a no-op that
-   * returns the job (a feature recovering records whose submit a crash may have lost).
+   * returns the job. With a `transaction` (PostgreSQL), the job commits with the feature's record written in
+   * it, or neither does: no record is left whose submit a crash lost (call `wake` after the commit).
    */
   submit(
     accountId: string,
     input: Input,
-    options?: { readonly id?: string },
+    options?: { readonly id?: string; readonly transaction?: JobTransaction },
   ): Promise<JobInfo<Input, Checkpoint, Result>>;
   status(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
   /** Cancels a queued or running job (its refund applied); the job after it. */
   cancel(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
   /** The result of a completed, unexpired job. */
   result(id: string): Promise<Result | undefined>;
+  /** Wakes this instance's idle workers: a job submitted in a `transaction` is there once it committed. */
+  wake(): void;
 }
 
 export interface JobRunnerOptions {
@@ -324,16 +328,20 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
         row && row.kind === kind.name ? toJobInfo<Input, Checkpoint, Result>(row) : undefined;
       return {
         async submit(accountId, input, submitOptions = {}) {
-          const row = await backend.insert({
-            id: submitOptions.id ?? randomUUID(),
-            kind: kind.name,
-            accountId,
-            input: JSON.stringify(input),
-            maxQueued: options.maxQueuedPerAccount ?? 1000,
-          });
-          delivery?.notify();
+          const row = await backend.insert(
+            {
+              id: submitOptions.id ?? randomUUID(),
+              kind: kind.name,
+              accountId,
+              input: JSON.stringify(input),
+              maxQueued: options.maxQueuedPerAccount ?? 1000,
+            },
+            submitOptions.transaction,
+          );
+          if (!submitOptions.transaction) delivery?.notify();
           return info(row)!;
         },
+        wake: () => delivery?.notify(),
         status: async (id) => info(await backend.get(id)),
         async cancel(id) {
           const row = await backend.get(id);

@@ -19,6 +19,7 @@ import {
   JobLimitExceeded,
   type JobRow,
   JobSuperseded,
+  type NewJob,
   type UsageCharge,
   usageOperationId,
 } from './job-backend.js';
@@ -99,28 +100,30 @@ export function createPostgresJobBackend(
   const get = async (db: Queryable, id: string) =>
     (await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1', [id])).rows[0];
 
+  /** The job queued, and its wake-up sent, in `client`'s transaction. */
+  const insert = async (client: Queryable, job: NewJob) => {
+    // One account's submits in order, so the limit holds across instances.
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 41))', [job.accountId]);
+    const existing = await get(client, job.id);
+    if (existing) return existing;
+    const { rows } = await client.query<{ n: string }>(
+      `SELECT COUNT(*) AS n FROM jobs WHERE account_id = $1 AND status IN ('queued', 'running')`,
+      [job.accountId],
+    );
+    if (Number(rows[0]!.n) >= job.maxQueued) throw new JobLimitExceeded(job.maxQueued);
+    const now = new Date().toISOString();
+    const inserted = await client.query<JobRow>(
+      `INSERT INTO jobs (id, kind, account_id, status, input, run_after, created_at, updated_at)
+       VALUES ($1, $2, $3, 'queued', $4, $5, $5, $5) RETURNING *`,
+      [job.id, job.kind, job.accountId, job.input, now],
+    );
+    await wakeUp(client, { jobId: job.id });
+    return inserted.rows[0]!;
+  };
+
   return {
     owner: lease.owner,
-    insert: (job) =>
-      transaction(pool, async (client) => {
-        // One account's submits in order, so the limit holds across instances.
-        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 41))', [job.accountId]);
-        const existing = await get(client, job.id);
-        if (existing) return existing;
-        const { rows } = await client.query<{ n: string }>(
-          `SELECT COUNT(*) AS n FROM jobs WHERE account_id = $1 AND status IN ('queued', 'running')`,
-          [job.accountId],
-        );
-        if (Number(rows[0]!.n) >= job.maxQueued) throw new JobLimitExceeded(job.maxQueued);
-        const now = new Date().toISOString();
-        const inserted = await client.query<JobRow>(
-          `INSERT INTO jobs (id, kind, account_id, status, input, run_after, created_at, updated_at)
-           VALUES ($1, $2, $3, 'queued', $4, $5, $5, $5) RETURNING *`,
-          [job.id, job.kind, job.accountId, job.input, now],
-        );
-        await wakeUp(client, { jobId: job.id });
-        return inserted.rows[0]!;
-      }),
+    insert: (job, open) => (open ? insert(open, job) : transaction(pool, (client) => insert(client, job))),
     get: (id) => get(pool, id),
     async claim(kinds, limit) {
       if (kinds.length === 0) return undefined;

@@ -160,7 +160,8 @@ export function createSqliteJobBackend(
 
   return {
     owner,
-    async insert(job) {
+    async insert(job, open) {
+      if (open) throw new TypeError('SQLite jobs are inserted in their own transaction.');
       return insert.immediate(job);
     },
     async get(id) {

@@ -43,7 +43,7 @@ export interface MemoryJobInput {
 }
 
 export interface MemoryJobOptions {
-  /** PostgreSQL: how often an instance looks for records whose submit a crash lost, in ms (default 5 s). */
+  /** PostgreSQL: how often an instance removes the files of expired jobs, in ms (default 5 s). */
   readonly leaseCheckMs?: number | undefined;
   readonly onError?: ((error: unknown) => void) | undefined;
 }

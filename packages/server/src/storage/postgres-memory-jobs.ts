@@ -189,24 +189,21 @@ export async function createPostgresMemoryJobs(
     }
     return null;
   });
-  const submit = (job: { id: string; accountId: string }) =>
-    queue.submit(job.accountId, { jobId: job.id }, { id: job.id });
+  /** The runner's job of a record, in the transaction that makes the record processing: they commit together. */
+  const submit = (client: pg.PoolClient, job: { id: string; accountId: string }) =>
+    queue.submit(job.accountId, { jobId: job.id }, { id: job.id, transaction: client });
 
-  /** Jobs whose submit a crash lost submitted; files of expired jobs removed. */
-  async function sweep(): Promise<void> {
-    const { rows } = await pool.query<{ id: string; account_id: string }>(
-      `SELECT m.id, m.account_id FROM memory_jobs m WHERE m.status = 'processing' AND m.updated_at < $1
-       AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = m.id)`,
-      [new Date(Date.now() - 60_000).toISOString()],
-    );
-    for (const row of rows) await submit({ id: row.id, accountId: row.account_id });
-    await pool.query(
-      `DELETE FROM memory_files f USING memory_jobs j WHERE f.job_id = j.id AND j.expires_at < $1
-       AND j.status IN ('awaiting_input', 'completed', 'downloaded')`,
-      [new Date().toISOString()],
-    );
-  }
-  const stopSweep = repeatEvery(options.leaseCheckMs ?? 5000, sweep, (error) => options.onError?.(error));
+  /** Files of expired jobs removed. */
+  const stopSweep = repeatEvery(
+    options.leaseCheckMs ?? 5000,
+    () =>
+      pool.query(
+        `DELETE FROM memory_files f USING memory_jobs j WHERE f.job_id = j.id AND j.expires_at < $1
+         AND j.status IN ('awaiting_input', 'completed', 'downloaded')`,
+        [new Date().toISOString()],
+      ),
+    (error) => options.onError?.(error),
+  );
 
   return {
     get: (id) => getOn(pool, id),
@@ -246,8 +243,9 @@ export async function createPostgresMemoryJobs(
           job.id,
           Buffer.concat(chunks),
         ]);
+        await submit(client, job);
       });
-      await submit(job);
+      queue.wake();
     },
     async export(accountId, memoryId, _source) {
       const result = await transaction(pool, async (client) => {
@@ -276,9 +274,11 @@ export async function createPostgresMemoryJobs(
           file_name: null,
           expires_at: new Date(Date.now() + JOB_TTL_MS).toISOString(),
         });
-        return { job: (await getOn(client, id))!, created: true };
+        const job = (await getOn(client, id))!;
+        await submit(client, job);
+        return { job, created: true };
       });
-      if (result.created) await submit(result.job);
+      queue.wake();
       return result;
     },
     async download(job) {
