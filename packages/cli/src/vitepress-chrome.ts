@@ -12,6 +12,12 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ResolvedConfig } from '@glossa/core';
+import {
+  readStarlightLabels,
+  STARLIGHT_CHROME_FOLDER,
+  starlightCatalog,
+  starlightLocales,
+} from './starlight-chrome.js';
 
 /** The folder of a site, under its `.vitepress`, that holds the chrome catalogs and `locales.json`. */
 export const CHROME_FOLDER = join('.vitepress', 'glossa');
@@ -54,24 +60,37 @@ type JsonObject = { [key: string]: Json };
 export interface SiteChrome {
   readonly description?: string;
   readonly themeConfig: JsonObject;
+  /** A Starlight site (`starlight-chrome.ts`): its English sidebar labels, and no `themeConfig`. */
+  readonly starlight?: readonly string[];
 }
 
-/** The site (absolute folder) whose chrome catalog is one of the config's `files`, and that catalog's path. */
+/**
+ * The site (absolute folder) whose chrome catalog is one of the config's `files`, and that catalog's path:
+ * a VitePress site's `.vitepress/glossa/<source>.json`, a Starlight site's `src/glossa/<source>.json`.
+ */
 export function chromeSite(config: ResolvedConfig): { site: string; source: string } | undefined {
   const sourceLang = config.sourceLang ?? 'en';
   for (const entry of config.files) {
     for (const include of entry.include) {
       const source = resolve(config.root, include);
       const folder = dirname(source);
-      if (source === join(folder, `${sourceLang}.json`) && folder.endsWith(CHROME_FOLDER))
+      if (
+        source === join(folder, `${sourceLang}.json`) &&
+        (folder.endsWith(CHROME_FOLDER) || folder.endsWith(STARLIGHT_CHROME_FOLDER))
+      )
         return { site: dirname(dirname(folder)), source };
     }
   }
   return undefined;
 }
 
-/** The English chrome of the VitePress site in `site`, read by the site's own `vitepress` package. */
+/**
+ * The English chrome of the VitePress site in `site`, read by the site's own `vitepress` package (of a
+ * Starlight site, without `.vitepress/`: its sidebar labels, read through its Astro config).
+ */
 export async function readSiteChrome(site: string): Promise<SiteChrome> {
+  if (!existsSync(join(site, '.vitepress')) && existsSync(join(site, STARLIGHT_CHROME_FOLDER)))
+    return { themeConfig: {}, starlight: await readStarlightLabels(site) };
   const require = createRequire(join(site, 'package.json'));
   let entry: string;
   try {
@@ -218,7 +237,12 @@ export async function writeChromeCatalog(
   chrome: SiteChrome,
   labels = true,
 ): Promise<boolean> {
-  return writeIfChanged(source, `${JSON.stringify(labels ? chromeCatalog(chrome) : {}, null, 2)}\n`);
+  const catalog = !labels
+    ? {}
+    : chrome.starlight
+      ? starlightCatalog(chrome.starlight)
+      : chromeCatalog(chrome);
+  return writeIfChanged(source, `${JSON.stringify(catalog, null, 2)}\n`);
 }
 
 /** How a locale names itself (`Español`), for VitePress's language menu. */
@@ -237,6 +261,11 @@ export async function writeLocales(
   locales: readonly string[],
 ): Promise<string | undefined> {
   const folder = dirname(source);
+  if (chrome.starlight) {
+    const target = join(folder, 'locales.json');
+    const data = await starlightLocales(folder, chrome.starlight, locales);
+    return (await writeIfChanged(target, `${JSON.stringify(data, null, 2)}\n`)) ? target : undefined;
+  }
   const entries: JsonObject = {};
   for (const locale of locales) {
     const path = join(folder, `${locale}.json`);

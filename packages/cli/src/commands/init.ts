@@ -7,6 +7,7 @@ import { CONFIG_FILE_NAMES } from '@glossa/core';
 import { isPseudoLocale } from '@glossa/protocol';
 import { parseLocales } from '../context.js';
 import { UsageError } from '../errors.js';
+import { starlightLocaleKey, writeStarlightModule } from '../starlight-chrome.js';
 import type { CommandEnv } from './translate.js';
 
 export interface InitFlags {
@@ -37,7 +38,7 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
     : docusaurus
       ? { sourceLang, targetLocales, ...docusaurusLayout(docusaurus, sourceLang) }
       : starlight
-        ? { sourceLang, targetLocales, ...starlightLayout(targetLocales) }
+        ? { sourceLang, targetLocales, ...starlightLayout(sourceLang, targetLocales) }
         : { sourceLang, targetLocales, files: [flags.files ?? 'docs/**/*.md'], out: flags.out ?? 'i18n' };
   const engines = enginesSection(targetLocales, ctx.env);
   const name = flags.json ? 'glossa.config.json' : 'glossa.config.ts';
@@ -87,8 +88,13 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
       `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, Docusaurus site: ${docusaurus.join(', ')} → i18n/<locale>/docusaurus-plugin-content-*/; run \`docusaurus write-translations --locale ${sourceLang}\` before each translate to refresh i18n/${sourceLang}/**/*.json (navbar, footer, sidebar, theme texts), and add the locales to the config's \`i18n.locales\``,
     );
   } else if (starlight) {
+    const written = await writeStarlightModule(ctx.cwd, sourceLang, targetLocales);
     ctx.io.out(
-      `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, Starlight site: src/content/docs/**/*.{md,mdx} → src/content/docs/<locale>/; add the locales to Starlight's \`locales\` (its \`defaultLocale: 'root'\` for the source)`,
+      `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, Starlight site: src/content/docs/**/*.{md,mdx} → src/content/docs/<locale>/ (Starlight's locale keys: ${targetLocales.map((l) => `'${starlightLocaleKey(l)}'`).join(', ')})`,
+    );
+    if (written.length > 0) ctx.io.out(`wrote ${written.join(', ')}`);
+    ctx.io.out(
+      `in astro.config.mjs: import { glossaLocales, glossaSidebar } from './src/glossa/starlight.mjs'; then Starlight's \`locales: { root: { label: '…', lang: '${sourceLang}' }, ...glossaLocales }\` and \`sidebar: glossaSidebar([…])\` (the sidebar's labels in each locale)`,
     );
   } else {
     ctx.io.out(
@@ -248,8 +254,12 @@ export const STARLIGHT_FRONTMATTER = [
   'hero.actions.*.text',
 ];
 
-/** Files and Markdown options of a Starlight site: each page to `src/content/docs/<locale>/<path>`. */
-function starlightLayout(locales: readonly string[]) {
+/**
+ * Files and Markdown options of a Starlight site: each page to `src/content/docs/<locale>/<path>` (Astro
+ * serves `en-XA/` at `/en-xa/`: Starlight's key is the lower-cased tag), and the sidebar labels' catalog
+ * (`starlight-chrome.ts`).
+ */
+function starlightLayout(sourceLang: string, locales: readonly string[]) {
   return {
     files: [
       {
@@ -257,6 +267,7 @@ function starlightLayout(locales: readonly string[]) {
         exclude: locales.map((locale) => `src/content/docs/${locale}/**`),
         output: 'src/content/docs/{locale}/{path}',
       },
+      { include: `src/glossa/${sourceLang}.json`, output: 'src/glossa/{locale}.json' },
     ],
     markdown: { dialect: 'starlight', frontmatter: STARLIGHT_FRONTMATTER },
   };
