@@ -65,3 +65,52 @@ export function formatReport(report: RunReport, locales: readonly string[]): str
   for (const f of report.failures) lines.push(`  ${where(f)} [${f.locale}]: ${f.reason}`);
   return lines;
 }
+
+/** A target translated with words left in the source language, with where its segment is. */
+export interface LeftWordsWarning extends Pick<RunFailure, 'file' | 'position' | 'key' | 'locale'> {
+  /** The source language (`en`). */
+  readonly source: string;
+  readonly words: readonly string[];
+}
+
+/** Texts listed per warning line; the rest of the file's are counted. */
+const MAX_LEFT_PER_LINE = 10;
+
+/** `English` for `en`; the code itself where the runtime has no name for it. */
+function languageName(code: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/**
+ * One warning line per file and locale for the targets translated with words left in the source language
+ * (not failures: the translation stands): `docs/a.md [es]: warning: 1 text translated with English words
+ * left: 'picker' (3:1)`.
+ */
+export function formatLeftWords(warnings: readonly LeftWordsWarning[]): string[] {
+  const byFile = new Map<string, LeftWordsWarning[]>();
+  for (const warning of warnings) {
+    const file = `${warning.file ?? warning.key}\n${warning.locale}`;
+    byFile.set(file, [...(byFile.get(file) ?? []), warning]);
+  }
+  return [...byFile.values()].map((list) => {
+    const { file, key, locale, source } = list[0]!;
+    const texts = list
+      .slice(0, MAX_LEFT_PER_LINE)
+      .map((warning) => {
+        const words = warning.words.map((word) => `'${word}'`).join(', ');
+        const at =
+          warning.file !== undefined && warning.position
+            ? ` (${warning.position.line}:${warning.position.column})`
+            : '';
+        return `${words}${at}`;
+      })
+      .join('; ');
+    const more = list.length > MAX_LEFT_PER_LINE ? `; and ${list.length - MAX_LEFT_PER_LINE} more` : '';
+    const language = source === '' ? 'source-language' : languageName(source);
+    return `${file ?? key} [${locale}]: warning: ${n(list.length)} text${list.length === 1 ? '' : 's'} translated with ${language} words left: ${texts}${more}`;
+  });
+}

@@ -65,15 +65,55 @@ const plain = (text: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
+/** A target translated with words left in the source language (a warning: the translation stands). */
+export interface LeftWordsItem {
+  readonly locale: string;
+  readonly key: string;
+  /** The source language the words are in, as the service named it (`en`). */
+  readonly source: string;
+  readonly words: readonly string[];
+}
+
+const wordsIn = (text: string) => new Set(text.match(/[\p{L}\p{N}]+/gu) ?? []);
+
+const sameLocale = (eventTarget: string, locale: string) =>
+  baseLanguage(eventTarget).toLowerCase() === baseLanguage(locale).toLowerCase() ||
+  eventTarget.toLowerCase() === locale.toLowerCase();
+
 /**
- * The run's `keptSource` check over the embedded server's `takeUntranslated()`: each new event (every engine of
+ * The run's `keptSource` check over the service's `takeUntranslated()`: each new event (every engine of
  * the list failed a segment, which came back in the source language) is matched to the wave's targets
- * that equal their source, of the same target language, by their text without inline codes. A remote
- * service does not tell (`takeUntranslated()` is empty): nothing is matched.
+ * that equal their source, of the same target language, by their text without inline codes. A service
+ * that does not tell (not a Glossa server) has no events: nothing is matched. With `onLeft`, the service's
+ * `takeLeftWords()` too: each target that differs from its source, holds a segment translated with words
+ * left in the source language and still has those words is passed to `onLeft` (a warning, not a failure).
  */
-export function keptSourceCheck(service: Pick<Service, 'takeUntranslated'>) {
+export function keptSourceCheck(
+  service: Pick<Service, 'takeUntranslated'> & Partial<Pick<Service, 'takeLeftWords'>>,
+  onLeft?: (item: LeftWordsItem) => void,
+) {
   return (items: readonly { locale: string; key: string; source: string; target: string }[]) => {
     const kept = new Map<string, string>();
+    const left = onLeft ? (service.takeLeftWords?.() ?? []) : [];
+    if (left.length > 0) {
+      const events = left.map((event) => ({ ...event, text: plain(event.text) }));
+      for (const item of items) {
+        const text = plain(item.source);
+        const target = plain(item.target);
+        if (target === text) continue;
+        let present: Set<string> | undefined;
+        let source = '';
+        const found = new Set<string>();
+        for (const event of events) {
+          if (event.text === '' || !text.includes(event.text) || !sameLocale(event.target, item.locale))
+            continue;
+          present ??= wordsIn(target);
+          for (const word of event.words) if (present.has(word)) found.add(word);
+          source ||= event.source;
+        }
+        if (found.size > 0) onLeft!({ locale: item.locale, key: item.key, source, words: [...found] });
+      }
+    }
     const fresh = service.takeUntranslated();
     if (fresh.length === 0) return kept;
     const byText = new Map<string, (typeof fresh)[number][]>();
@@ -84,14 +124,7 @@ export function keptSourceCheck(service: Pick<Service, 'takeUntranslated'>) {
     for (const item of items) {
       const text = plain(item.source);
       if (plain(item.target) !== text) continue;
-      const base = baseLanguage(item.locale).toLowerCase();
-      const event = byText
-        .get(text)
-        ?.find(
-          (e) =>
-            baseLanguage(e.target).toLowerCase() === base ||
-            e.target.toLowerCase() === item.locale.toLowerCase(),
-        );
+      const event = byText.get(text)?.find((e) => sameLocale(e.target, item.locale));
       if (!event) continue;
       // One entry per engine and problem: a retry that failed the same way reads `(2 tries)`.
       const tries = new Map<string, number>();

@@ -87,3 +87,54 @@ it('lists the segments every engine failed with file and position and exits 1 (e
     await rm(dir, { recursive: true, force: true });
   }
 }, 120_000);
+
+it('warns per file about texts translated with English words left, exits 0 (embedded server, real Apertium en→es)', async () => {
+  const dir = await project({
+    'docs/a.md': '# The house is big\n\nOpen the color picker.\n',
+    'docs/b.md': 'The house is big.\n',
+    'glossa.config.json': JSON.stringify({
+      targetLocales: ['es'],
+      files: [{ include: 'docs', output: 'i18n/{locale}/{path}' }],
+    }),
+  });
+  try {
+    const out: string[] = [];
+    const err: string[] = [];
+    const run = (flags = {}) =>
+      translateCommand(
+        {
+          io: { out: (t) => out.push(t), err: (t) => err.push(t), isTTY: false },
+          cwd: dir,
+          env: { GLOSSA_DATA_DIR: join(dir, '.data') },
+        },
+        [],
+        flags,
+      );
+    const code = await run();
+    const text = [...out, ...err].join('\n');
+    expect(code, text).toBe(0);
+    expect(text).toMatch(/failures:\s+0/);
+    expect(await readFile(join(dir, 'i18n/es/a.md'), 'utf8')).toContain('Abierto el color picker.');
+    expect(err.filter((line) => line.includes('warning: '))).toEqual([
+      "docs/a.md [es]: warning: 1 text translated with English words left: 'picker' (3:1)",
+    ]);
+    // Outputs and cache removed, translated again: --json lists them with file and position.
+    await rm(join(dir, 'i18n'), { recursive: true });
+    await rm(join(dir, '.glossa'), { recursive: true, force: true });
+    out.length = 0;
+    expect(await run({ json: true })).toBe(0);
+    const report = JSON.parse(out.join('\n')) as { leftWords: unknown[] };
+    expect(report.leftWords).toEqual([
+      {
+        locale: 'es',
+        key: expect.stringContaining('docs/a.md'),
+        file: 'docs/a.md',
+        position: expect.objectContaining({ line: 3, column: 1 }),
+        source: 'en',
+        words: ['picker'],
+      },
+    ]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 120_000);

@@ -202,3 +202,43 @@ it('segments the remote service kept in the source language are failures with fi
     await rm(dir, { recursive: true, force: true });
   }
 }, 120_000);
+
+it('texts the remote service translated with English words left are warnings with file and position, exit 0 (X-Glossa-Left-Words; in-process server, real Apertium)', async () => {
+  const dir = await project({
+    'docs/a.md': '# The house is big\n\nThe house is big. Open the color picker.\n',
+    'glossa.config.json': JSON.stringify({
+      targetLocales: ['es'],
+      files: [{ include: 'docs', output: 'i18n/{locale}/{path}' }],
+    }),
+  });
+  const server = await startServer({
+    dataDir: join(dir, '.server'),
+    port: 0,
+    freePort: 0,
+    host: '127.0.0.1',
+    logger: false,
+    devKey: 'dev-key-remote-left',
+  });
+  try {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await translateCommand(
+      {
+        io: { out: (t) => out.push(t), err: (t) => err.push(t), isTTY: false },
+        cwd: dir,
+        env: { GLOSSA_SERVER_URL: server.url, GLOSSA_API_KEY: 'dev-key-remote-left' },
+      },
+      [],
+      {},
+    );
+    const text = [...out, ...err].join('\n');
+    expect(code, text).toBe(0);
+    expect(text).toMatch(/failures:\s+0/);
+    expect(err.filter((line) => line.includes('warning: '))).toEqual([
+      "docs/a.md [es]: warning: 1 text translated with English words left: 'picker' (3:1)",
+    ]);
+  } finally {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 120_000);

@@ -18,10 +18,11 @@ import { type FileFailure, formatFileFailure } from '../file-failures.js';
 import { collectInputs } from '../inputs.js';
 import type { CliIo } from '../io.js';
 import { openCache, openProject, type Project, readExistingTargets, writeOutputs } from '../project.js';
-import { createProgress, formatReport, where } from '../report.js';
+import { createProgress, formatLeftWords, formatReport, type LeftWordsWarning, where } from '../report.js';
 import { type LocaleResources, localResources, syncResources } from '../resources.js';
 import {
   keptSourceCheck,
+  type LeftWordsItem,
   openService,
   remoteEngineFingerprints,
   remoteFingerprintOf,
@@ -146,6 +147,8 @@ export async function translateCommand(
   let unchangedFiles = 0;
   const problems: string[] = [];
   const failedFiles: FileFailure[] = [...project.failed];
+  // Targets translated with words left in the source language: warnings, not failures.
+  const left: LeftWordsItem[] = [];
   try {
     const remote =
       config.service.url !== undefined && ctx.translator === undefined
@@ -175,7 +178,7 @@ export async function translateCommand(
       if (planned.requests > 0 && service === undefined && ctx.translator === undefined)
         service = await openService(config);
       const progress = createProgress(ctx.io, locale, planned.requests);
-      if (service) keptSource ??= keptSourceCheck(service);
+      if (service) keptSource ??= keptSourceCheck(service, (item) => left.push(item));
       const run = runFor(
         project,
         locale,
@@ -224,11 +227,13 @@ export async function translateCommand(
     await cache.close();
     await service?.close();
   }
+  const leftWords = leftWordsWarnings(project, left, report);
   if (flags.json) {
     ctx.io.out(
       JSON.stringify(
         {
           ...report,
+          leftWords,
           written: written.map((p) => relative(ctx.cwd, p)),
           unchangedFiles,
           problems,
@@ -241,6 +246,12 @@ export async function translateCommand(
     );
   } else {
     for (const line of formatReport(report, locales)) ctx.io.out(line);
+    for (const line of formatLeftWords(leftWords)) ctx.io.err(line);
+    if (leftWords.length > 0) {
+      ctx.io.err(
+        "glossa: words left in the source language are warnings, not failures; a name or a term kept on purpose goes in the config's doNotTranslate",
+      );
+    }
     for (const p of problems) ctx.io.out(`  merge problem: ${p}`);
     ctx.io.out(`failed files:       ${failedFiles.length}`);
     for (const failure of failedFiles) ctx.io.out(`  ${formatFileFailure(failure)}`);
@@ -248,6 +259,39 @@ export async function translateCommand(
     ctx.io.out(`wrote ${written.length} file(s)${kept}${outputRoots(ctx.cwd, written)}`);
   }
   return report.failures.length + problems.length + failedFiles.length > 0 ? 1 : 0;
+}
+
+/**
+ * The run's targets translated with words left in the source language, with their file and position, in
+ * the project's order; a target that later failed (QA, echoed source) is a failure instead, not listed.
+ */
+function leftWordsWarnings(
+  project: Project,
+  left: readonly LeftWordsItem[],
+  report: RunReport,
+): LeftWordsWarning[] {
+  if (left.length === 0) return [];
+  const failed = new Set(report.failures.map((failure) => `${failure.locale}\n${failure.key}`));
+  const byKey = new Map(left.map((item) => [`${item.locale}\n${item.key}`, item]));
+  const warnings: LeftWordsWarning[] = [];
+  const seen = new Set<string>();
+  for (const locale of new Set(left.map((item) => item.locale))) {
+    for (const segment of project.segments) {
+      const id = `${locale}\n${segment.key}`;
+      const item = byKey.get(id);
+      if (!item || failed.has(id) || seen.has(id)) continue;
+      seen.add(id);
+      warnings.push({
+        locale,
+        key: segment.key,
+        ...(segment.file !== undefined && { file: segment.file }),
+        ...(segment.position !== undefined && { position: segment.position }),
+        source: item.source,
+        words: item.words,
+      });
+    }
+  }
+  return warnings;
 }
 
 /**
