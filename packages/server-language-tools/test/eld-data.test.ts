@@ -24,14 +24,16 @@ describe("eld's n-gram data read as JSON", () => {
   );
 
   it('quotes bare keys, reads escaped quotes, keeps quotes and colons inside strings, refuses other escapes', () => {
-    const source = `/* c */\nexport const ngramsData = {type:'L60',isSubset:false,ngrams:{5656:{44:0},L_QL:{0:148},' a\\'b"{,:c ':{3:1}}};\n`;
-    expect(JSON.parse(eldModuleToJson(source))).toEqual({
+    const source = `/* c */\nexport const ngramsData = {type:'L60',isSubset:false,ngrams:{5656:{44:0},L_QL:{0:148},' a\\'b"{,:c ':{3:1},'t\tb':{2:5}}};\n`;
+    expect(JSON.parse(eldModuleToJson(Buffer.from(source)))).toEqual({
       type: 'L60',
       isSubset: false,
-      ngrams: { '5656': { '44': 0 }, L_QL: { '0': 148 }, ' a\'b"{,:c ': { '3': 1 } },
+      ngrams: { '5656': { '44': 0 }, L_QL: { '0': 148 }, ' a\'b"{,:c ': { '3': 1 }, 't\tb': { '2': 5 } },
     });
-    expect(() => eldModuleToJson(`export const ngramsData = {a:'\\n'};`)).toThrow(/Unexpected escape/);
-    expect(() => eldModuleToJson('export const other = 1;')).toThrow(/Not an eld n-gram module/);
+    expect(() => eldModuleToJson(Buffer.from(`export const ngramsData = {a:'\\n'};`))).toThrow(
+      /Unexpected escape/,
+    );
+    expect(() => eldModuleToJson(Buffer.from('export const other = 1;'))).toThrow(/Not an eld n-gram module/);
   });
 
   it('detects with the database it read', async () => {
