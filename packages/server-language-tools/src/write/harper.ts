@@ -1,11 +1,19 @@
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { EngineError } from '@glossa/server/feature';
 
 /**
  * English grammar and spelling with Harper (harper.js): its WebAssembly binary ships in the npm package and
- * is read from disk (no network). Loading takes about a second and some 600 MB, so there is one linter per
- * process, loaded on first use, in a worker thread: a 10 KiB text takes seconds to lint, and the server's
- * event loop must keep answering other requests meanwhile. Calls are serialized (the dialect is linter state).
+ * is read from disk (no network). Loading takes seconds and some 240 MB (161 MB of it Harper's own WebAssembly
+ * memory), so there is one linter per process, loaded on first use, in a worker thread: a 10 KiB text takes
+ * a fraction of a second to seconds to lint, and the server's event loop must keep answering other requests
+ * meanwhile. Calls are serialized (the dialect is linter state).
+ *
+ * Harper's 16 MB module is compiled by Liftoff, V8's baseline WebAssembly compiler, only: with V8's default
+ * tier-up to TurboFan, the optimised code of its hot functions added another 120 to 160 MB to the thread and
+ * made the first lints slower while it compiled (a 40 KB text: 1.1 s a lint with Liftoff only, 1.6 s with
+ * tier-up; server-full/bench/warm-up-rss.ts for the memory). V8's flags are the process's: WebAssembly compiled
+ * after the linter starts (cld3 when its thread restarts) is Liftoff-only too, about 10% slower to detect.
  */
 
 export type EnglishDialect = 'en-US' | 'en-GB';
@@ -77,6 +85,7 @@ const pending = new Map<number, Pending>();
 
 function startWorker(): Promise<Worker> {
   started ??= new Promise<Worker>((resolve, reject) => {
+    setFlagsFromString('--liftoff-only');
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
