@@ -286,9 +286,9 @@ describe.skipIf(!ready)('a fleet of three instances behind haproxy', () => {
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       const { rows } = await database.query(
-        `SELECT j.owner, j.memory_id, j.attempt, j.status,
+        `SELECT r.owner, j.memory_id, r.attempt, j.status,
            (SELECT COUNT(*) FROM memory_segments s WHERE s.memory_id = j.memory_id)::int AS written
-         FROM memory_jobs j WHERE j.id = $1`,
+         FROM memory_jobs j JOIN jobs r ON r.id = j.id WHERE j.id = $1`,
         [jobId],
       );
       if (rows[0]?.owner && rows[0].written > 0) {
@@ -310,11 +310,11 @@ describe.skipIf(!ready)('a fleet of three instances behind haproxy', () => {
     const memory = result.translation_memory_id as string;
     expect(memory).not.toBe(row!.memory_id);
     const { rows } = await database.query(
-      `SELECT j.attempt, j.owner, (SELECT COUNT(*) FROM memories m WHERE m.account_id = j.account_id)::int AS memories,
+      `SELECT r.attempt, r.owner, (SELECT COUNT(*) FROM memories m WHERE m.account_id = j.account_id)::int AS memories,
          (SELECT COUNT(*) FROM memory_segments s WHERE s.memory_id IN
            (SELECT id FROM memories m WHERE m.account_id = j.account_id))::int AS segments,
          (SELECT COUNT(*) FROM memory_files f WHERE f.job_id = j.id)::int AS files
-       FROM memory_jobs j WHERE j.id = $1`,
+       FROM memory_jobs j JOIN jobs r ON r.id = j.id WHERE j.id = $1`,
       [jobId],
     );
     // Taken over once; the dead attempt's half memory is gone; the upload is no longer kept.

@@ -4,14 +4,15 @@
  * claims the runner's job (same id as the row) runs it; an instance that dies leaves it to another, which
  * takes it over once the dead instance's lease is free.
  *
- * Each attempt writes the runner's attempt number and its owner on the row, and deletes the half-written
- * memory of an attempt before it; completing or failing is conditional on that attempt (`settle`), so a job
- * completes once, with one memory, whatever the number of attempts (an attempt still running on an instance
- * that lost its lease writes nothing).
+ * Each attempt deletes the half-written memory of an attempt before it; its writes to the row are
+ * conditional on the runner's row still being run by that attempt (`settle`, the runner's own fence), so a
+ * job completes once, with one memory, whatever the number of attempts (an attempt still running on an
+ * instance that lost its lease writes nothing).
  */
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import type pg from 'pg';
+import { JobSuperseded } from '../jobs/job-backend.js';
 import type { JobRunner } from '../jobs/job-runner.js';
 import {
   AlreadyUploaded,
@@ -38,16 +39,12 @@ type NewJob = Pick<
   'id' | 'account_id' | 'operation' | 'status' | 'parameters' | 'memory_id' | 'content_length' | 'expires_at'
 > & { file_name: string | null };
 
-/** The attempt lost its claim (another worker took the job over): its work is dropped. */
-class Superseded extends Error {}
-
 export async function createPostgresMemoryJobs(
   runner: JobRunner,
   pool: pg.Pool,
   memories: PostgresMemoryStore,
   options: MemoryJobOptions = {},
 ): Promise<MemoryJobs> {
-  const owner = runner.owner;
   const getOn = async (db: Queryable, id: string) => {
     const { rows } = await db.query<JobRow>('SELECT * FROM memory_jobs WHERE id = $1', [id]);
     return rows[0] && toRecord(rows[0]);
@@ -72,14 +69,15 @@ export async function createPostgresMemoryJobs(
     );
   };
 
-  /** Ends the attempt: `change` runs in the transaction only while the attempt still holds the job. */
+  /** Writes the attempt's `change`, in one transaction, only while the runner's row is still its own. */
   const settle = (jobId: string, attempt: number, change: (client: pg.PoolClient) => Promise<void>) =>
     transaction(pool, async (client) => {
       const { rows } = await client.query(
-        `SELECT 1 FROM memory_jobs WHERE id = $1 AND attempt = $2 AND owner = $3 AND status = 'processing' FOR UPDATE`,
-        [jobId, attempt, owner],
+        `SELECT 1 FROM jobs j JOIN memory_jobs m ON m.id = j.id
+         WHERE j.id = $1 AND j.attempt = $2 AND j.status = 'running' AND m.status = 'processing' FOR UPDATE`,
+        [jobId, attempt],
       );
-      if (rows.length === 0) throw new Superseded();
+      if (rows.length === 0) throw new JobSuperseded(jobId);
       await change(client);
     });
 
@@ -120,7 +118,7 @@ export async function createPostgresMemoryJobs(
       await settle(job.id, attempt, async (client) => {
         await memories.finish(client, memoryId, summary, postings);
         await client.query(
-          `UPDATE memory_jobs SET status = 'completed', skipped = $1, owner = NULL, updated_at = $2 WHERE id = $3`,
+          `UPDATE memory_jobs SET status = 'completed', skipped = $1, updated_at = $2 WHERE id = $3`,
           [summary.skipped, new Date().toISOString(), job.id],
         );
         await client.query('DELETE FROM memory_files WHERE job_id = $1', [job.id]);
@@ -150,7 +148,7 @@ export async function createPostgresMemoryJobs(
         [job.id, Buffer.concat(pieces)],
       );
       await client.query(
-        `UPDATE memory_jobs SET status = 'completed', expires_at = $1, owner = NULL, updated_at = $2 WHERE id = $3`,
+        `UPDATE memory_jobs SET status = 'completed', expires_at = $1, updated_at = $2 WHERE id = $3`,
         [new Date(Date.now() + JOB_TTL_MS).toISOString(), new Date().toISOString(), job.id],
       );
     });
@@ -158,34 +156,29 @@ export async function createPostgresMemoryJobs(
 
   const queue = registerMemoryKind(runner, async (running) => {
     const { jobId } = running.input;
-    // This attempt's claim of the row: a later attempt's number is higher.
-    const { rows } = await pool.query<JobRow>(
-      `UPDATE memory_jobs SET owner = $1, attempt = $2, updated_at = $3
-       WHERE id = $4 AND status = 'processing' AND attempt < $2 RETURNING *`,
-      [owner, running.attempt, new Date().toISOString(), jobId],
-    );
+    const job = await getOn(pool, jobId);
     // Completed or failed by an earlier attempt, or gone: nothing to do.
-    if (!rows[0]) return null;
-    const job = toRecord(rows[0]);
+    if (job?.status !== 'processing') return null;
     try {
       if (job.operation === 'import') await runImport(job, running.attempt, running.signal);
       else await runExport(job, running.attempt, running.signal);
     } catch (error) {
-      if (error instanceof Superseded) return null;
-      if (running.signal.aborted) {
-        // Stopped (this instance closing): the runner queues the job again, for another instance.
-        await settle(jobId, running.attempt, async (client) => {
-          await client.query('UPDATE memory_jobs SET owner = NULL, memory_id = NULL WHERE id = $1', [jobId]);
-        }).catch(() => {});
-        throw error;
-      }
+      // Taken over or cancelled: the runner drops the attempt.
+      if (error instanceof JobSuperseded) throw error;
+      // Stopped (this instance closing): the runner queues the job again, for another instance.
+      const stopped = running.signal.aborted;
       await settle(jobId, running.attempt, async (client) => {
+        if (stopped) {
+          await client.query('UPDATE memory_jobs SET memory_id = NULL WHERE id = $1', [jobId]);
+          return;
+        }
         await client.query(
-          `UPDATE memory_jobs SET status = 'failed', error = $1, owner = NULL, updated_at = $2 WHERE id = $3`,
+          `UPDATE memory_jobs SET status = 'failed', error = $1, updated_at = $2 WHERE id = $3`,
           [error instanceof Error ? error.message : String(error), new Date().toISOString(), jobId],
         );
         await client.query('DELETE FROM memory_files WHERE job_id = $1', [jobId]);
-      }).catch(() => {});
+      });
+      if (stopped) throw error;
     }
     return null;
   });
