@@ -119,6 +119,10 @@ export const POSTGRES_RESOURCE_MIGRATIONS: readonly string[] = [
     content BYTEA NOT NULL
   );
   `,
+  // Memory jobs fence their record on the runner's jobs row (postgres-memory-jobs.ts): these went unused.
+  `
+  ALTER TABLE memory_jobs DROP COLUMN owner, DROP COLUMN attempt;
+  `,
 ];
 
 /** A pool or a client inside a transaction. */
