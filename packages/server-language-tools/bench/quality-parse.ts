@@ -5,7 +5,7 @@
  * - the spine's JSON body parser (packages/server/src/http/body.ts): UTF-8 decoding (fatal) and JSON.parse;
  * - the spine's validation of the body against the endpoint's schema (`createRequestValidator`, as app.ts);
  * - the route's own walk (jobs.ts: languages, `{source, target}` → `{source, translation}`);
- * - the SQLite records (sqlite-jobs.ts): JSON.stringify of the request, the row's insert, then the job's read
+ * - the SQLite records (sqlite-records.ts): JSON.stringify of the request, the row's insert, then the job's read
  *   of the request (service.ts, on the runner: the record is only read, the runner's own `jobs` row is what
  *   a claim updates) and its way to the worker thread; as JSON text (before) and gzip-compressed (now);
  *
@@ -23,7 +23,7 @@ import { canonicalLanguage, createRequestValidator, QualityEvaluationRequest } f
 import { startServer } from '@glossa/server';
 import Database from 'better-sqlite3';
 import { languageToolsFeature } from '../src/index.js';
-import { QUALITY_MIGRATIONS } from '../src/quality/sqlite-jobs.js';
+import { QUALITY_MIGRATIONS } from '../src/quality/sqlite-records.js';
 
 const RUNS = 7;
 const segments = Array.from({ length: 500 }, (_, segment) => ({

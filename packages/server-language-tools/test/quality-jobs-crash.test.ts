@@ -20,8 +20,8 @@ import { pollUntil, startCrashServer } from '../../server/test/crash-harness.js'
 import { postgresForFile } from '../../server/test/postgres-for-file.js';
 import { hasPostgres } from '../../server/test/services.js';
 import { languageToolsFeature } from '../src/index.js';
+import { MAX_EVALUATION_ATTEMPTS } from '../src/quality/records.js';
 import { qualityCrashPoints } from '../src/quality/service.js';
-import { MAX_EVALUATION_ATTEMPTS } from '../src/quality/store.js';
 
 /** The feature in the crash server, and its crash points (service.ts `qualityCrashPoints`). */
 const FEATURE = {

@@ -5,7 +5,7 @@
  * `{job_id, status: 'processing'}` (with `Retry-After`) until the checks are done, then 200 with the report
  * (`segments[].errors[]` in the public typology, with spans on both sides, and a `summary`), or 200 with
  * `status: 'error'` when the evaluation failed. The checks are those of `/v3/quality/evaluate` (the
- * synchronous alias). Jobs run on the server's job runner (service.ts), their records (store.ts: SQLite in the
+ * synchronous alias). Jobs run on the server's job runner (service.ts), their records (records.ts: SQLite in the
  * data directory, or PostgreSQL for a fleet) kept 24 hours after they finish; a poll for another account's
  * job, an unknown or an expired one is a 404.
  */
@@ -20,11 +20,11 @@ import {
   ServiceError,
 } from '@glossa/server/feature';
 import { failedReport, utf8Json } from './evaluate.js';
+import { compressReport, decompressReport, MAX_EVALUATION_JOBS_PER_ACCOUNT } from './records.js';
 import { qualityRecordsOf, qualityServiceOf } from './service.js';
-import { compressReport, decompressReport, MAX_EVALUATION_JOBS_PER_ACCOUNT } from './store.js';
 
 export { reportOf, SEVERITY_PENALTY } from './evaluate.js';
-export { EVALUATION_RETENTION_MS, MAX_EVALUATION_JOBS_PER_ACCOUNT } from './store.js';
+export { EVALUATION_RETENTION_MS, MAX_EVALUATION_JOBS_PER_ACCOUNT } from './records.js';
 
 /** Seconds the 202 answers suggest waiting before the next poll. */
 const RETRY_AFTER_SECONDS = 1;

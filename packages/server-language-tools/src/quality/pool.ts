@@ -1,7 +1,7 @@
 /**
  * The worker threads that evaluate quality-evaluation jobs, so that the server's event loop keeps answering
  * while a job runs (a job at the input limits is seconds to tens of seconds of checks). Each backend
- * (sqlite-jobs.ts, pg-jobs.ts) has its own pool and runs at most its `concurrency` jobs at once, so a pool
+ * (sqlite-records.ts, pg-records.ts) has its own pool and runs at most its `concurrency` jobs at once, so a pool
  * has at most that many threads: one per running job, started when needed, kept `IDLE_MS` after its job for
  * the next one, then stopped (a thread that checked English holds some 100 MB of dictionaries).
  *

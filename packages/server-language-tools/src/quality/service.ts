@@ -2,7 +2,7 @@
  * The quality-evaluation jobs of a running server, started by the feature once the service context exists
  * and closed with the server; the routes find them through the context.
  *
- * A job is a record (store.ts: `quality.sqlite` in the data directory, or with `databaseUrl` the fleet's
+ * A job is a record (records.ts: `quality.sqlite` in the data directory, or with `databaseUrl` the fleet's
  * PostgreSQL), which holds its request, its report and the per-account limit, and a job of kind
  * `quality/evaluate` on the server's job runner (`context.jobs`), under the record's id, which runs it:
  * claimed fairly between accounts, taken over from a dead instance, stopped when it is cancelled or its
@@ -13,16 +13,16 @@ import type { JobQueue, ServiceContext } from '@glossa/server/feature';
 import { RunnerClosing, ServiceError } from '@glossa/server/feature';
 import { utf8Json } from './evaluate.js';
 import { DEFAULT_QUALITY_OPTIONS, type ResolvedQualityOptions } from './options.js';
-import { openPgQualityRecords } from './pg-jobs.js';
+import { openPgQualityRecords } from './pg-records.js';
 import { type EvaluationPool, startEvaluationPool } from './pool.js';
-import { openSqliteQualityRecords } from './sqlite-jobs.js';
 import {
   abandonedReport,
   compressReport,
   EVALUATION_RETENTION_MS,
   MAX_EVALUATION_ATTEMPTS,
   type QualityRecords,
-} from './store.js';
+} from './records.js';
+import { openSqliteQualityRecords } from './sqlite-records.js';
 
 /** The job kind of quality evaluations on the server's runner. */
 export const QUALITY_JOB_KIND = 'quality/evaluate';

@@ -1,6 +1,6 @@
 /**
  * The records of quality-evaluation jobs of one process (the embedded default, without `databaseUrl`):
- * rows of `quality_jobs` in `quality.sqlite` of the data directory (store.ts). The jobs run on the server's
+ * rows of `quality_jobs` in `quality.sqlite` of the data directory (records.ts). The jobs run on the server's
  * job runner (service.ts), whose own rows are in the spine's SQLite storage.
  */
 import { mkdirSync } from 'node:fs';
@@ -12,7 +12,7 @@ import {
   EVALUATION_RETENTION_MS,
   MAX_EVALUATION_JOBS_PER_ACCOUNT,
   type QualityRecords,
-} from './store.js';
+} from './records.js';
 
 export const QUALITY_DATABASE_FILE = 'quality.sqlite';
 

@@ -1,6 +1,6 @@
 /**
- * The records of quality-evaluation jobs, whichever backend holds them (`sqlite-jobs.ts`: `quality.sqlite`
- * in the data directory; `pg-jobs.ts`: the `quality_jobs` table of the fleet's PostgreSQL). The jobs
+ * The records of quality-evaluation jobs, whichever backend holds them (`sqlite-records.ts`: `quality.sqlite`
+ * in the data directory; `pg-records.ts`: the `quality_jobs` table of the fleet's PostgreSQL). The jobs
  * themselves run on the server's job runner (`service.ts`, kind `quality/evaluate`): a record is what the
  * runner's rows should not carry, the request (gzip-compressed, up to 10 MB of JSON) and the report
  * (gzip-compressed, up to 80 MB of JSON), and the per-account limit.

@@ -1,6 +1,6 @@
 /**
  * The records of quality-evaluation jobs of a fleet (`databaseUrl`): rows of `quality_jobs` in the server's
- * PostgreSQL (store.ts), so that every instance answers the polls of every job. The jobs run on the
+ * PostgreSQL (records.ts), so that every instance answers the polls of every job. The jobs run on the
  * server's job runner (service.ts), whose rows and pg-boss queue are the spine's. The per-account limit is
  * checked and the record inserted in one transaction under an advisory lock on the account
  * (`pg_advisory_xact_lock`): concurrent submissions through several instances never overshoot it.
@@ -13,7 +13,7 @@ import {
   EVALUATION_RETENTION_MS,
   MAX_EVALUATION_JOBS_PER_ACCOUNT,
   type QualityRecords,
-} from './store.js';
+} from './records.js';
 
 /** First key of the per-account submission locks (the second is a hash of the account id). */
 const ACCOUNT_LOCK = 7_117_041;
