@@ -139,12 +139,13 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
 
     transform: {
       order: 'pre',
-      filter: { id: { include: COMPONENT_ID, exclude: /\/node_modules\/|^\0|\?/ } },
+      filter: { id: { include: COMPONENT_ID, exclude: /\/node_modules\/|^\0/ } },
       async handler(original, id) {
         if (!scriptOptions || id.startsWith('\0')) return null;
         const source = vite.command === 'build' && !localeBuild;
-        if (id.includes('?') || !isComponentFile(id)) return null;
-        const file = fileOf(id);
+        const path = componentPath(id);
+        if (path === undefined || !isComponentFile(path)) return null;
+        const file = fileOf(path);
         // Every build compiles the prepared module (the English one too), so locale chunks differ in text only.
         const prepared = await prepareModule(id, file, original, scriptOptions);
         const code = prepared?.code ?? original;
@@ -158,7 +159,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
             unitCache?.set(file, code, found);
           }
           moduleUnits.set(
-            file,
+            id,
             found.map((u) => ({ ...u, file })),
           );
           return prepared;
@@ -457,7 +458,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     links: LinkOptions | undefined,
   ) {
     // In file order: modules are transformed in parallel, in no set order.
-    const units = [...moduleUnits.keys()].sort().flatMap((file) => moduleUnits.get(file)!);
+    const units = [...moduleUnits.keys()].sort().flatMap((id) => moduleUnits.get(id)!);
     const modules = [...moduleUnits.values()].filter((u) => u.length > 0).length;
     await unitCache?.flush();
     const run = await translateComponents(units, componentRunOptions(session));
@@ -594,8 +595,26 @@ function stableVueIds(config: ResolvedConfig) {
   api.options = { ...api.options, features: { ...api.options.features, componentIdGenerator: 'filepath' } };
 }
 
-/** Modules that may hold units (`isComponentFile` decides, this only spares Rolldown the calls). */
-const COMPONENT_ID = /\.(jsx|tsx|vue|svelte|[mc]?[jt]s)$/;
+/**
+ * Modules that may hold units (`isComponentFile` decides, this only spares Rolldown the calls): a
+ * component file, or a part of one that a router's code splitting made a module of its own (`SPLIT_QUERY`).
+ */
+const COMPONENT_ID = /\.(jsx|tsx|vue|svelte|[mc]?[jt]s)(\?tsr-(split|shared)=[^?]*)?$/;
+
+/**
+ * The queries of modules that hold part of a source file's own code: TanStack Router's code splitting
+ * (`routes/index.tsx?tsr-split=component`: the route's component, compiled out of the file;
+ * `?tsr-shared=1`: what the route and its parts share). Every other query (`?raw`, `?url`, `?worker`,
+ * Vue's `?vue&type=…`) is another view of a file this plugin handles whole, or not code: left alone.
+ */
+const SPLIT_QUERY = /^tsr-(split|shared)=[^?]*$/;
+
+/** The file a module is made of, when its units are this plugin's to take; undefined otherwise. */
+export function componentPath(id: string): string | undefined {
+  const at = id.indexOf('?');
+  if (at === -1) return id;
+  return SPLIT_QUERY.test(id.slice(at + 1)) ? id.slice(0, at) : undefined;
+}
 
 /** The `msg` tag's module, next to this one (`src/runtime.ts` from source, `dist/runtime.js` built). */
 const RUNTIME = fileURLToPath(

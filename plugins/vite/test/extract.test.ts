@@ -11,6 +11,7 @@ import {
 } from '../src/components/extract.js';
 import { ComponentSyntaxError } from '../src/components/script.js';
 import { isTranslatable } from '../src/components/units.js';
+import { componentPath } from '../src/plugin.js';
 
 const options = scriptOptionsOf({});
 const sources = (units: KeyedUnit[]) => units.map((u) => u.source);
@@ -253,6 +254,71 @@ export function App({ favorited, error }: { favorited: boolean; error?: string }
     ]);
     const custom = scriptOptionsOf({ attributes: ['name'] });
     expect(sources(await extractComponent('src/data.ts', data, custom))).toEqual(['Sales']);
+  });
+
+  it("a router's code-split parts of a file are its modules too; other queries are not", () => {
+    expect(componentPath('/app/src/routes/index.tsx')).toBe('/app/src/routes/index.tsx');
+    expect(componentPath('/app/src/routes/index.tsx?tsr-split=component')).toBe('/app/src/routes/index.tsx');
+    expect(componentPath('/app/src/routes/about.tsx?tsr-split=loader---component')).toBe(
+      '/app/src/routes/about.tsx',
+    );
+    expect(componentPath('/app/src/routes/index.tsx?tsr-shared=1')).toBe('/app/src/routes/index.tsx');
+    for (const id of [
+      '/app/src/App.vue?vue&type=script&lang.ts',
+      '/app/src/a.ts?raw',
+      '/app/src/w.ts?worker',
+    ]) {
+      expect(componentPath(id)).toBeUndefined();
+    }
+  });
+
+  it('data arrays: tuples by the names the code renders them under, links by their name', async () => {
+    const app = `const features = [
+  ['Type-Safe Routing', 'Routes and links stay in sync.'],
+  ['Server Functions', 'Call server code from your UI.'],
+] as const;
+const routes = [['home', '/'], ['Settings page', '/settings']];
+const navigation = [
+  { name: 'Team', href: '/team', current: true },
+  { name: 'Open projects', to: '/projects' },
+  { name: 'github', href: 'https://github.com/x' },
+];
+const router = [{ path: '/about', name: 'About', component: About }];
+const fields = [{ name: 'email', type: 'email' }];
+export function App() {
+  return (
+    <main>
+      {features.map(([title, desc], i) => <article key={title}><h2>{title}</h2><p>{desc}</p></article>)}
+      {routes.map(([id, href]) => <a key={id} href={href}>{id}</a>)}
+      {[['Fast', 'fast-icon']].map(([label, icon]) => <i className={icon}>{label}</i>)}
+      <ul>{['Home', 'About us'].map((label) => <li>{label}</li>)}</ul>
+      <ul>{['btn-primary', 'Not text'].map((className) => <li className={className} />)}</ul>
+      {[['Ignored', 'Pair']].forEach(([key, value]) => use(key, value))}
+    </main>
+  );
+}`;
+    const units = await extractComponent('src/App.tsx', app, options);
+    expect(sources(units)).toEqual([
+      'Type-Safe Routing',
+      'Routes and links stay in sync.',
+      'Server Functions',
+      'Call server code from your UI.',
+      'Team',
+      'Open projects',
+      'Fast',
+      'Home',
+      'About us',
+    ]);
+    const targets = new Map(units.map((u) => [u.key, `«${u.source}»`]));
+    const { code, problems } = localizeModule(app, units, (k) => targets.get(k));
+    expect(problems).toEqual([]);
+    expect(code).toContain(`['«Type-Safe Routing»', '«Routes and links stay in sync.»'],`);
+    expect(code).toContain(`[['home', '/'], ['Settings page', '/settings']]`);
+    expect(code).toContain(`{ name: '«Team»', href: '/team', current: true }`);
+    expect(code).toContain(`{ name: 'github', href: 'https://github.com/x' }`);
+    expect(code).toContain(`{ path: '/about', name: 'About', component: About }`);
+    expect(code).toContain(`[['«Fast»', 'fast-icon']]`);
+    expect(code).toContain(`['btn-primary', 'Not text']`);
   });
 
   it('Vue and Svelte: props by convention and strings of ternaries in text', async () => {

@@ -86,12 +86,14 @@ function walkScript(code: string, program: Node, options: ScriptOptions, marked:
     n.type === 'TaggedTemplateExpression' && n.tag.type === 'Identifier' && n.tag.name === options.tag;
   /** Nodes whose subtree holds anything to extract (then it cannot travel inside a code): one pass. */
   const working = new WeakSet<Node>();
+  const named = namedItemStrings(program, options);
   const mark = (node: Node): boolean => {
     let found =
       node.type === 'JSXElement' ||
       node.type === 'JSXFragment' ||
       isTag(node) ||
       isTextProperty(node) ||
+      named.has(node) ||
       (marked.size > 0 && isString(node) && isMarked(node));
     forEachChild(node, (child) => {
       if (mark(child)) found = true;
@@ -215,6 +217,12 @@ function walkScript(code: string, program: Node, options: ScriptOptions, marked:
         if (unit) units.push(unit);
         return false;
       }
+      if (named.has(n)) {
+        const r = stringRange(n);
+        const unit = unitOfText(r.start, r.end, r.value, r.escape, `item ${named.get(n)}`);
+        if (unit) units.push(unit);
+        return false;
+      }
       if (n.type === 'JSXElement' || n.type === 'JSXFragment') {
         extractMarkup(code, [markupOf(n)], options, units);
         return false;
@@ -241,6 +249,103 @@ function walkScript(code: string, program: Node, options: ScriptOptions, marked:
     const name = propertyName(n);
     return name !== undefined && options.attributes.has(name) && !isMarked(n.value);
   }
+}
+
+/**
+ * Strings of a data array that the code names as UI text where it renders them:
+ * `[['Fast', 'Builds in seconds'], …].map(([title, desc]) => …)` (each tuple's strings at the places the
+ * callback's array pattern names like text: `title`, `desc`) and `['Home', 'About'].map((label) => …)`.
+ * The array is a literal at the call (`as const` and parentheses aside) or a `const` of the module
+ * declared once; the callback is the first argument of `.map`, `.flatMap` or `.forEach`. Strings at places
+ * named otherwise (`[['home', '/'], …].map(([id, href]) => …)`) and arrays used any other way are code.
+ * And a link's `name` in an object literal with an `href` or `to` and no `path`, `component`, `element`
+ * or `children` (`{ name: 'Team', href: '/team' }` in a menu; a route record's `name` is an id), when it
+ * starts with a capital letter or has a space (`{ name: 'github', href }` may be a lookup key).
+ * Returns each such string node with the name it goes by.
+ */
+function namedItemStrings(program: Node, options: ScriptOptions): Map<Node, string> {
+  const out = new Map<Node, string>();
+  const consts = new Map<string, Node | null>();
+  const calls: Node[] = [];
+  visit(program, (n) => {
+    if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier') {
+      const init = n.init && unwrap(n.init);
+      consts.set(n.id.name, consts.has(n.id.name) || init?.type !== 'ArrayExpression' ? null : init);
+    }
+    if (n.type === 'ObjectExpression') {
+      // A link in a data array: `{ name: 'Team', href: '/team' }` (not a route record, whose `name` is an id).
+      const byKey = new Map<string, Node>();
+      for (const p of n.properties as Node[]) {
+        const key = p.type === 'Property' && !p.computed ? propertyName(p) : undefined;
+        if (key !== undefined) byKey.set(key, p.value);
+      }
+      const value = byKey.get('name');
+      if (
+        value &&
+        isString(value) &&
+        !options.attributes.has('name') &&
+        (byKey.has('href') || byKey.has('to')) &&
+        !['path', 'component', 'element', 'children'].some((k) => byKey.has(k)) &&
+        /^\p{Lu}|\s/u.test(stringRange(value).value.trim())
+      ) {
+        out.set(value, 'name');
+      }
+    }
+    if (
+      n.type === 'CallExpression' &&
+      n.callee.type === 'MemberExpression' &&
+      !n.callee.computed &&
+      ['map', 'flatMap', 'forEach'].includes(n.callee.property.name)
+    ) {
+      calls.push(n);
+    }
+    return true;
+  });
+  const nameOf = (p: Node): string | undefined =>
+    p?.type === 'Identifier' ? p.name : p?.type === 'AssignmentPattern' ? nameOf(p.left) : undefined;
+  for (const call of calls) {
+    const object = unwrap(call.callee.object);
+    const array =
+      object.type === 'ArrayExpression'
+        ? object
+        : object.type === 'Identifier'
+          ? consts.get(object.name)
+          : undefined;
+    const callback = call.arguments[0];
+    if (!array || !callback || !/^(Arrow)?FunctionExpression$/.test(callback.type)) continue;
+    const param = callback.params[0];
+    const items = (array.elements as Node[]).filter(Boolean).map(unwrap);
+    if (param?.type === 'ArrayPattern') {
+      // biome-ignore lint/suspicious/noExplicitAny: oxc's ESTree pattern nodes
+      const names = (param.elements as any[]).map(nameOf);
+      for (const item of items) {
+        if (item.type !== 'ArrayExpression') continue;
+        for (const [i, value] of (item.elements as Node[]).entries()) {
+          const name = names[i];
+          if (value && name !== undefined && options.attributes.has(name) && isString(value))
+            out.set(value, name);
+        }
+      }
+    } else {
+      const name = nameOf(param);
+      if (name === undefined || !options.attributes.has(name)) continue;
+      for (const item of items) if (isString(item)) out.set(item, name);
+    }
+  }
+  return out;
+}
+
+/** An expression without parentheses and TypeScript's `as …` / `satisfies …` / `!`. */
+function unwrap(n: Node): Node {
+  while (
+    n.type === 'ParenthesizedExpression' ||
+    n.type === 'TSAsExpression' ||
+    n.type === 'TSSatisfiesExpression' ||
+    n.type === 'TSNonNullExpression'
+  ) {
+    n = n.expression;
+  }
+  return n;
 }
 
 function propertyName(n: Node): string | undefined {

@@ -11,7 +11,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import type { KeyedUnit } from './extract.js';
 
 /** Bump when extraction makes different units from the same source. */
-const FORMAT = 'glossa-vite-units-v2';
+const FORMAT = 'glossa-vite-units-v3';
 
 export interface UnitCache {
   get(file: string, code: string): KeyedUnit[] | undefined;
