@@ -118,7 +118,7 @@ export const DocumentStatusResponse = Type.Object(
     seconds_remaining: Type.Optional(Type.Integer({ minimum: 0 })),
     billed_characters: Type.Optional(Type.Integer({ minimum: 0 })),
     error_message: Type.Optional(Type.String()),
-    /** With `done` (Glossa's own): the segments kept in the source language; `count` 0 when none. */
+    /** With `done` (Glossa's own): the segments kept in the source language; absent when none. */
     glossa_kept_source: Type.Optional(DocumentKeptSource),
   },
   { $id: 'DocumentStatusResponse' },

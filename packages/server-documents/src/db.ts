@@ -49,6 +49,11 @@ export const DOCUMENT_MIGRATIONS: readonly string[] = [
   ALTER TABLE documents ADD COLUMN refund_pending INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX documents_refund_pending ON documents(id) WHERE refund_pending = 1;
   `,
+  // What a chunk kept in the source language (every engine failed; JSON, translate.ts `ChunkKept`), so that
+  // an attempt that resumes the job reports it too; NULL when nothing (and for chunks saved before).
+  `
+  ALTER TABLE document_chunks ADD COLUMN kept TEXT;
+  `,
 ];
 
 export type DocumentDatabase = Database.Database;

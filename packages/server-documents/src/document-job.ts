@@ -5,13 +5,15 @@
  * document once, in the transaction that fails the job. This file holds only what is the documents': read
  * the upload, translate chunk by chunk (each chunk's outputs kept by the store: a resumed attempt translates
  * only the chunks not kept, so a document killed at 80 % resumes at 80 %), save a checkpoint after each chunk
- * (its progress and the attempt's measured throughput: `seconds_remaining`), write the result.
+ * (its progress and the attempt's measured throughput: `seconds_remaining`), save the segments every engine
+ * failed (`kept`: the status's `glossa_kept_source`), write the result.
  *
  * The document's row (the store) follows the job: `translating` when an attempt starts, `done` with its result,
  * `error` with its message; each written before the runner's own change, so that a crash between the two
  * leaves a row ahead of its job, and the next attempt finds it settled: `done` completes the job, `error`
  * fails it (refund then, once).
  */
+import type { DocumentKeptSource } from '@glossa/protocol';
 import {
   type Caller,
   currentBillingPeriod,
@@ -57,6 +59,11 @@ export interface DocumentCheckpoint {
   readonly attemptDone: number;
   readonly attemptStartedAt: string;
   readonly savedAt: string;
+  /**
+   * The segments every engine failed (kept in the source language), saved once the document is translated,
+   * before its row is marked done: the status reports them (`glossa_kept_source`).
+   */
+  readonly kept?: DocumentKeptSource;
 }
 
 export interface DocumentJobOptions {
@@ -71,11 +78,13 @@ export interface DocumentJobOptions {
 /**
  * Test hooks, unset outside tests: right after a job reserved the characters it read, before its checkpoint
  * records them (`afterReserve`), and right after a failed document's row was marked failed, before the
- * runner fails the job and refunds it (`afterFail`). A crash test kills the process in them.
+ * runner fails the job and refunds it (`afterFail`), and right after a chunk's checkpoint with the share
+ * of the text done (`afterChunk`). A crash test kills the process in them.
  */
 export const crashPoints: {
   afterReserve?: (documentId: string) => void;
   afterFail?: (documentId: string) => void;
+  afterChunk?: (documentId: string, done: number) => void;
 } = {};
 
 export type DocumentJobs = JobQueue<DocumentJobInput, DocumentCheckpoint, null>;
@@ -159,10 +168,13 @@ export function registerDocumentJobs(
       await documents.fail(id, job.attempt, 'The uploaded document is missing.');
       throw new JobFailed('The uploaded document is missing.');
     }
-    let result: Uint8Array;
+    let translated: Awaited<ReturnType<typeof translateDocument>>;
     try {
-      result = await translateDocument(document, bytes, context, options.formats, {
-        onProgress: (done) => save({ done }),
+      translated = await translateDocument(document, bytes, context, options.formats, {
+        async onProgress(done) {
+          await save({ done });
+          crashPoints.afterChunk?.(id, done);
+        },
         checkpoint: () => job.signal.throwIfAborted(),
         chunks: documents.chunks(id, job.attempt),
         async reserve(units: number, caller: Caller) {
@@ -191,7 +203,9 @@ export function registerDocumentJobs(
       await settleReservation(job, found, checkpoint);
       throw new JobFailed(failure.message);
     }
-    await documents.finish(id, job.attempt, result);
+    // Before the row is done: an attempt that finds it done (a crash between the two) keeps this checkpoint.
+    await save({ kept: translated.kept });
+    await documents.finish(id, job.attempt, translated.result);
     return null;
   }
   const kind: JobKind<DocumentJobInput, DocumentCheckpoint, null> = {

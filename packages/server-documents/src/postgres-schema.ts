@@ -55,6 +55,11 @@ export const POSTGRES_DOCUMENT_MIGRATIONS: readonly string[] = [
   ALTER TABLE documents ADD COLUMN refund_pending BOOLEAN NOT NULL DEFAULT FALSE;
   CREATE INDEX documents_refund_pending ON documents(id) WHERE refund_pending;
   `,
+  // What a chunk kept in the source language (every engine failed: translate.ts `ChunkKept`), so that an
+  // attempt that takes the document over reports it too; NULL when nothing (and for chunks saved before).
+  `
+  ALTER TABLE document_chunks ADD COLUMN kept JSONB;
+  `,
 ];
 
 /** Applies the documents' migrations not applied yet (the spine's runner: one transaction each, locked). */

@@ -9,6 +9,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
 import { pgTransaction } from '@glossa/server/feature';
 import type pg from 'pg';
+import type { ChunkKept } from './kept-segments.js';
 import { type DocumentRecord, type DocumentStore, hashDocumentKey, type NewDocument } from './records.js';
 import { type DocumentJobStore, unfinishedOf } from './store.js';
 import type { DocumentParameters } from './translate.js';
@@ -160,12 +161,19 @@ export function createPostgresDocuments(pool: pg.Pool) {
         );
         return new Map(rows.map((row) => [row.digest, row.outputs]));
       },
-      async save(digest, outputs) {
+      async loadKept() {
+        const { rows } = await pool.query<{ digest: string; kept: ChunkKept }>(
+          'SELECT digest, kept FROM document_chunks WHERE document_id = $1 AND kept IS NOT NULL',
+          [id],
+        );
+        return new Map(rows.map((row) => [row.digest, row.kept]));
+      },
+      async save(digest, outputs, kept) {
         await pool.query(
-          `INSERT INTO document_chunks (document_id, digest, outputs)
-           SELECT $1, $3, $4 FROM documents WHERE id = $1 AND attempt = $2 AND status = 'translating'
+          `INSERT INTO document_chunks (document_id, digest, outputs, kept)
+           SELECT $1, $3, $4, $5 FROM documents WHERE id = $1 AND attempt = $2 AND status = 'translating'
            ON CONFLICT DO NOTHING`,
-          [id, attempt, digest, JSON.stringify(outputs)],
+          [id, attempt, digest, JSON.stringify(outputs), kept ? JSON.stringify(kept) : null],
         );
       },
     }),

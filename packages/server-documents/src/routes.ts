@@ -43,7 +43,13 @@ const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, bo
   const response: DocumentStatusResponse = { document_id: document.id, status: document.status };
   if (document.status === 'queued' || document.status === 'translating')
     response.seconds_remaining = await service.secondsRemaining(document);
-  if (document.status === 'done') response.billed_characters = document.billedCharacters;
+  if (document.status === 'done') {
+    response.billed_characters = document.billedCharacters;
+    // Glossa's own, when some segment every engine failed was kept in the source language (as the job saved
+    // it; a job of an older version saved none). Absent when none, as `X-Glossa-Kept-Source` on translate.
+    const kept = (await service.jobs.status(document.id))?.checkpoint?.kept;
+    if (kept && kept.count > 0) response.glossa_kept_source = kept;
+  }
   if (document.status === 'error') response.error_message = document.errorMessage ?? 'Translation failed.';
   return response;
 });

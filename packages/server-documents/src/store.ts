@@ -10,6 +10,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
 import type { DocumentDatabase } from './db.js';
+import type { ChunkKept } from './kept-segments.js';
 import {
   type DocumentRecord,
   hashDocumentKey,
@@ -117,8 +118,11 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
     ),
     expired: db.prepare('SELECT id FROM documents WHERE expires_at <= ?'),
     chunks: db.prepare('SELECT digest, outputs FROM document_chunks WHERE document_id = ?'),
+    keptChunks: db.prepare(
+      'SELECT digest, kept FROM document_chunks WHERE document_id = ? AND kept IS NOT NULL',
+    ),
     saveChunk: db.prepare(
-      'INSERT OR IGNORE INTO document_chunks (document_id, digest, outputs) VALUES (?, ?, ?)',
+      'INSERT OR IGNORE INTO document_chunks (document_id, digest, outputs, kept) VALUES (?, ?, ?, ?)',
     ),
     dropChunks: db.prepare('DELETE FROM document_chunks WHERE document_id = ?'),
     counts: db.prepare(
@@ -188,9 +192,14 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       const rows = sql.chunks.all(id) as { digest: string; outputs: string }[];
       return new Map(rows.map((row) => [row.digest, JSON.parse(row.outputs) as string[]]));
     },
-    /** Keeps a translated chunk of a job. */
-    saveChunk(id: string, digest: string, outputs: readonly string[]): void {
-      sql.saveChunk.run(id, digest, JSON.stringify(outputs));
+    /** What the chunks of an interrupted job kept in the source language, by digest. */
+    loadKeptChunks(id: string): Map<string, ChunkKept> {
+      const rows = sql.keptChunks.all(id) as { digest: string; kept: string }[];
+      return new Map(rows.map((row) => [row.digest, JSON.parse(row.kept) as ChunkKept]));
+    },
+    /** Keeps a translated chunk of a job, and what it kept in the source language. */
+    saveChunk(id: string, digest: string, outputs: readonly string[], kept?: ChunkKept): void {
+      sql.saveChunk.run(id, digest, JSON.stringify(outputs), kept ? JSON.stringify(kept) : null);
     },
     /** The characters a job reserved when it read the document (a format read by the job). */
     setBilled(id: string, billed: number, usageDay: string): void {
@@ -246,7 +255,8 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
         upload: async (id) => readFileSync(fileOf(id, 'in')),
         chunks: (id) => ({
           load: async () => this.loadChunks(id),
-          save: async (digest, outputs) => this.saveChunk(id, digest, outputs),
+          loadKept: async () => this.loadKeptChunks(id),
+          save: async (digest, outputs, kept) => this.saveChunk(id, digest, outputs, kept),
         }),
         setBilled: async (id, _attempt, units, day) => this.setBilled(id, units, day),
         finish: async (id, _attempt, result) => this.finish(id, result),

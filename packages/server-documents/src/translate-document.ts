@@ -3,6 +3,7 @@
  * runner): read the upload, detect its source when the job reads the text (OCR), reserve the characters such
  * a format reads (`hooks.reserve`: job.ts), translate in chunks, rebuild; and the message a failure reports.
  */
+import type { DocumentKeptSource } from '@glossa/protocol';
 import type { Caller, ServiceContext } from '@glossa/server/feature';
 import { checkResources, EngineError, ServiceError } from '@glossa/server/feature';
 import { detectSource } from './detect.js';
@@ -37,14 +38,17 @@ async function callerOf(context: ServiceContext, document: DocumentRecord): Prom
   return account && { account, key: { id: document.keyId, accountId: document.accountId } };
 }
 
-/** Translates one document; its result's bytes. Throws what the job failed with. */
+/**
+ * Translates one document; its result's bytes, and the segments every engine failed (kept in the source
+ * language). Throws what the job failed with.
+ */
 export async function translateDocument(
   document: DocumentRecord,
   bytes: Uint8Array,
   context: ServiceContext,
   formats: DocumentFormats,
   hooks: JobHooks,
-): Promise<Uint8Array> {
+): Promise<{ result: Uint8Array; kept: DocumentKeptSource }> {
   const format = formats[document.extension];
   const caller = await callerOf(context, document);
   if (!format || !caller) throw new DocumentFormatError('This document can no longer be translated.');
@@ -75,7 +79,7 @@ export async function translateDocument(
       );
   }
   hooks.checkpoint();
-  const outputs = await translateTexts({
+  const { outputs, kept } = await translateTexts({
     texts: extraction.texts,
     parameters,
     caller,
@@ -87,7 +91,7 @@ export async function translateDocument(
   });
   const result = await extraction.rebuild(outputs);
   hooks.checkpoint();
-  return result;
+  return { result, kept };
 }
 
 /** The `error_message` a failed job reports; whether the failure is unexpected (to be logged). */

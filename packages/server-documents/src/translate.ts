@@ -4,11 +4,13 @@
  * when the server closes, and keeps each chunk's translation for an attempt that resumes it (a restart, a
  * takeover). Billing is not done here: the upload reserved the document's characters. What the engines were
  * sent is stored per chunk in the account's engine usage, as /v2/translate stores it: only the texts an
- * engine was sent (not output-cache hits, memory matches or chunks an earlier attempt kept).
+ * engine was sent (not output-cache hits, memory matches or chunks an earlier attempt kept). The segments
+ * every engine failed (kept in the source language: the chain's events) are kept with each chunk too, so
+ * that the document's report (`glossa_kept_source`) also names those of chunks an earlier attempt did.
  */
 import { createHash } from 'node:crypto';
-import type { TranslateRequest } from '@glossa/protocol';
-import type { Caller, EngineChoice, ServiceContext } from '@glossa/server/feature';
+import type { DocumentKeptSegment, DocumentKeptSource, TranslateRequest } from '@glossa/protocol';
+import type { Caller, EngineChoice, KeptSource, ServiceContext } from '@glossa/server/feature';
 import {
   createEngineBill,
   engineFormality,
@@ -18,8 +20,10 @@ import {
   type PrepareOptions,
   prepareText,
   utcDay,
+  withKeptSegments,
 } from '@glossa/server/feature';
 import type { DocumentText } from './formats/format.js';
+import { type ChunkKept, chunkKept, documentKept, placed } from './kept-segments.js';
 
 /**
  * What a job keeps of the upload's fields: languages canonical, the source given or detected at upload
@@ -105,8 +109,10 @@ export type SourcedParameters = DocumentParameters & { readonly source_lang: str
 export interface ChunkCheckpoints {
   /** The chunks earlier attempts kept: their outputs by the digest of their input. */
   load(): Promise<ReadonlyMap<string, readonly string[]>>;
-  /** Keeps a chunk's outputs. */
-  save(digest: string, outputs: readonly string[]): Promise<void>;
+  /** What the chunks earlier attempts kept had kept in the source language, by digest (none: absent). */
+  loadKept(): Promise<ReadonlyMap<string, ChunkKept>>;
+  /** Keeps a chunk's outputs, and what it kept in the source language (if any), in one row. */
+  save(digest: string, outputs: readonly string[], kept?: ChunkKept): Promise<void>;
 }
 
 /** A chunk's digest: its units and whether they are markup (the document's parameters do not change). */
@@ -130,8 +136,14 @@ export interface TranslateTextsInput {
   readonly chunks?: ChunkCheckpoints;
 }
 
-/** The translation of each text, in the same form (code-form markup comes back in code form). */
-export async function translateTexts(input: TranslateTextsInput): Promise<string[]> {
+export interface TranslatedTexts {
+  /** The translation of each text, in the same form (code-form markup comes back in code form). */
+  readonly outputs: string[];
+  /** The segments every engine failed, kept in the source language (chunks of earlier attempts included). */
+  readonly kept: DocumentKeptSource;
+}
+
+export async function translateTexts(input: TranslateTextsInput): Promise<TranslatedTexts> {
   const { parameters, caller, choice, context } = input;
   const request = asTranslateRequest(parameters);
   const customizations = await loadCustomizations(
@@ -147,6 +159,8 @@ export async function translateTexts(input: TranslateTextsInput): Promise<string
   const total = prepared.reduce((sum, text) => sum + text.units.length, 0);
   let done = 0;
   const kept = (await input.chunks?.load()) ?? new Map<string, readonly string[]>();
+  const keptSource = (await input.chunks?.loadKept()) ?? new Map<string, ChunkKept>();
+  const found: { count: number; segments: DocumentKeptSegment[] }[] = [];
   for (const markup of [false, true]) {
     const owners: [number, number][] = [];
     prepared.forEach((text, index) => {
@@ -159,21 +173,30 @@ export async function translateTexts(input: TranslateTextsInput): Promise<string
       const units = chunk.map(([text, unit]) => prepared[text]!.units[unit]!);
       const digest = chunkDigest(markup, units);
       const earlier = kept.get(digest);
-      if (earlier && earlier.length === chunk.length)
+      if (earlier && earlier.length === chunk.length) {
         chunk.forEach(([text, unit], index) => {
           outputs[text]![unit] = earlier[index]!;
         });
-      else {
+        const earlierKept = keptSource.get(digest);
+        if (earlierKept) found.push(placed(earlierKept, chunk));
+      } else {
         // What the engines were sent for this chunk, stored once it is done (or failed: sent all the same)
         // and before its checkpoint, so an attempt that resumes counts only what it sends again.
         const bill = createEngineBill();
         const engine = (texts: string[], isMarkup: boolean) =>
           context.outputs.translate(choice, texts, { markup: isMarkup, formality, onBilled: bill.onBilled });
         let results: string[];
+        let segmentsKept: ReadonlyMap<number, readonly KeptSource[]>;
         try {
-          results = customizations
-            ? (await customizations.translate(units, markup, engine)).outputs
-            : await engine(units, markup);
+          // The chain's events of the segments every engine failed, matched to the chunk's units.
+          ({ result: results, kept: segmentsKept } = await withKeptSegments(
+            units,
+            async () =>
+              customizations
+                ? (await customizations.translate(units, markup, engine)).outputs
+                : await engine(units, markup),
+            (answer) => answer,
+          ));
         } finally {
           const records = bill.records(caller.account.id, utcDay(new Date()));
           if (records.length > 0) await context.storage.recordEngineUsage(records);
@@ -184,11 +207,16 @@ export async function translateTexts(input: TranslateTextsInput): Promise<string
         chunk.forEach(([text, unit], index) => {
           outputs[text]![unit] = translated[index]!;
         });
-        await input.chunks?.save(digest, translated);
+        const thisKept = segmentsKept.size > 0 ? chunkKept(segmentsKept, units, markup) : undefined;
+        await input.chunks?.save(digest, translated, thisKept);
+        if (thisKept) found.push(placed(thisKept, chunk));
       }
       done += chunk.length;
       await input.onProgress(total === 0 ? 1 : done / total);
     }
   }
-  return prepared.map((text, index) => text.assemble(outputs[index]!));
+  return {
+    outputs: prepared.map((text, index) => text.assemble(outputs[index]!)),
+    kept: documentKept(found),
+  };
 }

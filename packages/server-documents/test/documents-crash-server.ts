@@ -9,7 +9,7 @@ import { startCrashServer } from '../../server/test/crash-harness.js';
 export const documentsCrashServer = (
   devKey: string,
   storage: { readonly dataDir: string; readonly databaseUrl?: string | undefined },
-  crashPoint?: 'afterReserve' | 'afterFail',
+  crashPoint?: 'afterReserve' | 'afterFail' | 'afterChunk',
   modesDir?: string,
 ) =>
   startCrashServer({

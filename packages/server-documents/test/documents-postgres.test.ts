@@ -50,18 +50,21 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
       ]);
       expect(await documents.jobs.start(id, 1)).toBe(true);
       expect(Buffer.from((await documents.jobs.upload(id))!).toString()).toBe('Hello.');
-      await documents.jobs.chunks(id, 1).save('d1', ['Hola.']);
+      // With what it kept in the source language (translate.ts), for an attempt that resumes the job.
+      const kept = { count: 1, segments: [{ index: 0, source: 'Hello.', attempts: [] }] };
+      await documents.jobs.chunks(id, 1).save('d1', ['Hola.'], kept);
       // Taken over: attempt 2 starts; attempt 1 (a zombie) writes nothing from now on.
       expect(await documents.jobs.start(id, 2)).toBe(true);
       expect(await documents.jobs.start(id, 1)).toBe(false);
       await documents.jobs.finish(id, 1, Buffer.from('old'));
       await documents.jobs.fail(id, 1, 'old failure');
       await documents.jobs.setBilled(id, 1, 99, '2026-11-25');
-      await documents.jobs.chunks(id, 1).save('d2', ['zombie']);
+      await documents.jobs.chunks(id, 1).save('d2', ['zombie'], kept);
       expect((await documents.jobs.get(id))?.status).toBe('translating');
       expect((await documents.jobs.get(id))?.billedCharacters).toBe(40);
       // The chunk of attempt 1, kept before it lost the job, is attempt 2's to use.
       expect([...(await documents.jobs.chunks(id, 2).load()).entries()]).toEqual([['d1', ['Hola.']]]);
+      expect([...(await documents.jobs.chunks(id, 2).loadKept()).entries()]).toEqual([['d1', kept]]);
       await documents.jobs.setBilled(id, 2, 45, '2026-11-26');
       await documents.jobs.finish(id, 2, Buffer.from('Hola.'));
       const done = await documents.jobs.get(id);
