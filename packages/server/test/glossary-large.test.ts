@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LARGE_GLOSSARY } from '../src/glossaries/candidates.js';
 import { DB_THREAD_CHARS, dbThreadStats } from '../src/glossaries/db-thread.js';
+import { parseTsvBytesInSlices, parseTsvInSlices } from '../src/glossaries/store.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 /** `count` filler entries that no English text uses, and the terms of the test after them. */
@@ -136,5 +137,25 @@ describe('a memory budget too small for a glossary', () => {
     });
     expect(next.status).toBe(200);
     expect(next.data.translations[0].text).toBe('El archivo.');
+  });
+});
+
+describe('a stored dictionary read from its UTF-8 bytes a slice of whole lines at a time', () => {
+  it('gives the entries parseTsvInSlices gives from the decoded string: slices cut between lines, a line longer than a slice, a trailing newline', async () => {
+    const long = `${'é'.repeat(200_000)}\t${'😀'.repeat(100_000)}`;
+    const lines = Array.from({ length: 40_000 }, (_, i) => `t${i}é😀${'ß'.repeat(i % 7)}\tz${i}中`);
+    for (const tsv of [
+      '',
+      'a\tb',
+      'a\tb\n',
+      'no tab\nx\ty\n\n',
+      [...lines.slice(0, 20_000), long, ...lines.slice(20_000)].join('\n'),
+      `${lines.join('\n')}\n`,
+    ]) {
+      const entries = await parseTsvBytesInSlices(new TextEncoder().encode(tsv));
+      const before = await parseTsvInSlices(tsv);
+      expect(entries.length).toBe(before.length);
+      expect(entries).toEqual(before);
+    }
   });
 });

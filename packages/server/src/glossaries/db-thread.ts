@@ -212,16 +212,3 @@ export async function utf8InSlices(text: string, bytes: number): Promise<Uint8Ar
   }
   return out;
 }
-
-/** UTF-8 `bytes` as text, decoded a slice per turn of the event loop. */
-export async function textInSlices(bytes: Uint8Array): Promise<string> {
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
-  for (let at = 0; at < bytes.length; at += SLICE) {
-    const end = Math.min(bytes.length, at + SLICE);
-    parts.push(decoder.decode(bytes.subarray(at, end), { stream: end < bytes.length }));
-    if (end < bytes.length) await yieldToLoop();
-  }
-  parts.push(decoder.decode());
-  return parts.join('');
-}

@@ -12,13 +12,7 @@ import {
 } from '@glossa/protocol';
 import { badRequest, type ServiceError } from '../errors.js';
 import type { ResourceDatabase } from '../storage/resource-db.js';
-import {
-  dbThreadThresholds,
-  onDbThread,
-  type ThreadDictionary,
-  textInSlices,
-  utf8InSlices,
-} from './db-thread.js';
+import { dbThreadThresholds, onDbThread, type ThreadDictionary, utf8InSlices } from './db-thread.js';
 
 export interface DictionaryRecord {
   readonly source: string;
@@ -128,6 +122,46 @@ export async function parseTsvInSlices(tsv: string): Promise<GlossaryEntry[]> {
       at = end + 1;
     }
     if (at <= tsv.length) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return entries;
+}
+
+/** UTF-8 bytes decoded per turn of the event loop by `parseTsvBytesInSlices` (whole lines: up to a newline). */
+const TSV_BYTES_SLICE = 256 * 1024;
+
+/**
+ * `parseTsv` of a dictionary stored as UTF-8 bytes (the database thread's read), a slice of whole lines per
+ * turn of the event loop: each slice is decoded and split on its own, so the 10 MB of a large dictionary are
+ * never one string (decoding it whole and flattening that string cost one stall of 50 to 300 ms).
+ */
+export async function parseTsvBytesInSlices(bytes: Uint8Array): Promise<GlossaryEntry[]> {
+  const entries: GlossaryEntry[] = [];
+  if (bytes.length === 0) return entries;
+  const decoder = new TextDecoder();
+  for (let at = 0; at < bytes.length; ) {
+    // A newline byte is never inside a multi-byte character, so each slice decodes on its own.
+    const newline = bytes.indexOf(0x0a, Math.min(bytes.length, at + TSV_BYTES_SLICE));
+    const end = newline === -1 ? bytes.length : newline + 1;
+    const text = decoder.decode(bytes.subarray(at, end));
+    const last = end === bytes.length;
+    for (let from = 0; ; ) {
+      let lineEnd = text.indexOf('\n', from);
+      if (lineEnd === -1) {
+        // The slice's tail: a line only in the last slice (the others end with their newline).
+        if (!last) break;
+        lineEnd = text.length;
+      }
+      const tab = text.indexOf('\t', from);
+      entries.push(
+        tab === -1 || tab > lineEnd
+          ? { source: '', target: text.slice(from, lineEnd) }
+          : { source: text.slice(from, tab), target: text.slice(tab + 1, lineEnd) },
+      );
+      from = lineEnd + 1;
+      if (from > text.length) break;
+    }
+    at = end;
+    if (!last) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return entries;
 }
@@ -270,7 +304,7 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
         const bytes = (await onDbThread(file, MAX_GLOSSARY_BYTES, { type: 'read', id, source, target })) as
           | Uint8Array
           | undefined;
-        return bytes && parseTsvInSlices(await textInSlices(bytes));
+        return bytes && parseTsvBytesInSlices(bytes);
       }
       const row = sql.entries.get(id, source, target) as { entries: string } | undefined;
       return row && parseTsvInSlices(row.entries);
