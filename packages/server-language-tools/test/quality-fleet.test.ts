@@ -178,7 +178,7 @@ describe.skipIf(!ready)('quality-evaluation jobs on two instances on one Postgre
   it('an instance killed (SIGKILL) while it evaluates a job leaves it to the other: finished once; a record without a job is run after a start', async () => {
     const account = await newAccount();
     // A record as a server before the job runner queued it (its request as jsonb), without a job of the
-    // runner: as a crash between the record's insert and the job's submit leaves it.
+    // runner (today's servers insert both in one transaction).
     const orphan = randomUUID();
     await database.query(
       `INSERT INTO quality_jobs (id, account_id, status, request) VALUES ($1, $2, 'queued', $3)`,

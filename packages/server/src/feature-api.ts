@@ -17,6 +17,7 @@ export { defineRoute, type Route, type RouteInput } from './http/route.js';
 export {
   JobLimitExceeded,
   JobSuperseded,
+  type JobTransaction,
   type UsageCharge,
 } from './jobs/job-backend.js';
 export {

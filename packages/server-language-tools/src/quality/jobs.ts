@@ -47,22 +47,25 @@ export const submitQualityEvaluationRoute: Route = {
     const segments = body.segments.map(({ source, target }) => ({ source, translation: target }));
     // Compressed on libuv's thread pool, then a write of about a tenth of the JSON.
     const request = await compressReport(Buffer.from(JSON.stringify({ sourceLang, targetLang, segments })));
-    if (!(await records.insert(id, caller.account.id, request))) {
+    const { queue } = qualityServiceOf(context);
+    let recorded: boolean;
+    try {
+      recorded = await records.insert(id, caller.account.id, request, (transaction) =>
+        queue.submit(caller.account.id, {}, { id, transaction }),
+      );
+    } catch (error) {
+      if (!(error instanceof JobLimitExceeded)) throw error;
+      // The account's jobs of every kind waiting or running are at the runner's limit.
+      throw new ServiceError(429, `Too many jobs: ${error.message}.`, ERROR_CODES.tooManyRequests);
+    }
+    if (!recorded) {
       throw new ServiceError(
         429,
         `Too many quality-evaluation jobs: an account holds at most ${MAX_EVALUATION_JOBS_PER_ACCOUNT} (a finished job is kept 24 hours).`,
         ERROR_CODES.tooManyRequests,
       );
     }
-    // A crash before this submit leaves a record without a job: it is submitted again at the next start.
-    try {
-      await qualityServiceOf(context).queue.submit(caller.account.id, {}, { id });
-    } catch (error) {
-      if (!(error instanceof JobLimitExceeded)) throw error;
-      // The account's jobs of every kind waiting or running are at the runner's limit.
-      await records.delete(id);
-      throw new ServiceError(429, `Too many jobs: ${error.message}.`, ERROR_CODES.tooManyRequests);
-    }
+    queue.wake();
     reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     return { job_id: id, poll_url: `/v1/quality-evaluation/${id}` };
   }),
@@ -95,7 +98,7 @@ export const pollQualityEvaluationRoute: Route = defineRoute(
 
 /**
  * The report of a job the runner ended without one (failed after its retries, cancelled, expired), else
- * `processing`: queued or running, or not submitted yet (a record whose submit a crash lost).
+ * `processing`: queued or running, or not submitted yet (SQLite: a record whose submit a crash lost).
  */
 async function ended(context: Parameters<typeof qualityServiceOf>[0], id: string) {
   const job = await qualityServiceOf(context).queue.status(id);

@@ -80,7 +80,7 @@ export async function openPgQualityRecords(url: string): Promise<QualityRecords>
   }
   return {
     backend: 'postgres',
-    insert: (id, accountId, requestGzip) =>
+    insert: (id, accountId, requestGzip, submit) =>
       transaction(pool, async (client) => {
         await client.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [ACCOUNT_LOCK, accountId]);
         const { rows } = await client.query<{ n: number }>(
@@ -93,6 +93,7 @@ export async function openPgQualityRecords(url: string): Promise<QualityRecords>
           `INSERT INTO quality_jobs (id, account_id, status, request_gzip) VALUES ($1, $2, 'queued', $3)`,
           [id, accountId, requestGzip],
         );
+        await submit(client);
         return true;
       }),
     async request(id) {

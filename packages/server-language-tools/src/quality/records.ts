@@ -13,6 +13,7 @@
  */
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
+import type { JobTransaction } from '@glossa/server/feature';
 import { failedReport, type QualityReport, type QualityRequest } from './evaluate.js';
 
 /** How long a finished job can be polled. */
@@ -43,10 +44,18 @@ export type StoredRequest = QualityRequest | Uint8Array;
 export interface QualityRecords {
   readonly backend: 'sqlite' | 'postgres';
   /**
-   * Records a new job (`queued`, its request gzip-compressed) of the account; false, with nothing recorded,
-   * when the account already holds `MAX_EVALUATION_JOBS_PER_ACCOUNT` jobs.
+   * Records a new job (`queued`, its request gzip-compressed) of the account and `submit`s its runner job:
+   * on PostgreSQL in the record's transaction (they commit together), on SQLite after it (the record is in
+   * its own file; `unfinished` gives back at start a record whose submit a crash lost). False, with nothing
+   * recorded, when the account already holds `MAX_EVALUATION_JOBS_PER_ACCOUNT` jobs; a throw of `submit`
+   * records nothing either.
    */
-  insert(id: string, accountId: string, requestGzip: Buffer): Promise<boolean>;
+  insert(
+    id: string,
+    accountId: string,
+    requestGzip: Buffer,
+    submit: (transaction?: JobTransaction) => Promise<unknown>,
+  ): Promise<boolean>;
   /** The request of an unfinished record; undefined when it is finished or gone. */
   request(id: string): Promise<StoredRequest | undefined>;
   /**
@@ -59,7 +68,10 @@ export interface QualityRecords {
    * another account's, or expired.
    */
   find(accountId: string, id: string): Promise<Buffer | 'processing' | undefined>;
-  /** Unfinished records (their jobs submitted again at start: a crash may have lost a submit). */
+  /**
+   * Unfinished records, their jobs submitted again at start (idempotent): on SQLite a crash may have lost a
+   * submit; on PostgreSQL, records of a version that submitted after the record's transaction.
+   */
   unfinished(): Promise<{ id: string; accountId: string }[]>;
   /** Deletes the record (its job was deleted). */
   delete(id: string): Promise<void>;

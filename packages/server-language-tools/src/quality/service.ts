@@ -58,8 +58,8 @@ interface QualityService {
 const services = new WeakMap<ServiceContext, QualityService>();
 
 /**
- * Starts the evaluation threads' pool, opens the records, registers the job kind (its jobs whose submit a
- * crash may have lost are submitted again) and adds the gauges to the metrics; `close` stops them.
+ * Starts the evaluation threads' pool, opens the records, registers the job kind (records without a job are
+ * submitted: on SQLite, a crash may have lost a submit) and adds the gauges to the metrics; `close` stops them.
  */
 export function startQualityJobs(
   context: ServiceContext,

@@ -95,8 +95,15 @@ export function openSqliteQualityRecords(dataDir: string): QualityRecords {
 
   return {
     backend: 'sqlite',
-    async insert(id, accountId, requestGzip) {
-      return insert.immediate(id, accountId, requestGzip);
+    async insert(id, accountId, requestGzip, submit) {
+      if (!insert.immediate(id, accountId, requestGzip)) return false;
+      try {
+        await submit();
+      } catch (error) {
+        deleteRow.run(id);
+        throw error;
+      }
+      return true;
     },
     async request(id) {
       const row = requestRow.get(id);

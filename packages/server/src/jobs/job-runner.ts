@@ -110,7 +110,7 @@ export interface JobQueue<Input, Checkpoint, Result> {
   submit(
     accountId: string,
     input: Input,
-    options?: { readonly id?: string; readonly transaction?: JobTransaction },
+    options?: { readonly id?: string; readonly transaction?: JobTransaction | undefined },
   ): Promise<JobInfo<Input, Checkpoint, Result>>;
   status(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
   /** Cancels a queued or running job (its refund applied); the job after it. */
