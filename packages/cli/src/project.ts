@@ -3,7 +3,7 @@
  * their outputs, the lock and the cache. Commands build on `openProject`.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, sep } from 'node:path';
 import {
   openConfiguredCache,
   type ResolvedConfig,
@@ -16,6 +16,7 @@ import { copyReferencedFiles } from './assets.js';
 import { UsageError } from './errors.js';
 import { decodeUtf8, type FileFailure, positionOfError } from './file-failures.js';
 import type { InputFile } from './inputs.js';
+import { rewriteStarlightFragments, type StarlightPage } from './starlight-anchors.js';
 
 export interface ProjectFile {
   readonly input: InputFile;
@@ -129,7 +130,8 @@ export function openCache(project: Project): Promise<TranslationCache> {
 /**
  * Writes every output of `locale` whose text changed (temp file + rename); an output that already holds
  * that text is not touched (its time stamp stays). A Markdown page's relative images and downloads are
- * copied beside its output (`copyReferencedFiles`). Returns the paths written. A file whose output cannot
+ * copied beside its output (`copyReferencedFiles`); a Starlight page's `#fragment` links lead to the
+ * translated headings (`starlight-anchors.ts`). Returns the paths written. A file whose output cannot
  * be built or written is reported to `onFailure` (its output is left as it was); the others go on.
  */
 export async function writeOutputs(
@@ -143,15 +145,33 @@ export async function writeOutputs(
   /** Called with each output's text once it is on disk (written now or already there). */
   onOutput?: (file: ProjectFile, text: string) => void,
 ): Promise<string[]> {
-  const written: string[] = [];
+  const fail = (file: ProjectFile, error: unknown) =>
+    onFailure({
+      file: file.input.id,
+      line: 1,
+      column: 1,
+      stage: 'write',
+      locale,
+      reason: `cannot write the ${locale} output: ${(error as Error).message ?? String(error)}`,
+    });
+  const texts = new Map<ProjectFile, string>();
   for (const file of project.files) {
-    const path = file.input.outputFor(locale);
-    if (path === file.input.path)
+    if (file.input.outputFor(locale) === file.input.path)
       throw new UsageError(`${file.input.id}: its output for ${locale} is the input itself`);
     try {
-      const text = await file.extracted.write(targets, locale, (p) =>
-        onProblem({ ...p, file: file.input.id }),
+      texts.set(
+        file,
+        await file.extracted.write(targets, locale, (p) => onProblem({ ...p, file: file.input.id })),
       );
+    } catch (error) {
+      fail(file, error);
+    }
+  }
+  if (project.config.markdown.dialect === 'starlight') await rewriteFragments(texts);
+  const written: string[] = [];
+  for (const [file, text] of texts) {
+    const path = file.input.outputFor(locale);
+    try {
       const before = await readFile(path, 'utf8').catch(() => undefined);
       if (before !== text) {
         await mkdir(dirname(path), { recursive: true });
@@ -166,9 +186,32 @@ export async function writeOutputs(
         written.push(...(await copyReferencedFiles(project.config.root, file.input.path, source, path)));
       }
     } catch (error) {
-      const reason = `cannot write the ${locale} output: ${(error as Error).message ?? String(error)}`;
-      onFailure({ file: file.input.id, line: 1, column: 1, stage: 'write', locale, reason });
+      fail(file, error);
     }
   }
   return written;
+
+  /** A Starlight site's `#fragment` links to translated headings (`starlight-anchors.ts`). */
+  async function rewriteFragments(outputs: Map<ProjectFile, string>): Promise<void> {
+    const pages: (StarlightPage & { file: ProjectFile })[] = [];
+    for (const [file, translated] of outputs) {
+      if (file.input.adapter !== 'markdown') continue;
+      // The page's path under the docs folder: what follows the locale's folder in its output.
+      const marked = file.input.outputFor(LOCALE_MARK).split(sep).join('/');
+      const at = marked.indexOf(`/${LOCALE_MARK}/`);
+      if (at === -1) continue;
+      const source = await readFile(file.input.path, 'utf8').catch(() => undefined);
+      if (source === undefined) continue;
+      const path = marked.slice(at + LOCALE_MARK.length + 2);
+      pages.push({ file, id: file.input.id, path, source, translated });
+    }
+    const rewritten = rewriteStarlightFragments(pages, project.config.markdown);
+    for (const page of pages) {
+      const text = rewritten.get(page.id);
+      if (text !== undefined) outputs.set(page.file, text);
+    }
+  }
 }
+
+/** A locale no project has: where it lands in an output path shows the page's path under its locale folder. */
+const LOCALE_MARK = '\u0001locale\u0001';

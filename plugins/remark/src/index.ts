@@ -5,3 +5,4 @@ export { type ExtractMessage, extract, type MarkdownExtraction } from './extract
 export { type MergeOptions, merge, type Translations } from './merge.js';
 export type { MarkdownOptions, ResolvedMarkdownOptions } from './options.js';
 export { type GlossaFileReport, type RemarkGlossaOptions, remarkGlossa } from './plugin.js';
+export { githubSlug } from './slugs.js';

@@ -1,0 +1,57 @@
+/** A Starlight site's `#fragment` links sent to the translated headings (Astro slugs each heading's text). */
+import { expect, it } from 'vitest';
+import { rewriteStarlightFragments, starlightRoute } from '../src/starlight-anchors.js';
+
+const markdown = { dialect: 'starlight' } as const;
+
+it('routes a page as Astro serves it', () => {
+  expect(starlightRoute('index.mdx')).toBe('');
+  expect(starlightRoute('guides/Example Page.md')).toBe('guides/example-page/');
+  expect(starlightRoute('reference/index.md')).toBe('reference/');
+});
+
+it('sends relative links to the translated heading at the same place; absolute and external links stay', () => {
+  const guide = {
+    id: 'docs/guides/example.md',
+    path: 'guides/example.md',
+    source: '## Further reading\n\nText.\n\n## Further reading\n',
+    translated: '## Lectura adicional\n\nTexto.\n\n## Lectura adicional\n',
+  };
+  const start = {
+    id: 'docs/getting-started.mdx',
+    path: 'getting-started.mdx',
+    source: '## Next steps\n',
+    translated: [
+      '## Próximos pasos',
+      '',
+      'Ver [la guía](../guides/example/#further-reading-1), [aquí](#next-steps), [sin página](../nada/#x),',
+      '[inglés](/guides/example/#further-reading), [fuera](https://example.com/a/#next-steps) y [otro](#otro).',
+      '',
+      '[r]: ../guides/example#further-reading',
+      '',
+    ].join('\n'),
+  };
+  const out = rewriteStarlightFragments([guide, start], markdown);
+  expect([...out.keys()]).toEqual(['docs/getting-started.mdx']);
+  expect(out.get('docs/getting-started.mdx')).toBe(
+    [
+      '## Próximos pasos',
+      '',
+      'Ver [la guía](../guides/example/#lectura-adicional-1), [aquí](#próximos-pasos), [sin página](../nada/#x),',
+      '[inglés](/guides/example/#further-reading), [fuera](https://example.com/a/#next-steps) y [otro](#otro).',
+      '',
+      '[r]: ../guides/example#lectura-adicional',
+      '',
+    ].join('\n'),
+  );
+});
+
+it('leaves the links to a page whose headings no longer line up', () => {
+  const page = {
+    id: 'a.md',
+    path: 'a.md',
+    source: '## One\n\n## Two\n\n[x](#two)\n',
+    translated: '## Uno\n\n[x](#two)\n',
+  };
+  expect(rewriteStarlightFragments([page], markdown).size).toBe(0);
+});
