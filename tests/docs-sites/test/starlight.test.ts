@@ -1,13 +1,16 @@
 /**
  * Starlight's starter site (create-astro's `starlight` template at @astrojs/starlight 0.37.7, plus two pages of
  * Starlight's own docs; `test/fixtures/starlight`) as a user localizes it: the real `glossa` CLI (child process,
- * embedded server: Apertium for es) runs `init --to es` (it finds the Starlight site) and `translate`; the real
- * `astro build` (astro 5, Starlight 0.37.7, the site's own i18n config) builds English and es; every internal
- * link and `#anchor` of the built HTML is resolved again by `links.ts` (the table of contents' heading
- * anchors included); Starlight's asides, MDX components and front matter survive in es. en-XA is not built
- * here (the pseudo locale is built in `vitepress.test.ts`).
+ * embedded server: Apertium for es, pseudo for en-XA) runs `init --to es,en-XA` (it finds the Starlight site
+ * and writes `src/glossa/starlight.mjs`, which the site's config imports for its locales and sidebar labels)
+ * and `translate`; the real `astro build` (astro 5, Starlight 0.37.7, the site's own config) builds English, es
+ * and en-XA (served at `/en-xa/`, as Astro lower-cases content slugs); every internal link and `#anchor` of
+ * the built HTML is resolved again by `links.ts` (the table of contents' heading anchors, and the fixture's
+ * hand-written links to headings of other pages, included); Starlight's asides, MDX components and front
+ * matter survive in es.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -26,6 +29,7 @@ const GLOSSARY_ES = [
   ['Caching', 'Almacenamiento en caché'],
   ['Hosting', 'Alojamiento'],
   ['Troubleshooting', 'Solución de problemas'],
+  ['Reference', 'Referencia'],
 ];
 const KEEP = ['Starlight', 'Yarn'];
 
@@ -56,13 +60,14 @@ beforeAll(async () => {
 });
 afterAll(() => rm(site, { recursive: true, force: true }));
 
-describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es', () => {
-  it('glossa init finds the Starlight site; translate writes every page to src/content/docs/es/ with no failure', async () => {
-    const init = await glossa('init', '--to', 'es');
+describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es and en-XA', () => {
+  it('glossa init finds the Starlight site; translate writes every page to src/content/docs/<locale>/ with no failure', async () => {
+    const init = await glossa('init', '--to', 'es,en-XA');
     expect(init.code, init.stderr + init.stdout).toBe(0);
     expect(init.stdout).toContain(
-      'Starlight site: src/content/docs/**/*.{md,mdx} → src/content/docs/<locale>/',
+      "Starlight site: src/content/docs/**/*.{md,mdx} → src/content/docs/<locale>/ (Starlight's locale keys: 'es', 'en-xa')",
     );
+    expect(init.stdout).toContain('src/glossa/starlight.mjs');
     const configPath = join(site, 'glossa.config.ts');
     const config = await page('glossa.config.ts');
     expect(config).toContain('"dialect": "starlight"');
@@ -70,8 +75,8 @@ describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es', 
     await writeFile(
       configPath,
       config.replace(
-        "targetLocales: ['es'],\n",
-        `targetLocales: ['es'],\n  glossaries: [{ file: 'glossary-es.tsv' }],\n  doNotTranslate: ${JSON.stringify(KEEP)},\n`,
+        "targetLocales: ['es', 'en-XA'],\n",
+        `targetLocales: ['es', 'en-XA'],\n  glossaries: [{ file: 'glossary-es.tsv', targetLocales: ['es'] }],\n  doNotTranslate: ${JSON.stringify(KEEP)},\n`,
       ),
     );
     const translate = await glossa('translate', '--json');
@@ -85,8 +90,26 @@ describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es', 
       'environmental-impact.md',
       'guides/example.md',
       'reference/example.md',
-    ])
+    ]) {
       expect(report.written).toContain(`src/content/docs/es/${path}`);
+      expect(report.written).toContain(`src/content/docs/en-XA/${path}`);
+    }
+    // Starlight's locale entries (en-XA under the key Astro serves it at) and the sidebar's group and link
+    // labels, read from the site's config, in each locale.
+    const chrome = JSON.parse(await page('src/glossa/locales.json'));
+    expect(chrome.locales).toEqual({
+      es: { label: 'Español', lang: 'es' },
+      'en-xa': { label: 'English (Pseudo-Accents)', lang: 'en-XA' },
+    });
+    expect(Object.keys(chrome.sidebar)).toEqual(['Guides', 'Example Guide', 'Reference']);
+    expect(chrome.sidebar.Reference.es).toBe('Referencia');
+    expect(chrome.sidebar.Guides['en-XA']).toMatch(/^\[Ĝ.+\]$/);
+    // Links written to an English heading of another page, or of the page itself, lead to the translated heading.
+    const guide = await page('src/content/docs/es/guides/example.md');
+    expect(guide).not.toContain('#page-weight');
+    expect(guide).not.toContain('#start-the-development-server');
+    expect(guide).not.toContain('(#further-reading)');
+    expect(guide).toMatch(/\]\(\.\.\/\.\.\/environmental-impact\/#[^)]+\)/);
     // The splash page's hero image, referred to by a relative path from the front matter, is found from es/.
     expect(report.written).toContain('src/content/assets/houston.webp');
     // Front matter: title, description, hero tagline and action texts translated; the rest as it was.
@@ -114,24 +137,31 @@ describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es', 
     expect(JSON.parse(again.stdout)).toMatchObject({ requests: 0, translated: 0, written: [], failures: [] });
   }, 240_000);
 
-  it('astro build builds English and es; no link or anchor is broken in es that is not broken in English', async () => {
+  it('astro build builds English, es and en-XA; no link or anchor is broken in a locale that is not broken in English', async () => {
     const build = await run([astroBin, 'build'], site);
     expect(build.code, build.stderr + build.stdout).toBe(0);
     expect(build.stdout + build.stderr).not.toMatch(/\[ERROR\]/);
     const links = await checkLinks(join(site, 'dist'));
     // The two pages of Starlight's docs link to others of its pages, not in the fixture: broken in English too.
+    const locale = (path: string) => /^\/(es|en-xa)\//.exec(path)?.[1];
     const english = new Set(
-      links.broken
-        .filter((link) => !link.page.startsWith('/es/'))
-        .map((link) => `${link.page} ${link.target}`),
+      links.broken.filter((link) => !locale(link.page)).map((link) => `${link.page} ${link.target}`),
     );
     expect(english.size).toBeGreaterThan(0);
-    const es = links.broken.filter(
-      (link) => link.page.startsWith('/es/') && !english.has(`${link.page.slice(3)} ${link.target}`),
-    );
-    expect(es).toEqual([]);
-    expect(links.pages).toBeGreaterThanOrEqual(10);
-    expect(links.fragments).toBeGreaterThan(50);
+    const translated = links.broken.filter((link) => {
+      const prefix = locale(link.page);
+      return prefix && !english.has(`${link.page.slice(prefix.length + 1)} ${link.target}`);
+    });
+    expect(translated).toEqual([]);
+    // Each locale's 5 pages at its own path (no English page served under /es/en-xa/).
+    expect(links.pages).toBeGreaterThanOrEqual(15);
+    expect(existsSync(join(site, 'dist/en-xa/guides/example/index.html'))).toBe(true);
+    expect(existsSync(join(site, 'dist/es/en-xa'))).toBe(false);
+    expect(links.fragments).toBeGreaterThan(80);
+    // The hand-written links to the translated headings of other pages are among the links checked.
+    const guide = await page('dist/es/guides/example/index.html');
+    const crossPage = [...guide.matchAll(/href="(\.\.\/\.\.\/[^"#]+\/#[^"]+)"/g)].map((m) => m[1]);
+    expect(crossPage).toHaveLength(2);
   }, 300_000);
 
   it('the es pages: lang, translated titles in the sidebar and table of contents, asides and tabs rendered', async () => {
@@ -150,6 +180,13 @@ describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es', 
     // Starlight's asides and tabs, rendered from the translated MDX.
     expect(html.match(/starlight-aside--tip/g)?.length).toBe(2);
     expect(html).toContain('<starlight-tabs');
+    // The sidebar's group labels in es (from src/glossa/locales.json through glossaSidebar).
+    expect(html).toContain('Guías');
+    expect(html).toContain('Referencia');
+    expect(html).not.toMatch(/>\s*(Guides|Reference|Example Guide)\s*</);
+    const pseudo = await page('dist/en-xa/getting-started/index.html');
+    expect(pseudo).toContain('<html lang="en-XA"');
+    expect(pseudo).not.toMatch(/>\s*(Guides|Reference|Example Guide)\s*</);
     // Each table-of-contents link has its heading on the page (the translated heading's own slug).
     const toc = [...html.matchAll(/<a href="#([^"]+)"/g)].map((m) => m[1]!).filter((id) => id !== '_top');
     expect(toc.length).toBeGreaterThan(3);
