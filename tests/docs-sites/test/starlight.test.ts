@@ -80,6 +80,7 @@ describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es an
       ),
     );
     const translate = await glossa('translate', '--json');
+    expect(translate.stdout, translate.stderr).toMatch(/^\{/);
     const report = JSON.parse(translate.stdout);
     expect(report.failures).toEqual([]);
     expect(report.qa).toEqual([]);
