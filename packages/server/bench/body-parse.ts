@@ -183,6 +183,33 @@ async function measureStore(): Promise<void> {
       if (round > 0) results[mode].push([write, read]);
     }
   }
+  // Another client's small write on the event loop's connection (a 3-entry glossary), repeated every 2 ms:
+  // alone (baseline), then while the thread writes a 10 MiB dictionary. better-sqlite3 waits for SQLite's
+  // write lock synchronously (busy timeout), so the longest such write is how long the event loop stood still.
+  const small = { source: 'en', target: 'es', tsv: 'a\tb\nc\td\ne\tf', entryCount: 3 };
+  const smallWrites = async (during: Promise<unknown>) => {
+    let done = false;
+    void during.finally(() => {
+      done = true;
+    });
+    let longest = 0;
+    let n = 0;
+    for (let k = 0; !done || k < 5; k++) {
+      const started = performance.now();
+      const created = await store.create(`other${n++}`, 's', [small]);
+      longest = Math.max(longest, performance.now() - started);
+      await store.delete(`other${n - 1}`, created.id);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      if (done && k >= 5) break;
+    }
+    await during;
+    return longest;
+  };
+  const contention = { alone: [] as number[], during: [] as number[] };
+  for (let round = 0; round < rounds; round++) {
+    contention.alone.push(await smallWrites(new Promise((resolve) => setTimeout(resolve, 300))));
+    contention.during.push(await smallWrites(store.create(`big${round}`, 'g', [dictionary])));
+  }
   rmSync(dir, { recursive: true, force: true });
   const of = (mode: 'inline' | 'thread', k: number) => median(results[mode].map((sample) => sample[k]!));
   console.log(
@@ -196,6 +223,11 @@ async function measureStore(): Promise<void> {
     );
   console.log(
     `store: medians of ${rounds}; thread / event loop: write stall ${(of('thread', 0) / of('inline', 0)).toFixed(2)}, read stall ${(of('thread', 1) / of('inline', 1)).toFixed(2)}`,
+  );
+  const alone = median(contention.alone);
+  const during = median(contention.during);
+  console.log(
+    `store: another client's small glossary write on the event loop's connection, longest of each round, medians of ${rounds}: alone ${alone.toFixed(1)} ms, while the thread writes 10 MiB ${during.toFixed(1)} ms (ratio ${(during / alone).toFixed(1)})`,
   );
 }
 await measureStore();

@@ -4,10 +4,14 @@
  * still inflect by lemma ("files" → "archivos") and match as written; a glossary whose compilation cannot
  * fit the memory budget is refused at upload with 503 and Retry-After, and the server goes on serving.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LARGE_GLOSSARY } from '../src/glossaries/candidates.js';
-import { DB_THREAD_CHARS, dbThreadStats } from '../src/glossaries/db-thread.js';
-import { parseTsvBytesInSlices, parseTsvInSlices } from '../src/glossaries/store.js';
+import { DB_THREAD_CHARS, dbThreadStats, threadWritesSettled } from '../src/glossaries/db-thread.js';
+import { createGlossaryStore, parseTsvBytesInSlices, parseTsvInSlices } from '../src/glossaries/store.js';
+import { openResourceDatabase } from '../src/storage/resource-db.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 /** `count` filler entries that no English text uses, and the terms of the test after them. */
@@ -156,6 +160,33 @@ describe('a stored dictionary read from its UTF-8 bytes a slice of whole lines a
       const before = await parseTsvInSlices(tsv);
       expect(entries.length).toBe(before.length);
       expect(entries).toEqual(before);
+    }
+  });
+});
+
+describe("the event loop's own glossary writes while the database thread writes", () => {
+  it('wait for the thread asynchronously (after its write, in order), not on the SQLite lock', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'glossa-thread-writes-'));
+    try {
+      const db = openResourceDatabase(dir);
+      const store = createGlossaryStore(db);
+      const tsv = Array.from({ length: 20_000 }, (_, i) => `term${i}\tobjetivo${i}`).join('\n');
+      expect(tsv.length).toBeGreaterThan(DB_THREAD_CHARS);
+      const order: string[] = [];
+      const large = store
+        .create('a', 'large', [{ source: 'en', target: 'es', tsv, entryCount: 20_000 }])
+        .then(() => order.push('large'));
+      // The large write is sent to the thread once its text is encoded; the small one is asked for meanwhile.
+      await new Promise((resolve) => setImmediate(resolve));
+      const small = store
+        .create('b', 'small', [{ source: 'en', target: 'es', tsv: 'a\tb', entryCount: 1 }])
+        .then(() => order.push('small'));
+      await Promise.all([large, small]);
+      expect(order).toEqual(['large', 'small']);
+      expect(threadWritesSettled(db.name)).toBeUndefined();
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -12,7 +12,13 @@ import {
 } from '@glossa/protocol';
 import { badRequest, type ServiceError } from '../errors.js';
 import type { ResourceDatabase } from '../storage/resource-db.js';
-import { dbThreadThresholds, onDbThread, type ThreadDictionary, utf8InSlices } from './db-thread.js';
+import {
+  dbThreadThresholds,
+  onDbThread,
+  type ThreadDictionary,
+  threadWritesSettled,
+  utf8InSlices,
+} from './db-thread.js';
 
 export interface DictionaryRecord {
   readonly source: string;
@@ -271,6 +277,8 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
       entryCount: dictionary.entryCount,
     };
   };
+  // The event loop's own writes wait for the thread's asynchronously, not on SQLite's lock (see db-thread.ts).
+  const afterThreadWrites = () => (file === undefined ? undefined : threadWritesSettled(file));
   const tooMany = () =>
     badRequest(
       `Too many glossaries: an account can hold at most ${MAX_GLOSSARIES_PER_ACCOUNT}. Delete one first.`,
@@ -278,8 +286,10 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
 
   return {
     async create(accountId, name, dictionaries) {
-      if (file === undefined || !dictionaries.some(large))
+      if (file === undefined || !dictionaries.some(large)) {
+        await afterThreadWrites();
         return create.immediate(accountId, name, dictionaries);
+      }
       const sent: ThreadDictionary[] = [];
       for (const dictionary of dictionaries) sent.push(await forThread(dictionary));
       const id = randomUUID();
@@ -310,6 +320,7 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
       return row && parseTsvInSlices(row.entries);
     },
     async rename(accountId, id, name) {
+      await afterThreadWrites();
       return sql.rename.run(name, new Date().toISOString(), accountId, id).changes > 0;
     },
     async putDictionary(accountId, id, dictionary, merge) {
@@ -319,8 +330,10 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
               | { entry_count: number }
               | undefined)
           : undefined;
-      if (!large(dictionary) && (current?.entry_count ?? 0) < dbThreadThresholds.entries)
+      if (!large(dictionary) && (current?.entry_count ?? 0) < dbThreadThresholds.entries) {
+        await afterThreadWrites();
         return putDictionary.immediate(accountId, id, dictionary, merge);
+      }
       const job = {
         type: 'put',
         accountId,
@@ -334,12 +347,14 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
       return written as boolean;
     },
     async deleteDictionary(accountId, id, source, target) {
+      await afterThreadWrites();
       if (!owned(accountId, id)) return false;
       const deleted = sql.deleteDictionary.run(id, source, target).changes > 0;
       if (deleted) sql.touch.run(new Date().toISOString(), id);
       return deleted;
     },
     async delete(accountId, id) {
+      await afterThreadWrites();
       return sql.delete.run(accountId, id).changes > 0;
     },
   };
