@@ -8,12 +8,14 @@ export * from '@glossa/server';
 
 /**
  * The full server's default `--memory-budget-mb` (the spine's is 768 MiB, for a 1 GiB container). The
- * language tools' warm-up holds about 950 MB once `/ready` answers, measured part by part with
- * bench/warm-up-rss.ts: the language detection models' thread 424 MB, Harper's thread 352 MB, the quality
- * thread 92 MB, the Hunspell dictionaries and the main heap the rest; the largest inputs the limits allow
- * then bring the peak to 1.4–1.5 GB (abuse-full.test.ts). 1792 MiB fits a 2 GiB container (docs/deploy.md).
+ * language tools' warm-up holds about 660–700 MB once `/ready` answers, measured part by part with
+ * bench/warm-up-rss.ts: Harper's thread 240–250 MB (Liftoff only), the language detection thread 165–170 MB
+ * (eld's database read as JSON), the quality thread 90–100 MB, the Hunspell word lists and the main heap the
+ * rest; the largest inputs the limits allow then bring the peak to 941–1,028 MB (abuse-full.test.ts, idle
+ * 769–789 MB). 1024 would be too tight (one run peaked at 1,028 MB); 1280 MiB fits a 1.5 GiB container
+ * (docs/deploy.md).
  */
-export const FULL_MEMORY_BUDGET_MB = 1792;
+export const FULL_MEMORY_BUDGET_MB = 1280;
 
 /**
  * `argv` of `glossa-server` with `--memory-budget-mb FULL_MEMORY_BUDGET_MB` added when neither a flag, the
