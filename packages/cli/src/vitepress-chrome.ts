@@ -114,6 +114,24 @@ export async function readSiteChrome(site: string): Promise<SiteChrome> {
   return { ...(typeof description === 'string' && { description }), themeConfig: plain(themeConfig) };
 }
 
+/**
+ * Before a command reads the files (`status`, `check`): the site's chrome catalog rewritten from the site's
+ * config as it is now, so that a label changed there shows as missing or stale. A config that cannot be
+ * read is said through `warn`; the catalog is then left as it was.
+ */
+export async function refreshChrome(config: ResolvedConfig, warn: (message: string) => void): Promise<void> {
+  const site = chromeSite(config);
+  if (!site) return;
+  const localesFile = join(dirname(site.source), 'locales.json');
+  if (!existsSync(localesFile)) await writeLocalesPlaceholder(localesFile);
+  try {
+    await writeChromeCatalog(site.source, await readSiteChrome(site.site));
+  } catch (error) {
+    warn(`warning: nav, sidebar and theme labels read as they were: ${(error as Error).message}`);
+    if (!existsSync(site.source)) await writeChromeCatalog(site.source, { themeConfig: {} }, false);
+  }
+}
+
 /** A JSON copy of config data (functions and other non-data values left out). */
 function plain(value: unknown): JsonObject {
   return JSON.parse(JSON.stringify(value ?? {})) as JsonObject;

@@ -9,6 +9,7 @@ import { warnFailedFiles } from '../file-failures.js';
 import { collectInputs } from '../inputs.js';
 import { openProject, type Project, readExistingTargets } from '../project.js';
 import { where } from '../report.js';
+import { refreshChrome } from '../vitepress-chrome.js';
 import type { CommandEnv } from './translate.js';
 
 export interface Finding {
@@ -65,6 +66,8 @@ export async function statusCommand(
 ): Promise<number> {
   const config = await loadCommandConfig(ctx.cwd, args, flags, ctx.env);
   const locales = targetLocales(config, flags);
+  // A docs site's chrome catalog as the site's config says now (translate writes the same).
+  await refreshChrome(config, (message) => ctx.io.err(`glossa: ${message}`));
   const project = await openProject(config, await collectInputs(config, args, ctx.cwd, locales));
   const failed = warnFailedFiles(ctx.io.err, project.failed);
   const { findings, counts } = await collectStatus(project, locales);
@@ -104,6 +107,8 @@ export async function checkCommand(
   }
   const config = await loadCommandConfig(ctx.cwd, args, flags, ctx.env);
   const locales = targetLocales(config, flags);
+  // A docs site's chrome catalog as the site's config says now (translate writes the same).
+  await refreshChrome(config, (message) => ctx.io.err(`glossa: ${message}`));
   const project = await openProject(config, await collectInputs(config, args, ctx.cwd, locales));
   const failed = warnFailedFiles(ctx.io.err, project.failed);
   const { findings, present } = await collectStatus(project, locales);
