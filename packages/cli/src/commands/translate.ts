@@ -411,7 +411,7 @@ export async function estimateCommand(
   args: readonly string[],
   flags: TranslateFlags,
 ): Promise<number> {
-  const { locales, project } = await prepare(ctx, args, flags);
+  const { locales, project } = await prepare(ctx, args, flags, { chrome: true });
   const cache = await openCache(project);
   const totals: RunEstimate[] = [];
   // Retries are not planned: a text whose codes come back moved is sent once more (second encoding).
