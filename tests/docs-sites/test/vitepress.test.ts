@@ -167,11 +167,15 @@ describe.sequential('VitePress docs (vuejs/vitepress v1.6.4, 12 pages) in es and
     ];
     for (const [i, text] of texts.entries()) expect(text, english[i]).not.toBe(english[i]);
     expect(locales['en-XA'].themeConfig.nav[0].text).toMatch(/^\[Ĝ/);
-    // A nav text changed in the site's config: `check` (no translate run) reads the config again and finds
-    // the chrome's text out of date in each locale; put back, it is current again.
+    // A nav text changed in the site's config: `check` and `estimate` (no translate run) read the config
+    // again and find the chrome's text out of date in each locale; put back, it is current again.
     const enConfig = join(site, 'docs/.vitepress/config/en.ts');
     const original = await readFile(enConfig, 'utf8');
     await writeFile(enConfig, original.replace("text: 'Guide',", "text: 'Guides',"));
+    // estimate counts the changed text first (the rerun above planned 0 requests).
+    const estimate = await glossa('estimate', '--json');
+    expect(estimate.code, estimate.stderr).toBe(0);
+    expect(JSON.parse(estimate.stdout).requests).toBeGreaterThan(0);
     const outdated =
       /docs\/\.vitepress\/glossa\/en\.json(?::\d+:\d+| \(nav\.0\.text\)) \[(es|en-XA)\]: (missing|stale)/g;
     const changed = await glossa('check');
