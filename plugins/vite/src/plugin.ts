@@ -29,10 +29,11 @@ import {
   unpackFiles,
   vendorChunkConfig,
 } from './components/locale-builds.js';
-import { loadParser, parseChunk } from './components/script.js';
+import { loadParser, localeLinkEdits, parseChunk } from './components/script.js';
 import { type BuiltFiles, canShare, type LocaleOutput, shareChunks } from './components/shared-chunks.js';
 import { catalogPath, translateComponents } from './components/translate.js';
 import { createUnitCache, type UnitCache } from './components/unit-cache.js';
+import { applyEdits } from './components/units.js';
 import { basePath, type LinkOptions, outputPath } from './links.js';
 import { type Alternate, describeReport, localizePages, type Page, withAlternates } from './localize.js';
 import { type GlossaViteOptions, requestOptionsOf, resolveGlossaConfig } from './options.js';
@@ -52,6 +53,8 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
   const componentOptions =
     options.components === true ? {} : options.components ? options.components : undefined;
   const scriptOptions = componentOptions && scriptOptionsOf(componentOptions);
+  /** In a locale build: where JSX links to the app's routes point (`localeLinkEdits`). */
+  let localeLinks: { prefix: string; folder: string } | undefined;
   /** Set when this instance runs inside a locale build (see `buildLocale`). */
   let localeBuild: LocaleBuild | undefined;
   /** The source build: each component module's units. */
@@ -61,6 +64,9 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
   /** Dev server: modules whose text was localized, reloaded when a catalog changes. */
   const devModules = new Set<string>();
   let devLocale: string | undefined;
+  /** Every locale's folder (`es/`), from the output layout. */
+  const localeFolders = () =>
+    locales.map((l) => outputPath(output, l, 'index.html').replace(/index\.html$/, ''));
   const catalogDir = () => resolve(vite.root, componentOptions?.catalogDir ?? 'locales/components');
   const fileOf = (id: string) => relative(vite.root, id).split(sep).join('/');
 
@@ -122,6 +128,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
       // without text stay the same files in every locale.
       const base = user.base && /^(\/|https?:)/.test(user.base) ? user.base : '/';
       const folder = outputPath(output, localeBuild.locale, 'index.html').replace(/index\.html$/, '');
+      localeLinks = { prefix: basePath(base), folder };
       return {
         ...vendor,
         define: { 'import.meta.env.BASE_URL': JSON.stringify(`${basePath(base)}${folder}`) },
@@ -165,7 +172,10 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
           return prepared;
         }
         const units = await extractComponent(file, code, scriptOptions);
-        if (units.length === 0) return prepared;
+        if (units.length === 0) {
+          const linked = localeLinks ? withLocaleLinks(code, file, localeLinks, localeFolders()) : code;
+          return linked === code ? prepared : { code: linked, map: null };
+        }
         let targets: ReadonlyMap<string, string> | undefined = localeBuild?.targets;
         if (!localeBuild && devLocale) {
           devModules.add(id);
@@ -184,7 +194,10 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
             `${file}:${p.position.line}:${p.position.column}: ${p.key}: ${p.reason} (kept in ${glossa.sourceLang})`,
           );
         }
-        return localized.code === original ? null : { code: localized.code, map: null };
+        const linked = localeLinks
+          ? withLocaleLinks(localized.code, file, localeLinks, localeFolders())
+          : localized.code;
+        return linked === original ? null : { code: linked, map: null };
       },
     },
 
@@ -471,7 +484,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
         `${run.report.translated} translated, ${run.report.failures.length + run.problems.length} kept in ${glossa.sourceLang}`,
     );
     const material = [
-      'components-v4', // bump when the locale files made from the same input change
+      'components-v5', // bump when the locale files made from the same input change
       buildFingerprint(bundle, units, vite),
       locales,
       targetsFingerprint(run.targets),
@@ -593,6 +606,19 @@ function stableVueIds(config: ResolvedConfig) {
   const api = vue?.api;
   if (!api?.options || api.options.features?.componentIdGenerator !== undefined) return;
   api.options = { ...api.options, features: { ...api.options.features, componentIdGenerator: 'filepath' } };
+}
+
+/** A JSX module with its links to the app's routes in the locale's folder (`localeLinkEdits`). */
+function withLocaleLinks(
+  code: string,
+  file: string,
+  links: { prefix: string; folder: string },
+  folders: readonly string[],
+): string {
+  const lang = /\.(jsx|tsx)$/.exec(file)?.[1] as 'jsx' | 'tsx' | undefined;
+  if (!lang) return code;
+  const edits = localeLinkEdits(code, lang, links.prefix, links.folder, folders);
+  return edits.length > 0 ? applyEdits(code, edits) : code;
 }
 
 /**

@@ -9,8 +9,8 @@ import {
   prepareModule,
   scriptOptionsOf,
 } from '../src/components/extract.js';
-import { ComponentSyntaxError } from '../src/components/script.js';
-import { isTranslatable } from '../src/components/units.js';
+import { ComponentSyntaxError, loadParser, localeLinkEdits } from '../src/components/script.js';
+import { applyEdits, isTranslatable } from '../src/components/units.js';
 import { componentPath } from '../src/plugin.js';
 
 const options = scriptOptionsOf({});
@@ -270,6 +270,49 @@ export function App({ favorited, error }: { favorited: boolean; error?: string }
     ]) {
       expect(componentPath(id)).toBeUndefined();
     }
+  });
+
+  it("in a locale build, a JSX link to the app's routes points into the locale's folder", async () => {
+    await loadParser();
+    const app = `export const App = () => (
+  <main>
+    <a href="/about" className="btn">About</a>
+    <a href={'/'}>Home</a>
+    <a href="/docs?x=1#top">Docs</a>
+    <a href="/es/about">Already</a>
+    <a href="/report.pdf">File</a>
+    <a href="/page.html">Page</a>
+    <a href="https://tanstack.com/router">Out</a>
+    <a href="//cdn.example/x">Cdn</a>
+    <a href="#top">Top</a>
+    <a href="./here">Relative</a>
+    <Link to="/about" href="/about">Router</Link>
+    <link href="/style.css" />
+  </main>
+);`;
+    const folders = ['es/', 'en-XA/'];
+    const out = applyEdits(app, localeLinkEdits(app, 'tsx', '/', 'es/', folders));
+    for (const href of ['"/es/about"', "{'/es/'}", '"/es/docs?x=1#top"', '"/es/page.html"']) {
+      expect(out).toContain(`href=${href}`);
+    }
+    for (const kept of [
+      '/es/about">Already',
+      '/report.pdf',
+      'https://tanstack.com/router',
+      '//cdn.example/x',
+      '#top',
+      './here',
+    ]) {
+      expect(out).toContain(kept);
+    }
+    expect(out).toContain('<Link to="/about" href="/about">');
+    expect(out).toContain('<link href="/style.css" />');
+    expect(out).not.toContain('/es/es/');
+    // Under a base path only links inside it move.
+    const based = `const A = () => <p><a href="/app/about">In</a><a href="/other">Out</a></p>;`;
+    expect(applyEdits(based, localeLinkEdits(based, 'jsx', '/app/', 'es/', folders))).toBe(
+      `const A = () => <p><a href="/app/es/about">In</a><a href="/other">Out</a></p>;`,
+    );
   });
 
   it('data arrays: tuples by the names the code renders them under, links by their name', async () => {

@@ -467,6 +467,52 @@ export function splitJsxConditionals(code: string, lang: 'jsx' | 'tsx', inline: 
   return edits;
 }
 
+/**
+ * In a locale build, a JSX link to a route of the app, `<a href="/about">` (or `href={'/about'}`), points
+ * into the locale's folder: `/es/about` (`prefix` is Vite's base path, `/` or `/app/`; `folder` the
+ * locale's, `es/`), as a router link (`<Link to="/about">`, relative to the router's base) already does.
+ * Left alone: other elements, hrefs outside the base, protocol-relative and external URLs, anchors,
+ * relative paths, links to files (a last segment with an extension other than `.html`) and links already
+ * in a locale's folder (`folders`: `es/`, `en-XA/`). Returns the edits (the quoted value only).
+ */
+export function localeLinkEdits(
+  code: string,
+  lang: 'jsx' | 'tsx',
+  prefix: string,
+  folder: string,
+  folders: readonly string[],
+): Edit[] {
+  const edits: Edit[] = [];
+  if (!code.includes('href')) return edits;
+  if (!parseSync) throw new Error('glossaVite: loadParser() was not awaited');
+  const result = parseSync(`module.${lang}`, code, { lang, sourceType: 'module' });
+  if (result.errors.length > 0) return edits;
+  const localized = (href: string): boolean => {
+    if (!href.startsWith(prefix) || href.startsWith('//')) return false;
+    const path = href.slice(prefix.length).replace(/[?#].*$/s, '');
+    if (folders.some((f) => path === f.replace(/\/$/, '') || path.startsWith(f))) return false;
+    const last = path.split('/').at(-1) ?? '';
+    return !/\.[a-z0-9]+$/i.test(last) || /\.html?$/i.test(last);
+  };
+  visit(result.program, (n) => {
+    if (n.type !== 'JSXOpeningElement' || n.name.type !== 'JSXIdentifier') return true;
+    if (n.name.name !== 'a' && n.name.name !== 'area') return true;
+    for (const a of n.attributes as Node[]) {
+      if (a.type !== 'JSXAttribute' || a.name.type !== 'JSXIdentifier' || a.name.name !== 'href' || !a.value)
+        continue;
+      let value = a.value.type === 'JSXExpressionContainer' ? a.value.expression : a.value;
+      value = unwrap(value);
+      if (value.type !== 'Literal' || typeof value.value !== 'string') continue;
+      // The raw text between the quotes, with only the locale's folder inserted after the base.
+      const at = value.start + 1 + prefix.length;
+      if (localized(value.value) && code.startsWith(prefix, value.start + 1))
+        edits.push({ start: at, end: at, text: folder });
+    }
+    return true;
+  });
+  return edits;
+}
+
 /** A string's value as JSX text. */
 const escapeJsxText = (value: string) =>
   value
