@@ -139,7 +139,7 @@ describe('create-tsrouter-app starter (third-party, TanStack Router) in headless
   });
 
   for (const locale of ['es', 'en-XA']) {
-    it(`${locale}: routes by deep link, brands and markup kept, translated share ≥ ${FLOOR[locale]}`, async () => {
+    it(`${locale}: routes by deep link and by a plain link, brands and markup kept, translated share ≥ ${FLOOR[locale]}`, async () => {
       let total = 0;
       let translated = 0;
       const missed: string[] = [];
@@ -150,7 +150,10 @@ describe('create-tsrouter-app starter (third-party, TanStack Router) in headless
         expect(await page.textContent('main h1')).not.toBe(
           route === '/' ? 'Start simple, ship quickly.' : 'A small starter with room to grow.',
         );
-        expect(await structure(page)).toEqual(en.structure);
+        // Classes and hrefs as in English, but for links to the app's routes, which point into the locale.
+        expect(await structure(page)).toEqual(
+          en.structure.map((e) => e.replace(/ \/about$/, ` /${locale}/about`)),
+        );
         const text = await visibleText(page);
         expect(text.join(' ')).toContain('TanStack');
         const known = new Set(en.text);
@@ -163,12 +166,22 @@ describe('create-tsrouter-app starter (third-party, TanStack Router) in headless
         expect(errors).toEqual([]);
         await page.close();
       }
+      // The home page's plain `<a href="/about">` leads to the locale's about page, not the English one.
+      const { page, errors } = await open(`/${locale}/`);
+      await page.click('main a[href$="/about"]');
+      await page.waitForURL(`${url}/${locale}/about`);
+      await page.waitForSelector('main h1');
+      expect(await page.getAttribute('html', 'lang')).toBe(locale);
+      expect(await page.textContent('main h1')).not.toBe('A small starter with room to grow.');
+      expect(errors).toEqual([]);
+      await page.close();
+
       const share = translated / total;
       console.log(
         `create-tsrouter-app ${locale}: ${translated}/${total} visible text nodes translated (${(share * 100).toFixed(1)}%)` +
           (missed.length ? `; left English: ${JSON.stringify(missed)}` : ''),
       );
       expect(share).toBeGreaterThanOrEqual(FLOOR[locale]!);
-    });
+    }, 90_000);
   }
 });
