@@ -9,7 +9,7 @@ import {
   syncStyleList,
   type TranslationRunOptions,
 } from '@glossa/core';
-import { baseLanguage } from '@glossa/protocol';
+import { baseLanguage, isPseudoLocale } from '@glossa/protocol';
 
 export interface LocaleResources {
   readonly requestOptions: NonNullable<TranslationRunOptions['requestOptions']>;
@@ -20,6 +20,15 @@ export interface SyncSummary {
   readonly perLocale: Map<string, LocaleResources>;
   /** One line per resource: what it is, its id, and whether it was created now. */
   readonly lines: string[];
+}
+
+/**
+ * The glossary a locale is translated with. Pseudo-locales (en-XA, ar-XB) and variants of the source
+ * language have none: nothing is translated into another language there, and a glossary needs two.
+ */
+function glossaryFor(config: ResolvedConfig, locale: string) {
+  if (isPseudoLocale(locale) || baseLanguage(locale) === baseLanguage(config.sourceLang)) return undefined;
+  return config.glossaries.find((g) => g.targetLocales.includes(locale));
 }
 
 export async function syncResources(
@@ -40,7 +49,7 @@ export async function syncResources(
   for (const locale of locales) {
     let requestOptions: LocaleResources['requestOptions'] = { ...base };
     let cacheKeyParts: LocaleResources['cacheKeyParts'] = {};
-    const glossary = config.glossaries.find((g) => g.targetLocales.includes(locale));
+    const glossary = glossaryFor(config, locale);
     if (glossary) {
       const synced: SyncedGlossary = await syncGlossary(client, {
         file: glossary.file,
@@ -85,7 +94,7 @@ export async function localResources(config: ResolvedConfig, locales: readonly s
   const perLocale = new Map<string, LocaleResources>();
   let unknown = false;
   for (const locale of locales) {
-    const glossary = config.glossaries.find((g) => g.targetLocales.includes(locale));
+    const glossary = glossaryFor(config, locale);
     const hash = glossary
       ? (
           await readGlossaryFile(glossary.file, {

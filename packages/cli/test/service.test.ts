@@ -49,6 +49,25 @@ describe('glossa sync', () => {
     expect(JSON.parse(estimate.stdout)).toMatchObject({ segments: 1, cacheHits: 1, requests: 0 });
   }, 120_000);
 
+  it('gives pseudo-locales no glossary (a glossary needs two languages)', async () => {
+    const cwd = await project({
+      'glossa.config.json': JSON.stringify({
+        targetLocales: ['es', 'en-XA'],
+        files: ['docs/*.md'],
+        glossaries: ['terms.tsv'],
+      }),
+      'terms.tsv': 'bakery\tobrador\n',
+      'docs/a.md': 'The bakery opens early.\n',
+    });
+    const sync = await glossa(['sync'], { cwd, env });
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(sync.stdout).toMatch(/^glossary glossa:terms:en-es:[0-9a-f]{16} → \S+( \(created\))?\n$/);
+    const run = await glossa(['translate'], { cwd, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await readFile(join(cwd, 'i18n/es/a.md'), 'utf8')).toMatch(/obrador/);
+    expect(await readFile(join(cwd, 'i18n/en-XA/a.md'), 'utf8')).toMatch(/ƀååķééŕýý/);
+  }, 120_000);
+
   it('says when there is nothing to sync', async () => {
     const cwd = await project({ 'glossa.config.json': '{"targetLocales": ["es"]}' });
     const run = await glossa(['sync'], { cwd, env });
