@@ -4,7 +4,7 @@
  * `dataDir`. The server is loaded only then: it is large, and a warm build never needs it.
  */
 import { GlossaClient } from '@glossa/client';
-import { KEPT_SOURCE_HEADER, parseKeptSource } from '@glossa/protocol';
+import { KEPT_SOURCE_HEADER, LEFT_WORDS_HEADER, parseKeptSource, parseLeftWords } from '@glossa/protocol';
 import type { ResolvedEngines } from './config-types.js';
 import { importOptional } from './optional-package.js';
 
@@ -54,32 +54,6 @@ export interface LeftWordsSegment {
   readonly text: string;
   /** The words left in the source language, as they stand in the output. */
   readonly words: readonly string[];
-}
-
-/**
- * Glossa's own response header on `POST /v2/translate` (docs/engines.md): `index:word,word;index:word`, the
- * request's texts (0-based, ascending) translated with those words left in the source language, each word
- * percent-encoded; a last `;+N` counts texts not listed (the value is bounded).
- */
-export const LEFT_WORDS_HEADER = 'x-glossa-left-words';
-
-/** The texts and words of an `X-Glossa-Left-Words` value; malformed entries and the `+N` count are skipped. */
-export function parseLeftWords(value: string | null | undefined): Map<number, string[]> {
-  const left = new Map<number, string[]>();
-  for (const entry of (value ?? '').split(';')) {
-    const match = /^\s*(\d+):(.+)$/.exec(entry);
-    if (!match) continue;
-    const words = match[2]!.split(',').flatMap((word) => {
-      try {
-        const decoded = decodeURIComponent(word.trim());
-        return decoded === '' ? [] : [decoded];
-      } catch {
-        return [];
-      }
-    });
-    if (words.length > 0) left.set(Number(match[1]), words);
-  }
-  return left;
 }
 
 export interface UntranslatedSegment {

@@ -7,8 +7,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseLeftWords } from '@glossa/protocol';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, connectService, parseLeftWords, resolveConfig } from '../src/index.js';
+import { ConfigError, connectService, resolveConfig } from '../src/index.js';
 
 describe('engines section', () => {
   it('arrays are orders per default, target or pair; objects are provider settings', () => {

@@ -43,3 +43,57 @@ export function parseKeptSource(value: string | null | undefined): number[] {
     .filter((part) => /^\d+$/.test(part))
     .map(Number);
 }
+
+/**
+ * Glossa's own response header on `POST /v2/translate` (docs/engines.md): `index:word,word;index:word`, the
+ * request's texts (0-based, ascending) translated with those words left in the source language, each word
+ * percent-encoded; a last `;+N` counts texts not listed (the value is bounded).
+ */
+export const LEFT_WORDS_HEADER = 'x-glossa-left-words';
+
+/** The texts and words of an `X-Glossa-Left-Words` value; malformed entries and the `+N` count are skipped. */
+export function parseLeftWords(value: string | null | undefined): Map<number, string[]> {
+  const left = new Map<number, string[]>();
+  for (const entry of (value ?? '').split(';')) {
+    const match = /^\s*(\d+):(.+)$/.exec(entry);
+    if (!match) continue;
+    const words = match[2]!.split(',').flatMap((word) => {
+      try {
+        const decoded = decodeURIComponent(word.trim());
+        return decoded === '' ? [] : [decoded];
+      } catch {
+        return [];
+      }
+    });
+    if (words.length > 0) left.set(Number(match[1]), words);
+  }
+  return left;
+}
+
+/** The longest `X-Glossa-Left-Words` value: texts past it are counted (`;+N`), not listed. */
+export const MAX_LEFT_WORDS_HEADER = 4_096;
+
+/**
+ * The `X-Glossa-Left-Words` value: `index:word,word;index:word` (texts ascending, 0-based; each word
+ * percent-encoded as `encodeURIComponent` does, so the value is ASCII), at most `MAX_LEFT_WORDS_HEADER`
+ * characters; when texts do not fit, it ends with `;+N`, the number of texts with words left that are not
+ * listed. `undefined` when no text has any.
+ */
+export function formatLeftWords(left: ReadonlyMap<number, readonly string[]>): string | undefined {
+  if (left.size === 0) return undefined;
+  const entries = [...left]
+    .sort(([a], [b]) => a - b)
+    .map(([index, found]) => `${index}:${found.map(encodeURIComponent).join(',')}`);
+  let value = '';
+  for (const [position, entry] of entries.entries()) {
+    const rest = entries.length - position - 1;
+    const next = value === '' ? entry : `${value};${entry}`;
+    // Room for the count of what would follow.
+    if (next.length + (rest > 0 ? `;+${rest}`.length : 0) > MAX_LEFT_WORDS_HEADER) {
+      const more = `+${entries.length - position}`;
+      return value === '' ? more : `${value};${more}`;
+    }
+    value = next;
+  }
+  return value;
+}

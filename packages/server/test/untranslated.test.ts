@@ -3,12 +3,17 @@
  * the source language (X-Glossa-Kept-Source), unlike a name or a word the pair translates to itself.
  * Real Apertium (eng-spa) and a real server over HTTP.
  */
-import { KEPT_SOURCE_HEADER, parseKeptSource } from '@glossa/protocol';
+import {
+  formatLeftWords,
+  KEPT_SOURCE_HEADER,
+  LEFT_WORDS_HEADER,
+  MAX_LEFT_WORDS_HEADER,
+  parseKeptSource,
+} from '@glossa/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApertiumEngine } from '../src/engines/apertium.js';
 import type { KeptSource } from '../src/engines/chain.js';
 import type { EngineInput } from '../src/engines/engine.js';
-import { formatLeftWords, LEFT_WORDS_HEADER, MAX_LEFT_WORDS_HEADER } from '../src/engines/kept-source.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 describe('untranslated words', () => {

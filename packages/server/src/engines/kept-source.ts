@@ -119,34 +119,3 @@ function leftIn(
   });
   return left;
 }
-
-/** Glossa's own response header on `POST /v2/translate`: texts translated with source-language words left. */
-export const LEFT_WORDS_HEADER = 'x-glossa-left-words';
-
-/** The longest `X-Glossa-Left-Words` value: texts past it are counted (`;+N`), not listed. */
-export const MAX_LEFT_WORDS_HEADER = 4_096;
-
-/**
- * The `X-Glossa-Left-Words` value: `index:word,word;index:word` (texts ascending, 0-based; each word
- * percent-encoded as `encodeURIComponent` does, so the value is ASCII), at most `MAX_LEFT_WORDS_HEADER`
- * characters; when texts do not fit, it ends with `;+N`, the number of texts with words left that are not
- * listed. `undefined` when no text has any.
- */
-export function formatLeftWords(left: ReadonlyMap<number, readonly string[]>): string | undefined {
-  if (left.size === 0) return undefined;
-  const entries = [...left]
-    .sort(([a], [b]) => a - b)
-    .map(([index, found]) => `${index}:${found.map(encodeURIComponent).join(',')}`);
-  let value = '';
-  for (const [position, entry] of entries.entries()) {
-    const rest = entries.length - position - 1;
-    const next = value === '' ? entry : `${value};${entry}`;
-    // Room for the count of what would follow.
-    if (next.length + (rest > 0 ? `;+${rest}`.length : 0) > MAX_LEFT_WORDS_HEADER) {
-      const more = `+${entries.length - position}`;
-      return value === '' ? more : `${value};${more}`;
-    }
-    value = next;
-  }
-  return value;
-}

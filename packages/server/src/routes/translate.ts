@@ -1,5 +1,12 @@
-import { ENDPOINTS, KEPT_SOURCE_HEADER, normalizeReportingTag, REPORTING_TAG_HEADER } from '@glossa/protocol';
-import { formatLeftWords, LEFT_WORDS_HEADER, withKeptSource } from '../engines/kept-source.js';
+import {
+  ENDPOINTS,
+  formatLeftWords,
+  KEPT_SOURCE_HEADER,
+  LEFT_WORDS_HEADER,
+  normalizeReportingTag,
+  REPORTING_TAG_HEADER,
+} from '@glossa/protocol';
+import { withKeptSource } from '../engines/kept-source.js';
 import { badRequest } from '../errors.js';
 import { defineRoute } from '../http/route.js';
 import { translateRequest } from '../translate/pipeline.js';
