@@ -7,7 +7,7 @@
  *
  * The thread runs the whole transaction (`BEGIN IMMEDIATE`: the account's count, the rows, the merge), so a
  * write is as atomic as on the event loop. Text crosses as UTF-8 bytes handed over without a copy, and is
- * encoded and decoded on the event loop a slice per turn. One thread per database file, started on first
+ * encoded (here) and decoded (the store) on the event loop a slice per turn. One thread per database file, started on first
  * use, never keeping the process alive, ended `IDLE_MS` after its last job; if it dies, its jobs fail with
  * 503 and `Retry-After` and the next job starts a new one.
  */
@@ -25,7 +25,7 @@ export function setDbThreadThresholds(chars: number, entries: number): void {
   dbThreadThresholds.entries = entries;
 }
 const IDLE_MS = 30_000;
-/** Characters encoded or decoded per turn of the event loop. */
+/** Characters encoded per turn of the event loop (a read is decoded and parsed by the store, `parseTsvBytesInSlices`). */
 const SLICE = 512 * 1024;
 
 /** Jobs run on the thread, for tests. */
