@@ -120,6 +120,17 @@ describe('untranslated words', () => {
   });
 });
 
+/** `engine`, with the texts of each call it answers added to `sent`. */
+function recording(engine: ReturnType<typeof createApertiumEngine>, sent: string[][]) {
+  return {
+    ...engine,
+    translate: (input: EngineInput) => {
+      sent.push([...input.texts]);
+      return engine.translate(input);
+    },
+  };
+}
+
 describe('output cache and kept-source (real Apertium through the chain)', () => {
   it('a cached output with a word left reports it again (X-Glossa-Left-Words and the event), unsent', async () => {
     const apertium = createApertiumEngine();
@@ -127,15 +138,7 @@ describe('output cache and kept-source (real Apertium through the chain)', () =>
     const events: KeptSource[] = [];
     const server = await startTestServer({
       onKeptSource: (event) => events.push(event),
-      engines: [
-        {
-          ...apertium,
-          translate: (input: EngineInput) => {
-            sent.push([...input.texts]);
-            return apertium.translate(input);
-          },
-        },
-      ],
+      engines: [recording(apertium, sent)],
     });
     try {
       const body = {
@@ -163,15 +166,7 @@ describe('output cache and kept-source (real Apertium through the chain)', () =>
     const apertium = createApertiumEngine();
     const sent: string[][] = [];
     const server = await startTestServer({
-      engines: [
-        {
-          ...apertium,
-          translate: (input: EngineInput) => {
-            sent.push([...input.texts]);
-            return apertium.translate(input);
-          },
-        },
-      ],
+      engines: [recording(apertium, sent)],
     });
     try {
       const body = {
