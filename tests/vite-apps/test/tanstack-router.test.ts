@@ -20,6 +20,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { build, type InlineConfig, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
+import { visibleText } from './visible-text.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(packageDir, 'fixtures', 'create-tsrouter-app');
@@ -80,26 +81,11 @@ afterAll(async () => {
 });
 
 /**
- * The visible text nodes of the route's content (`main`), trimmed, in document order; file names in
- * `<code>` aside (code, the same in every locale). The TanStack devtools panel, a third-party component
- * that the starter renders outside `main`, is not the app's text.
+ * The visible text of the route's content (`main`); file names in `<code>` aside (code, the same in every
+ * locale). The TanStack devtools panel, a third-party component the starter renders outside `main`, is not
+ * the app's text.
  */
-function visibleText(page: Page): Promise<string[]> {
-  // A string: this package's type check has no DOM library.
-  return page.evaluate<string[]>(`(() => {
-    const out = [];
-    const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = (node.textContent ?? '').replace(/\\s+/g, ' ').trim();
-      const parent = node.parentElement;
-      if (!text || !parent || parent.closest('script, style, noscript, code')) continue;
-      const rect = parent.getBoundingClientRect();
-      if (rect.width === 0 && rect.height === 0) continue;
-      out.push(text);
-    }
-    return out;
-  })()`);
-}
+const appText = (page: Page) => visibleText(page, 'main', 'code');
 
 /** The classes and link targets of the page: the same in every locale. */
 function structure(page: Page): Promise<string[]> {
@@ -129,7 +115,7 @@ describe('create-tsrouter-app starter (third-party, TanStack Router) in headless
   it('English: each route renders, no errors', async () => {
     for (const route of ROUTES) {
       const { page, errors } = await open(route);
-      english.set(route, { text: await visibleText(page), structure: await structure(page) });
+      english.set(route, { text: await appText(page), structure: await structure(page) });
       expect(errors).toEqual([]);
       await page.close();
     }
@@ -154,7 +140,7 @@ describe('create-tsrouter-app starter (third-party, TanStack Router) in headless
         expect(await structure(page)).toEqual(
           en.structure.map((e) => e.replace(/ \/about$/, ` /${locale}/about`)),
         );
-        const text = await visibleText(page);
+        const text = await appText(page);
         expect(text.join(' ')).toContain('TanStack');
         const known = new Set(en.text);
         for (const t of text) {

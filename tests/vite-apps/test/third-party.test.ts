@@ -13,10 +13,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { glossaVite } from '@glossa/vite';
 import vue from '@vitejs/plugin-vue';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { build, type InlineConfig, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
+import { visibleText } from './visible-text.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(packageDir, 'fixtures', 'create-vue-router');
@@ -88,24 +89,6 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-/** The visible text nodes of the page, trimmed, in document order. */
-function visibleText(page: Page): Promise<string[]> {
-  // A string: this package's type check has no DOM library.
-  return page.evaluate<string[]>(`(() => {
-    const out = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = (node.textContent ?? '').replace(/\\s+/g, ' ').trim();
-      const parent = node.parentElement;
-      if (!text || !parent || parent.closest('script, style, noscript')) continue;
-      const rect = parent.getBoundingClientRect();
-      if (rect.width === 0 && rect.height === 0) continue;
-      out.push(text);
-    }
-    return out;
-  })()`);
-}
-
 async function open(path: string) {
   const page = await browser.newPage();
   const errors: string[] = [];
@@ -135,7 +118,7 @@ describe('create-vue router starter (third-party) in headless Chromium', () => {
     for (const route of ROUTES) {
       const { page, errors } = await open(route);
       expect(await page.textContent('h1')).toBe('You did it!');
-      english.set(route, await visibleText(page));
+      english.set(route, await visibleText(page, 'body'));
       expect(errors).toEqual([]);
       await page.close();
     }
@@ -158,7 +141,7 @@ describe('create-vue router starter (third-party) in headless Chromium', () => {
           expect((await page.textContent(`a[href="${href}"]`))?.trim(), href).toBe(name);
         }
         const en = new Set(english.get(route));
-        for (const text of await visibleText(page)) {
+        for (const text of await visibleText(page, 'body')) {
           if (nameOnly(text)) continue;
           total++;
           if (en.has(text)) missed.push(text);
