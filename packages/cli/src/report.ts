@@ -1,5 +1,5 @@
 /** Progress while a run works, and the summary at its end. */
-import type { RunEvent, RunFailure, RunReport } from '@glossa/core';
+import type { RunEvent, RunFailure, RunReport, RunSegment } from '@glossa/core';
 import type { CliIo } from './io.js';
 
 const n = (value: number) => value.toLocaleString('en-US');
@@ -72,6 +72,36 @@ export interface LeftWordsWarning extends Pick<RunFailure, 'file' | 'position' |
   readonly source: string;
   readonly words: readonly string[];
 }
+
+/**
+ * The warnings of `locale`'s segments, in the project's order: `wordsOf` tells the words left in a
+ * segment's target (none: no warning); `source` is the source language (`en`).
+ */
+export function leftWordsWarnings(
+  segments: readonly RunSegment[],
+  locale: string,
+  source: string,
+  wordsOf: (segment: RunSegment) => readonly string[],
+): LeftWordsWarning[] {
+  const warnings: LeftWordsWarning[] = [];
+  for (const segment of segments) {
+    const words = wordsOf(segment);
+    if (words.length === 0) continue;
+    warnings.push({
+      locale,
+      key: segment.key,
+      ...(segment.file !== undefined && { file: segment.file }),
+      ...(segment.position !== undefined && { position: segment.position }),
+      source,
+      words,
+    });
+  }
+  return warnings;
+}
+
+/** The closing line under the warnings of `formatLeftWords`. */
+export const LEFT_WORDS_NOTE =
+  "glossa: words left in the source language are warnings, not failures; a name or a term kept on purpose goes in the config's doNotTranslate";
 
 /** Texts listed per warning line; the rest of the file's are counted. */
 const MAX_LEFT_PER_LINE = 10;

@@ -4,11 +4,12 @@
  * chat-completions double that echoes every segment in English (the "never worse" chain then keeps the
  * source and reports it).
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { checkCommand, statusCommand } from '../src/commands/status.js';
 import { translateCommand } from '../src/commands/translate.js';
 import { project } from './helpers.js';
 
@@ -134,6 +135,72 @@ it('warns per file about texts translated with English words left, exits 0 (embe
         words: ['picker'],
       },
     ]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 120_000);
+
+it('keeps the English words left with the output in glossa.lock: a rerun that sends nothing, a cache hit, status and check still warn, exit 0 (embedded server, real Apertium en→es)', async () => {
+  const dir = await project({
+    'docs/a.md': '# The house is big\n\nOpen the color picker.\n',
+    'docs/b.md': 'The house is big.\n',
+    'glossa.config.json': JSON.stringify({
+      targetLocales: ['es'],
+      files: [{ include: 'docs', output: 'i18n/{locale}/{path}' }],
+    }),
+  });
+  const warning = "docs/a.md [es]: warning: 1 text translated with English words left: 'picker' (3:1)";
+  try {
+    const out: string[] = [];
+    const err: string[] = [];
+    const ctx = {
+      io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t), isTTY: false },
+      cwd: dir,
+      env: { GLOSSA_DATA_DIR: join(dir, '.data') },
+    };
+    const warnings = () => err.filter((line) => line.includes('warning: '));
+    const again = async (command: typeof translateCommand, flags = {}) => {
+      out.length = 0;
+      err.length = 0;
+      const code = await command(ctx, [], flags);
+      return { code, text: [...out, ...err].join('\n') };
+    };
+    const first = await again(translateCommand);
+    expect(first.code, first.text).toBe(0);
+    expect(warnings()).toEqual([warning]);
+    expect(await readFile(join(dir, 'glossa.lock'), 'utf8')).toContain('"left": ["picker"]');
+    // Everything current: nothing is sent, the warning comes from the lock.
+    const rerun = await again(translateCommand);
+    expect(rerun.code, rerun.text).toBe(0);
+    expect(rerun.text).toMatch(/requests:\s+0/);
+    expect(rerun.text).toMatch(/up to date:\s+3/);
+    expect(warnings()).toEqual([warning]);
+    // The outputs deleted, the cache kept: a cache hit, still nothing sent, still the warning.
+    await rm(join(dir, 'i18n'), { recursive: true });
+    const hit = await again(translateCommand);
+    expect(hit.code, hit.text).toBe(0);
+    expect(hit.text).toMatch(/requests:\s+0/);
+    expect(hit.text).toMatch(/cache hits:\s+3/);
+    expect(warnings()).toEqual([warning]);
+    // status and check list it as a warning; check still passes.
+    const status = await again(statusCommand);
+    expect(status.code, status.text).toBe(0);
+    expect(warnings()).toEqual([warning]);
+    const check = await again(checkCommand);
+    expect(check.code, check.text).toBe(0);
+    expect(check.text).toMatch(/^ok: 0 missing or stale/m);
+    expect(warnings()).toEqual([warning]);
+    const json = await again(checkCommand, { json: true });
+    expect(json.code).toBe(0);
+    expect((JSON.parse(out.join('\n')) as { leftWords: unknown[] }).leftWords).toEqual([
+      expect.objectContaining({ file: 'docs/a.md', locale: 'es', source: 'en', words: ['picker'] }),
+    ]);
+    // A person fixes the sentence: no longer Glossa's output, no warning.
+    const path = join(dir, 'i18n/es/a.md');
+    await writeFile(path, (await readFile(path, 'utf8')).replace('color picker', 'selector de color'));
+    const edited = await again(statusCommand);
+    expect(edited.code, edited.text).toBe(0);
+    expect(warnings()).toEqual([]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -17,6 +17,11 @@ export interface LockEntry {
   readonly target: string;
   /** The translation failed and the source was written: the next run tries again. */
   readonly failed?: true;
+  /**
+   * Words of the source language the service left in this machine output (a warning, not a failure): kept
+   * while the output is, so a run that sends nothing, `status` and `check` still name them.
+   */
+  readonly left?: readonly string[];
 }
 
 /**
@@ -152,9 +157,37 @@ export class TranslationLock {
     return this.#outputs.get(locale)?.get(file) === contentHash(text);
   }
 
-  /** Records a machine output written for `source`. */
+  /**
+   * Records a machine output written for `source`. The same output for the same source (a cache hit after
+   * the output file was deleted) keeps the words left in it.
+   */
   record(locale: string, key: string, source: string, machineTarget: string): void {
-    this.#set(locale, key, { source: hash(source), target: hash(machineTarget) });
+    const entry = { source: hash(source), target: hash(machineTarget) };
+    const old = this.get(locale, key);
+    const same = old && !old.failed && old.source === entry.source && old.target === entry.target;
+    this.#set(locale, key, same && old.left ? { ...entry, left: old.left } : entry);
+  }
+
+  /**
+   * Records the words of the source language the service left in the machine output of `key` (recorded
+   * before with `record`); no words clears them. Without an entry, or for a failure, nothing is recorded.
+   */
+  recordLeft(locale: string, key: string, words: readonly string[]): void {
+    const old = this.get(locale, key);
+    if (!old || old.failed) return;
+    const left = [...new Set(words)];
+    const entry = { source: old.source, target: old.target };
+    this.#set(locale, key, left.length > 0 ? { ...entry, left } : entry);
+  }
+
+  /**
+   * The words of the source language left in the machine output of `key`, while it is `current`: the
+   * output is `target` and was made from `source`.
+   */
+  leftWords(locale: string, key: string, source: string, target: string | undefined): readonly string[] {
+    const entry = this.get(locale, key);
+    if (!entry?.left || entry.failed || target === undefined) return [];
+    return hash(target) === entry.target && hash(source) === entry.source ? entry.left : [];
   }
 
   #set(locale: string, key: string, entry: LockEntry): void {
@@ -164,7 +197,13 @@ export class TranslationLock {
       this.#entries.set(locale, byKey);
     }
     const old = byKey.get(key);
-    if (old?.source === entry.source && old.target === entry.target && old.failed === entry.failed) return;
+    if (
+      old?.source === entry.source &&
+      old.target === entry.target &&
+      old.failed === entry.failed &&
+      (old.left ?? []).join('\n') === (entry.left ?? []).join('\n')
+    )
+      return;
     byKey.set(key, entry);
     this.#targetHashes.delete(locale);
     this.#dirty = true;
@@ -250,8 +289,9 @@ export class TranslationLock {
         const e = byKey.get(key)!;
         const comma = j < keys.length - 1 ? ',' : '';
         const failed = e.failed ? ', "failed": true' : '';
+        const left = e.left ? `, "left": ${JSON.stringify(e.left)}` : '';
         lines.push(
-          `      ${JSON.stringify(key)}: { "source": "${e.source}", "target": "${e.target}"${failed} }${comma}`,
+          `      ${JSON.stringify(key)}: { "source": "${e.source}", "target": "${e.target}"${failed}${left} }${comma}`,
         );
         if (lines.length >= 4096) {
           yield `${lines.join('\n')}\n`;

@@ -8,7 +8,13 @@ import { GateFailure, UsageError } from '../errors.js';
 import { warnFailedFiles } from '../file-failures.js';
 import { collectInputs } from '../inputs.js';
 import { openProject, type Project, readExistingTargets } from '../project.js';
-import { where } from '../report.js';
+import {
+  formatLeftWords,
+  LEFT_WORDS_NOTE,
+  type LeftWordsWarning,
+  leftWordsWarnings,
+  where,
+} from '../report.js';
 import { refreshChrome } from '../vitepress-chrome.js';
 import type { CommandEnv } from './translate.js';
 
@@ -30,9 +36,16 @@ async function collectStatus(project: Project, locales: readonly string[]) {
   const findings: Finding[] = [];
   const counts: Record<string, Record<string, number>> = {};
   const present = new Map<string, Map<string, string>>();
+  // Current targets the lock holds words of the source language for (left by the engine): warnings.
+  const leftWords: LeftWordsWarning[] = [];
   for (const locale of locales) {
     const { targets } = await readExistingTargets(project, locale);
     present.set(locale, targets);
+    leftWords.push(
+      ...leftWordsWarnings(project.segments, locale, project.config.sourceLang ?? '', (segment) =>
+        lock.leftWords(locale, segment.key, segment.source, targets.get(segment.key)),
+      ),
+    );
     const tally: Record<string, number> = { current: 0, missing: 0, stale: 0, 'human-edit': 0, untracked: 0 };
     const outdated = new Set(
       lock
@@ -56,7 +69,7 @@ async function collectStatus(project: Project, locales: readonly string[]) {
     }
     counts[locale] = tally;
   }
-  return { findings, counts, present };
+  return { findings, counts, present, leftWords };
 }
 
 export async function statusCommand(
@@ -70,11 +83,15 @@ export async function statusCommand(
   await refreshChrome(config, (message) => ctx.io.err(`glossa: ${message}`));
   const project = await openProject(config, await collectInputs(config, args, ctx.cwd, locales));
   const failed = warnFailedFiles(ctx.io.err, project.failed);
-  const { findings, counts } = await collectStatus(project, locales);
+  const { findings, counts, leftWords } = await collectStatus(project, locales);
   if (flags.json) {
     const failedFiles = project.failed;
     ctx.io.out(
-      JSON.stringify({ segments: project.segments.length, locales: counts, findings, failedFiles }, null, 2),
+      JSON.stringify(
+        { segments: project.segments.length, locales: counts, findings, leftWords, failedFiles },
+        null,
+        2,
+      ),
     );
     return failed > 0 ? 1 : 0;
   }
@@ -85,7 +102,14 @@ export async function statusCommand(
     );
   }
   for (const f of findings) ctx.io.out(`  ${f.where} [${f.locale}]: ${f.state}`);
+  warnLeftWords(ctx, leftWords);
   return failed > 0 ? 1 : 0;
+}
+
+/** The targets with words left in the source language, one warning line per file and locale (stderr). */
+function warnLeftWords(ctx: CommandEnv, leftWords: readonly LeftWordsWarning[]): void {
+  for (const line of formatLeftWords(leftWords)) ctx.io.err(line);
+  if (leftWords.length > 0) ctx.io.err(LEFT_WORDS_NOTE);
 }
 
 const SEVERITIES = ['minor', 'major', 'critical'] as const;
@@ -111,7 +135,7 @@ export async function checkCommand(
   await refreshChrome(config, (message) => ctx.io.err(`glossa: ${message}`));
   const project = await openProject(config, await collectInputs(config, args, ctx.cwd, locales));
   const failed = warnFailedFiles(ctx.io.err, project.failed);
-  const { findings, present } = await collectStatus(project, locales);
+  const { findings, present, leftWords } = await collectStatus(project, locales);
   const gate = findings.filter((f) => f.state === 'missing' || f.state === 'stale');
   const qa: { locale: string; where: string; check: string; severity: Severity; message: string }[] = [];
   for (const locale of locales) {
@@ -139,9 +163,15 @@ export async function checkCommand(
   const ok = gate.length === 0 && blocking.length === 0 && failed === 0;
   if (flags.json) {
     ctx.io.out(
-      JSON.stringify({ ok, failOn, segments: project.segments.length, locales, missing: gate, qa }, null, 2),
+      JSON.stringify(
+        { ok, failOn, segments: project.segments.length, locales, missing: gate, qa, leftWords },
+        null,
+        2,
+      ),
     );
   } else {
+    // Warnings: they do not fail the gate.
+    warnLeftWords(ctx, leftWords);
     for (const f of gate) ctx.io.out(`${f.where} [${f.locale}]: ${f.state}`);
     for (const q of qa) ctx.io.out(`${q.where} [${q.locale}]: ${q.severity} ${q.check}: ${q.message}`);
     ctx.io.out(

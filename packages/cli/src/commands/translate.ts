@@ -18,7 +18,15 @@ import { type FileFailure, formatFileFailure } from '../file-failures.js';
 import { collectInputs } from '../inputs.js';
 import type { CliIo } from '../io.js';
 import { openCache, openProject, type Project, readExistingTargets, writeOutputs } from '../project.js';
-import { createProgress, formatLeftWords, formatReport, type LeftWordsWarning, where } from '../report.js';
+import {
+  createProgress,
+  formatLeftWords,
+  formatReport,
+  LEFT_WORDS_NOTE,
+  type LeftWordsWarning,
+  leftWordsWarnings,
+  where,
+} from '../report.js';
 import { type LocaleResources, localResources, syncResources } from '../resources.js';
 import {
   keptSourceCheck,
@@ -147,8 +155,10 @@ export async function translateCommand(
   let unchangedFiles = 0;
   const problems: string[] = [];
   const failedFiles: FileFailure[] = [...project.failed];
-  // Targets translated with words left in the source language: warnings, not failures.
+  // Targets translated with words left in the source language: warnings, not failures. The service names
+  // them when it translates (`left`); the lock keeps them with the output, for runs that send nothing.
   const left: LeftWordsItem[] = [];
+  const leftWords: LeftWordsWarning[] = [];
   try {
     const remote =
       config.service.url !== undefined && ctx.translator === undefined
@@ -200,6 +210,7 @@ export async function translateCommand(
       );
       const result = await run.translate(input);
       report = addRunReports(report, result.report);
+      leftWords.push(...localeLeftWords(project, locale, left, result.targets.get(locale)!, result.report));
       const failedBefore = failedFiles.length;
       const paths = await writeOutputs(
         project,
@@ -227,7 +238,6 @@ export async function translateCommand(
     await cache.close();
     await service?.close();
   }
-  const leftWords = leftWordsWarnings(project, left, report);
   if (flags.json) {
     ctx.io.out(
       JSON.stringify(
@@ -247,11 +257,7 @@ export async function translateCommand(
   } else {
     for (const line of formatReport(report, locales)) ctx.io.out(line);
     for (const line of formatLeftWords(leftWords)) ctx.io.err(line);
-    if (leftWords.length > 0) {
-      ctx.io.err(
-        "glossa: words left in the source language are warnings, not failures; a name or a term kept on purpose goes in the config's doNotTranslate",
-      );
-    }
+    if (leftWords.length > 0) ctx.io.err(LEFT_WORDS_NOTE);
     for (const p of problems) ctx.io.out(`  merge problem: ${p}`);
     ctx.io.out(`failed files:       ${failedFiles.length}`);
     for (const failure of failedFiles) ctx.io.out(`  ${formatFileFailure(failure)}`);
@@ -262,36 +268,30 @@ export async function translateCommand(
 }
 
 /**
- * The run's targets translated with words left in the source language, with their file and position, in
- * the project's order; a target that later failed (QA, echoed source) is a failure instead, not listed.
+ * `locale`'s targets translated with words left in the source language, in the project's order; a target
+ * that failed (QA, echoed source) is a failure instead, not listed. The words the service named in this
+ * run are recorded in the lock (saved with it), and with a lock every current target it holds words for
+ * is listed, also those a run before made: a run that sends nothing warns as the first did.
  */
-function leftWordsWarnings(
+function localeLeftWords(
   project: Project,
+  locale: string,
   left: readonly LeftWordsItem[],
+  targets: ReadonlyMap<string, string>,
   report: RunReport,
 ): LeftWordsWarning[] {
-  if (left.length === 0) return [];
-  const failed = new Set(report.failures.map((failure) => `${failure.locale}\n${failure.key}`));
-  const byKey = new Map(left.map((item) => [`${item.locale}\n${item.key}`, item]));
-  const warnings: LeftWordsWarning[] = [];
-  const seen = new Set<string>();
-  for (const locale of new Set(left.map((item) => item.locale))) {
-    for (const segment of project.segments) {
-      const id = `${locale}\n${segment.key}`;
-      const item = byKey.get(id);
-      if (!item || failed.has(id) || seen.has(id)) continue;
-      seen.add(id);
-      warnings.push({
-        locale,
-        key: segment.key,
-        ...(segment.file !== undefined && { file: segment.file }),
-        ...(segment.position !== undefined && { position: segment.position }),
-        source: item.source,
-        words: item.words,
-      });
-    }
-  }
-  return warnings;
+  const failed = new Set(report.failures.filter((f) => f.locale === locale).map((f) => f.key));
+  const fresh = new Map(left.filter((item) => item.locale === locale).map((item) => [item.key, item]));
+  const lock = project.lock;
+  if (lock) for (const [key, item] of fresh) if (!failed.has(key)) lock.recordLeft(locale, key, item.words);
+  const source = [...fresh.values()][0]?.source || project.config.sourceLang || '';
+  return leftWordsWarnings(project.segments, locale, source, (segment) =>
+    failed.has(segment.key)
+      ? []
+      : lock
+        ? lock.leftWords(locale, segment.key, segment.source, targets.get(segment.key))
+        : (fresh.get(segment.key)?.words ?? []),
+  );
 }
 
 /**
