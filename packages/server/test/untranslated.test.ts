@@ -76,6 +76,29 @@ describe('untranslated words', () => {
     ]);
   });
 
+  it("Catalan and Portuguese sources are judged with Debian's Hunspell dictionaries through the hunspell program", async () => {
+    kept.length = 0;
+    const ca = await server.translate({
+      text: ['Pressupostat', 'GitHub'],
+      source_lang: 'CA',
+      target_lang: 'EN',
+    });
+    expect(ca.status).toBe(200);
+    expect(ca.data.translations.map((t: { text: string }) => t.text)).toEqual(['Pressupostat', 'GitHub']);
+    expect(parseKeptSource(ca.headers.get(KEPT_SOURCE_HEADER))).toEqual([0]);
+    const pt = await server.translate({
+      text: ['Excalidraw', 'Orçamentado'],
+      source_lang: 'PT',
+      target_lang: 'ES',
+    });
+    expect(pt.status).toBe(200);
+    expect(parseKeptSource(pt.headers.get(KEPT_SOURCE_HEADER))).toEqual([1]);
+    expect(kept.map((event) => event.attempts[0]!.problems[0])).toEqual([
+      `came back unchanged: "Pressupostat" is not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
+      `came back unchanged: "Orçamentado" is not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
+    ]);
+  });
+
   it('a word left English inside a translated sentence is reported; the translation stands ("color picker")', async () => {
     kept.length = 0;
     const reply = await server.translate({

@@ -6,12 +6,17 @@
  * not at all ("excalidraw") is taken for a name, as is a capitalized word inside a sentence ("the Markdown
  * file"). Judged where a dictionary is installed: English, Spanish and French sources (Hunspell's word
  * lists from npm through nspell, each loaded on the first text in its language: about 0.3 s and 35 MB for
- * English).
+ * English); Catalan and Portuguese sources through the Hunspell program and Debian's dictionaries
+ * (`hunspell-ca`, `hunspell-pt-pt`): nspell did not finish loading either in 10 minutes (past 1 GB), the
+ * program answers in 0.2-0.6 s. Italian has no dictionary here: dictionary-it is GPL-3.0 only.
  */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { baseLanguage } from '@glossa/protocol';
 import { type LanguagePair, type TranslationEngine, words } from './engine.js';
 
-type Speller = { correct(word: string): boolean };
+/** Which of the words (lower case) the source language's dictionary accepts. */
+type Speller = { accepts(words: readonly string[]): Promise<Set<string>> };
 
 type Dictionary = { aff: Uint8Array; dic: Uint8Array };
 
@@ -28,19 +33,64 @@ const DICTIONARIES: Record<string, () => Promise<Dictionary>> = {
   fr: async () => (await import('dictionary-fr')).default,
 };
 
+/** Debian's Hunspell dictionaries (under /usr/share/hunspell), by source language, read by the program. */
+const HUNSPELL_DICTIONARIES: Record<string, string> = { ca: 'ca', pt: 'pt_PT' };
+const HUNSPELL_DIR = '/usr/share/hunspell';
+
+/** The Hunspell program with `dictionary`, once per call: `-l` prints the words it does not accept. */
+function hunspellSpeller(dictionary: string): Speller {
+  return {
+    accepts: (list) =>
+      new Promise((resolve, reject) => {
+        const child = execFile(
+          'hunspell',
+          ['-i', 'utf-8', '-d', `${HUNSPELL_DIR}/${dictionary}`, '-l'],
+          { timeout: 30_000 },
+          (error, stdout) => {
+            if (error) return reject(error);
+            const rejected = new Set(stdout.split('\n'));
+            resolve(new Set(list.filter((word) => !rejected.has(word))));
+          },
+        );
+        child.stdin?.end(`${list.join('\n')}\n`);
+      }),
+  };
+}
+
+/** Whether `language` has a dictionary here (npm's, or Debian's with the Hunspell program installed). */
+function hasDictionary(language: string): boolean {
+  if (DICTIONARIES[language]) return true;
+  const dictionary = HUNSPELL_DICTIONARIES[language];
+  return (
+    dictionary !== undefined &&
+    existsSync(`${HUNSPELL_DIR}/${dictionary}.dic`) &&
+    ['/usr/bin/hunspell', '/usr/local/bin/hunspell'].some((path) => existsSync(path))
+  );
+}
+
 const spellers = new Map<string, Promise<Speller>>();
 
 function spellerFor(language: string): Promise<Speller> | undefined {
-  const load = DICTIONARIES[language];
-  if (!load) return undefined;
+  if (!hasDictionary(language)) return undefined;
   let speller = spellers.get(language);
   if (!speller) {
-    speller = Promise.all([import('nspell'), load()]).then(([{ default: nspell }, dictionary]) =>
-      nspell({ aff: Buffer.from(dictionary.aff), dic: Buffer.from(dictionary.dic) }),
-    );
+    const load = DICTIONARIES[language];
+    speller = load
+      ? Promise.all([import('nspell'), load()]).then(([{ default: nspell }, dictionary]) => {
+          const spell = nspell({ aff: Buffer.from(dictionary.aff), dic: Buffer.from(dictionary.dic) });
+          return { accepts: async (list) => new Set(list.filter((word) => spell.correct(word))) };
+        })
+      : Promise.resolve(hunspellSpeller(HUNSPELL_DICTIONARIES[language]!));
     spellers.set(language, speller);
   }
   return speller;
+}
+
+/** The words of `shaped` whose lower-case form the speller accepts: ordinary words, not names. */
+async function ordinaryWords(speller: Speller, shaped: readonly string[]): Promise<string[]> {
+  const unique = [...new Set(shaped)];
+  const accepted = await speller.accepts([...new Set(unique.map((word) => word.toLowerCase()))]);
+  return unique.filter((word) => accepted.has(word.toLowerCase()));
 }
 
 /**
@@ -85,8 +135,7 @@ export async function untranslatedWords(
   const unknown = (await engine.unknownWords(pair, text)) ?? [];
   const shaped = unknown.filter((word) => candidates.has(word));
   if (shaped.length === 0) return undefined;
-  const dictionary = await speller;
-  const ordinary = [...new Set(shaped.filter((word) => dictionary.correct(word.toLowerCase())))];
+  const ordinary = await ordinaryWords(await speller, shaped);
   if (ordinary.length === 0) return undefined;
   const list = ordinary.map((word) => `"${word}"`).join(', ');
   return `came back unchanged: ${list} ${ordinary.length === 1 ? 'is' : 'are'} not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`;
@@ -110,7 +159,7 @@ export async function leftWords(
   const translated = words(output);
   if (text === '' || translated === text) return undefined;
   // The dictionary is loaded only once a word needs it (most sentences have none the engine missed).
-  if (!DICTIONARIES[from]) return undefined;
+  if (!hasDictionary(from)) return undefined;
   // Only words that are in the output as they were in the source can have been left: most translated
   // segments have none, and then the source analyser is not asked.
   const kept = new Set(Array.from(translated.matchAll(/[\p{L}\p{N}]+/gu), (match) => match[0]));
@@ -119,7 +168,6 @@ export async function leftWords(
   const unknown = (await engine.unknownWords(pair, text)) ?? [];
   const shaped = unknown.filter((word) => candidates.has(word));
   if (shaped.length === 0) return undefined;
-  const dictionary = await spellerFor(from)!;
-  const ordinary = [...new Set(shaped.filter((word) => dictionary.correct(word.toLowerCase())))];
+  const ordinary = await ordinaryWords(await spellerFor(from)!, shaped);
   return ordinary.length > 0 ? ordinary : undefined;
 }
