@@ -99,6 +99,23 @@ describe('untranslated words', () => {
     ]);
   });
 
+  it('a one-word label the tagger reads as a name but Apertium knows is translated ("Diamond" → "Diamante"); unknown ones stay', async () => {
+    kept.length = 0;
+    const reply = await server.translate({
+      text: ['Diamond', 'Excalidraw', 'Color', 'Budgeted'],
+      source_lang: 'EN',
+      target_lang: 'ES',
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.data.translations.map((t: { text: string }) => t.text)).toEqual([
+      'Diamante',
+      'Excalidraw',
+      'Color',
+      'Budgeted',
+    ]);
+    expect(parseKeptSource(reply.headers.get(KEPT_SOURCE_HEADER))).toEqual([3]);
+  });
+
   it('a word left English inside a translated sentence is reported; the translation stands ("color picker")', async () => {
     kept.length = 0;
     const reply = await server.translate({

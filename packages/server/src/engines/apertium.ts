@@ -219,6 +219,20 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
   };
 
   /**
+   * A text of one capitalized word the tagger reads as a proper noun ("Diamond", a label) comes back
+   * unchanged: its lower-case form is translated instead, and the capital put back ("Diamante"). A word
+   * unknown in lower case too ("Excalidraw", "Budgeted") stays as it came back.
+   */
+  const translateLabel = async (text: string, input: EngineInput, route: ApertiumRoute): Promise<string> => {
+    const output = await translateOne(text, input, route);
+    if (output !== text || !/^\p{Lu}\p{Ll}+$/u.test(text)) return output;
+    const lower = text.toLowerCase();
+    const translated = await translateOne(lower, input, route);
+    if (translated.toLowerCase() === lower || !/^\p{L}/u.test(translated)) return output;
+    return `${translated[0]!.toUpperCase()}${translated.slice(1)}`;
+  };
+
+  /**
    * The source language's analyser of each mode, undefined where the pipeline cannot be split (remembered,
    * so such a mode does not run `apertium-wblank-mode` again on every request).
    */
@@ -278,7 +292,7 @@ export function createApertiumEngine(options: ApertiumEngineOptions = {}): Apert
         const index = await termIndex(route, input.terms);
         return Promise.all(input.texts.map((text) => translateWithTerms(text, input, route, index)));
       }
-      return Promise.all(input.texts.map((text) => translateOne(text, input, route)));
+      return Promise.all(input.texts.map((text) => translateLabel(text, input, route)));
     },
     status: () => [...processes.values()].map((pipeline) => pipeline.status()),
     async close() {
