@@ -30,6 +30,39 @@ describe('glossa.lock', () => {
     expect(lock.state('es', 'b', 'Bye', 'Adiós')).toBe('untracked');
   });
 
+  it('keeps the words left in a machine output while that output stands, and reads them back', async () => {
+    const path = join(dir, 'glossa.lock');
+    const lock = await TranslationLock.open(path);
+    lock.record('es', 'a', 'Open the color picker.', 'Abierto el color picker.');
+    lock.recordLeft('es', 'a', ['picker', 'picker']);
+    lock.recordLeft('es', 'none', ['picker']);
+    lock.recordFailure('es', 'f', 'Budgeted');
+    lock.recordLeft('es', 'f', ['Budgeted']);
+    const at = (l: TranslationLock, target: string | undefined) =>
+      l.leftWords('es', 'a', 'Open the color picker.', target);
+    expect(at(lock, 'Abierto el color picker.')).toEqual(['picker']);
+    expect(at(lock, 'Abre el selector de color.')).toEqual([]);
+    expect(at(lock, undefined)).toEqual([]);
+    expect(lock.leftWords('es', 'a', 'Open the picker.', 'Abierto el color picker.')).toEqual([]);
+    expect(lock.get('es', 'none')).toBeUndefined();
+    expect(lock.get('es', 'f')?.left).toBeUndefined();
+    await lock.save();
+    expect(await readFile(path, 'utf8')).toContain('"left": ["picker"]');
+    const reread = await TranslationLock.open(path);
+    expect(at(reread, 'Abierto el color picker.')).toEqual(['picker']);
+    // The same output recorded again (a cache hit after the output file was deleted) keeps them ...
+    reread.record('es', 'a', 'Open the color picker.', 'Abierto el color picker.');
+    expect(at(reread, 'Abierto el color picker.')).toEqual(['picker']);
+    // ... a new output drops them, as recording no words does.
+    reread.record('es', 'a', 'Open the color picker.', 'Abre el selector de color.');
+    expect(at(reread, 'Abre el selector de color.')).toEqual([]);
+    reread.record('es', 'a', 'Open the color picker.', 'Abierto el color picker.');
+    expect(at(reread, 'Abierto el color picker.')).toEqual([]);
+    reread.recordLeft('es', 'a', ['picker']);
+    reread.recordLeft('es', 'a', []);
+    expect(reread.get('es', 'a')?.left).toBeUndefined();
+  });
+
   it('saves a stable, sorted, one-entry-per-line file and reads it back', async () => {
     const path = join(dir, 'glossa.lock');
     const lock = await TranslationLock.open(path);
