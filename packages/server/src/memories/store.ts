@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { threadWritesSettled } from '../glossaries/db-thread.js';
 import type { ResourceDatabase } from '../storage/resource-db.js';
 import { exactKey, fuzzyScore, matchScore, tokenize } from './score.js';
 import { createTaggedLookup, indexTokens, type TaggedMatch, type TaggedRows } from './tagged-lookup.js';
@@ -233,6 +234,7 @@ export interface SqliteMemoryStore extends MemoryStore {
 }
 
 export function createMemoryStore(db: ResourceDatabase): SqliteMemoryStore {
+  const file = db.memory ? undefined : db.name;
   const sql = {
     begin: db.prepare(
       `INSERT INTO memories (id, account_id, name, source_language, target_languages, ready, created_at)
@@ -415,6 +417,8 @@ export function createMemoryStore(db: ResourceDatabase): SqliteMemoryStore {
       remove.immediate(memoryId);
     },
     async remove(memoryId) {
+      // Awaits the glossary thread's writes on this file first, not SQLite's lock (glossaries/db-thread.ts).
+      if (file !== undefined) await threadWritesSettled(file);
       pendingPostings.delete(memoryId);
       remove.immediate(memoryId);
     },

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ConfiguredRules, CustomInstruction, CustomInstructionInput } from '@glossa/protocol';
+import { threadWritesSettled } from '../glossaries/db-thread.js';
 import type { ResourceDatabase } from '../storage/resource-db.js';
 
 export interface StyleListRecord {
@@ -104,9 +105,14 @@ export function createStyleListStore(db: ResourceDatabase): StyleListStore {
     );
     return get(accountId, id);
   });
+  // A write here, on the event loop's connection, first awaits the glossary thread's writes in flight on
+  // the same file, instead of waiting for SQLite's write lock synchronously (see glossaries/db-thread.ts).
+  const file = db.memory ? undefined : db.name;
+  const afterThreadWrites = () => (file === undefined ? undefined : threadWritesSettled(file));
 
   return {
     async create(accountId, list) {
+      await afterThreadWrites();
       const id = randomUUID();
       sql.insert.run({
         id,
@@ -126,9 +132,11 @@ export function createStyleListStore(db: ResourceDatabase): StyleListStore {
       return get(accountId, id);
     },
     async update(accountId, id, change) {
+      await afterThreadWrites();
       return update.immediate(accountId, id, change);
     },
     async delete(accountId, id) {
+      await afterThreadWrites();
       return sql.delete.run(accountId, id).changes > 0;
     },
   };
