@@ -205,7 +205,7 @@ export async function writeOutputs(
       const path = marked.slice(at + LOCALE_MARK.length + 2);
       pages.push({ file, id: file.input.id, path, source, translated });
     }
-    const rewritten = rewriteStarlightFragments(pages, project.config.markdown);
+    const rewritten = rewriteStarlightFragments(pages, project.config.markdown, locale.toLowerCase());
     for (const page of pages) {
       const text = rewritten.get(page.id);
       if (text !== undefined) outputs.set(page.file, text);

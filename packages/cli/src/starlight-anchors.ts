@@ -3,8 +3,10 @@
  * the slug of its text, so a translated heading has a new id and no explicit id can keep the English one:
  * a link written to the English heading (`[x](../guide/#some-heading)`, `[y](#other)`) is sent to the
  * translated heading at the same place (the n-th heading of the page in English is the n-th in the
- * translation). Only relative links are changed: an absolute one (`/guide/#x`) leads to the English page,
- * where the English id is right.
+ * translation). Links in MDX components' `href="…"` (`<LinkCard href>`) are read like Markdown links.
+ * Given the locale's route key (`es`, `en-xa`), a root-relative link to a page of the site
+ * (`/guide/#x`, `/guide/`) is sent to that page in the locale (`/es/guide/#translated`); without it, such a
+ * link is left to the English page, where the English id is right.
  */
 import type { MarkdownConfig } from '@glossa/core';
 import { githubSlug, headingAnchors, rewriteLinks } from '@glossa/remark';
@@ -51,6 +53,7 @@ function routeOf(pathname: string): string {
 export function rewriteStarlightFragments(
   pages: readonly StarlightPage[],
   markdown: MarkdownConfig,
+  locale?: string,
 ): Map<string, string> {
   const anchors = new Map<string, Map<string, string>>();
   const byRoute = new Map<string, StarlightPage>();
@@ -68,8 +71,10 @@ export function rewriteStarlightFragments(
   for (const page of pages) {
     const route = starlightRoute(page.path);
     const text = rewriteLinks(page.translated, { ...markdown, file: page.id }, (destination) => {
+      if (SCHEME.test(destination) || destination.startsWith('//')) return undefined;
+      if (destination.startsWith('/')) return locale === undefined ? undefined : rootLink(destination);
       const hash = destination.indexOf('#');
-      if (hash === -1 || SCHEME.test(destination) || destination.startsWith('/')) return undefined;
+      if (hash === -1) return undefined;
       const path = destination.slice(0, hash);
       let target: StarlightPage | undefined = page;
       if (path !== '') {
@@ -79,17 +84,39 @@ export function rewriteStarlightFragments(
           return undefined;
         }
       }
-      const map = target && anchors.get(target.id);
-      let fragment: string;
-      try {
-        fragment = decodeURIComponent(destination.slice(hash + 1));
-      } catch {
-        return undefined;
-      }
-      const id = map?.get(fragment);
-      return id === undefined || id === fragment ? undefined : `${path}#${id}`;
+      const id = translatedId(target, destination.slice(hash + 1));
+      return id === undefined ? undefined : `${path}#${id}`;
     });
     if (text !== page.translated) out.set(page.id, text);
   }
   return out;
+
+  /** The translated id for `fragment` (as written) on `target`, when it differs from the English one. */
+  function translatedId(target: StarlightPage | undefined, fragment: string): string | undefined {
+    const map = target && anchors.get(target.id);
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(fragment);
+    } catch {
+      return undefined;
+    }
+    const id = map?.get(decoded);
+    return id === undefined || id === decoded ? undefined : id;
+  }
+
+  /** `/guide/#x` as the locale's `/es/guide/#y`, when `/guide/` is a page of the site. */
+  function rootLink(destination: string): string | undefined {
+    const hash = destination.indexOf('#');
+    const path = hash === -1 ? destination : destination.slice(0, hash);
+    let target: StarlightPage | undefined;
+    try {
+      target = byRoute.get(routeOf(new URL(path, BASE).pathname));
+    } catch {
+      return undefined;
+    }
+    if (target === undefined) return undefined;
+    const fragment = hash === -1 ? '' : destination.slice(hash + 1);
+    const id = hash === -1 ? undefined : translatedId(target, fragment);
+    return `/${locale}${path}${hash === -1 ? '' : `#${id ?? fragment}`}`;
+  }
 }

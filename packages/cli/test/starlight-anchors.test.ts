@@ -46,6 +46,36 @@ it('sends relative links to the translated heading at the same place; absolute a
   );
 });
 
+it("sends root-relative links and MDX components' hrefs to the locale's page", () => {
+  const guide = {
+    id: 'docs/guides/example.md',
+    path: 'guides/example.md',
+    source: '## Further reading\n',
+    translated: '## Lectura adicional\n',
+  };
+  const start = {
+    id: 'docs/index.mdx',
+    path: 'index.mdx',
+    source: '# Home\n',
+    translated: [
+      '<LinkCard title="Guía" href="/guides/example/#further-reading" />',
+      '<LinkCard title="Guía" href="../guides/example/#further-reading" />',
+      '',
+      '[Guía](/guides/example/), [otra](/guides/example#nada), [fuera](/blog/) y [web](//example.com/guides/example/).',
+      '',
+    ].join('\n'),
+  };
+  expect(rewriteStarlightFragments([guide, start], markdown, 'en-xa').get('docs/index.mdx')).toBe(
+    [
+      '<LinkCard title="Guía" href="/en-xa/guides/example/#lectura-adicional" />',
+      '<LinkCard title="Guía" href="../guides/example/#lectura-adicional" />',
+      '',
+      '[Guía](/en-xa/guides/example/), [otra](/en-xa/guides/example#nada), [fuera](/blog/) y [web](//example.com/guides/example/).',
+      '',
+    ].join('\n'),
+  );
+});
+
 it('leaves the links to a page whose headings no longer line up', () => {
   const page = {
     id: 'a.md',

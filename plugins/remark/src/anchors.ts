@@ -99,8 +99,28 @@ function destinationAt(text: string, from: number, end: number): [number, number
   return stop > at ? [at, stop] : undefined;
 }
 
+type JsxAttribute = Positioned & { name?: unknown; value?: unknown };
+
 /**
- * `text` with each link destination (inline links and link definitions) that `rewrite` changes replaced,
+ * Where the value of an MDX component's `href="…"` attribute is written in `text` (a quoted string that
+ * holds no character reference; an expression `href={…}` is not read).
+ */
+function hrefValue(text: string, attribute: JsxAttribute): [number, number] | undefined {
+  const start = attribute.position?.start.offset;
+  const end = attribute.position?.end.offset;
+  if (attribute.name !== 'href' || typeof attribute.value !== 'string') return undefined;
+  if (start === undefined || end === undefined) return undefined;
+  const equals = text.indexOf('=', start);
+  if (equals === -1 || equals >= end) return undefined;
+  let open = equals + 1;
+  while (open < end && /[ \t\n]/.test(text[open]!)) open++;
+  const quote = text[open];
+  if ((quote !== '"' && quote !== "'") || text[end - 1] !== quote) return undefined;
+  return text.slice(open + 1, end - 1) === attribute.value ? [open + 1, end - 1] : undefined;
+}
+
+/**
+ * `text` with each link destination (inline links, link definitions and MDX components' `href="…"`) that `rewrite` changes replaced,
  * as written (`rewrite` gets and returns the destination's source text; `undefined` keeps it).
  */
 export function rewriteLinks(
@@ -110,6 +130,10 @@ export function rewriteLinks(
 ): string {
   const resolved = resolveMarkdownOptions(options);
   const edits: [number, number, string][] = [];
+  const edit = (range: [number, number]) => {
+    const replaced = rewrite(text.slice(...range));
+    if (replaced !== undefined && replaced !== text.slice(...range)) edits.push([...range, replaced]);
+  };
   visit(parse(text, resolved), (node) => {
     let range: [number, number] | undefined;
     if (node.type === 'link') range = inlineDestination(text, node as Parent & Positioned);
@@ -118,11 +142,13 @@ export function rewriteLinks(
       const colon = start?.offset === undefined ? -1 : text.indexOf(']:', start.offset);
       if (colon !== -1 && end?.offset !== undefined && colon < end.offset)
         range = destinationAt(text, colon + 2, end.offset);
+    } else if (node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') {
+      for (const attribute of (node as Node & { attributes?: JsxAttribute[] }).attributes ?? []) {
+        const at = hrefValue(text, attribute);
+        if (at) edit(at);
+      }
     }
-    if (range) {
-      const replaced = rewrite(text.slice(...range));
-      if (replaced !== undefined && replaced !== text.slice(...range)) edits.push([...range, replaced]);
-    }
+    if (range) edit(range);
     return undefined;
   });
   let out = text;

@@ -71,4 +71,21 @@ describe('rewriteLinks', () => {
     expect(rewriteLinks(page, { dialect: 'starlight' }, rewrite)).toBe('A [link](../f(x)/#nuevo) here.\n');
     expect(rewriteLinks(page, { dialect: 'starlight' }, () => undefined)).toBe(page);
   });
+
+  it("changes an MDX component's quoted href, not an expression or another attribute", () => {
+    const page = [
+      '<LinkCard title="#old" href="../guide/#old" />',
+      '',
+      "<Card title='x'>See <a href='#old'>here</a> and <Link href={'#old'} /></Card>",
+      '',
+    ].join('\n');
+    expect(rewriteLinks(page, { dialect: 'starlight', file: 'a.mdx' }, rewrite)).toBe(
+      [
+        '<LinkCard title="#old" href="../guide/#nuevo" />',
+        '',
+        "<Card title='x'>See <a href='#nuevo'>here</a> and <Link href={'#old'} /></Card>",
+        '',
+      ].join('\n'),
+    );
+  });
 });
