@@ -121,7 +121,10 @@ describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es an
     expect(home).toContain('template: splash');
     expect(home).toContain('link: /guides/example/');
     // MDX: the import and the components stay, their text is translated.
-    expect(home).toContain("import { Card, CardGrid } from '@astrojs/starlight/components';");
+    expect(home).toContain("import { Card, CardGrid, LinkCard } from '@astrojs/starlight/components';");
+    // A component's root-relative href leads to the es page and its translated heading.
+    expect(home).toMatch(/<LinkCard title="[^"]+" href="\/es\/guides\/example\/#[^"]+" \/>/);
+    expect(home).not.toContain('#further-reading"');
     expect(home).toContain('<Card title=');
     expect(home).not.toContain('title="Update content"');
     const started = await page('src/content/docs/es/getting-started.mdx');
@@ -163,6 +166,10 @@ describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es an
     const guide = await page('dist/es/guides/example/index.html');
     const crossPage = [...guide.matchAll(/href="(\.\.\/\.\.\/[^"#]+\/#[^"]+)"/g)].map((m) => m[1]);
     expect(crossPage).toHaveLength(2);
+    // The home page's <LinkCard href="/guides/example/#further-reading"> leads to the es page's heading.
+    const home = await page('dist/es/index.html');
+    expect(home).toMatch(/href="\/es\/guides\/example\/#[^"]+"/);
+    expect(home).not.toContain('href="/guides/example/#further-reading"');
   }, 300_000);
 
   it('the es pages: lang, translated titles in the sidebar and table of contents, asides and tabs rendered', async () => {
