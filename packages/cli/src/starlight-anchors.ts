@@ -9,7 +9,7 @@
  * link is left to the English page, where the English id is right.
  */
 import type { MarkdownConfig } from '@glossa/core';
-import { githubSlug, headingAnchors, rewriteLinks } from '@glossa/remark';
+import { githubSlug, headingOutline, rewriteLinks } from '@glossa/remark';
 
 /** A page of the locale: its English text and route, and its translated text. */
 export interface StarlightPage {
@@ -38,6 +38,40 @@ export function starlightRoute(path: string): string {
   return slug === '' ? '' : `${slug}/`;
 }
 
+/**
+ * Pairs of (English, translated) heading indexes that are the same heading. With as many headings of the
+ * same depths, each one is its counterpart. Otherwise (a heading added or removed in the translation) the
+ * run from the start and the run from the end whose depths agree are paired, except any heading both runs
+ * claim (it could be either: its links stay as written), and the headings between the runs stay unpaired.
+ */
+export function alignHeadings(
+  english: readonly { readonly depth: number }[],
+  translated: readonly { readonly depth: number }[],
+): [number, number][] {
+  const shorter = Math.min(english.length, translated.length);
+  let head = 0;
+  while (head < shorter && english[head]!.depth === translated[head]!.depth) head++;
+  if (english.length === translated.length && head === shorter)
+    return english.map((_, i) => [i, i] as [number, number]);
+  let tail = 0;
+  while (
+    tail < shorter &&
+    english[english.length - 1 - tail]!.depth === translated[translated.length - 1 - tail]!.depth
+  )
+    tail++;
+  const fromHead: [number, number][] = [];
+  for (let i = 0; i < head; i++) fromHead.push([i, i]);
+  const fromTail: [number, number][] = [];
+  for (let i = 1; i <= tail; i++) fromTail.push([english.length - i, translated.length - i]);
+  const claimed = (pairs: [number, number][], side: 0 | 1) => new Set(pairs.map((pair) => pair[side]));
+  const [headEnglish, headTranslated] = [claimed(fromHead, 0), claimed(fromHead, 1)];
+  const [tailEnglish, tailTranslated] = [claimed(fromTail, 0), claimed(fromTail, 1)];
+  return [
+    ...fromHead.filter(([e, t]) => !tailEnglish.has(e) && !tailTranslated.has(t)),
+    ...fromTail.filter(([e, t]) => !headEnglish.has(e) && !headTranslated.has(t)),
+  ];
+}
+
 /** A site path as a route key: decoded, lower case, with its trailing `/`. */
 function routeOf(pathname: string): string {
   const path = decodeURIComponent(pathname.slice(1))
@@ -48,7 +82,8 @@ function routeOf(pathname: string): string {
 
 /**
  * The translated texts with each relative `#fragment` link to a translated page's heading changed to the
- * translated heading's id. A page whose headings do not line up (another count) keeps its links.
+ * translated heading's id. Where the translation has another number of headings, only those that line up
+ * from the start or the end (`alignHeadings`) are followed; links to the others keep their id.
  */
 export function rewriteStarlightFragments(
   pages: readonly StarlightPage[],
@@ -60,11 +95,11 @@ export function rewriteStarlightFragments(
   for (const page of pages) {
     byRoute.set(starlightRoute(page.path), page);
     const options = { ...markdown, file: page.id };
-    const english = headingAnchors(page.source, options);
-    const translated = headingAnchors(page.translated, options);
-    if (english.length !== translated.length) continue;
+    const english = headingOutline(page.source, options);
+    const translated = headingOutline(page.translated, options);
     const map = new Map<string, string>();
-    for (const [i, id] of english.entries()) if (!map.has(id)) map.set(id, translated[i]!);
+    for (const [from, to] of alignHeadings(english, translated))
+      if (!map.has(english[from]!.id)) map.set(english[from]!.id, translated[to]!.id);
     anchors.set(page.id, map);
   }
   const out = new Map<string, string>();

@@ -1,6 +1,6 @@
 /** A Starlight site's `#fragment` links sent to the translated headings (Astro slugs each heading's text). */
 import { expect, it } from 'vitest';
-import { rewriteStarlightFragments, starlightRoute } from '../src/starlight-anchors.js';
+import { alignHeadings, rewriteStarlightFragments, starlightRoute } from '../src/starlight-anchors.js';
 
 const markdown = { dialect: 'starlight' } as const;
 
@@ -84,4 +84,33 @@ it('leaves the links to a page whose headings no longer line up', () => {
     translated: '## Uno\n\n[x](#two)\n',
   };
   expect(rewriteStarlightFragments([page], markdown).size).toBe(0);
+});
+
+it('with a heading removed from the translation, follows the headings before and after it, not an ambiguous one', () => {
+  const h = (...depths: number[]) => depths.map((depth) => ({ depth }));
+  // B (the one h3) removed: A and C are paired, B is not.
+  expect(alignHeadings(h(2, 3, 2), h(2, 2))).toEqual([
+    [0, 0],
+    [2, 1],
+  ]);
+  // Depths alone cannot tell which of three h2 went: none is paired.
+  expect(alignHeadings(h(2, 2, 2), h(2, 2))).toEqual([]);
+  // An h3 added after the first: either h3 could be the English one, so only the first and last are paired.
+  expect(alignHeadings(h(2, 3, 2), h(2, 3, 3, 2))).toEqual([
+    [0, 0],
+    [2, 3],
+  ]);
+  expect(alignHeadings(h(2, 2), h(2, 2))).toEqual([
+    [0, 0],
+    [1, 1],
+  ]);
+  const page = {
+    id: 'a.md',
+    path: 'a.md',
+    source: '## One\n\n### Two\n\n## Three\n\n[x](#one) [y](#two) [z](#three)\n',
+    translated: '## Uno\n\n## Tres\n\n[x](#one) [y](#two) [z](#three)\n',
+  };
+  expect(rewriteStarlightFragments([page], markdown).get('a.md')).toBe(
+    '## Uno\n\n## Tres\n\n[x](#uno) [y](#two) [z](#tres)\n',
+  );
 });

@@ -45,9 +45,17 @@ function headingText(node: Node): string {
  * `-1`, `-2`…, then one trailing `-` dropped), in document order.
  */
 export function headingAnchors(text: string, options?: MarkdownOptions): string[] {
+  return headingOutline(text, options).map((heading) => heading.id);
+}
+
+/** The headings of a page in document order: each one's id (as `headingAnchors`) and depth (1–6). */
+export function headingOutline(
+  text: string,
+  options?: MarkdownOptions,
+): { readonly id: string; readonly depth: number }[] {
   const resolved = resolveMarkdownOptions(options);
   const seen = new Map<string, number>();
-  const ids: string[] = [];
+  const ids: { id: string; depth: number }[] = [];
   visit(parse(text, resolved), (node) => {
     if (node.type !== 'heading') return undefined;
     let slug = githubSlug(headingText(node));
@@ -60,7 +68,8 @@ export function headingAnchors(text: string, options?: MarkdownOptions): string[
       slug = unique;
     }
     seen.set(slug, 0);
-    ids.push(slug.endsWith('-') ? slug.slice(0, -1) : slug);
+    const depth = (node as Node & { depth?: number }).depth ?? 1;
+    ids.push({ id: slug.endsWith('-') ? slug.slice(0, -1) : slug, depth });
     return false;
   });
   return ids;

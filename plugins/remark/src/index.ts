@@ -1,5 +1,5 @@
 export type { MergeProblem } from '@glossa/core';
-export { headingAnchors, rewriteLinks } from './anchors.js';
+export { headingAnchors, headingOutline, rewriteLinks } from './anchors.js';
 export { MergeError } from './errors.js';
 export { type ExtractMessage, extract, type MarkdownExtraction } from './extract.js';
 export { type MergeOptions, merge, type Translations } from './merge.js';

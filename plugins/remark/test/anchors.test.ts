@@ -1,6 +1,6 @@
 /** Heading ids as Astro gives them, and link destinations rewritten in place (Starlight's translated anchors). */
 import { describe, expect, it } from 'vitest';
-import { headingAnchors, rewriteLinks } from '../src/index.js';
+import { headingAnchors, headingOutline, rewriteLinks } from '../src/index.js';
 
 describe('headingAnchors', () => {
   it('slugs each heading as Astro does: text and inline code, repeats numbered, one trailing - dropped', () => {
@@ -34,6 +34,14 @@ describe('headingAnchors', () => {
       'import { Tabs } from \'@astrojs/starlight/components\';\n\n:::tip[Hi]\nText\n:::\n\n## Install <Badge text="new" />\n';
     expect(headingAnchors(page, { dialect: 'starlight', file: 'a.mdx' })).toEqual(['install']);
   });
+});
+
+it('headingOutline gives each heading its id and depth', () => {
+  expect(headingOutline('# Title\n\n## A\n\nText\n\n### A\n', { dialect: 'starlight' })).toEqual([
+    { id: 'title', depth: 1 },
+    { id: 'a', depth: 2 },
+    { id: 'a-1', depth: 3 },
+  ]);
 });
 
 describe('rewriteLinks', () => {
