@@ -36,6 +36,21 @@ export interface LocalizeOptions {
   readonly onEvent?: (event: RunEvent) => void;
   /** Absolute links to localized pages, pointed at the same locale's page. Default: left as written. */
   readonly links?: LinkOptions;
+  /** The project's package name (package.json `name`): a page `<title>` that is exactly it stays. */
+  readonly projectName?: string;
+}
+
+/**
+ * A page `<title>` that names the project rather than describing the page, kept as written in every
+ * locale: the package name (`options.projectName`, also without its `@scope/`) or a lower-case slug of
+ * two or more parts (`tsr-app`, `my-vue-app`, `vite_project`), which is what scaffolds put there.
+ * "Opening hours", "Shop" or "About us" are translated as before.
+ */
+export function isProjectTitle(key: string, source: string, projectName?: string): boolean {
+  if (!/#title-\d+$/.test(key)) return false;
+  const text = source.trim();
+  if (projectName && (text === projectName || text === projectName.replace(/^@[^/]+\//, ''))) return true;
+  return /^[a-z0-9]+(?:[-_.][a-z0-9]+)+$/.test(text);
 }
 
 export interface Localized {
@@ -61,6 +76,7 @@ export async function localizePages(pages: readonly Page[], options: LocalizeOpt
     options.requestOptions ?? {},
     options.doNotTranslate ?? [],
     options.links?.id ?? null,
+    options.projectName ?? null,
   ];
   const cached = await Promise.all(pages.map((page) => results?.get(materialOf(page))));
   const todo = pages.filter((page, i) => {
@@ -73,7 +89,9 @@ export async function localizePages(pages: readonly Page[], options: LocalizeOpt
 
   const extractions = todo.map((page) => ({ page, extraction: extract(page.html, { file: page.path }) }));
   const segments: RunSegment[] = extractions.flatMap(({ page, extraction }) =>
-    extraction.segments.map((segment) => ({ ...segment, file: page.path })),
+    extraction.segments
+      .filter((segment) => !isProjectTitle(segment.key, segment.source, options.projectName))
+      .map((segment) => ({ ...segment, file: page.path })),
   );
   const recording = recordingCache(options.session.cache);
   const run = createTranslationRun({

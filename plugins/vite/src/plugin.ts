@@ -48,6 +48,8 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
   }
   const cacheOnly = options.cacheOnly ?? process.env.GLOSSA_CACHE_ONLY === '1';
   let vite: ResolvedConfig;
+  /** package.json `name` beside the Vite root: a page title that is exactly it stays untranslated. */
+  let projectName: string | undefined;
   let glossa: GlossaResolvedConfig;
   let locales: readonly string[] = [];
   const componentOptions =
@@ -108,6 +110,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     onEvent,
     requestOptions: requestOptionsOf(glossa),
     doNotTranslate: glossa.doNotTranslate,
+    ...(projectName && { projectName }),
     ...(links && { links }),
   });
 
@@ -205,6 +208,10 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
       vite = config;
       if (scriptOptions) stableVueIds(config);
       glossa = await resolveGlossaConfig(options, config.root);
+      projectName = await readFile(join(config.root, 'package.json'), 'utf8')
+        .then((text) => (JSON.parse(text) as { name?: unknown }).name)
+        .then((name) => (typeof name === 'string' ? name : undefined))
+        .catch(() => undefined);
       locales = glossa.targetLocales;
       if (locales.length === 0) {
         throw new TypeError('glossaVite: no locales: set `locales` or `targetLocales` in glossa.config');

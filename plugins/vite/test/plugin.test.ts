@@ -96,6 +96,25 @@ describe('glossaVite build', () => {
     expect(await readFile(join(dir, 'dist2', 'en-XA', 'index.html'), 'utf8')).toBe(page);
   });
 
+  it('keeps a <title> that is the project name (a slug, or package.json `name`) and translates the rest', async () => {
+    const build1 = async (title: string, pkg?: string) => {
+      await writeFile(join(dir, 'site', 'index.html'), PAGE.replace('Opening hours', title));
+      if (pkg) await writeFile(join(dir, 'site', 'package.json'), JSON.stringify({ name: pkg }));
+      try {
+        await build(config({}, 'dist-title'));
+        return await readFile(join(dir, 'dist-title', 'en-XA', 'index.html'), 'utf8');
+      } finally {
+        await writeFile(join(dir, 'site', 'index.html'), PAGE);
+        await rm(join(dir, 'site', 'package.json'), { force: true });
+      }
+    };
+    const slug = await build1('tsr-app');
+    expect(slug).toContain('<title>tsr-app</title>');
+    expect(slug).toMatch(/<p>\[.+<strong>.+<\/strong>.*\]<\/p>/); // the body is still translated
+    expect(await build1('Shop', 'Shop')).toContain('<title>Shop</title>');
+    expect(await build1('Shop')).toMatch(/<title>\[.+\]<\/title>/);
+  });
+
   it('reads the catalogs in the syntax the options name, not the one detected', async () => {
     await mkdir(join(dir, 'site', 'locales', 'pipes'), { recursive: true });
     const value = 'no apples | one apple | {count} apples';
