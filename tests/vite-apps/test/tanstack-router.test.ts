@@ -132,6 +132,7 @@ describe('create-tsrouter-app starter (third-party, TanStack Router) in headless
       for (const route of ROUTES) {
         const { page, errors } = await open(`/${locale}${route}`);
         expect(await page.getAttribute('html', 'lang')).toBe(locale);
+        expect(await page.title()).toBe('tsr-app'); // the project's name, not "tsr-Aplicación"
         const en = english.get(route)!;
         expect(await page.textContent('main h1')).not.toBe(
           route === '/' ? 'Start simple, ship quickly.' : 'A small starter with room to grow.',
