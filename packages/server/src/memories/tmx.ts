@@ -17,6 +17,12 @@ export const MAX_TMX_DEPTH = 32;
 export const MAX_SEGMENT_CHARACTERS = 20_000;
 /** Inline codes a segment keeps, at most (a segment with more keeps its plain text only). */
 export const MAX_SEGMENT_CODES = 500;
+/**
+ * A batch is handed on once it holds this many characters (sources and targets), even short of `batchSize`
+ * units: 500 units of long segments (8,000 characters a unit) would otherwise be 4 M characters, several
+ * copies of each held at once while the batch is written.
+ */
+export const MAX_BATCH_CHARACTERS = 500_000;
 
 /** The file is not a TMX document this server can read; the message says why and where. */
 export class TmxError extends Error {
@@ -60,6 +66,7 @@ export async function readTmx(
   let nativeCharacters = 0;
   let codeCount = 0;
   let batch: SegmentInput[] = [];
+  let batchCharacters = 0;
   const targets = new Set<string>();
   let segments = 0;
   let skipped = 0;
@@ -146,6 +153,7 @@ export async function readTmx(
           }),
         });
         segments++;
+        for (const tuv of tuvs) batchCharacters += tuv.text.length;
       }
       tuvs = undefined;
     }
@@ -178,9 +186,10 @@ export async function readTmx(
   for await (const chunk of chunks) {
     parser.write(decode(chunk, true));
     if (failure) throw failure;
-    if (batch.length >= batchSize) {
+    if (batch.length >= batchSize || batchCharacters >= MAX_BATCH_CHARACTERS) {
       const full = batch;
       batch = [];
+      batchCharacters = 0;
       await onBatch(full);
     }
   }
