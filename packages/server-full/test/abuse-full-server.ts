@@ -3,7 +3,8 @@
  * abuse-full.test.ts (its RSS is measured from outside): gets `config` (JSON: `dataDir`, `memoryBudgetMb`, default the full server's)
  * as its one argument, creates a free account (with quality evaluation's closed alpha) and a paid one, and
  * prints `ready {"paid":…,"free":…,"freeKey":…,"paidKey":…}` once listening. GLOSSA_ABUSE_TRACE=1 prints
- * event-loop stalls over 40 ms on stderr.
+ * event-loop stalls over 40 ms on stderr; GLOSSA_ABUSE_MEMORY=1 prints the main thread's memory (RSS, V8 heap
+ * used and total, external) every 500 ms, to split a peak into V8's heap and the rest (SQLite, WASM, threads).
  */
 import { allFeatures, FULL_MEMORY_BUDGET_MB, startServer } from '../src/index.js';
 
@@ -16,6 +17,17 @@ if (process.env.GLOSSA_ABUSE_TRACE) {
       process.stderr.write(`stall ${Math.round(now - last - 10)} ms at ${Math.round(now - start)}\n`);
     last = now;
   }, 10).unref();
+}
+
+if (process.env.GLOSSA_ABUSE_MEMORY) {
+  const start = performance.now();
+  const mb = (bytes: number) => Math.round(bytes / 1048576);
+  setInterval(() => {
+    const m = process.memoryUsage();
+    process.stderr.write(
+      `memory at ${Math.round(performance.now() - start)} ms: rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)}\n`,
+    );
+  }, 500).unref();
 }
 
 const config = JSON.parse(process.argv[2]!) as { dataDir: string; memoryBudgetMb?: number };
