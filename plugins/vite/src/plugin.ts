@@ -30,6 +30,7 @@ import {
   vendorChunkConfig,
 } from './components/locale-builds.js';
 import { loadParser, localeLinkEdits, parseChunk } from './components/script.js';
+import { sfcLinkEdits } from './components/sfc.js';
 import { type BuiltFiles, canShare, type LocaleOutput, shareChunks } from './components/shared-chunks.js';
 import { catalogPath, translateComponents } from './components/translate.js';
 import { createUnitCache, type UnitCache } from './components/unit-cache.js';
@@ -176,7 +177,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
         }
         const units = await extractComponent(file, code, scriptOptions);
         if (units.length === 0) {
-          const linked = localeLinks ? withLocaleLinks(code, file, localeLinks, localeFolders()) : code;
+          const linked = localeLinks ? await withLocaleLinks(code, file, localeLinks, localeFolders()) : code;
           return linked === code ? prepared : { code: linked, map: null };
         }
         let targets: ReadonlyMap<string, string> | undefined = localeBuild?.targets;
@@ -198,7 +199,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
           );
         }
         const linked = localeLinks
-          ? withLocaleLinks(localized.code, file, localeLinks, localeFolders())
+          ? await withLocaleLinks(localized.code, file, localeLinks, localeFolders())
           : localized.code;
         return linked === original ? null : { code: linked, map: null };
       },
@@ -491,7 +492,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
         `${run.report.translated} translated, ${run.report.failures.length + run.problems.length} kept in ${glossa.sourceLang}`,
     );
     const material = [
-      'components-v5', // bump when the locale files made from the same input change
+      'components-v6', // bump when the locale files made from the same input change
       buildFingerprint(bundle, units, vite),
       locales,
       targetsFingerprint(run.targets),
@@ -615,13 +616,17 @@ function stableVueIds(config: ResolvedConfig) {
   api.options = { ...api.options, features: { ...api.options.features, componentIdGenerator: 'filepath' } };
 }
 
-/** A JSX module with its links to the app's routes in the locale's folder (`localeLinkEdits`). */
-function withLocaleLinks(
+/** A JSX, Vue or Svelte module with its links to the app's routes in the locale's folder (`localeLinkEdits`, `sfcLinkEdits`). */
+async function withLocaleLinks(
   code: string,
   file: string,
   links: { prefix: string; folder: string },
   folders: readonly string[],
-): string {
+): Promise<string> {
+  if (/\.(vue|svelte)$/.test(file)) {
+    const edits = await sfcLinkEdits(file, code, links.prefix, links.folder, folders);
+    return edits.length > 0 ? applyEdits(code, edits) : code;
+  }
   const lang = /\.(jsx|tsx)$/.exec(file)?.[1] as 'jsx' | 'tsx' | undefined;
   if (!lang) return code;
   const edits = localeLinkEdits(code, lang, links.prefix, links.folder, folders);

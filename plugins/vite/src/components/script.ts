@@ -475,6 +475,18 @@ export function splitJsxConditionals(code: string, lang: 'jsx' | 'tsx', inline: 
  * relative paths, links to files (a last segment with an extension other than `.html`) and links already
  * in a locale's folder (`folders`: `es/`, `en-XA/`). Returns the edits (the quoted value only).
  */
+/**
+ * An href to one of the app's pages under `prefix` (the base): not a file (`/logo.svg`; `.html` is a
+ * page), not protocol-relative, not already in a locale folder (`folders`).
+ */
+export function isRouteLink(href: string, prefix: string, folders: readonly string[]): boolean {
+  if (!href.startsWith(prefix) || href.startsWith('//')) return false;
+  const path = href.slice(prefix.length).replace(/[?#].*$/s, '');
+  if (folders.some((f) => path === f.replace(/\/$/, '') || path.startsWith(f))) return false;
+  const last = path.split('/').at(-1) ?? '';
+  return !/\.[a-z0-9]+$/i.test(last) || /\.html?$/i.test(last);
+}
+
 export function localeLinkEdits(
   code: string,
   lang: 'jsx' | 'tsx',
@@ -487,13 +499,7 @@ export function localeLinkEdits(
   if (!parseSync) throw new Error('glossaVite: loadParser() was not awaited');
   const result = parseSync(`module.${lang}`, code, { lang, sourceType: 'module' });
   if (result.errors.length > 0) return edits;
-  const localized = (href: string): boolean => {
-    if (!href.startsWith(prefix) || href.startsWith('//')) return false;
-    const path = href.slice(prefix.length).replace(/[?#].*$/s, '');
-    if (folders.some((f) => path === f.replace(/\/$/, '') || path.startsWith(f))) return false;
-    const last = path.split('/').at(-1) ?? '';
-    return !/\.[a-z0-9]+$/i.test(last) || /\.html?$/i.test(last);
-  };
+  const localized = (href: string) => isRouteLink(href, prefix, folders);
   visit(result.program, (n) => {
     if (n.type !== 'JSXOpeningElement' || n.name.type !== 'JSXIdentifier') return true;
     if (n.name.name !== 'a' && n.name.name !== 'area') return true;

@@ -7,6 +7,7 @@ import { extractMarkup, type MarkupAttribute, type MarkupElement, type MarkupNod
 import {
   ComponentSyntaxError,
   extractScript,
+  isRouteLink,
   leafUnits,
   loadParser,
   type ScriptOptions,
@@ -321,3 +322,80 @@ function elementOf(
 
 /** HTML whitespace as rendered: runs of spaces, tabs and line breaks are one space. */
 const collapse = (text: string) => text.replace(/[ \t\n\r\f]+/g, ' ');
+
+/**
+ * `localeLinkEdits` for Vue and Svelte templates: a static `<a href="/about">` (or `<area>`) to one of
+ * the app's pages gets the locale's folder after the base (`/es/about`). Bound hrefs (`:href`,
+ * `href={x}`), router links, files, external and relative URLs stay. No edits when the file does not parse.
+ */
+export async function sfcLinkEdits(
+  file: string,
+  code: string,
+  prefix: string,
+  folder: string,
+  folders: readonly string[],
+): Promise<Edit[]> {
+  const edits: Edit[] = [];
+  if (!code.includes('href')) return edits;
+  const add = (value: string, start: number) => {
+    if (isRouteLink(value, prefix, folders) && code.startsWith(prefix, start)) {
+      edits.push({ start: start + prefix.length, end: start + prefix.length, text: folder });
+    }
+  };
+  const isLink = (tag: string) => tag === 'a' || tag === 'area';
+  if (file.endsWith('.vue')) {
+    vue ??= load('vue/compiler-sfc', 'Vue', () => import('vue/compiler-sfc'));
+    const { descriptor, errors } = (await vue).parse(code, { filename: file, sourceMap: false });
+    if (errors.length > 0 || !descriptor.template?.ast) return edits;
+    if (descriptor.template.lang && descriptor.template.lang !== 'html') return edits;
+    const walk = (node: Node) => {
+      if (node.type !== ELEMENT) return;
+      if (isLink(node.tag)) {
+        for (const p of node.props as Node[]) {
+          if (p.type !== ATTRIBUTE || p.name !== 'href' || !p.value) continue;
+          const quoted = /^["']/.test(p.value.loc.source);
+          add(p.value.content, p.value.loc.start.offset + (quoted ? 1 : 0));
+        }
+      }
+      for (const child of node.children ?? []) walk(child);
+    };
+    for (const child of descriptor.template.ast.children) walk(child);
+  } else if (file.endsWith('.svelte')) {
+    svelte ??= load('svelte/compiler', 'Svelte', () => import('svelte/compiler'));
+    let root: Node;
+    try {
+      root = (await svelte).parse(code, { filename: file, modern: true });
+    } catch {
+      return edits;
+    }
+    const walk = (node: Node) => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) {
+        for (const n of node) walk(n);
+        return;
+      }
+      if (node.type === 'RegularElement' && isLink(node.name)) {
+        for (const a of node.attributes ?? []) {
+          if (a.type !== 'Attribute' || a.name !== 'href' || !Array.isArray(a.value) || a.value.length !== 1)
+            continue;
+          const text = a.value[0];
+          if (text.type === 'Text' && text.raw === text.data) add(text.data, text.start);
+        }
+      }
+      for (const key of [
+        'fragment',
+        'nodes',
+        'consequent',
+        'alternate',
+        'body',
+        'pending',
+        'then',
+        'catch',
+      ]) {
+        if (key in node) walk(node[key]);
+      }
+    };
+    walk(root.fragment);
+  }
+  return edits;
+}
