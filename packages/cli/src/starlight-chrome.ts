@@ -13,7 +13,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { notProse } from '@glossa/core';
 
@@ -78,8 +78,9 @@ export function sidebarLabels(items: unknown): string[] {
 
 /**
  * The English sidebar labels of the Starlight site in `site`: its Astro config is loaded as Astro loads it
- * (through the site's Vite), and `glossaSidebar` records the sidebar. An empty list when the config does
- * not call `glossaSidebar`.
+ * (through the site's Vite), and `glossaSidebar` records the sidebar. An empty list when the config has
+ * no `sidebar` (Starlight then lists the translated page titles); an error, to be shown as a warning, when it
+ * has one that `glossaSidebar` does not wrap.
  */
 export async function readStarlightLabels(site: string): Promise<string[]> {
   const config = ['mjs', 'js', 'mts', 'ts', 'cjs', 'cts']
@@ -119,8 +120,15 @@ export async function readStarlightLabels(site: string): Promise<string[]> {
   }
   const sidebar = global[key];
   delete global[key];
+  if (sidebar === undefined && SIDEBAR.test(await readFile(config, 'utf8')))
+    throw new Error(
+      `${basename(config)} has a \`sidebar\` that is not wrapped in glossaSidebar(…) from src/glossa/starlight.mjs: its labels stay English in every locale`,
+    );
   return sidebarLabels(sidebar);
 }
+
+/** A `sidebar:` key in an Astro config (Starlight's option; without it Starlight lists the page titles). */
+const SIDEBAR = /(^|[\s{,])sidebar\s*:/m;
 
 /** The labels as the source catalog: `{ "sidebar": { "1": "Guides", … } }`. */
 export function starlightCatalog(labels: readonly string[]): Record<string, Record<string, string>> {

@@ -1,0 +1,69 @@
+/**
+ * How `glossa` reads a Starlight site's Astro config (through the site's own Vite, as Astro does), on the
+ * starter site of `starlight.test.ts` after `glossa init --to es`: an `astro.config.ts` is read like the
+ * `.mjs` (its sidebar labels reach the catalog `src/glossa/en.json`), and a config whose `sidebar` is not
+ * wrapped in `glossaSidebar(…)` gets a warning naming the fix instead of silently English labels.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const tsx = require.resolve('tsx/cli');
+const bin = resolve(packageDir, '../../packages/cli/src/bin.ts');
+
+let site: string;
+let env: NodeJS.ProcessEnv;
+
+function glossa(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [tsx, '--conditions', '@glossa/source', bin, ...args],
+      { cwd: site, env, maxBuffer: 64 << 20 },
+      (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+beforeAll(async () => {
+  // Inside this package, so that the site resolves `astro` and `@astrojs/starlight` from its node_modules.
+  site = await mkdtemp(join(packageDir, '.tmp-starlight-config-'));
+  await cp(join(packageDir, 'test/fixtures/starlight'), site, { recursive: true });
+  const { GLOSSA_SERVER_URL: _url, GLOSSA_API_KEY: _key, ...rest } = process.env;
+  env = {
+    ...rest,
+    GLOSSA_DATA_DIR: join(site, '.server-data'),
+    NO_COLOR: '1',
+    ASTRO_TELEMETRY_DISABLED: '1',
+  };
+  const init = await glossa('init', '--to', 'es');
+  expect(init.code, init.stderr).toBe(0);
+}, 60_000);
+
+afterAll(async () => {
+  if (site) await rm(site, { recursive: true, force: true });
+});
+
+it('reads the sidebar labels of an astro.config.ts', async () => {
+  await rename(join(site, 'astro.config.mjs'), join(site, 'astro.config.ts'));
+  const status = await glossa('status');
+  expect(status.stderr).not.toMatch(/warning: nav, sidebar/);
+  const catalog = JSON.parse(await readFile(join(site, 'src/glossa/en.json'), 'utf8'));
+  expect(Object.values(catalog.sidebar)).toEqual(['Guides', 'Example Guide', 'Reference']);
+}, 60_000);
+
+it('warns when the config has a sidebar that glossaSidebar does not wrap', async () => {
+  const path = join(site, 'astro.config.ts');
+  const config = await readFile(path, 'utf8');
+  expect(config).toContain('sidebar: glossaSidebar(');
+  await writeFile(path, config.replace('sidebar: glossaSidebar(', 'sidebar: ('));
+  const status = await glossa('status');
+  expect(status.stderr).toMatch(
+    /warning: .*astro\.config\.ts has a `sidebar` that is not wrapped in glossaSidebar\(…\)/,
+  );
+}, 60_000);
