@@ -116,6 +116,10 @@ export function testComponentApp({ framework, chunk, appConfig }: ComponentApp):
           expect(await text(page, 'footer')).not.toMatch(/Baked fresh/);
         }
         expect(await text(page, '.brand')).toBe('Glossa Bakery'); // translate="no"
+        if (framework !== 'React') {
+          // A plain `<a href="/">` in a Vue/Svelte template points at the locale's own start page.
+          expect(await attr(page, '#home-page', 'href')).toBe(l.path);
+        }
 
         // A click: the basket counts, with the plural form of the page's language.
         await page.click('#nav-shop');
