@@ -5,11 +5,12 @@
  * wrapped in `glossaSidebar(…)` gets a warning naming the fix instead of silently English labels.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { copyStarlightSite } from './starlight-site.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -31,16 +32,7 @@ function glossa(...args: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 beforeAll(async () => {
-  // Inside this package, so that the site resolves `astro` and `@astrojs/starlight` from its node_modules.
-  site = await mkdtemp(join(packageDir, '.tmp-starlight-config-'));
-  await cp(join(packageDir, 'test/fixtures/starlight'), site, { recursive: true });
-  const { GLOSSA_SERVER_URL: _url, GLOSSA_API_KEY: _key, ...rest } = process.env;
-  env = {
-    ...rest,
-    GLOSSA_DATA_DIR: join(site, '.server-data'),
-    NO_COLOR: '1',
-    ASTRO_TELEMETRY_DISABLED: '1',
-  };
+  ({ site, env } = await copyStarlightSite('.tmp-starlight-config-'));
   const init = await glossa('init', '--to', 'es');
   expect(init.code, init.stderr).toBe(0);
 }, 60_000);

@@ -11,12 +11,13 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLinks } from './links.js';
+import { copyStarlightSite } from './starlight-site.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -47,16 +48,7 @@ const glossa = (...args: string[]) => run([tsx, '--conditions', '@glossa/source'
 const page = (path: string) => readFile(join(site, path), 'utf8');
 
 beforeAll(async () => {
-  // Inside this package, so that the site resolves `astro` and `@astrojs/starlight` from its node_modules.
-  site = await mkdtemp(join(packageDir, '.tmp-starlight-'));
-  await cp(join(packageDir, 'test/fixtures/starlight'), site, { recursive: true });
-  const { GLOSSA_SERVER_URL: _url, GLOSSA_API_KEY: _key, ...rest } = process.env;
-  env = {
-    ...rest,
-    GLOSSA_DATA_DIR: join(site, '.server-data'),
-    NO_COLOR: '1',
-    ASTRO_TELEMETRY_DISABLED: '1',
-  };
+  ({ site, env } = await copyStarlightSite('.tmp-starlight-'));
 });
 afterAll(() => rm(site, { recursive: true, force: true }));
 
