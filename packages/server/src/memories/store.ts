@@ -4,9 +4,16 @@
  * languages, the count and `ready = 1`. A memory left unready by a crash is deleted at the next start.
  *
  * Fuzzy lookup is indexed: `memory_postings` maps each distinct token (a word 1-gram, see `score.ts`) to
- * the segments holding it and their count (collected while importing, written when the import finishes). A segment scoring at least t on a text of n
- * tokens lacks at most D = ⌊n(100 − t)/t⌋ of the text's distinct tokens, so it holds one of the text's
- * D + 1 rarest tokens: only those postings are read (prefix filtering), then candidates are scored exactly.
+ * the segments holding it and their count (collected while importing, written when the import finishes, in
+ * rows of `POSTING_CHUNK` ids: see `postingRows`). A segment scoring at least t on a text of n tokens lacks
+ * at most D = ⌊n(100 − t)/t⌋ of the text's distinct tokens, so it holds one of the text's D + 1 rarest
+ * tokens: only those postings are read (prefix filtering), then candidates are scored exactly.
+ *
+ * A lookup's work is bounded whatever the memory: at most `MAX_CANDIDATES` segment ids are taken from the
+ * postings, rarest token first, and only the posting rows holding them are read. When those D + 1 lists
+ * together hold no more (every ordinary memory we measured: rare words have short lists), no match above t
+ * is missed; past it (a memory whose segments all share the text's tokens), the segments of the rarer
+ * tokens come first and the rest of the longest lists is not read.
  */
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
@@ -56,8 +63,43 @@ export const TOKEN_SEPARATOR = '\u0001';
 const storedTokens = (row: { source_text: string; tokens: string }) =>
   row.tokens === '' ? tokenize(row.source_text) : row.tokens.split(TOKEN_SEPARATOR);
 
-/** Candidates scored exactly per lookup, at most. */
+/** Candidates (segment ids taken from the postings, then segments scored) per lookup, at most. */
 export const MAX_CANDIDATES = 5000;
+
+/** Segment ids per posting row: a lookup reads a long list only as far as its budget goes. */
+export const POSTING_CHUNK = 1000;
+
+/**
+ * The key of row `chunk` of a token's posting list: the token itself for the first (whose `segments` is
+ * the length of the whole list), then the token, U+0001 and the row's number. No token holds U+0001 next
+ * to another character (a token of several characters is letters, digits and marks), so keys never meet.
+ */
+export const postingKey = (gram: string, chunk: number) =>
+  chunk === 0 ? gram : `${gram}${TOKEN_SEPARATOR}${chunk}`;
+
+/** The posting rows of a token's list, as both backends write them: key, count, ids as a JSON array. */
+export function postingRows(gram: string, ids: readonly number[]): [string, number, string][] {
+  const rows: [string, number, string][] = [];
+  for (let start = 0, chunk = 0; start < ids.length || chunk === 0; start += POSTING_CHUNK, chunk++) {
+    const slice = ids.slice(start, start + POSTING_CHUNK);
+    rows.push([postingKey(gram, chunk), chunk === 0 ? ids.length : slice.length, JSON.stringify(slice)]);
+  }
+  return rows;
+}
+
+/** What one fuzzy lookup read and scored (for tests and benchmarks: the work is bounded). */
+export interface LookupWork {
+  /** Segment ids read from posting rows. */
+  readonly postingIds: number;
+  /** Segments read as candidates and scored. */
+  readonly candidates: number;
+}
+
+/** Options of both stores. */
+export interface MemoryStoreOptions {
+  /** Called after each fuzzy lookup with its work. */
+  readonly onLookupWork?: (work: LookupWork) => void;
+}
 
 export interface MemoryRow {
   id: string;
@@ -127,8 +169,8 @@ export interface MemoryRows extends TaggedRows {
   exact(memoryId: string, key: string): Promise<{ id: number; source_text: string }[]>;
   /** How many segments hold each of `grams` (grams no segment holds are absent). */
   postingCounts(memoryId: string, grams: readonly string[]): Promise<{ gram: string; segments: number }[]>;
-  /** The posting lists (segment ids as JSON arrays) of `grams`. */
-  postingLists(memoryId: string, grams: readonly string[]): Promise<string[]>;
+  /** The posting rows of `keys` (`postingKey`): each row's key and its segment ids as a JSON array. */
+  postingLists(memoryId: string, keys: readonly string[]): Promise<{ gram: string; ids: string }[]>;
   /** Segments among `ids` whose token count is in [min, max] (at most MAX_CANDIDATES). */
   candidates(
     ids: readonly number[],
@@ -140,15 +182,21 @@ export interface MemoryRows extends TaggedRows {
 }
 
 /** `lookup` and `lookupTagged` over a backend's rows (prefix filtering, see the top of this file). */
-export function createLookups(rows: MemoryRows): Pick<MemoryStore, 'lookup' | 'lookupTagged'> {
-  /** Ids of the segments holding one of the `allowed + 1` rarest of `tokens`. */
+export function createLookups(
+  rows: MemoryRows,
+  options: MemoryStoreOptions = {},
+): Pick<MemoryStore, 'lookup' | 'lookupTagged'> {
+  /**
+   * Ids of the segments holding one of the `allowed + 1` rarest of `tokens`, rarest token first, at most
+   * MAX_CANDIDATES of them; with how many ids the posting rows read held.
+   */
   const prefixCandidates = async (
     memoryId: string,
     tokens: readonly string[],
     allowed: number,
-  ): Promise<number[]> => {
+  ): Promise<{ ids: number[]; read: number }> => {
     const distinct = [...new Set(tokens)];
-    if (distinct.length === 0) return [];
+    if (distinct.length === 0) return { ids: [], read: 0 };
     const counts = new Map(
       (await rows.postingCounts(memoryId, distinct)).map((row) => [row.gram, row.segments]),
     );
@@ -156,16 +204,42 @@ export function createLookups(rows: MemoryRows): Pick<MemoryStore, 'lookup' | 'l
       .sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0))
       .slice(0, allowed + 1)
       .filter((gram) => counts.has(gram));
-    if (prefix.length === 0) return [];
+    // How many ids of each list the budget takes, rarest first, and the rows that hold them.
+    const wanted: [gram: string, take: number][] = [];
+    const keys: string[] = [];
+    let budget = MAX_CANDIDATES;
+    for (const gram of prefix) {
+      if (budget === 0) break;
+      const take = Math.min(counts.get(gram)!, budget);
+      wanted.push([gram, take]);
+      for (let chunk = 0; chunk * POSTING_CHUNK < take; chunk++) keys.push(postingKey(gram, chunk));
+      budget -= take;
+    }
+    if (keys.length === 0) return { ids: [], read: 0 };
+    const lists = new Map<string, number[]>();
+    let read = 0;
+    for (const row of await rows.postingLists(memoryId, keys)) {
+      const ids = JSON.parse(row.ids) as number[];
+      read += ids.length;
+      lists.set(row.gram, ids);
+    }
     const ids = new Set<number>();
-    for (const list of await rows.postingLists(memoryId, prefix))
-      for (const id of JSON.parse(list) as number[]) ids.add(id);
-    return [...ids];
+    for (const [gram, take] of wanted) {
+      let taken = 0;
+      for (let chunk = 0; taken < take; chunk++) {
+        const list = lists.get(postingKey(gram, chunk));
+        if (!list) break;
+        // A memory imported before lists were cut into rows has its whole list in the first row.
+        for (const id of list.length > take - taken ? list.slice(0, take - taken) : list) ids.add(id);
+        taken += list.length;
+      }
+    }
+    return { ids: [...ids], read };
   };
   const targetFor = async (segmentId: number, language: string) =>
     (await rows.targets(segmentId)).find((target) => target.language === language)?.text;
   return {
-    lookupTagged: createTaggedLookup(rows, prefixCandidates),
+    lookupTagged: createTaggedLookup(rows, prefixCandidates, options.onLookupWork),
     async lookup(memoryId, text, language, threshold) {
       const key = exactKey(text);
       for (const row of await rows.exact(memoryId, key)) {
@@ -175,11 +249,15 @@ export function createLookups(rows: MemoryRows): Pick<MemoryStore, 'lookup' | 'l
       if (threshold >= 100) return undefined;
       const tokens = tokenize(text);
       const t = Math.max(threshold, 1);
-      const ids = await prefixCandidates(memoryId, tokens, Math.floor((tokens.length * (100 - t)) / t));
-      if (ids.length === 0) return undefined;
+      const { ids, read } = await prefixCandidates(
+        memoryId,
+        tokens,
+        Math.floor((tokens.length * (100 - t)) / t),
+      );
       const minTokens = Math.ceil((tokens.length * t) / 100);
       const maxTokens = Math.floor((tokens.length * 100) / t);
-      const candidates = await rows.candidates(ids, minTokens, maxTokens);
+      const candidates = ids.length === 0 ? [] : await rows.candidates(ids, minTokens, maxTokens);
+      options.onLookupWork?.({ postingIds: read, candidates: candidates.length });
       const scored = candidates
         .map((row) => ({
           id: row.id,
@@ -233,7 +311,7 @@ export interface SqliteMemoryStore extends MemoryStore {
   removeUnready(): string[];
 }
 
-export function createMemoryStore(db: ResourceDatabase): SqliteMemoryStore {
+export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOptions = {}): SqliteMemoryStore {
   const file = db.memory ? undefined : db.name;
   const sql = {
     begin: db.prepare(
@@ -364,12 +442,10 @@ export function createMemoryStore(db: ResourceDatabase): SqliteMemoryStore {
         `SELECT gram, segments FROM memory_postings WHERE memory_id = ? AND gram IN (${marks(grams.length)})`,
       ).all(memoryId, ...grams) as { gram: string; segments: number }[];
     },
-    async postingLists(memoryId, grams) {
-      return (
-        statement(
-          `SELECT ids FROM memory_postings WHERE memory_id = ? AND gram IN (${marks(grams.length)})`,
-        ).all(memoryId, ...grams) as { ids: string }[]
-      ).map((row) => row.ids);
+    async postingLists(memoryId, keys) {
+      return statement(
+        `SELECT gram, ids FROM memory_postings WHERE memory_id = ? AND gram IN (${marks(keys.length)})`,
+      ).all(memoryId, ...keys) as { gram: string; ids: string }[];
     },
     async candidates(ids, min, max) {
       return sql.candidates.all(JSON.stringify(ids), min, max) as {
@@ -396,7 +472,7 @@ export function createMemoryStore(db: ResourceDatabase): SqliteMemoryStore {
   };
 
   return {
-    ...createLookups(rows),
+    ...createLookups(rows, options),
     begin(accountId, name) {
       const id = randomUUID();
       sql.begin.run(id, accountId, name, new Date().toISOString());
@@ -407,7 +483,8 @@ export function createMemoryStore(db: ResourceDatabase): SqliteMemoryStore {
     },
     finish(memoryId, source, targets, count) {
       for (const [gram, ids] of pendingPostings.get(memoryId) ?? []) {
-        sql.insertPosting.run(memoryId, gram, ids.length, JSON.stringify(ids));
+        for (const [key, count, list] of postingRows(gram, ids))
+          sql.insertPosting.run(memoryId, key, count, list);
       }
       pendingPostings.delete(memoryId);
       sql.finish.run(source, JSON.stringify(targets), count, memoryId);

@@ -9,7 +9,7 @@
  * at its codes (`re`, `load`; see `indexTokens`), and a unit is looked up by those. A segment scoring at
  * least t then lacks at most D = ⌊n(100 − t)/t⌋ of them (n tokens in match form, marks included), as in a
  * plain lookup; its plain token count is between ⌈nt/100⌉ − 2m and ⌊100n/t⌋ − m for m marks. No match
- * above t is missed.
+ * above t is missed while those lists fit the lookup's candidate budget (see store.ts).
  */
 import { matchForm, type Piece, parseRequestUnit, parseStored, rebuildTarget } from './inline-codes.js';
 import { exactKey, matchScore, tokenize } from './score.js';
@@ -48,7 +48,12 @@ export interface TaggedRows {
 
 export function createTaggedLookup(
   rows: TaggedRows,
-  prefixCandidates: (memoryId: string, tokens: readonly string[], allowed: number) => Promise<number[]>,
+  prefixCandidates: (
+    memoryId: string,
+    tokens: readonly string[],
+    allowed: number,
+  ) => Promise<{ ids: number[]; read: number }>,
+  onLookupWork?: (work: { postingIds: number; candidates: number }) => void,
 ) {
   return async function lookupTagged(
     memoryId: string,
@@ -86,15 +91,16 @@ export function createTaggedLookup(
     const marks = form.structure.length;
     const t = Math.max(threshold, 1);
     const allowed = Math.floor((tokens.length * (100 - t)) / t);
-    const ids = await prefixCandidates(
+    const { ids, read } = await prefixCandidates(
       memoryId,
       tokens.filter((token) => !isMark(token)),
       allowed,
     );
-    if (ids.length === 0) return undefined;
     const minTokens = Math.ceil((tokens.length * t) / 100) - 2 * marks;
     const maxTokens = Math.floor((tokens.length * 100) / t) - marks;
-    const scored = (await rows.taggedCandidates(ids, minTokens, maxTokens))
+    const candidates = ids.length === 0 ? [] : await rows.taggedCandidates(ids, minTokens, maxTokens);
+    onLookupWork?.({ postingIds: read, candidates: candidates.length });
+    const scored = candidates
       .map(scoreOf)
       .filter((candidate): candidate is Scored => candidate !== undefined && candidate.score >= threshold)
       .sort((a, b) => b.score - a.score || a.id - b.id);

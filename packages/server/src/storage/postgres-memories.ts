@@ -15,6 +15,8 @@ import {
   type MemoryRow,
   type MemoryRows,
   type MemoryStore,
+  type MemoryStoreOptions,
+  postingRows,
   type SegmentInput,
   type StoredSegment,
   TOKEN_SEPARATOR,
@@ -51,7 +53,10 @@ interface SegmentRow {
   source_tagged: string | null;
 }
 
-export function createPostgresMemoryStore(pool: pg.Pool): PostgresMemoryStore {
+export function createPostgresMemoryStore(
+  pool: pg.Pool,
+  options: MemoryStoreOptions = {},
+): PostgresMemoryStore {
   const segmentsOf = async (rows: SegmentRow[]): Promise<StoredSegment[]> => {
     if (rows.length === 0) return [];
     const { rows: targets } = await pool.query<{
@@ -112,12 +117,12 @@ export function createPostgresMemoryStore(pool: pg.Pool): PostgresMemoryStore {
       );
       return found;
     },
-    async postingLists(memoryId, grams) {
-      const { rows: found } = await pool.query<{ ids: string }>(
-        'SELECT ids FROM memory_postings WHERE memory_id = $1 AND gram = ANY($2::text[])',
-        [memoryId, grams],
+    async postingLists(memoryId, keys) {
+      const { rows: found } = await pool.query<{ gram: string; ids: string }>(
+        'SELECT gram, ids FROM memory_postings WHERE memory_id = $1 AND gram = ANY($2::text[])',
+        [memoryId, keys],
       );
-      return found.map((row) => row.ids);
+      return found;
     },
     async candidates(ids, min, max) {
       const { rows: found } = await pool.query<{ id: string; source_text: string; tokens: string }>(
@@ -165,7 +170,7 @@ export function createPostgresMemoryStore(pool: pg.Pool): PostgresMemoryStore {
   };
 
   return {
-    ...createLookups(rows),
+    ...createLookups(rows, options),
     async begin(db, accountId, name) {
       const id = randomUUID();
       await db.query(
@@ -234,7 +239,7 @@ export function createPostgresMemoryStore(pool: pg.Pool): PostgresMemoryStore {
       }
     },
     async finish(client, memoryId, summary, postings) {
-      const entries = [...postings];
+      const entries = [...postings].flatMap(([gram, ids]) => postingRows(gram, ids));
       for (let start = 0; start < entries.length; start += POSTINGS_PER_INSERT) {
         const slice = entries.slice(start, start + POSTINGS_PER_INSERT);
         await client.query(
@@ -242,9 +247,9 @@ export function createPostgresMemoryStore(pool: pg.Pool): PostgresMemoryStore {
            SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[])`,
           [
             memoryId,
-            slice.map(([gram]) => gram),
-            slice.map(([, ids]) => ids.length),
-            slice.map(([, ids]) => JSON.stringify(ids)),
+            slice.map(([key]) => key),
+            slice.map(([, count]) => count),
+            slice.map(([, , ids]) => ids),
           ],
         );
       }
