@@ -5,74 +5,30 @@
  * - glossary entries (`POST /v2/glossaries` then the first `/v2/translate` with it: parse, store, compile);
  * - memory size (`/v3/translation_memories/import` of a TMX until its job is done, then `/v2/translate`
  *   of 20 sentences with the memory).
- * Per size: wall time (median of `REPEAT` for the requests that are cheap to repeat) and the server's peak
+ * Per size: wall time (median of 3 for the requests that are cheap to repeat) and the server's peak
  * RSS above its RSS before (VmHWM after resetting it through /proc/<pid>/clear_refs). Per dimension: the
  * fitted exponent of time and of peak memory (`growthExponent`, log-log least squares; ≤ 1.15 is linear
  * enough), and the smallest size's time as the baseline of the same run (the ratio largest/smallest
  * against the ratio of sizes).
  *   pnpm --filter @glossa/server bench:growth        (ONLY=<regexp>: only the dimensions it matches)
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { growthExponent } from '../../quality/bench/exponent.js';
 import { ApertiumProcess } from '../src/engines/apertium-process.js';
+import { GrowthRun, jsonClient, startBenchServer, until } from './growth-harness.js';
 
-const REPEAT = 3;
 const here = new URL('.', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'glossa-growth-'));
-const child = spawn(
-  process.execPath,
-  [
-    '--import',
-    'tsx',
-    '--conditions',
-    '@glossa/source',
-    join(here, 'growth-server.ts'),
-    JSON.stringify({ dataDir }),
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-// The server goes with this process, however it ends.
-process.once('exit', () => child.kill('SIGKILL'));
-const { url, key } = await new Promise<{ url: string; key: string }>((resolve, reject) => {
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    const ready = /ready (\{.*\})\n/.exec(output);
-    if (ready) resolve(JSON.parse(ready[1]!));
-  });
-  child.once('exit', () => reject(new Error(`the server exited before ready:\n${output}`)));
+const server = await startBenchServer<{ url: string; key: string }>(join(here, 'growth-server.ts'), {
+  dataDir,
 });
+const { url, key } = server.ready;
 
 /** The process whose memory is measured: the server, or this one (`self`) for the function-level row. */
-let measured: number | 'self' = child.pid!;
-const status = () => readFileSync(`/proc/${measured}/status`, 'utf8');
-const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status())![1]) * 1024;
-/** Runs `work` and returns its time (ms) and the process's peak RSS above its RSS at the start (bytes). */
-async function measure(work: () => Promise<void>): Promise<{ ms: number; peak: number }> {
-  writeFileSync(`/proc/${measured}/clear_refs`, '5');
-  const before = kb('VmRSS');
-  const started = performance.now();
-  await work();
-  const ms = performance.now() - started;
-  return { ms, peak: Math.max(0, kb('VmHWM') - before) };
-}
-
-async function call(path: string, body: unknown, method = 'POST') {
-  const response = await fetch(url + path, {
-    method,
-    headers: {
-      authorization: `Service-Auth-Key ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : undefined;
-}
+let measured: number | 'self' = server.child.pid!;
+const growth = new GrowthRun(() => measured);
+const call = jsonClient(url, key);
 
 let unique = 0;
 const WORDS = [
@@ -97,40 +53,6 @@ const sentence = () => {
 const translate = (text: string[], extra: Record<string, unknown> = {}) =>
   call('/v2/translate', { text, source_lang: 'EN', target_lang: 'ES', ...extra });
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-interface Row {
-  readonly dimension: string;
-  readonly sizes: number[];
-  readonly ms: number[];
-  readonly peak: number[];
-}
-const rows: Row[] = [];
-
-async function dimension(
-  name: string,
-  sizes: number[],
-  run: (size: number) => Promise<void>,
-  repeat = REPEAT,
-): Promise<void> {
-  // `ONLY=<regular expression>` runs the dimensions whose name it matches.
-  if (process.env.ONLY && !new RegExp(process.env.ONLY).test(name)) return;
-  const row: Row = { dimension: name, sizes, ms: [], peak: [] };
-  console.log(`\n${name}\n     size       ms   peak RSS MiB`);
-  for (const size of sizes) {
-    const runs: { ms: number; peak: number }[] = [];
-    for (let k = 0; k < repeat; k++) runs.push(await measure(() => run(size)));
-    const ms = median(runs.map((one) => one.ms));
-    const peak = median(runs.map((one) => one.peak));
-    row.ms.push(ms);
-    row.peak.push(peak);
-    console.log(
-      `${String(size).padStart(9)} ${ms.toFixed(1).padStart(8)} ${(peak / 2 ** 20).toFixed(1).padStart(14)}`,
-    );
-  }
-  rows.push(row);
-}
-
 // Function level: answers of one Apertium process for many queued segments (a fake pipeline, `cat`, which
 // echoes each; the real pipelines' own time is linear per segment).
 measured = 'self';
@@ -139,7 +61,7 @@ const pipeline = new ApertiumProcess({
   idleMs: 60_000,
   timeoutMs: 60_000,
 });
-await dimension(
+await growth.dimension(
   'Apertium answers queued at once (segments, fake pipeline `cat`)',
   [12_500, 25_000, 50_000, 100_000, 200_000],
   async (size) => {
@@ -149,13 +71,13 @@ await dimension(
   },
 );
 pipeline.close();
-measured = child.pid!;
+measured = server.child.pid!;
 
 // Warm-up: Apertium's pipeline starts on the first request.
 await translate([sentence()]);
 await translate(Array.from({ length: 64 }, sentence));
 
-await dimension(
+await growth.dimension(
   'texts per request (/v2/translate, ~60 B each)',
   [32, 64, 128, 256, 512, 1024],
   async (size) => {
@@ -163,7 +85,7 @@ await dimension(
   },
 );
 
-await dimension(
+await growth.dimension(
   'text length (/v2/translate, one text, bytes)',
   [2048, 4096, 8192, 16384, 32768, 65536],
   async (size) => {
@@ -196,8 +118,8 @@ async function glossaryRequest(size: number): Promise<void> {
   await call(`/v2/glossaries/${created.glossary_id}`, undefined, 'DELETE');
 }
 // Warm-up: the glossary thread and Apertium's term pipeline start on the first large glossary.
-if (!process.env.ONLY || /glossary/.test(process.env.ONLY)) await glossaryRequest(5_000);
-await dimension(
+if (GrowthRun.selected('glossary entries')) await glossaryRequest(5_000);
+await growth.dimension(
   'glossary entries (POST /v2/glossaries + first /v2/translate)',
   [5_000, 10_000, 20_000, 40_000, 80_000, 160_000],
   glossaryRequest,
@@ -220,25 +142,20 @@ async function importMemory(count: number): Promise<string> {
   });
   const upload = await fetch(started.upload_url, { method: 'PUT', body: content });
   await upload.arrayBuffer();
-  for (;;) {
-    const job = await fetch(`${url}/v3/translation_memories/jobs/${started.job_id}`, {
-      headers: { authorization: `Service-Auth-Key ${key}` },
-    }).then(
-      (response) =>
-        response.json() as Promise<{ results?: { status: string; translation_memory_id?: string }[] }>,
-    );
+  return until(async () => {
+    const job = (await call(`/v3/translation_memories/jobs/${started.job_id}`, undefined, 'GET')) as {
+      results?: { status: string; translation_memory_id?: string }[];
+    };
     const result = job.results?.[0];
-    if (result && result.status !== 'processing' && result.status !== 'awaiting_input') {
-      if (result.status !== 'completed' || !result.translation_memory_id)
-        throw new Error(`import of ${count}: ${JSON.stringify(result)}`);
-      return result.translation_memory_id;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+    if (!result || result.status === 'processing' || result.status === 'awaiting_input') return undefined;
+    if (result.status !== 'completed' || !result.translation_memory_id)
+      throw new Error(`import of ${count}: ${JSON.stringify(result)}`);
+    return result.translation_memory_id;
+  });
 }
 const memories = new Map<number, string>();
 const memorySizes = [2_500, 5_000, 10_000, 20_000, 40_000, 80_000];
-await dimension(
+await growth.dimension(
   'memory size (TMX import until its job is done, segments)',
   memorySizes,
   async (size) => {
@@ -246,7 +163,7 @@ await dimension(
   },
   1,
 );
-await dimension(
+await growth.dimension(
   'memory size (/v2/translate of 20 sentences with the memory, segments)',
   memorySizes,
   async (size) => {
@@ -254,16 +171,6 @@ await dimension(
   },
 );
 
-console.log(
-  '\ndimension | sizes | time smallest → largest (ms) | time exponent | peak RSS smallest → largest (MiB) | memory exponent',
-);
-for (const row of rows) {
-  const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
-  console.log(
-    `${row.dimension} | ${row.sizes[0]}–${row.sizes.at(-1)} | ${row.ms[0]!.toFixed(0)} → ${row.ms.at(-1)!.toFixed(0)} | ${growthExponent(row.sizes, row.ms).toFixed(2)} | ${mib(row.peak[0]!)} → ${mib(row.peak.at(-1)!)} | ${growthExponent(row.sizes, row.peak, 2 ** 20).toFixed(2)}`,
-  );
-}
-
-child.kill('SIGTERM');
-await new Promise((resolve) => child.once('exit', resolve));
+growth.printTable();
+await server.stop();
 rmSync(dataDir, { recursive: true, force: true });

@@ -5,12 +5,16 @@
  * its text and term matching). Prints time and retained heap per size and the fitted exponent (log-log
  * least squares; ≤ 1.15 is linear enough), with the character trie it replaced as the baseline of the same
  * run (its memory at each size).
- *   pnpm --filter @glossa/server bench:growth
+ *   pnpm --filter @glossa/server bench:growth        (ONLY=<regexp>: skipped unless it matches "glossary")
  */
 
 import { growthExponent } from '../../quality/bench/exponent.js';
 import { candidateEntries, WordIndex } from '../src/glossaries/candidates.js';
 import { TermMatcher } from '../src/glossaries/matcher.js';
+import { GrowthRun } from './growth-harness.js';
+
+// `ONLY=<regexp>` (as for growth-endpoints.ts) runs this file only when it matches its dimension.
+if (!GrowthRun.selected('glossary entries (function level)')) process.exit(0);
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
