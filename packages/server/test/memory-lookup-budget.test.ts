@@ -26,28 +26,21 @@ import { POSTGRES_RESOURCE_MIGRATIONS } from '../src/storage/postgres-resources.
 import { openResourceDatabase, type ResourceDatabase } from '../src/storage/resource-db.js';
 import { onPostgres, sharedPostgres, stopSharedPostgres } from './services.js';
 
-/** A deterministic pseudo-random sequence (mulberry32). */
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 const segment = (source: string, target = `es: ${source}`): SegmentInput => ({
   source,
   targets: [{ language: 'es', text: target }],
 });
 
-/** 3,000 sentences of 8–12 words from a vocabulary of 2,000 (each word in ~15 segments) and "the". */
+/**
+ * 3,000 distinct sentences of 8–12 words from a vocabulary of 1,999 (word k of sentence i: (7i² + 7,919i +
+ * 104,729k + 13ik) mod 1,999: each word in 15 segments on average, 34 at most) and "the".
+ */
 function ordinarySources(): string[] {
-  const next = random(31);
-  const word = () => `w${Math.floor(next() * 2000).toString(36)}`;
   return Array.from({ length: 3000 }, (_, i) => {
-    const words = Array.from({ length: 8 + (i % 5) }, word);
+    const words = Array.from(
+      { length: 8 + (i % 5) },
+      (_, k) => `w${((i * i * 7 + i * 7919 + k * 104729 + i * k * 13) % 1999).toString(36)}`,
+    );
     return `The ${words.join(' ')}.`;
   });
 }
@@ -157,9 +150,8 @@ describe.each([
   it.skipIf(skip)(
     'an ordinary memory: exact matches, and the best fuzzy match scoring every segment finds',
     async () => {
-      const next = random(7);
       for (let k = 0; k < 25; k++) {
-        const source = sources[Math.floor(next() * sources.length)]!;
+        const source = sources[(k * 113) % sources.length]!;
         const exact = await backend.store.lookup(ordinary, source, 'es', 75);
         expect(exact?.score).toBe(100);
         expect(exact?.target).toBe(`es: ${source}`);
