@@ -54,48 +54,44 @@ describe('untranslated words', () => {
     ]);
   });
 
-  it('Spanish and French sources are judged with their own dictionaries (dictionary-es, dictionary-fr)', async () => {
-    kept.length = 0;
-    const es = await server.translate({
+  // Per source language: two texts Apertium returns unchanged, the index of the ordinary word among them.
+  it.each([
+    {
+      dictionary: 'dictionary-es (npm)',
+      source: 'ES',
+      target: 'PT',
       text: ['Categorizar', 'GitHub'],
-      source_lang: 'ES',
-      target_lang: 'PT',
-    });
-    expect(es.status).toBe(200);
-    expect(es.data.translations.map((t: { text: string }) => t.text)).toEqual(['Categorizar', 'GitHub']);
-    expect(parseKeptSource(es.headers.get(KEPT_SOURCE_HEADER))).toEqual([0]);
-    const fr = await server.translate({
+      word: 0,
+    },
+    {
+      dictionary: 'dictionary-fr (npm)',
+      source: 'FR',
+      target: 'ES',
       text: ['Excalidraw', 'Réessayer'],
-      source_lang: 'FR',
-      target_lang: 'ES',
-    });
-    expect(parseKeptSource(fr.headers.get(KEPT_SOURCE_HEADER))).toEqual([1]);
-    expect(kept.map((event) => event.attempts[0]!.problems[0])).toEqual([
-      `came back unchanged: "Categorizar" is not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
-      `came back unchanged: "Réessayer" is not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
-    ]);
-  });
-
-  it("Catalan and Portuguese sources are judged with Debian's Hunspell dictionaries through the hunspell program", async () => {
-    kept.length = 0;
-    const ca = await server.translate({
+      word: 1,
+    },
+    {
+      dictionary: "Debian's hunspell-ca",
+      source: 'CA',
+      target: 'EN',
       text: ['Pressupostat', 'GitHub'],
-      source_lang: 'CA',
-      target_lang: 'EN',
-    });
-    expect(ca.status).toBe(200);
-    expect(ca.data.translations.map((t: { text: string }) => t.text)).toEqual(['Pressupostat', 'GitHub']);
-    expect(parseKeptSource(ca.headers.get(KEPT_SOURCE_HEADER))).toEqual([0]);
-    const pt = await server.translate({
+      word: 0,
+    },
+    {
+      dictionary: "Debian's hunspell-pt-pt",
+      source: 'PT',
+      target: 'ES',
       text: ['Excalidraw', 'Orçamentado'],
-      source_lang: 'PT',
-      target_lang: 'ES',
-    });
-    expect(pt.status).toBe(200);
-    expect(parseKeptSource(pt.headers.get(KEPT_SOURCE_HEADER))).toEqual([1]);
+      word: 1,
+    },
+  ])('a $source source is judged with $dictionary', async ({ source, target, text, word }) => {
+    kept.length = 0;
+    const reply = await server.translate({ text, source_lang: source, target_lang: target });
+    expect(reply.status).toBe(200);
+    expect(reply.data.translations.map((t: { text: string }) => t.text)).toEqual(text);
+    expect(parseKeptSource(reply.headers.get(KEPT_SOURCE_HEADER))).toEqual([word]);
     expect(kept.map((event) => event.attempts[0]!.problems[0])).toEqual([
-      `came back unchanged: "Pressupostat" is not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
-      `came back unchanged: "Orçamentado" is not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
+      `came back unchanged: "${text[word]}" is not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
     ]);
   });
 
