@@ -10,7 +10,7 @@ import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
 import { pgTransaction } from '@glossa/server/feature';
 import type pg from 'pg';
 import type { ChunkKept } from './kept-segments.js';
-import { type DocumentRecord, type DocumentStore, hashDocumentKey, type NewDocument } from './records.js';
+import { type DocumentRecord, type DocumentStore, hashDocumentKey } from './records.js';
 import { type DocumentJobStore, unfinishedOf } from './store.js';
 import type { DocumentParameters } from './translate.js';
 
@@ -61,33 +61,37 @@ const toRecord = (row: Row): ClaimedDocument => ({
 export type PostgresDocuments = ReturnType<typeof createPostgresDocuments>;
 
 /**
- * The store of a fleet. The job (document-job.ts, on the server's runner) is submitted after the row; a
- * row whose submit a crash lost is submitted again by the service's sweep (`unfinished`).
+ * The store of a fleet. The job (document-job.ts, on the server's runner) is submitted in the transaction
+ * that inserts the row: both commit, or neither.
  */
 export function createPostgresDocuments(pool: pg.Pool) {
   const store: DocumentStore = {
-    async insert(document: NewDocument, bytes: Uint8Array, failedWith?: string) {
-      await pool.query(
-        `INSERT INTO documents (id, account_id, key_id, key_hash, extension, output_extension, parameters,
-           status, billed_characters, usage_day, error_message, estimate_ms, expires_at, upload)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        [
-          document.id,
-          document.accountId,
-          document.keyId,
-          document.keyHash,
-          document.extension,
-          document.outputExtension,
-          JSON.stringify(document.parameters),
-          failedWith === undefined ? 'queued' : 'error',
-          document.billedCharacters,
-          document.usageDay,
-          failedWith ?? null,
-          document.estimateMs,
-          document.expiresAt,
-          failedWith === undefined ? Buffer.from(bytes) : null,
-        ],
-      );
+    async insert(document, bytes, then) {
+      const failedWith = 'failedWith' in then ? then.failedWith : undefined;
+      await pgTransaction(pool, async (client) => {
+        await client.query(
+          `INSERT INTO documents (id, account_id, key_id, key_hash, extension, output_extension, parameters,
+             status, billed_characters, usage_day, error_message, estimate_ms, expires_at, upload)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+          [
+            document.id,
+            document.accountId,
+            document.keyId,
+            document.keyHash,
+            document.extension,
+            document.outputExtension,
+            JSON.stringify(document.parameters),
+            failedWith === undefined ? 'queued' : 'error',
+            document.billedCharacters,
+            document.usageDay,
+            failedWith ?? null,
+            document.estimateMs,
+            document.expiresAt,
+            failedWith === undefined ? Buffer.from(bytes) : null,
+          ],
+        );
+        if ('submit' in then) await then.submit(client);
+      });
     },
     async find(accountId, id, key) {
       const { rows } = await pool.query<Row>(
@@ -203,11 +207,10 @@ export function createPostgresDocuments(pool: pg.Pool) {
         [id, attempt, message],
       );
     },
-    async unfinished(before) {
+    async unfinished() {
       const { rows } = await pool.query(
         `SELECT id, account_id, key_id, billed_characters, usage_day FROM documents
-         WHERE status IN ('queued', 'translating') AND created_at < $1`,
-        [before],
+         WHERE status IN ('queued', 'translating')`,
       );
       return unfinishedOf(rows);
     },

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
+import type { JobTransaction } from '@glossa/server/feature';
 import type { DocumentParameters } from './translate.js';
 
 export interface DocumentRecord {
@@ -28,10 +29,16 @@ export interface DocumentRecord {
 /** What the routes and the upload use, whatever the backend; every call is scoped by account. */
 export interface DocumentStore {
   /**
-   * Stores a new document and its upload, queued (and its job enqueued, on a queue that lives in the
-   * store's database); or, with `failedWith`, as a failed job that nothing will run.
+   * Stores a new document and its upload, queued, and `submit`s its job: on PostgreSQL in the row's
+   * transaction (they commit together: no row is left whose submit a crash lost), on SQLite after the row
+   * (another file; the service submits again at start what a crash lost). A throw of `submit` stores
+   * nothing. Or, with `failedWith`, as a failed job that nothing will run.
    */
-  insert(document: NewDocument, bytes: Uint8Array, failedWith?: string): Promise<void>;
+  insert(
+    document: NewDocument,
+    bytes: Uint8Array,
+    then: DocumentSubmit | { failedWith: string },
+  ): Promise<void>;
   /** The account's document when the key matches and it has not expired; else undefined (a 404). */
   find(accountId: string, id: string, key: string): Promise<DocumentRecord | undefined>;
   /** Removes a translated document and returns its result: only the first of concurrent calls gets it. */
@@ -41,6 +48,9 @@ export interface DocumentStore {
   /** Documents waiting and translating (the queue-depth gauges). */
   counts(): Promise<{ queued: number; translating: number }>;
 }
+
+/** Submits a stored document's job, in `transaction` when given (PostgreSQL: the row's). */
+export type DocumentSubmit = { submit(transaction?: JobTransaction): Promise<unknown> };
 
 /** A document's id, owner and what its upload (or job) reserved. */
 export interface UnfinishedDocument {

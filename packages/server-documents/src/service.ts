@@ -8,7 +8,7 @@
  * downloads work through any instance. The jobs are the runner's either way (SQLite or PostgreSQL +
  * pg-boss): queue, claim, takeover, checkpoints, refunds.
  */
-import type { ServiceContext } from '@glossa/server/feature';
+import type { JobTransaction, ServiceContext } from '@glossa/server/feature';
 import { ServiceError } from '@glossa/server/feature';
 import pg from 'pg';
 import { openDocumentDatabase } from './db.js';
@@ -42,9 +42,10 @@ export interface DocumentService {
   readonly jobs: DocumentJobs;
   /** The store, once started (PostgreSQL: after its migrations). */
   started(): Promise<StartedDocuments>;
-  /** Queues the job of a stored document. */
+  /** Queues the job of a stored document, in `transaction` when given (PostgreSQL: the row's; then `jobs.wake()`). */
   submit(
     document: Pick<DocumentRecord, 'id' | 'accountId' | 'keyId' | 'billedCharacters' | 'usageDay'>,
+    transaction?: JobTransaction,
   ): Promise<void>;
   /** Seconds until the document is probably done (document-job.ts `secondsRemaining`). */
   secondsRemaining(document: DocumentRecord): Promise<number>;
@@ -52,7 +53,7 @@ export interface DocumentService {
 }
 
 export interface DocumentServiceOptions {
-  /** How often expired documents are swept, and lost submits made again, in ms (default 60 s). */
+  /** How often expired documents are swept, in ms (default 60 s). */
   readonly sweepIntervalMs?: number;
   /** Where unexpected job failures are reported (never with document content or keys). */
   readonly logError?: (error: unknown, documentId: string) => void;
@@ -99,8 +100,8 @@ function startSqlite(dataDir: string): StartedDocuments {
 
 /**
  * Opens the documents' storage (SQLite in the data directory, or PostgreSQL at `databaseUrl`), registers the
- * documents' job kind on the server's runner, submits again the jobs a crash lost between a document's row
- * and its submit, sweeps expired documents, and adds the gauges to the server's metrics.
+ * documents' job kind on the server's runner, submits at start the jobs a crash lost between a document's
+ * row and its submit (SQLite), sweeps expired documents, and adds the gauges to the server's metrics.
  */
 export function startDocumentService(
   context: ServiceContext,
@@ -125,7 +126,7 @@ export function startDocumentService(
     resultTtlMs: settings.expirySeconds * 1000,
     logError: options.logError,
   });
-  const submit: DocumentService['submit'] = async (document) => {
+  const submit: DocumentService['submit'] = async (document, transaction) => {
     await jobs.submit(
       document.accountId,
       {
@@ -134,18 +135,18 @@ export function startDocumentService(
         billed: document.billedCharacters,
         day: document.usageDay,
       },
-      { id: document.id },
+      { id: document.id, transaction },
     );
   };
 
   /**
-   * Documents whose submit a crash lost (between the row and the submit) get their job; refunds a version
-   * before the runner left owed are applied (`settleOwedRefunds`); expired documents go, then the
-   * reservation ids nothing can apply again (job.ts `pruneOperations`).
+   * At start, documents without a job get theirs: on SQLite a crash between the row (documents.sqlite) and
+   * its submit (glossa.sqlite); on PostgreSQL, rows of a version that submitted after the row's transaction
+   * (row and job commit together now). Refunds a version before the runner left owed are applied.
    */
-  const sweep = async (graceMs: number) => {
+  const resubmit = async () => {
     const documents = await started();
-    for (const row of await documents.jobStore.unfinished(new Date(Date.now() - graceMs))) {
+    for (const row of await documents.jobStore.unfinished()) {
       if (!(await jobs.status(row.id)))
         await submit({
           id: row.id,
@@ -156,18 +157,19 @@ export function startDocumentService(
         });
     }
     await settleOwedRefunds(context, documents.jobStore);
+  };
+  /** Expired documents go, then the reservation ids nothing can apply again (job.ts `pruneOperations`). */
+  const sweep = async () => {
+    const documents = await started();
     await documents.sweep();
     await pruneOperations(context, await documents.oldestActive());
   };
-  let sweeping: Promise<void> = sweep(0).catch((error) =>
-    options.logWarning?.('document sweep failed', { err: error }),
-  );
+  const warn = (error: unknown) => options.logWarning?.('document sweep failed', { err: error });
+  let sweeping: Promise<void> = resubmit().then(sweep).catch(warn);
   let closed = false;
   const sweeper = setInterval(() => {
     if (closed) return;
-    sweeping = sweeping
-      .then(() => sweep(60_000))
-      .catch((error) => options.logWarning?.('document sweep failed', { err: error }));
+    sweeping = sweeping.then(sweep).catch(warn);
   }, options.sweepIntervalMs ?? 60_000);
   sweeper.unref();
 

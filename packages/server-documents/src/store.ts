@@ -13,6 +13,7 @@ import type { DocumentDatabase } from './db.js';
 import type { ChunkKept } from './kept-segments.js';
 import {
   type DocumentRecord,
+  type DocumentStore,
   hashDocumentKey,
   type NewDocument,
   type UnfinishedDocument,
@@ -34,8 +35,8 @@ export interface DocumentJobStore {
   finish(id: string, attempt: number, result: Uint8Array): Promise<void>;
   /** Marks the document failed with `message` (its chunks and upload go). */
   fail(id: string, attempt: number, message: string): Promise<void>;
-  /** Documents queued or translating uploaded before `before`: each must have its job. */
-  unfinished(before: Date): Promise<UnfinishedDocument[]>;
+  /** Documents queued or translating: each must have its job. */
+  unfinished(): Promise<UnfinishedDocument[]>;
   /**
    * Failed documents whose refund a version before the job runner marked owed (`refund_pending`) and had
    * not applied when it stopped (service.ts `settleOwedRefunds`).
@@ -93,7 +94,7 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
     byId: db.prepare('SELECT * FROM documents WHERE id = ?'),
     unfinished: db.prepare(
       `SELECT id, account_id, key_id, billed_characters, usage_day FROM documents
-       WHERE status IN ('queued', 'translating') AND created_at < ?`,
+       WHERE status IN ('queued', 'translating')`,
     ),
     owedRefunds: db.prepare(
       `SELECT id, account_id, key_id, billed_characters, usage_day FROM documents
@@ -221,9 +222,15 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       rmSync(`${fileOf(id, 'out')}.part`, { force: true });
     },
     /** The async face the routes use (`DocumentStore`); SQLite answers at once. */
-    async insert(document: NewDocument, bytes: Uint8Array, failedWith?: string): Promise<void> {
+    async insert(...[document, bytes, then]: Parameters<DocumentStore['insert']>): Promise<void> {
       this.insertSync(document, bytes);
-      if (failedWith !== undefined) this.fail(document.id, failedWith);
+      if ('failedWith' in then) return this.fail(document.id, then.failedWith);
+      try {
+        await then.submit();
+      } catch (error) {
+        this.remove(document.id);
+        throw error;
+      }
     },
     async find(accountId: string, id: string, key: string): Promise<DocumentRecord | undefined> {
       return this.findSync(accountId, id, key);
@@ -261,7 +268,7 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
         setBilled: async (id, _attempt, units, day) => this.setBilled(id, units, day),
         finish: async (id, _attempt, result) => this.finish(id, result),
         fail: async (id, _attempt, message) => this.fail(id, message),
-        unfinished: async (before) => unfinishedOf(sql.unfinished.all(before.toISOString())),
+        unfinished: async () => unfinishedOf(sql.unfinished.all()),
         owedRefunds: async () => unfinishedOf(sql.owedRefunds.all()),
         refunded: async (id) => {
           sql.refunded.run(id);

@@ -24,6 +24,7 @@ import {
   checkResources,
   currentBillingPeriod,
   engineFormality,
+  JobLimitExceeded,
   readUpload,
   ServiceError,
   tooLarge,
@@ -94,7 +95,7 @@ async function sameLanguageJob(
       expiresAt: new Date(Date.now() + service.expiryMs).toISOString(),
     },
     bytes,
-    SAME_LANGUAGE_MESSAGE,
+    { failedWith: SAME_LANGUAGE_MESSAGE },
   );
   return { document_id: id, document_key: key };
 }
@@ -228,27 +229,31 @@ export async function uploadDocument(
 
   const id = randomBytes(16).toString('hex');
   const key = randomBytes(32).toString('hex');
-  const usageDay = period.today;
+  const document = {
+    id,
+    accountId: caller.account.id,
+    keyId: caller.key.id,
+    billedCharacters: billed,
+    usageDay: period.today,
+  };
   try {
     await started.store.insert(
       {
-        id,
-        accountId: caller.account.id,
-        keyId: caller.key.id,
+        ...document,
         keyHash: hashDocumentKey(key),
         extension,
         outputExtension: fields.output_format ?? extension,
         parameters,
-        billedCharacters: billed,
-        usageDay: period.today,
         // The time estimate follows the text there is, not the billing minimum.
         estimateMs: estimateMs ?? Math.ceil((counted / ESTIMATED_CHARACTERS_PER_SECOND) * 1000),
         expiresAt: new Date(Date.now() + service.expiryMs).toISOString(),
       },
       upload.file.bytes,
+      // PostgreSQL: in the row's transaction; SQLite: after the row (the service's start submits what a crash lost).
+      { submit: (transaction) => service.submit(document, transaction) },
     );
   } catch (error) {
-    // Not stored: the characters go back.
+    // Not stored (nor its job): the characters go back.
     await context.storage.recordUsage({
       accountId: caller.account.id,
       keyId: caller.key.id,
@@ -257,15 +262,10 @@ export async function uploadDocument(
       units: -billed,
       day: period.today,
     });
+    if (error instanceof JobLimitExceeded)
+      throw new ServiceError(429, `Too many jobs: ${error.message}.`, ERROR_CODES.tooManyRequests);
     throw error;
   }
-  // After the row: a crash in between leaves a row whose job the service's sweep submits at the next start.
-  await service.submit({
-    id,
-    accountId: caller.account.id,
-    keyId: caller.key.id,
-    billedCharacters: billed,
-    usageDay,
-  });
+  service.jobs.wake();
   return { document_id: id, document_key: key };
 }

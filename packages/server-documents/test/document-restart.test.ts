@@ -90,3 +90,25 @@ it('a restart mid-job: the chunks translated before it are kept and not translat
     rmSync(dir, { recursive: true, force: true });
   }
 }, 240_000);
+
+it('a document whose job the runner refuses is not stored, nor billed: row and job go together (SQLite, or PostgreSQL with GLOSSA_TEST_POSTGRES)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'glossa-document-refused-'));
+  // No workers (the first job stays queued) and one job per account: the second submit is refused.
+  const t = await startTestServer({ dataDir: dir, jobs: { concurrency: 0, maxQueuedPerAccount: 1 } });
+  try {
+    const first = await upload(t, 'a.txt', 'The red car is fast.', { target_lang: 'ES', source_lang: 'EN' });
+    expect(first.status).toBe(200);
+    const second = await upload(t, 'b.txt', 'The house is big and green.', {
+      target_lang: 'ES',
+      source_lang: 'EN',
+    });
+    expect(second.status).toBe(429);
+    expect(second.data.message).toBe('Too many jobs: an account may have 1 jobs waiting or running.');
+    // Only the first document's row (a row left without its job would be run later, billed, after a 429).
+    expect(await documentStatuses(t)).toEqual(['queued']);
+    expect((await t.call('/v2/usage')).data.character_count).toBe('The red car is fast.'.length);
+  } finally {
+    await t.server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
