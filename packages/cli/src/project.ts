@@ -17,6 +17,7 @@ import { UsageError } from './errors.js';
 import { decodeUtf8, type FileFailure, positionOfError } from './file-failures.js';
 import type { InputFile } from './inputs.js';
 import { rewriteStarlightFragments, type StarlightPage } from './starlight-anchors.js';
+import { readStarlightBase } from './starlight-chrome.js';
 
 export interface ProjectFile {
   readonly input: InputFile;
@@ -205,7 +206,8 @@ export async function writeOutputs(
       const path = marked.slice(at + LOCALE_MARK.length + 2);
       pages.push({ file, id: file.input.id, path, source, translated });
     }
-    const rewritten = rewriteStarlightFragments(pages, project.config.markdown, locale.toLowerCase());
+    const base = await readStarlightBase(project.config.root);
+    const rewritten = rewriteStarlightFragments(pages, project.config.markdown, locale.toLowerCase(), base);
     for (const page of pages) {
       const text = rewritten.get(page.id);
       if (text !== undefined) outputs.set(page.file, text);

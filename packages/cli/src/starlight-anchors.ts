@@ -6,7 +6,8 @@
  * translation). Links in MDX components' `href="…"` (`<LinkCard href>`) are read like Markdown links.
  * Given the locale's route key (`es`, `en-xa`), a root-relative link to a page of the site
  * (`/guide/#x`, `/guide/`) is sent to that page in the locale (`/es/guide/#translated`); without it, such a
- * link is left to the English page, where the English id is right.
+ * link is left to the English page, where the English id is right. In a site with a `base` (`/docs`), whose
+ * Markdown links carry it (Astro does not add it), `/docs/guide/` is sent to `/docs/es/guide/`.
  */
 import type { MarkdownConfig } from '@glossa/core';
 import { githubSlug, headingOutline, rewriteLinks } from '@glossa/remark';
@@ -89,7 +90,9 @@ export function rewriteStarlightFragments(
   pages: readonly StarlightPage[],
   markdown: MarkdownConfig,
   locale?: string,
+  base = '',
 ): Map<string, string> {
+  const prefix = base.replace(/\/+$/, '');
   const anchors = new Map<string, Map<string, string>>();
   const byRoute = new Map<string, StarlightPage>();
   for (const page of pages) {
@@ -139,10 +142,12 @@ export function rewriteStarlightFragments(
     return id === undefined || id === decoded ? undefined : id;
   }
 
-  /** `/guide/#x` as the locale's `/es/guide/#y`, when `/guide/` is a page of the site. */
+  /** `/guide/#x` as the locale's `/es/guide/#y` (`/docs/guide/` as `/docs/es/guide/`), when `/guide/` is a page of the site. */
   function rootLink(destination: string): string | undefined {
     const hash = destination.indexOf('#');
-    const path = hash === -1 ? destination : destination.slice(0, hash);
+    const full = hash === -1 ? destination : destination.slice(0, hash);
+    if (prefix !== '' && full !== prefix && !full.startsWith(`${prefix}/`)) return undefined;
+    const path = full.slice(prefix.length) || '/';
     let target: StarlightPage | undefined;
     try {
       target = byRoute.get(routeOf(new URL(path, BASE).pathname));
@@ -152,6 +157,6 @@ export function rewriteStarlightFragments(
     if (target === undefined) return undefined;
     const fragment = hash === -1 ? '' : destination.slice(hash + 1);
     const id = hash === -1 ? undefined : translatedId(target, fragment);
-    return `/${locale}${path}${hash === -1 ? '' : `#${id ?? fragment}`}`;
+    return `${prefix}/${locale}${path}${hash === -1 ? '' : `#${id ?? fragment}`}`;
   }
 }

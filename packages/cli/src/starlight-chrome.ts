@@ -83,9 +83,7 @@ export function sidebarLabels(items: unknown): string[] {
  * has one that `glossaSidebar` does not wrap.
  */
 export async function readStarlightLabels(site: string): Promise<string[]> {
-  const config = ['mjs', 'js', 'mts', 'ts', 'cjs', 'cts']
-    .map((ext) => join(site, `astro.config.${ext}`))
-    .find((path) => existsSync(path));
+  const config = astroConfig(site);
   if (!config) throw new Error(`no astro.config.* in ${site}`);
   let vite: string;
   try {
@@ -125,6 +123,27 @@ export async function readStarlightLabels(site: string): Promise<string[]> {
       `${basename(config)} has a \`sidebar\` that is not wrapped in glossaSidebar(…) from src/glossa/starlight.mjs: its labels stay English in every locale`,
     );
   return sidebarLabels(sidebar);
+}
+
+/** The site's `astro.config.*`, if it has one. */
+function astroConfig(site: string): string | undefined {
+  return ['mjs', 'js', 'mts', 'ts', 'cjs', 'cts']
+    .map((ext) => join(site, `astro.config.${ext}`))
+    .find((path) => existsSync(path));
+}
+
+/**
+ * The Astro site's `base` (`/docs`; `''` without one), as its config writes it: a `base: '…'` string literal
+ * on its own line (a base computed by an expression is not read).
+ */
+export async function readStarlightBase(site: string): Promise<string> {
+  const config = astroConfig(site);
+  const text = config === undefined ? '' : await readFile(config, 'utf8');
+  const base = /^\s*base\s*:\s*(['"`])([^'"`$]*)\1/m
+    .exec(text)?.[2]
+    ?.trim()
+    .replace(/^\/*|\/*$/g, '');
+  return base ? `/${base}` : '';
 }
 
 /** A `sidebar:` key in an Astro config (Starlight's option; without it Starlight lists the page titles). */

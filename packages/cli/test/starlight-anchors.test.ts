@@ -114,3 +114,31 @@ it('with a heading removed from the translation, follows the headings before and
     '## Uno\n\n## Tres\n\n[x](#uno) [y](#two) [z](#tres)\n',
   );
 });
+
+it("in a site with a base, sends a root-relative link that carries it to the locale's page under the base", () => {
+  const guide = {
+    id: 'docs/guides/example.md',
+    path: 'guides/example.md',
+    source: '## Further reading\n',
+    translated: '## Lectura adicional\n',
+  };
+  const home = {
+    id: 'docs/index.mdx',
+    path: 'index.mdx',
+    source: '# Home\n',
+    translated: [
+      '<LinkCard title="Guía" href="/docs/guides/example/#further-reading" />',
+      '',
+      '[Guía](/docs/guides/example/), [inicio](/docs/), [inicio](/docs), [sin base](/guides/example/) y [otra](/docsy/guides/example/).',
+      '',
+    ].join('\n'),
+  };
+  expect(rewriteStarlightFragments([guide, home], markdown, 'es', '/docs/').get('docs/index.mdx')).toBe(
+    [
+      '<LinkCard title="Guía" href="/docs/es/guides/example/#lectura-adicional" />',
+      '',
+      '[Guía](/docs/es/guides/example/), [inicio](/docs/es/), [inicio](/docs/es/), [sin base](/guides/example/) y [otra](/docsy/guides/example/).',
+      '',
+    ].join('\n'),
+  );
+});

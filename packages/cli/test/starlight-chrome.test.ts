@@ -7,7 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
-import { sidebarLabels, starlightLocales, writeStarlightModule } from '../src/starlight-chrome.js';
+import {
+  readStarlightBase,
+  sidebarLabels,
+  starlightLocales,
+  writeStarlightModule,
+} from '../src/starlight-chrome.js';
 import { type SiteChrome, writeChromeCatalog, writeLocales } from '../src/vitepress-chrome.js';
 
 const SIDEBAR = [
@@ -89,6 +94,25 @@ it("translate's catalog and locales.json give each label its translations; the c
       locales: { 'en-xa': { label: 'English (Pseudo-Accents)', lang: 'en-XA' } },
       sidebar: {},
     });
+  } finally {
+    await rm(site, { recursive: true, force: true });
+  }
+});
+
+it("reads the Astro site's base from its config ('' without one)", async () => {
+  const site = await mkdtemp(join(tmpdir(), 'glossa-starlight-'));
+  try {
+    expect(await readStarlightBase(site)).toBe('');
+    await writeFile(
+      join(site, 'astro.config.mjs'),
+      'export default defineConfig({\n  integrations: [],\n});\n',
+    );
+    expect(await readStarlightBase(site)).toBe('');
+    await writeFile(
+      join(site, 'astro.config.mjs'),
+      "export default defineConfig({\n\tbase: 'docs/',\n\tsite: 'https://x.dev',\n});\n",
+    );
+    expect(await readStarlightBase(site)).toBe('/docs');
   } finally {
     await rm(site, { recursive: true, force: true });
   }
