@@ -2,7 +2,8 @@
  * A memory job whose worker died between pg-boss's delivery and its claim of the row (real PostgreSQL,
  * real pg-boss): the row is processing with no owner, and its pg-boss wake-up is active with nobody
  * running it, so pg-boss alone would deliver it again only after its hour-long expiry. The job runner's
- * sweep sends a new wake-up for the queued job, and a live instance finishes it.
+ * sweep sends a new wake-up for the queued job, and a live instance finishes it. Then an export's file, removed
+ * by the instances' timer once its job expired.
  */
 import pg from 'pg';
 import PgBoss from 'pg-boss';
@@ -83,6 +84,41 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
       await frontRunner.close();
       await live.close();
       await front.close();
+    }
+  }, 60_000);
+  it("an export's file is removed by an instance's timer once the job has expired", async () => {
+    const memories = createPostgresMemoryStore(pool);
+    const runner = createJobRunner(createPostgresJobBackend(url, pool, { pollingIntervalSeconds: 0.5 }), {
+      concurrency: 1,
+      sweepMs: 60_000,
+    });
+    const jobs = await createPostgresMemoryJobs(runner, pool, memories, { leaseCheckMs: 200 });
+    await runner.start();
+    const until = async (check: () => Promise<boolean>, what: string) => {
+      for (const started = Date.now(); !(await check()); ) {
+        if (Date.now() - started > 30_000) throw new Error(`${what} did not happen in 30 s`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const files = async (id: string) =>
+      Number((await pool.query('SELECT COUNT(*) AS n FROM memory_files WHERE job_id = $1', [id])).rows[0].n);
+    try {
+      // The memory the test above imported.
+      const { rows } = await pool.query('SELECT id FROM memories WHERE account_id = $1 AND ready', [
+        'acct-1',
+      ]);
+      const { job } = await jobs.export('acct-1', rows[0].id, 'en');
+      await until(async () => (await jobs.get(job.id))?.status === 'completed', 'the export');
+      expect(await files(job.id)).toBe(1);
+      await pool.query(`UPDATE memory_jobs SET expires_at = $1 WHERE id = $2`, [
+        new Date(Date.now() - 1000).toISOString(),
+        job.id,
+      ]);
+      await until(async () => (await files(job.id)) === 0, "the expired export file's removal");
+      expect((await jobs.get(job.id))?.status).toBe('expired');
+    } finally {
+      await runner.close();
+      await jobs.close();
     }
   }, 60_000);
 });
