@@ -9,8 +9,8 @@
  * records on either backend: records.ts); the job-side columns of the first migrations (owner, attempt,
  * boss_job, usage_pending, status of `voice_jobs`) are no longer written.
  */
-import type { ServiceContext } from '@glossa/server/feature';
-import { migratePostgres, ServiceError } from '@glossa/server/feature';
+import type { JobTransaction, ServiceContext } from '@glossa/server/feature';
+import { migratePostgres, pgTransaction, ServiceError } from '@glossa/server/feature';
 import pg from 'pg';
 import type { JobRow, SpokenTermsRow, TranslateRow } from './rows.js';
 
@@ -100,6 +100,8 @@ const TRANSLATE_COLUMNS = `id, account_id, key_id, custom_tag, status, file_name
   source_language, source_given, targets, results, created_at, updated_at`;
 
 export type FleetVoiceStore = ReturnType<typeof createFleetVoiceStore>;
+/** Queues a record's runner job in the record's transaction. */
+type Submit = (transaction: JobTransaction) => Promise<unknown>;
 
 export function createFleetVoiceStore(pool: pg.Pool) {
   return {
@@ -145,25 +147,29 @@ export function createFleetVoiceStore(pool: pg.Pool) {
     },
 
     // --- /v3/voice/jobs -----------------------------------------------------------------------------
-    async insertJob(row: JobRow, bytes: Buffer): Promise<void> {
-      await pool.query(
-        `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type,
-           spoken_terms, glossary_id, created_at, upload)
-         VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          row.id,
-          row.account_id,
-          row.key_id,
-          row.custom_tag,
-          row.source,
-          row.targets,
-          row.input_type,
-          row.spoken_terms,
-          row.glossary_id,
-          row.created_at,
-          bytes,
-        ],
-      );
+    /** Writes a record with its audio, handed over: `submit` queues its job in the same transaction. */
+    async insertJob(row: JobRow, bytes: Buffer, submit: Submit): Promise<void> {
+      await pgTransaction(pool, async (client) => {
+        await client.query(
+          `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type,
+             spoken_terms, glossary_id, created_at, upload)
+           VALUES ($1, $2, $3, $4, 'done', $5, $6, $7, $8, $9, $10, $11)`,
+          [
+            row.id,
+            row.account_id,
+            row.key_id,
+            row.custom_tag,
+            row.source,
+            row.targets,
+            row.input_type,
+            row.spoken_terms,
+            row.glossary_id,
+            row.created_at,
+            bytes,
+          ],
+        );
+        await submit(client);
+      });
     },
     async findJob(id: string): Promise<JobRow | undefined> {
       const { rows } = await pool.query<JobRow>(`SELECT ${VOICE_COLUMNS} FROM voice_jobs WHERE id = $1`, [
@@ -186,8 +192,8 @@ export function createFleetVoiceStore(pool: pg.Pool) {
       await pool.query(`UPDATE ${table} SET status = 'done' WHERE id = $1`, [id]);
     },
     /**
-     * Records written but not handed to the runner (a process killed in between), or left waiting or
-     * running by the queue of a version before the runner: their ids and accounts.
+     * Records not handed to the runner: written by a version that submitted after the record (a process
+     * killed in between), or left waiting or running by the queue of a version before the runner.
      */
     async notHandedOver(
       table: 'voice_jobs' | 'voice_translate_jobs',
@@ -235,15 +241,20 @@ export function createFleetVoiceStore(pool: pg.Pool) {
       );
       return rows[0];
     },
-    /** Stores the audio of a pending job; false when it was uploaded meanwhile. */
-    async upload(id: string, bytes: Buffer, results: string): Promise<boolean> {
-      const { rowCount } = await pool.query(
-        `UPDATE voice_translate_jobs SET status = 'uploaded', upload = $2, results = $3, updated_at = $4
-         WHERE id = $1 AND status = 'pending'`,
-        [id, bytes, results, new Date().toISOString()],
-      );
-      return rowCount === 1;
-    },
+    /**
+     * Stores the audio of a pending job, handed over: `submit` queues its job in the same transaction;
+     * false when it was uploaded meanwhile.
+     */
+    upload: (id: string, bytes: Buffer, results: string, submit: Submit): Promise<boolean> =>
+      pgTransaction(pool, async (client) => {
+        const { rowCount } = await client.query(
+          `UPDATE voice_translate_jobs SET status = 'done', upload = $2, results = $3, updated_at = $4
+           WHERE id = $1 AND status = 'pending'`,
+          [id, bytes, results, new Date().toISOString()],
+        );
+        if (rowCount === 1) await submit(client);
+        return rowCount === 1;
+      }),
     /** Keeps result `index` of a job (an attempt redoing it writes the same bytes again). */
     async saveResult(id: string, index: number, bytes: Buffer): Promise<void> {
       await pool.query(

@@ -120,8 +120,10 @@ export const VOICE_JOB_ROUTES: readonly Route[] = [
         glossary_id: glossaryId ?? null,
         created_at: new Date().toISOString(),
       };
-      await insertJob(context, row, upload.file.bytes);
-      await submitVoiceJob(context, 'transcribe', row);
+      await insertJob(context, row, upload.file.bytes, (transaction) =>
+        submitVoiceJob(context, 'transcribe', row, transaction),
+      );
+      voiceQueues(context).transcribe.wake();
       return { job_id: id };
     }),
     bodyLimit: MAX_JOB_FILE_BYTES + 1024 * 1024,

@@ -11,12 +11,13 @@
  * recognized chunk, chunks.ts) and the minutes: `job.charge('minutes', …)` is applied once per job, in the
  * transaction that completes it (`jobs/<id>/minutes`), so no kill can separate a finished job from its
  * minutes, and an attempt that redoes the job is not billed again. What is left here: the submit under the
- * record's id (a record whose submit a crash lost is submitted at the next start, `handOverLeft`), the
- * failure an attempt reports, and a deleted job's record and files (`forget`).
+ * record's id (on a fleet in the record's transaction; embedded after it, and a record whose submit a crash
+ * lost is submitted at the next start, `handOverLeft`), the failure an attempt reports, and a deleted job's
+ * record and files (`forget`).
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JobQueue, RunningJob, ServiceContext } from '@glossa/server/feature';
+import type { JobQueue, JobTransaction, RunningJob, ServiceContext } from '@glossa/server/feature';
 import {
   JobFailed,
   JobLimitExceeded,
@@ -131,15 +132,19 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSec
     );
 }
 
-/** Queues a job whose record (and audio) is written; 429 when the account has too many waiting. */
+/**
+ * Queues a job whose record (and audio) is written; 429 when the account has too many waiting. With a
+ * `transaction` (a fleet: the record's, which writes it handed over), the caller wakes the queue after it.
+ */
 export const submitVoiceJob = (
   context: ServiceContext,
   kind: 'transcribe' | 'translate',
   row: { id: string; account_id: string },
+  transaction?: JobTransaction,
 ) =>
   kind === 'transcribe'
-    ? submitJob(context, 'voice_jobs', voiceQueues(context).transcribe, row.account_id, row.id)
-    : submitJob(context, 'voice_translate_jobs', voiceQueues(context).translate, row.account_id, row.id);
+    ? submitJob(context, 'voice_jobs', voiceQueues(context).transcribe, row, transaction)
+    : submitJob(context, 'voice_translate_jobs', voiceQueues(context).translate, row, transaction);
 
 /**
  * Test hook, unset outside tests: called when an attempt has done all its work (results written) and is
@@ -226,31 +231,33 @@ function failureOf(error: unknown, signal: AbortSignal, log: JobLog, id: string)
 }
 
 /**
- * Queues job `id` (its record written) on the runner, under its own id (submitting again is a no-op), then
- * marks its record handed over. An account with too many jobs waiting gets 429.
+ * Queues job `row.id` (its record written) on the runner, under its own id (submitting again is a no-op);
+ * outside a `transaction`, then marks its record handed over. An account with too many jobs waiting gets 429.
  */
 async function submitJob(
   context: ServiceContext,
   table: Table,
   queue: JobQueue<{ id: string }, VoiceCheckpoint, unknown>,
-  accountId: string,
-  id: string,
+  { id, account_id }: { id: string; account_id: string },
+  transaction?: JobTransaction,
 ): Promise<void> {
   try {
-    await queue.submit(accountId, { id }, { id });
+    await queue.submit(account_id, { id }, { id, transaction });
   } catch (error) {
     if (error instanceof JobLimitExceeded)
       throw new ServiceError(429, `Too many voice jobs: ${error.message}.`);
     throw error;
   }
+  if (transaction) return;
   const fleet = fleetVoice(context);
   if (fleet) await (await fleet.store()).handedOver(table, id);
   else voiceDatabase(context).prepare(`UPDATE ${table} SET status = 'done' WHERE id = ?`).run(id);
 }
 
 /**
- * At a server's start: the records not handed to the runner (a process killed between a record and its
- * submit; jobs left by the queues before the runner) submitted; how many.
+ * At a server's start: the records not handed to the runner (embedded, or a version before this one on a
+ * fleet: a process killed between a record and its submit; jobs left by the queues before the runner)
+ * submitted; how many.
  */
 async function handOverLeft(
   context: ServiceContext,
@@ -266,6 +273,6 @@ async function handOverLeft(
           `SELECT id, account_id FROM ${table} WHERE status IN (?, 'processing') ORDER BY created_at, id`,
         )
         .all(waiting) as { id: string; account_id: string }[]);
-  for (const row of rows) await submitJob(context, table, queue, row.account_id, row.id);
+  for (const row of rows) await submitJob(context, table, queue, row);
   return rows.length;
 }

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { JobFailed, type ServiceContext } from '@glossa/server/feature';
+import { JobFailed, type JobTransaction, type ServiceContext } from '@glossa/server/feature';
 import { fleetVoice } from './fleet-store.js';
 import { type JobRow, jobDir, type TranslateRow } from './rows.js';
 import { voiceDatabase } from './spoken-terms.js';
@@ -30,20 +30,35 @@ export async function findJob(context: ServiceContext, id: string): Promise<JobR
     | undefined;
 }
 
-/** Writes a `/v3/voice/jobs` record with its audio. */
-export async function insertJob(context: ServiceContext, row: JobRow, audio: Uint8Array): Promise<void> {
+/**
+ * Writes a `/v3/voice/jobs` record with its audio and `submit`s its runner job: on a fleet in the record's
+ * transaction (both commit, or neither); embedded after it (another file: a record whose submit a crash
+ * lost is handed over at the next start), the record removed when `submit` throws.
+ */
+export async function insertJob(
+  context: ServiceContext,
+  row: JobRow,
+  audio: Uint8Array,
+  submit: (transaction?: JobTransaction) => Promise<unknown>,
+): Promise<void> {
   const fleet = fleetVoice(context);
-  if (fleet) return (await fleet.store()).insertJob(row, Buffer.from(audio));
+  if (fleet) return (await fleet.store()).insertJob(row, Buffer.from(audio), submit);
   mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
   writeFileSync(join(jobDir(context), row.id), audio);
-  voiceDatabase(context)
-    .prepare(
-      `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type,
-         spoken_terms, glossary_id, created_at)
-       VALUES (@id, @account_id, @key_id, @custom_tag, 'queued', @source, @targets, @input_type,
-         @spoken_terms, @glossary_id, @created_at)`,
-    )
-    .run(row);
+  const db = voiceDatabase(context);
+  db.prepare(
+    `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type,
+       spoken_terms, glossary_id, created_at)
+     VALUES (@id, @account_id, @key_id, @custom_tag, 'queued', @source, @targets, @input_type,
+       @spoken_terms, @glossary_id, @created_at)`,
+  ).run(row);
+  try {
+    await submit();
+  } catch (error) {
+    db.prepare('DELETE FROM voice_jobs WHERE id = ?').run(row.id);
+    rmSync(join(jobDir(context), row.id), { force: true });
+    throw error;
+  }
 }
 
 // --- /v1/jobs/voice/translate -----------------------------------------------------------------------------

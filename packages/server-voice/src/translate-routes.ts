@@ -261,6 +261,7 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
             row.id,
             Buffer.concat(chunks),
             JSON.stringify(targets.map(() => ({ status: 'uploaded' }))),
+            (transaction) => submitVoiceJob(context, 'translate', pending, transaction),
           );
           if (!stored)
             throw new ServiceError(
@@ -268,7 +269,7 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
               `The audio of job ${row.id} was already uploaded.`,
               'invalid_request',
             );
-          await submitVoiceJob(context, 'translate', row);
+          voiceQueues(context).translate.wake();
           return reply.code(204).send();
         }
         mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
@@ -290,7 +291,14 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
           'uploaded',
           targets.map(() => ({ status: 'uploaded' })),
         );
-        await submitVoiceJob(context, 'translate', row);
+        try {
+          await submitVoiceJob(context, 'translate', row);
+        } catch (error) {
+          // Refused (429): the job waits for its upload again, as on a fleet where the transaction rolls back.
+          updateTranslate(context, row.id, 'pending', JSON.parse(row.results));
+          rmSync(file, { force: true });
+          throw error;
+        }
         return reply.code(204).send();
       },
     ),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@glossa/server';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashKey } from '../../server/src/keys.js';
 import { MIGRATIONS } from '../../server/src/storage/migrations.js';
@@ -229,4 +230,38 @@ describe('asynchronous voice jobs (alpha)', () => {
       await second.close();
     }
   }, 90_000);
+  it('a job the runner refuses (429) leaves no record, which the next start would hand over and run (SQLite, or PostgreSQL with GLOSSA_TEST_POSTGRES)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'glossa-voice-refused-'));
+    // No workers (the first job stays queued) and one job per account: the second submit is refused.
+    const first = await startTestServer({ dataDir, jobs: { concurrency: 0, maxQueuedPerAccount: 1 } });
+    const fields: [string, string][] = [
+      ['source_language', 'en'],
+      ['target_languages', 'es'],
+    ];
+    try {
+      expect((await uploadVoiceJob(first.server.url, first.server.devKey, fields, wav)).status).toBe(202);
+      const refused = await uploadVoiceJob(first.server.url, first.server.devKey, fields, wav);
+      expect(refused.status).toBe(429);
+      expect(refused.data.message).toBe(
+        'Too many voice jobs: an account may have 1 jobs waiting or running.',
+      );
+    } finally {
+      await first.server.close();
+    }
+    // One record: the refused job's is gone with its submit.
+    const { databaseUrl } = await storageFor(dataDir);
+    if (databaseUrl) {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        expect((await client.query('SELECT COUNT(*)::int AS n FROM voice_jobs')).rows[0].n).toBe(1);
+      } finally {
+        await client.end();
+      }
+    } else {
+      const db = new Database(join(dataDir, 'voice.sqlite'), { readonly: true });
+      expect((db.prepare('SELECT COUNT(*) AS n FROM voice_jobs').get() as { n: number }).n).toBe(1);
+      db.close();
+    }
+  }, 60_000);
 });
