@@ -28,3 +28,20 @@ it('resolves clean URLs, folders and anchors against the built files, and report
     await rm(dist, { recursive: true, force: true });
   }
 });
+
+it('serves the pages of a site built with a base under it: a link without the base leads nowhere', async () => {
+  const dist = await mkdtemp(join(tmpdir(), 'glossa-links-'));
+  try {
+    await mkdir(join(dist, 'es'), { recursive: true });
+    await writeFile(join(dist, 'index.html'), '<a href="/docs/es/#t">es</a><a href="/es/">no base</a>');
+    await writeFile(
+      join(dist, 'es/index.html'),
+      '<h1 id="t">T</h1><a href="../">up</a><a href="/docs">home</a>',
+    );
+    const report = await checkLinks(dist, '/docs');
+    expect(report).toMatchObject({ pages: 2, links: 4, fragments: 1 });
+    expect(report.broken).toEqual([{ page: '/docs/', target: '/es/', problem: 'no such page' }]);
+  } finally {
+    await rm(dist, { recursive: true, force: true });
+  }
+});

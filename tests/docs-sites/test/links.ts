@@ -2,7 +2,8 @@
  * A link checker over a built static site: every `<a href>` of every HTML page is resolved against the
  * built files the way a static host with clean URLs serves them (`/guide/x` → `guide/x.html`, `/guide/` →
  * `guide/index.html`), and its `#fragment` against the `id`s (and `<a name>`s) of the page it leads to.
- * External links (a scheme, `//host`) are not followed.
+ * External links (a scheme, `//host`) are not followed. For a site built with a base (`/docs`), which its
+ * files do not hold, the pages are served under the base: a link outside it leads to no page.
  */
 import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -46,7 +47,7 @@ function fileFor(dist: string, path: string): string | undefined {
     .find((file) => existsSync(file) && statSync(file).isFile());
 }
 
-export async function checkLinks(dist: string): Promise<LinkReport> {
+export async function checkLinks(dist: string, base = ''): Promise<LinkReport> {
   const files = (await readdir(dist, { recursive: true }))
     .filter((file) => file.endsWith('.html'))
     .map((file) => join(dist, file));
@@ -64,7 +65,7 @@ export async function checkLinks(dist: string): Promise<LinkReport> {
   let links = 0;
   let fragments = 0;
   for (const [file, html] of pages) {
-    const page = sitePath(relative(dist, file));
+    const page = base + sitePath(relative(dist, file));
     for (const match of html.matchAll(/<a\s[^>]*?href="([^"]*)"/gi)) {
       const href = decode(match[1]!);
       if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(href)) continue;
@@ -72,7 +73,13 @@ export async function checkLinks(dist: string): Promise<LinkReport> {
       const path = posix.normalize(decodeURIComponent(url.pathname));
       const fragment = decodeURIComponent(url.hash.slice(1));
       links++;
-      const target = fileFor(dist, path);
+      const served =
+        path === base
+          ? '/'
+          : base === '' || path.startsWith(`${base}/`)
+            ? path.slice(base.length)
+            : undefined;
+      const target = served === undefined ? undefined : fileFor(dist, served);
       const where = `${path}${url.hash ? `#${fragment}` : ''}`;
       if (!target) {
         broken.push({ page, target: where, problem: 'no such page' });

@@ -1,5 +1,5 @@
 /** The Starlight fixture copied into a fresh site folder, and the environment `glossa` and `astro` run with there. */
-import { cp, mkdtemp } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,4 +17,29 @@ export async function copyStarlightSite(prefix: string): Promise<{ site: string;
     ASTRO_TELEMETRY_DISABLED: '1',
   };
   return { site, env };
+}
+
+/** Words Apertium's en→es dictionary lacks (sent back unchanged: a failure), and names kept as they are. */
+const GLOSSARY_ES = [
+  ['Caching', 'Almacenamiento en caché'],
+  ['Hosting', 'Alojamiento'],
+  ['Troubleshooting', 'Solución de problemas'],
+  ['Reference', 'Referencia'],
+];
+const KEEP = ['Starlight', 'Yarn'];
+
+/** The es glossary and the names kept, added to the `glossa.config.ts` that `glossa init` wrote in `site`. */
+export async function addGlossary(site: string): Promise<void> {
+  await writeFile(join(site, 'glossary-es.tsv'), GLOSSARY_ES.map((row) => `${row.join('\t')}\n`).join(''));
+  const path = join(site, 'glossa.config.ts');
+  const config = await readFile(path, 'utf8');
+  const locales = /^ {2}targetLocales: \[[^\]]*\],\n/m.exec(config)?.[0];
+  if (locales === undefined) throw new Error(`no targetLocales line in ${path}`);
+  await writeFile(
+    path,
+    config.replace(
+      locales,
+      `${locales}  glossaries: [{ file: 'glossary-es.tsv', targetLocales: ['es'] }],\n  doNotTranslate: ${JSON.stringify(KEEP)},\n`,
+    ),
+  );
 }

@@ -1,0 +1,85 @@
+/**
+ * A Starlight site served under a base: the starter site of `starlight.test.ts` with Astro's `base: '/docs'`
+ * and its home page's `<LinkCard href>` written with the base (`/docs/guides/example/#further-reading`, as
+ * Astro wants: it does not add the base to a page's links). The real CLI (child process, embedded server,
+ * Apertium) runs `init --to es` and `translate`; the es link leads to the es page under the base with the
+ * translated heading's id, and `astro build` (English and es) has no link or anchor broken in es that is
+ * not broken in English.
+ */
+import { execFile } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { checkLinks } from './links.js';
+import { addGlossary, copyStarlightSite } from './starlight-site.js';
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const tsx = require.resolve('tsx/cli');
+const bin = resolve(packageDir, '../../packages/cli/src/bin.ts');
+const astroBin = join(dirname(require.resolve('astro/package.json')), 'astro.js');
+
+let site: string;
+let env: NodeJS.ProcessEnv;
+
+function run(command: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, command, { cwd: site, env, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
+      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+const glossa = (...args: string[]) => run([tsx, '--conditions', '@glossa/source', bin, ...args]);
+const edit = async (path: string, from: string, to: string) => {
+  const text = await readFile(join(site, path), 'utf8');
+  expect(text).toContain(from);
+  await writeFile(join(site, path), text.replace(from, to));
+};
+
+beforeAll(async () => {
+  ({ site, env } = await copyStarlightSite('.tmp-starlight-base-'));
+  await edit(
+    'astro.config.mjs',
+    'export default defineConfig({\n',
+    "export default defineConfig({\n\tbase: '/docs',\n",
+  );
+  await edit(
+    'src/content/docs/index.mdx',
+    'href="/guides/example/#further-reading"',
+    'href="/docs/guides/example/#further-reading"',
+  );
+});
+afterAll(async () => {
+  if (site) await rm(site, { recursive: true, force: true });
+});
+
+it("with base '/docs', a root-relative link that carries the base leads to the es page under it; nothing broken in es", async () => {
+  const init = await glossa('init', '--to', 'es');
+  expect(init.code, init.stderr + init.stdout).toBe(0);
+  await addGlossary(site);
+  const translate = await glossa('translate', '--json');
+  expect(translate.stdout, translate.stderr).toMatch(/^\{/);
+  expect(JSON.parse(translate.stdout).failures).toEqual([]);
+  const home = await readFile(join(site, 'src/content/docs/es/index.mdx'), 'utf8');
+  expect(home).toMatch(/<LinkCard title="[^"]+" href="\/docs\/es\/guides\/example\/#[^"]+" \/>/);
+  expect(home).not.toContain('#further-reading"');
+
+  const build = await run([astroBin, 'build']);
+  expect(build.code, build.stderr + build.stdout).toBe(0);
+  const links = await checkLinks(join(site, 'dist'), '/docs');
+  // Starlight 0.37.7 writes its own sidebar and site-title links without the base (`/getting-started/`,
+  // `/es/getting-started/`): broken in English as in es. Compared without base and locale.
+  const bare = (path: string) => path.replace(/^\/docs(?=\/|$)/, '').replace(/^\/es(?=\/|$)/, '') || '/';
+  const key = (link: { page: string; target: string }) => `${bare(link.page)} ${bare(link.target)}`;
+  const english = new Set(links.broken.filter((link) => !link.page.startsWith('/docs/es/')).map(key));
+  expect(english.size).toBeGreaterThan(0);
+  const es = links.broken.filter((link) => link.page.startsWith('/docs/es/') && !english.has(key(link)));
+  expect(es).toEqual([]);
+  expect(links.pages).toBeGreaterThanOrEqual(10);
+  // The es home page's card leads to the es guide under the base, at the translated heading's id (checked above).
+  const built = await readFile(join(site, 'dist/es/index.html'), 'utf8');
+  expect(built).toMatch(/href="\/docs\/es\/guides\/example\/#[^"]+"/);
+  expect(built).not.toContain('href="/docs/guides/example/#further-reading"');
+}, 300_000);
