@@ -146,3 +146,32 @@ it("VitePress's own layout: .vitepress/config/index.ts, English pages in docs/en
     'docs/es/index.md',
   ]);
 });
+
+it("a config's srcDir (docs/src): pages from docs/src/**/*.md → docs/src/<locale>/, the chrome beside docs/.vitepress", async () => {
+  const dir = await site({
+    'package.json': JSON.stringify({ devDependencies: { vitepress: '1.6.4' } }),
+    'docs/.vitepress/config.mts': "export default defineConfig({\n  srcDir: './src',\n  title: 'Site',\n})\n",
+    'docs/src/index.md': HOME,
+    'docs/src/guide/routing.md': '# Routing\n',
+    'docs/notes.md': '# Not a page of the site\n',
+  });
+  const out: string[] = [];
+  expect(await initCommand({ io: io(out), cwd: dir, env: {} }, { json: true, to: 'es' })).toBe(0);
+  expect(out[0]).toContain(
+    'VitePress site in docs/: pages from docs/src/**/*.md, output in docs/src/<locale>/; nav, sidebar and theme labels in docs/.vitepress/glossa/locales.json',
+  );
+  const written = JSON.parse(await readFile(join(dir, 'glossa.config.json'), 'utf8'));
+  expect(written.files).toEqual([
+    { include: 'docs/src/**/*.md', exclude: ['docs/src/es/**'], output: 'docs/src/{locale}/{path}' },
+    { include: 'docs/.vitepress/glossa/en.json', output: 'docs/.vitepress/glossa/{locale}.json' },
+  ]);
+  const report: string[] = [];
+  await translateCommand({ io: io(report), cwd: dir, env: {}, translator: createPseudoTranslator() }, [], {
+    json: true,
+  });
+  const pages: string[] = JSON.parse(report.join('\n')).written;
+  expect(pages.filter((path) => path.endsWith('.md')).sort()).toEqual([
+    'docs/src/es/guide/routing.md',
+    'docs/src/es/index.md',
+  ]);
+});

@@ -2,7 +2,7 @@
 
 import { existsSync } from 'node:fs';
 import { access, readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { CONFIG_FILE_NAMES } from '@glossa/core';
 import { isPseudoLocale } from '@glossa/protocol';
 import { parseLocales } from '../context.js';
@@ -33,7 +33,13 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
     ? {
         sourceLang,
         targetLocales,
-        ...vitePressLayout(site, sourceFolder(ctx.cwd, site, sourceLang), sourceLang, targetLocales),
+        ...vitePressLayout(
+          site.pages,
+          sourceFolder(ctx.cwd, site.pages, sourceLang),
+          sourceLang,
+          targetLocales,
+          site.dir,
+        ),
       }
     : docusaurus
       ? { sourceLang, targetLocales, ...docusaurusLayout(docusaurus, sourceLang) }
@@ -78,10 +84,11 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
       ].join('\n');
   await writeFile(join(ctx.cwd, name), text, { flag: flags.force ? 'w' : 'wx' });
   if (site) {
-    const at = site === '.' ? '' : `${site}/`;
-    const pages = sourceFolder(ctx.cwd, site, sourceLang);
+    const at = site.dir === '.' ? '' : `${site.dir}/`;
+    const src = site.pages === '.' ? '' : `${site.pages}/`;
+    const pages = sourceFolder(ctx.cwd, site.pages, sourceLang);
     ctx.io.out(
-      `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, VitePress site in ${at || './'}: pages from ${at}${pages ? `${pages}/` : ''}**/*.md, output in ${at}<locale>/; nav, sidebar and theme labels in ${at}.vitepress/glossa/locales.json (spread it into the site config's \`locales\`)`,
+      `wrote ${name}: ${sourceLang} → ${targetLocales.join(', ')}, VitePress site in ${at || './'}: pages from ${src}${pages ? `${pages}/` : ''}**/*.md, output in ${src}<locale>/; nav, sidebar and theme labels in ${at}.vitepress/glossa/locales.json (spread it into the site config's \`locales\`)`,
     );
   } else if (docusaurus) {
     ctx.io.out(
@@ -111,10 +118,25 @@ const CONFIG_EXTENSIONS = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'];
 
 /**
  * The VitePress site of the project at `cwd`: `vitepress` among its package.json dependencies and a
- * `.vitepress/config.*` (or `.vitepress/config/index.*`) at the root (`'.'`) or in a folder of it (`'docs'`, the usual one). That folder is
- * the site's source (VitePress's `srcDir` option, when set, is not read).
+ * `.vitepress/config.*` (or `.vitepress/config/index.*`) at the root (`'.'`) or in a folder of it (`'docs'`, the usual one):
+ * that folder (`dir`), and the one its pages are in (`pages`): `dir`, or its config's `srcDir: '…'` string
+ * literal (`docs/src`; a `srcDir` computed by an expression is not read).
  */
-async function findVitePress(cwd: string): Promise<string | undefined> {
+async function findVitePress(cwd: string): Promise<{ dir: string; pages: string } | undefined> {
+  const dir = await findVitePressDir(cwd);
+  if (dir === undefined) return undefined;
+  const config = CONFIG_EXTENSIONS.flatMap((ext) => [
+    join(cwd, dir, '.vitepress', `config.${ext}`),
+    join(cwd, dir, '.vitepress', 'config', `index.${ext}`),
+  ]).find((path) => existsSync(path));
+  const text = config === undefined ? '' : await readFile(config, 'utf8');
+  const srcDir = /^\s*srcDir\s*:\s*(['"`])([^'"`$]*)\1/m.exec(text)?.[2];
+  const pages = srcDir === undefined ? dir : posix.normalize(posix.join(dir, srcDir)).replace(/\/$/, '');
+  return { dir, pages: pages.startsWith('..') ? dir : pages };
+}
+
+/** The folder of the project at `cwd` that holds `.vitepress/config.*` (`'.'`, `'docs'`). */
+async function findVitePressDir(cwd: string): Promise<string | undefined> {
   const manifest = await readFile(join(cwd, 'package.json'), 'utf8').then(
     (text) => JSON.parse(text) as Record<string, Record<string, string> | undefined>,
     () => undefined,
@@ -162,16 +184,19 @@ function sourceFolder(cwd: string, dir: string, sourceLang: string): string | un
 }
 
 /**
- * Files and Markdown options of a VitePress site whose source is `dir` (its pages in `dir/pages` when
- * given): `<dir>/<locale>/<path>` outputs.
+ * Files and Markdown options of a VitePress site whose pages are in `dir` (its `srcDir`; the source
+ * locale's in `dir/pages` when given): `<dir>/<locale>/<path>` outputs; the chrome beside `.vitepress` in
+ * `root` (the site's folder, `dir` without a `srcDir`).
  */
 function vitePressLayout(
   dir: string,
   pages: string | undefined,
   sourceLang: string,
   locales: readonly string[],
+  root = dir,
 ) {
   const at = dir === '.' ? '' : `${dir}/`;
+  const site = root === '.' ? '' : `${root}/`;
   return {
     files: [
       {
@@ -182,8 +207,8 @@ function vitePressLayout(
       // The chrome (nav, sidebar, footer, theme labels): `translate` writes its English texts, read from the
       // site's config, into this catalog, and the site's `locales` entries into `.vitepress/glossa/locales.json`.
       {
-        include: `${at}.vitepress/glossa/${sourceLang}.json`,
-        output: `${at}.vitepress/glossa/{locale}.json`,
+        include: `${site}.vitepress/glossa/${sourceLang}.json`,
+        output: `${site}.vitepress/glossa/{locale}.json`,
       },
     ],
     markdown: { dialect: 'vitepress', frontmatter: VITEPRESS_FRONTMATTER },
