@@ -139,7 +139,7 @@ function plain(value: unknown): JsonObject {
 
 /**
  * The chrome with each text passed through `text(path, value)` and each of the site's own links (starting
- * with `/`) through `link`. Only the chrome is returned (nav, sidebar, footer, labels), not the rest of
+ * with `/`; a nav item's `activeMatch` that starts with one, `^` before it or not) through `link`. Only the chrome is returned (nav, sidebar, footer, labels), not the rest of
  * `themeConfig`: VitePress takes the rest from the root config.
  */
 export function mapChrome(
@@ -158,6 +158,9 @@ export function mapChrome(
     if (translatable(item.text)) copy.text = text([...path, 'text'], item.text);
     if (typeof item.link === 'string' && item.link.startsWith('/')) copy.link = link(item.link);
     if (typeof item.base === 'string' && item.base.startsWith('/')) copy.base = link(item.base);
+    // A pattern VitePress tests against the page's path (`/es/guide/x`): `/guide/` or `^/guide/` in the locale.
+    const active = typeof item.activeMatch === 'string' ? /^(\^?)(\/.*)$/s.exec(item.activeMatch) : null;
+    if (active) copy.activeMatch = `${active[1]}${link(active[2]!)}`;
     if (item.items !== undefined) copy.items = items(item.items, [...path, 'items']);
     return copy;
   };

@@ -11,6 +11,8 @@ const chrome: SiteChrome = {
     nav: [
       { text: 'Guide', link: '/guide/what-is-vitepress', activeMatch: '/guide/' },
       { text: '1.6.4', items: [{ text: 'Changelog', link: 'https://example.com/CHANGELOG.md' }] },
+      { text: 'Reference', link: '/reference/site-config', activeMatch: '^/reference/' },
+      { text: 'Either', link: '/a/', activeMatch: '^(/a/|/b/)' },
     ],
     sidebar: {
       '/guide/': {
@@ -52,8 +54,12 @@ it('writes each locale with its translations, links under /<locale>/, and Englis
     expect(es.themeConfig.nav[0]).toEqual({
       text: 'Guía',
       link: '/es/guide/what-is-vitepress',
-      activeMatch: '/guide/',
+      activeMatch: '/es/guide/',
     });
+    // VitePress matches `activeMatch` against the page's path (`/es/reference/…`): anchored, it must name the
+    // locale's folder; a pattern that does not start with a path stays.
+    expect(es.themeConfig.nav[2].activeMatch).toBe('^/es/reference/');
+    expect(es.themeConfig.nav[3].activeMatch).toBe('^(/a/|/b/)');
     expect(es.themeConfig.nav[1].items[0].link).toBe('https://example.com/CHANGELOG.md');
     expect(es.themeConfig.sidebar['/es/guide/']).toMatchObject({
       base: '/es/guide/',
