@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { isRightToLeft } from '@glossa/protocol';
 import { decodeEntities } from '@glossa/server/feature';
 import { type DocumentFormat, type DocumentText, decodeText, encodeText } from './format.js';
+import { pageParts } from './html-parts.js';
 import { escapeAttribute } from './inline.js';
 
 /** Attributes whose value is text a reader sees (or a screen reader says), on any element. */
@@ -162,6 +163,9 @@ function findAttributes(
   return { html: page, attributes };
 }
 
+/** Characters of a part of a large page (a run of blocks), translated as one text. */
+export const HTML_PART_CHARS = 32 * 1024;
+
 export const htmlFormat: DocumentFormat = {
   name: 'HTML',
   maxBytes: 5 * 1024 * 1024,
@@ -172,15 +176,32 @@ export const htmlFormat: DocumentFormat = {
     const nonce = randomBytes(6).toString('hex');
     const found = findAttributes(text, options, nonce);
     const page = /\p{L}/u.test(text);
+    // A large page in parts (html-parts.ts): the frame, with an empty block where each part was, then the parts.
+    const ranges = page ? pageParts(found.html, HTML_PART_CHARS) : [];
+    const placeholder = (n: number) => `<div data-glossa-part="${nonce}-${n}"></div>`;
+    let frame = '';
+    let at = 0;
+    const parts = ranges.map((range, n) => {
+      frame += found.html.slice(at, range.start) + placeholder(n);
+      at = range.end;
+      return found.html.slice(range.start, range.end);
+    });
+    frame = ranges.length > 0 ? frame + found.html.slice(at) : found.html;
     const texts: DocumentText[] = [
-      ...(page ? [{ text: found.html, mode: 'html' as const }] : []),
+      ...(page ? [{ text: frame, mode: 'html' as const }] : []),
+      ...parts.map((part) => ({ text: part, mode: 'html' as const })),
       ...found.attributes.map((value) => ({ text: value, mode: 'plain' as const })),
     ];
     return {
       texts,
       rebuild: (outputs) => {
-        const translated = page ? (outputs[0] ?? found.html) : found.html;
-        const values = outputs.slice(page ? 1 : 0);
+        let translated = page ? (outputs[0] ?? frame) : frame;
+        if (parts.length > 0)
+          translated = translated.replace(
+            new RegExp(`<div data-glossa-part="${nonce}-(\\d+)"></div>`, 'g'),
+            (whole, n: string) => outputs[1 + Number(n)] ?? parts[Number(n)] ?? whole,
+          );
+        const values = outputs.slice(page ? 1 + parts.length : 0);
         const filled = translated.replace(new RegExp(`glossa-${nonce}-(\\d+)`, 'g'), (whole, n: string) => {
           const index = Number(n);
           const value = values[index]?.trim() || found.attributes[index];

@@ -1,0 +1,168 @@
+/**
+ * An HTML page in parts, so that a large page is translated as many bounded texts rather than one: the parts
+ * are runs of block elements (`<p>`, `<div>`, `<li>`, `<table>`…) that HTML tag handling translates as units
+ * of their own anyway, cut only where it flushes its inline run, so the page translates to the same output
+ * as when sent whole. The page without its parts (the *frame*: doctype, head, the tags around the parts and
+ * any text between them) is one more text, with a placeholder block element where each part was.
+ *
+ * The scan reads the page as `parseMarkup` (in `@glossa/server`) does, with its regular expressions, void and
+ * raw-text elements, depth limit and unclosed elements, but keeps only the block elements (start and end
+ * offsets), not a tree. A part is a run of *closed* blocks of one element (an eligible block, or the page's
+ * top level): block-named, not marked `translate="no"`/`notranslate`, closed by its own end tag. A block over
+ * the size is cut inside (its blocks become parts, the block's tags and loose text stay in the frame); a
+ * block over the size with no block inside is a part of its own (one text, as large as it is). Nothing is cut
+ * in a page that reaches the depth limit, or whose lower case differs in length (U+0130, where the parser's
+ * offsets in raw-text elements move): it stays one text.
+ */
+
+/** As `prepareText` reads HTML (`packages/server/src/translate/prepare.ts` and `markup-parse.ts`). */
+const HTML_BLOCKS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt',
+  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header',
+  'hgroup', 'html', 'legend', 'li', 'main', 'nav', 'ol', 'option', 'p', 'pre', 'section', 'summary', 'table',
+  'tbody', 'td', 'tfoot', 'th', 'thead', 'title', 'tr', 'ul',
+]); // biome-ignore format: a word list
+const HTML_VOID = new Set([
+  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
+]); // biome-ignore format: a word list
+const HTML_RAW_TEXT = new Set(['script', 'style', 'template']);
+const MAX_MARKUP_DEPTH = 100;
+const START_TAG =
+  /<([A-Za-z_][-\w:.]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*(\/?)>/y;
+const END_TAG = /<\/([A-Za-z_][-\w:.]*)\s*>/y;
+const SPECIALS = [
+  /<!--[\s\S]*?-->/y,
+  /<!--[\s\S]*/y,
+  /<!\[CDATA\[[\s\S]*?\]\]>/y,
+  /<\?[\s\S]*?\?>/y,
+  /<![A-Za-z][^>]*>/y,
+];
+const TRANSLATE_NO = /\stranslate\s*=\s*(?:"\s*no\s*"|'\s*no\s*'|no(?=[\s/>]))/i;
+const CLASS_ATTRIBUTE = /\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
+
+function markedNoTranslate(open: string): boolean {
+  if (TRANSLATE_NO.test(open)) return true;
+  const match = CLASS_ATTRIBUTE.exec(open);
+  const classes = match?.[1] ?? match?.[2] ?? match?.[3];
+  return classes?.split(/\s+/).includes('notranslate') === true;
+}
+
+/** A closed block element: from its start tag to the end of its end tag, with the closed blocks in it. */
+interface Block {
+  readonly start: number;
+  readonly end: number;
+  readonly blocks: readonly Block[];
+}
+
+interface Open {
+  readonly name: string;
+  readonly start: number;
+  readonly eligible: boolean;
+  readonly blocks: Block[];
+}
+
+/** Where `</name` starts from `from`, case-insensitively (as the parser finds a raw-text element's end). */
+function rawClose(page: string, name: string, from: number): number {
+  for (let at = page.indexOf('</', from); at !== -1; at = page.indexOf('</', at + 2))
+    if (page.slice(at + 2, at + 2 + name.length).toLowerCase() === name) return at;
+  return -1;
+}
+
+/** The closed blocks of the page's top level (undefined: the page is not to be cut). */
+function scanBlocks(page: string): Block[] | undefined {
+  const root: Block[] = [];
+  const stack: Open[] = [];
+  const blocksHere = () => stack.at(-1)?.blocks ?? root;
+  // Unclosed: its start tag stands alone and what it held is its parent's (blocks included).
+  const unclose = (entry: Open) => blocksHere().push(...entry.blocks);
+  let i = 0;
+  outer: while (i < page.length) {
+    const lt = page.indexOf('<', i);
+    if (lt === -1) break;
+    i = lt;
+    for (const pattern of SPECIALS) {
+      pattern.lastIndex = i;
+      if (pattern.exec(page)) {
+        i = pattern.lastIndex;
+        continue outer;
+      }
+    }
+    END_TAG.lastIndex = i;
+    const end = END_TAG.exec(page);
+    if (end) {
+      i = END_TAG.lastIndex;
+      const name = end[1]!.toLowerCase();
+      const depth = stack.findLastIndex((entry) => entry.name === name);
+      if (depth === -1) continue;
+      while (stack.length > depth + 1) unclose(stack.pop()!);
+      const entry = stack.pop()!;
+      if (entry.eligible) blocksHere().push({ start: entry.start, end: i, blocks: entry.blocks });
+      continue;
+    }
+    START_TAG.lastIndex = i;
+    const start = START_TAG.exec(page);
+    if (start) {
+      i = START_TAG.lastIndex;
+      const name = start[1]!.toLowerCase();
+      if (stack.length >= MAX_MARKUP_DEPTH) return undefined;
+      if (start[3] === '/' || HTML_VOID.has(name)) continue;
+      if (HTML_RAW_TEXT.has(name)) {
+        const closeAt = rawClose(page, name, i);
+        const closeEnd = closeAt === -1 ? -1 : page.indexOf('>', closeAt);
+        i = closeEnd === -1 ? page.length : closeEnd + 1;
+        continue;
+      }
+      stack.push({
+        name,
+        start: lt,
+        eligible: HTML_BLOCKS.has(name) && !markedNoTranslate(start[0]),
+        blocks: [],
+      });
+      continue;
+    }
+    i += 1;
+  }
+  while (stack.length > 0) unclose(stack.pop()!);
+  return root;
+}
+
+/** A part of the page: `page.slice(start, end)`. */
+export interface PageRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Runs of sibling blocks of at most `limit` characters each (a larger block: its blocks, or itself). */
+function chooseParts(blocks: readonly Block[], limit: number, parts: PageRange[]): void {
+  let run: { start: number; end: number } | undefined;
+  const flush = () => {
+    if (run) parts.push(run);
+    run = undefined;
+  };
+  for (const block of blocks) {
+    if (block.end - block.start > limit) {
+      flush();
+      if (block.blocks.length > 0) chooseParts(block.blocks, limit, parts);
+      else parts.push({ start: block.start, end: block.end });
+    } else if (run && block.end - run.start <= limit) run.end = block.end;
+    else {
+      flush();
+      run = { start: block.start, end: block.end };
+    }
+  }
+  flush();
+}
+
+/**
+ * The parts a page is cut into, in order and disjoint, each a run of whole blocks of at most `limit`
+ * characters (or one block larger than that with no block inside); none for a page of at most `limit`
+ * characters or one that is not to be cut.
+ */
+export function pageParts(page: string, limit: number): PageRange[] {
+  if (page.length <= limit || page.includes('\u0130')) return [];
+  const blocks = scanBlocks(page);
+  if (!blocks) return [];
+  const parts: PageRange[] = [];
+  chooseParts(blocks, limit, parts);
+  return parts;
+}
