@@ -6,57 +6,17 @@
  * from a dead instance finishes once (its refund is the runner's, once: document-job.ts).
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
 import { pgTransaction } from '@glossa/server/feature';
 import type pg from 'pg';
 import type { ChunkKept } from './kept-segments.js';
-import { type DocumentRecord, type DocumentStore, hashDocumentKey } from './records.js';
+import { type DocumentRow, type DocumentStore, hashDocumentKey, toRecord } from './records.js';
 import { type DocumentJobStore, unfinishedOf } from './store.js';
-import type { DocumentParameters } from './translate.js';
 
 /** The columns of a record (never the bytes). */
 const COLUMNS = `id, account_id, key_id, key_hash, extension, output_extension, parameters, status,
-  billed_characters, usage_day, error_message, estimate_ms, started_at, expires_at, attempt, progress`;
+  billed_characters, usage_day, error_message, estimate_ms, started_at, expires_at`;
 
-interface Row {
-  id: string;
-  account_id: string;
-  key_id: string;
-  key_hash: string;
-  extension: DocumentExtension;
-  output_extension: DocumentExtension;
-  parameters: DocumentParameters;
-  status: DocumentStatus;
-  billed_characters: string;
-  usage_day: string;
-  error_message: string | null;
-  estimate_ms: string;
-  started_at: Date | null;
-  expires_at: Date;
-  attempt: number;
-  progress: number;
-}
-
-/** A record, with the attempt that last claimed it. */
-export type ClaimedDocument = DocumentRecord & { readonly attempt: number };
-
-const toRecord = (row: Row): ClaimedDocument => ({
-  id: row.id,
-  accountId: row.account_id,
-  keyId: row.key_id,
-  extension: row.extension,
-  outputExtension: row.output_extension,
-  parameters: row.parameters,
-  status: row.status,
-  billedCharacters: Number(row.billed_characters),
-  usageDay: row.usage_day,
-  errorMessage: row.error_message ?? undefined,
-  estimateMs: Number(row.estimate_ms),
-  startedAt: row.started_at?.toISOString(),
-  expiresAt: row.expires_at.toISOString(),
-  progress: row.progress,
-  attempt: row.attempt,
-});
+type Row = DocumentRow & { expires_at: Date };
 
 export type PostgresDocuments = ReturnType<typeof createPostgresDocuments>;
 
@@ -123,13 +83,6 @@ export function createPostgresDocuments(pool: pg.Pool) {
         [id],
       );
       return { ms: Number(rows[0]!.ms), count: Number(rows[0]!.n) };
-    },
-    async counts() {
-      const { rows } = await pool.query<{ queued: string; translating: string }>(
-        `SELECT COUNT(*) FILTER (WHERE status = 'queued') AS queued,
-                COUNT(*) FILTER (WHERE status = 'translating') AS translating FROM documents`,
-      );
-      return { queued: Number(rows[0]!.queued), translating: Number(rows[0]!.translating) };
     },
   };
 

@@ -22,9 +22,43 @@ export interface DocumentRecord {
   readonly estimateMs: number;
   readonly startedAt: string | undefined;
   readonly expiresAt: string;
-  /** Share of the text translated (0..1) while translating, when the store keeps it (PostgreSQL). */
-  readonly progress?: number;
 }
+
+/** A `documents` row as either store reads it (PostgreSQL: numbers as text, times as `Date`, parameters parsed). */
+export interface DocumentRow {
+  id: string;
+  account_id: string;
+  key_id: string;
+  key_hash: string;
+  extension: DocumentExtension;
+  output_extension: DocumentExtension;
+  parameters: string | DocumentParameters;
+  status: DocumentStatus;
+  billed_characters: number | string;
+  usage_day: string;
+  error_message: string | null;
+  estimate_ms: number | string;
+  started_at: string | Date | null;
+  expires_at: string | Date;
+}
+
+const iso = (at: string | Date) => (typeof at === 'string' ? at : at.toISOString());
+
+export const toRecord = (row: DocumentRow): DocumentRecord => ({
+  id: row.id,
+  accountId: row.account_id,
+  keyId: row.key_id,
+  extension: row.extension,
+  outputExtension: row.output_extension,
+  parameters: typeof row.parameters === 'string' ? JSON.parse(row.parameters) : row.parameters,
+  status: row.status,
+  billedCharacters: Number(row.billed_characters),
+  usageDay: row.usage_day,
+  errorMessage: row.error_message ?? undefined,
+  estimateMs: Number(row.estimate_ms),
+  startedAt: row.started_at === null ? undefined : iso(row.started_at),
+  expiresAt: iso(row.expires_at),
+});
 
 /** What the routes and the upload use, whatever the backend; every call is scoped by account. */
 export interface DocumentStore {
@@ -45,8 +79,6 @@ export interface DocumentStore {
   takeResult(accountId: string, id: string): Promise<Uint8Array | undefined>;
   /** Estimated work queued ahead of a document, in ms, and how many documents that is. */
   queuedAhead(id: string): Promise<{ ms: number; count: number }>;
-  /** Documents waiting and translating (the queue-depth gauges). */
-  counts(): Promise<{ queued: number; translating: number }>;
 }
 
 /** Submits a stored document's job, in `transaction` when given (PostgreSQL: the row's). */

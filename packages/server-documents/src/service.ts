@@ -12,7 +12,12 @@ import type { JobTransaction, ServiceContext } from '@glossa/server/feature';
 import { ServiceError } from '@glossa/server/feature';
 import pg from 'pg';
 import { openDocumentDatabase } from './db.js';
-import { type DocumentJobs, registerDocumentJobs, secondsRemaining } from './document-job.js';
+import {
+  DOCUMENT_JOB_KIND,
+  type DocumentJobs,
+  registerDocumentJobs,
+  secondsRemaining,
+} from './document-job.js';
 import { createDocumentFormats, type DocumentFormats } from './formats/index.js';
 import { pruneOperations } from './job.js';
 import type { ResolvedDocumentOptions } from './options.js';
@@ -88,8 +93,8 @@ function startSqlite(dataDir: string): StartedDocuments {
   const { db, folder } = openDocumentDatabase(dataDir);
   const store = createDocumentStore(db, folder);
   return {
-    store,
-    jobStore: store.jobs(),
+    store: store.store,
+    jobStore: store.jobs,
     oldestActive: async () => store.oldestActive(),
     sweep: async () => store.sweep(),
     async close() {
@@ -176,12 +181,12 @@ export function startDocumentService(
   context.metrics.gauge(
     'glossa_document_queue_depth',
     'Documents waiting for translation (queued), on every instance that shares the storage.',
-    async () => (await (await started()).store.counts()).queued,
+    () => context.jobs.count([DOCUMENT_JOB_KIND], ['queued']),
   );
   context.metrics.gauge(
     'glossa_documents_translating',
     'Documents being translated, on every instance that shares the storage.',
-    async () => (await (await started()).store.counts()).translating,
+    () => context.jobs.count([DOCUMENT_JOB_KIND], ['running']),
   );
   const service: DocumentService = {
     formats,

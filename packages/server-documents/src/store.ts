@@ -8,17 +8,17 @@
 import { timingSafeEqual } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DocumentExtension, DocumentStatus } from '@glossa/protocol';
 import type { DocumentDatabase } from './db.js';
 import type { ChunkKept } from './kept-segments.js';
 import {
   type DocumentRecord,
+  type DocumentRow,
   type DocumentStore,
   hashDocumentKey,
-  type NewDocument,
+  toRecord,
   type UnfinishedDocument,
 } from './records.js';
-import type { ChunkCheckpoints, DocumentParameters } from './translate.js';
+import type { ChunkCheckpoints } from './translate.js';
 
 /** The job side of a document store (SQLite or PostgreSQL): what an attempt of document-job.ts reads and writes. */
 export interface DocumentJobStore {
@@ -46,39 +46,7 @@ export interface DocumentJobStore {
   refunded(id: string): Promise<void>;
 }
 
-interface Row {
-  id: string;
-  account_id: string;
-  key_id: string;
-  key_hash: string;
-  extension: DocumentExtension;
-  output_extension: DocumentExtension;
-  parameters: string;
-  status: DocumentStatus;
-  billed_characters: number;
-  usage_day: string;
-  error_message: string | null;
-  estimate_ms: number;
-  started_at: string | null;
-  expires_at: string;
-  refund_pending: number;
-}
-
-const toRecord = (row: Row): DocumentRecord => ({
-  id: row.id,
-  accountId: row.account_id,
-  keyId: row.key_id,
-  extension: row.extension,
-  outputExtension: row.output_extension,
-  parameters: JSON.parse(row.parameters) as DocumentParameters,
-  status: row.status,
-  billedCharacters: row.billed_characters,
-  usageDay: row.usage_day,
-  errorMessage: row.error_message ?? undefined,
-  estimateMs: row.estimate_ms,
-  startedAt: row.started_at ?? undefined,
-  expiresAt: row.expires_at,
-});
+type Row = DocumentRow & { expires_at: string };
 
 export type SqliteDocumentStore = ReturnType<typeof createDocumentStore>;
 
@@ -126,19 +94,33 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
       'INSERT OR IGNORE INTO document_chunks (document_id, digest, outputs, kept) VALUES (?, ?, ?, ?)',
     ),
     dropChunks: db.prepare('DELETE FROM document_chunks WHERE document_id = ?'),
-    counts: db.prepare(
-      `SELECT COALESCE(SUM(status = 'queued'), 0) AS queued, COALESCE(SUM(status = 'translating'), 0) AS translating FROM documents`,
-    ),
   };
   const fileOf = (id: string, kind: 'in' | 'out') => join(folder, `${id}.${kind}`);
+  const write = (id: string, kind: 'in' | 'out', bytes: Uint8Array) => {
+    writeFileSync(`${fileOf(id, kind)}.part`, bytes, { mode: 0o600 });
+    renameSync(`${fileOf(id, kind)}.part`, fileOf(id, kind));
+  };
+  const toRecordOf = (row: Row | undefined) => row && toRecord(row);
+  /** The row first (a second download finds nothing), then the files. */
+  const remove = (id: string) => {
+    sql.remove.run(id);
+    sql.dropChunks.run(id);
+    for (const name of [fileOf(id, 'in'), fileOf(id, 'out')])
+      for (const path of [name, `${name}.part`]) rmSync(path, { force: true });
+  };
+  /** Failed: its upload and chunks go. */
+  const fail = (id: string, message: string) => {
+    sql.fail.run(message, id);
+    sql.dropChunks.run(id);
+    rmSync(fileOf(id, 'in'), { force: true });
+  };
+  const parsed = <T>(rows: unknown[], column: 'outputs' | 'kept') =>
+    new Map((rows as Record<string, string>[]).map((row) => [row.digest!, JSON.parse(row[column]!) as T]));
 
-  return {
-    fileOf,
-    /** Writes the upload, then the row: a row always has its file. */
-    insertSync(document: NewDocument, bytes: Uint8Array): void {
-      const temporary = `${fileOf(document.id, 'in')}.part`;
-      writeFileSync(temporary, bytes, { mode: 0o600 });
-      renameSync(temporary, fileOf(document.id, 'in'));
+  const store: DocumentStore = {
+    /** Writes the upload, then the row (a row always has its file), then submits its job. */
+    async insert(document, bytes, then) {
+      write(document.id, 'in', bytes);
       sql.insert.run({
         id: document.id,
         account: document.accountId,
@@ -153,132 +135,81 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
         expires: document.expiresAt,
         now: new Date().toISOString(),
       });
+      if ('failedWith' in then) return fail(document.id, then.failedWith);
+      try {
+        await then.submit();
+      } catch (error) {
+        remove(document.id);
+        throw error;
+      }
     },
-    /** The account's document when the key matches and it has not expired; else undefined (a 404). */
-    findSync(accountId: string, id: string, key: string): DocumentRecord | undefined {
+    async find(accountId, id, key) {
       const row = sql.get.get(id.toLowerCase(), accountId) as Row | undefined;
       if (!row) return undefined;
       const given = Buffer.from(hashDocumentKey(key), 'hex');
       if (!timingSafeEqual(given, Buffer.from(row.key_hash, 'hex'))) return undefined;
       if (Date.parse(row.expires_at) <= Date.now()) {
-        this.remove(row.id);
+        remove(row.id);
         return undefined;
       }
       return toRecord(row);
     },
-    get(id: string): DocumentRecord | undefined {
-      const row = sql.byId.get(id) as Row | undefined;
-      return row && toRecord(row);
+    /** Reads the result and deletes the document in one synchronous step: a second call finds nothing. */
+    async takeResult(accountId, id) {
+      const row = sql.get.get(id, accountId) as Row | undefined;
+      if (row?.status !== 'done') return undefined;
+      const bytes = readFileSync(fileOf(id, 'out'));
+      remove(id);
+      return bytes;
     },
-    /** Estimated work queued ahead of a document, in ms, and how many documents that is. */
-    queuedAheadSync(id: string): { ms: number; count: number } {
+    async queuedAhead(id) {
       const row = sql.queuedBefore.get(id) as { ms: number; n: number };
       return { ms: row.ms, count: row.n };
     },
-    /** Marks a queued (or interrupted) document translating; false when it is done, failed or gone. */
-    start(id: string): boolean {
-      return sql.start.run(new Date().toISOString(), id).changes === 1;
+  };
+
+  /** The job side (document-job.ts): one process owns the data directory, so attempts need no fence. */
+  const jobs: DocumentJobStore = {
+    get: async (id) => toRecordOf(sql.byId.get(id) as Row | undefined),
+    start: async (id) => sql.start.run(new Date().toISOString(), id).changes === 1,
+    upload: async (id) => readFileSync(fileOf(id, 'in')),
+    chunks: (id) => ({
+      load: async () => parsed<string[]>(sql.chunks.all(id), 'outputs'),
+      loadKept: async () => parsed<ChunkKept>(sql.keptChunks.all(id), 'kept'),
+      save: async (digest, outputs, kept) => {
+        sql.saveChunk.run(id, digest, JSON.stringify(outputs), kept ? JSON.stringify(kept) : null);
+      },
+    }),
+    setBilled: async (id, _attempt, units, day) => {
+      sql.setBilled.run(units, day, id);
     },
-    /** Writes the result, then marks the document done. */
-    finish(id: string, result: Uint8Array): void {
-      const temporary = `${fileOf(id, 'out')}.part`;
-      writeFileSync(temporary, result, { mode: 0o600 });
-      renameSync(temporary, fileOf(id, 'out'));
+    /** Writes the result, then marks the document done (its chunks and upload go). */
+    finish: async (id, _attempt, result) => {
+      write(id, 'out', result);
       sql.finish.run(id);
       sql.dropChunks.run(id);
       rmSync(fileOf(id, 'in'), { force: true });
     },
-    /** The chunks an interrupted job translated: outputs by digest. */
-    loadChunks(id: string): Map<string, string[]> {
-      const rows = sql.chunks.all(id) as { digest: string; outputs: string }[];
-      return new Map(rows.map((row) => [row.digest, JSON.parse(row.outputs) as string[]]));
+    fail: async (id, _attempt, message) => fail(id, message),
+    unfinished: async () => unfinishedOf(sql.unfinished.all()),
+    owedRefunds: async () => unfinishedOf(sql.owedRefunds.all()),
+    refunded: async (id) => {
+      sql.refunded.run(id);
     },
-    /** What the chunks of an interrupted job kept in the source language, by digest. */
-    loadKeptChunks(id: string): Map<string, ChunkKept> {
-      const rows = sql.keptChunks.all(id) as { digest: string; kept: string }[];
-      return new Map(rows.map((row) => [row.digest, JSON.parse(row.kept) as ChunkKept]));
-    },
-    /** Keeps a translated chunk of a job, and what it kept in the source language. */
-    saveChunk(id: string, digest: string, outputs: readonly string[], kept?: ChunkKept): void {
-      sql.saveChunk.run(id, digest, JSON.stringify(outputs), kept ? JSON.stringify(kept) : null);
-    },
-    /** The characters a job reserved when it read the document (a format read by the job). */
-    setBilled(id: string, billed: number, usageDay: string): void {
-      sql.setBilled.run(billed, usageDay, id);
-    },
-    /** Marks the document failed (its upload and chunks go). */
-    fail(id: string, message: string): void {
-      sql.fail.run(message, id);
-      sql.dropChunks.run(id);
-      rmSync(fileOf(id, 'in'), { force: true });
-    },
-    /** Deletes the row first (a second download finds nothing), then the files. */
-    remove(id: string): void {
-      sql.remove.run(id);
-      sql.dropChunks.run(id);
-      rmSync(fileOf(id, 'in'), { force: true });
-      rmSync(fileOf(id, 'out'), { force: true });
-      rmSync(`${fileOf(id, 'in')}.part`, { force: true });
-      rmSync(`${fileOf(id, 'out')}.part`, { force: true });
-    },
-    /** The async face the routes use (`DocumentStore`); SQLite answers at once. */
-    async insert(...[document, bytes, then]: Parameters<DocumentStore['insert']>): Promise<void> {
-      this.insertSync(document, bytes);
-      if ('failedWith' in then) return this.fail(document.id, then.failedWith);
-      try {
-        await then.submit();
-      } catch (error) {
-        this.remove(document.id);
-        throw error;
-      }
-    },
-    async find(accountId: string, id: string, key: string): Promise<DocumentRecord | undefined> {
-      return this.findSync(accountId, id, key);
-    },
-    /** Reads the result and deletes the document in one synchronous step: a second call finds nothing. */
-    async takeResult(accountId: string, id: string): Promise<Uint8Array | undefined> {
-      const row = sql.get.get(id, accountId) as Row | undefined;
-      if (row?.status !== 'done') return undefined;
-      const bytes = readFileSync(fileOf(id, 'out'));
-      this.remove(id);
-      return bytes;
-    },
-    async queuedAhead(id: string): Promise<{ ms: number; count: number }> {
-      return this.queuedAheadSync(id);
-    },
-    async counts(): Promise<{ queued: number; translating: number }> {
-      return sql.counts.get() as { queued: number; translating: number };
-    },
+  };
+
+  return {
+    store,
+    jobs,
     /** The upload time of the oldest document queued or translating; undefined: none. */
     oldestActive(): Date | undefined {
       const { oldest } = sql.oldestActive.get() as { oldest: string | null };
       return oldest === null ? undefined : new Date(oldest);
     },
-    /** The job side (document-job.ts): one process owns the data directory, so attempts need no fence. */
-    jobs(): DocumentJobStore {
-      return {
-        get: async (id) => this.get(id),
-        start: async (id) => this.start(id),
-        upload: async (id) => readFileSync(fileOf(id, 'in')),
-        chunks: (id) => ({
-          load: async () => this.loadChunks(id),
-          loadKept: async () => this.loadKeptChunks(id),
-          save: async (digest, outputs, kept) => this.saveChunk(id, digest, outputs, kept),
-        }),
-        setBilled: async (id, _attempt, units, day) => this.setBilled(id, units, day),
-        finish: async (id, _attempt, result) => this.finish(id, result),
-        fail: async (id, _attempt, message) => this.fail(id, message),
-        unfinished: async () => unfinishedOf(sql.unfinished.all()),
-        owedRefunds: async () => unfinishedOf(sql.owedRefunds.all()),
-        refunded: async (id) => {
-          sql.refunded.run(id);
-        },
-      };
-    },
     /** Removes every expired document; returns how many. */
     sweep(now = new Date()): number {
       const rows = sql.expired.all(now.toISOString()) as { id: string }[];
-      for (const row of rows) this.remove(row.id);
+      for (const row of rows) remove(row.id);
       return rows.length;
     },
   };
