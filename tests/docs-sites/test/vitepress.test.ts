@@ -67,6 +67,12 @@ beforeAll(async () => {
   await cp(join(packageDir, 'test/fixtures/vitepress'), site, { recursive: true });
   const { GLOSSA_SERVER_URL: _url, GLOSSA_API_KEY: _key, ...rest } = process.env;
   env = { ...rest, GLOSSA_DATA_DIR: join(site, '.server-data'), NO_COLOR: '1' };
+  // The Reference nav item's `activeMatch` anchored (`^/reference/`), as sites write it: VitePress tests it
+  // against the page's path, `/es/reference/…` in es (the site's own '/reference/' matches there anyway).
+  const enConfig = join(site, 'docs/.vitepress/config/en.ts');
+  const config = await readFile(enConfig, 'utf8');
+  expect(config).toContain("activeMatch: '/reference/'");
+  await writeFile(enConfig, config.replace("activeMatch: '/reference/'", "activeMatch: '^/reference/'"));
 });
 afterAll(async () => {
   await browser?.close();
@@ -146,7 +152,8 @@ describe.sequential('VitePress docs (vuejs/vitepress v1.6.4, 12 pages) in es and
     expect(Object.keys(locales)).toEqual([...LOCALES]);
     expect(locales.es).toMatchObject({ label: 'Español', lang: 'es', link: '/es/' });
     const es = locales.es.themeConfig;
-    expect(es.nav[0]).toMatchObject({ link: '/es/guide/what-is-vitepress', activeMatch: '/guide/' });
+    expect(es.nav[0]).toMatchObject({ link: '/es/guide/what-is-vitepress', activeMatch: '/es/guide/' });
+    expect(es.nav[1]).toMatchObject({ link: '/es/reference/site-config', activeMatch: '^/es/reference/' });
     expect(Object.keys(es.sidebar)).toEqual(['/es/guide/', '/es/reference/']);
     expect(es.sidebar['/es/guide/'].base).toBe('/es/guide/');
     const texts = [
@@ -201,6 +208,15 @@ describe.sequential('VitePress docs (vuejs/vitepress v1.6.4, 12 pages) in es and
       expect(html).toContain(chrome.sidebar[`/${locale}/guide/`].items[0].text);
       expect(html).toContain(chrome.editLink.text);
       expect(html).not.toContain('Edit this page on GitHub');
+    }
+    // The nav item whose `activeMatch` is the page's section is marked active in each locale.
+    for (const locale of LOCALES) {
+      const html = await readFile(join(dist, locale, 'reference/site-config.html'), 'utf8');
+      const active = [...html.matchAll(/<a [^>]*class="[^"]*VPNavBarMenuLink[^"]*"[^>]*>/g)]
+        .map((m) => m[0])
+        .filter((tag) => /class="[^"]*\bactive\b/.test(tag));
+      expect(active).toHaveLength(1);
+      expect(active[0]).toContain(`href="/${locale}/reference/site-config`);
     }
     links = await checkLinks(dist);
     expect(links.pages).toBe(pages.length * 3 + 1); // and 404.html
