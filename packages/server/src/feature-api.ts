@@ -38,6 +38,21 @@ export { transaction as pgTransaction } from './storage/postgres-resources.js';
 export { forgetUsageOperations, USAGE_OPERATION_MARGIN_MS } from './storage/usage-operations.js';
 export { currentBillingPeriod, utcDay } from './translate/billing-period.js';
 export { loadCustomizations } from './translate/customizations.js';
-export { decodeEntities } from './translate/markup-parse.js';
+export {
+  decodeEntities,
+  END_TAG,
+  HTML_RAW_TEXT,
+  HTML_VOID,
+  MAX_MARKUP_DEPTH,
+  SPECIALS,
+  START_TAG,
+} from './translate/markup-parse.js';
 export { checkResources, engineFormality } from './translate/options.js';
-export { keepInitialCase, type PreparedText, type PrepareOptions, prepareText } from './translate/prepare.js';
+export {
+  HTML_BLOCKS,
+  keepInitialCase,
+  markedNoTranslate,
+  type PreparedText,
+  type PrepareOptions,
+  prepareText,
+} from './translate/prepare.js';

@@ -5,7 +5,7 @@
  * as when sent whole. The page without its parts (the *frame*: doctype, head, the tags around the parts and
  * any text between them) is one more text, with a placeholder block element where each part was.
  *
- * The scan reads the page as `parseMarkup` (in `@glossa/server`) does, with its regular expressions, void and
+ * The scan reads the page as `parseMarkup` (in `@glossa/server`) does, with its own tokens, block names, void and
  * raw-text elements, depth limit and unclosed elements, but keeps only the block elements (start and end
  * offsets), not a tree. A part is a run of *closed* blocks of one element (an eligible block, or the page's
  * top level): block-named, not marked `translate="no"`/`notranslate`, closed by its own end tag. A block over
@@ -15,37 +15,16 @@
  * offsets in raw-text elements move): it stays one text.
  */
 
-/** As `prepareText` reads HTML (`packages/server/src/translate/prepare.ts` and `markup-parse.ts`). */
-const HTML_BLOCKS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt',
-  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header',
-  'hgroup', 'html', 'legend', 'li', 'main', 'nav', 'ol', 'option', 'p', 'pre', 'section', 'summary', 'table',
-  'tbody', 'td', 'tfoot', 'th', 'thead', 'title', 'tr', 'ul',
-]); // biome-ignore format: a word list
-const HTML_VOID = new Set([
-  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
-]); // biome-ignore format: a word list
-const HTML_RAW_TEXT = new Set(['script', 'style', 'template']);
-const MAX_MARKUP_DEPTH = 100;
-const START_TAG =
-  /<([A-Za-z_][-\w:.]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*(\/?)>/y;
-const END_TAG = /<\/([A-Za-z_][-\w:.]*)\s*>/y;
-const SPECIALS = [
-  /<!--[\s\S]*?-->/y,
-  /<!--[\s\S]*/y,
-  /<!\[CDATA\[[\s\S]*?\]\]>/y,
-  /<\?[\s\S]*?\?>/y,
-  /<![A-Za-z][^>]*>/y,
-];
-const TRANSLATE_NO = /\stranslate\s*=\s*(?:"\s*no\s*"|'\s*no\s*'|no(?=[\s/>]))/i;
-const CLASS_ATTRIBUTE = /\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
-
-function markedNoTranslate(open: string): boolean {
-  if (TRANSLATE_NO.test(open)) return true;
-  const match = CLASS_ATTRIBUTE.exec(open);
-  const classes = match?.[1] ?? match?.[2] ?? match?.[3];
-  return classes?.split(/\s+/).includes('notranslate') === true;
-}
+import {
+  END_TAG,
+  HTML_BLOCKS,
+  HTML_RAW_TEXT,
+  HTML_VOID,
+  MAX_MARKUP_DEPTH,
+  markedNoTranslate,
+  SPECIALS,
+  START_TAG,
+} from '@glossa/server/feature';
 
 /** A closed block element: from its start tag to the end of its end tag, with the closed blocks in it. */
 interface Block {
@@ -80,7 +59,7 @@ function scanBlocks(page: string): Block[] | undefined {
     const lt = page.indexOf('<', i);
     if (lt === -1) break;
     i = lt;
-    for (const pattern of SPECIALS) {
+    for (const [pattern] of SPECIALS) {
       pattern.lastIndex = i;
       if (pattern.exec(page)) {
         i = pattern.lastIndex;

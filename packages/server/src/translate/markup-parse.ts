@@ -22,16 +22,17 @@ export type MarkupNode =
 /** Deeper elements are kept as standalone codes, which bounds every recursive walk over the tree. */
 export const MAX_MARKUP_DEPTH = 100;
 
-const HTML_VOID = new Set([
+export const HTML_VOID = new Set([
   'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
 ]); // biome-ignore format: a word list
 /** HTML elements whose content is not markup (kept whole, never translated). */
 export const HTML_RAW_TEXT = new Set(['script', 'style', 'template']);
 
-const START_TAG =
+/** The tokens as the parser reads them (sticky: set `lastIndex`, then `exec`); also read by the documents' HTML parts. */
+export const START_TAG =
   /<([A-Za-z_][-\w:.]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*(\/?)>/y;
-const END_TAG = /<\/([A-Za-z_][-\w:.]*)\s*>/y;
-const SPECIALS: readonly [RegExp, string][] = [
+export const END_TAG = /<\/([A-Za-z_][-\w:.]*)\s*>/y;
+export const SPECIALS: readonly [RegExp, string][] = [
   [/<!--[\s\S]*?-->/y, 'comment'],
   // Never ended: a comment to the end of the input (as HTML reads it), kept as written rather than as text.
   [/<!--[\s\S]*/y, 'unended comment'],

@@ -30,7 +30,7 @@ export interface PreparedText {
 
 type Part = string | number;
 
-const HTML_BLOCKS = new Set([
+export const HTML_BLOCKS = new Set([
   'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt',
   'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header',
   'hgroup', 'html', 'legend', 'li', 'main', 'nav', 'ol', 'option', 'p', 'pre', 'section', 'summary', 'table',
@@ -132,7 +132,7 @@ const CLASS_ATTRIBUTE = /\sclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
  * An HTML element its author marked as not to be translated: `translate="no"` or the `notranslate` class
  * (kept as written with `tag_handling=html`, like an element of `ignore_tags`).
  */
-function markedNoTranslate(open: string): boolean {
+export function markedNoTranslate(open: string): boolean {
   if (TRANSLATE_NO.test(open)) return true;
   const match = CLASS_ATTRIBUTE.exec(open);
   const classes = match?.[1] ?? match?.[2] ?? match?.[3];
