@@ -96,12 +96,41 @@ export interface GlossaryRow {
   version: number;
 }
 
+/** A stored dictionary (one `source<TAB>target` line an entry) as its entries, at once. */
 export function parseTsv(tsv: string): GlossaryEntry[] {
-  if (tsv === '') return [];
-  return tsv.split('\n').map((line) => {
-    const tab = line.indexOf('\t');
-    return { source: line.slice(0, tab), target: line.slice(tab + 1) };
-  });
+  const entries: GlossaryEntry[] = [];
+  if (tsv !== '') pushTsvLines(tsv, 0, Number.POSITIVE_INFINITY, true, entries);
+  return entries;
+}
+
+/**
+ * The one TSV line loop: pushes the entries of `text`'s lines from `from` onwards, at most `max` lines, and
+ * returns where it stopped (past `text.length` once the last line is in). `complete`: `text` ends where the
+ * dictionary ends, so a last line without its newline is a line; otherwise the loop stops before it.
+ */
+function pushTsvLines(
+  text: string,
+  from: number,
+  max: number,
+  complete: boolean,
+  entries: GlossaryEntry[],
+): number {
+  let at = from;
+  for (let k = 0; k < max && at <= text.length; k++) {
+    let end = text.indexOf('\n', at);
+    if (end === -1) {
+      if (!complete) return at;
+      end = text.length;
+    }
+    const tab = text.indexOf('\t', at);
+    entries.push(
+      tab === -1 || tab > end
+        ? { source: '', target: text.slice(at, end) }
+        : { source: text.slice(at, tab), target: text.slice(tab + 1, end) },
+    );
+    at = end + 1;
+  }
+  return at;
 }
 
 /** Lines parsed per turn of the event loop by `parseTsvInSlices`. */
@@ -114,22 +143,11 @@ const TSV_SLICE = 2_000;
 export async function parseTsvInSlices(tsv: string): Promise<GlossaryEntry[]> {
   const entries: GlossaryEntry[] = [];
   if (tsv === '') return entries;
-  let at = 0;
-  while (at <= tsv.length) {
-    for (let k = 0; k < TSV_SLICE && at <= tsv.length; k++) {
-      let end = tsv.indexOf('\n', at);
-      if (end === -1) end = tsv.length;
-      const tab = tsv.indexOf('\t', at);
-      entries.push(
-        tab === -1 || tab > end
-          ? { source: '', target: tsv.slice(at, end) }
-          : { source: tsv.slice(at, tab), target: tsv.slice(tab + 1, end) },
-      );
-      at = end + 1;
-    }
-    if (at <= tsv.length) await new Promise<void>((resolve) => setImmediate(resolve));
+  for (let at = 0; ; ) {
+    at = pushTsvLines(tsv, at, TSV_SLICE, true, entries);
+    if (at > tsv.length) return entries;
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  return entries;
 }
 
 /** UTF-8 bytes decoded per turn of the event loop by `parseTsvBytesInSlices` (whole lines: up to a newline). */
@@ -148,24 +166,9 @@ export async function parseTsvBytesInSlices(bytes: Uint8Array): Promise<Glossary
     // A newline byte is never inside a multi-byte character, so each slice decodes on its own.
     const newline = bytes.indexOf(0x0a, Math.min(bytes.length, at + TSV_BYTES_SLICE));
     const end = newline === -1 ? bytes.length : newline + 1;
-    const text = decoder.decode(bytes.subarray(at, end));
     const last = end === bytes.length;
-    for (let from = 0; ; ) {
-      let lineEnd = text.indexOf('\n', from);
-      if (lineEnd === -1) {
-        // The slice's tail: a line only in the last slice (the others end with their newline).
-        if (!last) break;
-        lineEnd = text.length;
-      }
-      const tab = text.indexOf('\t', from);
-      entries.push(
-        tab === -1 || tab > lineEnd
-          ? { source: '', target: text.slice(from, lineEnd) }
-          : { source: text.slice(from, tab), target: text.slice(tab + 1, lineEnd) },
-      );
-      from = lineEnd + 1;
-      if (from > text.length) break;
-    }
+    // A slice but the last ends with its newline: its lines are whole, the loop stops at its end.
+    pushTsvLines(decoder.decode(bytes.subarray(at, end)), 0, Number.POSITIVE_INFINITY, last, entries);
     at = end;
     if (!last) await new Promise<void>((resolve) => setImmediate(resolve));
   }
