@@ -1,8 +1,8 @@
 /**
  * A Starlight site's locales and sidebar group labels in every locale. `glossa init` writes a small module,
  * `src/glossa/starlight.mjs`, that the site's `astro.config.mjs` imports: `glossaLocales` (the Starlight
- * `locales` entries of the target locales) and `glossaSidebar(items)`, which gives each sidebar label its
- * `translations`. `translate` loads the site's config (through the site's own Astro and Vite), where
+ * `locales` entries of the target locales), `glossaSidebar(items)`, which gives each sidebar label its
+ * `translations`, and `glossaTitle(title)`, the site's title per locale. `translate` loads the site's config (through the site's own Astro and Vite), where
  * `glossaSidebar` records the English sidebar; its labels go into the catalog `src/glossa/<source>.json`,
  * which a `files` entry translates like any catalog (same cache, same lock) into `src/glossa/<locale>.json`;
  * then `src/glossa/locales.json` is written, which the module reads when Astro loads the config.
@@ -22,14 +22,17 @@ export const STARLIGHT_CHROME_FOLDER = join('src', 'glossa');
 
 /** Where `glossaSidebar` leaves the sidebar it was given, for `translate` to read. */
 const RECORD = 'glossa.starlight.sidebar';
+/** Where `glossaTitle` leaves the site's title. */
+const TITLE_RECORD = 'glossa.starlight.title';
 
 /** The module `glossa init` writes (`src/glossa/starlight.mjs`); it needs nothing but Node. */
-export const STARLIGHT_MODULE = `// Written by \`glossa init\` (Glossa): Starlight's locales and sidebar labels in the languages Glossa
+export const STARLIGHT_MODULE = `// Written by \`glossa init\` (Glossa): Starlight's locales, sidebar labels and title in the languages Glossa
 // translates to. \`glossa translate\` keeps ./locales.json up to date; this file is not rewritten.
 // In astro.config.mjs:
-//   import { glossaLocales, glossaSidebar } from './src/glossa/starlight.mjs';
+//   import { glossaLocales, glossaSidebar, glossaTitle } from './src/glossa/starlight.mjs';
 //   locales: { root: { label: 'English', lang: 'en' }, ...glossaLocales },
 //   sidebar: glossaSidebar([ /* the sidebar as it was */ ]),
+//   title: glossaTitle('My Docs'),
 import { existsSync, readFileSync } from 'node:fs';
 
 const file = new URL('./locales.json', import.meta.url);
@@ -51,6 +54,12 @@ export function glossaSidebar(items) {
     return copy;
   };
   return items.map(entry);
+}
+
+/** The site's title in each locale, by \`lang\` (Starlight's per-locale \`title\`); \`lang\` is the root locale's. */
+export function glossaTitle(title, lang = 'en') {
+  globalThis[Symbol.for('${TITLE_RECORD}')] = title;
+  return { ...data.title?.[title], [lang]: title };
 }
 `;
 
@@ -77,12 +86,12 @@ export function sidebarLabels(items: unknown): string[] {
 }
 
 /**
- * The English sidebar labels of the Starlight site in `site`: its Astro config is loaded as Astro loads it
- * (through the site's Vite), and `glossaSidebar` records the sidebar. An empty list when the config has
- * no `sidebar` (Starlight then lists the translated page titles); an error, to be shown as a warning, when it
- * has one that `glossaSidebar` does not wrap.
+ * The English sidebar labels and title of the Starlight site in `site`: its Astro config is loaded as Astro
+ * loads it (through the site's Vite), and `glossaSidebar` records the sidebar, `glossaTitle` the title. No
+ * labels when the config has no `sidebar` (Starlight then lists the translated page titles); an error, to be
+ * shown as a warning, when it has one that `glossaSidebar` does not wrap. No title without `glossaTitle`.
  */
-export async function readStarlightLabels(site: string): Promise<string[]> {
+export async function readStarlightSite(site: string): Promise<{ labels: string[]; title?: string }> {
   const config = astroConfig(site);
   if (!config) throw new Error(`no astro.config.* in ${site}`);
   let vite: string;
@@ -100,7 +109,9 @@ export async function readStarlightLabels(site: string): Promise<string[]> {
   };
   const global = globalThis as Record<symbol, unknown>;
   const key = Symbol.for(RECORD);
+  const titleKey = Symbol.for(TITLE_RECORD);
   delete global[key];
+  delete global[titleKey];
   const server = await createServer({
     root: site,
     configFile: false,
@@ -117,12 +128,15 @@ export async function readStarlightLabels(site: string): Promise<string[]> {
     await server.close();
   }
   const sidebar = global[key];
+  const title = global[titleKey];
   delete global[key];
+  delete global[titleKey];
   if (sidebar === undefined && SIDEBAR.test(await readFile(config, 'utf8')))
     throw new Error(
       `${basename(config)} has a \`sidebar\` that is not wrapped in glossaSidebar(…) from src/glossa/starlight.mjs: its labels stay English in every locale`,
     );
-  return sidebarLabels(sidebar);
+  const named = typeof title === 'string' && title.trim() !== '' && !notProse(title);
+  return { labels: sidebarLabels(sidebar), ...(named && { title }) };
 }
 
 /** The site's `astro.config.*`, if it has one. */
@@ -149,11 +163,17 @@ export async function readStarlightBase(site: string): Promise<string> {
 /** A `sidebar:` key in an Astro config (Starlight's option; without it Starlight lists the page titles). */
 const SIDEBAR = /(^|[\s{,])sidebar\s*:/m;
 
-/** The labels as the source catalog: `{ "sidebar": { "1": "Guides", … } }`. */
-export function starlightCatalog(labels: readonly string[]): Record<string, Record<string, string>> {
-  return labels.length === 0
-    ? {}
-    : { sidebar: Object.fromEntries(labels.map((label, i) => [String(i + 1), label])) };
+/** The labels (and title) as the source catalog: `{ "sidebar": { "1": "Guides", … }, "title": "My Docs" }`. */
+export function starlightCatalog(
+  labels: readonly string[],
+  title?: string,
+): Record<string, Record<string, string> | string> {
+  return {
+    ...(labels.length > 0 && {
+      sidebar: Object.fromEntries(labels.map((label, i) => [String(i + 1), label])),
+    }),
+    ...(title !== undefined && { title }),
+  };
 }
 
 /** How a locale names itself (`Español`), for Starlight's language menu. */
@@ -167,15 +187,21 @@ export async function starlightLocales(
   folder: string,
   labels: readonly string[],
   locales: readonly string[],
+  title?: string,
 ): Promise<object> {
   const entries: Record<string, { label: string; lang: string }> = {};
   const sidebar: Record<string, Record<string, string>> = {};
+  const titles: Record<string, Record<string, string>> = {};
   for (const locale of locales) {
     entries[starlightLocaleKey(locale)] = { label: localeLabel(locale), lang: locale };
     const path = join(folder, `${locale}.json`);
     const catalog = existsSync(path)
-      ? (JSON.parse(await readFile(path, 'utf8')) as { sidebar?: Record<string, unknown> })
+      ? (JSON.parse(await readFile(path, 'utf8')) as { sidebar?: Record<string, unknown>; title?: unknown })
       : {};
+    if (title !== undefined && typeof catalog.title === 'string' && catalog.title !== title) {
+      titles[title] ??= {};
+      titles[title][locale] = catalog.title;
+    }
     for (const [i, label] of labels.entries()) {
       const target = catalog.sidebar?.[String(i + 1)];
       if (typeof target === 'string' && target !== label) {
@@ -184,7 +210,7 @@ export async function starlightLocales(
       }
     }
   }
-  return { locales: entries, sidebar };
+  return { locales: entries, sidebar, ...(title !== undefined && { title: titles }) };
 }
 
 /** Writes `text` to `path` unless it already holds it (atomic); true when it changed. */

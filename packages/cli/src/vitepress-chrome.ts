@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ResolvedConfig } from '@glossa/core';
 import {
-  readStarlightLabels,
+  readStarlightSite,
   STARLIGHT_CHROME_FOLDER,
   starlightCatalog,
   starlightLocales,
@@ -62,6 +62,8 @@ export interface SiteChrome {
   readonly themeConfig: JsonObject;
   /** A Starlight site (`starlight-chrome.ts`): its English sidebar labels, and no `themeConfig`. */
   readonly starlight?: readonly string[];
+  /** A Starlight site's title, when its config passes it through `glossaTitle`. */
+  readonly starlightTitle?: string;
 }
 
 /**
@@ -86,11 +88,13 @@ export function chromeSite(config: ResolvedConfig): { site: string; source: stri
 
 /**
  * The English chrome of the VitePress site in `site`, read by the site's own `vitepress` package (of a
- * Starlight site, without `.vitepress/`: its sidebar labels, read through its Astro config).
+ * Starlight site, without `.vitepress/`: its sidebar labels and title, read through its Astro config).
  */
 export async function readSiteChrome(site: string): Promise<SiteChrome> {
-  if (!existsSync(join(site, '.vitepress')) && existsSync(join(site, STARLIGHT_CHROME_FOLDER)))
-    return { themeConfig: {}, starlight: await readStarlightLabels(site) };
+  if (!existsSync(join(site, '.vitepress')) && existsSync(join(site, STARLIGHT_CHROME_FOLDER))) {
+    const { labels, title } = await readStarlightSite(site);
+    return { themeConfig: {}, starlight: labels, ...(title !== undefined && { starlightTitle: title }) };
+  }
   const require = createRequire(join(site, 'package.json'));
   let entry: string;
   try {
@@ -261,7 +265,7 @@ export async function writeChromeCatalog(
   const catalog = !labels
     ? {}
     : chrome.starlight
-      ? starlightCatalog(chrome.starlight)
+      ? starlightCatalog(chrome.starlight, chrome.starlightTitle)
       : chromeCatalog(chrome);
   return writeIfChanged(source, `${JSON.stringify(catalog, null, 2)}\n`);
 }
@@ -284,7 +288,7 @@ export async function writeLocales(
   const folder = dirname(source);
   if (chrome.starlight) {
     const target = join(folder, 'locales.json');
-    const data = await starlightLocales(folder, chrome.starlight, locales);
+    const data = await starlightLocales(folder, chrome.starlight, locales, chrome.starlightTitle);
     return (await writeIfChanged(target, `${JSON.stringify(data, null, 2)}\n`)) ? target : undefined;
   }
   const entries: JsonObject = {};

@@ -117,3 +117,29 @@ it("reads the Astro site's base from its config ('' without one)", async () => {
     await rm(site, { recursive: true, force: true });
   }
 });
+
+it("the site's title: in the catalog, and glossaTitle gives it per lang from locales.json (the source's own)", async () => {
+  const site = await mkdtemp(join(tmpdir(), 'glossa-starlight-'));
+  try {
+    await writeStarlightModule(site, 'en', ['es', 'en-XA']);
+    const folder = join(site, 'src/glossa');
+    const chrome: SiteChrome = { themeConfig: {}, starlight: ['Guides'], starlightTitle: 'My Docs' };
+    await writeChromeCatalog(join(folder, 'en.json'), chrome);
+    expect(JSON.parse(await readFile(join(folder, 'en.json'), 'utf8'))).toEqual({
+      sidebar: { '1': 'Guides' },
+      title: 'My Docs',
+    });
+    await writeFile(
+      join(folder, 'es.json'),
+      JSON.stringify({ sidebar: { '1': 'Guías' }, title: 'Mis documentos' }),
+    );
+    await writeLocales(join(folder, 'en.json'), chrome, ['es', 'en-XA']);
+    const module = await import(`${pathToFileURL(join(folder, 'starlight.mjs')).href}?t=${Date.now()}`);
+    expect(module.glossaTitle('My Docs')).toEqual({ es: 'Mis documentos', en: 'My Docs' });
+    expect((globalThis as Record<symbol, unknown>)[Symbol.for('glossa.starlight.title')]).toBe('My Docs');
+    // Another title (changed in the config, not translated yet): English only.
+    expect(module.glossaTitle('Docs', 'en-US')).toEqual({ 'en-US': 'Docs' });
+  } finally {
+    await rm(site, { recursive: true, force: true });
+  }
+});

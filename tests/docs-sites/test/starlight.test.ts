@@ -80,6 +80,9 @@ describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es an
     expect(Object.keys(chrome.sidebar)).toEqual(['Guides', 'Example Guide', 'Reference']);
     expect(chrome.sidebar.Reference.es).toBe('Referencia');
     expect(chrome.sidebar.Guides['en-XA']).toMatch(/^\[Ĝ.+\]$/);
+    // The site's title (the config's glossaTitle('My Docs')) in each locale.
+    expect(Object.keys(chrome.title['My Docs'])).toEqual(['es', 'en-XA']);
+    expect(chrome.title['My Docs'].es).not.toBe('My Docs');
     // Links written to an English heading of another page, or of the page itself, lead to the translated heading.
     const guide = await page('src/content/docs/es/guides/example.md');
     expect(guide).not.toContain('#page-weight');
@@ -150,6 +153,10 @@ describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es an
   it('the es pages: lang, translated titles in the sidebar and table of contents, asides and tabs rendered', async () => {
     const html = await page('dist/es/getting-started/index.html');
     expect(html).toContain('<html lang="es"');
+    // The site's title in es: the header's and the <title>'s, not English.
+    const siteTitle = JSON.parse(await page('src/glossa/locales.json')).title['My Docs'];
+    expect(html).toContain(`| ${siteTitle.es}</title>`);
+    expect(html).not.toContain('My Docs');
     const h1 = html.match(/<h1 id="_top"[^>]*>([^<]*)</)?.[1];
     expect(h1).toBeDefined();
     expect(h1).not.toBe('Getting Started');
@@ -169,6 +176,7 @@ describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es an
     expect(html).not.toMatch(/>\s*(Guides|Reference|Example Guide)\s*</);
     const pseudo = await page('dist/en-xa/getting-started/index.html');
     expect(pseudo).toContain('<html lang="en-XA"');
+    expect(pseudo).toContain(`| ${siteTitle['en-XA']}</title>`);
     expect(pseudo).not.toMatch(/>\s*(Guides|Reference|Example Guide)\s*</);
     // Each table-of-contents link has its heading on the page (the translated heading's own slug).
     const toc = [...html.matchAll(/<a href="#([^"]+)"/g)].map((m) => m[1]!).filter((id) => id !== '_top');

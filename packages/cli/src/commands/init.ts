@@ -101,7 +101,7 @@ export async function initCommand(ctx: CommandEnv, flags: InitFlags): Promise<nu
     );
     if (written.length > 0) ctx.io.out(`wrote ${written.join(', ')}`);
     ctx.io.out(
-      `in astro.config.mjs: import { glossaLocales, glossaSidebar } from './src/glossa/starlight.mjs'; then Starlight's \`locales: { root: { label: '…', lang: '${sourceLang}' }, ...glossaLocales }\` and \`sidebar: glossaSidebar([…])\` (the sidebar's labels in each locale)`,
+      `in astro.config.mjs: import { glossaLocales, glossaSidebar, glossaTitle } from './src/glossa/starlight.mjs'; then Starlight's \`locales: { root: { label: '…', lang: '${sourceLang}' }, ...glossaLocales }\`, \`sidebar: glossaSidebar([…])\` (the sidebar's labels in each locale) and \`title: glossaTitle('…', '${sourceLang}')\``,
     );
   } else {
     ctx.io.out(
