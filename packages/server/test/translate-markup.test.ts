@@ -58,6 +58,19 @@ describe('translate: tag handling', () => {
     expect(text).toBe('<p>El coche rojo es rápidamente.</p><!-- draft: the blue car <b>');
   });
 
+  it('html: a script after characters whose lower case is longer ("İ") ends at its end tag', async () => {
+    const script = '<SCRIPT>run();</Script>';
+    const text = first(
+      await t.translate({
+        text: [`<p>${'İ'.repeat(40)}</p>${script}<p>The red car is fast.</p>`],
+        target_lang: 'ES',
+        source_lang: 'EN',
+        tag_handling: 'html',
+      }),
+    ).text;
+    expect(text).toBe(`<p>${'İ'.repeat(40)}</p>${script}<p>El coche rojo es rápidamente.</p>`);
+  });
+
   it('html: attributes untouched, block elements translated separately', async () => {
     const text = first(
       await t.translate({

@@ -126,7 +126,11 @@ export function parseMarkup(source: string, html: boolean): MarkupNode[] {
         continue;
       }
       if (html && HTML_RAW_TEXT.has(name)) {
-        const closeAt = source.toLowerCase().indexOf(`</${name}`, i);
+        // Searched case-insensitively in place: lower-casing the source would cost its length per element
+        // and shift every offset after a character whose lower case is longer ("İ" → "i̇").
+        const closeTag = new RegExp(`</${name}`, 'gi');
+        closeTag.lastIndex = i;
+        const closeAt = closeTag.exec(source)?.index ?? -1;
         const closeEnd = closeAt === -1 ? -1 : source.indexOf('>', closeAt);
         const stop = closeEnd === -1 ? source.length : closeEnd + 1;
         const element: Element = {
