@@ -132,6 +132,14 @@ it('a page with unclosed elements and stray end tags translates as one text woul
   expect(output).toBe(oneText(page));
 });
 
+it('a page holding "İ" (its lower case is longer) is cut too, and translates as one text would', async () => {
+  const page = bigPage(300).replaceAll('<h2>Part', '<h2>İstanbul, part');
+  const { texts, output } = await inParts(page);
+  expect(texts.length).toBeGreaterThan(5);
+  expect(output).toBe(oneText(page));
+  expect(output).toContain('<script>var x7 = "<p>not text</p>";</script>');
+});
+
 it('end to end (en-XA, pseudo engine): a 700 KB page comes back whole, its text translated, its markup as it was', async () => {
   const page = bigPage(800);
   const { text, final } = await translateFile(t, 'big.html', page, { target_lang: 'en-XA' });

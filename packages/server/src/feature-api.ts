@@ -44,6 +44,7 @@ export {
   HTML_RAW_TEXT,
   HTML_VOID,
   MAX_MARKUP_DEPTH,
+  rawTextEnd,
   SPECIALS,
   START_TAG,
 } from './translate/markup-parse.js';

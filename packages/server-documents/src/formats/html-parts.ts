@@ -11,8 +11,7 @@
  * top level): block-named, not marked `translate="no"`/`notranslate`, closed by its own end tag. A block over
  * the size is cut inside (its blocks become parts, the block's tags and loose text stay in the frame); a
  * block over the size with no block inside is a part of its own (one text, as large as it is). Nothing is cut
- * in a page that reaches the depth limit, or whose lower case differs in length (U+0130, where the parser's
- * offsets in raw-text elements move): it stays one text.
+ * in a page that reaches the depth limit: it stays one text.
  */
 
 import {
@@ -22,6 +21,7 @@ import {
   HTML_VOID,
   MAX_MARKUP_DEPTH,
   markedNoTranslate,
+  rawTextEnd,
   SPECIALS,
   START_TAG,
 } from '@glossa/server/feature';
@@ -38,13 +38,6 @@ interface Open {
   readonly start: number;
   readonly eligible: boolean;
   readonly blocks: Block[];
-}
-
-/** Where `</name` starts from `from`, case-insensitively (as the parser finds a raw-text element's end). */
-function rawClose(page: string, name: string, from: number): number {
-  for (let at = page.indexOf('</', from); at !== -1; at = page.indexOf('</', at + 2))
-    if (page.slice(at + 2, at + 2 + name.length).toLowerCase() === name) return at;
-  return -1;
 }
 
 /** The closed blocks of the page's top level (undefined: the page is not to be cut). */
@@ -86,7 +79,7 @@ function scanBlocks(page: string): Block[] | undefined {
       if (stack.length >= MAX_MARKUP_DEPTH) return undefined;
       if (start[3] === '/' || HTML_VOID.has(name)) continue;
       if (HTML_RAW_TEXT.has(name)) {
-        const closeAt = rawClose(page, name, i);
+        const closeAt = rawTextEnd(page, name, i);
         const closeEnd = closeAt === -1 ? -1 : page.indexOf('>', closeAt);
         i = closeEnd === -1 ? page.length : closeEnd + 1;
         continue;
@@ -138,7 +131,7 @@ function chooseParts(blocks: readonly Block[], limit: number, parts: PageRange[]
  * characters or one that is not to be cut.
  */
 export function pageParts(page: string, limit: number): PageRange[] {
-  if (page.length <= limit || page.includes('\u0130')) return [];
+  if (page.length <= limit) return [];
   const blocks = scanBlocks(page);
   if (!blocks) return [];
   const parts: PageRange[] = [];

@@ -69,6 +69,17 @@ export function escapeText(text: string): string {
 
 type Element = Extract<MarkupNode, { kind: 'element' }>;
 
+/**
+ * Where the end tag `</name` of a raw-text element (`HTML_RAW_TEXT`) starts, from `from`, or -1. Searched
+ * case-insensitively in place: lower-casing the source would cost its length per element and shift every
+ * offset after a character whose lower case is longer ("İ" → "i̇").
+ */
+export function rawTextEnd(source: string, name: string, from: number): number {
+  const endTag = new RegExp(`</${name}`, 'gi');
+  endTag.lastIndex = from;
+  return endTag.exec(source)?.index ?? -1;
+}
+
 /** Parses a fragment into nodes. `html` adds void elements, raw-text elements and case-insensitive names. */
 export function parseMarkup(source: string, html: boolean): MarkupNode[] {
   const root: MarkupNode[] = [];
@@ -126,11 +137,7 @@ export function parseMarkup(source: string, html: boolean): MarkupNode[] {
         continue;
       }
       if (html && HTML_RAW_TEXT.has(name)) {
-        // Searched case-insensitively in place: lower-casing the source would cost its length per element
-        // and shift every offset after a character whose lower case is longer ("İ" → "i̇").
-        const closeTag = new RegExp(`</${name}`, 'gi');
-        closeTag.lastIndex = i;
-        const closeAt = closeTag.exec(source)?.index ?? -1;
+        const closeAt = rawTextEnd(source, name, i);
         const closeEnd = closeAt === -1 ? -1 : source.indexOf('>', closeAt);
         const stop = closeEnd === -1 ? source.length : closeEnd + 1;
         const element: Element = {
