@@ -8,8 +8,8 @@
 export interface DocumentText {
   readonly text: string;
   /**
-   * `plain`: text (split into sentences); `xml`: markup in code form; `html`: a whole HTML document,
-   * translated with HTML tag handling (scripts and styles untouched).
+   * `plain`: text (split into sentences); `xml`: markup in code form; `html`: an HTML document, or a part
+   * of a large one (`html-parts.ts`), translated with HTML tag handling (scripts and styles untouched).
    */
   readonly mode: 'plain' | 'xml' | 'html';
   /** Markup elements that split the text into separate units (block elements). */
