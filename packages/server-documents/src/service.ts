@@ -26,9 +26,10 @@ import { migrateDocuments } from './postgres-schema.js';
 import type { DocumentRecord, DocumentStore } from './records.js';
 import { createDocumentStore, type DocumentJobStore } from './store.js';
 
+/** A store on either backend (store.ts, postgres.ts), once started. */
 export interface StartedDocuments {
   readonly store: DocumentStore;
-  readonly jobStore: DocumentJobStore;
+  readonly jobs: DocumentJobStore;
   /** The upload time of the oldest document queued or translating. */
   oldestActive(): Promise<Date | undefined>;
   /** Removes expired documents. */
@@ -75,14 +76,7 @@ async function startPostgres(url: string): Promise<StartedDocuments> {
   pool.on('error', () => {});
   try {
     await migrateDocuments(pool);
-    const documents = createPostgresDocuments(pool);
-    return {
-      store: documents.store,
-      jobStore: documents.jobs,
-      oldestActive: documents.oldestActive,
-      sweep: documents.sweep,
-      close: () => pool.end(),
-    };
+    return { ...createPostgresDocuments(pool), close: () => pool.end() };
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;
@@ -91,12 +85,8 @@ async function startPostgres(url: string): Promise<StartedDocuments> {
 
 function startSqlite(dataDir: string): StartedDocuments {
   const { db, folder } = openDocumentDatabase(dataDir);
-  const store = createDocumentStore(db, folder);
   return {
-    store: store.store,
-    jobStore: store.jobs,
-    oldestActive: async () => store.oldestActive(),
-    sweep: async () => store.sweep(),
+    ...createDocumentStore(db, folder),
     async close() {
       if (db.open) db.close();
     },
@@ -125,7 +115,7 @@ export function startDocumentService(
       throw new ServiceError(503, 'Document translation is not available: its database does not answer.');
     }
   };
-  const jobs = registerDocumentJobs(context.jobs, context, async () => (await started()).jobStore, {
+  const jobs = registerDocumentJobs(context.jobs, context, async () => (await started()).jobs, {
     formats,
     concurrency: settings.concurrency,
     resultTtlMs: settings.expirySeconds * 1000,
@@ -151,7 +141,7 @@ export function startDocumentService(
    */
   const resubmit = async () => {
     const documents = await started();
-    for (const row of await documents.jobStore.unfinished()) {
+    for (const row of await documents.jobs.unfinished()) {
       if (!(await jobs.status(row.id)))
         await submit({
           id: row.id,
@@ -161,7 +151,7 @@ export function startDocumentService(
           usageDay: row.day,
         });
     }
-    await settleOwedRefunds(context, documents.jobStore);
+    await settleOwedRefunds(context, documents.jobs);
   };
   /** Expired documents go, then the reservation ids nothing can apply again (job.ts `pruneOperations`). */
   const sweep = async () => {

@@ -202,13 +202,13 @@ export function createDocumentStore(db: DocumentDatabase, folder: string) {
     store,
     jobs,
     /** The upload time of the oldest document queued or translating; undefined: none. */
-    oldestActive(): Date | undefined {
+    async oldestActive(): Promise<Date | undefined> {
       const { oldest } = sql.oldestActive.get() as { oldest: string | null };
       return oldest === null ? undefined : new Date(oldest);
     },
     /** Removes every expired document; returns how many. */
-    sweep(now = new Date()): number {
-      const rows = sql.expired.all(now.toISOString()) as { id: string }[];
+    async sweep(): Promise<number> {
+      const rows = sql.expired.all(new Date().toISOString()) as { id: string }[];
       for (const row of rows) remove(row.id);
       return rows.length;
     },

@@ -266,6 +266,9 @@ export async function uploadDocument(
       throw new ServiceError(429, `Too many jobs: ${error.message}.`, ERROR_CODES.tooManyRequests);
     throw error;
   }
+  // Stored, with its job: the reservation is committed before the answer (SQLite writes usage behind, and a
+  // kill before that write would leave a document that runs unbilled).
+  await context.storage.commitUsage();
   service.jobs.wake();
   return { document_id: id, document_key: key };
 }
