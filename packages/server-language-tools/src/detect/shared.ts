@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { EngineError } from '@glossa/server/feature';
+import { THREAD_YOUNG_GENERATION_MB } from '../thread-limits.js';
 import type { DetectionResult } from './detector.js';
 
 /**
@@ -37,7 +38,10 @@ function workerEntry(): { url: URL; execArgv: string[] } {
 export function sharedLanguageDetector(): Promise<SharedDetector> {
   started ??= new Promise<SharedDetector>((resolve, reject) => {
     const entry = workerEntry();
-    const worker = new Worker(entry.url, { execArgv: entry.execArgv });
+    const worker = new Worker(entry.url, {
+      execArgv: entry.execArgv,
+      resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
+    });
     thread = worker;
     // The thread never keeps the process alive on its own.
     worker.unref();

@@ -16,6 +16,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
+import { THREAD_YOUNG_GENERATION_MB } from '../thread-limits.js';
 import { failedReport, type QualityRequest, type SyncQualityRequest, utf8Json } from './evaluate.js';
 import { DEFAULT_QUALITY_OPTIONS, type ResolvedQualityOptions } from './options.js';
 import { checkWithHunspell } from './spelling.js';
@@ -216,8 +217,8 @@ export function startEvaluationPool(
     'evaluationTimeoutSeconds' | 'threadHeapMb' | 'syncConcurrency'
   > = DEFAULT_QUALITY_OPTIONS,
   resourceLimits: ResourceLimits = options.threadHeapMb > 0
-    ? { maxOldGenerationSizeMb: options.threadHeapMb }
-    : {},
+    ? { maxOldGenerationSizeMb: options.threadHeapMb, maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB }
+    : { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
 ): EvaluationPool {
   const threads = new Set<EvaluationThread>();
   const idle: EvaluationThread[] = [];

@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { EngineError } from '@glossa/server/feature';
+import { THREAD_YOUNG_GENERATION_MB } from '../thread-limits.js';
 
 /**
  * English grammar and spelling with Harper (harper.js): its WebAssembly binary ships in the npm package and
@@ -88,6 +89,7 @@ function startWorker(): Promise<Worker> {
     setFlagsFromString('--liftoff-only');
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
+      resourceLimits: { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB },
       workerData: {
         harper: import.meta.resolve('harper.js'),
         binary: import.meta.resolve('harper.js/binary'),
