@@ -6,6 +6,7 @@
  * event-loop stalls over 40 ms on stderr; GLOSSA_ABUSE_MEMORY=1 prints the main thread's memory (RSS, V8 heap
  * used and total, external) every 500 ms, to split a peak into V8's heap and the rest (SQLite, WASM, threads).
  */
+import { readFileSync } from 'node:fs';
 import { allFeatures, FULL_MEMORY_BUDGET_MB, startServer } from '../src/index.js';
 
 if (process.env.GLOSSA_ABUSE_TRACE) {
@@ -22,10 +23,16 @@ if (process.env.GLOSSA_ABUSE_TRACE) {
 if (process.env.GLOSSA_ABUSE_MEMORY) {
   const start = performance.now();
   const mb = (bytes: number) => Math.round(bytes / 1048576);
+  // RssAnon (heaps, malloc) and RssFile (mapped files: code, SQLite's mmap) from /proc; Node 20 has no heap
+  // figures of a worker thread from outside it (Worker.getHeapStatistics is Node 22's).
+  const status = (field: string) =>
+    Number(
+      new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0,
+    ) / 1024;
   setInterval(() => {
     const m = process.memoryUsage();
     process.stderr.write(
-      `memory at ${Math.round(performance.now() - start)} ms: rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)}\n`,
+      `memory at ${Math.round(performance.now() - start)} ms: rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} anon ${Math.round(status('RssAnon'))} file ${Math.round(status('RssFile'))}\n`,
     );
   }, 500).unref();
 }
