@@ -24,12 +24,23 @@ export interface StarlightPage {
 const SCHEME = /^[a-z][a-z\d+.-]*:/i;
 const BASE = 'https://site.invalid/';
 
+/** A page's `slug:` front matter (Starlight routes the page there), if it has one. */
+const SLUG =
+  /^(---\r?\n(?:(?!---\r?\n)[^\n]*\n)*?)slug:[ \t]*(['"]?)([^'"\n]*?)\2[ \t]*(\r?\n(?:[^\n]*\n)*?---\r?\n)/;
+
+export function frontmatterSlug(text: string): string | undefined {
+  const slug = SLUG.exec(text)?.[3]?.replace(/^\/+|\/+$/g, '');
+  return slug === undefined ? undefined : slug;
+}
+
 /**
- * The route of a page, without its leading `/` (`guides/example/`; `''` for the home page): each folder and
- * the file's name slugged as Astro's content loader does, `index` dropped. A `slug` in its front matter is
- * not read.
+ * The route of a page, without its leading `/` (`guides/example/`; `''` for the home page): its `slug`
+ * front matter when `text` has one, else each folder and the file's name slugged as Astro's content loader
+ * does, `index` dropped.
  */
-export function starlightRoute(path: string): string {
+export function starlightRoute(path: string, text = ''): string {
+  const own = frontmatterSlug(text);
+  if (own !== undefined) return own === '' || own === 'index' ? '' : `${own}/`;
   const slug = path
     .replace(/\.[^./]*$/, '')
     .split('/')
@@ -96,7 +107,7 @@ export function rewriteStarlightFragments(
   const anchors = new Map<string, Map<string, string>>();
   const byRoute = new Map<string, StarlightPage>();
   for (const page of pages) {
-    byRoute.set(starlightRoute(page.path), page);
+    byRoute.set(starlightRoute(page.path, page.source), page);
     const options = { ...markdown, file: page.id };
     const english = headingOutline(page.source, options);
     const translated = headingOutline(page.translated, options);
@@ -107,8 +118,8 @@ export function rewriteStarlightFragments(
   }
   const out = new Map<string, string>();
   for (const page of pages) {
-    const route = starlightRoute(page.path);
-    const text = rewriteLinks(page.translated, { ...markdown, file: page.id }, (destination) => {
+    const route = starlightRoute(page.path, page.source);
+    const linked = rewriteLinks(page.translated, { ...markdown, file: page.id }, (destination) => {
       if (SCHEME.test(destination) || destination.startsWith('//')) return undefined;
       if (destination.startsWith('/')) return locale === undefined ? undefined : rootLink(destination);
       const hash = destination.indexOf('#');
@@ -125,6 +136,16 @@ export function rewriteStarlightFragments(
       const id = translatedId(target, destination.slice(hash + 1));
       return id === undefined ? undefined : `${path}#${id}`;
     });
+    // A `slug:` is the page's route from the site's root: the locale's page is under the locale's.
+    const text =
+      locale === undefined
+        ? linked
+        : linked.replace(SLUG, (whole, head: string, quote: string, slug: string, tail: string) => {
+            const bare = slug.replace(/^\/+|\/+$/g, '');
+            return bare === locale || bare.startsWith(`${locale}/`)
+              ? whole
+              : `${head}slug: ${quote}${locale}${bare === '' || bare === 'index' ? '' : `/${bare}`}${quote}${tail}`;
+          });
     if (text !== page.translated) out.set(page.id, text);
   }
   return out;

@@ -142,3 +142,48 @@ it("in a site with a base, sends a root-relative link that carries it to the loc
     ].join('\n'),
   );
 });
+
+it("a page's slug front matter is its route; in the locale it is under the locale's (slug: es/…), links follow it", () => {
+  const renamed = {
+    id: 'docs/reference/example.md',
+    path: 'reference/example.md',
+    source: "---\ntitle: Example\nslug: 'guides/renamed'\n---\n\n## Further reading\n",
+    translated: "---\ntitle: Ejemplo\nslug: 'guides/renamed'\n---\n\n## Lectura adicional\n",
+  };
+  const home = {
+    id: 'docs/index.mdx',
+    path: 'index.mdx',
+    source: '---\ntitle: Home\n---\n\n# Home\n',
+    translated: [
+      '---',
+      'title: Inicio',
+      '---',
+      '',
+      '[a](/guides/renamed/#further-reading), [b](guides/renamed/#further-reading) y [c](/reference/example/).',
+      '',
+      '---',
+      '',
+      'slug: no es front matter',
+      '',
+    ].join('\n'),
+  };
+  expect(starlightRoute('reference/example.md', renamed.source)).toBe('guides/renamed/');
+  const out = rewriteStarlightFragments([renamed, home], markdown, 'es');
+  expect(out.get('docs/reference/example.md')).toBe(
+    "---\ntitle: Ejemplo\nslug: 'es/guides/renamed'\n---\n\n## Lectura adicional\n",
+  );
+  expect(out.get('docs/index.mdx')).toBe(
+    [
+      '---',
+      'title: Inicio',
+      '---',
+      '',
+      '[a](/es/guides/renamed/#lectura-adicional), [b](guides/renamed/#lectura-adicional) y [c](/reference/example/).',
+      '',
+      '---',
+      '',
+      'slug: no es front matter',
+      '',
+    ].join('\n'),
+  );
+});

@@ -3,8 +3,9 @@
  * and its home page's `<LinkCard href>` written with the base (`/docs/guides/example/#further-reading`, as
  * Astro wants: it does not add the base to a page's links). The real CLI (child process, embedded server,
  * Apertium) runs `init --to es` and `translate`; the es link leads to the es page under the base with the
- * translated heading's id, and `astro build` (English and es) has no link or anchor broken in es that is
- * not broken in English.
+ * translated heading's id; a page with a `slug:` front matter gets `slug: es/…` in es; and `astro build`
+ * (English and es) builds both pages at their slugs and has no link or anchor broken in es that is not
+ * broken in English.
  */
 import { execFile } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -50,12 +51,18 @@ beforeAll(async () => {
     'href="/guides/example/#further-reading"',
     'href="/docs/guides/example/#further-reading"',
   );
+  // A page routed by its `slug` front matter, not by its path.
+  await edit(
+    'src/content/docs/reference/example.md',
+    'title: Example Reference\n',
+    'title: Example Reference\nslug: guides/renamed\n',
+  );
 });
 afterAll(async () => {
   if (site) await rm(site, { recursive: true, force: true });
 });
 
-it("with base '/docs', a root-relative link that carries the base leads to the es page under it; nothing broken in es", async () => {
+it("with base '/docs', a root-relative link that carries the base leads to the es page under it; a slug: front matter page gets its es slug; nothing broken in es", async () => {
   const init = await glossa('init', '--to', 'es');
   expect(init.code, init.stderr + init.stdout).toBe(0);
   await addGlossary(site);
@@ -66,8 +73,24 @@ it("with base '/docs', a root-relative link that carries the base leads to the e
   expect(home).toMatch(/<LinkCard title="[^"]+" href="\/docs\/es\/guides\/example\/#[^"]+" \/>/);
   expect(home).not.toContain('#further-reading"');
 
+  // The slug is the es page's own, under es/ (not the English page's: Astro would keep one of the two).
+  const renamed = await readFile(join(site, 'src/content/docs/es/reference/example.md'), 'utf8');
+  expect(renamed).toContain('\nslug: es/guides/renamed\n');
+  // A rerun writes nothing (the es slug is what the next write gives again).
+  const again = await glossa('translate', '--json');
+  expect(JSON.parse(again.stdout)).toMatchObject({ requests: 0, written: [] });
+
   const build = await run([astroBin, 'build']);
   expect(build.code, build.stderr + build.stdout).toBe(0);
+  // Each at its slug with its own text (not one of the two, nor Starlight's English fallback in es).
+  const h1 = (html: string) => html.match(/<h1 id="_top"[^>]*>([^<]*)</)?.[1];
+  const renamedEnglish = await readFile(join(site, 'dist/guides/renamed/index.html'), 'utf8');
+  expect(renamedEnglish).toContain('<html lang="en"');
+  expect(h1(renamedEnglish)).toBe('Example Reference');
+  const renamedEs = await readFile(join(site, 'dist/es/guides/renamed/index.html'), 'utf8');
+  expect(renamedEs).toContain('<html lang="es"');
+  expect(h1(renamedEs)).toBeDefined();
+  expect(h1(renamedEs)).not.toBe('Example Reference');
   const links = await checkLinks(join(site, 'dist'), '/docs');
   // Starlight 0.37.7 writes its own sidebar and site-title links without the base (`/getting-started/`,
   // `/es/getting-started/`): broken in English as in es. Compared without base and locale.
