@@ -1,38 +1,12 @@
-/**
- * A Starlight site served under a base: the starter site of `starlight.test.ts` with Astro's `base: '/docs'`
- * and its home page's `<LinkCard href>` written with the base (`/docs/guides/example/#further-reading`, as
- * Astro wants: it does not add the base to a page's links). The real CLI (child process, embedded server,
- * Apertium) runs `init --to es` and `translate`; the es link leads to the es page under the base with the
- * translated heading's id; a page with a `slug:` front matter gets `slug: es/…` in es; and `astro build`
- * (English and es) builds both pages at their slugs and has no link or anchor broken in es that is not
- * broken in English.
- */
-import { execFile } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { checkLinks } from './links.js';
-import { addGlossary, copyStarlightSite } from './starlight-site.js';
-
-const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-const tsx = require.resolve('tsx/cli');
-const bin = resolve(packageDir, '../../packages/cli/src/bin.ts');
-const astroBin = join(dirname(require.resolve('astro/package.json')), 'astro.js');
+import { addGlossary, copyStarlightSite, siteCommands } from './starlight-site.js';
 
 let site: string;
-let env: NodeJS.ProcessEnv;
-
-function run(command: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, command, { cwd: site, env, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
-      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-const glossa = (...args: string[]) => run([tsx, '--conditions', '@glossa/source', bin, ...args]);
+let glossa: ReturnType<typeof siteCommands>['glossa'];
+let astro: ReturnType<typeof siteCommands>['astro'];
 const edit = async (path: string, from: string, to: string) => {
   const text = await readFile(join(site, path), 'utf8');
   expect(text).toContain(from);
@@ -40,7 +14,9 @@ const edit = async (path: string, from: string, to: string) => {
 };
 
 beforeAll(async () => {
+  let env: NodeJS.ProcessEnv;
   ({ site, env } = await copyStarlightSite('.tmp-starlight-base-'));
+  ({ glossa, astro } = siteCommands(site, env));
   await edit(
     'astro.config.mjs',
     'export default defineConfig({\n',
@@ -80,7 +56,7 @@ it("with base '/docs', a root-relative link that carries the base leads to the e
   const again = await glossa('translate', '--json');
   expect(JSON.parse(again.stdout)).toMatchObject({ requests: 0, written: [] });
 
-  const build = await run([astroBin, 'build']);
+  const build = await astro('build');
   expect(build.code, build.stderr + build.stdout).toBe(0);
   // Each at its slug with its own text (not one of the two, nor Starlight's English fallback in es).
   const h1 = (html: string) => html.match(/<h1 id="_top"[^>]*>([^<]*)</)?.[1];

@@ -1,9 +1,35 @@
 /** The Starlight fixture copied into a fresh site folder, and the environment `glossa` and `astro` run with there. */
+import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const tsx = require.resolve('tsx/cli');
+const bin = resolve(packageDir, '../../packages/cli/src/bin.ts');
+const astroBin = join(dirname(require.resolve('astro/package.json')), 'astro.js');
+
+export interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The real `glossa` CLI (child process, from source) and the site's `astro`, run in `site` with `env`. */
+export function siteCommands(site: string, env: NodeJS.ProcessEnv) {
+  const run = (command: string[]): Promise<Run> =>
+    new Promise((done) => {
+      execFile(process.execPath, command, { cwd: site, env, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
+        done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  return {
+    glossa: (...args: string[]) => run([tsx, '--conditions', '@glossa/source', bin, ...args]),
+    astro: (...args: string[]) => run([astroBin, ...args]),
+  };
+}
 
 export async function copyStarlightSite(prefix: string): Promise<{ site: string; env: NodeJS.ProcessEnv }> {
   // Inside this package, so that the site resolves `astro` and `@astrojs/starlight` from its node_modules.

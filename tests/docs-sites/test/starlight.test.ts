@@ -1,45 +1,19 @@
-/**
- * Starlight's starter site (create-astro's `starlight` template at @astrojs/starlight 0.37.7, plus two pages of
- * Starlight's own docs; `test/fixtures/starlight`) as a user localizes it: the real `glossa` CLI (child process,
- * embedded server: Apertium for es, pseudo for en-XA) runs `init --to es,en-XA` (it finds the Starlight site
- * and writes `src/glossa/starlight.mjs`, which the site's config imports for its locales and sidebar labels)
- * and `translate`; the real `astro build` (astro 5, Starlight 0.37.7, the site's own config) builds English, es
- * and en-XA (served at `/en-xa/`, as Astro lower-cases content slugs); every internal link and `#anchor` of
- * the built HTML is resolved again by `links.ts` (the table of contents' heading anchors, and the fixture's
- * hand-written links to headings of other pages, included); Starlight's asides, MDX components and front
- * matter survive in es.
- */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLinks } from './links.js';
-import { addGlossary, copyStarlightSite } from './starlight-site.js';
-
-const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-const tsx = require.resolve('tsx/cli');
-const bin = resolve(packageDir, '../../packages/cli/src/bin.ts');
-const astroBin = join(dirname(require.resolve('astro/package.json')), 'astro.js');
+import { addGlossary, copyStarlightSite, siteCommands } from './starlight-site.js';
 
 let site: string;
-let env: NodeJS.ProcessEnv;
-
-function run(command: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, command, { cwd, env, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
-      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-const glossa = (...args: string[]) => run([tsx, '--conditions', '@glossa/source', bin, ...args], site);
+let glossa: ReturnType<typeof siteCommands>['glossa'];
+let astro: ReturnType<typeof siteCommands>['astro'];
 const page = (path: string) => readFile(join(site, path), 'utf8');
 
 beforeAll(async () => {
-  ({ site, env } = await copyStarlightSite('.tmp-starlight-'));
+  const copy = await copyStarlightSite('.tmp-starlight-');
+  site = copy.site;
+  ({ glossa, astro } = siteCommands(site, copy.env));
 });
 afterAll(() => rm(site, { recursive: true, force: true }));
 
@@ -120,7 +94,7 @@ describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es an
   }, 240_000);
 
   it('astro build builds English, es and en-XA; no link or anchor is broken in a locale that is not broken in English', async () => {
-    const build = await run([astroBin, 'build'], site);
+    const build = await astro('build');
     expect(build.code, build.stderr + build.stdout).toBe(0);
     expect(build.stdout + build.stderr).not.toMatch(/\[ERROR\]/);
     const links = await checkLinks(join(site, 'dist'));
