@@ -11,7 +11,7 @@ export * from '@glossa/server';
  * language tools' warm-up holds about 660–760 MB once `/ready` answers, measured part by part with
  * bench/warm-up-rss.ts: Harper's thread 240–250 MB (Liftoff only), the language detection thread 165–170 MB
  * (eld's database read as JSON), the quality thread 90–100 MB, the Hunspell word lists and the main heap the
- * rest; the largest inputs the limits allow then bring the peak to 949–1,007 MB (abuse-full.test.ts, idle
+ * rest; the largest inputs the limits allow then bring the peak to 906–1,007 MB (abuse-full.test.ts, idle
  * 735–787 MB). 1024 would leave as little as 17 MB; 1280 MiB fits a 1.5 GiB container. With
  * `MALLOC_ARENA_MAX=2` in the environment the peak was 886 MB, and 1024 fits a 1 GiB container
  * (docs/deploy.md).

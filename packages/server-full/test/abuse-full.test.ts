@@ -35,7 +35,7 @@ import { FULL_MEMORY_BUDGET_MB } from '../src/index.js';
 /**
  * The full server's default ceiling (`FULL_MEMORY_BUDGET_MB`, given to the child by default): not the spine's
  * 768 (a 1 GiB container), because its own RSS once its language tools have loaded (`/ready`) is 0.74–0.79 GB
- * before any request (bench/warm-up-rss.ts has it part by part), and 0.95–1.01 GB at the peak of this test.
+ * before any request (bench/warm-up-rss.ts has it part by part), and 0.91–1.01 GB at the peak of this test.
  */
 const BUDGET_MB = FULL_MEMORY_BUDGET_MB;
 /** The synchronous evaluation's body limit (the spine's default body limit, 1 MiB). */
