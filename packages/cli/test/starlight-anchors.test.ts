@@ -3,6 +3,13 @@ import { expect, it } from 'vitest';
 import { alignHeadings, rewriteStarlightFragments, starlightRoute } from '../src/starlight-anchors.js';
 
 const markdown = { dialect: 'starlight' } as const;
+/** A page with one heading, translated. */
+const guide = {
+  id: 'docs/guides/example.md',
+  path: 'guides/example.md',
+  source: '## Further reading\n',
+  translated: '## Lectura adicional\n',
+};
 
 it('routes a page as Astro serves it', () => {
   expect(starlightRoute('index.mdx')).toBe('');
@@ -47,12 +54,6 @@ it('sends relative links to the translated heading at the same place; absolute a
 });
 
 it("sends root-relative links and MDX components' hrefs to the locale's page", () => {
-  const guide = {
-    id: 'docs/guides/example.md',
-    path: 'guides/example.md',
-    source: '## Further reading\n',
-    translated: '## Lectura adicional\n',
-  };
   const start = {
     id: 'docs/index.mdx',
     path: 'index.mdx',
@@ -116,12 +117,6 @@ it('with a heading removed from the translation, follows the headings before and
 });
 
 it("in a site with a base, sends a root-relative link that carries it to the locale's page under the base", () => {
-  const guide = {
-    id: 'docs/guides/example.md',
-    path: 'guides/example.md',
-    source: '## Further reading\n',
-    translated: '## Lectura adicional\n',
-  };
   const home = {
     id: 'docs/index.mdx',
     path: 'index.mdx',
