@@ -150,7 +150,7 @@ it("VitePress's own layout: .vitepress/config/index.ts, English pages in docs/en
 it("a config's srcDir (docs/src): pages from docs/src/**/*.md → docs/src/<locale>/, the chrome beside docs/.vitepress", async () => {
   const dir = await site({
     'package.json': JSON.stringify({ devDependencies: { vitepress: '1.6.4' } }),
-    'docs/.vitepress/config.mts': "export default defineConfig({\n  srcDir: './src',\n  title: 'Site',\n})\n",
+    'docs/.vitepress/config.mts': "export default {\n  srcDir: './src',\n  title: 'Site',\n}\n",
     'docs/src/index.md': HOME,
     'docs/src/guide/routing.md': '# Routing\n',
     'docs/notes.md': '# Not a page of the site\n',
