@@ -501,6 +501,35 @@ export function App() {
     expect(await prepareComponent('src/Plain.jsx', plain, options)).toBe(plain);
   });
 
+  it('JSX: a nested string ternary in text is one sentence per branch, and renders as before', async () => {
+    const app = `function App({ n, more }: { n: number; more: boolean }) {
+  return <p>{n === 0 ? 'No' : n === 1 ? 'One' : more ? 'Many' : 'A few'} items left</p>;
+}`;
+    const prepared = await prepareComponent('src/Nested.tsx', app, options);
+    expect(prepared).toContain(
+      '<p>{n === 0 ? <>No items left</> : n === 1 ? <>One items left</> : more ? <>Many items left</> : <>A few items left</>}</p>',
+    );
+    const units = await extractComponent('src/Nested.tsx', prepared, options);
+    expect(sources(units)).toEqual([
+      'No items left',
+      'One items left',
+      'Many items left',
+      'A few items left',
+    ]);
+    const React = {
+      Fragment: 'frag',
+      createElement: (_: unknown, __: unknown, ...children: unknown[]): string => children.flat().join(''),
+    };
+    const component = async (code: string) => {
+      const js = (await transformWithOxc(code, 'Nested.tsx', { jsx: { runtime: 'classic' } })).code;
+      return new Function('React', `${js}\nreturn App;`)(React) as (props: object) => string;
+    };
+    const [before, after] = [await component(app), await component(prepared)];
+    for (const n of [0, 1, 2]) {
+      for (const more of [true, false]) expect(after({ n, more })).toBe(before({ n, more }));
+    }
+  });
+
   it('Svelte: a string ternary in text is translated with the rest of its sentence', async () => {
     const component = `<script>
   let { favorited, count, tags } = $props();

@@ -412,7 +412,8 @@ export function stringConditional(
  * `<button><Icon /> {fav ? 'Unfavorite' : 'Favorite'} Article</button>` → the element's content once per
  * branch, `{fav ? <><Icon /> Unfavorite Article</> : <><Icon /> Favorite Article</>}`, so that each branch
  * is translated as a sentence with the rest of it (as `splitVueConditionals` does for Vue). Done where
- * the content is text, expressions and inline elements, with one `{test ? 'string' : 'string'}` beside
+ * the content is text, expressions and inline elements, with one `{test ? 'string' : 'string'}` (or a
+ * chain, `a ? 'x' : b ? 'y' : 'z'`, one sentence per string) beside
  * some text, and no line break right beside it (JSX drops such whitespace, text does not). The same
  * markup renders. Returns the edits (none when there is nothing to rewrite).
  */
@@ -427,20 +428,25 @@ export function splitJsxConditionals(code: string, lang: 'jsx' | 'tsx', inline: 
     n.type === 'JSXText' ||
     n.type === 'JSXExpressionContainer' ||
     (n.type === 'JSXElement' && inline.has(nameOf(n)) && (n.children as Node[]).every(phrasing));
+  // `a ? 'x' : b ? 'y' : 'z'` → its tests and its strings (one more string than tests).
+  const chainOf = (e: Node): { tests: Node[]; values: Node[] } | undefined => {
+    while (e.type === 'ParenthesizedExpression') e = e.expression;
+    if (isString(e)) return { tests: [], values: [e] };
+    if (e.type !== 'ConditionalExpression' || !isString(e.consequent)) return undefined;
+    const rest = chainOf(e.alternate);
+    return rest && { tests: [e.test, ...rest.tests], values: [e.consequent, ...rest.values] };
+  };
   const conditionalOf = (n: Node) => {
     if (n.type !== 'JSXExpressionContainer') return undefined;
-    let e = n.expression;
-    while (e.type === 'ParenthesizedExpression') e = e.expression;
-    return e.type === 'ConditionalExpression' && isString(e.consequent) && isString(e.alternate)
-      ? e
-      : undefined;
+    const chain = chainOf(n.expression);
+    return chain && chain.tests.length > 0 ? chain : undefined;
   };
   const split = (children: Node[]): boolean => {
     const conditionals = children.filter(conditionalOf);
     if (conditionals.length !== 1 || !children.every(phrasing)) return false;
     if (!children.some((c) => c.type === 'JSXText' && /\p{L}/u.test(c.value ?? c.raw))) return false;
     const at = conditionals[0]!;
-    const e = conditionalOf(at)!;
+    const chain = conditionalOf(at)!;
     // The content without the whitespace at its ends, which stays where it is.
     let start = children[0]!.start as number;
     let end = children.at(-1)!.end as number;
@@ -448,15 +454,21 @@ export function splitJsxConditionals(code: string, lang: 'jsx' | 'tsx', inline: 
     while (end > at.end && /\s/.test(code[end - 1]!)) end--;
     const before = code.slice(start, at.start);
     const after = code.slice(at.end, end);
-    const values = [stringRange(e.consequent).value, stringRange(e.alternate).value];
+    const values = chain.values.map((v) => stringRange(v).value);
     if (/[\r\n][ \t]*$/.test(before) || /^[ \t]*[\r\n]/.test(after) || values.some((v) => /[\r\n]/.test(v)))
       return false;
-    // The first branch stays where the content was (its source map too); the second follows it.
-    const test = code.slice(e.test.start, e.test.end);
+    // The first branch stays where the content was (its source map too); the others follow it.
+    const tests = chain.tests.map((t) => code.slice(t.start, t.end));
+    const others = values
+      .slice(1)
+      .map(
+        (v, i) =>
+          `${i + 1 < tests.length ? `${tests[i + 1]} ? ` : ''}<>${before}${escapeJsxText(v)}${after}</>`,
+      );
     edits.push(
-      { start, end: start, text: `{${test} ? <>` },
+      { start, end: start, text: `{${tests[0]} ? <>` },
       { start: at.start, end: at.end, text: escapeJsxText(values[0]!) },
-      { start: end, end, text: `</> : <>${before}${escapeJsxText(values[1]!)}${after}</>}` },
+      { start: end, end, text: `</> : ${others.join(' : ')}}` },
     );
     return true;
   };
