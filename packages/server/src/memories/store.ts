@@ -4,8 +4,8 @@
  * languages, the count and `ready = 1`. A memory left unready by a crash is deleted at the next start.
  *
  * Fuzzy lookup is indexed: `memory_postings` maps each distinct token (a word 1-gram, see `score.ts`) to
- * the segments holding it and their count (collected while importing, written when the import finishes, in
- * rows of `POSTING_CHUNK` ids: see `postingRows`). A segment scoring at least t on a text of n tokens lacks
+ * the segments holding it and their count, in rows of `POSTING_CHUNK` ids (see `postingRows`; SQLite writes
+ * a row while importing as soon as it fills, see `PendingPostings`). A segment scoring at least t on a text of n tokens lacks
  * at most D = ⌊n(100 − t)/t⌋ of the text's distinct tokens, so it holds one of the text's D + 1 rarest
  * tokens: only those postings are read (prefix filtering), then candidates are scored exactly.
  *
@@ -297,6 +297,64 @@ export function collectPostings(
   }
 }
 
+/**
+ * An import's posting lists while it runs. A list's rows of `POSTING_CHUNK` ids are handed out as they fill
+ * (`takeFull`), so at most `POSTING_CHUNK` − 1 ids per token wait for the end of the import (`takeRest`):
+ * the ids held grow with the memory's vocabulary, not with its size. The first row of a list written
+ * early carries `POSTING_CHUNK` as its count until `takeRest` gives the list's total.
+ */
+export class PendingPostings {
+  private readonly lists = new Map<string, { ids: number[]; rows: number; total: number }>();
+  private full: [string, number, string][] = [];
+  /** Ids held, not yet in a row (for tests). */
+  held = 0;
+
+  add(id: number, tokens: readonly string[], sourceTagged: string | undefined): void {
+    const grams = new Set(tokens);
+    if (sourceTagged !== undefined) for (const gram of indexTokens(sourceTagged)) grams.add(gram);
+    for (const gram of grams) {
+      let list = this.lists.get(gram);
+      if (!list) {
+        list = { ids: [], rows: 0, total: 0 };
+        this.lists.set(gram, list);
+      }
+      list.ids.push(id);
+      list.total++;
+      this.held++;
+      if (list.ids.length === POSTING_CHUNK) {
+        this.full.push([postingKey(gram, list.rows), POSTING_CHUNK, JSON.stringify(list.ids)]);
+        list.rows++;
+        list.ids = [];
+        this.held -= POSTING_CHUNK;
+      }
+    }
+  }
+
+  /** The rows filled since the last call. */
+  takeFull(): [string, number, string][] {
+    const rows = this.full;
+    this.full = [];
+    return rows;
+  }
+
+  /** The rows left at the end of the import, and the total of each list whose first row is written. */
+  takeRest(): { rows: [string, number, string][]; totals: [string, number][] } {
+    const rows = this.takeFull();
+    const totals: [string, number][] = [];
+    for (const [gram, list] of this.lists) {
+      if (list.rows === 0) rows.push([gram, list.total, JSON.stringify(list.ids)]);
+      else {
+        if (list.ids.length > 0)
+          rows.push([postingKey(gram, list.rows), list.ids.length, JSON.stringify(list.ids)]);
+        totals.push([gram, list.total]);
+      }
+    }
+    this.lists.clear();
+    this.held = 0;
+    return { rows, totals };
+  }
+}
+
 /** The SQLite store, with the synchronous writes its in-process job runner (`jobs.ts`) uses. */
 export interface SqliteMemoryStore extends MemoryStore {
   /** Starts an invisible memory; returns its id. */
@@ -309,6 +367,8 @@ export interface SqliteMemoryStore extends MemoryStore {
   discard(memoryId: string): void;
   /** Deletes every memory an interrupted import left unready; returns their ids. */
   removeUnready(): string[];
+  /** Posting ids an import in progress holds in memory (for tests: bounded whatever the memory's size). */
+  pendingPostingIds(memoryId: string): number;
 }
 
 export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOptions = {}): SqliteMemoryStore {
@@ -328,6 +388,7 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
     insertPosting: db.prepare(
       'INSERT INTO memory_postings (memory_id, gram, segments, ids) VALUES (?, ?, ?, ?)',
     ),
+    postingTotal: db.prepare('UPDATE memory_postings SET segments = ? WHERE memory_id = ? AND gram = ?'),
     finish: db.prepare(
       `UPDATE memories SET source_language = ?, target_languages = ?, segment_count = ?, ready = 1 WHERE id = ?`,
     ),
@@ -376,12 +437,12 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
     ),
   };
 
-  /** Segments per token of each import in progress, written once when the import finishes. */
-  const pendingPostings = new Map<string, Map<string, number[]>>();
+  /** The posting lists of each import in progress; full rows are written with the batch that fills them. */
+  const pendingPostings = new Map<string, PendingPostings>();
   const addBatch = db.transaction((memoryId: string, segments: readonly SegmentInput[]) => {
     let postings = pendingPostings.get(memoryId);
     if (!postings) {
-      postings = new Map();
+      postings = new PendingPostings();
       pendingPostings.set(memoryId, postings);
     }
     for (const segment of segments) {
@@ -399,7 +460,8 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
       segment.targets.forEach((target, seq) => {
         sql.insertTarget.run(id, seq, target.language, target.text, target.tagged ?? null);
       });
-      collectPostings(postings, id, tokens, segment.sourceTagged);
+      postings.add(id, tokens, segment.sourceTagged);
+      for (const [key, count, list] of postings.takeFull()) sql.insertPosting.run(memoryId, key, count, list);
     }
   });
   const remove = db.transaction((memoryId: string) => {
@@ -482,10 +544,9 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
       addBatch.immediate(memoryId, segments);
     },
     finish(memoryId, source, targets, count) {
-      for (const [gram, ids] of pendingPostings.get(memoryId) ?? []) {
-        for (const [key, count, list] of postingRows(gram, ids))
-          sql.insertPosting.run(memoryId, key, count, list);
-      }
+      const rest = pendingPostings.get(memoryId)?.takeRest();
+      for (const [key, count, list] of rest?.rows ?? []) sql.insertPosting.run(memoryId, key, count, list);
+      for (const [gram, total] of rest?.totals ?? []) sql.postingTotal.run(total, memoryId, gram);
       pendingPostings.delete(memoryId);
       sql.finish.run(source, JSON.stringify(targets), count, memoryId);
     },
@@ -498,6 +559,9 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
       if (file !== undefined) await threadWritesSettled(file);
       pendingPostings.delete(memoryId);
       remove.immediate(memoryId);
+    },
+    pendingPostingIds(memoryId) {
+      return pendingPostings.get(memoryId)?.held ?? 0;
     },
     removeUnready() {
       const ids = (sql.unready.all() as { id: string }[]).map((row) => row.id);
