@@ -501,6 +501,37 @@ export function App() {
     expect(await prepareComponent('src/Plain.jsx', plain, options)).toBe(plain);
   });
 
+  it('Vue and Svelte: a nested string ternary in text is one sentence per branch', async () => {
+    const sfc = `<template><p>{{ n === 0 ? 'No' : n === 1 ? "One" : 'A few' }} items left</p></template>`;
+    const vue = await prepareComponent('src/Nested.vue', sfc, options);
+    expect(vue).toBe(
+      `<template><p><template v-if="n === 0">No items left</template><template v-else-if="n === 1">One items left</template><template v-else>A few items left</template></p></template>`,
+    );
+    expect(sources(await extractComponent('src/Nested.vue', vue, options))).toEqual([
+      'No items left',
+      'One items left',
+      'A few items left',
+    ]);
+    const { compileTemplate } = await import('vue/compiler-sfc');
+    const template = vue.slice(10, vue.lastIndexOf('</template>'));
+    expect(compileTemplate({ source: template, filename: 'Nested.vue', id: 'x' }).errors).toEqual([]);
+    const component = `<script>let { n } = $props();</script>
+<p>{n === 0 ? 'No' : n === 1 ? 'One' : 'A few'} items left</p>`;
+    const svelte = await prepareComponent('src/Nested.svelte', component, options);
+    expect(svelte).toContain(
+      '<p>{#if n === 0}No items left{:else if n === 1}One items left{:else}A few items left{/if}</p>',
+    );
+    expect(sources(await extractComponent('src/Nested.svelte', svelte, options))).toEqual([
+      'No items left',
+      'One items left',
+      'A few items left',
+    ]);
+    const { compile } = await import('svelte/compiler');
+    expect(compile(svelte, { filename: 'Nested.svelte', generate: 'server' }).js.code).toContain(
+      'A few items left',
+    );
+  });
+
   it('JSX: a nested string ternary in text is one sentence per branch, and renders as before', async () => {
     const app = `function App({ n, more }: { n: number; more: boolean }) {
   return <p>{n === 0 ? 'No' : n === 1 ? 'One' : more ? 'Many' : 'A few'} items left</p>;

@@ -390,22 +390,27 @@ export function textLeafUnits(expression: string, base: number): Unit[] {
  * `a ? 'x' : 'y'` (a template's expression) → its test's source and the two strings' values; undefined
  * for any other expression.
  */
-export function stringConditional(
-  expression: string,
-): { test: string; branches: [string, string] } | undefined {
+export function stringConditional(expression: string): { tests: string[]; branches: string[] } | undefined {
   if (!parseSync || !/['"`]/.test(expression)) return undefined;
   const source = `(${expression}\n)`;
   const result = parseSync('expression.ts', source, { lang: 'ts', sourceType: 'module' });
   const statement = result.errors.length === 0 ? result.program.body[0] : undefined;
   if ((statement as Node)?.type !== 'ExpressionStatement') return undefined;
-  let e: Node = (statement as Node).expression;
-  while (e.type === 'ParenthesizedExpression') e = e.expression;
-  if (e.type !== 'ConditionalExpression' || !isString(e.consequent) || !isString(e.alternate))
-    return undefined;
+  const chain = stringChain((statement as Node).expression);
+  if (!chain || chain.tests.length === 0) return undefined;
   return {
-    test: source.slice(e.test.start, e.test.end),
-    branches: [stringRange(e.consequent).value, stringRange(e.alternate).value],
+    tests: chain.tests.map((t) => source.slice(t.start, t.end)),
+    branches: chain.values.map((v) => stringRange(v).value),
   };
+}
+
+/** `a ? 'x' : b ? 'y' : 'z'` → its tests and its strings (one more string than tests). */
+function stringChain(e: Node): { tests: Node[]; values: Node[] } | undefined {
+  while (e.type === 'ParenthesizedExpression') e = e.expression;
+  if (isString(e)) return { tests: [], values: [e] };
+  if (e.type !== 'ConditionalExpression' || !isString(e.consequent)) return undefined;
+  const rest = stringChain(e.alternate);
+  return rest && { tests: [e.test, ...rest.tests], values: [e.consequent, ...rest.values] };
 }
 
 /**
@@ -428,17 +433,9 @@ export function splitJsxConditionals(code: string, lang: 'jsx' | 'tsx', inline: 
     n.type === 'JSXText' ||
     n.type === 'JSXExpressionContainer' ||
     (n.type === 'JSXElement' && inline.has(nameOf(n)) && (n.children as Node[]).every(phrasing));
-  // `a ? 'x' : b ? 'y' : 'z'` → its tests and its strings (one more string than tests).
-  const chainOf = (e: Node): { tests: Node[]; values: Node[] } | undefined => {
-    while (e.type === 'ParenthesizedExpression') e = e.expression;
-    if (isString(e)) return { tests: [], values: [e] };
-    if (e.type !== 'ConditionalExpression' || !isString(e.consequent)) return undefined;
-    const rest = chainOf(e.alternate);
-    return rest && { tests: [e.test, ...rest.tests], values: [e.consequent, ...rest.values] };
-  };
   const conditionalOf = (n: Node) => {
     if (n.type !== 'JSXExpressionContainer') return undefined;
-    const chain = chainOf(n.expression);
+    const chain = stringChain(n.expression);
     return chain && chain.tests.length > 0 ? chain : undefined;
   };
   const split = (children: Node[]): boolean => {

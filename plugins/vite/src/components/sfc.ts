@@ -123,19 +123,28 @@ export async function splitVueConditionals(code: string, inline: ReadonlySet<str
     const text = children.some((c) => c.type === TEXT && /\p{L}/u.test(c.content));
     if (conditionals.length === 1 && text && children.every(phrasing)) {
       const { node: at, split } = conditionals[0]!;
-      const test = split!.test;
-      const quote = !test.includes('"') ? '"' : !test.includes("'") ? "'" : undefined;
+      const tests = split!.tests;
+      const quote = !tests.some((t) => t.includes('"'))
+        ? '"'
+        : !tests.some((t) => t.includes("'"))
+          ? "'"
+          : undefined;
       if (quote) {
         const start = children[0]!.loc.start.offset as number;
         const end = children.at(-1)!.loc.end.offset as number;
         const branch = (value: string) =>
           code.slice(start, at.loc.start.offset) + escapeText(value) + code.slice(at.loc.end.offset, end);
-        const [yes, no] = split!.branches;
-        // The first branch stays where the content was (its source map too); the second follows it.
+        const [yes, ...others] = split!.branches;
+        const rest = others.map((value, i) =>
+          i + 1 < tests.length
+            ? `<template v-else-if=${quote}${tests[i + 1]}${quote}>${branch(value)}</template>`
+            : `<template v-else>${branch(value)}</template>`,
+        );
+        // The first branch stays where the content was (its source map too); the others follow it.
         edits.push(
-          { start, end: start, text: `<template v-if=${quote}${test}${quote}>` },
-          { start: at.loc.start.offset, end: at.loc.end.offset, text: escapeText(yes) },
-          { start: end, end, text: `</template><template v-else>${branch(no)}</template>` },
+          { start, end: start, text: `<template v-if=${quote}${tests[0]}${quote}>` },
+          { start: at.loc.start.offset, end: at.loc.end.offset, text: escapeText(yes!) },
+          { start: end, end, text: `</template>${rest.join('')}` },
         );
         return;
       }
@@ -184,11 +193,14 @@ export async function splitSvelteConditionals(code: string, inline: ReadonlySet<
     while (end > at.end && /\s/.test(code[end - 1]!)) end--;
     const branch = (value: string) =>
       code.slice(start, at.start) + escapeSvelteText(value) + code.slice(at.end, end);
-    const [yes, no] = split!.branches;
+    const { tests, branches } = split!;
+    const rest = branches
+      .slice(1)
+      .map((value, i) => (i + 1 < tests.length ? `{:else if ${tests[i + 1]}}` : '{:else}') + branch(value));
     edits.push(
-      { start, end: start, text: `{#if ${split!.test}}` },
-      { start: at.start, end: at.end, text: escapeSvelteText(yes) },
-      { start: end, end, text: `{:else}${branch(no)}{/if}` },
+      { start, end: start, text: `{#if ${tests[0]}}` },
+      { start: at.start, end: at.end, text: escapeSvelteText(branches[0]!) },
+      { start: end, end, text: `${rest.join('')}{/if}` },
     );
     return true;
   };
