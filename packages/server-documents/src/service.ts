@@ -141,16 +141,14 @@ export function startDocumentService(
    */
   const resubmit = async () => {
     const documents = await started();
-    for (const row of await documents.jobs.unfinished()) {
-      if (!(await jobs.status(row.id)))
-        await submit({
-          id: row.id,
-          accountId: row.accountId,
-          keyId: row.keyId,
-          billedCharacters: row.billed,
-          usageDay: row.day,
-        });
-    }
+    const rows = await documents.jobs.unfinished();
+    await jobs.resubmit(
+      rows.map(({ id, accountId, keyId, billed, day }) => ({
+        id,
+        accountId,
+        input: { documentId: id, keyId, billed, day },
+      })),
+    );
     await settleOwedRefunds(context, documents.jobs);
   };
   /** Expired documents go, then the reservation ids nothing can apply again (job.ts `pruneOperations`). */

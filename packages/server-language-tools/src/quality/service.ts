@@ -99,12 +99,12 @@ export function startQualityJobs(
       await (await records).delete(job.id);
     },
   });
-  const resubmitted = records.then(async (store) => {
-    for (const { id, accountId } of await store.unfinished())
-      await queue
-        .submit(accountId, {}, { id })
-        .catch((error) => log.error({ err: error, job: id }, 'quality job could not be submitted again'));
-  });
+  const resubmitted = records.then(async (store) =>
+    queue.resubmit(
+      (await store.unfinished()).map((record) => ({ ...record, input: {} })),
+      (error, id) => log.error({ err: error, job: id }, 'quality job could not be submitted again'),
+    ),
+  );
   resubmitted.catch(() => {});
   services.set(context, { records, queue, pool, options });
   context.metrics.gauge(

@@ -119,6 +119,15 @@ export interface JobQueue<Input, Checkpoint, Result> {
   result(id: string): Promise<Result | undefined>;
   /** Wakes this instance's idle workers: a job submitted in a `transaction` is there once it committed. */
   wake(): void;
+  /**
+   * At a feature's start: submits, each under its own id, the records a crash left without a job (between a
+   * record and its submit); a record with its job is left as it is. A submit that throws goes to `failed`
+   * and the rest go on (without `failed`, it throws). The ids that have their job now.
+   */
+  resubmit(
+    records: Iterable<{ readonly id: string; readonly accountId: string; readonly input: Input }>,
+    failed?: (error: unknown, id: string) => void,
+  ): Promise<string[]>;
 }
 
 export interface JobRunnerOptions {
@@ -326,7 +335,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
       kinds.set(kind.name, kind);
       const info = (row: JobRow | undefined) =>
         row && row.kind === kind.name ? toJobInfo<Input, Checkpoint, Result>(row) : undefined;
-      return {
+      const queue: JobQueue<Input, Checkpoint, Result> = {
         async submit(accountId, input, submitOptions = {}) {
           const row = await backend.insert(
             {
@@ -342,6 +351,19 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
           return info(row)!;
         },
         wake: () => delivery?.notify(),
+        async resubmit(records, failed) {
+          const queued: string[] = [];
+          for (const { id, accountId, input } of records) {
+            try {
+              if (!(await backend.get(id))) await queue.submit(accountId, input, { id });
+              queued.push(id);
+            } catch (error) {
+              if (!failed) throw error;
+              failed(error, id);
+            }
+          }
+          return queued;
+        },
         status: async (id) => info(await backend.get(id)),
         async cancel(id) {
           const row = await backend.get(id);
@@ -357,6 +379,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
           return job?.status === 'completed' ? job.result : undefined;
         },
       };
+      return queue;
     },
     async start() {
       if (concurrency === 0 || delivery) return;

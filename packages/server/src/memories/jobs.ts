@@ -192,7 +192,13 @@ export async function createMemoryJobs(
   const submit = (job: { id: string; accountId: string }) =>
     queue.submit(job.accountId, { jobId: job.id }, { id: job.id });
   // A job whose submit a crash lost (between its record's change and the submit) is submitted now.
-  for (const row of sql.processing.all() as JobRow[]) await submit(toRecord(row));
+  await queue.resubmit(
+    (sql.processing.all() as JobRow[]).map(({ id, account_id }) => ({
+      id,
+      accountId: account_id,
+      input: { jobId: id },
+    })),
+  );
 
   return {
     async get(id) {
