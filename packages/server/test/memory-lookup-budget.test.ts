@@ -17,6 +17,7 @@ import {
   type LookupWork,
   MAX_CANDIDATES,
   type MemoryStore,
+  PendingPostings,
   POSTING_CHUNK,
   type SegmentInput,
 } from '../src/memories/store.js';
@@ -103,7 +104,7 @@ async function postgresBackend(): Promise<Backend> {
     store,
     async create(segments) {
       const id = await store.begin(pool, 'acct', 'memory');
-      const postings = new Map<string, number[]>();
+      const postings = new PendingPostings();
       for (let start = 0; start < segments.length; start += 1000)
         await store.addBatch(id, segments.slice(start, start + 1000), postings);
       const client = await pool.connect();

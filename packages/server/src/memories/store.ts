@@ -4,8 +4,8 @@
  * languages, the count and `ready = 1`. A memory left unready by a crash is deleted at the next start.
  *
  * Fuzzy lookup is indexed: `memory_postings` maps each distinct token (a word 1-gram, see `score.ts`) to
- * the segments holding it and their count, in rows of `POSTING_CHUNK` ids (see `postingRows`; SQLite writes
- * a row while importing as soon as it fills, see `PendingPostings`). A segment scoring at least t on a text of n tokens lacks
+ * the segments holding it and their count, in rows of `POSTING_CHUNK` ids (written while importing, each
+ * row as soon as it fills: see `PendingPostings`). A segment scoring at least t on a text of n tokens lacks
  * at most D = ⌊n(100 − t)/t⌋ of the text's distinct tokens, so it holds one of the text's D + 1 rarest
  * tokens: only those postings are read (prefix filtering), then candidates are scored exactly.
  *
@@ -76,16 +76,6 @@ export const POSTING_CHUNK = 1000;
  */
 export const postingKey = (gram: string, chunk: number) =>
   chunk === 0 ? gram : `${gram}${TOKEN_SEPARATOR}${chunk}`;
-
-/** The posting rows of a token's list, as both backends write them: key, count, ids as a JSON array. */
-export function postingRows(gram: string, ids: readonly number[]): [string, number, string][] {
-  const rows: [string, number, string][] = [];
-  for (let start = 0, chunk = 0; start < ids.length || chunk === 0; start += POSTING_CHUNK, chunk++) {
-    const slice = ids.slice(start, start + POSTING_CHUNK);
-    rows.push([postingKey(gram, chunk), chunk === 0 ? ids.length : slice.length, JSON.stringify(slice)]);
-  }
-  return rows;
-}
 
 /** What one fuzzy lookup read and scored (for tests and benchmarks: the work is bounded). */
 export interface LookupWork {
@@ -279,22 +269,6 @@ export function createLookups(
       return undefined;
     },
   };
-}
-
-/** Segments per token of an import in progress, written once when the import finishes. */
-export function collectPostings(
-  postings: Map<string, number[]>,
-  id: number,
-  tokens: readonly string[],
-  sourceTagged: string | undefined,
-): void {
-  const grams = new Set(tokens);
-  if (sourceTagged !== undefined) for (const gram of indexTokens(sourceTagged)) grams.add(gram);
-  for (const gram of grams) {
-    const list = postings.get(gram);
-    if (list) list.push(id);
-    else postings.set(gram, [id]);
-  }
 }
 
 /**

@@ -9,14 +9,13 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { exactKey, tokenize } from '../memories/score.js';
 import {
-  collectPostings,
   createLookups,
   MAX_CANDIDATES,
   type MemoryRow,
   type MemoryRows,
   type MemoryStore,
   type MemoryStoreOptions,
-  postingRows,
+  type PendingPostings,
   type SegmentInput,
   type StoredSegment,
   TOKEN_SEPARATOR,
@@ -24,24 +23,20 @@ import {
 } from '../memories/store.js';
 import type { Queryable } from './postgres-resources.js';
 
-/** Posting rows written per statement when an import finishes. */
+/** Posting rows written (or counts set) per statement. */
 const POSTINGS_PER_INSERT = 5000;
 
 export interface PostgresMemoryStore extends MemoryStore {
   /** Starts an invisible memory; returns its id. */
   begin(db: Queryable, accountId: string, name: string): Promise<string>;
-  /** Writes one batch in one transaction; collects the batch's postings into `postings`. */
-  addBatch(
-    memoryId: string,
-    segments: readonly SegmentInput[],
-    postings: Map<string, number[]>,
-  ): Promise<void>;
+  /** Writes one batch in one transaction, with the posting rows of `postings` the batch fills. */
+  addBatch(memoryId: string, segments: readonly SegmentInput[], postings: PendingPostings): Promise<void>;
   /** Writes the postings and makes the memory visible; call inside the transaction that ends the job. */
   finish(
     client: pg.PoolClient,
     memoryId: string,
     summary: { source: string; targets: readonly string[]; segments: number },
-    postings: Map<string, number[]>,
+    postings: PendingPostings,
   ): Promise<void>;
   /** Deletes a memory whatever its state, on `db` (a transaction's client, or the pool). */
   removeOn(db: Queryable, memoryId: string): Promise<void>;
@@ -51,6 +46,21 @@ interface SegmentRow {
   id: string;
   source_text: string;
   source_tagged: string | null;
+}
+
+async function insertPostings(
+  client: Queryable,
+  memoryId: string,
+  entries: readonly [string, number, string][],
+): Promise<void> {
+  for (let start = 0; start < entries.length; start += POSTINGS_PER_INSERT) {
+    const slice = entries.slice(start, start + POSTINGS_PER_INSERT);
+    await client.query(
+      `INSERT INTO memory_postings (memory_id, gram, segments, ids)
+       SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[])`,
+      [memoryId, slice.map(([key]) => key), slice.map(([, count]) => count), slice.map(([, , ids]) => ids)],
+    );
+  }
 }
 
 export function createPostgresMemoryStore(
@@ -227,10 +237,11 @@ export function createPostgresMemoryStore(
            SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[])`,
           [target.segment, target.seq, target.language, target.text, target.tagged],
         );
-        await client.query('COMMIT');
         segments.forEach((segment, index) => {
-          collectPostings(postings, segmentIds[index]!, tokens[index]!, segment.sourceTagged);
+          postings.add(segmentIds[index]!, tokens[index]!, segment.sourceTagged);
         });
+        await insertPostings(client, memoryId, postings.takeFull());
+        await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
         throw error;
@@ -239,18 +250,14 @@ export function createPostgresMemoryStore(
       }
     },
     async finish(client, memoryId, summary, postings) {
-      const entries = [...postings].flatMap(([gram, ids]) => postingRows(gram, ids));
-      for (let start = 0; start < entries.length; start += POSTINGS_PER_INSERT) {
-        const slice = entries.slice(start, start + POSTINGS_PER_INSERT);
+      const rest = postings.takeRest();
+      await insertPostings(client, memoryId, rest.rows);
+      for (let start = 0; start < rest.totals.length; start += POSTINGS_PER_INSERT) {
+        const slice = rest.totals.slice(start, start + POSTINGS_PER_INSERT);
         await client.query(
-          `INSERT INTO memory_postings (memory_id, gram, segments, ids)
-           SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[])`,
-          [
-            memoryId,
-            slice.map(([key]) => key),
-            slice.map(([, count]) => count),
-            slice.map(([, , ids]) => ids),
-          ],
+          `UPDATE memory_postings AS p SET segments = t.segments
+           FROM unnest($2::text[], $3::int[]) AS t(gram, segments) WHERE p.memory_id = $1 AND p.gram = t.gram`,
+          [memoryId, slice.map(([gram]) => gram), slice.map(([, total]) => total)],
         );
       }
       await client.query(

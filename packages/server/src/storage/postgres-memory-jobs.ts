@@ -24,6 +24,7 @@ import {
   toRecord,
 } from '../memories/job-records.js';
 import { type MemoryJobOptions, registerMemoryKind } from '../memories/jobs.js';
+import { PendingPostings } from '../memories/store.js';
 import { readTmx, writeTmx } from '../memories/tmx.js';
 import { repeatEvery } from './lease.js';
 import type { PostgresMemoryStore } from './postgres-memories.js';
@@ -88,7 +89,7 @@ export async function createPostgresMemoryJobs(
       job.accountId,
       String(job.parameters.display_name ?? job.parameters.file_name ?? 'memory'),
     );
-    const postings = new Map<string, number[]>();
+    const postings = new PendingPostings();
     try {
       await settle(job.id, attempt, async (client) => {
         await client.query('UPDATE memory_jobs SET memory_id = $1, updated_at = $2 WHERE id = $3', [
