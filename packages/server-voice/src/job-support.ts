@@ -248,7 +248,10 @@ async function submitJob(
       throw new ServiceError(429, `Too many voice jobs: ${error.message}.`);
     throw error;
   }
-  if (transaction) return;
+  if (!transaction) await handedOver(context, table, id);
+}
+
+async function handedOver(context: ServiceContext, table: Table, id: string): Promise<void> {
   const fleet = fleetVoice(context);
   if (fleet) await (await fleet.store()).handedOver(table, id);
   else voiceDatabase(context).prepare(`UPDATE ${table} SET status = 'done' WHERE id = ?`).run(id);
@@ -273,6 +276,9 @@ async function handOverLeft(
           `SELECT id, account_id FROM ${table} WHERE status IN (?, 'processing') ORDER BY created_at, id`,
         )
         .all(waiting) as { id: string; account_id: string }[]);
-  for (const row of rows) await submitJob(context, table, queue, row);
-  return rows.length;
+  const queued = await queue.resubmit(
+    rows.map(({ id, account_id }) => ({ id, accountId: account_id, input: { id } })),
+  );
+  for (const id of queued) await handedOver(context, table, id);
+  return queued.length;
 }
