@@ -2,25 +2,21 @@
  * Docusaurus's classic template site (create-docusaurus 3.10.2, `test/fixtures/docusaurus`) as a user localizes
  * it: the real `docusaurus write-translations --locale en` writes the theme's and plugins' JSON messages; the
  * real `glossa` CLI (child process, embedded server: Apertium for es, the pseudo engine for en-XA) runs
- * `init --to es,en-XA` and `translate`; the real `docusaurus build` builds es (only es: the two-locale webpack
- * build was most of the file's time; en-XA pages are written and checked here, built in `vitepress.test.ts`,
- * and Docusaurus's en-XA pseudo output is checked in packages/cli/test/init-docusaurus.test.ts) with the site's own
+ * `init --to es,en-XA` and `translate`; the real `docusaurus build` builds es and en-XA with the site's own
  * config, whose link and anchor checkers throw on a broken link; every internal link and anchor of the built
  * HTML is resolved again by `links.ts`; the es site opens in Debian's Chromium, and a heading's anchor link
- * lands on its heading.
+ * lands on its heading; so does an en-XA page.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
-import { dirname, extname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
 import { checkLinks } from './links.js';
+import { collectErrors, serveStatic } from './serve-static.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -53,7 +49,7 @@ const GLOSSARY_ES = [
 let site: string;
 let env: NodeJS.ProcessEnv;
 let browser: BrowserContext | undefined;
-let server: Server | undefined;
+let server: { origin: string; close: () => Promise<void> } | undefined;
 
 function run(command: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
@@ -77,41 +73,6 @@ function texts(html: string, className: string): string[] {
   return [...found].map((m) => m[1]!.replace(/<[^>]*>/g, '').trim());
 }
 
-/** Serves `root` as a static host does Docusaurus's output: `/es/docs/intro` → `es/docs/intro/index.html`. */
-function serveStatic(root: string): Promise<string> {
-  const types: Record<string, string> = {
-    '.html': 'text/html; charset=utf-8',
-    '.js': 'text/javascript',
-    '.css': 'text/css',
-    '.svg': 'image/svg+xml',
-    '.png': 'image/png',
-    '.jpg': 'image/jpeg',
-    '.jpeg': 'image/jpeg',
-    '.ico': 'image/x-icon',
-    '.json': 'application/json',
-    '.xml': 'application/xml',
-  };
-  server = createServer((request, response) => {
-    const path = decodeURIComponent(new URL(request.url!, 'http://site').pathname);
-    const file = [path, `${path}/index.html`, `${path}.html`]
-      .map((candidate) => join(root, ...candidate.split('/')))
-      .find(
-        (candidate) => candidate.startsWith(root) && existsSync(candidate) && statSync(candidate).isFile(),
-      );
-    if (!file) {
-      response.writeHead(404).end();
-      return;
-    }
-    readFile(file).then((body) => {
-      response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-      response.end(body);
-    });
-  });
-  return new Promise((done) =>
-    server!.listen(0, '127.0.0.1', () => done(`http://127.0.0.1:${(server!.address() as AddressInfo).port}`)),
-  );
-}
-
 beforeAll(async () => {
   // Inside this package, so that the site resolves `@docusaurus/core` from its node_modules as a project would.
   site = await mkdtemp(join(packageDir, '.tmp-docusaurus-'));
@@ -121,7 +82,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  if (server) await new Promise((done) => server!.close(done));
+  await server?.close();
   await rm(site, { recursive: true, force: true });
 });
 
@@ -175,23 +136,23 @@ describe.sequential('Docusaurus classic template (create-docusaurus 3.10.2) in e
     }
   }, 300_000);
 
-  it('docusaurus build builds es; its broken link and anchor checkers throw and find nothing', async () => {
+  it('docusaurus build builds es and en-XA; its broken link and anchor checkers throw and find nothing', async () => {
     const config = await readFile(join(site, 'docusaurus.config.js'), 'utf8');
     expect(config).toMatch(/^ {2}onBrokenLinks: 'throw',$/m);
     expect(config).toMatch(/^ {2}onBrokenAnchors: 'throw',$/m);
-    // es only (one webpack Server + Client compile); not minified (the test reads the HTML, not its size).
-    // Docusaurus builds a single `--locale` at the site's root (`build/`, base URL `/`), not under `/es/`.
-    const build = await docusaurus('build', '--locale', 'es', '--no-minify');
+    // One command, the two locales one after the other (`build/es/`, `build/en-XA/`); not minified (the test
+    // reads the HTML, not its size).
+    const build = await docusaurus('build', '--locale', 'es', '--locale', 'en-XA', '--no-minify');
     expect(build.code, build.stderr + build.stdout).toBe(0);
     expect(build.stdout + build.stderr).not.toMatch(/\[WARNING\]|\[ERROR\]/);
     const links = await checkLinks(join(site, 'build'));
     expect(links.broken).toEqual([]);
-    expect(links.pages).toBeGreaterThan(20);
-    expect(links.fragments).toBeGreaterThan(50);
+    expect(links.pages).toBeGreaterThan(40);
+    expect(links.fragments).toBeGreaterThan(100);
   }, 600_000);
 
   it('the es navbar and sidebar are Spanish in the built HTML', async () => {
-    const html = await readFile(join(site, 'build/docs/intro/index.html'), 'utf8');
+    const html = await readFile(join(site, 'build/es/docs/intro/index.html'), 'utf8');
     expect(html).toContain('<html lang="es"');
     const navbar = await messages('i18n/es/docusaurus-theme-classic/navbar.json');
     const sidebar = await messages('i18n/es/docusaurus-plugin-content-docs/current.json');
@@ -206,28 +167,18 @@ describe.sequential('Docusaurus classic template (create-docusaurus 3.10.2) in e
     // The docs' own titles: the translated page's title, not the English one.
     expect(menu).not.toContain('Tutorial Intro');
     expect(html).toMatch(/<h1>(?!Tutorial Intro)[^<]+<\/h1>/);
-    // en-XA is translated (not built here): its page title is pseudo.
-    const pseudo = await readFile(
-      join(site, 'i18n/en-XA/docusaurus-plugin-content-docs/current/intro.mdx'),
-      'utf8',
-    );
-    expect(pseudo.match(/^# (.*)$/m)?.[1]).toMatch(/^\\?\[Ţ/);
+    expect(
+      (await readFile(join(site, 'build/en-XA/docs/intro/index.html'), 'utf8')).match(/<h1>([^<]*)</)?.[1],
+    ).toMatch(/^\[Ţ/);
   });
 
-  it('the built es site opens in Chromium; a heading anchor link lands on its heading', async () => {
-    const origin = await serveStatic(join(site, 'build'));
+  it('the built es site opens in Chromium; a heading anchor link lands on its heading; so does en-XA', async () => {
+    server = await serveStatic(join(site, 'build'));
+    const { origin } = server;
     browser = await launchChromium(join(site, '.chromium'));
     const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('response', (response) => {
-      if (response.url().startsWith(origin) && response.status() >= 400)
-        errors.push(`${response.status()} ${response.url()}`);
-    });
-    await page.goto(`${origin}/docs/intro`, { waitUntil: 'load' });
+    const errors = collectErrors(page, origin);
+    await page.goto(`${origin}/es/docs/intro`, { waitUntil: 'load' });
     expect(await page.getAttribute('html', 'lang')).toBe('es');
     expect(await page.locator('h1').first().textContent()).not.toBe('Tutorial Intro');
     // The heading kept the English id ({#getting-started}); its text is Spanish.
@@ -237,12 +188,12 @@ describe.sequential('Docusaurus classic template (create-docusaurus 3.10.2) in e
     // The table of contents links to it; clicking the link scrolls to it (React's router, hydrated).
     const toc = page.locator('.table-of-contents a[href="#getting-started"]');
     await toc.first().click();
-    await page.waitForURL(`${origin}/docs/intro#getting-started`);
+    await page.waitForURL(`${origin}/es/docs/intro#getting-started`);
     await expect
       .poll(() => heading.evaluate((element) => element.getBoundingClientRect().top))
       .toBeLessThan(200);
     // Another page's heading by its URL: the id Docusaurus's MDX comment gave it ({/* #my-custom-id */}).
-    await page.goto(`${origin}/docs/tutorial-basics/markdown-features#my-custom-id`, {
+    await page.goto(`${origin}/es/docs/tutorial-basics/markdown-features#my-custom-id`, {
       waitUntil: 'load',
     });
     const custom = page.locator('h3#my-custom-id');
@@ -250,6 +201,13 @@ describe.sequential('Docusaurus classic template (create-docusaurus 3.10.2) in e
     await expect
       .poll(() => custom.evaluate((element) => element.getBoundingClientRect().top))
       .toBeLessThan(200);
+    // en-XA: the pseudo page, its heading under the English id, reached from the table of contents.
+    await page.goto(`${origin}/en-XA/docs/intro`, { waitUntil: 'load' });
+    expect(await page.getAttribute('html', 'lang')).toBe('en-XA');
+    expect(await page.locator('h1').first().textContent()).toMatch(/^\[Ţ/);
+    await page.locator('.table-of-contents a[href="#getting-started"]').first().click();
+    await page.waitForURL(`${origin}/en-XA/docs/intro#getting-started`);
+    expect(await page.locator('h2#getting-started').textContent()).toMatch(/^\[/);
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);

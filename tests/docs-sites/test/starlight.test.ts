@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
 import { checkLinks } from './links.js';
+import { collectErrors, serveStatic } from './serve-static.js';
 import { addGlossary, copyStarlightSite, siteCommands } from './starlight-site.js';
 
 let site: string;
@@ -15,7 +18,11 @@ beforeAll(async () => {
   site = copy.site;
   ({ glossa, astro } = siteCommands(site, copy.env));
 });
-afterAll(() => rm(site, { recursive: true, force: true }));
+let browser: BrowserContext | undefined;
+afterAll(async () => {
+  await browser?.close();
+  await rm(site, { recursive: true, force: true });
+});
 
 describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es and en-XA', () => {
   it('glossa init finds the Starlight site; translate writes every page to src/content/docs/<locale>/ with no failure', async () => {
@@ -157,4 +164,31 @@ describe.sequential('Starlight starter site (@astrojs/starlight 0.37.7) in es an
     expect(toc.length).toBeGreaterThan(3);
     for (const id of toc) expect(html).toContain(`id="${id}"`);
   });
+
+  it('two pages per locale open in Chromium without errors, in the locale, with translated headings', async () => {
+    const server = await serveStatic(join(site, 'dist'));
+    browser = await launchChromium(join(site, '.chromium'));
+    try {
+      for (const [path, lang, english] of [
+        ['/es/getting-started/', 'es', 'Getting Started'],
+        ['/es/guides/example/', 'es', 'Example Guide'],
+        ['/en-xa/getting-started/', 'en-XA', 'Getting Started'],
+        ['/en-xa/guides/example/', 'en-XA', 'Example Guide'],
+      ] as const) {
+        const tab = await browser.newPage();
+        const errors = collectErrors(tab, server.origin);
+        await tab.goto(`${server.origin}${path}`, { waitUntil: 'load' });
+        expect(await tab.getAttribute('html', 'lang')).toBe(lang);
+        const h1 = await tab.locator('h1').first().textContent();
+        expect(h1?.trim()).not.toBe(english);
+        if (lang === 'en-XA') expect(h1).toMatch(/^\[/);
+        // Starlight's sidebar links stay in the locale.
+        expect(await tab.locator(`nav a[href^="/${path.split('/')[1]}/"]`).count()).toBeGreaterThan(0);
+        expect(errors, path).toEqual([]);
+        await tab.close();
+      }
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });

@@ -252,6 +252,7 @@ describe.sequential('VitePress docs (vuejs/vitepress v1.6.4, 12 pages) in es and
       for (const [path, heading] of [
         ['/es/guide/using-vue', /^(?!Using Vue in Markdown).*Vue/],
         ['/en-XA/reference/site-config', /^\[Š/],
+        ['/en-XA/guide/getting-started', /^\[Ĝ/],
         ['/es/', /VitePress/],
       ] as const) {
         const page = await browser.newPage();
