@@ -15,6 +15,7 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
 import { type BrokenLink, checkLinks, type LinkReport } from './links.js';
+import { addVitepressGlossary } from './vitepress-site.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -36,18 +37,6 @@ const UNKNOWN_TO_APERTIUM = [
   'markdown',
   'sidebar',
 ];
-/** Config keys and a format name, kept as they are. */
-const KEEP = ['footer', 'sidebar', 'Markdown', 'markdown'];
-const GLOSSARY = [
-  ['Customization', 'Personalización'],
-  ['Default', 'Valor predeterminado'],
-  ['Footer', 'Pie de página'],
-  ['Prerequisites', 'Requisitos previos'],
-  ['Runtime', 'Tiempo de ejecución'],
-  ['Sidebar', 'Barra lateral'],
-  ['Sitemap', 'Mapa del sitio'],
-];
-
 let site: string;
 let env: NodeJS.ProcessEnv;
 let browser: BrowserContext | undefined;
@@ -121,12 +110,7 @@ describe.sequential('VitePress docs (vuejs/vitepress v1.6.4, 12 pages) in es and
     }
     expect([...words].sort()).toEqual(UNKNOWN_TO_APERTIUM.sort());
     // The user's answer: the config keys and names are kept, the other words get a glossary.
-    const configPath = join(site, 'glossa.config.json');
-    const config = JSON.parse(await readFile(configPath, 'utf8'));
-    await writeFile(join(site, 'glossary.tsv'), GLOSSARY.map((entry) => entry.join('\t')).join('\n'));
-    config.doNotTranslate = KEEP;
-    config.glossaries = [{ file: 'glossary.tsv', targetLocales: ['es'] }];
-    await writeFile(configPath, JSON.stringify(config, null, 2));
+    await addVitepressGlossary(site);
     const first = await glossa('translate', '--json');
     expect(first.code, first.stderr + first.stdout).toBe(0);
     const report = JSON.parse(first.stdout);
