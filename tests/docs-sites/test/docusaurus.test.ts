@@ -201,13 +201,17 @@ describe.sequential('Docusaurus classic template (create-docusaurus 3.10.2) in e
     await expect
       .poll(() => custom.evaluate((element) => element.getBoundingClientRect().top))
       .toBeLessThan(200);
-    // en-XA: the pseudo page, its heading under the English id, reached from the table of contents.
+    // en-XA: two pseudo pages, their headings under the English ids, one reached from the table of contents.
     await page.goto(`${origin}/en-XA/docs/intro`, { waitUntil: 'load' });
     expect(await page.getAttribute('html', 'lang')).toBe('en-XA');
     expect(await page.locator('h1').first().textContent()).toMatch(/^\[Ţ/);
     await page.locator('.table-of-contents a[href="#getting-started"]').first().click();
     await page.waitForURL(`${origin}/en-XA/docs/intro#getting-started`);
     expect(await page.locator('h2#getting-started').textContent()).toMatch(/^\[/);
+    await page.goto(`${origin}/en-XA/docs/tutorial-basics/markdown-features#my-custom-id`, {
+      waitUntil: 'load',
+    });
+    expect(await page.locator('h3#my-custom-id').textContent()).toMatch(/^\[/);
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
