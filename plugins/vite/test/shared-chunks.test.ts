@@ -104,6 +104,44 @@ describe('shareChunks', () => {
     );
   });
 
+  it('looks up only the text of a static-markup string when every locale has the same markup', () => {
+    const en = chunk(
+      'assets/App-en.js',
+      'out=[`<section><h1>Welcome</h1> <img alt="A loaf" width="96"/> <p id="intro">We bake <b>bread</b>.</p></section>`,' +
+        '`<p>${1} loaves in <a href="#/">your basket</a></p>`,"<p>Hi <b>there</b></p>"];',
+    );
+    const es = chunk(
+      'assets/App-es.js',
+      'out=[`<section><h1>Bienvenido</h1> <img alt="Un pan" width="96"/> <p id="intro">Cocemos <b>pan</b>.</p></section>`,' +
+        '`<p>${1} panes en <a href="#/">tu cesta</a></p>`,"<p>Hola <i>ahí</i></p>"];',
+    );
+    const shared = shareChunks(
+      [en],
+      [
+        {
+          locale: 'es',
+          files: new Map([
+            [es.fileName, es.code],
+            ['es/index.html', page('App-es.js')],
+          ]),
+          chunks: [es],
+        },
+      ],
+      options,
+    );
+    const code = shared.rewrites.get('assets/App-en.js')!;
+    const dictionary = [...shared.files.get('es')!].find(([name]) =>
+      name.includes('glossa-text'),
+    )![1] as string;
+    // The markup stays in the chunk; the third string's markup differs (<b> → <i>), so it is one entry.
+    expect(dictionary).toBe(
+      'globalThis.__glossa=["Bienvenido","Un pan","Cocemos ","pan"," panes en ","tu cesta","\\u003cp>Hola \\u003ci>ahí\\u003c/i>\\u003c/p>"];\n',
+    );
+    const english = run(en.code);
+    expect(run(code)).toEqual(english);
+    expect(run(code, dictionary)).toEqual(run(es.code));
+  });
+
   it('keeps a chunk per locale when it differs in more than strings, and names the shared chunks in it', () => {
     const enApp = chunk(
       'assets/App-en.js',

@@ -263,6 +263,10 @@ export function shareChunks(
   const rewrites = new Map<string, string>();
   const dictionaries = new Map<string, (Value | null)[]>(outputs.map((o) => [o.locale, []]));
   let lookups = 0;
+  // One dictionary entry: each locale's value, in the order of `outputs`.
+  const entry = (values: readonly (Value | null)[]) => {
+    for (const [i, out] of outputs.entries()) dictionaries.get(out.locale)!.push(values[i] ?? null);
+  };
   for (const name of [...differences.keys()].sort()) {
     const positions = new Map<number, Difference>();
     for (const found of differences.get(name)!.values()) for (const d of found) positions.set(d.start, d);
@@ -271,14 +275,35 @@ export function shareChunks(
     const call = freeName(original);
     const edits: { start: number; end: number; text: string }[] = [];
     for (const d of [...positions.values()].sort((p, q) => p.start - q.start)) {
-      const index = lookups++;
-      for (const out of outputs) {
-        const mine = differences
-          .get(name)!
-          .get(out.locale)
-          ?.find((e) => e.start === d.start);
-        dictionaries.get(out.locale)!.push(mine ? mine.value : null);
+      const values = outputs.map(
+        (out) =>
+          differences
+            .get(name)!
+            .get(out.locale)
+            ?.find((e) => e.start === d.start)?.value ?? null,
+      );
+      const parts = textParts(d.english, values);
+      if (parts) {
+        // Markup that every locale shares stays in the chunk; only the text parts are looked up.
+        const pieces = parts.map((part) => {
+          if (typeof part === 'string') return { markup: part };
+          const index = lookups++;
+          entry(part.values);
+          return { index, english: part.english };
+        });
+        const text =
+          d.kind === 'literal'
+            ? `(${pieces.map((p) => ('markup' in p ? JSON.stringify(p.markup) : `${call}(${p.index},${JSON.stringify(p.english)})`)).join('+')})`
+            : pieces
+                .map((p) =>
+                  'markup' in p ? rawQuasi(p.markup) : `\${${call}(${p.index},${JSON.stringify(p.english)})}`,
+                )
+                .join('');
+        edits.push({ start: d.start, end: d.end, text });
+        continue;
       }
+      const index = lookups++;
+      entry(values);
       edits.push(
         d.kind === 'literal'
           ? { start: d.start, end: d.end, text: `${call}(${index},${original.slice(d.start, d.end)})` }
@@ -355,3 +380,83 @@ function withDictionary(html: string, url: string): string {
   if (head) return `${html.slice(0, head.index)}  ${tag}\n  ${html.slice(head.index)}`;
   return `${tag}\n${html}`;
 }
+
+/** A string split at markup: markup (tags, attribute names, quotes) and text (between tags, attribute values). */
+function tokens(s: string): { markup: string[]; text: string[] } {
+  const markup: string[] = [];
+  const text: string[] = [];
+  let m = '';
+  let t = '';
+  let i = 0;
+  const flushText = () => {
+    markup.push(m);
+    text.push(t);
+    m = '';
+    t = '';
+  };
+  while (i < s.length) {
+    if (s[i] !== '<') {
+      t += s[i++];
+      continue;
+    }
+    if (t) flushText();
+    // A tag: markup up to `>`, except quoted attribute values, which are text.
+    while (i < s.length && s[i] !== '>') {
+      const q = s[i]!;
+      m += s[i++];
+      if (q !== '"' && q !== "'") continue;
+      const close = s.indexOf(q, i);
+      if (close < 0) break;
+      t = s.slice(i, close);
+      flushText();
+      m = q;
+      i = close + 1;
+    }
+    if (i < s.length) m += s[i++];
+  }
+  markup.push(m);
+  text.push(t);
+  return { markup, text };
+}
+
+type TextPart = string | { english: string; values: (string | null)[] };
+
+/**
+ * A string with markup whose markup is the same in every locale, as markup and text parts (a text part
+ * that no locale changes is merged into the markup); `undefined` when it has no markup or a locale's
+ * markup differs. `values` has `null` where a locale keeps the English value.
+ */
+function textParts(english: Value, values: readonly (Value | null)[]): TextPart[] | undefined {
+  if (typeof english !== 'string' || !english.includes('<')) return undefined;
+  const en = tokens(english);
+  if (en.markup.length < 2) return undefined;
+  const theirs: ({ markup: string[]; text: string[] } | null)[] = [];
+  for (const v of values) {
+    if (v === null) {
+      theirs.push(null);
+      continue;
+    }
+    if (typeof v !== 'string') return undefined;
+    const t = tokens(v);
+    if (t.markup.length !== en.markup.length || t.markup.some((m, i) => m !== en.markup[i])) return undefined;
+    theirs.push(t);
+  }
+  const out: TextPart[] = [];
+  let markup = '';
+  for (let i = 0; i < en.markup.length; i++) {
+    markup += en.markup[i];
+    const english = en.text[i]!;
+    const parts = theirs.map((t) => (t && t.text[i] !== english ? t.text[i]! : null));
+    if (parts.every((p) => p === null)) {
+      markup += english;
+      continue;
+    }
+    out.push(markup, { english, values: parts });
+    markup = '';
+  }
+  out.push(markup);
+  return out.filter((p) => p !== '');
+}
+
+/** Text as the raw characters of a template literal. */
+const rawQuasi = (text: string) => text.replace(/\\|`|\$\{/g, (c) => `\\${c}`);
