@@ -5,7 +5,9 @@
  * that stay per locale), the source chunk is kept for every locale with each of those strings read
  * from a per-locale dictionary: `$gT(7,"Add to cart")` returns entry 7 of `globalThis.__glossa`, or the
  * English value when the page set none (the English pages) or the entry is `null` (same as English).
- * Numbers are read the same way (a development build's JSX positions move with the text).
+ * Numbers are read the same way (a development build's JSX positions move with the text). A string with
+ * markup (Svelte's templates, Vue's static nodes) whose markup is the same in every locale keeps the
+ * markup in the chunk and looks up only its text parts: `"<p>"+$gT(3,"Hello")+"</p>"`.
  * Each locale's pages load its dictionary (`assets/glossa-text.<locale>-<hash>.js`, a classic script
  * that runs before the app's modules). A chunk that differs in anything else (a translation that
  * reorders elements, a minifier that folded a translated string) stays a copy per locale, with the
