@@ -24,6 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { MAX_EVALUATION_SEGMENTS } from '../../protocol/src/index.js';
 import { GrowthRun, jsonClient, startBenchServer, until } from '../../server/bench/growth-harness.js';
 import { MAX_PDF_PAGES } from '../../server-documents/src/formats/pdf-text.js';
+import { prose } from '../test/prose.js';
 
 const here = new URL('.', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'glossa-growth-features-'));
@@ -35,22 +36,6 @@ const { url, key } = server.ready;
 const call = jsonClient(url, key);
 const growth = new GrowthRun(() => server.child.pid!);
 const KiB = 1024;
-
-const WORDS =
-  'the house files review open green tables paper river system window letter garden market travel evening'.split(
-    ' ',
-  );
-/** English prose of exactly `length` characters (sentences of 12 words, numbered). */
-function prose(length: number, seed = 0): string {
-  const parts: string[] = [];
-  let size = 0;
-  for (let i = seed; size < length; i++) {
-    const sentence = `${Array.from({ length: 12 }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(' ')} ${i}. `;
-    parts.push(sentence);
-    size += sentence.length;
-  }
-  return parts.join('').slice(0, length);
-}
 
 // --- documents -------------------------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ import {
   startAbuseServer,
 } from '../../server/test/abuse-helpers.js';
 import { FULL_MEMORY_BUDGET_MB } from '../src/index.js';
+import { prose } from './prose.js';
 
 /**
  * The full server's default ceiling (`FULL_MEMORY_BUDGET_MB`, given to the child by default): not the spine's
@@ -65,22 +66,6 @@ afterAll(async () => {
 /** A call with the free key. */
 const call = (what: string, path: string, body?: unknown) =>
   callAs(what, server.started.free, server.started.freeKey, path, body);
-
-const WORDS =
-  'the house files review open green tables paper river system window letter garden market travel evening'.split(
-    ' ',
-  );
-/** English prose of exactly `length` characters (words and sentences, like a real page). */
-function prose(length: number, seed: number): string {
-  const parts: string[] = [];
-  let size = 0;
-  for (let i = seed; size < length; i++) {
-    const sentence = `${Array.from({ length: 12 }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(' ')} ${i}. `;
-    parts.push(sentence);
-    size += sentence.length;
-  }
-  return parts.join('').slice(0, length);
-}
 
 /** A TMX file of as close to MAX_TMX_BYTES as whole units allow: long segments (4,000 characters a side). */
 function largestTmx(): { content: Buffer; units: number } {
