@@ -12,7 +12,9 @@
  * locale it prints the bytes added, the locale's text (its catalog's targets, UTF-8) and pages, and the
  * ratios added / (text + pages) (target ≤ 1.1) and added / the English build.
  *
- *   pnpm --filter @glossa/vite bench
+ * Also create-vue's router starter (third-party, tests/vite-apps/fixtures/create-vue-router).
+ *
+ *   pnpm --filter @glossa/vite bench         (ONLY=<regexp>: only the apps it matches)
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,7 +28,11 @@ const APPS: Record<string, () => Promise<{ appConfig: AppConfig; locales: string
   react: () => import(new URL('react-app/app.config.ts', examples).href),
   vue: () => import(new URL('vue-app/app.config.ts', examples).href),
   svelte: () => import(new URL('svelte-app/app.config.ts', examples).href),
+  // Third-party: create-vue's router starter, unchanged (tests/vite-apps/fixtures/create-vue-router).
+  'create-vue router starter': () =>
+    import(new URL('../../../tests/vite-apps/test/create-vue-router.config.ts', import.meta.url).href),
 };
+const only = process.env.ONLY ? new RegExp(process.env.ONLY) : undefined;
 
 const dir = await mkdtemp(join(process.env.BENCH_DIR ?? tmpdir(), 'glossa-vite-size-'));
 
@@ -69,6 +75,7 @@ const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`;
 
 const rows: string[] = [];
 for (const [name, load] of Object.entries(APPS)) {
+  if (only && !only.test(name)) continue;
   const { appConfig, locales } = await load();
   const cache = join(dir, name);
   const glossa = (extra: Partial<GlossaViteOptions>): Partial<GlossaViteOptions> => ({
