@@ -10,8 +10,20 @@ import type { UserConfig } from 'vite';
 
 const appRoot = fileURLToPath(new URL('../fixtures/create-vue-router/', import.meta.url));
 export const locales = ['es', 'en-XA'];
-/** Names kept in every locale (the starter's links to tools and communities). */
-const BRANDS = ['Vite', 'VSCode', 'Vue', 'Vue Router', 'Vitest', 'Cypress', 'Playwright', 'Pinia', 'Discord'];
+/** The app's product and brand names, kept as written in every locale (also third-party.test.ts's). */
+export const BRANDS = [
+  'Vue',
+  'Vite',
+  'VSCode',
+  'Vitest',
+  'Cypress',
+  'Playwright',
+  'Pinia',
+  'Discord',
+  'StackOverflow',
+  'Bluesky',
+  'README.md',
+];
 
 /** `glossa: false` builds the plain app without the plugin. */
 export function appConfig(glossa: Partial<GlossaViteOptions> | false = {}, outDir = 'dist'): UserConfig {

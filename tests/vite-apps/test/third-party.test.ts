@@ -17,25 +17,12 @@ import type { BrowserContext } from 'playwright-core';
 import { build, type InlineConfig, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
+import { BRANDS } from './create-vue-router.config.js';
 import { visibleText } from './visible-text.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(packageDir, 'fixtures', 'create-vue-router');
 
-/** The app's product and brand names, kept as written in every locale. */
-const BRANDS = [
-  'Vue',
-  'Vite',
-  'VSCode',
-  'Vitest',
-  'Cypress',
-  'Playwright',
-  'Pinia',
-  'Discord',
-  'StackOverflow',
-  'Bluesky',
-  'README.md',
-];
 /** Links whose whole text is a name: the same text in every locale. */
 const NAME_LINKS: Record<string, string> = {
   'https://vite.dev/': 'Vite',
