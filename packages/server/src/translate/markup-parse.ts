@@ -69,13 +69,17 @@ export function escapeText(text: string): string {
 
 type Element = Extract<MarkupNode, { kind: 'element' }>;
 
+/** The end-tag pattern of each raw-text element name, compiled once (sticky state: set `lastIndex` first). */
+const RAW_TEXT_ENDS = new Map<string, RegExp>();
+
 /**
  * Where the end tag `</name` of a raw-text element (`HTML_RAW_TEXT`) starts, from `from`, or -1. Searched
  * case-insensitively in place: lower-casing the source would cost its length per element and shift every
  * offset after a character whose lower case is longer ("İ" → "i̇").
  */
 export function rawTextEnd(source: string, name: string, from: number): number {
-  const endTag = new RegExp(`</${name}`, 'gi');
+  let endTag = RAW_TEXT_ENDS.get(name);
+  if (!endTag) RAW_TEXT_ENDS.set(name, (endTag = new RegExp(`</${name}`, 'gi')));
   endTag.lastIndex = from;
   return endTag.exec(source)?.index ?? -1;
 }
