@@ -69,7 +69,7 @@ export function escapeText(text: string): string {
 
 type Element = Extract<MarkupNode, { kind: 'element' }>;
 
-/** The end-tag pattern of each raw-text element name, compiled once (sticky state: set `lastIndex` first). */
+/** The end-tag pattern of each raw-text element name, compiled once (global: a search starts at `lastIndex`). */
 const RAW_TEXT_ENDS = new Map<string, RegExp>();
 
 /**
