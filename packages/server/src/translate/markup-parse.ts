@@ -79,7 +79,10 @@ const RAW_TEXT_ENDS = new Map<string, RegExp>();
  */
 export function rawTextEnd(source: string, name: string, from: number): number {
   let endTag = RAW_TEXT_ENDS.get(name);
-  if (!endTag) RAW_TEXT_ENDS.set(name, (endTag = new RegExp(`</${name}`, 'gi')));
+  if (!endTag) {
+    endTag = new RegExp(`</${name}`, 'gi');
+    RAW_TEXT_ENDS.set(name, endTag);
+  }
   endTag.lastIndex = from;
   return endTag.exec(source)?.index ?? -1;
 }
