@@ -15,6 +15,7 @@ export { unsupportedMediaType } from './http/body.js';
 export { readUpload, tooLarge, type Upload } from './http/multipart.js';
 export { defineRoute, type Route, type RouteInput } from './http/route.js';
 export {
+  type JobFiles,
   JobLimitExceeded,
   JobSuperseded,
   type JobTransaction,

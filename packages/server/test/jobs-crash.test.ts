@@ -4,7 +4,7 @@
  * each time while the other takes its jobs over. Every job must finish once, with the result of an
  * uninterrupted run, its usage (one unit per step) counted exactly once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,7 +14,7 @@ import { createPostgresStorage } from '../src/storage/postgres.js';
 import { createSqliteStorage } from '../src/storage/sqlite.js';
 import type { Storage } from '../src/storage/storage.js';
 import { type CrashChild, killHard, pollUntil, startChild } from './crash-harness.js';
-import { DAY, expectedDigest, KEY_ID, stepsKind } from './jobs/steps-kind.js';
+import { DAY, expectedDigest, filesKind, KEY_ID, outputOf, stepsKind } from './jobs/steps-kind.js';
 import { postgresForFile } from './postgres-for-file.js';
 import { hasPostgres, onPostgres } from './services.js';
 
@@ -29,7 +29,8 @@ const KILLS = 4;
 const STEP_MS = 50;
 
 /** A runner in a child process (jobs/crash-child.ts); `ready` is its owner id. */
-const start = (backend: string, where: string): Promise<CrashChild> => startChild(child, [backend, where]);
+const start = (backend: string, where: string, ...mode: string[]): Promise<CrashChild> =>
+  startChild(child, [backend, where, ...mode]);
 const kill = (instance: CrashChild) => killHard(instance);
 
 async function submitAll(storage: Storage, steps: number) {
@@ -141,5 +142,90 @@ describe.skipIf(onPostgres)('the job runner killed (SIGKILL) at random moments',
       }
     },
     180_000,
+  );
+});
+
+/** The files in `<data dir>/jobs` not of a job's directory: what a submit staged (SQLite). */
+const staged = (dir: string) => readdirSync(join(dir, 'jobs')).filter((name) => name.startsWith('.'));
+
+// Both backends in one run, as above.
+describe.skipIf(onPostgres).each([
+  ['SQLite', false],
+  ['PostgreSQL', !hasPostgres],
+] as const)('job files killed (SIGKILL) on %s', (backend, skip) => {
+  it.skipIf(skip)(
+    'a submit killed between its files and its row leaves neither; an attempt killed between its output and its completion is redone',
+    async () => {
+      let where: string;
+      let storage: Storage;
+      if (backend === 'SQLite') {
+        where = mkdtempSync(join(tmpdir(), 'glossa-job-files-crash-'));
+        dirs.push(where);
+        storage = createSqliteStorage(where);
+      } else {
+        where = await cluster().createDatabase();
+        storage = await createPostgresStorage(where, { poolSize: 2 });
+      }
+      const name = backend === 'SQLite' ? 'sqlite' : 'postgres';
+      try {
+        await storage.createAccount({
+          id: 'alice',
+          plan: 'paid',
+          admin: false,
+          detectionBeta: false,
+          qualityAlpha: false,
+          voiceJobsAlpha: false,
+          memoryMatches: false,
+          characterLimit: 1_000_000,
+        });
+        const runner = createJobRunner(storage.openJobBackend(), { concurrency: 0 });
+        const queue = runner.register(filesKind());
+        const raw = storage.openJobBackend();
+
+        // Killed once the submit's files are stored, before its row commits: no job, no files of it.
+        const submitter = await startChild(child, [name, where, 'submit', 'lost']);
+        expect(await submitter.exited).toBe('SIGKILL');
+        expect(await queue.status('lost')).toBeUndefined();
+        expect(await raw.readFile('lost', 'input')).toBeUndefined();
+        // SQLite: the staged directory stays until a sweep finds it without a job.
+        if (backend === 'SQLite') expect(staged(where)).toHaveLength(1);
+
+        const input = Buffer.from('the bytes of a job file, '.repeat(4000));
+        await queue.submit('alice', {}, { id: 'lost', files: { input } });
+        await queue.submit('alice', { killAfterOutput: true }, { id: 'killed', files: { input } });
+        // The first attempt writes its output and dies before it completes the job.
+        const first = await start(name, where, 'files');
+        expect(await first.exited).toBe('SIGKILL');
+        const interrupted = (await queue.status('killed'))!;
+        expect(interrupted.status).toBe('running');
+        expect(await queue.file('killed', 'output')).toBeUndefined();
+        expect(Buffer.from((await raw.readFile('killed', 'output'))!).equals(outputOf(input))).toBe(true);
+
+        const second = await start(name, where, 'files');
+        for (const id of ['lost', 'killed'])
+          await pollUntil(
+            () => queue.status(id),
+            (job) => job?.status === 'completed',
+            { timeoutMs: 60_000, what: `job ${id} completed` },
+          );
+        expect((await queue.status('killed'))!.attempt).toBe(2);
+        for (const id of ['lost', 'killed']) {
+          expect((await queue.status(id))!.result).toEqual({ size: input.length });
+          expect(Buffer.from((await queue.file(id, 'output'))!).equals(outputOf(input))).toBe(true);
+        }
+        if (backend === 'SQLite')
+          await pollUntil(
+            async () => staged(where),
+            (left) => left.length === 0,
+            { timeoutMs: 10_000, what: 'the staged directory removed' },
+          );
+        await kill(second);
+        await runner.close();
+        await raw.close();
+      } finally {
+        await storage.close();
+      }
+    },
+    120_000,
   );
 });

@@ -2,6 +2,7 @@
  * The job runner's contract (src/jobs), one suite run on both backends: SQLite (a real file) and
  * PostgreSQL + pg-boss (a real cluster started for this file). Crashes (SIGKILL) are in jobs-crash.test.ts.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import {
   type JobRunner,
   type JobRunnerOptions,
   type JobStatus,
+  JobSuperseded,
 } from '../src/feature-api.js';
 import { createPostgresStorage } from '../src/storage/postgres.js';
 import { transaction } from '../src/storage/postgres-resources.js';
@@ -24,7 +26,9 @@ import type { Storage } from '../src/storage/storage.js';
 import {
   DAY,
   expectedDigest,
+  filesKind,
   KEY_ID,
+  outputOf,
   type StepsCheckpoint,
   type StepsInput,
   type StepsResult,
@@ -267,6 +271,80 @@ describe.skipIf(onPostgres).each(BACKENDS)('the job runner on %s', (_name, openS
       aliceIds.flatMap((id) => [`${id}:1:0`, `${id}:1:1`, `${id}:1:2`]),
     );
     expect(await queue.submit('alice', { steps: 1, stepMs: 1 })).toMatchObject({ status: 'queued' });
+  });
+
+  it.skipIf(skip)(
+    'stores a job with its files, serves its outputs once completed (one taker), limits those held',
+    async () => {
+      const { runner } = await setUp();
+      const queue = runner.register(filesKind());
+      const input = randomBytes(3 * 1024 * 1024);
+      await expect(queue.submit('alice', {}, { files: { '../input': input } })).rejects.toThrow(TypeError);
+      const { id } = await queue.submit('alice', {}, { files: { input } });
+      const job = await until(queue as unknown as Steps, id, ['completed']);
+      expect(job.result).toEqual({ size: input.length });
+      expect(Buffer.from((await queue.file(id, 'output'))!).equals(outputOf(input))).toBe(true);
+      expect(Buffer.from((await queue.file(id, 'input'))!).equals(input)).toBe(true);
+      expect(await queue.file(id, 'missing')).toBeUndefined();
+      // Submitting again under the id changes nothing.
+      await queue.submit('alice', {}, { id, files: { input: new Uint8Array([1]) } });
+      expect(Buffer.from((await queue.file(id, 'input'))!).equals(input)).toBe(true);
+      // A one-time download: of concurrent takers one gets it.
+      const taken = await Promise.all([1, 2, 3].map(() => queue.takeFile(id, 'output')));
+      expect(taken.filter((file) => file !== undefined)).toHaveLength(1);
+      expect(Buffer.from(taken.find((file) => file !== undefined)!).equals(outputOf(input))).toBe(true);
+      expect(await queue.file(id, 'output')).toBeUndefined();
+      // The kind's limit: 3 jobs held per account (queued, running, or finished and not expired).
+      await queue.submit('alice', {}, { files: { input } });
+      await queue.submit('alice', {}, { files: { input } });
+      const refused = await queue.submit('alice', {}, { files: { input } }).catch((error) => error);
+      expect(refused).toBeInstanceOf(JobLimitExceeded);
+      expect(refused).toMatchObject({ limit: 3, kind: 'test/files' });
+      expect((await queue.submit('bob', {}, { files: { input } })).status).toBe('queued');
+    },
+  );
+
+  it.skipIf(skip)('serves no file of an expired job, and deletes its files with it', async () => {
+    const { runner, storage } = await setUp({ keepExpiredMs: 300 });
+    const queue = runner.register(filesKind({ resultTtlMs: 200 }));
+    const input = randomBytes(1024);
+    const { id } = await queue.submit('alice', {}, { files: { input } });
+    await until(queue as unknown as Steps, id, ['completed', 'expired']);
+    await until(queue as unknown as Steps, id, ['expired']);
+    expect(await queue.file(id, 'input')).toBeUndefined();
+    expect(await queue.takeFile(id, 'output')).toBeUndefined();
+    const backend = storage.openJobBackend();
+    open.push(backend);
+    expect(Buffer.from((await backend.readFile(id, 'output'))!).equals(outputOf(input))).toBe(true);
+    const deadline = Date.now() + 10_000;
+    while ((await queue.status(id)) && Date.now() < deadline) await sleep(50);
+    expect(await queue.status(id)).toBeUndefined();
+    // SQLite removes the directory once the row's deletion committed.
+    while ((await backend.readFile(id, 'input')) && Date.now() < deadline) await sleep(50);
+    expect(await backend.readFile(id, 'input')).toBeUndefined();
+    expect(await backend.readFile(id, 'output')).toBeUndefined();
+  });
+
+  it.skipIf(skip)("never lets a superseded attempt's file replace the current one", async () => {
+    const storage = await withAccounts();
+    const backend = storage.openJobBackend();
+    open.push(backend);
+    const later = new Date(Date.now() + 60_000).toISOString();
+    await backend.insert({ id: 'fenced', kind: 'test/raw', accountId: 'alice', input: '{}', maxQueued: 9 });
+    const row = (await backend.claim(['test/raw'], 2))!;
+    const fence = { id: 'fenced', attempt: row.attempt };
+    await backend.writeFile(fence, 'output', new Uint8Array([1, 2]));
+    await backend.writeFile(fence, 'output', new Uint8Array([3]));
+    expect([...(await backend.readFile('fenced', 'output'))!]).toEqual([3]);
+    await backend.cancel('fenced', later, () => []);
+    await expect(backend.writeFile(fence, 'output', new Uint8Array([4]))).rejects.toBeInstanceOf(
+      JobSuperseded,
+    );
+    await expect(backend.writeFile(fence, 'other', new Uint8Array([4]))).rejects.toBeInstanceOf(
+      JobSuperseded,
+    );
+    expect([...(await backend.readFile('fenced', 'output'))!]).toEqual([3]);
+    expect(await backend.readFile('fenced', 'other')).toBeUndefined();
   });
 
   it.skipIf(skip)('answers expired past the result time, then deletes the job', async () => {

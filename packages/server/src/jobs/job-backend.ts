@@ -36,6 +36,23 @@ export interface NewJob {
   readonly input: string;
   /** Jobs of the account not finished yet past which the insert is refused (`JobLimitExceeded`). */
   readonly maxQueued: number;
+  /**
+   * Jobs of this kind the account holds (not finished, or finished and not expired) past which the insert
+   * is refused (`JobLimitExceeded` naming the kind).
+   */
+  readonly maxPerAccount?: number | undefined;
+  /** Files stored with the job: the job is inserted with all of them, or not at all. */
+  readonly files?: JobFiles | undefined;
+}
+
+/** A job's files by name (`[A-Za-z0-9][A-Za-z0-9._-]*`, at most 100 characters). */
+export type JobFiles = Readonly<Record<string, Uint8Array>>;
+
+const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** Throws a `TypeError` for a file name a job cannot have. */
+export function checkFileName(name: string): void {
+  if (!FILE_NAME.test(name)) throw new TypeError(`A job file cannot be named ${JSON.stringify(name)}.`);
 }
 
 /**
@@ -78,11 +95,21 @@ export class JobSuperseded extends Error {
   }
 }
 
-/** Thrown by `insert` when the account has `maxQueued` jobs not finished. */
+/**
+ * Thrown by `insert` when the account has `maxQueued` jobs not finished (`kind` undefined), or holds
+ * `maxPerAccount` jobs of `kind`.
+ */
 export class JobLimitExceeded extends Error {
   override readonly name = 'JobLimitExceeded';
-  constructor(readonly limit: number) {
-    super(`an account may have ${limit} jobs waiting or running`);
+  constructor(
+    readonly limit: number,
+    readonly kind?: string,
+  ) {
+    super(
+      kind === undefined
+        ? `an account may have ${limit} jobs waiting or running`
+        : `an account may hold ${limit} jobs of ${kind}`,
+    );
   }
 }
 
@@ -126,11 +153,20 @@ export interface JobBackend {
     expiresAt: string,
     usage: (row: JobRow) => readonly UsageCharge[],
   ): Promise<JobRow | undefined>;
+  /** A file of the job (stored with it, or written by an attempt); undefined when it has none of that name. */
+  readFile(id: string, name: string): Promise<Uint8Array | undefined>;
+  /**
+   * Stores a file of the attempt `fence` (replacing one of that name), or throws `JobSuperseded` and stores
+   * nothing: a superseded attempt's file never replaces the current attempt's.
+   */
+  writeFile(fence: JobFence, name: string, data: Uint8Array): Promise<void>;
+  /** Removes a file of the job and returns it: of concurrent calls, one gets it, the others undefined. */
+  takeFile(id: string, name: string): Promise<Uint8Array | undefined>;
   /** Jobs of `kinds` in these states. */
   count(kinds: readonly string[], states: readonly JobState[]): Promise<number>;
   /**
    * The periodic check: jobs of owners that are gone queued again (they resume from their checkpoint);
-   * finished jobs expired before `deleteBefore` deleted (returned, for their kinds' cleanup).
+   * finished jobs expired before `deleteBefore` deleted with their files (returned, for their kinds' cleanup).
    */
   sweep(deleteBefore: string): Promise<JobRow[]>;
   /** When the oldest job still stored was created (its usage operation ids must stay). */
@@ -139,6 +175,12 @@ export interface JobBackend {
   deliver(concurrency: number, runNext: () => Promise<boolean>): Promise<JobDelivery>;
   close(): Promise<void>;
 }
+
+/**
+ * The crash tests' hook (test/jobs-crash.test.ts, which kills the process there): called once a submit's
+ * files are stored and before its row commits. Unset in a server.
+ */
+export const jobCrashPoints: { filesStored?: (jobId: string) => void } = {};
 
 /** The usage operation id of a charge: the prefix `jobs/` is pruned by the runner's sweep. */
 export const usageOperationId = (jobId: string, step: string): string => `jobs/${jobId}/${step}`;

@@ -4,6 +4,7 @@
  * result and expiry, and runs its jobs on this instance's workers: claimed fairly between accounts, under
  * this instance's lease, retried with backoff, taken over from a dead instance (they resume from their last
  * checkpoint), usage applied once per job and step in the transaction of the state change it pays for.
+ * A job's files (uploads, requests, results: what its row cannot carry) are stored with it and deleted with it.
  * The storage behind it is a `JobBackend` (`Storage.openJobBackend()`): SQLite or PostgreSQL + pg-boss.
  */
 import { randomUUID } from 'node:crypto';
@@ -11,9 +12,11 @@ import { repeatEvery } from '../storage/lease.js';
 import type { Storage, UsageRecord } from '../storage/storage.js';
 import { forgetUsageOperations } from '../storage/usage-operations.js';
 import {
+  checkFileName,
   type JobBackend,
   type JobChange,
   type JobDelivery,
+  type JobFiles,
   type JobRow,
   type JobState,
   JobSuperseded,
@@ -64,6 +67,14 @@ export interface RunningJob<Input, Checkpoint> {
    * cancelled), and the instance closing's error when it closes: let either propagate.
    */
   save(checkpoint: Checkpoint): Promise<void>;
+  /** A file of the job: one submitted with it, or one an attempt wrote; undefined when it has none of that name. */
+  file(name: string): Promise<Uint8Array | undefined>;
+  /**
+   * Stores an output (replacing one of that name), durably, before the job completes; the queue's `file`
+   * serves it once the job completed. Throws `JobSuperseded` (let it propagate) when this attempt no longer
+   * runs the job: a superseded attempt's file never replaces the current attempt's.
+   */
+  writeFile(name: string, data: Uint8Array): Promise<void>;
 }
 
 export interface JobKind<Input, Checkpoint, Result> {
@@ -80,11 +91,16 @@ export interface JobKind<Input, Checkpoint, Result> {
   /** How long a finished job (its result) stays readable (default one hour), then `expired`. */
   readonly resultTtlMs?: number;
   /**
+   * Jobs of this kind an account may hold (queued, running, or finished and not expired): a submit past
+   * it throws `JobLimitExceeded` with `kind` set. Checked in the insert's transaction, on every instance.
+   */
+  readonly maxPerAccount?: number;
+  /**
    * Usage given back when the job ends failed or cancelled (e.g. the refund of a reservation made at
    * submit), applied once, in the transaction that ends it.
    */
   refund?(job: JobInfo<Input, Checkpoint, Result>): readonly UsageCharge[];
-  /** Called for a finished job once it is deleted, a while after it expired (its files go). */
+  /** Called for a finished job once it is deleted, a while after it expired (its job files are gone with it). */
   forget?(job: JobInfo<Input, Checkpoint, Result>): Promise<void>;
 }
 
@@ -103,20 +119,33 @@ export class RunnerClosing extends Error {
 
 export interface JobQueue<Input, Checkpoint, Result> {
   /**
-   * Queues a job. With an `id` of the feature's (its own record's), submitting again is a no-op that
-   * returns the job. With a `transaction` (PostgreSQL), the job commits with the feature's record written in
-   * it, or neither does: no record is left whose submit a crash lost (call `wake` after the commit).
+   * Queues a job with its `files` (by name: `[A-Za-z0-9][A-Za-z0-9._-]*`): the job is stored with all of
+   * them, or not at all, whenever the process dies. With an `id` of the feature's, submitting again is a
+   * no-op that returns the job (its files unchanged). With a `transaction` (PostgreSQL), the job commits with
+   * the feature's rows written in it, or neither does (call `wake` after the commit). Throws
+   * `JobLimitExceeded` past the runner's or the kind's per-account limit.
    */
   submit(
     accountId: string,
     input: Input,
-    options?: { readonly id?: string; readonly transaction?: JobTransaction | undefined },
+    options?: {
+      readonly id?: string;
+      readonly files?: JobFiles | undefined;
+      readonly transaction?: JobTransaction | undefined;
+    },
   ): Promise<JobInfo<Input, Checkpoint, Result>>;
   status(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
   /** Cancels a queued or running job (its refund applied); the job after it. */
   cancel(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
   /** The result of a completed, unexpired job. */
   result(id: string): Promise<Result | undefined>;
+  /** A file of a completed, unexpired job of this kind (submitted with it or written by its attempts). */
+  file(id: string, name: string): Promise<Uint8Array | undefined>;
+  /**
+   * Removes a file of a completed, unexpired job and returns it (a one-time download): of concurrent
+   * calls, one gets it, the others undefined.
+   */
+  takeFile(id: string, name: string): Promise<Uint8Array | undefined>;
   /** Wakes this instance's idle workers: a job submitted in a `transaction` is there once it committed. */
   wake(): void;
   /**
@@ -238,6 +267,11 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
         await change({ status: 'running', checkpoint: text });
         saved = text;
       },
+      file: (name) => backend.readFile(row.id, name),
+      async writeFile(name, data) {
+        checkFileName(name);
+        await backend.writeFile(fence, name, data);
+      },
     };
     try {
       const result = await kind.run(job);
@@ -335,8 +369,11 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
       kinds.set(kind.name, kind);
       const info = (row: JobRow | undefined) =>
         row && row.kind === kind.name ? toJobInfo<Input, Checkpoint, Result>(row) : undefined;
+      /** Whether the job is this kind's, completed and not expired. */
+      const completed = async (id: string) => (await queue.status(id))?.status === 'completed';
       const queue: JobQueue<Input, Checkpoint, Result> = {
         async submit(accountId, input, submitOptions = {}) {
+          for (const name of Object.keys(submitOptions.files ?? {})) checkFileName(name);
           const row = await backend.insert(
             {
               id: submitOptions.id ?? randomUUID(),
@@ -344,6 +381,8 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
               accountId,
               input: JSON.stringify(input),
               maxQueued: options.maxQueuedPerAccount ?? 1000,
+              maxPerAccount: kind.maxPerAccount,
+              files: submitOptions.files,
             },
             submitOptions.transaction,
           );
@@ -378,6 +417,8 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
           const job = info(await backend.get(id));
           return job?.status === 'completed' ? job.result : undefined;
         },
+        file: async (id, name) => ((await completed(id)) ? backend.readFile(id, name) : undefined),
+        takeFile: async (id, name) => ((await completed(id)) ? backend.takeFile(id, name) : undefined),
       };
       return queue;
     },

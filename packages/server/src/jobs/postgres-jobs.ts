@@ -8,6 +8,8 @@
  * starts when the retry is due. Each instance holds a lease (`createLease`): a running row whose owner's
  * lease is free lost its instance, and the sweep queues it again (it resumes from its checkpoint). The
  * sweep also sends wake-ups for queued rows that have none waiting (one delivered to an instance that died).
+ * A job's files are rows of `job_files` (bytea), inserted in its row's transaction, written by an attempt
+ * under its fence (the job's row locked), deleted with the job (`ON DELETE CASCADE`).
  */
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
@@ -16,9 +18,11 @@ import { createBossQueue, startBossWorkers } from '../storage/pg-boss.js';
 import { type Queryable, transaction } from '../storage/postgres-resources.js';
 import {
   type JobBackend,
+  type JobFence,
   JobLimitExceeded,
   type JobRow,
   JobSuperseded,
+  jobCrashPoints,
   type NewJob,
   type UsageCharge,
   usageOperationId,
@@ -100,7 +104,18 @@ export function createPostgresJobBackend(
   const get = async (db: Queryable, id: string) =>
     (await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1', [id])).rows[0];
 
-  /** The job queued, and its wake-up sent, in `client`'s transaction. */
+  /** Whether `fence`'s attempt still runs its job (the row locked until the transaction ends). */
+  const fenced = async (client: Queryable, fence: JobFence) =>
+    (
+      await client.query('SELECT 1 FROM jobs WHERE id = $1 AND attempt = $2 AND status = $3 FOR UPDATE', [
+        fence.id,
+        fence.attempt,
+        'running',
+      ])
+    ).rowCount !== 0;
+  const bytes = (rows: { data: Buffer }[]): Uint8Array | undefined => rows[0]?.data;
+
+  /** The job queued with its files, and its wake-up sent, in `client`'s transaction. */
   const insert = async (client: Queryable, job: NewJob) => {
     // One account's submits in order, so the limit holds across instances.
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 41))', [job.accountId]);
@@ -112,11 +127,26 @@ export function createPostgresJobBackend(
     );
     if (Number(rows[0]!.n) >= job.maxQueued) throw new JobLimitExceeded(job.maxQueued);
     const now = new Date().toISOString();
+    if (job.maxPerAccount !== undefined) {
+      const held = await client.query<{ n: string }>(
+        `SELECT COUNT(*) AS n FROM jobs WHERE account_id = $1 AND kind = $2 AND (expires_at IS NULL OR expires_at > $3)`,
+        [job.accountId, job.kind, now],
+      );
+      if (Number(held.rows[0]!.n) >= job.maxPerAccount)
+        throw new JobLimitExceeded(job.maxPerAccount, job.kind);
+    }
     const inserted = await client.query<JobRow>(
       `INSERT INTO jobs (id, kind, account_id, status, input, run_after, created_at, updated_at)
        VALUES ($1, $2, $3, 'queued', $4, $5, $5, $5) RETURNING *`,
       [job.id, job.kind, job.accountId, job.input, now],
     );
+    for (const [name, data] of Object.entries(job.files ?? {}))
+      await client.query('INSERT INTO job_files (job_id, name, data) VALUES ($1, $2, $3)', [
+        job.id,
+        name,
+        data,
+      ]);
+    if (job.files) jobCrashPoints.filesStored?.(job.id);
     await wakeUp(client, { jobId: job.id });
     return inserted.rows[0]!;
   };
@@ -148,11 +178,7 @@ export function createPostgresJobBackend(
     },
     change: (fence, next, usage) =>
       transaction(pool, async (client) => {
-        const { rowCount } = await client.query(
-          'SELECT 1 FROM jobs WHERE id = $1 AND attempt = $2 AND status = $3 FOR UPDATE',
-          [fence.id, fence.attempt, 'running'],
-        );
-        if (rowCount === 0) throw new JobSuperseded(fence.id);
+        if (!(await fenced(client, fence))) throw new JobSuperseded(fence.id);
         const now = new Date().toISOString();
         if (next.status === 'running')
           await client.query('UPDATE jobs SET checkpoint = $1, updated_at = $2 WHERE id = $3', [
@@ -194,6 +220,29 @@ export function createPostgresJobBackend(
         await applyUsage(client, id, usage(row));
         return get(client, id);
       }),
+    async readFile(id, name) {
+      const { rows } = await pool.query<{ data: Buffer }>(
+        'SELECT data FROM job_files WHERE job_id = $1 AND name = $2',
+        [id, name],
+      );
+      return bytes(rows);
+    },
+    writeFile: (fence, name, data) =>
+      transaction(pool, async (client) => {
+        if (!(await fenced(client, fence))) throw new JobSuperseded(fence.id);
+        await client.query(
+          `INSERT INTO job_files (job_id, name, data) VALUES ($1, $2, $3)
+           ON CONFLICT (job_id, name) DO UPDATE SET data = excluded.data`,
+          [fence.id, name, data],
+        );
+      }),
+    async takeFile(id, name) {
+      const { rows } = await pool.query<{ data: Buffer }>(
+        'DELETE FROM job_files WHERE job_id = $1 AND name = $2 RETURNING data',
+        [id, name],
+      );
+      return bytes(rows);
+    },
     async count(kinds, states) {
       const { rows } = await pool.query<{ n: string }>(
         'SELECT COUNT(*) AS n FROM jobs WHERE kind = ANY($1::text[]) AND status = ANY($2::text[])',

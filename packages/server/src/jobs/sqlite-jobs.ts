@@ -3,7 +3,7 @@
  * `usage_operations` so a state change and its usage commit in one transaction. One process owns the data
  * directory, so a job found running when the runner starts belonged to a process that is gone: it is queued
  * again and resumes from its checkpoint. Workers are loops in this process, woken by a submit and polling
- * for retries whose time has come.
+ * for retries whose time has come. A job's files are files in the data directory (`sqlite-job-files.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -11,25 +11,31 @@ import type Database from 'better-sqlite3';
 import { CHARACTER_PRODUCTS } from '../storage/usage-record.js';
 import {
   type JobBackend,
+  type JobFence,
   JobLimitExceeded,
   type JobRow,
   JobSuperseded,
+  jobCrashPoints,
+  type NewJob,
   type UsageCharge,
   usageOperationId,
 } from './job-backend.js';
+import { openJobFiles } from './sqlite-job-files.js';
 
 export interface SqliteJobBackendOptions {
   /** Called after usage of a character product was applied (the storage's quota totals are stale). */
   readonly onCharacterUsage?: () => void;
   /** How often an idle worker looks for a job whose retry time has come, in ms (default 500). */
   readonly pollMs?: number;
+  /** Where the jobs' files are (`sqlite-job-files.ts`): `<data dir>/jobs`. */
+  readonly filesDir: string;
+  /** How old a directory of no job must be before the sweep removes it, in ms (default 10 minutes). */
+  readonly orphanFilesMs?: number;
 }
 
-export function createSqliteJobBackend(
-  db: Database.Database,
-  options: SqliteJobBackendOptions = {},
-): JobBackend {
+export function createSqliteJobBackend(db: Database.Database, options: SqliteJobBackendOptions): JobBackend {
   const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
+  const files = openJobFiles(options.filesDir);
   const sql = {
     insert: db.prepare(
       `INSERT INTO jobs (id, kind, account_id, status, input, run_after, created_at, updated_at)
@@ -38,6 +44,10 @@ export function createSqliteJobBackend(
     unfinished: db.prepare(
       `SELECT COUNT(*) AS n FROM jobs WHERE account_id = ? AND status IN ('queued', 'running')`,
     ),
+    held: db.prepare(
+      `SELECT COUNT(*) AS n FROM jobs WHERE account_id = ? AND kind = ? AND (expires_at IS NULL OR expires_at > ?)`,
+    ),
+    stored: db.prepare('SELECT id FROM jobs WHERE id IN (SELECT value FROM json_each(?))'),
     get: db.prepare('SELECT * FROM jobs WHERE id = ?'),
     next: db.prepare(
       `SELECT j.id FROM jobs j
@@ -103,27 +113,32 @@ export function createSqliteJobBackend(
     if (characters) options.onCharacterUsage?.();
   };
 
-  const insert = db.transaction((job: Parameters<JobBackend['insert']>[0]) => {
+  /** The job inserted, its staged files made its own; the job of that id when there is one already. */
+  const insert = db.transaction((job: NewJob, staged: string | undefined) => {
     const existing = sql.get.get(job.id) as JobRow | undefined;
-    if (existing) return existing;
+    if (existing) return { row: existing, placed: false };
     if ((sql.unfinished.get(job.accountId) as { n: number }).n >= job.maxQueued)
       throw new JobLimitExceeded(job.maxQueued);
-    sql.insert.run({
-      id: job.id,
-      kind: job.kind,
-      account: job.accountId,
-      input: job.input,
-      now: new Date().toISOString(),
-    });
-    return sql.get.get(job.id) as JobRow;
+    const now = new Date().toISOString();
+    if (
+      job.maxPerAccount !== undefined &&
+      (sql.held.get(job.accountId, job.kind, now) as { n: number }).n >= job.maxPerAccount
+    )
+      throw new JobLimitExceeded(job.maxPerAccount, job.kind);
+    sql.insert.run({ id: job.id, kind: job.kind, account: job.accountId, input: job.input, now });
+    if (staged) files.place(staged, job.id);
+    return { row: sql.get.get(job.id) as JobRow, placed: true };
   });
+  const fenced = (fence: JobFence) => {
+    if (!sql.fenced.get(fence.id, fence.attempt)) throw new JobSuperseded(fence.id);
+  };
   const claim = db.transaction((kinds: readonly string[], limit: number) => {
     const now = new Date().toISOString();
     const next = sql.next.get({ now, kinds: JSON.stringify(kinds), limit }) as { id: string } | undefined;
     return next && (sql.claim.get({ id: next.id, owner, now }) as JobRow);
   });
   const change = db.transaction((...[fence, next, usage]: Parameters<JobBackend['change']>) => {
-    if (!sql.fenced.get(fence.id, fence.attempt)) throw new JobSuperseded(fence.id);
+    fenced(fence);
     const now = new Date().toISOString();
     if (next.status === 'running') sql.running.run({ id: fence.id, checkpoint: next.checkpoint, now });
     else if (next.status === 'queued')
@@ -157,13 +172,38 @@ export function createSqliteJobBackend(
     sql.orphans.run(new Date().toISOString(), owner);
     return sql.expired.all(deleteBefore) as JobRow[];
   });
+  const stored = (ids: string[]) =>
+    new Set((sql.stored.all(JSON.stringify(ids)) as { id: string }[]).map((row) => row.id));
 
   return {
     owner,
     async insert(job, open) {
       if (open) throw new TypeError('SQLite jobs are inserted in their own transaction.');
-      return insert.immediate(job);
+      const staged = await files.stage(job.files);
+      if (staged) jobCrashPoints.filesStored?.(job.id);
+      let placed = false;
+      try {
+        const inserted = insert.immediate(job, staged);
+        placed = inserted.placed;
+        return inserted.row;
+      } finally {
+        if (!placed) await files.discard(staged);
+      }
     },
+    readFile: (id, name) => files.read(id, name),
+    async writeFile(fence, name, data) {
+      const staged = await files.stageFile(fence.id, data);
+      try {
+        db.transaction(() => {
+          fenced(fence);
+          files.placeFile(staged, fence.id, name);
+        }).immediate();
+      } catch (error) {
+        await files.discard(staged);
+        throw error;
+      }
+    },
+    takeFile: (id, name) => files.take(id, name),
     async get(id) {
       return sql.get.get(id) as JobRow | undefined;
     },
@@ -182,7 +222,10 @@ export function createSqliteJobBackend(
       return (sql.count.get(JSON.stringify(kinds), JSON.stringify(states)) as { n: number }).n;
     },
     async sweep(deleteBefore) {
-      return sweep.immediate(deleteBefore);
+      const deleted = sweep.immediate(deleteBefore);
+      for (const row of deleted) await files.remove(row.id);
+      await files.removeOrphans(stored, Date.now() - (options.orphanFilesMs ?? 600_000));
+      return deleted;
     },
     async oldestJob() {
       const { at } = sql.oldest.get() as { at: string | null };

@@ -112,4 +112,13 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE engine_usage ADD COLUMN tokens_in BIGINT NOT NULL DEFAULT 0;
   ALTER TABLE engine_usage ADD COLUMN tokens_out BIGINT NOT NULL DEFAULT 0;
   `,
+  // The job runner's files (src/jobs): what a job's row cannot carry (uploads, requests, results), deleted with it.
+  `
+  CREATE TABLE job_files (
+    job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    data BYTEA NOT NULL,
+    PRIMARY KEY (job_id, name)
+  );
+  `,
 ];

@@ -383,6 +383,8 @@ export function createSqliteStorage(dataDir: string): Storage {
       return createSqliteJobBackend(db, {
         onCharacterUsage: () => periodTotals.clear(),
         ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+        ...(options.orphanFilesMs === undefined ? {} : { orphanFilesMs: options.orphanFilesMs }),
+        filesDir: join(dataDir, 'jobs'),
       });
     },
     async close() {

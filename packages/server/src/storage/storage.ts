@@ -115,6 +115,8 @@ export interface JobBackendOptions {
   /** How often an idle worker looks for work (SQLite: in ms, default 500; PostgreSQL: pg-boss's polling, 2 s). */
   readonly pollMs?: number;
   readonly onError?: ((error: unknown) => void) | undefined;
+  /** SQLite: how old a files directory of no job must be before the sweep removes it (default 10 minutes). */
+  readonly orphanFilesMs?: number;
 }
 
 export interface Storage {

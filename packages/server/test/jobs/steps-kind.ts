@@ -76,3 +76,32 @@ export function stepsKind(
     },
   };
 }
+
+/** The input of `filesKind`'s jobs (their bytes are the job file `input`). */
+export interface FilesInput {
+  /** The first attempt kills its process (SIGKILL) once its output is written, before the job completes. */
+  readonly killAfterOutput?: boolean;
+}
+
+/** What `filesKind` writes as the job file `output` for the job file `input`. */
+export const outputOf = (input: Uint8Array): Buffer =>
+  Buffer.concat([createHash('sha256').update(input).digest(), Buffer.from(input).reverse()]);
+
+/** A kind with job files: reads its file `input`, writes `output` (`outputOf`), its result the input's size. */
+export function filesKind(
+  options: { resultTtlMs?: number } = {},
+): JobKind<FilesInput, never, { size: number }> {
+  return {
+    name: 'test/files',
+    retryDelayMs: 100,
+    maxPerAccount: 3,
+    ...(options.resultTtlMs === undefined ? {} : { resultTtlMs: options.resultTtlMs }),
+    async run(job) {
+      const input = await job.file('input');
+      if (!input) throw new JobFailed('the job has no input file');
+      await job.writeFile('output', outputOf(input));
+      if (job.input.killAfterOutput && job.attempt === 1) process.kill(process.pid, 'SIGKILL');
+      return { size: input.length };
+    },
+  };
+}
