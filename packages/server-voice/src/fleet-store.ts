@@ -198,9 +198,10 @@ export function createFleetVoiceStore(pool: pg.Pool) {
     async notHandedOver(
       table: 'voice_jobs' | 'voice_translate_jobs',
       waiting: string,
-    ): Promise<{ id: string; account_id: string }[]> {
-      const { rows } = await pool.query<{ id: string; account_id: string }>(
-        `SELECT id, account_id FROM ${table} WHERE status IN ($1, 'processing') ORDER BY created_at, id`,
+    ): Promise<(JobRow | TranslateRow)[]> {
+      const { rows } = await pool.query<JobRow | TranslateRow>(
+        `SELECT ${table === 'voice_jobs' ? VOICE_COLUMNS : TRANSLATE_COLUMNS} FROM ${table}
+         WHERE status IN ($1, 'processing') ORDER BY created_at, id`,
         [waiting],
       );
       return rows;

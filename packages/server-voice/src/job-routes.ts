@@ -121,7 +121,7 @@ export const VOICE_JOB_ROUTES: readonly Route[] = [
         created_at: new Date().toISOString(),
       };
       await insertJob(context, row, upload.file.bytes, (transaction) =>
-        submitVoiceJob(context, 'transcribe', row, transaction),
+        submitVoiceJob(context, { kind: 'transcribe', row }, transaction),
       );
       voiceQueues(context).transcribe.wake();
       return { job_id: id };

@@ -30,18 +30,26 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type JobUtterance, recognizeInChunks, type VoiceCheckpoint } from './chunks.js';
 import { fleetVoice } from './fleet-store.js';
 import { decodeFile } from './media.js';
-import { findJob, findTranslate, saveResult, withAudio } from './records.js';
-import { jobDir } from './rows.js';
+import {
+  findJob,
+  findTranslate,
+  saveResult,
+  transcribeInputOf,
+  translateInputOf,
+  withAudio,
+} from './records.js';
+import { type JobRow, jobDir, type TranscribeInput, type TranslateInput, type TranslateRow } from './rows.js';
 import { voiceDatabase } from './spoken-terms.js';
 import { type TranscribeResult, transcribeJob } from './transcribe.js';
-import { type StoredResult, type TargetSpec, translateAudio } from './translate-audio.js';
+import { type StoredResult, translateAudio } from './translate-audio.js';
 
 export type JobLog = Pick<FastifyBaseLogger, 'error' | 'warn'>;
 type UsageRecord = Parameters<ServiceContext['storage']['applyUsageOnce']>[1];
 type Table = 'voice_jobs' | 'voice_translate_jobs';
-type Input = { readonly id: string };
-type TranscribeQueue = JobQueue<Input, VoiceCheckpoint, TranscribeResult>;
-type TranslateQueue = JobQueue<Input, VoiceCheckpoint, StoredResult[]>;
+/** A job submitted by a version before the request's facts were its input: its record has them. */
+type Legacy = { readonly id: string };
+type TranscribeQueue = JobQueue<TranscribeInput | Legacy, VoiceCheckpoint, TranscribeResult>;
+type TranslateQueue = JobQueue<TranslateInput | Legacy, VoiceCheckpoint, StoredResult[]>;
 
 /** How long a finished voice job's status and result stay readable (then `expired`, later deleted). */
 export const VOICE_RESULT_TTL_MS = 24 * 60 * 60_000;
@@ -62,13 +70,18 @@ export function voiceQueues(context: ServiceContext) {
  * A deleted job (a while after it expired) takes its record and files with it.
  */
 export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSeconds: number): void {
-  const transcribe = context.jobs.register<Input, VoiceCheckpoint, TranscribeResult>({
+  const transcribe = context.jobs.register<TranscribeInput | Legacy, VoiceCheckpoint, TranscribeResult>({
     name: 'voice/transcribe',
     resultTtlMs: VOICE_RESULT_TTL_MS,
     async run(job) {
       try {
-        const row = await findJob(context, job.id);
-        if (!row) throw new JobFailed('The job is gone.');
+        let input = job.input;
+        if ('id' in input) {
+          const row = await findJob(context, job.id);
+          if (!row) throw new JobFailed('The job is gone.');
+          input = transcribeInputOf(row);
+        }
+        const facts = { accountId: job.accountId, input };
         const { result, seconds } = await withAudio(
           context,
           'voice_jobs',
@@ -76,11 +89,11 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSec
           job.attempt,
           job.id,
           async (file) =>
-            transcribeJob(context, row, await decodeFile(file), log, (pcm, words) =>
+            transcribeJob(context, facts, await decodeFile(file), log, (pcm, words) =>
               recognizeJob(job, pcm, chunkSeconds, words),
             ),
         );
-        job.charge('minutes', minutesOf(row, 'speech_to_text', seconds));
+        job.charge('minutes', minutesOf(facts, 'speech_to_text', seconds));
         crashPoints.beforeFinish?.(job.id);
         return result;
       } catch (error) {
@@ -89,12 +102,17 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSec
     },
     forget: (job) => forgetJob(context, 'voice_jobs', job.id),
   });
-  const translate = context.jobs.register<Input, VoiceCheckpoint, StoredResult[]>({
+  const translate = context.jobs.register<TranslateInput | Legacy, VoiceCheckpoint, StoredResult[]>({
     name: 'voice/translate',
     resultTtlMs: VOICE_RESULT_TTL_MS,
     async run(job) {
-      const row = await findTranslate(context, job.id);
-      if (!row) throw new JobFailed('The job is gone.');
+      let input = job.input;
+      if ('id' in input) {
+        const row = await findTranslate(context, job.id);
+        if (!row) throw new JobFailed('The job is gone.');
+        input = translateInputOf(row);
+      }
+      const facts = { id: job.id, accountId: job.accountId, input };
       try {
         const translated = await withAudio(
           context,
@@ -103,18 +121,18 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSec
           job.attempt,
           `${job.id}.source`,
           (file) =>
-            translateAudio(context, row, file, log, {
+            translateAudio(context, facts, file, log, {
               save: (index, bytes) => saveResult(context, job.id, index, bytes),
               recognize: (pcm) => recognizeJob(job, pcm, chunkSeconds),
             }),
         );
-        job.charge('minutes', minutesOf(row, translated.product, translated.seconds));
+        job.charge('minutes', minutesOf(facts, translated.product, translated.seconds));
         crashPoints.beforeFinish?.(job.id);
         return translated.results;
       } catch (error) {
         const failure = failureOf(error, job.signal, log, job.id);
         if (!(failure instanceof JobFailed)) throw failure;
-        return (JSON.parse(row.targets) as TargetSpec[]).map(() => ({
+        return facts.input.targets.map(() => ({
           status: 'failed' as const,
           error: failure.message,
         }));
@@ -123,28 +141,41 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSec
     forget: (job) => forgetJob(context, 'voice_translate_jobs', job.id),
   });
   queues.set(context, { transcribe, translate });
-  for (const [table, waiting, queue] of [
-    ['voice_jobs', 'queued', transcribe],
-    ['voice_translate_jobs', 'uploaded', translate],
-  ] as const)
-    handOverLeft(context, table, waiting, queue).catch((error: unknown) =>
-      log.error({ err: error, table }, 'voice jobs left by a stopped server could not be queued'),
-    );
+  const left = (table: Table) => (error: unknown) =>
+    log.error({ err: error, table }, 'voice jobs left by a stopped server could not be queued');
+  handOverLeft(context, 'voice_jobs', 'queued', transcribe, transcribeInputOf).catch(left('voice_jobs'));
+  handOverLeft(context, 'voice_translate_jobs', 'uploaded', translate, translateInputOf).catch(
+    left('voice_translate_jobs'),
+  );
 }
 
 /**
- * Queues a job whose record (and audio) is written; 429 when the account has too many waiting. With a
- * `transaction` (a fleet: the record's, which writes it handed over), the caller wakes the queue after it.
+ * Queues a job whose record (and audio) is written, its request's facts as the job's input; 429 when the
+ * account has too many waiting. With a `transaction` (a fleet: the record's, which writes it handed over),
+ * the caller wakes the queue after it.
  */
 export const submitVoiceJob = (
   context: ServiceContext,
-  kind: 'transcribe' | 'translate',
-  row: { id: string; account_id: string },
+  job: { kind: 'transcribe'; row: JobRow } | { kind: 'translate'; row: TranslateRow },
   transaction?: JobTransaction,
 ) =>
-  kind === 'transcribe'
-    ? submitJob(context, 'voice_jobs', voiceQueues(context).transcribe, row, transaction)
-    : submitJob(context, 'voice_translate_jobs', voiceQueues(context).translate, row, transaction);
+  job.kind === 'transcribe'
+    ? submitJob(
+        context,
+        'voice_jobs',
+        voiceQueues(context).transcribe,
+        job.row,
+        transcribeInputOf(job.row),
+        transaction,
+      )
+    : submitJob(
+        context,
+        'voice_translate_jobs',
+        voiceQueues(context).translate,
+        job.row,
+        translateInputOf(job.row),
+        transaction,
+      );
 
 /**
  * Test hook, unset outside tests: called when an attempt has done all its work (results written) and is
@@ -182,16 +213,16 @@ function recognizeJob(
 
 /** The minutes of a job of `seconds` of audio, finished today. */
 function minutesOf(
-  job: { account_id: string; key_id: string; custom_tag: string },
+  job: { accountId: string; input: { keyId: string; customTag: string } },
   product: 'speech_to_text' | 'speech_to_speech',
   seconds: number,
 ): UsageRecord {
   return {
-    accountId: job.account_id,
-    keyId: job.key_id,
+    accountId: job.accountId,
+    keyId: job.input.keyId,
     product,
     units: seconds / 60,
-    customTag: job.custom_tag,
+    customTag: job.input.customTag,
     day: utcDay(new Date()),
   };
 }
@@ -234,15 +265,16 @@ function failureOf(error: unknown, signal: AbortSignal, log: JobLog, id: string)
  * Queues job `row.id` (its record written) on the runner, under its own id (submitting again is a no-op);
  * outside a `transaction`, then marks its record handed over. An account with too many jobs waiting gets 429.
  */
-async function submitJob(
+async function submitJob<Input>(
   context: ServiceContext,
   table: Table,
-  queue: JobQueue<{ id: string }, VoiceCheckpoint, unknown>,
+  queue: JobQueue<Input, VoiceCheckpoint, unknown>,
   { id, account_id }: { id: string; account_id: string },
+  input: Input,
   transaction?: JobTransaction,
 ): Promise<void> {
   try {
-    await queue.submit(account_id, { id }, { id, transaction });
+    await queue.submit(account_id, input, { id, transaction });
   } catch (error) {
     if (error instanceof JobLimitExceeded)
       throw new ServiceError(429, `Too many voice jobs: ${error.message}.`);
@@ -262,22 +294,23 @@ async function handedOver(context: ServiceContext, table: Table, id: string): Pr
  * fleet: a process killed between a record and its submit; jobs left by the queues before the runner)
  * submitted; how many.
  */
-async function handOverLeft(
+async function handOverLeft<Row extends JobRow | TranslateRow, Input>(
   context: ServiceContext,
   table: Table,
   waiting: string,
-  queue: JobQueue<{ id: string }, VoiceCheckpoint, unknown>,
+  queue: JobQueue<Input, VoiceCheckpoint, unknown>,
+  inputOf: (row: Row) => Input,
 ): Promise<number> {
   const fleet = fleetVoice(context);
-  const rows = fleet
-    ? await (await fleet.store()).notHandedOver(table, waiting)
-    : (voiceDatabase(context)
-        .prepare(
-          `SELECT id, account_id FROM ${table} WHERE status IN (?, 'processing') ORDER BY created_at, id`,
-        )
-        .all(waiting) as { id: string; account_id: string }[]);
+  const rows = (
+    fleet
+      ? await (await fleet.store()).notHandedOver(table, waiting)
+      : voiceDatabase(context)
+          .prepare(`SELECT * FROM ${table} WHERE status IN (?, 'processing') ORDER BY created_at, id`)
+          .all(waiting)
+  ) as Row[];
   const queued = await queue.resubmit(
-    rows.map(({ id, account_id }) => ({ id, accountId: account_id, input: { id } })),
+    rows.map((row) => ({ id: row.id, accountId: row.account_id, input: inputOf(row) })),
   );
   for (const id of queued) await handedOver(context, table, id);
   return queued.length;

@@ -9,7 +9,14 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobFailed, type JobTransaction, type ServiceContext } from '@glossa/server/feature';
 import { fleetVoice } from './fleet-store.js';
-import { type JobRow, jobDir, type TranslateRow } from './rows.js';
+import {
+  type JobRow,
+  jobDir,
+  type TargetSpec,
+  type TranscribeInput,
+  type TranslateInput,
+  type TranslateRow,
+} from './rows.js';
 import { voiceDatabase } from './spoken-terms.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -18,6 +25,29 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const sourceFile = (context: ServiceContext, id: string) => join(jobDir(context), `${id}.source`);
 const resultFile = (context: ServiceContext, id: string, index: number) =>
   join(jobDir(context), `${id}.result-${index}`);
+
+/** The input of a `/v3/voice/jobs` job's runner job, from its record. */
+export const transcribeInputOf = (row: JobRow): TranscribeInput => ({
+  keyId: row.key_id,
+  customTag: row.custom_tag,
+  source: row.source,
+  targets: JSON.parse(row.targets) as string[],
+  inputType: row.input_type,
+  spokenTerms: JSON.parse(row.spoken_terms) as string[],
+  ...(row.glossary_id === null ? {} : { glossaryId: row.glossary_id }),
+});
+
+/** The input of a translation job's runner job, from its record. */
+export const translateInputOf = (row: TranslateRow): TranslateInput => ({
+  keyId: row.key_id,
+  customTag: row.custom_tag,
+  fileName: row.file_name,
+  contentType: row.content_type,
+  contentLength: row.content_length,
+  source: row.source_language,
+  sourceGiven: row.source_given === 1,
+  targets: JSON.parse(row.targets) as TargetSpec[],
+});
 
 // --- /v3/voice/jobs -------------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ import {
   termPronunciations,
   translateTranscripts,
 } from './resources.js';
-import type { JobRow } from './rows.js';
+import type { TranscribeInput } from './rows.js';
 
 export interface TranscribeResult {
   readonly transcript: string;
@@ -27,31 +27,29 @@ type Log = { warn(object: object, message: string): void };
  */
 export async function transcribeJob(
   context: ServiceContext,
-  job: JobRow,
+  job: { readonly accountId: string; readonly input: TranscribeInput },
   pcm: Buffer,
   log: Log,
   recognize: (pcm: Buffer, words: readonly (readonly [string, string])[]) => Promise<{ text: string }[]>,
 ) {
-  const account = await context.storage.getAccount(job.account_id);
+  const { source, targets, glossaryId, spokenTerms } = job.input;
+  const account = await context.storage.getAccount(job.accountId);
   if (!account) throw new Error('The account of this job no longer exists.');
-  const caller: Caller = { account, key: { id: job.key_id, accountId: job.account_id } };
-  const targets = JSON.parse(job.targets) as string[];
-  const glossaryId = job.glossary_id ?? undefined;
-  const spokenTerms = JSON.parse(job.spoken_terms) as string[];
+  const caller: Caller = { account, key: { id: job.input.keyId, accountId: job.accountId } };
   const words = await termPronunciations(spokenTerms, (error) =>
     log.warn({ err: error }, 'spoken-term pronunciations failed'),
   );
-  const terms = [...spokenTerms, ...(await glossarySourceTerms(context, caller, job.source, glossaryId))];
+  const terms = [...spokenTerms, ...(await glossarySourceTerms(context, caller, source, glossaryId))];
   const utterances = (await recognize(pcm, words)).map((utterance) =>
-    punctuate(utterance.text, { language: job.source, terms }),
+    punctuate(utterance.text, { language: source, terms }),
   );
   const transcript = utterances.join(' ');
   // Checked again: a glossary deleted (or its dictionary for a pair) since the job was queued fails it
   // rather than giving translations without it.
-  if (glossaryId !== undefined) await checkVoiceGlossary(context, caller, job.source, targets, glossaryId);
+  if (glossaryId !== undefined) await checkVoiceGlossary(context, caller, source, targets, glossaryId);
   const translations = [];
   for (const target of targets) {
-    const options = { source: job.source, target, formality: 'default', glossaryId } as const;
+    const options = { source, target, formality: 'default', glossaryId } as const;
     const texts = await translateTranscripts(context, caller, options, utterances);
     translations.push({ target_language: target, text: texts.join(' ') });
   }

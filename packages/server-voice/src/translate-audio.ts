@@ -11,13 +11,9 @@ import { decodeFile, encodeSpeech, JOB_TARGET_TYPES } from './media.js';
 import { punctuate } from './punctuate.js';
 import type { UtteranceSpan } from './recognizer.js';
 import { glossarySourceTerms, translateTranscripts } from './resources.js';
-import type { TranslateRow as Row } from './rows.js';
+import type { TranslateInput } from './rows.js';
 import { synthesize } from './speech.js';
 
-export interface TargetSpec {
-  language: string;
-  type: string;
-}
 export interface StoredResult {
   status: VoiceTranslateResultStatus;
   error?: string;
@@ -66,19 +62,19 @@ export interface TranslateHooks {
  */
 export async function translateAudio(
   context: ServiceContext,
-  job: Row,
+  job: { readonly id: string; readonly accountId: string; readonly input: TranslateInput },
   file: string,
   log: Log,
   hooks: TranslateHooks,
 ): Promise<Translated> {
-  const targets = JSON.parse(job.targets) as TargetSpec[];
-  const account = await context.storage.getAccount(job.account_id);
+  const { source, targets } = job.input;
+  const account = await context.storage.getAccount(job.accountId);
   if (!account) throw new Error('The account of this job no longer exists.');
-  const caller: Caller = { account, key: { id: job.key_id, accountId: job.account_id } };
+  const caller: Caller = { account, key: { id: job.input.keyId, accountId: job.accountId } };
   const pcm = await decodeFile(file);
-  const terms = await glossarySourceTerms(context, caller, job.source_language, undefined);
+  const terms = await glossarySourceTerms(context, caller, source, undefined);
   const utterances: Utterance[] = (await hooks.recognize(pcm)).map(({ text, span }) => ({
-    text: punctuate(text, { language: job.source_language, terms }),
+    text: punctuate(text, { language: source, terms }),
     span,
   }));
   let spoken = false;
@@ -89,7 +85,7 @@ export async function translateAudio(
         context,
         caller,
         {
-          source: job.source_language,
+          source,
           target: target.language,
           formality: 'default',
           glossaryId: undefined,

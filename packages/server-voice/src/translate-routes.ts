@@ -40,10 +40,10 @@ import { declaredMediaType, JOB_SOURCE_CONTENT_TYPES, JOB_TARGET_TYPES } from '.
 import { downloadResult, findTranslate, insertTranslate, sourceFile, updateTranslate } from './records.js';
 import { checkVoiceLanguages } from './resources.js';
 import { customTagOf } from './routes.js';
-import { jobDir, type TranslateRow as Row } from './rows.js';
+import { jobDir, type TranslateRow as Row, type TargetSpec } from './rows.js';
 import { sign, signatureOf, verify } from './signatures.js';
 import { speechVoice } from './speech.js';
-import type { StoredResult, TargetSpec } from './translate-audio.js';
+import type { StoredResult } from './translate-audio.js';
 
 type CreateRequest = VoiceTranslateCreateJobRequest;
 const JOB_PATH = ENDPOINTS.createVoiceTranslateJob.path;
@@ -261,7 +261,7 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
             row.id,
             Buffer.concat(chunks),
             JSON.stringify(targets.map(() => ({ status: 'uploaded' }))),
-            (transaction) => submitVoiceJob(context, 'translate', pending, transaction),
+            (transaction) => submitVoiceJob(context, { kind: 'translate', row: pending }, transaction),
           );
           if (!stored)
             throw new ServiceError(
@@ -292,7 +292,7 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
           targets.map(() => ({ status: 'uploaded' })),
         );
         try {
-          await submitVoiceJob(context, 'translate', row);
+          await submitVoiceJob(context, { kind: 'translate', row });
         } catch (error) {
           // Refused (429): the job waits for its upload again, as on a fleet where the transaction rolls back.
           updateTranslate(context, row.id, 'pending', JSON.parse(row.results));
