@@ -29,6 +29,7 @@ import {
   unpackFiles,
   vendorChunkConfig,
 } from './components/locale-builds.js';
+import { ROUTER_IMPORT, routerWrapper, routerWrapperId } from './components/routers.js';
 import { loadParser, localeLinkEdits, parseChunk } from './components/script.js';
 import { sfcLinkEdits } from './components/sfc.js';
 import { type BuiltFiles, canShare, type LocaleOutput, shareChunks } from './components/shared-chunks.js';
@@ -142,10 +143,17 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
     resolveId: {
       order: 'pre',
       // Hook filters: Rolldown calls the plugin only for these ids, not for every module.
-      filter: { id: /^@glossa\/vite\/runtime$/ },
-      handler(id) {
-        return id === '@glossa/vite/runtime' ? RUNTIME : undefined;
+      filter: { id: [/^@glossa\/vite\/runtime$/, ROUTER_IMPORT] },
+      handler(id, importer) {
+        if (id === '@glossa/vite/runtime') return RUNTIME;
+        // Every build of a component app (the English one too, so the chunks differ in text only).
+        return scriptOptions && vite.command === 'build' ? routerWrapperId(id, importer) : undefined;
       },
+    },
+
+    load: {
+      filter: { id: /^\0glossa-router:/ },
+      handler: (id) => routerWrapper(id),
     },
 
     transform: {
