@@ -258,11 +258,28 @@ function walkScript(code: string, program: Node, options: ScriptOptions, marked:
  * The array is a literal at the call (`as const` and parentheses aside) or a `const` of the module
  * declared once; the callback is the first argument of `.map`, `.flatMap` or `.forEach`. Strings at places
  * named otherwise (`[['home', '/'], …].map(([id, href]) => …)`) and arrays used any other way are code.
- * And a link's `name` in an object literal with an `href` or `to` and no `path`, `component`, `element`
- * or `children` (`{ name: 'Team', href: '/team' }` in a menu; a route record's `name` is an id), when it
- * starts with a capital letter or has a space (`{ name: 'github', href }` may be a lookup key).
+ * And a menu item's `name`: an object literal with a link (`href`, `to`, `path`) or a submenu (`subItems`,
+ * `items`…) and none of a route record's keys (`component`, `element`, `children`, `redirect`…: a route
+ * record's `name` is an id), as in `{ name: 'Team', href: '/team' }` or TailAdmin's sidebar
+ * `{ name: 'Calendar', path: '/calendar', icon }`, `{ name: 'Forms', subItems: […] }`, when it starts with
+ * a capital letter or has a space (`{ name: 'github', href }` may be a lookup key).
  * Returns each such string node with the name it goes by.
  */
+/** Keys of a menu item (a link, a submenu): its `name` is what the menu shows. */
+const MENU_KEYS = ['href', 'to', 'path', 'subItems', 'submenu', 'subMenu', 'items'];
+/** Keys of a route record (React Router, Vue Router, TanStack): its `name` is an id, not text. */
+const ROUTE_KEYS = [
+  'component',
+  'components',
+  'Component',
+  'element',
+  'children',
+  'lazy',
+  'loader',
+  'redirect',
+  'beforeEnter',
+];
+
 function namedItemStrings(program: Node, options: ScriptOptions): Map<Node, string> {
   const out = new Map<Node, string>();
   const consts = new Map<string, Node | null>();
@@ -284,8 +301,8 @@ function namedItemStrings(program: Node, options: ScriptOptions): Map<Node, stri
         value &&
         isString(value) &&
         !options.attributes.has('name') &&
-        (byKey.has('href') || byKey.has('to')) &&
-        !['path', 'component', 'element', 'children'].some((k) => byKey.has(k)) &&
+        MENU_KEYS.some((k) => byKey.has(k)) &&
+        !ROUTE_KEYS.some((k) => byKey.has(k)) &&
         /^\p{Lu}|\s/u.test(stringRange(value).value.trim())
       ) {
         out.set(value, 'name');
