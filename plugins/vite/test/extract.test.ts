@@ -101,6 +101,33 @@ export const P = () => <p><a href="#/">Home</a> or <a href="#/shop">the shop</a>
     expect(out).toContain('title: "Zona \\"principal\\""');
   });
 
+  it('drops white space a target puts between tags that touch in the source (a JSX child of its own)', async () => {
+    const note = `export const Note = () => (
+  <span className="block space-x-1">
+    <span className="name">
+      Terry Franci
+    </span>
+    <span> requests permission to change</span>
+    <span className="name">
+      Project - Nganter App
+    </span>
+  </span>
+);`;
+    const units = await extractComponent('src/Note.tsx', note, options);
+    expect(sources(units)).toEqual([
+      '<g id="1">Terry Franci</g><g id="2"> requests permission to change</g><g id="3">Project - Nganter App</g>',
+    ]);
+    const target =
+      '<g id="1">Terry Franci</g> <g id="2">pide permiso para cambiar</g>  <g id="3">Proyecto - Nganter</g>';
+    const { code, problems } = localizeModule(note, units, () => target);
+    expect(problems).toEqual([]);
+    expect(code).toContain('</span><span>pide permiso para cambiar</span><span className="name">');
+    const out = (await transformWithOxc(code, 'Note.tsx', { jsx: { runtime: 'classic' } })).code;
+    const english = (await transformWithOxc(note, 'Note.tsx', { jsx: { runtime: 'classic' } })).code;
+    const shape = (c: string) => c.replace(/"[^"]*"/g, 'S');
+    expect(shape(out)).toBe(shape(english));
+  });
+
   it('keeps the source where a target drops or invents a code, and says where', async () => {
     const units = await extractComponent('src/App.tsx', app, options);
     const target = (key: string) => (key === units[3]!.key ? 'Hola, bienvenido' : undefined);
@@ -188,6 +215,10 @@ describe('what is not translated', () => {
     ['E-mail', true],
     ['Read more', true],
     ['3rd', true],
+    ['K', false], // a shortcut's key (`⌘ K`)
+    ['⌘K', false],
+    ['(a)', false],
+    ['OK', true],
   ])('%s → %s', (text, expected) => {
     expect(isTranslatable(text)).toBe(expected);
   });
@@ -326,7 +357,12 @@ const navigation = [
   { name: 'Open projects', to: '/projects' },
   { name: 'github', href: 'https://github.com/x' },
 ];
+const sidebar = [
+  { icon: <GridIcon />, name: 'Dashboard', subItems: [{ name: 'Ecommerce', path: '/', pro: false }] },
+  { icon: <CalenderIcon />, name: 'User Profile', path: '/profile' },
+];
 const router = [{ path: '/about', name: 'About', component: About }];
+const routes2 = [{ path: '/old', name: 'Old', redirect: '/new' }, { path: '/x', name: 'X', children: [] }];
 const fields = [{ name: 'email', type: 'email' }];
 export function App() {
   return (
@@ -348,6 +384,9 @@ export function App() {
       'Call server code from your UI.',
       'Team',
       'Open projects',
+      'Dashboard',
+      'Ecommerce',
+      'User Profile',
       'Fast',
       'Home',
       'About us',
@@ -360,6 +399,11 @@ export function App() {
     expect(code).toContain(`{ name: '«Team»', href: '/team', current: true }`);
     expect(code).toContain(`{ name: 'github', href: 'https://github.com/x' }`);
     expect(code).toContain(`{ path: '/about', name: 'About', component: About }`);
+    expect(code).toContain(
+      `{ path: '/old', name: 'Old', redirect: '/new' }, { path: '/x', name: 'X', children: [] }`,
+    );
+    expect(code).toContain(`name: '«Dashboard»', subItems: [{ name: '«Ecommerce»', path: '/', pro: false }]`);
+    expect(code).toContain(`{ icon: <CalenderIcon />, name: '«User Profile»', path: '/profile' }`);
     expect(code).toContain(`[['«Fast»', 'fast-icon']]`);
     expect(code).toContain(`['btn-primary', 'Not text']`);
   });

@@ -143,12 +143,15 @@ export function unitOfText(
 /**
  * Whether a text is worth translating: it has a letter, and it is not code-like. Code-like means one
  * "word" without spaces that looks like an identifier, a path, a URL, an e-mail address, a class list
- * item or a number with units: `user_id`, `fooBar`, `/about`, `https://…`, `a@b.c`, `btn-primary`.
+ * item or a number with units: `user_id`, `fooBar`, `/about`, `https://…`, `a@b.c`, `btn-primary`; and a
+ * letter alone (`K`, `⌘K`: a key of a shortcut).
  * Words joined by a slash (`City/State`) and a sentence that starts with `#` or `/` are text.
  */
 export function isTranslatable(text: string): boolean {
   const t = text.trim();
   if (!/\p{L}/u.test(t)) return false;
+  // One letter alone is a key or a mark (TailAdmin's search shortcut `⌘ K`, a grade), not a word.
+  if (/^[\p{P}\p{S}]*\p{L}[\p{P}\p{S}]*$/u.test(t)) return false;
   if (/^(https?:|mailto:|tel:|data:)/i.test(t)) return false;
   // A path or an anchor is one token (`/about`, `./x`, `#top`); `#1 Tailwind CSS Dashboard` is words.
   if (!/\s/.test(t) && /^(\/|\.\.?\/|#)/.test(t)) return false;
@@ -169,7 +172,7 @@ export function isTranslatable(text: string): boolean {
 export function writeTarget(unit: Unit, target: string): string {
   let out = '';
   const stack: InlineCode[] = [];
-  for (const t of parseInline(target)) {
+  for (const t of keepAdjacentTags(parseInline(unit.source), parseInline(target))) {
     if (t.type === 'text') out += escapeFor(unit.escape, t.text);
     else if (t.type === 'close') out += stack.pop()?.close ?? '';
     else {
@@ -182,6 +185,30 @@ export function writeTarget(unit: Unit, target: string): string {
     }
   }
   return out;
+}
+
+type Token = ReturnType<typeof parseInline>[number];
+const tagOf = (t: Token | undefined) => (t && t.type !== 'text' ? `${t.type} ${t.id}` : undefined);
+
+/**
+ * The target's tokens without the white space a translation put between two tags that touch in the
+ * source (`<1>Terry</1><2> asks</2>` → `<1>Terry</1> <2>pide</2>`): in JSX that space would be a child
+ * of its own, so the locale's chunk would differ from the English one in shape, not only in text, and
+ * could not share its code; the tags touch in the source, so the space was not the author's.
+ */
+function keepAdjacentTags(source: readonly Token[], target: readonly Token[]): Token[] {
+  const touching = new Set<string>();
+  for (let i = 1; i < source.length; i++) {
+    const a = tagOf(source[i - 1]);
+    const b = tagOf(source[i]);
+    if (a && b) touching.add(`${a}|${b}`);
+  }
+  return target.filter((t, i) => {
+    if (t.type !== 'text' || t.text.trim() !== '') return true;
+    const a = tagOf(target[i - 1]);
+    const b = tagOf(target[i + 1]);
+    return !(a && b && touching.has(`${a}|${b}`));
+  });
 }
 
 function escapeFor(syntax: Escape, text: string): string {
