@@ -23,6 +23,7 @@ import {
   type AbuseServer,
   type Answer,
   call as callAs,
+  FROM_SOURCES,
   latencyFigures,
   normalClient,
   normalClientFor,
@@ -48,7 +49,11 @@ let idleRssMb = 0;
 const dataDir = mkdtempSync(join(tmpdir(), 'glossa-abuse-full-'));
 
 beforeAll(async () => {
-  server = await startAbuseServer(join(here, 'abuse-full-server.ts'), { dataDir });
+  server = await startAbuseServer(
+    join(here, 'abuse-full-server.mjs'),
+    { dataDir },
+    process.env.GLOSSA_ABUSE_BUILT ? [] : FROM_SOURCES,
+  );
   // The language tools load at start; `/ready` answers 503 until they have.
   for (;;) {
     const ready = await fetch(`${server.started.paid}/ready`).then((response) => response.status);

@@ -26,13 +26,21 @@ export interface AbuseServer {
   close(): Promise<void>;
 }
 
-/** Starts `script` (TypeScript, run by tsx) with `config` as JSON, and waits for its `ready` line. */
-export async function startAbuseServer(script: string, config: unknown): Promise<AbuseServer> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions', '@glossa/source', script, JSON.stringify(config)],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+/** Node's flags that run a script and the workspace's packages from their TypeScript sources (tsx). */
+export const FROM_SOURCES = ['--import', 'tsx', '--conditions', '@glossa/source'];
+
+/**
+ * Starts `script` with `config` as JSON, and waits for its `ready` line. `nodeFlags`: from the TypeScript
+ * sources by default; `[]` runs a JavaScript script on the packages' built `dist/`.
+ */
+export async function startAbuseServer(
+  script: string,
+  config: unknown,
+  nodeFlags: readonly string[] = FROM_SOURCES,
+): Promise<AbuseServer> {
+  const child = spawn(process.execPath, [...nodeFlags, script, JSON.stringify(config)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const started = await new Promise<Started>((resolve, reject) => {
     const onData = (chunk: Buffer) => {

@@ -1,13 +1,16 @@
 /**
  * The full server (the spine with every feature package, as `glossa-server` runs it) in a child process for
- * abuse-full.test.ts (its RSS is measured from outside): gets `config` (JSON: `dataDir`, `memoryBudgetMb`, default the full server's)
+ * abuse-full.test.ts (its RSS is measured from outside). Plain JavaScript importing the package by its own
+ * name, so the one file runs both ways: with `--import tsx --conditions @glossa/source` the server and its
+ * worker threads load the TypeScript sources (each thread registers tsx), with plain `node` they load the
+ * built `dist/` as `glossa-server` does in production. Gets `config` (JSON: `dataDir`, `memoryBudgetMb`, default the full server's)
  * as its one argument, creates a free account (with quality evaluation's closed alpha) and a paid one, and
  * prints `ready {"paid":…,"free":…,"freeKey":…,"paidKey":…}` once listening. GLOSSA_ABUSE_TRACE=1 prints
  * event-loop stalls over 40 ms on stderr; GLOSSA_ABUSE_MEMORY=1 prints the main thread's memory (RSS, V8 heap
  * used and total, external) every 500 ms, to split a peak into V8's heap and the rest (SQLite, WASM, threads).
  */
 import { readFileSync } from 'node:fs';
-import { allFeatures, FULL_MEMORY_BUDGET_MB, startServer } from '../src/index.js';
+import { allFeatures, FULL_MEMORY_BUDGET_MB, startServer } from '@glossa/server-full';
 
 if (process.env.GLOSSA_ABUSE_TRACE) {
   const start = performance.now();
@@ -22,10 +25,10 @@ if (process.env.GLOSSA_ABUSE_TRACE) {
 
 if (process.env.GLOSSA_ABUSE_MEMORY) {
   const start = performance.now();
-  const mb = (bytes: number) => Math.round(bytes / 1048576);
+  const mb = (/** @type {number} */ bytes) => Math.round(bytes / 1048576);
   // RssAnon (heaps, malloc) and RssFile (mapped files: code, SQLite's mmap) from /proc; Node 20 has no heap
   // figures of a worker thread from outside it (Worker.getHeapStatistics is Node 22's).
-  const status = (field: string) =>
+  const status = (/** @type {string} */ field) =>
     Number(
       new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0,
     ) / 1024;
@@ -37,7 +40,8 @@ if (process.env.GLOSSA_ABUSE_MEMORY) {
   }, 500).unref();
 }
 
-const config = JSON.parse(process.argv[2]!) as { dataDir: string; memoryBudgetMb?: number };
+/** @type {{ dataDir: string, memoryBudgetMb?: number }} */
+const config = JSON.parse(process.argv[2] ?? '{}');
 const server = await startServer({
   dataDir: config.dataDir,
   port: 0,
