@@ -3,9 +3,16 @@
  * matcher it replaced: same matches on random texts and glossaries over words, case, unspaced scripts,
  * surrogate pairs and characters whose lower case is longer; and its size on a 160,000-entry glossary.
  */
+
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { GlossaryEntry } from '@glossa/protocol';
+import { formatGlossaryEntries } from '@glossa/protocol';
 import { describe, expect, it } from 'vitest';
+import { compileMatcher } from '../src/glossaries/compiled.js';
+import { EntryTable } from '../src/glossaries/entries.js';
 import { TermMatcher } from '../src/glossaries/matcher.js';
+import { parseTsv, tsvTableInSlices } from '../src/glossaries/store.js';
 
 const WORD = /[\p{L}\p{N}\p{M}_]/u;
 const UNSPACED =
@@ -110,6 +117,15 @@ const PIECES = [
 const piece = (max: number) =>
   Array.from({ length: 1 + Math.floor(random() * max) }, () => pick(PIECES)).join('');
 
+/** A 160,000-entry dictionary as stored (made apart, so that no temporary of it stays on the test's frame). */
+const largeTsv = () =>
+  formatGlossaryEntries(
+    Array.from({ length: 160_000 }, (_, i) => ({
+      source: i % 4 === 0 ? `term${i.toString(36)}x word${i}` : `term${i.toString(36)}x`,
+      target: `objetivo${i} largo ${'x'.repeat(30)}`,
+    })),
+  );
+
 describe('TermMatcher', () => {
   it('finds exactly what the character trie finds (2,000 random glossaries and texts)', () => {
     let compared = 0;
@@ -120,6 +136,7 @@ describe('TermMatcher', () => {
       }));
       const text = piece(40);
       const expected = new TrieMatcher(entries).find(text);
+      expect(new TermMatcher(EntryTable.of(entries)).find(text)).toEqual(expected);
       expect(
         new TermMatcher(entries).find(text),
         `${JSON.stringify(entries)} in ${JSON.stringify(text)}`,
@@ -153,5 +170,34 @@ describe('TermMatcher', () => {
       { start: 2, end: 8, target: entries[1]!.target },
       { start: 13, end: 25, target: entries[4]!.target },
     ]);
+  });
+
+  it('reads and compiles a 160,000-entry dictionary without an object per entry: less than half the heap of entry objects', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const held = () => {
+      gc();
+      gc();
+      const memory = process.memoryUsage();
+      return memory.heapUsed + memory.arrayBuffers;
+    };
+    const tsv = largeTsv();
+    let before = held();
+    const objects = parseTsv(tsv);
+    const objectMatcher = new TermMatcher(objects);
+    const asObjects = held() - before;
+    before = held();
+    const table = await tsvTableInSlices(tsv);
+    const matcher = await compileMatcher(table);
+    const asTable = held() - before;
+    console.log(`160,000 entries read and compiled: ${asTable} bytes as a table, ${asObjects} as objects`);
+    // The table's offsets and the matcher's tables: a few tens of bytes an entry, the text aside (shared).
+    expect(table.bytes - 2 * tsv.length + matcher.bytes).toBeLessThan(80 * 160_000);
+    expect(asTable, `table ${asTable} bytes, objects ${asObjects} bytes`).toBeLessThan(asObjects / 2);
+    expect(matcher.find('A TERM1x and term4x word4.')).toEqual(
+      objectMatcher.find('A TERM1x and term4x word4.'),
+    );
+    expect(table.at(4)).toEqual(objects[4]);
+    expect(table.length).toBe(objects.length);
   });
 });

@@ -11,6 +11,7 @@
  * entries, smaller ones go to the engine whole. The candidates of one request are bounded by its text (a
  * few per word), whatever the glossary's size.
  */
+import type { EntryList } from './entries.js';
 import type { TermMatcher } from './matcher.js';
 
 /** Past this many entries (all of a request's glossaries together), the engine gets candidates only. */
@@ -146,8 +147,12 @@ export class WordIndex {
   }
 
   /** An index over `entries`, built here (small glossaries; large ones are built on a worker thread). */
-  static of(entries: readonly { readonly source: string }[]): WordIndex {
-    return new WordIndex(buildWordIndex(entries.length, (index) => entries[index]!.source));
+  static of(entries: EntryList | readonly { readonly source: string }[]): WordIndex {
+    return new WordIndex(
+      buildWordIndex(entries.length, (index) =>
+        Array.isArray(entries) ? entries[index]!.source : (entries as EntryList).source(index),
+      ),
+    );
   }
 
   /** The arrays a worker thread hands over without copying them. */

@@ -2,16 +2,17 @@
  * Compiled glossaries: one matcher per glossary version and language pair, built once and kept in an LRU
  * by bytes under the process's memory budget (`memory-budget.ts`), per process and per account.
  *
- * Compiling costs time and memory linear in the entries (about 120 bytes an entry beyond the entries
- * themselves) and runs in slices of `SLICE` entries (a few ms each) with the event loop free between them, so a 160,000-
- * entry glossary never holds other clients up for long; the word index of a large glossary (a sort of its
+ * Compiling costs time and memory linear in the entries: the entries are held as read (`EntryTable`: the
+ * stored text and 16 bytes of offsets an entry), the matcher adds integer tables of a few tens of bytes an
+ * entry, no object or string per entry. It is built in slices of `SLICE` entries (a few ms each) with the
+ * event loop free between them, so a 160,000-entry glossary never holds other clients up for long; the word index of a large glossary (a sort of its
  * words: 1–2 s for 160,000 entries) is built on the glossary thread (`thread.ts`). Requests for the same version while it compiles
  * share the one compilation; an account compiles one glossary at a time, and a compilation that does not
  * fit the budget for work in progress is refused (503 with `Retry-After`).
  */
-import type { GlossaryEntry } from '@glossa/protocol';
 import { BUDGET_SHARES, BudgetedCache, withBuildBudget } from '../memory-budget.js';
 import { WordIndex } from './candidates.js';
+import type { EntryList, EntryTable } from './entries.js';
 import { TermMatcher } from './matcher.js';
 import { wordIndexOnThread } from './thread.js';
 
@@ -19,17 +20,11 @@ export interface CompiledGlossary {
   /** Glossary id, version and language pair. */
   readonly key: string;
   readonly matcher: TermMatcher;
-  readonly entries: readonly { readonly source: string; readonly target: string }[];
+  /** The entries, compact (`EntryTable`: the stored text and offsets, no object per entry). */
+  readonly entries: EntryList;
   /** Words of the entries, for the candidates of a large glossary (built on first use). */
   words(): WordIndex;
   readonly bytes: number;
-}
-
-/** Estimated bytes of entries as loaded (strings and objects), before anything is compiled. */
-export function entriesBytes(entries: readonly GlossaryEntry[]): number {
-  let bytes = 16 + 8 * entries.length;
-  for (const entry of entries) bytes += 2 * (entry.source.length + entry.target.length) + 32 + 40;
-  return bytes;
 }
 
 /** A guess of a compiled glossary's bytes from its entry count, to reserve before loading it. */
@@ -44,10 +39,9 @@ class Compiled implements CompiledGlossary {
   constructor(
     readonly key: string,
     readonly matcher: TermMatcher,
-    readonly entries: readonly GlossaryEntry[],
-    entryBytes: number,
+    readonly entries: EntryTable,
   ) {
-    this.#bytes = entryBytes + matcher.bytes;
+    this.#bytes = entries.bytes + matcher.bytes;
   }
   get bytes() {
     return this.#bytes + (this.#words?.bytes ?? 0);
@@ -64,27 +58,25 @@ class Compiled implements CompiledGlossary {
 }
 
 /** The entries' sources, one a line, joined `SLICE` entries per turn of the event loop. */
-async function sourcesText(entries: readonly GlossaryEntry[]): Promise<string> {
+async function sourcesText(entries: EntryList): Promise<string> {
   const pieces: string[] = [];
   for (let from = 0; from < entries.length; from += SLICE) {
     if (from > 0) await yieldToLoop();
-    pieces.push(
-      entries
-        .slice(from, from + SLICE)
-        .map((entry) => entry.source)
-        .join('\n'),
-    );
+    const slice: string[] = [];
+    for (let index = from; index < Math.min(entries.length, from + SLICE); index++)
+      slice.push(entries.source(index));
+    pieces.push(slice.join('\n'));
   }
   return pieces.join('\n');
 }
 
 /** Builds a matcher over `entries`, `SLICE` entries per turn of the event loop. */
-export async function compileMatcher(entries: readonly GlossaryEntry[]): Promise<TermMatcher> {
+export async function compileMatcher(entries: EntryList): Promise<TermMatcher> {
   if (entries.length <= SLICE) return new TermMatcher(entries);
-  const matcher = new TermMatcher([]);
+  const matcher = new TermMatcher(entries, 0);
   for (let from = 0; from < entries.length; from += SLICE) {
     await yieldToLoop();
-    matcher.add(entries, from, Math.min(entries.length, from + SLICE));
+    matcher.addUpTo(Math.min(entries.length, from + SLICE));
   }
   return matcher;
 }
@@ -103,7 +95,7 @@ export async function compiledGlossary(
   account: string,
   key: string,
   entryCount: number,
-  load: () => Promise<readonly GlossaryEntry[]>,
+  load: () => Promise<EntryTable>,
   largeAt: number,
 ): Promise<CompiledGlossary> {
   const cached = cache.get(key);
@@ -114,7 +106,7 @@ export async function compiledGlossary(
       const again = cache.get(key);
       if (again) return again;
       const entries = await load();
-      const compiled = new Compiled(key, await compileMatcher(entries), entries, entriesBytes(entries));
+      const compiled = new Compiled(key, await compileMatcher(entries), entries);
       if (entries.length > largeAt)
         compiled.wordIndex = new WordIndex(await wordIndexOnThread(await sourcesText(entries)));
       cache.set(key, account, compiled);

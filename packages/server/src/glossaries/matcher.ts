@@ -2,8 +2,8 @@
  * Finds glossary terms in a text: case-insensitive, on word boundaries, longest match first. Terms written
  * in a script without spaces between words (Han, kana, Thai, ...) match anywhere.
  *
- * Compact by design (a 10 MiB glossary of 160,000 entries compiles in well under a second to a few tens
- * of MB): no node per character. Each term is lower-cased one code point at a time, and a rolling hash of it is kept in two tables: the whole term (verified against the term itself on a hit), and every
+ * Compact by design (a 10 MiB glossary of 160,000 entries compiles in well under a second to a few MB of
+ * integer arrays beside the entries it reads): no node per character, no string or object per term. Each term is lower-cased one code point at a time, and a rolling hash of it is kept in two tables: the whole term (verified against the term itself on a hit), and every
  * prefix that ends where a word may end (a "cut": after a non-word character or a character of an unspaced
  * script, or before a non-word character or the end). A search from a word start walks the text's lower-
  * cased characters, and at each cut of the text looks the prefix up: a hit in the first table is a match,
@@ -11,6 +11,7 @@
  * the length of the longest term that starts at each word, whatever the number of entries.
  */
 import type { GlossaryEntry } from '@glossa/protocol';
+import { type EntryList, entryListOf } from './entries.js';
 
 export interface TermMatch {
   /** UTF-16 offsets into the searched text. */
@@ -105,46 +106,131 @@ const isCut = (prepared: Prepared, index: number, end: number): boolean => {
   return !(prepared.classes[end]! & IS_WORD);
 };
 
-export class TermMatcher {
-  /** Lower-cased source of each distinct term, its target and the index of the entry it came from. */
-  private readonly sources: string[] = [];
-  private readonly targets: string[] = [];
-  private readonly origins: number[] = [];
-  /** Hash of a whole term → its slot; the rare other terms of the same hash in `collisions`. */
-  private readonly terms = new Map<number, number>();
-  private readonly collisions = new Map<number, number[]>();
-  /** Hashes of the prefixes of terms that end at a cut (whole terms included). */
-  private readonly prefixes = new Set<number>();
-  #size = 0;
-  #strings = 0;
+/**
+ * A hash table over 30-bit keys in two `Int32Array`s (open addressing, linear probing, grown at half full):
+ * a set (`add`, `has`) or a multimap to ints (`put`, `values`). No object per key, so a 160,000-term
+ * glossary's tables are a few MB off the JS heap, scanned by no garbage collection.
+ */
+class KeyTable {
+  #keys = new Int32Array(1024);
+  #values: Int32Array | undefined;
+  #shift = 22;
+  #count = 0;
 
-  constructor(entries: readonly GlossaryEntry[] = []) {
-    this.add(entries, 0, entries.length);
+  constructor(withValues: boolean) {
+    if (withValues) this.#values = new Int32Array(1024);
   }
 
-  /** Entries given (duplicates of a lower-cased source included). */
+  get size(): number {
+    return this.#count;
+  }
+
+  get bytes(): number {
+    return this.#keys.byteLength + (this.#values?.byteLength ?? 0);
+  }
+
+  /** First probe of `key` (stored as key + 1: 0 is an empty place); Fibonacci hashing on the high bits. */
+  #home(key: number): number {
+    return Math.imul(key + 1, 0x9e3779b1) >>> this.#shift;
+  }
+
+  has(key: number): boolean {
+    const keys = this.#keys;
+    const mask = keys.length - 1;
+    for (let at = this.#home(key); ; at = (at + 1) & mask) {
+      const stored = keys[at]!;
+      if (stored === 0) return false;
+      if (stored === key + 1) return true;
+    }
+  }
+
+  /** Adds `key` to a set. */
+  add(key: number): void {
+    if (!this.has(key)) this.put(key, 0);
+  }
+
+  /** Adds `value` under `key` (a key may hold several values, kept in the order put). */
+  put(key: number, value: number): void {
+    if (2 * (this.#count + 1) > this.#keys.length) this.#grow();
+    const keys = this.#keys;
+    const mask = keys.length - 1;
+    let at = this.#home(key);
+    while (keys[at] !== 0) at = (at + 1) & mask;
+    keys[at] = key + 1;
+    if (this.#values) this.#values[at] = value;
+    this.#count++;
+  }
+
+  /** The first value under `key` that `accept` takes, or -1. */
+  find(key: number, accept: (value: number) => boolean): number {
+    const keys = this.#keys;
+    const values = this.#values!;
+    const mask = keys.length - 1;
+    for (let at = this.#home(key); ; at = (at + 1) & mask) {
+      const stored = keys[at]!;
+      if (stored === 0) return -1;
+      if (stored === key + 1 && accept(values[at]!)) return values[at]!;
+    }
+  }
+
+  #grow(): void {
+    const keys = this.#keys;
+    const values = this.#values;
+    this.#keys = new Int32Array(keys.length * 2);
+    if (values) this.#values = new Int32Array(keys.length * 2);
+    this.#shift--;
+    this.#count = 0;
+    // The values under one key are different terms of one hash: their order does not matter.
+    for (let at = 0; at < keys.length; at++) if (keys[at] !== 0) this.put(keys[at]! - 1, values?.[at] ?? 0);
+  }
+}
+
+/** A term's lower case as the matcher compares it: code point by code point unless it is ASCII. */
+const lowerTerm = (source: string) =>
+  NON_ASCII.test(source) ? lowerByCodePoint(source) : source.toLowerCase();
+
+export class TermMatcher {
+  /** The entries the matcher was built over; a term is read back from them when a hash hits. */
+  readonly #entries: EntryList;
+  /** The entry index of each distinct (lower-cased) term, by slot; grown by doubling. */
+  #origins = new Int32Array(64);
+  #slots = 0;
+  /** Hash of a whole term → its slots (several only when different terms share a hash). */
+  readonly #terms = new KeyTable(true);
+  /** Hashes of the prefixes of terms that end at a cut (whole terms included). */
+  readonly #prefixes = new KeyTable(false);
+  #size = 0;
+
+  /**
+   * A matcher over `entries` (an array or a compact `EntryTable`), with the first `count` added (all by
+   * default; a large glossary adds the rest in slices with `addUpTo`).
+   */
+  constructor(entries: readonly GlossaryEntry[] | EntryList = [], count = entries.length) {
+    this.#entries = entryListOf(entries);
+    this.addUpTo(count);
+  }
+
+  /** Entries added (duplicates of a lower-cased source included). */
   get size(): number {
     return this.#size;
   }
 
-  /** Estimated bytes this matcher holds (its own tables and strings, not the entries given). */
+  /** Estimated bytes this matcher holds (its own tables, not the entries it reads). */
   get bytes(): number {
-    // Map and Set entries cost about 40 bytes each in V8; the three arrays 8 bytes a slot each.
-    return this.#strings + 40 * (this.terms.size + this.prefixes.size) + 24 * this.sources.length + 256;
+    return this.#terms.bytes + this.#prefixes.bytes + this.#origins.byteLength + 256;
   }
 
   /**
-   * Adds `entries[from..to)` (their indexes in `entries` are what `occurring` reports), after the ones
-   * added before, which keep their priority; a large glossary is added in slices between turns of the
+   * Adds the entries from the last one added up to `to` (their indexes are what `occurring` reports); the
+   * ones added before keep their priority, so a large glossary is added in slices between turns of the
    * event loop.
    */
-  add(entries: readonly GlossaryEntry[], from: number, to: number): void {
-    for (let origin = from; origin < to; origin++) this.addEntry(entries[origin]!, origin);
-    this.#size += to - from;
+  addUpTo(to: number): void {
+    for (let origin = this.#size; origin < to; origin++) this.addEntry(this.#entries.source(origin), origin);
+    this.#size = Math.max(this.#size, to);
   }
 
-  private addEntry(entry: GlossaryEntry, origin: number): void {
-    const source = entry.source;
+  private addEntry(source: string, origin: number): void {
     let h1 = 0;
     let h2 = 0;
     const ascii = !NON_ASCII.test(source);
@@ -167,40 +253,42 @@ export class TermMatcher {
         const next = source.codePointAt(index)!;
         cut = !((next < 128 ? ASCII_CLASS[next]! : classOf(String.fromCodePoint(next))) & IS_WORD);
       }
-      if (cut) this.prefixes.add(fold(h1, h2));
+      if (cut) this.#prefixes.add(fold(h1, h2));
     }
-    if (entry.source.length === 0) return;
+    if (source.length === 0) return;
     const key = fold(h1, h2);
     // The first entry of a source wins (glossaries are given in priority order).
-    if (this.slotOf(key, lower) !== undefined) return;
-    const slot = this.sources.length;
-    this.sources.push(lower);
-    this.targets.push(entry.target);
-    this.origins.push(origin);
-    this.#strings += lower === entry.source ? 0 : 2 * lower.length + 16;
-    const first = this.terms.get(key);
-    if (first === undefined) this.terms.set(key, slot);
-    else this.collisions.set(key, [...(this.collisions.get(key) ?? []), slot]);
+    if (this.slotOf(key, lower) !== -1) return;
+    if (this.#slots === this.#origins.length) {
+      const grown = new Int32Array(this.#origins.length * 2);
+      grown.set(this.#origins);
+      this.#origins = grown;
+    }
+    const slot = this.#slots++;
+    this.#origins[slot] = origin;
+    this.#terms.put(key, slot);
   }
 
-  private slotOf(key: number, lower: string): number | undefined {
-    const slot = this.terms.get(key);
-    if (slot === undefined) return undefined;
-    if (this.sources[slot] === lower) return slot;
-    return this.collisions.get(key)?.find((other) => this.sources[other] === lower);
+  /** The slot of the term `lower` (lower-cased) whose hash is `key`, or -1. */
+  private slotOf(key: number, lower: string): number {
+    return this.#terms.find(key, (slot) => lowerTerm(this.#entries.source(this.#origins[slot]!)) === lower);
+  }
+
+  private target(slot: number): string {
+    return this.#entries.target(this.#origins[slot]!);
   }
 
   /** Non-overlapping matches in `text`, left to right, the longest at each position. */
   find(text: string): TermMatch[] {
     const matches: TermMatch[] = [];
-    if (this.sources.length === 0) return matches;
+    if (this.#slots === 0) return matches;
     const prepared = prepare(text);
     let index = 0;
     while (index < text.length) {
       let found: TermMatch | undefined;
       if (this.startsWord(prepared, index)) {
         this.walk(prepared, index, (end, slot) => {
-          found = { start: index, end, target: this.targets[slot]! };
+          found = { start: index, end, target: this.target(slot) };
         });
       }
       if (found) {
@@ -216,11 +304,11 @@ export class TermMatcher {
    * only the longest non-overlapping ones: every term a matcher over a part of the text could find.
    */
   occurring(text: string, into: Set<number>): void {
-    if (this.sources.length === 0) return;
+    if (this.#slots === 0) return;
     const prepared = prepare(text);
     for (let index = 0; index < text.length; index += this.widthAt(text, index)) {
       if (this.startsWord(prepared, index))
-        this.walk(prepared, index, (_, slot) => into.add(this.origins[slot]!));
+        this.walk(prepared, index, (_, slot) => into.add(this.#origins[slot]!));
     }
   }
 
@@ -254,11 +342,11 @@ export class TermMatcher {
       index = end;
       if (!isCut(prepared, end - width, end)) continue;
       const key = fold(h1, h2);
-      if (this.terms.has(key)) {
+      if (this.#terms.has(key)) {
         const slot = this.slotOf(key, lower.slice(lowerAt[start]!, to));
-        if (slot !== undefined) hit(end, slot);
+        if (slot !== -1) hit(end, slot);
       }
-      if (!this.prefixes.has(key)) return;
+      if (!this.#prefixes.has(key)) return;
     }
   }
 }

@@ -19,6 +19,7 @@ import {
   threadWritesSettled,
   utf8InSlices,
 } from './db-thread.js';
+import { type EntryTable, EntryTableBuilder } from './entries.js';
 
 export interface DictionaryRecord {
   readonly source: string;
@@ -80,6 +81,8 @@ export interface GlossaryStore {
     source: string,
     target: string,
   ): Promise<GlossaryEntry[] | undefined>;
+  /** `entries` held compactly (`EntryTable`: no object per entry), for compiling a large glossary. */
+  entryTable(accountId: string, id: string, source: string, target: string): Promise<EntryTable | undefined>;
   rename(accountId: string, id: string, name: string): Promise<boolean>;
   /** Merges (`merge`) or replaces the dictionary's entries; creates the dictionary when missing. */
   putDictionary(accountId: string, id: string, dictionary: NewDictionary, merge: boolean): Promise<boolean>;
@@ -98,69 +101,44 @@ export interface GlossaryRow {
 
 /** A stored dictionary (one `source<TAB>target` line an entry) as its entries, at once. */
 export function parseTsv(tsv: string): GlossaryEntry[] {
-  const entries: GlossaryEntry[] = [];
-  if (tsv !== '') pushTsvLines(tsv, 0, Number.POSITIVE_INFINITY, true, entries);
-  return entries;
+  const table = new EntryTableBuilder();
+  if (tsv !== '') table.lines(tsv, 0, Number.POSITIVE_INFINITY, true);
+  return table.done().toArray();
 }
 
-/**
- * The one TSV line loop: pushes the entries of `text`'s lines from `from` onwards, at most `max` lines, and
- * returns where it stopped (past `text.length` once the last line is in). `complete`: `text` ends where the
- * dictionary ends, so a last line without its newline is a line; otherwise the loop stops before it.
- */
-function pushTsvLines(
-  text: string,
-  from: number,
-  max: number,
-  complete: boolean,
-  entries: GlossaryEntry[],
-): number {
-  let at = from;
-  for (let k = 0; k < max && at <= text.length; k++) {
-    let end = text.indexOf('\n', at);
-    if (end === -1) {
-      if (!complete) return at;
-      end = text.length;
-    }
-    const tab = text.indexOf('\t', at);
-    entries.push(
-      tab === -1 || tab > end
-        ? { source: '', target: text.slice(at, end) }
-        : { source: text.slice(at, tab), target: text.slice(tab + 1, end) },
-    );
-    at = end + 1;
-  }
-  return at;
-}
-
-/** Lines parsed per turn of the event loop by `parseTsvInSlices`. */
+/** Lines parsed per turn of the event loop by `tsvTableInSlices`. */
 const TSV_SLICE = 2_000;
 
 /**
- * `parseTsv`, `TSV_SLICE` lines per turn of the event loop: the 160,000 entries of a 10 MiB glossary take
- * 0.3–0.5 s to parse, which would hold every other request up at once.
+ * A stored dictionary as an `EntryTable`, `TSV_SLICE` lines per turn of the event loop: the 160,000 lines of
+ * a 10 MiB glossary take a few tens of ms to scan, which would hold every other request up at once.
  */
-export async function parseTsvInSlices(tsv: string): Promise<GlossaryEntry[]> {
-  const entries: GlossaryEntry[] = [];
-  if (tsv === '') return entries;
+export async function tsvTableInSlices(tsv: string): Promise<EntryTable> {
+  const table = new EntryTableBuilder();
+  if (tsv === '') return table.done();
   for (let at = 0; ; ) {
-    at = pushTsvLines(tsv, at, TSV_SLICE, true, entries);
-    if (at > tsv.length) return entries;
+    at = table.lines(tsv, at, TSV_SLICE, true);
+    if (at > tsv.length) return table.done();
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
-/** UTF-8 bytes decoded per turn of the event loop by `parseTsvBytesInSlices` (whole lines: up to a newline). */
+/** `parseTsv` a slice per turn of the event loop (`tsvTableInSlices`), as objects. */
+export const parseTsvInSlices = async (tsv: string): Promise<GlossaryEntry[]> =>
+  (await tsvTableInSlices(tsv)).toArray();
+
+/** UTF-8 bytes decoded per turn of the event loop by `tsvBytesTableInSlices` (whole lines: up to a newline). */
 const TSV_BYTES_SLICE = 256 * 1024;
 
 /**
- * `parseTsv` of a dictionary stored as UTF-8 bytes (the database thread's read), a slice of whole lines per
- * turn of the event loop: each slice is decoded and split on its own, so the 10 MB of a large dictionary are
- * never one string (decoding it whole and flattening that string cost one stall of 50 to 300 ms).
+ * A dictionary stored as UTF-8 bytes (the database thread's read) as an `EntryTable`, a slice of whole lines
+ * per turn of the event loop: each slice is decoded on its own and kept as one of the table's texts, so the
+ * 10 MB of a large dictionary are never one string (decoding it whole and flattening that string cost one
+ * stall of 50 to 300 ms).
  */
-export async function parseTsvBytesInSlices(bytes: Uint8Array): Promise<GlossaryEntry[]> {
-  const entries: GlossaryEntry[] = [];
-  if (bytes.length === 0) return entries;
+export async function tsvBytesTableInSlices(bytes: Uint8Array): Promise<EntryTable> {
+  const table = new EntryTableBuilder();
+  if (bytes.length === 0) return table.done();
   const decoder = new TextDecoder();
   for (let at = 0; at < bytes.length; ) {
     // A newline byte is never inside a multi-byte character, so each slice decodes on its own.
@@ -168,12 +146,16 @@ export async function parseTsvBytesInSlices(bytes: Uint8Array): Promise<Glossary
     const end = newline === -1 ? bytes.length : newline + 1;
     const last = end === bytes.length;
     // A slice but the last ends with its newline: its lines are whole, the loop stops at its end.
-    pushTsvLines(decoder.decode(bytes.subarray(at, end)), 0, Number.POSITIVE_INFINITY, last, entries);
+    table.lines(decoder.decode(bytes.subarray(at, end)), 0, Number.POSITIVE_INFINITY, last);
     at = end;
     if (!last) await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  return entries;
+  return table.done();
 }
+
+/** `tsvBytesTableInSlices` as objects. */
+export const parseTsvBytesInSlices = async (bytes: Uint8Array): Promise<GlossaryEntry[]> =>
+  (await tsvBytesTableInSlices(bytes)).toArray();
 
 /** UTF-8 bytes of `text` (natively: a 10 MiB string is counted in a few ms). */
 const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
@@ -280,6 +262,19 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
       entryCount: dictionary.entryCount,
     };
   };
+  const entryTable: GlossaryStore['entryTable'] = async (accountId, id, source, target) => {
+    if (!owned(accountId, id)) return undefined;
+    const counted = sql.entryCount.get(id, source, target) as { entry_count: number } | undefined;
+    if (!counted) return undefined;
+    if (file !== undefined && counted.entry_count >= dbThreadThresholds.entries) {
+      const bytes = (await onDbThread(file, MAX_GLOSSARY_BYTES, { type: 'read', id, source, target })) as
+        | Uint8Array
+        | undefined;
+      return bytes && tsvBytesTableInSlices(bytes);
+    }
+    const row = sql.entries.get(id, source, target) as { entries: string } | undefined;
+    return row && tsvTableInSlices(row.entries);
+  };
   // The event loop's own writes wait for the thread's asynchronously, not on SQLite's lock (see db-thread.ts).
   const afterThreadWrites = () => (file === undefined ? undefined : threadWritesSettled(file));
   const tooMany = () =>
@@ -310,18 +305,9 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
       return row && record(row);
     },
     async entries(accountId, id, source, target) {
-      if (!owned(accountId, id)) return undefined;
-      const counted = sql.entryCount.get(id, source, target) as { entry_count: number } | undefined;
-      if (!counted) return undefined;
-      if (file !== undefined && counted.entry_count >= dbThreadThresholds.entries) {
-        const bytes = (await onDbThread(file, MAX_GLOSSARY_BYTES, { type: 'read', id, source, target })) as
-          | Uint8Array
-          | undefined;
-        return bytes && parseTsvBytesInSlices(bytes);
-      }
-      const row = sql.entries.get(id, source, target) as { entries: string } | undefined;
-      return row && parseTsvInSlices(row.entries);
+      return (await entryTable(accountId, id, source, target))?.toArray();
     },
+    entryTable,
     async rename(accountId, id, name) {
       await afterThreadWrites();
       return sql.rename.run(name, new Date().toISOString(), accountId, id).changes > 0;

@@ -16,7 +16,7 @@ import {
   type GlossaryStore,
   mergedDictionary,
   type NewDictionary,
-  parseTsvInSlices,
+  tsvTableInSlices,
 } from '../glossaries/store.js';
 import { type StyleListRow, type StyleListStore, styleListOf, withId } from '../style-rules/store.js';
 
@@ -224,12 +224,15 @@ export function createPostgresGlossaryStore(pool: pg.Pool): GlossaryStore {
       return row && record(pool, row);
     },
     async entries(accountId, id, source, target) {
+      return (await this.entryTable(accountId, id, source, target))?.toArray();
+    },
+    async entryTable(accountId, id, source, target) {
       const { rows } = await pool.query<{ entries: string }>(
         `SELECT d.entries FROM glossary_dictionaries d JOIN glossaries g ON g.id = d.glossary_id
          WHERE g.account_id = $1 AND g.id = $2 AND d.source_lang = $3 AND d.target_lang = $4`,
         [accountId, id, source, target],
       );
-      return rows[0] && parseTsvInSlices(rows[0].entries);
+      return rows[0] && tsvTableInSlices(rows[0].entries);
     },
     async rename(accountId, id, name) {
       const { rowCount } = await pool.query(

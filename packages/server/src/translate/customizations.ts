@@ -22,6 +22,7 @@ import { type EngineTerms, TERM_END, TERM_START } from '../engines/engine.js';
 import { loadAgreement } from '../glossaries/agreement.js';
 import { candidateEntries, LARGE_GLOSSARY } from '../glossaries/candidates.js';
 import { type CompiledGlossary, compiledGlossary } from '../glossaries/compiled.js';
+import { EntryTable, entriesOf } from '../glossaries/entries.js';
 import { lockTerms } from '../glossaries/lock.js';
 import { TermMatcher } from '../glossaries/matcher.js';
 import { carryOver, needsEngine } from '../memories/carry-over.js';
@@ -90,7 +91,9 @@ export async function loadCustomizations(
         accountId,
         key,
         entryCount,
-        async () => (await resources.glossaries.entries(accountId, id, pair.source, pair.target)) ?? [],
+        async () =>
+          (await resources.glossaries.entryTable(accountId, id, pair.source, pair.target)) ??
+          EntryTable.of([]),
         LARGE_GLOSSARY,
       ),
     );
@@ -100,7 +103,7 @@ export async function loadCustomizations(
   const terms: EngineTerms | undefined =
     glossaries.length === 0 || large
       ? undefined
-      : { key: termsKey, entries: glossaries.flatMap((glossary) => glossary.entries) };
+      : { key: termsKey, entries: glossaries.flatMap((glossary) => entriesOf(glossary.entries)) };
   /**
    * The glossary terms an engine that applies them itself gets for `texts`: the whole glossaries, or for
    * large ones (past `LARGE_GLOSSARY` entries) only the entries the texts may use, keyed by that choice.
@@ -113,7 +116,8 @@ export async function loadCustomizations(
       const picked: string[] = [];
       for (const glossary of glossaries) {
         const indexes = candidateEntries(scanned, glossary.matcher, glossary.words());
-        for (const index of indexes) entries.push(glossary.entries[index]!);
+        for (const index of indexes)
+          entries.push({ source: glossary.entries.source(index), target: glossary.entries.target(index) });
         picked.push(indexes.join(','));
       }
       const digest = createHash('sha256').update(picked.join(';')).digest('base64url').slice(0, 22);
