@@ -20,6 +20,7 @@ export {
   JobSuperseded,
   type JobTransaction,
   type UsageCharge,
+  usageOperationId,
 } from './jobs/job-backend.js';
 export {
   createJobRunner,

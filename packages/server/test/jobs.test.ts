@@ -304,6 +304,43 @@ describe.skipIf(onPostgres).each(BACKENDS)('the job runner on %s', (_name, openS
     },
   );
 
+  it.skipIf(skip)(
+    'runs a deferred job once released with its files; lists, marks, prunes and removes them',
+    async () => {
+      const { runner } = await setUp();
+      const queue = runner.register(filesKind({ keepFiles: ['output'] }));
+      const files = queue as unknown as Steps;
+      const input = randomBytes(1024);
+      const deferred = await queue.submit('alice', {}, { deferred: true });
+      expect(deferred.status).toBe('deferred');
+      // A job submitted after it runs; the deferred one is not taken.
+      const other = await queue.submit('alice', {}, { files: { input } });
+      await until(files, other.id, ['completed']);
+      expect(await queue.status(deferred.id)).toMatchObject({ status: 'deferred', attempt: 0 });
+      expect(await queue.files(deferred.id)).toEqual([]);
+      // Released once: of concurrent releases one stores its files.
+      const released = await Promise.all([1, 2].map(() => queue.release(deferred.id, { input })));
+      expect(released.sort()).toEqual([false, true]);
+      expect(await queue.release(other.id, { input })).toBe(false);
+      await until(files, deferred.id, ['completed']);
+      // The ended job kept only its `keepFiles`.
+      expect(await queue.files(deferred.id)).toEqual(['output']);
+      expect(Buffer.from((await queue.file(deferred.id, 'output'))!).equals(outputOf(input))).toBe(true);
+      // A mark on the finished job, then the job removed now, files and all.
+      expect(await queue.writeFile(deferred.id, 'downloaded', new Uint8Array())).toBe(true);
+      expect((await queue.files(deferred.id)).sort()).toEqual(['downloaded', 'output']);
+      expect(await queue.writeFile('unknown', 'downloaded', new Uint8Array())).toBe(false);
+      expect(await queue.remove(deferred.id)).toBe(true);
+      expect(await queue.status(deferred.id)).toBeUndefined();
+      expect(await queue.files(deferred.id)).toEqual([]);
+      expect(await queue.remove(deferred.id)).toBe(false);
+      // A job not finished is not removed.
+      const waiting = await queue.submit('bob', {}, { deferred: true });
+      expect(await queue.remove(waiting.id)).toBe(false);
+      expect((await queue.status(waiting.id))?.status).toBe('deferred');
+    },
+  );
+
   it.skipIf(skip)('serves no file of an expired job, and deletes its files with it', async () => {
     const { runner, storage } = await setUp({ keepExpiredMs: 300 });
     const queue = runner.register(filesKind({ resultTtlMs: 200 }));

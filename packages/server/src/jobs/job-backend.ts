@@ -43,7 +43,12 @@ export interface NewJob {
   readonly maxPerAccount?: number | undefined;
   /** Files stored with the job: the job is inserted with all of them, or not at all. */
   readonly files?: JobFiles | undefined;
+  /** Inserted deferred: queued, but not claimed before `release` (its `run_after` is `DEFERRED_UNTIL`). */
+  readonly deferred?: boolean | undefined;
 }
+
+/** The `run_after` of a deferred job: later than any claim's time, so no worker takes it before `release`. */
+export const DEFERRED_UNTIL = '9999-12-31T23:59:59.999Z';
 
 /** A job's files by name (`[A-Za-z0-9][A-Za-z0-9._-]*`, at most 100 characters). */
 export type JobFiles = Readonly<Record<string, Uint8Array>>;
@@ -162,6 +167,19 @@ export interface JobBackend {
   writeFile(fence: JobFence, name: string, data: Uint8Array): Promise<void>;
   /** Removes a file of the job and returns it: of concurrent calls, one gets it, the others undefined. */
   takeFile(id: string, name: string): Promise<Uint8Array | undefined>;
+  /** The names of the job's files (none when there is no such job). */
+  listFiles(id: string): Promise<string[]>;
+  /** Stores a file of the job, whatever its state (replacing one of that name); false when there is no job. */
+  putFile(id: string, name: string, data: Uint8Array): Promise<boolean>;
+  /** Deletes the job's files but those named in `keep`. */
+  pruneFiles(id: string, keep: readonly string[]): Promise<void>;
+  /**
+   * Queues a deferred job with `files` (both, or neither, whenever the process dies); false when the job
+   * is not deferred (released already, or gone), and nothing is stored.
+   */
+  release(id: string, files: JobFiles): Promise<boolean>;
+  /** Deletes a finished (completed, failed or cancelled) job with its files; false when there is none. */
+  remove(id: string): Promise<boolean>;
   /** Jobs of `kinds` in these states. */
   count(kinds: readonly string[], states: readonly JobState[]): Promise<number>;
   /**

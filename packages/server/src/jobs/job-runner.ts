@@ -13,6 +13,7 @@ import type { Storage, UsageRecord } from '../storage/storage.js';
 import { forgetUsageOperations } from '../storage/usage-operations.js';
 import {
   checkFileName,
+  DEFERRED_UNTIL,
   type JobBackend,
   type JobChange,
   type JobDelivery,
@@ -24,7 +25,8 @@ import {
   type UsageCharge,
 } from './job-backend.js';
 
-export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'expired';
+/** A job's state; `deferred`: queued, waiting for its `release` before any worker takes it. */
+export type JobStatus = 'deferred' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | 'expired';
 
 /** A job as its feature sees it. */
 export interface JobInfo<Input, Checkpoint, Result> {
@@ -96,6 +98,11 @@ export interface JobKind<Input, Checkpoint, Result> {
    */
   readonly maxPerAccount?: number;
   /**
+   * The files a job keeps once it ends (completed, failed or cancelled): its others (an upload, partial
+   * outputs) are deleted then. Default: all are kept until the job is deleted.
+   */
+  readonly keepFiles?: readonly string[];
+  /**
    * Usage given back when the job ends failed or cancelled (e.g. the refund of a reservation made at
    * submit), applied once, in the transaction that ends it.
    */
@@ -132,8 +139,15 @@ export interface JobQueue<Input, Checkpoint, Result> {
       readonly id?: string;
       readonly files?: JobFiles | undefined;
       readonly transaction?: JobTransaction | undefined;
+      /** Stored `deferred`: no worker takes it before `release` (e.g. an upload that comes later). */
+      readonly deferred?: boolean;
     },
   ): Promise<JobInfo<Input, Checkpoint, Result>>;
+  /**
+   * Queues a deferred job with `files` (stored with it, or nothing is, whenever the process dies); false
+   * when the job is not deferred (released already, or gone): nothing is stored then.
+   */
+  release(id: string, files: JobFiles): Promise<boolean>;
   status(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
   /** Cancels a queued or running job (its refund applied); the job after it. */
   cancel(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
@@ -146,6 +160,12 @@ export interface JobQueue<Input, Checkpoint, Result> {
    * calls, one gets it, the others undefined.
    */
   takeFile(id: string, name: string): Promise<Uint8Array | undefined>;
+  /** The names of a job's files, whatever its state (none for another kind's or an unknown id). */
+  files(id: string): Promise<string[]>;
+  /** Stores a file of a job of this kind, whatever its state (e.g. a mark on a finished job); false when none. */
+  writeFile(id: string, name: string, data: Uint8Array): Promise<boolean>;
+  /** Deletes a finished job of this kind now, with its files (rather than at the sweep); false when none. */
+  remove(id: string): Promise<boolean>;
   /** Wakes this instance's idle workers: a job submitted in a `transaction` is there once it committed. */
   wake(): void;
   /**
@@ -209,7 +229,11 @@ export function toJobInfo<Input, Checkpoint, Result>(
     id: row.id,
     kind: row.kind,
     accountId: row.account_id,
-    status: expired ? 'expired' : row.status,
+    status: expired
+      ? 'expired'
+      : row.status === 'queued' && row.run_after === DEFERRED_UNTIL
+        ? 'deferred'
+        : row.status,
     input: JSON.parse(row.input) as Input,
     checkpoint: parse<Checkpoint>(row.checkpoint),
     result: expired ? undefined : parse<Result>(row.result),
@@ -237,6 +261,14 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
   let closed = false;
   const report = (error: unknown) => options.onError?.(error);
   const later = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+  /**
+   * Deletes the files an ended job does not keep (`JobKind.keepFiles`). After the state change, not in it:
+   * a crash in between leaves them until the job is deleted.
+   */
+  const pruneFiles = async (kind: JobKind<unknown, unknown, unknown>, id: string) => {
+    if (kind.keepFiles) await backend.pruneFiles(id, kind.keepFiles);
+  };
 
   async function attempt(row: JobRow): Promise<void> {
     const kind = kinds.get(row.kind)!;
@@ -280,6 +312,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
         result: JSON.stringify(result ?? null),
         expiresAt: later(kind.resultTtlMs ?? 3_600_000),
       });
+      await pruneFiles(kind, row.id);
     } catch (error) {
       if (error instanceof JobSuperseded) return;
       if (closed) {
@@ -303,6 +336,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
           failures,
           expiresAt: later(kind.resultTtlMs ?? 3_600_000),
         });
+        await pruneFiles(kind, row.id);
       } else {
         const delay = Math.min((kind.retryDelayMs ?? 1000) * 2 ** (failures - 1), 60_000);
         charges = [];
@@ -383,6 +417,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
               maxQueued: options.maxQueuedPerAccount ?? 1000,
               maxPerAccount: kind.maxPerAccount,
               files: submitOptions.files,
+              deferred: submitOptions.deferred,
             },
             submitOptions.transaction,
           );
@@ -411,6 +446,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
             ...(kind.refund?.(toJobInfo(current)) ?? []),
           ]);
           running.get(id)?.abort(new JobSuperseded(id));
+          if (after?.status === 'cancelled') await pruneFiles(kind, id);
           return info(after);
         },
         async result(id) {
@@ -419,6 +455,19 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
         },
         file: async (id, name) => ((await completed(id)) ? backend.readFile(id, name) : undefined),
         takeFile: async (id, name) => ((await completed(id)) ? backend.takeFile(id, name) : undefined),
+        files: async (id) => ((await queue.status(id)) ? backend.listFiles(id) : []),
+        async writeFile(id, name, data) {
+          checkFileName(name);
+          return (await queue.status(id)) !== undefined && backend.putFile(id, name, data);
+        },
+        remove: async (id) => (await queue.status(id)) !== undefined && backend.remove(id),
+        async release(id, files) {
+          for (const name of Object.keys(files)) checkFileName(name);
+          if ((await queue.status(id))?.status !== 'deferred') return false;
+          const released = await backend.release(id, files);
+          if (released) delivery?.notify();
+          return released;
+        },
       };
       return queue;
     },

@@ -17,8 +17,10 @@ import { createLease } from '../storage/lease.js';
 import { createBossQueue, startBossWorkers } from '../storage/pg-boss.js';
 import { type Queryable, transaction } from '../storage/postgres-resources.js';
 import {
+  DEFERRED_UNTIL,
   type JobBackend,
   type JobFence,
+  type JobFiles,
   JobLimitExceeded,
   type JobRow,
   JobSuperseded,
@@ -114,6 +116,14 @@ export function createPostgresJobBackend(
       ])
     ).rowCount !== 0;
   const bytes = (rows: { data: Buffer }[]): Uint8Array | undefined => rows[0]?.data;
+  const putFiles = async (client: Queryable, id: string, files: JobFiles) => {
+    for (const [name, data] of Object.entries(files))
+      await client.query(
+        `INSERT INTO job_files (job_id, name, data) VALUES ($1, $2, $3)
+         ON CONFLICT (job_id, name) DO UPDATE SET data = excluded.data`,
+        [id, name, data],
+      );
+  };
 
   /** The job queued with its files, and its wake-up sent, in `client`'s transaction. */
   const insert = async (client: Queryable, job: NewJob) => {
@@ -137,17 +147,12 @@ export function createPostgresJobBackend(
     }
     const inserted = await client.query<JobRow>(
       `INSERT INTO jobs (id, kind, account_id, status, input, run_after, created_at, updated_at)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $5, $5) RETURNING *`,
-      [job.id, job.kind, job.accountId, job.input, now],
+       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6) RETURNING *`,
+      [job.id, job.kind, job.accountId, job.input, job.deferred ? DEFERRED_UNTIL : now, now],
     );
-    for (const [name, data] of Object.entries(job.files ?? {}))
-      await client.query('INSERT INTO job_files (job_id, name, data) VALUES ($1, $2, $3)', [
-        job.id,
-        name,
-        data,
-      ]);
+    await putFiles(client, job.id, job.files ?? {});
     if (job.files) jobCrashPoints.filesStored?.(job.id);
-    await wakeUp(client, { jobId: job.id });
+    if (!job.deferred) await wakeUp(client, { jobId: job.id });
     return inserted.rows[0]!;
   };
 
@@ -230,11 +235,7 @@ export function createPostgresJobBackend(
     writeFile: (fence, name, data) =>
       transaction(pool, async (client) => {
         if (!(await fenced(client, fence))) throw new JobSuperseded(fence.id);
-        await client.query(
-          `INSERT INTO job_files (job_id, name, data) VALUES ($1, $2, $3)
-           ON CONFLICT (job_id, name) DO UPDATE SET data = excluded.data`,
-          [fence.id, name, data],
-        );
+        await putFiles(client, fence.id, { [name]: data });
       }),
     async takeFile(id, name) {
       const { rows } = await pool.query<{ data: Buffer }>(
@@ -242,6 +243,43 @@ export function createPostgresJobBackend(
         [id, name],
       );
       return bytes(rows);
+    },
+    async listFiles(id) {
+      const { rows } = await pool.query<{ name: string }>(
+        'SELECT name FROM job_files WHERE job_id = $1 ORDER BY name',
+        [id],
+      );
+      return rows.map((row) => row.name);
+    },
+    putFile: (id, name, data) =>
+      transaction(pool, async (client) => {
+        if (!(await client.query('SELECT 1 FROM jobs WHERE id = $1 FOR UPDATE', [id])).rowCount) return false;
+        await putFiles(client, id, { [name]: data });
+        return true;
+      }),
+    async pruneFiles(id, keep) {
+      await pool.query('DELETE FROM job_files WHERE job_id = $1 AND NOT (name = ANY($2::text[]))', [
+        id,
+        keep,
+      ]);
+    },
+    release: (id, files) =>
+      transaction(pool, async (client) => {
+        const { rowCount } = await client.query(
+          `UPDATE jobs SET run_after = $1, updated_at = $1 WHERE id = $2 AND status = 'queued' AND run_after = $3`,
+          [new Date().toISOString(), id, DEFERRED_UNTIL],
+        );
+        if (!rowCount) return false;
+        await putFiles(client, id, files);
+        await wakeUp(client, { jobId: id });
+        return true;
+      }),
+    async remove(id) {
+      const { rowCount } = await pool.query(
+        `DELETE FROM jobs WHERE id = $1 AND status IN ('completed', 'failed', 'cancelled')`,
+        [id],
+      );
+      return rowCount !== 0;
     },
     async count(kinds, states) {
       const { rows } = await pool.query<{ n: string }>(

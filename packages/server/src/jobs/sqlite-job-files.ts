@@ -11,7 +11,7 @@
  * submit can take.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JobFiles } from './job-backend.js';
@@ -70,6 +70,14 @@ export function openJobFiles(root: string) {
       renameSync(staged, dir);
       syncDirectory(root);
     },
+    /** Moves a staged directory's files into the job's directory (synchronously: in a transaction), durably. */
+    merge(staged: string, id: string): void {
+      const dir = pathOf(id);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      for (const name of readdirSync(staged)) renameSync(join(staged, name), join(dir, name));
+      rmSync(staged, { recursive: true, force: true });
+      syncDirectory(dir);
+    },
     discard: (staged: string | undefined) =>
       staged ? rm(staged, { recursive: true, force: true }) : Promise.resolve(),
     async read(id: string, name: string): Promise<Uint8Array | undefined> {
@@ -106,6 +114,20 @@ export function openJobFiles(root: string) {
       } finally {
         await unlink(taken);
       }
+    },
+    /** The names of the job's files (not the temporary ones, which start with a dot). */
+    async list(id: string): Promise<string[]> {
+      try {
+        return (await readdir(pathOf(id))).filter((name) => !name.startsWith('.'));
+      } catch (error) {
+        if (absent(error)) return [];
+        throw error;
+      }
+    },
+    /** Deletes the job's files but those named in `keep`. */
+    async prune(id: string, keep: readonly string[]): Promise<void> {
+      for (const name of await this.list(id))
+        if (!keep.includes(name)) await rm(pathOf(id, name), { force: true });
     },
     remove: (id: string) => rm(pathOf(id), { recursive: true, force: true }),
     /**

@@ -10,6 +10,7 @@ import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import { CHARACTER_PRODUCTS } from '../storage/usage-record.js';
 import {
+  DEFERRED_UNTIL,
   type JobBackend,
   type JobFence,
   JobLimitExceeded,
@@ -39,8 +40,12 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
   const sql = {
     insert: db.prepare(
       `INSERT INTO jobs (id, kind, account_id, status, input, run_after, created_at, updated_at)
-       VALUES (@id, @kind, @account, 'queued', @input, @now, @now, @now)`,
+       VALUES (@id, @kind, @account, 'queued', @input, @runAfter, @now, @now)`,
     ),
+    release: db.prepare(
+      `UPDATE jobs SET run_after = @now, updated_at = @now WHERE id = @id AND status = 'queued' AND run_after = @deferred`,
+    ),
+    remove: db.prepare(`DELETE FROM jobs WHERE id = ? AND status IN ('completed', 'failed', 'cancelled')`),
     unfinished: db.prepare(
       `SELECT COUNT(*) AS n FROM jobs WHERE account_id = ? AND status IN ('queued', 'running')`,
     ),
@@ -125,7 +130,8 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
       (sql.held.get(job.accountId, job.kind, now) as { n: number }).n >= job.maxPerAccount
     )
       throw new JobLimitExceeded(job.maxPerAccount, job.kind);
-    sql.insert.run({ id: job.id, kind: job.kind, account: job.accountId, input: job.input, now });
+    const runAfter = job.deferred ? DEFERRED_UNTIL : now;
+    sql.insert.run({ id: job.id, kind: job.kind, account: job.accountId, input: job.input, runAfter, now });
     if (staged) files.place(staged, job.id);
     return { row: sql.get.get(job.id) as JobRow, placed: true };
   });
@@ -204,6 +210,32 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
       }
     },
     takeFile: (id, name) => files.take(id, name),
+    listFiles: (id) => files.list(id),
+    async putFile(id, name, data) {
+      if (!sql.get.get(id)) return false;
+      files.placeFile(await files.stageFile(id, data), id, name);
+      return true;
+    },
+    pruneFiles: (id, keep) => files.prune(id, keep),
+    async release(id, released) {
+      const staged = await files.stage(released);
+      let placed = false;
+      try {
+        db.transaction(() => {
+          const now = new Date().toISOString();
+          placed = sql.release.run({ id, now, deferred: DEFERRED_UNTIL }).changes === 1;
+          if (placed && staged) files.merge(staged, id);
+        }).immediate();
+        return placed;
+      } finally {
+        if (!placed) await files.discard(staged);
+      }
+    },
+    async remove(id) {
+      if (sql.remove.run(id).changes === 0) return false;
+      await files.remove(id);
+      return true;
+    },
     async get(id) {
       return sql.get.get(id) as JobRow | undefined;
     },

@@ -89,13 +89,14 @@ export const outputOf = (input: Uint8Array): Buffer =>
 
 /** A kind with job files: reads its file `input`, writes `output` (`outputOf`), its result the input's size. */
 export function filesKind(
-  options: { resultTtlMs?: number } = {},
+  options: { resultTtlMs?: number; keepFiles?: readonly string[] } = {},
 ): JobKind<FilesInput, never, { size: number }> {
   return {
     name: 'test/files',
     retryDelayMs: 100,
     maxPerAccount: 3,
     ...(options.resultTtlMs === undefined ? {} : { resultTtlMs: options.resultTtlMs }),
+    ...(options.keepFiles === undefined ? {} : { keepFiles: options.keepFiles }),
     async run(job) {
       const input = await job.file('input');
       if (!input) throw new JobFailed('the job has no input file');
