@@ -28,9 +28,8 @@ export interface LanguageToolsOptions {
 /**
  * Language tools for `@glossa/server`: text improvement (`/v2/write/rephrase`, `/v2/write/correct`: Harper
  * for English, Hunspell and Grammalecte for other languages), language detection (`/v3/detect/language`)
- * and quality evaluation (`/v1/quality-evaluation` jobs on the server's job runner, their records in
- * `quality.sqlite` of the data directory or, with `databaseUrl`, in PostgreSQL, shared by every instance; the
- * synchronous alias `/v3/quality/evaluate`).
+ * and quality evaluation (`/v1/quality-evaluation` jobs on the server's job runner, their request and report
+ * job files shared by every instance of a fleet; the synchronous alias `/v3/quality/evaluate`).
  */
 export function languageToolsFeature(options: LanguageToolsOptions = {}): ServerFeature {
   const quality = resolveQualityOptions(options.quality);

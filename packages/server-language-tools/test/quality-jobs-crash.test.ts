@@ -2,14 +2,14 @@
  * Quality-evaluation jobs on the job runner across SIGKILL (issue 32), on SQLite and on PostgreSQL. A server
  * (the crash harness's one server script, packages/server/test/crash-serve.ts) kills itself while it runs a job:
  * - while the evaluation runs on its thread (`evaluating`);
- * - after the report is in the job's record, before the runner completes the job (`afterReport`).
+ * - after the report is stored (its job file), before the runner completes the job (`afterReport`).
  * A server started again on the same storage finishes the job once: its report is byte for byte that of
  * the same request run there without interruption (the job's id aside), the runner's row says two
  * attempts, and nothing was evaluated twice after the report was stored. A job that kills its server
  * `MAX_EVALUATION_ATTEMPTS` times is not run again: it ends with the abandoned report. Quality evaluation
  * is not billed: the account's usage stays empty.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '@glossa/server';
@@ -20,8 +20,7 @@ import { pollUntil, startCrashServer } from '../../server/test/crash-harness.js'
 import { postgresForFile } from '../../server/test/postgres-for-file.js';
 import { hasPostgres } from '../../server/test/services.js';
 import { languageToolsFeature } from '../src/index.js';
-import { MAX_EVALUATION_ATTEMPTS } from '../src/quality/records.js';
-import { qualityCrashPoints } from '../src/quality/service.js';
+import { MAX_EVALUATION_ATTEMPTS, qualityCrashPoints } from '../src/quality/service.js';
 
 /** The feature in the crash server, and its crash points (service.ts `qualityCrashPoints`). */
 const FEATURE = {
@@ -83,7 +82,7 @@ async function report(url: string, id: string): Promise<string> {
   return reply.text();
 }
 
-/** The runner's row of job `id`, and whether its record holds a report. */
+/** The runner's row of job `id`, and whether it has its report (the job file `report`). */
 async function rows(
   storage: Storage,
   id: string,
@@ -93,8 +92,9 @@ async function rows(
     await client.connect();
     try {
       const { rows } = await client.query(
-        `SELECT j.status, j.attempt, q.report_gzip IS NOT NULL AS report
-         FROM jobs j JOIN quality_jobs q ON q.id = j.id WHERE j.id = $1`,
+        `SELECT j.status, j.attempt,
+         EXISTS (SELECT 1 FROM job_files f WHERE f.job_id = j.id AND f.name = 'report') AS report
+         FROM jobs j WHERE j.id = $1`,
         [id],
       );
       return rows[0];
@@ -103,21 +103,14 @@ async function rows(
     }
   }
   const jobs = new Database(join(storage.dataDir, 'glossa.sqlite'), { readonly: true });
-  const records = new Database(join(storage.dataDir, 'quality.sqlite'), { readonly: true });
   try {
     const job = jobs.prepare('SELECT status, attempt FROM jobs WHERE id = ?').get(id) as {
       status: string;
       attempt: number;
     };
-    const record = records
-      .prepare('SELECT report_gzip IS NOT NULL AS report FROM quality_jobs WHERE id = ?')
-      .get(id) as {
-      report: number;
-    };
-    return { ...job, report: record.report === 1 };
+    return { ...job, report: existsSync(join(storage.dataDir, 'jobs', id, 'report')) };
   } finally {
     jobs.close();
-    records.close();
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * The embedded default (no `databaseUrl`): quality-evaluation records in `quality.sqlite` of the data
- * directory, their jobs on the server's job runner (its `jobs` table in `glossa.sqlite`). A `glossa-server` process (test/quality-serve.ts) killed with SIGKILL while it evaluates a job runs it
+ * The embedded default (no `databaseUrl`): quality-evaluation jobs on the server's job runner (its `jobs`
+ * table in `glossa.sqlite`, their request and report job files under `jobs/` of the data directory). A `glossa-server` process (test/quality-serve.ts) killed with SIGKILL while it evaluates a job runs it
  * again when it starts again on the same data directory, and its finished jobs are still answered.
  */
 import { join } from 'node:path';

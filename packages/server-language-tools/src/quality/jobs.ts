@@ -5,11 +5,9 @@
  * `{job_id, status: 'processing'}` (with `Retry-After`) until the checks are done, then 200 with the report
  * (`segments[].errors[]` in the public typology, with spans on both sides, and a `summary`), or 200 with
  * `status: 'error'` when the evaluation failed. The checks are those of `/v3/quality/evaluate` (the
- * synchronous alias). Jobs run on the server's job runner (service.ts), their records (records.ts: SQLite in the
- * data directory, or PostgreSQL for a fleet) kept 24 hours after they finish; a poll for another account's
- * job, an unknown or an expired one is a 404.
+ * synchronous alias). Jobs run on the server's job runner (service.ts), their request and report job files
+ * kept 24 hours after they finish; a poll for another account's job, an unknown or an expired one is a 404.
  */
-import { randomUUID } from 'node:crypto';
 import { canonicalLanguage, ENDPOINTS, ERROR_CODES } from '@glossa/protocol';
 import {
   badRequest,
@@ -20,11 +18,18 @@ import {
   ServiceError,
 } from '@glossa/server/feature';
 import { failedReport, utf8Json } from './evaluate.js';
-import { compressReport, decompressReport, MAX_EVALUATION_JOBS_PER_ACCOUNT } from './records.js';
-import { qualityRecordsOf, qualityServiceOf } from './service.js';
+import {
+  compressReport,
+  decompressReport,
+  MAX_EVALUATION_JOBS_PER_ACCOUNT,
+  QUALITY_JOB_KIND,
+  qualityServiceOf,
+  REPORT_FILE,
+  REQUEST_FILE,
+} from './service.js';
 
 export { reportOf, SEVERITY_PENALTY } from './evaluate.js';
-export { EVALUATION_RETENTION_MS, MAX_EVALUATION_JOBS_PER_ACCOUNT } from './records.js';
+export { EVALUATION_RETENTION_MS, MAX_EVALUATION_JOBS_PER_ACCOUNT } from './service.js';
 
 /** Seconds the 202 answers suggest waiting before the next poll. */
 const RETRY_AFTER_SECONDS = 1;
@@ -42,30 +47,27 @@ export const submitQualityEvaluationRoute: Route = {
         `The source_language / target_language combination is not supported: unknown metadata.${which}.`,
       );
     }
-    const records = await qualityRecordsOf(context);
-    const id = randomUUID();
     const segments = body.segments.map(({ source, target }) => ({ source, translation: target }));
     // Compressed on libuv's thread pool, then a write of about a tenth of the JSON.
     const request = await compressReport(Buffer.from(JSON.stringify({ sourceLang, targetLang, segments })));
-    const { queue } = qualityServiceOf(context);
-    let recorded: boolean;
+    let id: string;
     try {
-      recorded = await records.insert(id, caller.account.id, request, (transaction) =>
-        queue.submit(caller.account.id, {}, { id, transaction }),
-      );
+      ({ id } = await qualityServiceOf(context).queue.submit(
+        caller.account.id,
+        {},
+        { files: { [REQUEST_FILE]: request } },
+      ));
     } catch (error) {
       if (!(error instanceof JobLimitExceeded)) throw error;
-      // The account's jobs of every kind waiting or running are at the runner's limit.
-      throw new ServiceError(429, `Too many jobs: ${error.message}.`, ERROR_CODES.tooManyRequests);
-    }
-    if (!recorded) {
       throw new ServiceError(
         429,
-        `Too many quality-evaluation jobs: an account holds at most ${MAX_EVALUATION_JOBS_PER_ACCOUNT} (a finished job is kept 24 hours).`,
+        error.kind === QUALITY_JOB_KIND
+          ? `Too many quality-evaluation jobs: an account holds at most ${MAX_EVALUATION_JOBS_PER_ACCOUNT} (a finished job is kept 24 hours).`
+          : // The account's jobs of every kind waiting or running are at the runner's limit.
+            `Too many jobs: ${error.message}.`,
         ERROR_CODES.tooManyRequests,
       );
     }
-    queue.wake();
     reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     return { job_id: id, poll_url: `/v1/quality-evaluation/${id}` };
   }),
@@ -78,9 +80,8 @@ export const pollQualityEvaluationRoute: Route = defineRoute(
   async ({ params, caller, context, request, reply }) => {
     const id = params.job_id;
     if (!UUID.test(id)) throw badRequest('job_id must be a valid UUID.');
-    const record = await (await qualityRecordsOf(context)).find(caller.account.id, id.toLowerCase());
-    if (!record) throw notFound('Quality estimation job not found.');
-    const job = record === 'processing' ? await ended(context, id.toLowerCase()) : record;
+    const job = await answerOf(context, caller.account.id, id.toLowerCase());
+    if (!job) throw notFound('Quality estimation job not found.');
     // The report as stored (up to some 80 MB of JSON, never parsed here): gzip-compressed to a client that
     // accepts it (most do), else decompressed (on libuv's thread pool).
     if (job !== 'processing') {
@@ -97,13 +98,16 @@ export const pollQualityEvaluationRoute: Route = defineRoute(
 );
 
 /**
- * The report of a job the runner ended without one (failed after its retries, cancelled, expired), else
- * `processing`: queued or running, or not submitted yet (SQLite: a record whose submit a crash lost).
+ * The account's job: its report as stored (gzip-compressed), a failed report when the runner ended it without
+ * one (failed after its retries, cancelled), `processing` while it is queued or running; undefined when it
+ * is unknown, another account's, or expired.
  */
-async function ended(context: Parameters<typeof qualityServiceOf>[0], id: string) {
-  const job = await qualityServiceOf(context).queue.status(id);
-  if (!job || job.status === 'queued' || job.status === 'running' || job.status === 'completed')
-    return 'processing';
+async function answerOf(context: Parameters<typeof qualityServiceOf>[0], accountId: string, id: string) {
+  const { queue } = qualityServiceOf(context);
+  const job = await queue.status(id);
+  if (!job || job.accountId !== accountId || job.status === 'expired') return undefined;
+  if (job.status === 'queued' || job.status === 'running') return 'processing';
+  if (job.status === 'completed') return queue.file(id, REPORT_FILE);
   return compressReport(utf8Json(failedReport(id, job.error ?? `the job was ${job.status}.`)));
 }
 

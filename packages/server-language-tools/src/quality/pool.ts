@@ -1,8 +1,7 @@
 /**
  * The worker threads that evaluate quality-evaluation jobs, so that the server's event loop keeps answering
- * while a job runs (a job at the input limits is seconds to tens of seconds of checks). Each backend
- * (sqlite-records.ts, pg-records.ts) has its own pool and runs at most its `concurrency` jobs at once, so a pool
- * has at most that many threads: one per running job, started when needed, kept `IDLE_MS` after its job for
+ * while a job runs (a job at the input limits is seconds to tens of seconds of checks). The job kind
+ * (service.ts) runs at most its `concurrency` jobs at once per instance, so a pool has at most that many threads: one per running job, started when needed, kept `IDLE_MS` after its job for
  * the next one, then stopped (a thread that checked English holds some 100 MB of dictionaries).
  *
  * The synchronous alias (`POST /v3/quality/evaluate`) runs on the same threads: at most `syncConcurrency`
@@ -50,7 +49,7 @@ export type ToWorker =
   | {
       readonly type: 'evaluate';
       readonly id: string;
-      /** The request, or its JSON gzip-compressed (as the SQLite jobs store it), which the thread reads. */
+      /** The request, or its JSON gzip-compressed (as the job file `request` holds it), which the thread reads. */
       readonly request: QualityRequest | Uint8Array;
     }
   | { readonly type: 'evaluate-sync'; readonly request: SyncQualityRequest }

@@ -2,36 +2,56 @@
  * The quality-evaluation jobs of a running server, started by the feature once the service context exists
  * and closed with the server; the routes find them through the context.
  *
- * A job is a record (records.ts: `quality.sqlite` in the data directory, or with `databaseUrl` the fleet's
- * PostgreSQL), which holds its request, its report and the per-account limit, and a job of kind
- * `quality/evaluate` on the server's job runner (`context.jobs`), under the record's id, which runs it:
- * claimed fairly between accounts, taken over from a dead instance, stopped when it is cancelled or its
- * runner closes. A job started `MAX_EVALUATION_ATTEMPTS` times (its process died each time) is not run again
- * but finishes with the abandoned report.
+ * A job is a job of kind `quality/evaluate` on the server's job runner (`context.jobs`), which holds its
+ * request and its report as job files (`request`, `report`: gzip-compressed JSON; a request at the input
+ * limits is 10 MB of JSON, a report some 80 MB) and enforces the per-account limit: claimed fairly between
+ * accounts, taken over from a dead instance, stopped when it is cancelled or its runner closes. A job
+ * started `MAX_EVALUATION_ATTEMPTS` times (its process died each time) is not run again but finishes with
+ * the abandoned report.
  */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import type { JobQueue, ServiceContext } from '@glossa/server/feature';
-import { RunnerClosing, ServiceError } from '@glossa/server/feature';
-import { utf8Json } from './evaluate.js';
+import { JobFailed, RunnerClosing } from '@glossa/server/feature';
+import { failedReport, type QualityReport, utf8Json } from './evaluate.js';
 import { DEFAULT_QUALITY_OPTIONS, type ResolvedQualityOptions } from './options.js';
-import { openPgQualityRecords } from './pg-records.js';
 import { type EvaluationPool, startEvaluationPool } from './pool.js';
-import {
-  abandonedReport,
-  compressReport,
-  EVALUATION_RETENTION_MS,
-  MAX_EVALUATION_ATTEMPTS,
-  type QualityRecords,
-} from './records.js';
-import { openSqliteQualityRecords } from './sqlite-records.js';
 
 /** The job kind of quality evaluations on the server's runner. */
 export const QUALITY_JOB_KIND = 'quality/evaluate';
 /** Jobs one instance evaluates at a time, each on a worker thread (pool.ts). */
 const CONCURRENCY = 2;
+/** How long a finished job can be polled. */
+export const EVALUATION_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** Jobs an account may hold at once (queued, running, or finished and not yet expired). */
+export const MAX_EVALUATION_JOBS_PER_ACCOUNT = 1000;
+/**
+ * Runs of a job at most: a job whose process died this many times while running it (a restart, or a kill
+ * on a fleet) is not run again but fails, so that a job which kills its process cannot kill every instance.
+ */
+export const MAX_EVALUATION_ATTEMPTS = 3;
+
+/** The report of a job interrupted `MAX_EVALUATION_ATTEMPTS` times. */
+export function abandonedReport(id: string): QualityReport {
+  return failedReport(id, `the server running it stopped ${MAX_EVALUATION_ATTEMPTS} times.`);
+}
+
+/**
+ * Requests and reports are stored gzip-compressed: a report at the input limits is some 80 MB of JSON, about
+ * 4 MB compressed. Both run on libuv's thread pool, not on the event loop.
+ */
+export const compressReport: (json: Uint8Array) => Promise<Buffer> = promisify(gzip);
+export const decompressReport: (stored: Uint8Array) => Promise<Buffer> = promisify(gunzip);
+
+/** The job files: what to evaluate, and the report (both gzip-compressed JSON). */
+export const REQUEST_FILE = 'request';
+export const REPORT_FILE = 'report';
 
 /**
  * Test hooks of the crash tests (quality-jobs-crash.test.ts), which kill the process there: `evaluating`
- * once a job's evaluation started on its thread; `afterReport` once its report is in its record, before the
+ * once a job's evaluation started on its thread; `afterReport` once its report is stored, before the
  * runner completes the job. Unset in a server.
  */
 export const qualityCrashPoints: {
@@ -39,7 +59,7 @@ export const qualityCrashPoints: {
   afterReport?: (id: string) => void;
 } = {};
 
-/** A job's input and result: everything is in its record, under the job's id. */
+/** A job's input and result: everything is in its files. */
 export type QualityQueue = JobQueue<Record<string, never>, never, null>;
 
 export interface QualityServiceLog {
@@ -48,7 +68,6 @@ export interface QualityServiceLog {
 }
 
 interface QualityService {
-  readonly records: Promise<QualityRecords>;
   readonly queue: QualityQueue;
   /** The worker threads of the jobs and of the synchronous alias. */
   readonly pool: EvaluationPool;
@@ -58,55 +77,46 @@ interface QualityService {
 const services = new WeakMap<ServiceContext, QualityService>();
 
 /**
- * Starts the evaluation threads' pool, opens the records, registers the job kind (records without a job are
- * submitted: on SQLite, a crash may have lost a submit) and adds the gauges to the metrics; `close` stops them.
+ * Starts the evaluation threads' pool, registers the job kind and adds the gauges to the metrics; `close`
+ * stops them.
  */
 export function startQualityJobs(
   context: ServiceContext,
   log: QualityServiceLog,
   options: ResolvedQualityOptions = DEFAULT_QUALITY_OPTIONS,
 ): { close(): Promise<void> } {
-  const url = context.options.databaseUrl;
   const pool = startEvaluationPool(options);
-  const records =
-    url === undefined
-      ? Promise.resolve().then(() => openSqliteQualityRecords(context.options.dataDir))
-      : openPgQualityRecords(url);
-  records.catch((error) => log.error({ err: error }, 'quality job storage could not start'));
+  // The records of before the job files (PostgreSQL's table goes in a migration of the spine).
+  for (const suffix of ['', '-wal', '-shm'])
+    rm(join(context.options.dataDir, `quality.sqlite${suffix}`), { force: true }).catch((error) =>
+      log.warn({ err: error }, 'the former quality-evaluation records could not be deleted'),
+    );
   const queue: QualityQueue = context.jobs.register({
     name: QUALITY_JOB_KIND,
     concurrency: CONCURRENCY,
     resultTtlMs: EVALUATION_RETENTION_MS,
+    maxPerAccount: MAX_EVALUATION_JOBS_PER_ACCOUNT,
     async run(job) {
-      const store = await records;
+      // Stored already: an attempt killed between its report and the job's completion.
+      if (await job.file(REPORT_FILE)) return null;
       if (job.attempt > MAX_EVALUATION_ATTEMPTS) {
-        await store.finish(job.id, 'error', await compressReport(utf8Json(abandonedReport(job.id))));
+        await job.writeFile(REPORT_FILE, await compressReport(utf8Json(abandonedReport(job.id))));
         return null;
       }
-      const request = await store.request(job.id);
-      // Finished already: an attempt killed between the record's report and the job's completion.
-      if (request === undefined) return null;
+      const request = await job.file(REQUEST_FILE);
+      // A job of a record unfinished when its server was upgraded to job files.
+      if (!request) throw new JobFailed('its request was not kept across an upgrade of the server.');
       const evaluation = pool.evaluate(job.id, request, job.signal);
       qualityCrashPoints.evaluating?.(job.id, job.attempt);
       const report = await evaluation;
       // Stopped (cancelled, or the runner closing) or the pool closed: the attempt stores nothing.
       if (!report) throw job.signal.reason ?? new RunnerClosing();
-      await store.finish(job.id, report.status, await compressReport(report.json));
+      await job.writeFile(REPORT_FILE, await compressReport(report.json));
       qualityCrashPoints.afterReport?.(job.id);
       return null;
     },
-    async forget(job) {
-      await (await records).delete(job.id);
-    },
   });
-  const resubmitted = records.then(async (store) =>
-    queue.resubmit(
-      (await store.unfinished()).map((record) => ({ ...record, input: {} })),
-      (error, id) => log.error({ err: error, job: id }, 'quality job could not be submitted again'),
-    ),
-  );
-  resubmitted.catch(() => {});
-  services.set(context, { records, queue, pool, options });
+  services.set(context, { queue, pool, options });
   context.metrics.gauge(
     'glossa_quality_jobs_queued',
     'Quality-evaluation jobs waiting to be evaluated, on every instance that shares the storage.',
@@ -135,23 +145,12 @@ export function startQualityJobs(
   return {
     async close() {
       services.delete(context);
-      await resubmitted.catch(() => {});
       await pool.close();
-      await (await records.catch(() => undefined))?.close();
     },
   };
 }
 
-/** The server's job records; a 503 when their storage did not start (a database that does not answer). */
-export async function qualityRecordsOf(context: ServiceContext): Promise<QualityRecords> {
-  try {
-    return await qualityServiceOf(context).records;
-  } catch {
-    throw new ServiceError(503, 'Quality evaluation is not available: its database does not answer.');
-  }
-}
-
-/** The server's quality evaluation: its records, its jobs' queue, its threads and its options. */
+/** The server's quality evaluation: its jobs' queue, its threads and its options. */
 export function qualityServiceOf(context: ServiceContext): QualityService {
   const service = services.get(context);
   if (!service) throw new Error('The quality-evaluation jobs were not started for this server.');

@@ -121,4 +121,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (job_id, name)
   );
   `,
+  // Quality evaluations keep their request and report as job files: their records go. A record unfinished
+  // at the upgrade leaves a job without its request, which fails; a finished one's report is gone (a 404).
+  `
+  DROP TABLE IF EXISTS quality_jobs;
+  DROP TABLE IF EXISTS glossa_quality_schema;
+  `,
 ];
