@@ -1,18 +1,13 @@
 /**
- * Voice on PostgreSQL, for a fleet (`databaseUrl`): spoken-term collections (`spoken_terms`), and the
- * records of both job interfaces (`/v3/voice/jobs`: `voice_jobs`; `/v1/jobs/voice/translate`:
- * `voice_translate_jobs`) with the uploaded audio (`bytea`), and the results of translation jobs
- * (`voice_translate_results`), so that every instance polls, uploads to and downloads from every job. The
- * columns are those of `voice.sqlite` (same types as text, so both backends share their row types). Own
- * migrations (`glossa_voice_schema`) on the spine's migration runner. The jobs themselves (claim, takeover,
- * status, result, minutes) run on the server's job runner (`context.jobs`, kinds in job-support.ts; the
- * records on either backend: records.ts); the job-side columns of the first migrations (owner, attempt,
- * boss_job, usage_pending, status of `voice_jobs`) are no longer written.
+ * Voice on PostgreSQL, for a fleet (`databaseUrl`): spoken-term collections (`spoken_terms`, columns as in
+ * `voice.sqlite`), so that every instance reads every collection. Own migrations (`glossa_voice_schema`) on
+ * the spine's migration runner. Voice jobs are the server's runner jobs alone (job-support.ts); the job
+ * record tables the first migrations create are read once by the upgrade and dropped (legacy.ts).
  */
-import type { JobTransaction, ServiceContext } from '@glossa/server/feature';
-import { migratePostgres, pgTransaction, ServiceError } from '@glossa/server/feature';
+import type { ServiceContext } from '@glossa/server/feature';
+import { migratePostgres, ServiceError } from '@glossa/server/feature';
 import pg from 'pg';
-import type { JobRow, SpokenTermsRow, TranslateRow } from './rows.js';
+import type { SpokenTermsRow } from './rows.js';
 
 /** Applied in order, one transaction each. Append only. */
 export const POSTGRES_VOICE_MIGRATIONS: readonly string[] = [
@@ -94,14 +89,7 @@ export const POSTGRES_VOICE_MIGRATIONS: readonly string[] = [
   `,
 ];
 
-const VOICE_COLUMNS = `id, account_id, key_id, custom_tag, status, source, targets, input_type, spoken_terms,
-  glossary_id, error_message, result, created_at`;
-const TRANSLATE_COLUMNS = `id, account_id, key_id, custom_tag, status, file_name, content_type, content_length,
-  source_language, source_given, targets, results, created_at, updated_at`;
-
 export type FleetVoiceStore = ReturnType<typeof createFleetVoiceStore>;
-/** Queues a record's runner job in the record's transaction. */
-type Submit = (transaction: JobTransaction) => Promise<unknown>;
 
 export function createFleetVoiceStore(pool: pg.Pool) {
   return {
@@ -146,140 +134,8 @@ export function createFleetVoiceStore(pool: pg.Pool) {
       return rowCount === 1;
     },
 
-    // --- /v3/voice/jobs -----------------------------------------------------------------------------
-    /** Writes a record with its audio, handed over: `submit` queues its job in the same transaction. */
-    async insertJob(row: JobRow, bytes: Buffer, submit: Submit): Promise<void> {
-      await pgTransaction(pool, async (client) => {
-        await client.query(
-          `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type,
-             spoken_terms, glossary_id, created_at, upload)
-           VALUES ($1, $2, $3, $4, 'done', $5, $6, $7, $8, $9, $10, $11)`,
-          [
-            row.id,
-            row.account_id,
-            row.key_id,
-            row.custom_tag,
-            row.source,
-            row.targets,
-            row.input_type,
-            row.spoken_terms,
-            row.glossary_id,
-            row.created_at,
-            bytes,
-          ],
-        );
-        await submit(client);
-      });
-    },
-    async findJob(id: string): Promise<JobRow | undefined> {
-      const { rows } = await pool.query<JobRow>(`SELECT ${VOICE_COLUMNS} FROM voice_jobs WHERE id = $1`, [
-        id,
-      ]);
-      return rows[0];
-    },
-    async audio(table: 'voice_jobs' | 'voice_translate_jobs', id: string): Promise<Buffer | undefined> {
-      const { rows } = await pool.query<{ upload: Buffer | null }>(
-        `SELECT upload FROM ${table} WHERE id = $1`,
-        [id],
-      );
-      return rows[0]?.upload ?? undefined;
-    },
-    /**
-     * Marks a job's record handed to the job runner (status `done`: from then on its state is the
-     * runner's job's).
-     */
-    async handedOver(table: 'voice_jobs' | 'voice_translate_jobs', id: string): Promise<void> {
-      await pool.query(`UPDATE ${table} SET status = 'done' WHERE id = $1`, [id]);
-    },
-    /**
-     * Records not handed to the runner: written by a version that submitted after the record (a process
-     * killed in between), or left waiting or running by the queue of a version before the runner.
-     */
-    async notHandedOver(
-      table: 'voice_jobs' | 'voice_translate_jobs',
-      waiting: string,
-    ): Promise<(JobRow | TranslateRow)[]> {
-      const { rows } = await pool.query<JobRow | TranslateRow>(
-        `SELECT ${table === 'voice_jobs' ? VOICE_COLUMNS : TRANSLATE_COLUMNS} FROM ${table}
-         WHERE status IN ($1, 'processing') ORDER BY created_at, id`,
-        [waiting],
-      );
-      return rows;
-    },
-    /** A job's record, audio and results gone (the runner deleted the job, a while after it expired). */
-    async forget(table: 'voice_jobs' | 'voice_translate_jobs', id: string): Promise<void> {
-      await pool.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
-    },
-
-    // --- /v1/jobs/voice/translate -------------------------------------------------------------------
-    async insertTranslate(row: TranslateRow): Promise<void> {
-      await pool.query(
-        `INSERT INTO voice_translate_jobs (id, account_id, key_id, custom_tag, status, file_name, content_type,
-           content_length, source_language, source_given, targets, results, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [
-          row.id,
-          row.account_id,
-          row.key_id,
-          row.custom_tag,
-          row.file_name,
-          row.content_type,
-          row.content_length,
-          row.source_language,
-          row.source_given,
-          row.targets,
-          row.results,
-          row.created_at,
-          row.updated_at,
-        ],
-      );
-    },
-    /** Any account's job: the signed upload and download find it by id (the signature is the check). */
-    async findTranslate(id: string): Promise<TranslateRow | undefined> {
-      const { rows } = await pool.query<TranslateRow>(
-        `SELECT ${TRANSLATE_COLUMNS} FROM voice_translate_jobs WHERE id = $1`,
-        [id],
-      );
-      return rows[0];
-    },
-    /**
-     * Stores the audio of a pending job, handed over: `submit` queues its job in the same transaction;
-     * false when it was uploaded meanwhile.
-     */
-    upload: (id: string, bytes: Buffer, results: string, submit: Submit): Promise<boolean> =>
-      pgTransaction(pool, async (client) => {
-        const { rowCount } = await client.query(
-          `UPDATE voice_translate_jobs SET status = 'done', upload = $2, results = $3, updated_at = $4
-           WHERE id = $1 AND status = 'pending'`,
-          [id, bytes, results, new Date().toISOString()],
-        );
-        if (rowCount === 1) await submit(client);
-        return rowCount === 1;
-      }),
-    /** Keeps result `index` of a job (an attempt redoing it writes the same bytes again). */
-    async saveResult(id: string, index: number, bytes: Buffer): Promise<void> {
-      await pool.query(
-        `INSERT INTO voice_translate_results (job_id, idx, bytes) VALUES ($1, $2, $3)
-         ON CONFLICT (job_id, idx) DO UPDATE SET bytes = EXCLUDED.bytes`,
-        [id, index, bytes],
-      );
-    },
-    async result(id: string, index: number): Promise<Buffer | undefined> {
-      const { rows } = await pool.query<{ bytes: Buffer }>(
-        'SELECT bytes FROM voice_translate_results WHERE job_id = $1 AND idx = $2',
-        [id, index],
-      );
-      return rows[0]?.bytes;
-    },
-    /** Marks result `index` downloaded (one statement: concurrent downloads of other results keep theirs). */
-    async setDownloaded(id: string, index: number): Promise<void> {
-      await pool.query(
-        `UPDATE voice_translate_jobs SET updated_at = $3,
-           results = jsonb_set(results::jsonb, ARRAY[$2::text, 'status'], '"downloaded"')::text
-         WHERE id = $1`,
-        [id, index, new Date().toISOString()],
-      );
-    },
+    /** For the one-time upgrade of the job records of a version before job files (legacy.ts). */
+    pool,
   };
 }
 

@@ -4,6 +4,7 @@ import { openFleetVoice } from './fleet-store.js';
 import { VOICE_JOB_ROUTES } from './job-routes.js';
 import { registerVoiceJobs } from './job-support.js';
 import { voiceLanguageObjects } from './languages.js';
+import { upgradeVoiceJobs } from './legacy.js';
 import { createVoiceSessionRoute, reconnectVoiceSessionRoute } from './routes.js';
 import { registerVoiceSocket } from './socket.js';
 import { closeVoiceDatabase, SPOKEN_TERMS_ROUTES } from './spoken-terms.js';
@@ -20,9 +21,9 @@ export interface VoiceFeatureOptions {
 /**
  * Voice for `@glossa/server`: realtime sessions (the WebSocket stream), spoken terms and voice jobs, with
  * speech recognized by pocketsphinx and spoken by espeak-ng (Debian packages; see the readme). Voice jobs
- * of both interfaces are two kinds on the server's job runner (`voice/transcribe`, `voice/translate`); their
- * records and spoken terms live in `voice.sqlite`, or, when the server has `databaseUrl` (a fleet), in
- * PostgreSQL shared by every instance.
+ * of both interfaces are kinds on the server's job runner (`voice/transcribe`, `voice/translate`), their
+ * audio and results its job files; spoken terms live in `voice.sqlite`, or, when the server has
+ * `databaseUrl` (a fleet), in PostgreSQL shared by every instance.
  */
 export function voiceFeature(options: VoiceFeatureOptions = {}): ServerFeature {
   const chunkSeconds = options.jobChunkSeconds ?? DEFAULT_CHUNK_SECONDS;
@@ -49,7 +50,10 @@ export function voiceFeature(options: VoiceFeatureOptions = {}): ServerFeature {
           : openFleetVoice(url, context, (error) =>
               log.error({ err: error }, 'voice storage could not start'),
             );
-      registerVoiceJobs(context, log, chunkSeconds);
+      const queues = registerVoiceJobs(context, log, chunkSeconds);
+      upgradeVoiceJobs(context, queues, log).catch((error: unknown) =>
+        log.error({ err: error }, 'the voice jobs of an earlier version could not be upgraded'),
+      );
       context.metrics.gauge(
         'glossa_voice_job_queue_depth',
         'Voice jobs queued or running (both interfaces; on PostgreSQL, of every instance).',

@@ -2,10 +2,9 @@
  * The routes of asynchronous voice jobs at `/v3/voice/jobs` (alpha: accounts with the alpha flag, else 403):
  * an uploaded audio file is transcribed by the same recognizer as the real-time sessions and translated into
  * each target. A job may name a spoken-term collection and a glossary, checked and applied as on a real-time
- * session (`resources.ts`). The record is written (records.ts) and the job queued on the server's runner
- * (kind `voice/transcribe`, job-support.ts); its status and result are the runner's.
+ * session (`resources.ts`). The job is queued on the server's runner (kind `voice/transcribe`,
+ * job-support.ts) with the audio as its job file; its status and result are the runner's.
  */
-import { randomUUID } from 'node:crypto';
 import {
   CreateVoiceJobFields,
   createRequestValidator,
@@ -13,21 +12,12 @@ import {
   ENDPOINTS,
   type VoiceJobStatus,
 } from '@glossa/protocol';
-import type { JobInfo, ServiceContext } from '@glossa/server/feature';
-import {
-  badRequest,
-  defineRoute,
-  notFound,
-  type Route,
-  readUpload,
-  ServiceError,
-} from '@glossa/server/feature';
-import { submitVoiceJob, voiceQueues } from './job-support.js';
-import { findJob, insertJob } from './records.js';
+import type { ServiceContext } from '@glossa/server/feature';
+import { badRequest, defineRoute, type Route, readUpload, ServiceError } from '@glossa/server/feature';
+import { ownVoiceJob, submitVoiceJob, voiceQueues } from './job-support.js';
 import { checkVoiceLanguages, checkVoiceResources } from './resources.js';
 import { customTagOf } from './routes.js';
-import type { JobRow } from './rows.js';
-import type { TranscribeResult } from './transcribe.js';
+import type { TranscribeInput } from './rows.js';
 
 export const MAX_JOB_FILE_BYTES = 100 * 1024 * 1024;
 /** File extensions a job (at the earlier path) accepts; the file is probed and decoded by ffmpeg. */
@@ -46,36 +36,18 @@ const JOB_TYPES: Record<string, string> = {
 
 const validator = createRequestValidator(CreateVoiceJobFields);
 
-/** A `/v3/voice/jobs` job as the runner has it (undefined: its submit was lost); 404 once expired. */
-async function transcribeState(
-  context: ServiceContext,
-  row: JobRow,
-): Promise<{ status: VoiceJobStatus; result?: TranscribeResult | undefined; error?: string | undefined }> {
-  const job: Pick<JobInfo<unknown, unknown, TranscribeResult>, 'status' | 'result' | 'error'> | undefined =
-    (await voiceQueues(context).transcribe.status(row.id)) ??
-    // A record finished by the queue of a version before the runner.
-    (row.result
-      ? { status: 'completed', result: JSON.parse(row.result), error: undefined }
-      : row.status === 'error'
-        ? { status: 'failed', result: undefined, error: row.error_message ?? undefined }
-        : undefined);
-  if (job?.status === 'expired') throw notFound(`Voice job ${row.id} has expired.`);
+/** A job of the caller's as the runner has it, in this interface's status (404: not theirs, or expired). */
+async function ownJob(context: ServiceContext, accountId: string, id: string) {
+  const job = await ownVoiceJob(voiceQueues(context).transcribe, accountId, id, `Voice job ${id}`);
   const status: VoiceJobStatus =
-    job?.status === 'running'
+    job.status === 'running'
       ? 'processing'
-      : job?.status === 'completed'
+      : job.status === 'completed'
         ? 'done'
-        : job?.status === 'failed' || job?.status === 'cancelled'
+        : job.status === 'failed' || job.status === 'cancelled'
           ? 'error'
           : 'queued';
-  return { status, result: job?.result, error: job?.error };
-}
-
-/** A job of the caller's as the runner has it (404: not the caller's, or expired). */
-async function ownJob(context: ServiceContext, accountId: string, id: string) {
-  const row = await findJob(context, id);
-  if (!row || row.account_id !== accountId) throw notFound(`Voice job ${id} not found.`);
-  return transcribeState(context, row);
+  return { status, result: job.result, error: job.error };
 }
 
 export const VOICE_JOB_ROUTES: readonly Route[] = [
@@ -106,24 +78,18 @@ export const VOICE_JOB_ROUTES: readonly Route[] = [
         spokenTermsId: checked.value.spoken_terms_id,
         glossaryId: checked.value.glossary_id,
       });
-      const id = randomUUID();
-      const row: JobRow = {
-        id,
-        account_id: caller.account.id,
-        key_id: caller.key.id,
-        custom_tag: customTag,
-        status: 'queued',
+      const input: TranscribeInput = {
+        keyId: caller.key.id,
+        customTag,
         source,
-        targets: JSON.stringify(targets),
-        input_type: inputType,
-        spoken_terms: JSON.stringify(spokenTerms),
-        glossary_id: glossaryId ?? null,
-        created_at: new Date().toISOString(),
+        targets,
+        inputType,
+        spokenTerms,
+        ...(glossaryId === undefined ? {} : { glossaryId }),
       };
-      await insertJob(context, row, upload.file.bytes, (transaction) =>
-        submitVoiceJob(context, { kind: 'transcribe', row }, transaction),
-      );
-      voiceQueues(context).transcribe.wake();
+      const { id } = await submitVoiceJob(voiceQueues(context).transcribe, caller.account.id, input, {
+        files: { audio: upload.file.bytes },
+      });
       return { job_id: id };
     }),
     bodyLimit: MAX_JOB_FILE_BYTES + 1024 * 1024,

@@ -1,181 +1,161 @@
 /**
- * The two voice job kinds on the server's job runner (`context.jobs`), and all the job plumbing voice has:
+ * The voice job kinds on the server's job runner (`context.jobs`), and all the job plumbing voice has:
  * `voice/transcribe` (`/v3/voice/jobs`, routes in job-routes.ts, work in transcribe.ts) and
  * `voice/translate` (`/v1/jobs/voice/translate`, routes in translate-routes.ts, work in
- * translate-audio.ts). A job is a record (records.ts: its request and audio) and a runner job under the same
- * id; what the runner says of the job (queued, running, completed, failed, expired) is mapped here to each
- * interface's status.
+ * translate-audio.ts). A job is nothing but its runner job: the request's facts are its input, the uploaded
+ * audio its job file `audio`, a translation job's results its job files `result-<i>` (written by the
+ * attempt, fenced); what the runner says of the job (queued, running, completed, failed, expired) is mapped
+ * by the routes to each interface's status.
  *
- * The runner owns the rest: claim, a lease per instance, takeover of a dead instance's jobs (on SQLite, a
- * job found running at the start runs again), retries, expiry, checkpoints (a job resumes after its last
+ * A translation job is created before its audio is uploaded: until then it is a job of `voice/upload`, a kind
+ * no worker runs (concurrency 0), under `<id>.upload` (its input the job's facts); the upload submits the
+ * `voice/translate` job under `<id>` with its audio, then cancels the waiting one (it expires and is deleted
+ * by the sweep). A result downloaded is marked by a `voice/upload` job `<id>.downloaded-<i>`, cancelled at
+ * once (it expires with the job).
+ *
+ * The runner owns the rest: claim, a lease per instance, takeover of a dead instance's jobs, retries,
+ * expiry, files (stored with the job atomically, deleted with it), checkpoints (a job resumes after its last
  * recognized chunk, chunks.ts) and the minutes: `job.charge('minutes', …)` is applied once per job, in the
  * transaction that completes it (`jobs/<id>/minutes`), so no kill can separate a finished job from its
- * minutes, and an attempt that redoes the job is not billed again. What is left here: the submit under the
- * record's id (on a fleet in the record's transaction; embedded after it, and a record whose submit a crash
- * lost is submitted at the next start, `handOverLeft`), the failure an attempt reports, and a deleted job's
- * record and files (`forget`).
+ * minutes, and an attempt that redoes the job is not billed again.
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JobQueue, JobTransaction, RunningJob, ServiceContext } from '@glossa/server/feature';
+import type { JobFiles, JobInfo, JobQueue, RunningJob, ServiceContext } from '@glossa/server/feature';
 import {
   JobFailed,
   JobLimitExceeded,
   JobSuperseded,
+  notFound,
   RunnerClosing,
   ServiceError,
   utcDay,
 } from '@glossa/server/feature';
 import type { FastifyBaseLogger } from 'fastify';
 import { type JobUtterance, recognizeInChunks, type VoiceCheckpoint } from './chunks.js';
-import { fleetVoice } from './fleet-store.js';
 import { decodeFile } from './media.js';
-import {
-  findJob,
-  findTranslate,
-  saveResult,
-  transcribeInputOf,
-  translateInputOf,
-  withAudio,
-} from './records.js';
-import { type JobRow, jobDir, type TranscribeInput, type TranslateInput, type TranslateRow } from './rows.js';
-import { voiceDatabase } from './spoken-terms.js';
+import { jobDir, type TranscribeInput, type TranslateInput } from './rows.js';
 import { type TranscribeResult, transcribeJob } from './transcribe.js';
 import { type StoredResult, translateAudio } from './translate-audio.js';
 
 export type JobLog = Pick<FastifyBaseLogger, 'error' | 'warn'>;
 type UsageRecord = Parameters<ServiceContext['storage']['applyUsageOnce']>[1];
-type Table = 'voice_jobs' | 'voice_translate_jobs';
-/** A job submitted by a version before the request's facts were its input: its record has them. */
-type Legacy = { readonly id: string };
-type TranscribeQueue = JobQueue<TranscribeInput | Legacy, VoiceCheckpoint, TranscribeResult>;
-type TranslateQueue = JobQueue<TranslateInput | Legacy, VoiceCheckpoint, StoredResult[]>;
 
 /** How long a finished voice job's status and result stay readable (then `expired`, later deleted). */
 export const VOICE_RESULT_TTL_MS = 24 * 60 * 60_000;
 
-const queues = new WeakMap<ServiceContext, { transcribe: TranscribeQueue; translate: TranslateQueue }>();
+/** The runner jobs of both interfaces, and the waiting uploads and download marks of translation jobs. */
+export interface VoiceQueues {
+  readonly transcribe: JobQueue<TranscribeInput, VoiceCheckpoint, TranscribeResult>;
+  readonly translate: JobQueue<TranslateInput, VoiceCheckpoint, StoredResult[]>;
+  /** `voice/upload`: never run; `<id>.upload` (a job waiting for its audio), `<id>.downloaded-<i>`. */
+  readonly waiting: JobQueue<TranslateInput | Record<string, never>, never, never>;
+}
 
-/** The queues of both kinds (their jobs' status: the routes). */
-export function voiceQueues(context: ServiceContext) {
+/** The `voice/upload` job of a translation job waiting for its audio. */
+export const uploadId = (id: string) => `${id}.upload`;
+/** The `voice/upload` job marking result `index` of a translation job downloaded. */
+export const markId = (id: string, index: number) => `${id}.downloaded-${index}`;
+
+const queues = new WeakMap<ServiceContext, VoiceQueues>();
+
+/** The queues of the voice kinds (their jobs' status: the routes). */
+export function voiceQueues(context: ServiceContext): VoiceQueues {
   const found = queues.get(context);
   if (!found) throw new ServiceError(503, 'Voice jobs are not started on this server.');
   return found;
 }
 
+/** Job `id` of `queue` if it is `accountId`'s; 404 (`message`) when unknown, another account's or expired. */
+export async function ownVoiceJob<Input, Result>(
+  queue: JobQueue<Input, VoiceCheckpoint, Result>,
+  accountId: string,
+  id: string,
+  message: string,
+): Promise<JobInfo<Input, VoiceCheckpoint, Result>> {
+  const job = await queue.status(id);
+  if (!job || job.accountId !== accountId) throw notFound(`${message} not found.`);
+  if (job.status === 'expired') throw notFound(`${message} has expired.`);
+  return job;
+}
+
 /**
- * Registers both kinds: an attempt decodes the job's audio, transcribes it in chunks of `chunkSeconds` (a
+ * Registers the kinds (and removes the audio copies of attempts a kill left): an attempt decodes the job's audio, transcribes it in chunks of `chunkSeconds` (a
  * checkpoint after each), does the job's work and charges its minutes, applied with the completion. A
  * translation job whose audio or account is unusable completes with every target failed, and no minutes.
- * A deleted job (a while after it expired) takes its record and files with it.
  */
-export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSeconds: number): void {
-  const transcribe = context.jobs.register<TranscribeInput | Legacy, VoiceCheckpoint, TranscribeResult>({
+export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSeconds: number): VoiceQueues {
+  for (const name of existsSync(jobDir(context)) ? readdirSync(jobDir(context)) : [])
+    if (name.includes('.attempt-')) rmSync(join(jobDir(context), name), { force: true });
+  const transcribe = context.jobs.register<TranscribeInput, VoiceCheckpoint, TranscribeResult>({
     name: 'voice/transcribe',
     resultTtlMs: VOICE_RESULT_TTL_MS,
     async run(job) {
       try {
-        let input = job.input;
-        if ('id' in input) {
-          const row = await findJob(context, job.id);
-          if (!row) throw new JobFailed('The job is gone.');
-          input = transcribeInputOf(row);
-        }
-        const facts = { accountId: job.accountId, input };
-        const { result, seconds } = await withAudio(
-          context,
-          'voice_jobs',
-          job.id,
-          job.attempt,
-          job.id,
-          async (file) =>
-            transcribeJob(context, facts, await decodeFile(file), log, (pcm, words) =>
-              recognizeJob(job, pcm, chunkSeconds, words),
-            ),
+        const { result, seconds } = await withAudio(context, job, async (file) =>
+          transcribeJob(context, job, await decodeFile(file), log, (pcm, words) =>
+            recognizeJob(job, pcm, chunkSeconds, words),
+          ),
         );
-        job.charge('minutes', minutesOf(facts, 'speech_to_text', seconds));
+        job.charge('minutes', minutesOf(job, 'speech_to_text', seconds));
         crashPoints.beforeFinish?.(job.id);
         return result;
       } catch (error) {
         throw failureOf(error, job.signal, log, job.id);
       }
     },
-    forget: (job) => forgetJob(context, 'voice_jobs', job.id),
   });
-  const translate = context.jobs.register<TranslateInput | Legacy, VoiceCheckpoint, StoredResult[]>({
+  const translate = context.jobs.register<TranslateInput, VoiceCheckpoint, StoredResult[]>({
     name: 'voice/translate',
     resultTtlMs: VOICE_RESULT_TTL_MS,
     async run(job) {
-      let input = job.input;
-      if ('id' in input) {
-        const row = await findTranslate(context, job.id);
-        if (!row) throw new JobFailed('The job is gone.');
-        input = translateInputOf(row);
-      }
-      const facts = { id: job.id, accountId: job.accountId, input };
       try {
-        const translated = await withAudio(
-          context,
-          'voice_translate_jobs',
-          job.id,
-          job.attempt,
-          `${job.id}.source`,
-          (file) =>
-            translateAudio(context, facts, file, log, {
-              save: (index, bytes) => saveResult(context, job.id, index, bytes),
-              recognize: (pcm) => recognizeJob(job, pcm, chunkSeconds),
-            }),
+        const translated = await withAudio(context, job, (file) =>
+          translateAudio(context, job, file, log, {
+            save: (index, bytes) => job.writeFile(`result-${index}`, bytes),
+            recognize: (pcm) => recognizeJob(job, pcm, chunkSeconds),
+          }),
         );
-        job.charge('minutes', minutesOf(facts, translated.product, translated.seconds));
+        job.charge('minutes', minutesOf(job, translated.product, translated.seconds));
         crashPoints.beforeFinish?.(job.id);
         return translated.results;
       } catch (error) {
         const failure = failureOf(error, job.signal, log, job.id);
         if (!(failure instanceof JobFailed)) throw failure;
-        return facts.input.targets.map(() => ({
-          status: 'failed' as const,
-          error: failure.message,
-        }));
+        return job.input.targets.map(() => ({ status: 'failed' as const, error: failure.message }));
       }
     },
-    forget: (job) => forgetJob(context, 'voice_translate_jobs', job.id),
   });
-  queues.set(context, { transcribe, translate });
-  const left = (table: Table) => (error: unknown) =>
-    log.error({ err: error, table }, 'voice jobs left by a stopped server could not be queued');
-  handOverLeft(context, 'voice_jobs', 'queued', transcribe, transcribeInputOf).catch(left('voice_jobs'));
-  handOverLeft(context, 'voice_translate_jobs', 'uploaded', translate, translateInputOf).catch(
-    left('voice_translate_jobs'),
-  );
+  const waiting = context.jobs.register<TranslateInput | Record<string, never>, never, never>({
+    name: 'voice/upload',
+    concurrency: 0,
+    resultTtlMs: VOICE_RESULT_TTL_MS,
+    run: () => Promise.reject(new JobFailed('A waiting upload is not run.')),
+  });
+  const found = { transcribe, translate, waiting };
+  queues.set(context, found);
+  return found;
 }
 
-/**
- * Queues a job whose record (and audio) is written, its request's facts as the job's input; 429 when the
- * account has too many waiting. With a `transaction` (a fleet: the record's, which writes it handed over),
- * the caller wakes the queue after it.
- */
-export const submitVoiceJob = (
-  context: ServiceContext,
-  job: { kind: 'transcribe'; row: JobRow } | { kind: 'translate'; row: TranslateRow },
-  transaction?: JobTransaction,
-) =>
-  job.kind === 'transcribe'
-    ? submitJob(
-        context,
-        'voice_jobs',
-        voiceQueues(context).transcribe,
-        job.row,
-        transcribeInputOf(job.row),
-        transaction,
-      )
-    : submitJob(
-        context,
-        'voice_translate_jobs',
-        voiceQueues(context).translate,
-        job.row,
-        translateInputOf(job.row),
-        transaction,
-      );
+/** Queues a job of `queue` with its files; 429 when the account has too many jobs waiting. */
+export async function submitVoiceJob<Input>(
+  queue: JobQueue<Input, VoiceCheckpoint, unknown> | VoiceQueues['waiting'],
+  accountId: string,
+  input: Input,
+  options: { readonly id?: string; readonly files?: JobFiles },
+): Promise<JobInfo<Input, unknown, unknown>> {
+  try {
+    return (await (queue as JobQueue<Input, unknown, unknown>).submit(accountId, input, options)) as JobInfo<
+      Input,
+      unknown,
+      unknown
+    >;
+  } catch (error) {
+    if (error instanceof JobLimitExceeded)
+      throw new ServiceError(429, `Too many voice jobs: ${error.message}.`);
+    throw error;
+  }
+}
 
 /**
  * Test hook, unset outside tests: called when an attempt has done all its work (results written) and is
@@ -187,6 +167,27 @@ export const crashPoints: {
   /** After chunk number `chunks` (from 1, counted over every attempt) of job `jobId` is checkpointed. */
   afterChunk?: (jobId: string, chunks: number) => void;
 } = {};
+
+/**
+ * Runs `work` on the job's audio (its job file `audio`) as a file for ffmpeg, written for this attempt
+ * (`<data dir>/voice-jobs/<id>.attempt-<n>`) and removed after (a killed attempt's file: at the next start).
+ */
+async function withAudio<T>(
+  context: ServiceContext,
+  job: RunningJob<unknown, unknown>,
+  work: (file: string) => Promise<T>,
+): Promise<T> {
+  const bytes = await job.file('audio');
+  if (!bytes) throw new JobFailed('The audio of this job is gone.');
+  const file = join(jobDir(context), `${encodeURIComponent(job.id)}.attempt-${job.attempt}`);
+  mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
+  writeFileSync(file, bytes, { mode: 0o600 });
+  try {
+    return await work(file);
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
 
 /**
  * Every utterance of a job's audio (`pcm`), recognized in chunks from where its last attempt stopped, a
@@ -227,26 +228,6 @@ function minutesOf(
   };
 }
 
-/** Every file of job `id` in the job directory (its audio, results, an attempt's audio) removed. */
-function forgetJobFiles(context: ServiceContext, id: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(jobDir(context));
-  } catch {
-    return;
-  }
-  for (const name of names)
-    if (name === id || name.startsWith(`${id}.`)) rmSync(join(jobDir(context), name), { force: true });
-}
-
-/** A deleted job's record in `table` and its files removed (the runner's `forget`, for both kinds). */
-async function forgetJob(context: ServiceContext, table: Table, id: string): Promise<void> {
-  forgetJobFiles(context, id);
-  const fleet = fleetVoice(context);
-  if (fleet) await (await fleet.store()).forget(table, id);
-  else voiceDatabase(context).prepare(`DELETE FROM ${table} WHERE id = ?`).run(id);
-}
-
 /**
  * The failure of a job whose attempt threw: the instance closing or the job superseded go on (the runner
  * queues the job again, or drops the attempt); the audio, the account or a glossary gone since fail it at
@@ -259,59 +240,4 @@ function failureOf(error: unknown, signal: AbortSignal, log: JobLog, id: string)
     error instanceof ServiceError || (error instanceof Error && /^The (audio|account)/.test(error.message));
   if (!known) log.error({ err: error, job: id }, 'voice job failed');
   return new JobFailed(known ? (error as Error).message : 'Transcription failed.');
-}
-
-/**
- * Queues job `row.id` (its record written) on the runner, under its own id (submitting again is a no-op);
- * outside a `transaction`, then marks its record handed over. An account with too many jobs waiting gets 429.
- */
-async function submitJob<Input>(
-  context: ServiceContext,
-  table: Table,
-  queue: JobQueue<Input, VoiceCheckpoint, unknown>,
-  { id, account_id }: { id: string; account_id: string },
-  input: Input,
-  transaction?: JobTransaction,
-): Promise<void> {
-  try {
-    await queue.submit(account_id, input, { id, transaction });
-  } catch (error) {
-    if (error instanceof JobLimitExceeded)
-      throw new ServiceError(429, `Too many voice jobs: ${error.message}.`);
-    throw error;
-  }
-  if (!transaction) await handedOver(context, table, id);
-}
-
-async function handedOver(context: ServiceContext, table: Table, id: string): Promise<void> {
-  const fleet = fleetVoice(context);
-  if (fleet) await (await fleet.store()).handedOver(table, id);
-  else voiceDatabase(context).prepare(`UPDATE ${table} SET status = 'done' WHERE id = ?`).run(id);
-}
-
-/**
- * At a server's start: the records not handed to the runner (embedded, or a version before this one on a
- * fleet: a process killed between a record and its submit; jobs left by the queues before the runner)
- * submitted; how many.
- */
-async function handOverLeft<Row extends JobRow | TranslateRow, Input>(
-  context: ServiceContext,
-  table: Table,
-  waiting: string,
-  queue: JobQueue<Input, VoiceCheckpoint, unknown>,
-  inputOf: (row: Row) => Input,
-): Promise<number> {
-  const fleet = fleetVoice(context);
-  const rows = (
-    fleet
-      ? await (await fleet.store()).notHandedOver(table, waiting)
-      : voiceDatabase(context)
-          .prepare(`SELECT * FROM ${table} WHERE status IN (?, 'processing') ORDER BY created_at, id`)
-          .all(waiting)
-  ) as Row[];
-  const queued = await queue.resubmit(
-    rows.map((row) => ({ id: row.id, accountId: row.account_id, input: inputOf(row) })),
-  );
-  for (const id of queued) await handedOver(context, table, id);
-  return queued.length;
 }

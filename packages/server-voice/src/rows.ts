@@ -1,57 +1,10 @@
 /**
- * The stored rows of voice (both job interfaces and spoken terms), as both backends return them
- * (`voice.sqlite`, fleet-store.ts), and the directory of job files: the leaf the job, store and route
- * modules share, so none of them imports another for its types.
+ * The inputs of both voice job kinds, the stored rows of spoken terms as both backends return them
+ * (`voice.sqlite`, fleet-store.ts), and the directory of the attempts' audio copies: the leaf the job, store
+ * and route modules share, so none of them imports another for its types.
  */
 import { join } from 'node:path';
 import type { ServiceContext } from '@glossa/server/feature';
-
-/** A `/v3/voice/jobs` job's record (`voice_jobs`): its request; its state is the runner's. */
-export interface JobRow {
-  id: string;
-  account_id: string;
-  key_id: string;
-  custom_tag: string;
-  /**
-   * `queued`: written, not handed to the job runner yet; `done`: handed over (its state is the runner's
-   * job's). Rows of a version before the runner: also `processing`, and `done` or `error` with `result` or
-   * `error_message`.
-   */
-  status: 'queued' | 'processing' | 'done' | 'error';
-  source: string;
-  targets: string;
-  input_type: string;
-  /** JSON array: the collection's terms when the job was created. */
-  spoken_terms: string;
-  glossary_id: string | null;
-  /** Only on rows finished before the runner (see `status`). */
-  error_message?: string | null;
-  result?: string | null;
-  created_at: string;
-}
-
-/**
- * A `/v1/jobs/voice/translate` job's record (`voice_translate_jobs`). `status`: `pending` (no audio yet),
- * `uploaded` (not handed to the job runner yet), `done` (handed over: its state is the runner's job's, and
- * `results` marks the results downloaded). Rows of a version before the runner: also `processing`, and
- * `done` with their `results`.
- */
-export interface TranslateRow {
-  id: string;
-  account_id: string;
-  key_id: string;
-  custom_tag: string;
-  status: 'pending' | 'uploaded' | 'processing' | 'done';
-  file_name: string;
-  content_type: string;
-  content_length: number;
-  source_language: string;
-  source_given: number;
-  targets: string;
-  results: string;
-  created_at: string;
-  updated_at: string;
-}
 
 /**
  * What a `/v3/voice/jobs` job was asked: the input of its runner job (`voice/transcribe`); its account is
@@ -85,6 +38,10 @@ export interface TranslateInput {
   /** Whether the request named the source language (the status repeats it then). */
   readonly sourceGiven: boolean;
   readonly targets: readonly TargetSpec[];
+  /** When the job was created (its audio is uploaded later). */
+  readonly createdAt: string;
+  /** Which upload submitted the job (a concurrent second upload finds another's: 409). */
+  readonly upload?: string;
 }
 
 /** A spoken-term collection (`spoken_terms`). */
@@ -96,5 +53,5 @@ export interface SpokenTermsRow {
   created_at: string;
 }
 
-/** Where an embedded server keeps the jobs' files (and a fleet the audio handed to ffmpeg). */
+/** Where an attempt keeps its copy of the job's audio for ffmpeg (and versions before job files, their files). */
 export const jobDir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');

@@ -11,12 +11,12 @@
  *   `signed_download_url` with `?include=signed_url`), `downloaded`, or `failed` with `error.message`;
  * - `GET <download_url>` with the signature → the result: the translation as text (`text/plain`), as
  *   subtitles timed on the speech (`application/x-subrip`), or spoken by espeak-ng in the audio type asked.
- * A job is a record (records.ts; any instance of a fleet takes the upload, the polls and the downloads)
- * and, once uploaded, a job of kind `voice/translate` on the server's job runner under the same id
- * (job-support.ts; its work: translate-audio.ts). URLs are signed (signatures.ts).
+ * A job is its runner jobs (job-support.ts: a waiting upload, then, once uploaded, a job of kind
+ * `voice/translate` under the same id with the audio and results as its job files; its work:
+ * translate-audio.ts), so any instance of a fleet takes the upload, the polls and the downloads. URLs are
+ * signed (signatures.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -34,13 +34,11 @@ import {
   ServiceError,
   unsupportedLanguage,
 } from '@glossa/server/feature';
-import { fleetVoice } from './fleet-store.js';
-import { submitVoiceJob, voiceQueues } from './job-support.js';
+import { markId, submitVoiceJob, uploadId, voiceQueues } from './job-support.js';
 import { declaredMediaType, JOB_SOURCE_CONTENT_TYPES, JOB_TARGET_TYPES } from './media.js';
-import { downloadResult, findTranslate, insertTranslate, sourceFile, updateTranslate } from './records.js';
 import { checkVoiceLanguages } from './resources.js';
 import { customTagOf } from './routes.js';
-import { jobDir, type TranslateRow as Row, type TargetSpec } from './rows.js';
+import type { TargetSpec, TranslateInput } from './rows.js';
 import { sign, signatureOf, verify } from './signatures.js';
 import { speechVoice } from './speech.js';
 import type { StoredResult } from './translate-audio.js';
@@ -84,69 +82,75 @@ function checkCreate(context: ServiceContext, body: CreateRequest) {
   return { source, contentType, specs };
 }
 
-/**
- * A translation job's status and results: its record's until the audio is uploaded, then its runner job's
- * (a result downloaded is marked on the record); 404 once expired.
- */
-async function translateState(
-  context: ServiceContext,
-  row: Row,
-): Promise<{ status: Row['status']; results: StoredResult[]; updatedAt: string }> {
-  const stored = JSON.parse(row.results) as StoredResult[];
-  if (row.status === 'pending') return { status: 'pending', results: stored, updatedAt: row.updated_at };
-  const targets = JSON.parse(row.targets) as TargetSpec[];
-  const job = await voiceQueues(context).translate.status(row.id);
-  if (job?.status === 'expired') throw notFound(`Voice translation job ${row.id} has expired.`);
-  const all = (status: VoiceTranslateResultStatus, error?: string) =>
-    targets.map((): StoredResult => (error === undefined ? { status } : { status, error }));
-  if (job === undefined && row.status === 'done')
-    // Finished by the queue of a version before the runner: its results are the record's.
-    return { status: 'done', results: stored, updatedAt: row.updated_at };
-  if (job === undefined || job.status === 'queued')
-    return { status: 'uploaded', results: all('uploaded'), updatedAt: row.updated_at };
-  if (job.status === 'running')
-    return { status: 'processing', results: all('processing'), updatedAt: job.updatedAt };
-  if (job.status !== 'completed' || !job.result)
-    return {
-      status: 'done',
-      results: all('failed', job.error ?? 'Processing failed.'),
-      updatedAt: job.updatedAt,
-    };
-  const results = job.result.map((result, index) =>
-    result.status === 'complete' && stored[index]?.status === 'downloaded'
-      ? { ...result, status: 'downloaded' as const }
-      : result,
-  );
-  return { status: 'done', results, updatedAt: job.updatedAt };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface State {
+  readonly accountId: string;
+  readonly input: TranslateInput;
+  readonly status: 'pending' | 'uploaded' | 'processing' | 'done';
+  readonly results: StoredResult[];
+  readonly updatedAt: string;
 }
 
-function statusOf(
-  row: Row,
-  state: { status: Row['status']; results: StoredResult[]; updatedAt: string },
-  include: boolean,
-  base: string,
-  signatures: string[],
-) {
-  const { results } = state;
+/**
+ * Translation job `id` (any account's: the signed upload and download find it by id) as the runner has it:
+ * its waiting upload until the audio is uploaded, then its `voice/translate` job (a result downloaded is
+ * marked by a job of its own); undefined when there is neither, 404 once expired.
+ */
+async function translateState(context: ServiceContext, id: string): Promise<State | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const { translate, waiting } = voiceQueues(context);
+  const job = await translate.status(id.toLowerCase());
+  if (!job) {
+    const upload = await waiting.status(uploadId(id.toLowerCase()));
+    if (upload?.status !== 'queued') return undefined;
+    const input = upload.input as TranslateInput;
+    const results = input.targets.map((): StoredResult => ({ status: 'pending' }));
+    return { accountId: upload.accountId, input, status: 'pending', results, updatedAt: upload.updatedAt };
+  }
+  if (job.status === 'expired') throw notFound(`Voice translation job ${id} has expired.`);
+  const state = { accountId: job.accountId, input: job.input, updatedAt: job.updatedAt };
+  const all = (status: VoiceTranslateResultStatus, error?: string) =>
+    job.input.targets.map((): StoredResult => (error === undefined ? { status } : { status, error }));
+  if (job.status === 'queued') return { ...state, status: 'uploaded', results: all('uploaded') };
+  if (job.status === 'running') return { ...state, status: 'processing', results: all('processing') };
+  if (job.status !== 'completed' || !job.result)
+    return { ...state, status: 'done', results: all('failed', job.error ?? 'Processing failed.') };
+  const results = await Promise.all(
+    job.result.map(async (result, index) =>
+      result.status === 'complete' && (await waiting.status(markId(job.id, index)))
+        ? { ...result, status: 'downloaded' as const }
+        : result,
+    ),
+  );
+  return { ...state, status: 'done', results };
+}
+
+function statusOf(id: string, state: State, include: boolean, base: string, signatures: string[]) {
+  const { results, input } = state;
   return {
-    job_id: row.id,
+    job_id: id,
     product: 'voice' as const,
     operation: 'translate' as const,
-    created_at: row.created_at,
+    created_at: input.createdAt,
     updated_at: state.updatedAt,
     usage: {
       storage_used:
-        (state.status === 'done' ? 0 : state.status === 'pending' ? 0 : row.content_length) +
+        (state.status === 'done' || state.status === 'pending' ? 0 : input.contentLength) +
         results.reduce((sum, result) => sum + (result.bytes ?? 0), 0),
     },
-    source_file: { name: row.file_name, content_type: row.content_type, content_length: row.content_length },
-    parameters: row.source_given ? { source_language: row.source_language } : {},
-    targets: JSON.parse(row.targets) as TargetSpec[],
+    source_file: {
+      name: input.fileName,
+      content_type: input.contentType,
+      content_length: input.contentLength,
+    },
+    parameters: input.sourceGiven ? { source_language: input.source } : {},
+    targets: input.targets,
     results: results.map((result, index) => {
       if (result.status === 'failed')
         return { status: result.status, error: { message: result.error ?? 'Processing failed.' } };
       if (result.status !== 'complete' && result.status !== 'downloaded') return { status: result.status };
-      const url = `${base}${JOB_PATH}/${row.id}/results/${index}`;
+      const url = `${base}${JOB_PATH}/${id}/results/${index}`;
       const signature = signatures[index]!;
       return {
         status: result.status,
@@ -158,33 +162,22 @@ function statusOf(
   };
 }
 
-async function ownJob(context: ServiceContext, caller: Caller, id: string): Promise<Row> {
-  const row = await findTranslate(context, id);
-  if (!row || row.account_id !== caller.account.id) throw notFound(`Voice translation job ${id} not found.`);
-  return row;
-}
-
 export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
   defineRoute(ENDPOINTS.createVoiceTranslateJob, async ({ body, query, caller, request, context, reply }) => {
     const { source, contentType, specs } = checkCreate(context, body);
     const id = randomUUID();
-    const now = new Date().toISOString();
-    await insertTranslate(context, {
-      id,
-      account_id: caller.account.id,
-      key_id: caller.key.id,
-      custom_tag: customTagOf(request),
-      status: 'pending',
-      file_name: body.source_file.name,
-      content_type: contentType,
-      content_length: body.source_file.content_length,
-      source_language: source,
-      source_given: body.parameters?.source_language === undefined ? 0 : 1,
-      targets: JSON.stringify(specs),
-      results: JSON.stringify(specs.map(() => ({ status: 'pending' }))),
-      created_at: now,
-      updated_at: now,
-    });
+    const input: TranslateInput = {
+      keyId: caller.key.id,
+      customTag: customTagOf(request),
+      fileName: body.source_file.name,
+      contentType,
+      contentLength: body.source_file.content_length,
+      source,
+      sourceGiven: body.parameters?.source_language !== undefined,
+      targets: specs,
+      createdAt: new Date().toISOString(),
+    };
+    await submitVoiceJob(voiceQueues(context).waiting, caller.account.id, input, { id: uploadId(id) });
     const uploadUrl = `${baseUrl(context, caller)}${JOB_PATH}/${id}/source`;
     const signature = await sign(context, id, `${caller.account.plan}:upload`);
     return reply.code(201).send({
@@ -200,22 +193,20 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
     ...defineRoute(
       ENDPOINTS.uploadVoiceTranslateSource,
       async ({ params, query, request, reply, context }) => {
-        let row: Row | undefined;
+        const id = params.job_id.toLowerCase();
+        const uploaded = () =>
+          new ServiceError(409, `The audio of job ${id} was already uploaded.`, 'invalid_request');
+        let state: State | undefined;
         try {
-          row = await findTranslate(context, params.job_id);
+          state = await translateState(context, id);
           await verify(context, params.job_id, `${request.plan}:upload`, signatureOf(request, query));
-          if (!row) throw notFound(`Voice translation job ${params.job_id} not found.`);
-          if (row.status !== 'pending')
-            throw new ServiceError(
-              409,
-              `The audio of job ${row.id} was already uploaded.`,
-              'invalid_request',
-            );
+          if (!state) throw notFound(`Voice translation job ${params.job_id} not found.`);
+          if (state.status !== 'pending') throw uploaded();
           const declared = Number(request.headers['content-length']);
-          if (Number.isFinite(declared) && declared > row.content_length) {
+          if (Number.isFinite(declared) && declared > state.input.contentLength) {
             throw new ServiceError(
               413,
-              `Upload of ${declared} bytes is larger than the ${row.content_length} bytes announced as content_length.`,
+              `Upload of ${declared} bytes is larger than the ${state.input.contentLength} bytes announced as content_length.`,
               'request_too_large',
             );
           }
@@ -223,94 +214,60 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
           request.raw.resume();
           throw error;
         }
-        const pending = row;
+        const { accountId, input } = state;
         let received = 0;
         const limit = new Transform({
           transform(chunk: Buffer, _encoding, done) {
             received += chunk.length;
-            if (received > pending.content_length)
+            if (received > input.contentLength)
               done(
                 new ServiceError(
                   413,
-                  `The upload is larger than the ${pending.content_length} bytes announced.`,
+                  `The upload is larger than the ${input.contentLength} bytes announced.`,
                   'request_too_large',
                 ),
               );
             else done(null, chunk);
           },
         });
-        const targets = JSON.parse(row.targets) as TargetSpec[];
-        const fleet = fleetVoice(context);
-        if (fleet) {
-          // On a fleet the audio goes to PostgreSQL, for whichever instance runs the job.
-          const chunks: Buffer[] = [];
-          const keep = new Writable({
-            write(chunk: Buffer, _encoding, done) {
-              chunks.push(chunk);
-              done();
-            },
-          });
-          try {
-            await pipeline(request.raw, limit, keep);
-          } catch (error) {
-            request.raw.resume();
-            throw error instanceof ServiceError ? error : badRequest('The upload was interrupted.');
-          }
-          if (received === 0) throw badRequest('The upload is empty: send the audio file as the body.');
-          const stored = await (await fleet.store()).upload(
-            row.id,
-            Buffer.concat(chunks),
-            JSON.stringify(targets.map(() => ({ status: 'uploaded' }))),
-            (transaction) => submitVoiceJob(context, { kind: 'translate', row: pending }, transaction),
-          );
-          if (!stored)
-            throw new ServiceError(
-              409,
-              `The audio of job ${row.id} was already uploaded.`,
-              'invalid_request',
-            );
-          voiceQueues(context).translate.wake();
-          return reply.code(204).send();
-        }
-        mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
-        const file = sourceFile(context, row.id);
+        const chunks: Buffer[] = [];
+        const keep = new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            chunks.push(chunk);
+            done();
+          },
+        });
         try {
-          await pipeline(request.raw, limit, createWriteStream(file, { mode: 0o600 }));
+          await pipeline(request.raw, limit, keep);
         } catch (error) {
-          rmSync(file, { force: true });
           request.raw.resume();
           throw error instanceof ServiceError ? error : badRequest('The upload was interrupted.');
         }
-        if (received === 0) {
-          rmSync(file, { force: true });
-          throw badRequest('The upload is empty: send the audio file as the body.');
-        }
-        updateTranslate(
-          context,
-          row.id,
-          'uploaded',
-          targets.map(() => ({ status: 'uploaded' })),
+        if (received === 0) throw badRequest('The upload is empty: send the audio file as the body.');
+        // The job with its audio, then its waiting upload cancelled (it expires, and the sweep deletes it).
+        const upload = randomUUID();
+        const { translate, waiting } = voiceQueues(context);
+        const job = await submitVoiceJob(
+          translate,
+          accountId,
+          { ...input, upload },
+          { id, files: { audio: Buffer.concat(chunks) } },
         );
-        try {
-          await submitVoiceJob(context, { kind: 'translate', row });
-        } catch (error) {
-          // Refused (429): the job waits for its upload again, as on a fleet where the transaction rolls back.
-          updateTranslate(context, row.id, 'pending', JSON.parse(row.results));
-          rmSync(file, { force: true });
-          throw error;
-        }
+        if (job.input.upload !== upload) throw uploaded();
+        await waiting.cancel(uploadId(id));
         return reply.code(204).send();
       },
     ),
     bodyLimit: MAX_VOICE_JOB_SOURCE_BYTES + 1024 * 1024,
   },
   defineRoute(ENDPOINTS.getVoiceTranslateJobStatus, async ({ params, query, caller, context }) => {
-    const row = await ownJob(context, caller, params.job_id);
-    const state = await translateState(context, row);
+    const state = await translateState(context, params.job_id);
+    if (!state || state.accountId !== caller.account.id)
+      throw notFound(`Voice translation job ${params.job_id} not found.`);
     const signatures = await Promise.all(
-      state.results.map((_, index) => sign(context, row.id, `${caller.account.plan}:result-${index}`)),
+      state.results.map((_, index) => sign(context, params.job_id, `${caller.account.plan}:result-${index}`)),
     );
-    return statusOf(row, state, wantsSignedUrl(query), baseUrl(context, caller), signatures);
+    return statusOf(params.job_id, state, wantsSignedUrl(query), baseUrl(context, caller), signatures);
   }),
   defineRoute(ENDPOINTS.downloadVoiceTranslateResult, async ({ params, query, request, reply, context }) => {
     await verify(
@@ -319,22 +276,29 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
       `${request.plan}:result-${params.index}`,
       signatureOf(request, query),
     );
-    const row = await findTranslate(context, params.job_id);
+    const id = params.job_id.toLowerCase();
+    const state = await translateState(context, id);
     const index = Number(params.index);
-    const results = row ? (await translateState(context, row)).results : [];
-    const result = results[index];
-    if (!row || !result || (result.status !== 'complete' && result.status !== 'downloaded'))
+    const result = state?.results[index];
+    if (!state || !result || (result.status !== 'complete' && result.status !== 'downloaded'))
       throw notFound(`Result ${params.index} of voice translation job ${params.job_id} not found.`);
-    results[index] = { ...result, status: 'downloaded' };
-    const bytes = await downloadResult(context, row, index, results);
+    const { translate, waiting } = voiceQueues(context);
+    const bytes = await translate.file(id, `result-${index}`);
     if (!bytes) throw notFound(`Result ${params.index} of voice translation job ${params.job_id} is gone.`);
-    const type = (JSON.parse(row.targets) as TargetSpec[])[index]!.type;
+    if (result.status === 'complete') {
+      // The mark is only what the status shows: an account at its job limit downloads all the same.
+      await waiting
+        .submit(state.accountId, {}, { id: markId(id, index) })
+        .then(() => waiting.cancel(markId(id, index)))
+        .catch(() => undefined);
+    }
+    const type = state.input.targets[index]!.type;
     const contentType =
       type === 'text/plain'
         ? 'text/plain; charset=utf-8'
         : type === 'application/x-subrip'
           ? 'application/x-subrip; charset=utf-8'
           : type;
-    return reply.code(200).header('content-type', contentType).send(bytes);
+    return reply.code(200).header('content-type', contentType).send(Buffer.from(bytes));
   }),
 ];

@@ -129,20 +129,23 @@ describe('voice job resources are checked before the job is queued', () => {
   it('unknown ids, another account’s ids, a glossary without the pair: 404; malformed ids: 400; no job queued', async () => {
     const wav = fliteWav('Hello.');
     const jobCount = async () => {
-      // On PostgreSQL (GLOSSA_TEST_POSTGRES), the jobs are in the server's database (fleet-store.ts).
+      // The runner's jobs: on PostgreSQL (GLOSSA_TEST_POSTGRES) in the server's database, else glossa.sqlite.
       const { databaseUrl } = await storageFor(t.dataDir);
       if (databaseUrl) {
         const client = new pg.Client({ connectionString: databaseUrl });
         await client.connect();
         try {
-          return (await client.query('SELECT count(*)::int AS n FROM voice_jobs')).rows[0].n as number;
+          return (await client.query(`SELECT count(*)::int AS n FROM jobs WHERE kind = 'voice/transcribe'`))
+            .rows[0].n as number;
         } finally {
           await client.end();
         }
       }
-      const db = new Database(join(t.dataDir, 'voice.sqlite'), { readonly: true });
+      const db = new Database(join(t.dataDir, 'glossa.sqlite'), { readonly: true });
       try {
-        return (db.prepare('SELECT count(*) AS n FROM voice_jobs').get() as { n: number }).n;
+        return (
+          db.prepare(`SELECT count(*) AS n FROM jobs WHERE kind = 'voice/transcribe'`).get() as { n: number }
+        ).n;
       } finally {
         db.close();
       }

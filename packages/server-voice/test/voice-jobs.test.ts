@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@glossa/server';
@@ -230,7 +230,7 @@ describe('asynchronous voice jobs (alpha)', () => {
       await second.close();
     }
   }, 90_000);
-  it('a job the runner refuses (429) leaves no record, which the next start would hand over and run (SQLite, or PostgreSQL with GLOSSA_TEST_POSTGRES)', async () => {
+  it('a job the runner refuses (429) leaves no job behind, neither its row nor its audio (SQLite, or PostgreSQL with GLOSSA_TEST_POSTGRES)', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'glossa-voice-refused-'));
     // No workers (the first job stays queued) and one job per account: the second submit is refused.
     const first = await startTestServer({ dataDir, jobs: { concurrency: 0, maxQueuedPerAccount: 1 } });
@@ -248,20 +248,23 @@ describe('asynchronous voice jobs (alpha)', () => {
     } finally {
       await first.server.close();
     }
-    // One record: the refused job's is gone with its submit.
+    // One job (the runner's row, with its audio as its one job file): the refused job left nothing.
     const { databaseUrl } = await storageFor(dataDir);
+    const jobs = `SELECT COUNT(*) AS n FROM jobs WHERE kind = 'voice/transcribe'`;
     if (databaseUrl) {
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
       try {
-        expect((await client.query('SELECT COUNT(*)::int AS n FROM voice_jobs')).rows[0].n).toBe(1);
+        expect((await client.query(`${jobs.replace('COUNT(*)', 'COUNT(*)::int')}`)).rows[0].n).toBe(1);
+        expect((await client.query('SELECT COUNT(*)::int AS n FROM job_files')).rows[0].n).toBe(1);
       } finally {
         await client.end();
       }
     } else {
-      const db = new Database(join(dataDir, 'voice.sqlite'), { readonly: true });
-      expect((db.prepare('SELECT COUNT(*) AS n FROM voice_jobs').get() as { n: number }).n).toBe(1);
+      const db = new Database(join(dataDir, 'glossa.sqlite'), { readonly: true });
+      expect((db.prepare(jobs).get() as { n: number }).n).toBe(1);
       db.close();
+      expect(readdirSync(join(dataDir, 'jobs')).filter((name) => !name.startsWith('.'))).toHaveLength(1);
     }
   }, 60_000);
 });
