@@ -12,9 +12,8 @@ import type { DocumentFormats } from './formats/index.js';
 import type { DocumentRecord } from './records.js';
 import {
   asTranslateRequest,
-  billedOf,
+  billedOfTexts,
   type ChunkCheckpoints,
-  prepareTexts,
   type SourcedParameters,
   translateTexts,
 } from './translate.js';
@@ -72,7 +71,7 @@ export async function translateDocument(
   if (!choice) throw new DocumentFormatError('This document can no longer be translated.');
   // A retried job finds the characters it reserved on the document (billed once).
   if (format.readInJob && document.billedCharacters === 0) {
-    const units = billedOf(prepareTexts(extraction.texts));
+    const units = billedOfTexts(extraction.texts);
     if (units > 0 && !(await hooks.reserve(units, caller)))
       throw new DocumentFormatError(
         'Quota exceeded: the character limit of this billing period has been reached.',

@@ -71,13 +71,21 @@ const OPTIONS: Record<DocumentText['mode'], PrepareOptions> = {
   },
 };
 
-export function prepareTexts(texts: readonly DocumentText[]): PreparedText[] {
-  return texts.map((text) =>
-    prepareText(
-      text.text,
-      text.splittingTags ? { ...OPTIONS[text.mode], splittingTags: text.splittingTags } : OPTIONS[text.mode],
-    ),
+/** One text prepared as /v2/translate prepares its text, with its mode's options. */
+function prepareOne(text: DocumentText): PreparedText {
+  return prepareText(
+    text.text,
+    text.splittingTags ? { ...OPTIONS[text.mode], splittingTags: text.splittingTags } : OPTIONS[text.mode],
   );
+}
+
+export function prepareTexts(texts: readonly DocumentText[]): PreparedText[] {
+  return texts.map(prepareOne);
+}
+
+/** `billedOf(prepareTexts(texts))`, one text prepared at a time (none kept). */
+export function billedOfTexts(texts: readonly DocumentText[]): number {
+  return texts.reduce((sum, text) => sum + prepareOne(text).billed, 0);
 }
 
 /** Characters billed for the texts: code points without markup, as /v2/translate counts them. */
@@ -143,8 +151,76 @@ export interface TranslatedTexts {
   readonly kept: DocumentKeptSource;
 }
 
+/**
+ * The units of one pass's texts (plain, or markup) in order, in chunks of `CHUNK_UNITS` as if every text had
+ * been prepared up front: but a text is prepared only when the chunk that reaches it is taken, and assembled
+ * (its preparation and its units' outputs dropped) as soon as its last unit is translated, so a document of
+ * many texts (an HTML page in parts, `formats/html-parts.ts`) holds a chunk's texts at a time, not all.
+ */
+class PassUnits {
+  readonly #texts: readonly DocumentText[];
+  readonly #indexes: number[];
+  #next = 0;
+  readonly #open = new Map<number, { prepared: PreparedText; outputs: string[]; left: number }>();
+  #current: { index: number; prepared: PreparedText; unit: number } | undefined;
+
+  constructor(
+    texts: readonly DocumentText[],
+    markup: boolean,
+    /** Receives each text's translation, assembled, once its last unit is in. */
+    private readonly done: (index: number, output: string) => void,
+  ) {
+    this.#texts = texts;
+    this.#indexes = texts.flatMap((text, index) => ((text.mode !== 'plain') === markup ? [index] : []));
+  }
+
+  /** The next chunk: [text, unit] pairs and the units' sources (empty once every text is taken). */
+  take(): { chunk: [number, number][]; units: string[] } {
+    const chunk: [number, number][] = [];
+    const units: string[] = [];
+    while (chunk.length < CHUNK_UNITS) {
+      if (!this.#current || this.#current.unit === this.#current.prepared.units.length) {
+        if (this.#next === this.#indexes.length) break;
+        const index = this.#indexes[this.#next++]!;
+        const prepared = prepareOne(this.#texts[index]!);
+        const count = prepared.units.length;
+        if (count === 0) {
+          this.done(index, prepared.assemble([]));
+          continue;
+        }
+        this.#open.set(index, { prepared, outputs: new Array<string>(count), left: count });
+        this.#current = { index, prepared, unit: 0 };
+      }
+      const current = this.#current;
+      chunk.push([current.index, current.unit]);
+      units.push(current.prepared.units[current.unit]!);
+      current.unit++;
+    }
+    if (this.#current && this.#current.unit === this.#current.prepared.units.length)
+      this.#current = undefined;
+    return { chunk, units };
+  }
+
+  /** The outputs of a chunk `take` gave; assembles each text whose units are all in. */
+  put(chunk: readonly (readonly [number, number])[], outputs: readonly string[]): void {
+    chunk.forEach(([index, unit], at) => {
+      const open = this.#open.get(index)!;
+      open.outputs[unit] = outputs[at]!;
+      if (--open.left === 0) {
+        this.#open.delete(index);
+        this.done(index, open.prepared.assemble(open.outputs));
+      }
+    });
+  }
+
+  /** The share of a text open now that is done (its units in), by text index. */
+  openShares(): Iterable<[number, number]> {
+    return [...this.#open].map(([index, open]) => [index, 1 - open.left / open.prepared.units.length]);
+  }
+}
+
 export async function translateTexts(input: TranslateTextsInput): Promise<TranslatedTexts> {
-  const { parameters, caller, choice, context } = input;
+  const { parameters, caller, choice, context, texts } = input;
   const request = asTranslateRequest(parameters);
   const customizations = await loadCustomizations(
     request,
@@ -154,29 +230,29 @@ export async function translateTexts(input: TranslateTextsInput): Promise<Transl
     context,
   );
   const formality = engineFormality(request, choice, parameters.target_lang);
-  const prepared = prepareTexts(input.texts);
-  const outputs = prepared.map((text) => new Array<string>(text.units.length));
-  const total = prepared.reduce((sum, text) => sum + text.units.length, 0);
-  let done = 0;
+  const outputs = new Array<string>(texts.length);
+  // Progress by characters of the texts (their units are counted only as each text is prepared).
+  const total = texts.reduce((sum, text) => sum + text.text.length, 0);
+  let finished = 0;
   const kept = (await input.chunks?.load()) ?? new Map<string, readonly string[]>();
   const keptSource = (await input.chunks?.loadKept()) ?? new Map<string, ChunkKept>();
   const found: { count: number; segments: DocumentKeptSegment[] }[] = [];
   for (const markup of [false, true]) {
-    const owners: [number, number][] = [];
-    prepared.forEach((text, index) => {
-      if ((input.texts[index]!.mode !== 'plain') === markup)
-        for (let unit = 0; unit < text.units.length; unit++) owners.push([index, unit]);
+    const pass = new PassUnits(texts, markup, (index, output) => {
+      // An assembled text is a tree of concatenations (tens of bytes a piece) until V8 flattens it, which
+      // reading a character does: flat, it is its characters only while it waits for the rebuild.
+      output.charCodeAt(0);
+      outputs[index] = output;
+      finished += texts[index]!.text.length;
     });
-    for (let start = 0; start < owners.length; start += CHUNK_UNITS) {
+    for (;;) {
       input.checkpoint();
-      const chunk = owners.slice(start, start + CHUNK_UNITS);
-      const units = chunk.map(([text, unit]) => prepared[text]!.units[unit]!);
+      const { chunk, units } = pass.take();
+      if (chunk.length === 0) break;
       const digest = chunkDigest(markup, units);
       const earlier = kept.get(digest);
       if (earlier && earlier.length === chunk.length) {
-        chunk.forEach(([text, unit], index) => {
-          outputs[text]![unit] = earlier[index]!;
-        });
+        pass.put(chunk, earlier);
         const earlierKept = keptSource.get(digest);
         if (earlierKept) found.push(placed(earlierKept, chunk));
       } else {
@@ -204,19 +280,15 @@ export async function translateTexts(input: TranslateTextsInput): Promise<Transl
         const translated = units.map((source, index) =>
           keepInitialCase(source, results[index] ?? source, markup, parameters.target_lang),
         );
-        chunk.forEach(([text, unit], index) => {
-          outputs[text]![unit] = translated[index]!;
-        });
+        pass.put(chunk, translated);
         const thisKept = segmentsKept.size > 0 ? chunkKept(segmentsKept, units, markup) : undefined;
         await input.chunks?.save(digest, translated, thisKept);
         if (thisKept) found.push(placed(thisKept, chunk));
       }
-      done += chunk.length;
+      let done = finished;
+      for (const [index, share] of pass.openShares()) done += share * texts[index]!.text.length;
       await input.onProgress(total === 0 ? 1 : done / total);
     }
   }
-  return {
-    outputs: prepared.map((text, index) => text.assemble(outputs[index]!)),
-    kept: documentKept(found),
-  };
+  return { outputs, kept: documentKept(found) };
 }
