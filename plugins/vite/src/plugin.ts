@@ -500,7 +500,7 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
         `${run.report.translated} translated, ${run.report.failures.length + run.problems.length} kept in ${glossa.sourceLang}`,
     );
     const material = [
-      'components-v7', // bump when the locale files made from the same input change
+      'components-v8', // bump when the locale files made from the same input change
       buildFingerprint(bundle, units, vite),
       locales,
       targetsFingerprint(run.targets),
@@ -552,8 +552,8 @@ export function glossaVite(options: GlossaViteOptions = {}): Plugin {
           assetsUrl: `${basePath(vite.base)}${vite.build.assetsDir ? `${vite.build.assetsDir}/` : ''}`,
         });
         log(
-          `glossa: ${shared.stats.shared} chunk(s) shared by every locale (${shared.stats.lookups} value(s) from ` +
-            `each locale's dictionary), ${shared.stats.perLocale} per locale`,
+          `glossa: ${shared.stats.shared} chunk(s) shared (${shared.stats.lookups} value(s) from each locale's ` +
+            `dictionary), ${shared.stats.perLocale} per locale, ${shared.stats.copies} locale copies`,
         );
         made[SHARED] = packFiles(shared.rewrites);
         for (const out of built) made[out.locale] = packLocale(shared.files.get(out.locale)!);

@@ -73,7 +73,7 @@ describe('shareChunks', () => {
       },
     ];
     const shared = shareChunks([en], outputs, options);
-    expect(shared.stats).toEqual({ shared: 1, perLocale: 0, lookups: 4 });
+    expect(shared.stats).toEqual({ shared: 1, perLocale: 0, copies: 0, lookups: 4 });
     const code = shared.rewrites.get('assets/App-en.js')!;
     // English pages load no dictionary: the chunk gives the English values.
     const h = (tag: string, props: object) => ({ tag, ...props });
@@ -170,12 +170,48 @@ describe('shareChunks', () => {
       ],
       options,
     );
-    expect(shared.stats).toEqual({ shared: 1, perLocale: 1, lookups: 1 });
+    expect(shared.stats).toEqual({ shared: 1, perLocale: 1, copies: 1, lookups: 1 });
     expect([...shared.rewrites.keys()]).toEqual(['assets/Text-en.js']);
     const files = shared.files.get('es')!;
     expect(files.get('assets/App-es.js')).toBe('import{t}from"./Text-en.js";out=[t,"Tienda","Casa",1];');
     expect(files.has('assets/Text-es.js')).toBe(false);
     expect(files.get('es/index.html')).toContain('<script type="module" src="/assets/App-es.js">');
+  });
+
+  it('a locale whose chunk differs in shape keeps its copy; the other locales still share the chunk', () => {
+    // TailAdmin's en-XA: the pseudo-locale's closing bracket after a tag is one more child; es differs in text only.
+    const en = chunk('assets/App-en.js', 'import{v}from"./Vendor-en.js";out=["Email ","*"];');
+    const vendor = (f: string) => chunk(f, 'export const v=1;', 'node_modules/lib.js');
+    const es = chunk('assets/App-es.js', 'import{v}from"./Vendor-es.js";out=["Correo ","*"];');
+    const xa = chunk('assets/App-xa.js', 'import{v}from"./Vendor-xa.js";out=["[Éɱååîîļ ","*","]"];');
+    const output = (locale: string, app: BuiltChunk, vendorFile: string): LocaleOutput => ({
+      locale,
+      files: new Map([
+        [app.fileName, app.code],
+        [vendorFile, 'export const v=1;'],
+        [`${locale}/index.html`, page(app.fileName.slice('assets/'.length))],
+      ]),
+      chunks: [app, vendor(vendorFile)],
+    });
+    const shared = shareChunks(
+      [en, vendor('assets/Vendor-en.js')],
+      [output('es', es, 'assets/Vendor-es.js'), output('en-XA', xa, 'assets/Vendor-xa.js')],
+      options,
+    );
+    expect(shared.stats).toEqual({ shared: 2, perLocale: 0, copies: 1, lookups: 1 });
+    const app = shared.rewrites.get('assets/App-en.js')!;
+    const esFiles = shared.files.get('es')!;
+    const xaFiles = shared.files.get('en-XA')!;
+    // es: no chunk of its own, its page loads the English chunk and its dictionary.
+    expect([...esFiles.keys()].filter((f) => f.endsWith('.js') && !f.includes('glossa-text'))).toEqual([]);
+    expect(esFiles.get('es/index.html')).toContain('src="/assets/App-en.js"');
+    const esDictionary = [...esFiles].find(([f]) => f.includes('glossa-text.es'))![1] as string;
+    expect(run(app, esDictionary)).toEqual(['Correo ', '*']);
+    expect(run(app)).toEqual(['Email ', '*']);
+    // en-XA: its own app chunk (naming the shared vendor chunk), as its build made it.
+    expect(xaFiles.get('assets/App-xa.js')).toBe('import{v}from"./Vendor-en.js";out=["[Éɱååîîļ ","*","]"];');
+    expect(xaFiles.has('assets/Vendor-xa.js')).toBe(false);
+    expect(xaFiles.get('en-XA/index.html')).toContain('src="/assets/App-xa.js"');
   });
 
   it('does not look up keys, module specifiers or directives: a chunk that differs there is not shared', () => {

@@ -9,9 +9,9 @@
  * markup (Svelte's templates, Vue's static nodes) whose markup is the same in every locale keeps the
  * markup in the chunk and looks up only its text parts: `"<p>"+$gT(3,"Hello")+"</p>"`.
  * Each locale's pages load its dictionary (`assets/glossa-text.<locale>-<hash>.js`, a classic script
- * that runs before the app's modules). A chunk that differs in anything else (a translation that
- * reorders elements, a minifier that folded a translated string) stays a copy per locale, with the
- * shared chunks' file names written into it.
+ * that runs before the app's modules). A locale whose chunk differs in anything else (a translation that
+ * reorders elements, a minifier that folded a translated string) keeps its own copy of that chunk, with
+ * the shared chunks' file names written into it; the other locales still share the English chunk.
  */
 import { createHash } from 'node:crypto';
 
@@ -38,7 +38,7 @@ export interface SharedOutput {
   /** Per locale: the files it adds (pages, its dictionary, chunks that stay per locale). */
   readonly files: Map<string, BuiltFiles>;
   /** Figures for the build log. */
-  readonly stats: { shared: number; perLocale: number; lookups: number };
+  readonly stats: { shared: number; perLocale: number; copies: number; lookups: number };
 }
 
 /** A chunk's program, or undefined when it does not parse (then it is not shared). */
@@ -212,19 +212,26 @@ export function shareChunks(
       byLocale.set(out.locale, chunk);
     }
   }
-  const shared = new Set(
-    [...counterparts].filter(([, byLocale]) => byLocale.size === outputs.length).map(([name]) => name),
+  // Per chunk, the locales that share it: a locale whose chunk differs in more than strings keeps its
+  // own copy, and the others still share the English chunk (one reordered sentence in one locale no
+  // longer makes every locale copy the app's chunk).
+  const sharers = new Map<string, Set<string>>(
+    [...counterparts]
+      .filter(([, byLocale]) => byLocale.size === outputs.length)
+      .map(([name]) => [name, new Set(outputs.map((o) => o.locale))]),
   );
+  const sharedBy = (name: string, locale: string) => sharers.get(name)?.has(locale) ?? false;
   const sourceOf = new Map(source.map((c) => [c.fileName, c]));
   const parsed = new Map<string, unknown>();
   const parseOnce = (code: string) => {
     if (!parsed.has(code)) parsed.set(code, options.parse(code));
     return parsed.get(code);
   };
-  // The locale's file names of shared chunks → the source's: written into its pages and other chunks.
+  // The locale's file names of the chunks it shares → the source's: written into its pages and other chunks.
   const renamer = (locale: string) => {
     const pairs: [string, string][] = [];
-    for (const name of shared) {
+    for (const name of sharers.keys()) {
+      if (!sharedBy(name, locale)) continue;
       const theirs = counterparts.get(name)!.get(locale)!.fileName;
       if (theirs !== name) pairs.push([baseName(theirs), baseName(name)]);
     }
@@ -234,30 +241,32 @@ export function shareChunks(
       return out;
     };
   };
-  // A chunk stops being shared when a locale differs in more than strings; chunks that import it then
-  // differ in its name, so the check runs again until nothing changes.
+  // A locale stops sharing a chunk when its chunk differs in more than strings; its chunks that import
+  // that one then differ in its name, so the check runs again until nothing changes.
   let differences = new Map<string, Map<string, Difference[]>>();
   for (let changed = true; changed; ) {
     changed = false;
     differences = new Map();
     const renames = new Map(outputs.map((o) => [o.locale, renamer(o.locale)]));
-    for (const name of [...shared]) {
+    for (const [name, locales] of [...sharers]) {
       const original = sourceOf.get(name)!;
       const perLocale = new Map<string, Difference[]>();
       for (const out of outputs) {
+        if (!locales.has(out.locale)) continue;
         const code = renames.get(out.locale)!(counterparts.get(name)!.get(out.locale)!.code);
         if (code === original.code) continue;
         const a = parseOnce(original.code);
         const b = parseOnce(code);
         const found = a && b ? stringDifferences(a, b) : undefined;
         if (!found) {
-          shared.delete(name);
+          locales.delete(out.locale);
           changed = true;
-          break;
+          continue;
         }
         perLocale.set(out.locale, found);
       }
-      if (shared.has(name)) differences.set(name, perLocale);
+      if (locales.size === 0) sharers.delete(name);
+      else differences.set(name, perLocale);
     }
   }
 
@@ -320,7 +329,11 @@ export function shareChunks(
   const files = new Map<string, BuiltFiles>();
   for (const out of outputs) {
     const rename = renamer(out.locale);
-    const sharedHere = new Set([...shared].map((n) => counterparts.get(n)!.get(out.locale)!.fileName));
+    const sharedHere = new Set(
+      [...sharers.keys()]
+        .filter((n) => sharedBy(n, out.locale))
+        .map((n) => counterparts.get(n)!.get(out.locale)!.fileName),
+    );
     const chunkNames = new Set(out.chunks.map((c) => c.fileName));
     const mine: BuiltFiles = new Map();
     let dictionaryUrl: string | undefined;
@@ -346,7 +359,15 @@ export function shareChunks(
   return {
     rewrites,
     files,
-    stats: { shared: shared.size, perLocale: counterparts.size - shared.size, lookups },
+    stats: {
+      shared: sharers.size,
+      perLocale: counterparts.size - sharers.size,
+      copies: [...counterparts.keys()].reduce(
+        (n, name) => n + outputs.length - (sharers.get(name)?.size ?? 0),
+        0,
+      ),
+      lookups,
+    },
   };
 }
 
