@@ -6,11 +6,10 @@
  * did before: start again from the beginning). SQLite, one process, concurrency 1.
  *   npx tsx --conditions @glossa/source bench/document-resume.ts
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type TranslationEngine } from '@glossa/server';
-import Database from 'better-sqlite3';
 import { documentsFeature } from '../src/index.js';
 import { countingApertium } from '../test/counting-engine.js';
 import { waitUntilDone } from './wait-done.js';
@@ -37,14 +36,19 @@ const start = (dataDir: string, engines?: TranslationEngine[]) =>
 
 async function run(keep: boolean): Promise<{ seconds: number; sentences: number; kept: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'glossa-bench-resume-'));
-  const chunkRows = () => {
-    const db = new Database(join(dataDir, 'documents.sqlite'));
-    try {
-      return (db.prepare('SELECT outputs FROM document_chunks').all() as { outputs: string }[]).length;
-    } finally {
-      db.close();
-    }
+  // The chunks kept: the job's `chunk-<n>` files (document-job.ts) under `<dataDir>/jobs/<id>/`.
+  const chunkFiles = () => {
+    const root = join(dataDir, 'jobs');
+    if (!existsSync(root)) return [];
+    return readdirSync(root)
+      .filter((name) => !name.startsWith('.'))
+      .flatMap((job) =>
+        readdirSync(join(root, job))
+          .filter((name) => name.startsWith('chunk-'))
+          .map((name) => join(root, job, name)),
+      );
   };
+  const chunkRows = () => chunkFiles().length;
   try {
     let server = await start(dataDir);
     const auth = { authorization: `Service-Auth-Key ${DEV_KEY}` };
@@ -58,9 +62,7 @@ async function run(keep: boolean): Promise<{ seconds: number; sentences: number;
     await server.close();
     const kept = chunkRows();
     if (!keep) {
-      const db = new Database(join(dataDir, 'documents.sqlite'));
-      db.prepare('DELETE FROM document_chunks').run();
-      db.close();
+      for (const file of chunkFiles()) rmSync(file);
     }
     const counting = countingApertium();
     const began = performance.now();

@@ -10,7 +10,7 @@
  *   pnpm --filter @glossa/server-documents bench   (or: npx tsx --conditions @glossa/source bench/document-takeover.ts)
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '@glossa/server';
@@ -95,7 +95,8 @@ async function run(resume: boolean) {
     await exited;
     if (!resume) {
       // What a job did without checkpoints: start again from the beginning.
-      sql(dataDir, 'documents.sqlite', (db) => db.prepare('DELETE FROM document_chunks').run());
+      const files = join(dataDir, 'jobs', ids.document_id);
+      for (const name of readdirSync(files)) if (name.startsWith('chunk-')) rmSync(join(files, name));
       sql(dataDir, 'glossa.sqlite', (db) => db.prepare('UPDATE jobs SET checkpoint = NULL').run());
     }
     const counting = countingApertium();

@@ -1,19 +1,21 @@
 /**
- * The document job on the server's job runner (`context.jobs`, kind `documents/translate`, the job's id is the
- * document's): the runner claims it fairly between accounts, runs it on one instance at a time, takes it
- * over from a dead instance (PostgreSQL) or after a restart (SQLite), and applies the refund of a failed
- * document once, in the transaction that fails the job. This file holds only what is the documents': read
- * the upload, translate chunk by chunk (each chunk's outputs kept by the store: a resumed attempt translates
- * only the chunks not kept, so a document killed at 80 % resumes at 80 %), save a checkpoint after each chunk
- * (its progress and the attempt's measured throughput: `seconds_remaining`), save the segments every engine
- * failed (`kept`: the status's `glossa_kept_source`), write the result.
+ * The document job on the server's job runner (`context.jobs`, kind `documents/translate`): the job is the
+ * document. Its id is the document's, its input the document's facts (the key's hash, the formats, the
+ * parameters, what the upload reserved), its files the upload (`upload`, stored with the job at submit), the
+ * chunks translated so far (`chunk-<n>`) and the result (`result`, handed out once by the download). The
+ * runner claims it fairly between accounts, runs it on one instance at a time, takes it over from a dead
+ * instance (PostgreSQL) or after a restart (SQLite), fences every write by the attempt, and applies the refund
+ * of a failed document once, in the transaction that fails the job. This file holds only what is the
+ * documents': read the upload, translate chunk by chunk (each chunk's outputs a job file: a resumed attempt
+ * translates only the chunks not kept, so a document killed at 80 % resumes at 80 %), save a checkpoint after
+ * each chunk (its progress and the attempt's measured throughput: `seconds_remaining`), save the segments
+ * every engine failed (`kept`: the status's `glossa_kept_source`), write the result.
  *
- * The document's row (the store) follows the job: `translating` when an attempt starts, `done` with its result,
- * `error` with its message; each written before the runner's own change, so that a crash between the two
- * leaves a row ahead of its job, and the next attempt finds it settled: `done` completes the job, `error`
- * fails it (refund then, once).
+ * An attempt killed after its result was written, or after its failure was saved (`failed`), before the
+ * runner's change, leaves the next attempt to find it settled: the result completes the job, `failed` fails it
+ * (refund then, once). The upload and the chunks go once the document is translated or failed (`keepFiles`).
  */
-import type { DocumentKeptSource } from '@glossa/protocol';
+import type { DocumentExtension, DocumentKeptSource } from '@glossa/protocol';
 import {
   type Caller,
   currentBillingPeriod,
@@ -29,18 +31,32 @@ import {
 } from '@glossa/server/feature';
 import type { DocumentFormats } from './formats/index.js';
 import { reserveCharacters } from './job.js';
-import type { DocumentRecord } from './records.js';
-import type { DocumentJobStore } from './store.js';
+import type { ChunkKept } from './kept-segments.js';
+import { type DocumentRecord, recordOf } from './records.js';
+import type { ChunkCheckpoints, DocumentParameters } from './translate.js';
 import { failureOf, translateDocument } from './translate-document.js';
 
 export const DOCUMENT_JOB_KIND = 'documents/translate';
 
-/** What a job is given at upload: the document, and what the upload reserved (refunded if it fails). */
+/** A document's job files: the upload (stored with the job), and the result. */
+export const UPLOAD_FILE = 'upload';
+export const RESULT_FILE = 'result';
+const chunkFile = (index: number) => `chunk-${index}`;
+
+/** What a job is given at upload: the document's facts, and what the upload reserved (refunded if it fails). */
 export interface DocumentJobInput {
-  readonly documentId: string;
   readonly keyId: string;
+  /** SHA-256 of the document's key (records.ts `hashDocumentKey`); absent in a job of a version before. */
+  readonly keyHash: string;
+  readonly extension: DocumentExtension;
+  readonly outputExtension: DocumentExtension;
+  readonly parameters: DocumentParameters;
   readonly billed: number;
   readonly day: string;
+  /** The upload's estimate of the translation's time (`seconds_remaining` before the first chunk). */
+  readonly estimateMs: number;
+  /** A document accepted as failed (its source is its target language): nothing runs, nothing is stored. */
+  readonly failedWith?: string;
 }
 
 /** Saved after each chunk (and after a reservation): where the job is, and how fast this attempt goes. */
@@ -61,9 +77,11 @@ export interface DocumentCheckpoint {
   readonly savedAt: string;
   /**
    * The segments every engine failed (kept in the source language), saved once the document is translated,
-   * before its row is marked done: the status reports them (`glossa_kept_source`).
+   * before its result is written: the status reports them (`glossa_kept_source`).
    */
   readonly kept?: DocumentKeptSource;
+  /** The document's failure, saved before its upload goes: an attempt that finds it fails the job with it. */
+  readonly failed?: string;
 }
 
 export interface DocumentJobOptions {
@@ -77,7 +95,7 @@ export interface DocumentJobOptions {
 
 /**
  * Test hooks, unset outside tests: right after a job reserved the characters it read, before its checkpoint
- * records them (`afterReserve`), and right after a failed document's row was marked failed, before the
+ * records them (`afterReserve`), right after a failed document's checkpoint saved its failure, before the
  * runner fails the job and refunds it (`afterFail`), and right after a chunk's checkpoint with the share
  * of the text done (`afterChunk`). A crash test kills the process in them.
  */
@@ -88,6 +106,11 @@ export const crashPoints: {
 } = {};
 
 export type DocumentJobs = JobQueue<DocumentJobInput, DocumentCheckpoint, null>;
+type DocumentJob = RunningJob<DocumentJobInput, DocumentCheckpoint>;
+
+/** The message of a job of a version before the runner held documents: its upload was in a store that went. */
+export const UPGRADED_MESSAGE =
+  'This document was uploaded before an upgrade of the server; upload it again.';
 
 /** The refund of a failed document: what the upload reserved, and what the job reserved. */
 function refundOf(job: JobInfo<DocumentJobInput, DocumentCheckpoint, null>): UsageCharge[] {
@@ -106,11 +129,60 @@ function refundOf(job: JobInfo<DocumentJobInput, DocumentCheckpoint, null>): Usa
   return charges;
 }
 
+/**
+ * The chunks of a job as job files, `chunk-0`, `chunk-1`, … in the order they were translated (each its
+ * digest, outputs, and what it kept in the source language): an attempt reads them up to the first missing
+ * one (`load`), and numbers its own after them. A chunk written by an attempt stopped before its checkpoint
+ * is kept all the same.
+ */
+export function chunkFiles(job: Pick<DocumentJob, 'file' | 'writeFile'>): ChunkCheckpoints & {
+  /**
+   * Empties the upload and the chunks, once the document is translated or failed (before the runner's
+   * change: no byte of them is left when it says so; `keepFiles` deletes the files after it).
+   */
+  empty(): Promise<void>;
+} {
+  let read: Promise<{ digest: string; outputs: string[]; kept?: ChunkKept }[]> | undefined;
+  let count = 0;
+  const load = () => {
+    read ??= (async () => {
+      const chunks = [];
+      for (;;) {
+        const bytes = await job.file(chunkFile(chunks.length));
+        if (!bytes?.length) break;
+        chunks.push(JSON.parse(Buffer.from(bytes).toString('utf8')));
+      }
+      count = chunks.length;
+      return chunks;
+    })();
+    return read;
+  };
+  return {
+    load: async () => new Map((await load()).map((chunk) => [chunk.digest, chunk.outputs])),
+    async loadKept() {
+      const kept = new Map<string, ChunkKept>();
+      for (const chunk of await load()) if (chunk.kept) kept.set(chunk.digest, chunk.kept);
+      return kept;
+    },
+    async save(digest, outputs, kept) {
+      await load();
+      const chunk = kept ? { digest, outputs, kept } : { digest, outputs };
+      await job.writeFile(chunkFile(count), Buffer.from(JSON.stringify(chunk)));
+      count++;
+    },
+    async empty() {
+      await load();
+      const none = new Uint8Array(0);
+      for (let index = 0; index < count; index++) await job.writeFile(chunkFile(index), none);
+      await job.writeFile(UPLOAD_FILE, none);
+    },
+  };
+}
+
 /** Registers the documents' kind on the server's runner; its queue. */
 export function registerDocumentJobs(
   runner: JobRunner,
   context: ServiceContext,
-  store: () => Promise<DocumentJobStore>,
   options: DocumentJobOptions,
 ): DocumentJobs {
   /**
@@ -121,7 +193,7 @@ export function registerDocumentJobs(
    * fails the job, gives it back. Either way the characters are reserved once and refunded once.
    */
   async function settleReservation(
-    job: RunningJob<DocumentJobInput, DocumentCheckpoint>,
+    job: DocumentJob,
     document: DocumentRecord,
     checkpoint: DocumentCheckpoint | undefined,
   ): Promise<void> {
@@ -134,17 +206,20 @@ export function registerDocumentJobs(
     await job.save({ ...checkpoint, reserved: reserving, savedAt: new Date().toISOString() });
   }
 
-  async function run(job: RunningJob<DocumentJobInput, DocumentCheckpoint>): Promise<null> {
-    const documents = await store();
-    const id = job.input.documentId;
-    const found = await documents.get(id);
-    // Gone (expired unread) or finished by an attempt that crashed before the runner knew it.
-    if (!found || found.status === 'done') return null;
-    if (found.status === 'error') {
-      await settleReservation(job, found, job.checkpoint);
-      throw new JobFailed(found.errorMessage ?? 'Translation failed.');
+  async function run(job: DocumentJob): Promise<null> {
+    const { id, input } = job;
+    // A job of a version before the runner held documents: its upload is gone with that version's store.
+    if (typeof input.keyHash !== 'string') throw new JobFailed(UPGRADED_MESSAGE);
+    if (input.failedWith !== undefined) throw new JobFailed(input.failedWith);
+    // What the job reserved itself (its checkpoint) is the document's billed characters: not reserved again.
+    const document = recordOf({ ...job, status: 'running', error: undefined });
+    const chunks = chunkFiles(job);
+    // Failed, or translated, by an attempt killed before the runner's change.
+    if (job.checkpoint?.failed !== undefined) {
+      await settleReservation(job, document, job.checkpoint);
+      throw new JobFailed(job.checkpoint.failed);
     }
-    if (!(await documents.start(id, job.attempt))) return null;
+    if (await job.file(RESULT_FILE)) return null;
     // The upload's reservation may still wait in the spine's SQLite (written behind): committed before a
     // failure can refund it.
     await context.storage.commitUsage();
@@ -160,14 +235,8 @@ export function registerDocumentJobs(
       checkpoint = { ...checkpoint, ...next, savedAt: new Date().toISOString() };
       await job.save(checkpoint);
     };
-    const document: DocumentRecord = checkpoint.reserved
-      ? { ...found, billedCharacters: checkpoint.reserved.units, usageDay: checkpoint.reserved.day }
-      : found;
-    const bytes = await documents.upload(id);
-    if (!bytes) {
-      await documents.fail(id, job.attempt, 'The uploaded document is missing.');
-      throw new JobFailed('The uploaded document is missing.');
-    }
+    const bytes = await job.file(UPLOAD_FILE);
+    if (!bytes?.length) throw new JobFailed('The uploaded document is missing.');
     let translated: Awaited<ReturnType<typeof translateDocument>>;
     try {
       translated = await translateDocument(document, bytes, context, options.formats, {
@@ -176,7 +245,7 @@ export function registerDocumentJobs(
           crashPoints.afterChunk?.(id, done);
         },
         checkpoint: () => job.signal.throwIfAborted(),
-        chunks: documents.chunks(id, job.attempt),
+        chunks,
         async reserve(units: number, caller: Caller) {
           const period = currentBillingPeriod();
           await save({ reserving: { units, day: period.today } });
@@ -188,7 +257,6 @@ export function registerDocumentJobs(
           }
           crashPoints.afterReserve?.(id);
           await save({ reserved: { units, day } });
-          await documents.setBilled(id, job.attempt, units, day);
           return true;
         },
       });
@@ -198,14 +266,16 @@ export function registerDocumentJobs(
       if (error instanceof JobSuperseded) throw error;
       const failure = failureOf(error);
       if (failure.unexpected) options.logError?.(error, id);
-      await documents.fail(id, job.attempt, failure.message);
+      await save({ failed: failure.message });
       crashPoints.afterFail?.(id);
-      await settleReservation(job, found, checkpoint);
+      await settleReservation(job, document, checkpoint);
+      await chunks.empty();
       throw new JobFailed(failure.message);
     }
-    // Before the row is done: an attempt that finds it done (a crash between the two) keeps this checkpoint.
+    // Before the result: an attempt that finds the result (a kill between the two) keeps this checkpoint.
     await save({ kept: translated.kept });
-    await documents.finish(id, job.attempt, translated.result);
+    await job.writeFile(RESULT_FILE, translated.result);
+    await chunks.empty();
     return null;
   }
   const kind: JobKind<DocumentJobInput, DocumentCheckpoint, null> = {
@@ -213,9 +283,11 @@ export function registerDocumentJobs(
     run,
     concurrency: options.concurrency,
     // A document's own failure (its content, its engines: retried already) fails it at once (`JobFailed`);
-    // anything else (its database not answering) is tried again. A crash is not a failure.
+    // anything else (its storage not answering) is tried again. A crash is not a failure.
     maxFailures: 3,
     resultTtlMs: options.resultTtlMs,
+    // The upload and the chunks (emptied by the attempt) go once the document is translated or failed.
+    keepFiles: [RESULT_FILE],
     refund: refundOf,
   };
   return runner.register(kind);

@@ -18,9 +18,9 @@ function documentLanguages({ translateText }: LanguageInput): Language[] {
 }
 
 /**
- * Document translation for `@glossa/server`: `POST /v2/document` and its status and result endpoints, the
- * documents in `documents.sqlite` of the data directory, or, when the server has `databaseUrl`, in
- * PostgreSQL shared by every instance; their jobs on the server's job runner (`context.jobs`). Options are
+ * Document translation for `@glossa/server`: `POST /v2/document` and its status and result endpoints, each
+ * document a job on the server's job runner (`context.jobs`), its upload and result the job's files: in the
+ * data directory, or, when the server has `databaseUrl`, in PostgreSQL shared by every instance. Options are
  * checked here, once (a `TypeError` or `RangeError` names the wrong one).
  */
 export function documentsFeature(options: DocumentOptions = {}): ServerFeature {
@@ -33,7 +33,6 @@ export function documentsFeature(options: DocumentOptions = {}): ServerFeature {
       startDocumentService(context, settings, {
         logError: (error, documentId) => log.error({ err: error, documentId }, 'document job failed'),
         logWarning: (message, detail) => log.warn(detail ?? {}, message),
-        logStartError: (error) => log.error({ err: error }, 'document storage could not start'),
       }),
   };
 }

@@ -1,18 +1,19 @@
 /**
  * The documents' own usage operations: the characters a job reserves when its format is read by the job
- * (OCR), once per document, and the pruning of those operation ids. Billing of the upload is not done here:
- * the upload reserved it; the refund of a failed document is the runner's (document-job.ts `refundOf`), once.
+ * (OCR), once per document, and the pruning of the operation ids of a version before. Billing of the upload
+ * is not done here: the upload reserved it; the refund of a failed document is the runner's (document-job.ts
+ * `refundOf`), once.
  */
 import type { Caller, ServiceContext } from '@glossa/server/feature';
-import { currentBillingPeriod, forgetUsageOperations } from '@glossa/server/feature';
+import { currentBillingPeriod, forgetUsageOperations, usageOperationId } from '@glossa/server/feature';
 import type { DocumentRecord } from './records.js';
 
 /**
  * Reserves `units` characters of the document's account for this billing period (a format read by the
  * job); the day, or undefined when the quota is full. Once per document (the operation
- * `documents/<id>/reservation`, committed at once): a job run again after a crash that came before the row
- * recorded the reservation finds it made, and is not billed twice; nor is an attempt that lost the
- * document to another (on a fleet), whichever of the two reserves first.
+ * `jobs/<id>/reservation`, committed at once, pruned by the runner with its job's): a job run again after a
+ * crash that came before its checkpoint recorded the reservation finds it made, and is not billed twice; nor
+ * is an attempt that lost the document to another (on a fleet), whichever of the two reserves first.
  */
 export async function reserveCharacters(
   context: ServiceContext,
@@ -32,19 +33,18 @@ export async function reserveCharacters(
     periodFrom: period.fromDay,
     periodTo: period.toDay,
     limit: caller === undefined ? Number.MAX_SAFE_INTEGER : caller.account.characterLimit,
-    operationId: `documents/${document.id}/reservation`,
+    operationId: usageOperationId(document.id, 'reservation'),
   });
   if (!reserved) return undefined;
   return period.today;
 }
 
 /**
- * Forgets the documents' reservation operation ids (`documents/<id>/reservation`, made by a job that reads its
- * document) that nothing can apply again, from the periodic sweeps; how many. `oldestActive` is the upload
- * time of the oldest document queued or translating (none: undefined): only an attempt of such a document
- * reserves, after its upload. A day's margin (`USAGE_OPERATION_MARGIN_MS`) covers an attempt still running
- * on an instance that lost its lease, and the clocks. The refunds are the runner's operations (`jobs/…`),
- * pruned by the runner.
+ * Forgets the operation ids of a version before the runner held documents (`documents/<id>/reservation`,
+ * `documents/<id>/refund`) that nothing can apply again, from the periodic sweeps; how many. Such ids are
+ * made by no job of this version (its reservations are `jobs/<id>/reservation`), so `oldestActive`, the
+ * upload time of the oldest document of a version before still running (none: undefined), bounds them; a
+ * day's margin (`USAGE_OPERATION_MARGIN_MS`) covers the clocks.
  */
 export async function pruneOperations(
   context: ServiceContext,

@@ -1,7 +1,9 @@
 /** Document translation endpoints: upload, status, and the result (downloaded once, then deleted). */
 import { type DocumentStatusResponse, ENDPOINTS, ERROR_CODES } from '@glossa/protocol';
 import { defineRoute, notFound, type Route, type ServiceContext, ServiceError } from '@glossa/server/feature';
+import { RESULT_FILE } from './document-job.js';
 import { formatOf } from './formats/index.js';
+import { documentOf } from './records.js';
 import { documentServiceOf } from './service.js';
 import { uploadDocument } from './upload.js';
 
@@ -13,32 +15,37 @@ const uploadRoute = defineRoute(ENDPOINTS.uploadDocument, async ({ request, call
 );
 
 /**
- * The account's document, its status as its job has it: a job that failed before its row did (its store not
- * answering, retries spent) makes the document failed.
+ * The account's document: its job, when `key` is its key; 404 for another account's id exactly as for an
+ * unknown one. An expired one is deleted then. A translated document whose result was downloaded is gone
+ * (`withResult`: its result must still be there).
  */
-async function findDocument(context: ServiceContext, accountId: string, id: string, key: string) {
+async function findDocument(
+  context: ServiceContext,
+  accountId: string,
+  id: string,
+  key: string,
+  withResult: boolean,
+) {
   const service = documentServiceOf(context);
-  const { store } = await service.started();
-  const document = await store.find(accountId, id, key);
-  if (!document) throw missing(id);
-  if (document.status === 'queued' || document.status === 'translating') {
-    const job = await service.jobs.status(document.id);
-    if (job?.status === 'failed' || job?.status === 'cancelled')
-      return {
-        service,
-        store,
-        document: { ...document, status: 'error' as const, errorMessage: job.error ?? 'Translation failed.' },
-      };
+  const job = await service.jobs.status(id.toLowerCase());
+  const document = job?.accountId === accountId ? documentOf(job, key) : undefined;
+  if (!job || !document) throw missing(id);
+  if (job.status === 'expired') {
+    await service.jobs.remove(job.id);
+    throw missing(id);
   }
-  return { service, store, document };
+  if (withResult && document.status === 'done' && !(await service.jobs.files(job.id)).includes(RESULT_FILE))
+    throw missing(id);
+  return { service, job, document };
 }
 
 const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, body, caller, context }) => {
-  const { service, document } = await findDocument(
+  const { service, job, document } = await findDocument(
     context,
     caller.account.id,
     params.document_id,
     body.document_key,
+    true,
   );
   const response: DocumentStatusResponse = { document_id: document.id, status: document.status };
   if (document.status === 'queued' || document.status === 'translating')
@@ -47,7 +54,7 @@ const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, bo
     response.billed_characters = document.billedCharacters;
     // Glossa's own, when some segment every engine failed was kept in the source language (as the job saved
     // it; a job of an older version saved none). Absent when none, as `X-Glossa-Kept-Source` on translate.
-    const kept = (await service.jobs.status(document.id))?.checkpoint?.kept;
+    const kept = job.checkpoint?.kept;
     if (kept && kept.count > 0) response.glossa_kept_source = kept;
   }
   if (document.status === 'error') response.error_message = document.errorMessage ?? 'Translation failed.';
@@ -57,11 +64,12 @@ const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, bo
 const resultRoute = defineRoute(
   ENDPOINTS.downloadDocument,
   async ({ params, body, caller, context, reply }) => {
-    const { service, store, document } = await findDocument(
+    const { service, document } = await findDocument(
       context,
       caller.account.id,
       params.document_id,
       body.document_key,
+      false,
     );
     if (document.status === 'error')
       throw notFound(
@@ -78,7 +86,7 @@ const resultRoute = defineRoute(
         },
       );
     // Downloaded once: of concurrent downloads (through any instance), one gets the result.
-    const bytes = await store.takeResult(caller.account.id, document.id);
+    const bytes = await service.jobs.takeFile(document.id, RESULT_FILE);
     if (!bytes) throw missing(params.document_id);
     const name = document.parameters.file_name.replace(/\.[^.]*$/, '') || 'document';
     const fileName = `${name}.${document.outputExtension}`;

@@ -33,6 +33,7 @@ import {
 } from '@glossa/server/feature';
 import type { FastifyRequest } from 'fastify';
 import { detectSource } from './detect.js';
+import { type DocumentJobInput, UPLOAD_FILE } from './document-job.js';
 import { DocumentFormatError, type Extraction } from './formats/format.js';
 import { DOCUMENT_FORMATS } from './formats/index.js';
 import { hashDocumentKey } from './records.js';
@@ -75,29 +76,41 @@ async function sameLanguageJob(
   extension: DocumentExtension,
   target: string,
   source: string,
-  bytes: Buffer,
 ): Promise<UploadDocumentResponse> {
   const id = randomBytes(16).toString('hex');
   const key = randomBytes(32).toString('hex');
-  const { store } = await service.started();
-  await store.insert(
-    {
-      id,
-      accountId: caller.account.id,
-      keyId: caller.key.id,
-      keyHash: hashDocumentKey(key),
-      extension,
-      outputExtension: extension,
-      parameters: { file_name: fileName.slice(0, 255), target_lang: target, source_lang: source },
-      billedCharacters: 0,
-      usageDay: currentBillingPeriod().today,
-      estimateMs: 0,
-      expiresAt: new Date(Date.now() + service.expiryMs).toISOString(),
-    },
-    bytes,
-    { failedWith: SAME_LANGUAGE_MESSAGE },
-  );
+  await submit(service, caller, id, {
+    keyId: caller.key.id,
+    keyHash: hashDocumentKey(key),
+    extension,
+    outputExtension: extension,
+    parameters: { file_name: fileName.slice(0, 255), target_lang: target, source_lang: source },
+    billed: 0,
+    day: currentBillingPeriod().today,
+    estimateMs: 0,
+    failedWith: SAME_LANGUAGE_MESSAGE,
+  });
   return { document_id: id, document_key: key };
+}
+
+/** Submits the document's job (with its upload as a job file: both are stored, or neither); 429 past a limit. */
+async function submit(
+  service: DocumentService,
+  caller: Caller,
+  id: string,
+  input: DocumentJobInput,
+  upload?: Uint8Array,
+): Promise<void> {
+  try {
+    await service.jobs.submit(caller.account.id, input, {
+      id,
+      ...(upload ? { files: { [UPLOAD_FILE]: upload } } : {}),
+    });
+  } catch (error) {
+    if (error instanceof JobLimitExceeded)
+      throw new ServiceError(429, `Too many jobs: ${error.message}.`, ERROR_CODES.tooManyRequests);
+    throw error;
+  }
 }
 
 export async function uploadDocument(
@@ -175,7 +188,7 @@ export async function uploadDocument(
         ? await detectSource(extraction, target, context)
         : undefined;
   if (source !== undefined && !isPseudoLocale(target) && baseLanguage(source) === baseLanguage(target))
-    return sameLanguageJob(service, caller, fileName, extension, target, source, upload.file.bytes);
+    return sameLanguageJob(service, caller, fileName, extension, target, source);
   const choice = source === undefined ? undefined : context.engines.select(source, target);
   if (source === undefined ? context.engines.sourcesFor(target).size === 0 : !choice)
     throw unsupportedLanguage(
@@ -203,19 +216,20 @@ export async function uploadDocument(
   await checkResources(asRequest, source, target, caller, context);
   if (choice) engineFormality(asRequest, choice, target);
 
-  // Started (PostgreSQL: migrated and connected) before anything is reserved.
-  const started = await service.started();
   // A format read by the job reserves its characters there (nothing yet: the quota is only checked).
   const counted = extraction ? billedOf(prepareTexts(extraction.texts)) : 0;
   const billed = Math.max(counted, format.minimumBilled);
   const period = currentBillingPeriod();
-  const reserved = await context.storage.reserveCharacters({
+  const usage = {
     accountId: caller.account.id,
     keyId: caller.key.id,
     product: 'translate',
     customTag: '',
     units: billed,
     day: period.today,
+  } as const;
+  const reserved = await context.storage.reserveCharacters({
+    ...usage,
     periodFrom: period.fromDay,
     periodTo: period.toDay,
     limit: caller.account.characterLimit,
@@ -229,46 +243,31 @@ export async function uploadDocument(
 
   const id = randomBytes(16).toString('hex');
   const key = randomBytes(32).toString('hex');
-  const document = {
-    id,
-    accountId: caller.account.id,
-    keyId: caller.key.id,
-    billedCharacters: billed,
-    usageDay: period.today,
-  };
   try {
-    await started.store.insert(
+    await submit(
+      service,
+      caller,
+      id,
       {
-        ...document,
+        keyId: caller.key.id,
         keyHash: hashDocumentKey(key),
         extension,
         outputExtension: fields.output_format ?? extension,
         parameters,
+        billed,
+        day: period.today,
         // The time estimate follows the text there is, not the billing minimum.
         estimateMs: estimateMs ?? Math.ceil((counted / ESTIMATED_CHARACTERS_PER_SECOND) * 1000),
-        expiresAt: new Date(Date.now() + service.expiryMs).toISOString(),
       },
       upload.file.bytes,
-      // PostgreSQL: in the row's transaction; SQLite: after the row (the service's start submits what a crash lost).
-      { submit: (transaction) => service.submit(document, transaction) },
     );
   } catch (error) {
     // Not stored (nor its job): the characters go back.
-    await context.storage.recordUsage({
-      accountId: caller.account.id,
-      keyId: caller.key.id,
-      product: 'translate',
-      customTag: '',
-      units: -billed,
-      day: period.today,
-    });
-    if (error instanceof JobLimitExceeded)
-      throw new ServiceError(429, `Too many jobs: ${error.message}.`, ERROR_CODES.tooManyRequests);
+    await context.storage.recordUsage({ ...usage, units: -billed });
     throw error;
   }
   // Stored, with its job: the reservation is committed before the answer (SQLite writes usage behind, and a
   // kill before that write would leave a document that runs unbilled).
   await context.storage.commitUsage();
-  service.jobs.wake();
   return { document_id: id, document_key: key };
 }

@@ -1,16 +1,18 @@
 /**
  * A document's characters are billed, and a failed one's refunded, exactly once whatever the crash point
  * (document-job.ts). A server whose jobs fail (real Apertium, a pipeline that exits) is killed (SIGKILL)
- * right after a failed document's row was marked failed, before the job runner failed the job (and applied
- * its refund, in the same transaction); a server started again on its storage runs the job again, finds the
- * row failed and fails the job: `/v2/usage` counts 0, neither the upload's characters (refund lost) nor
+ * right after a failed document's job saved its failure (its checkpoint), before the job runner failed the job
+ * (and applied its refund, in the same transaction); a server started again on its storage runs the job
+ * again, finds the failure saved and fails the job: `/v2/usage` counts 0, neither the upload's characters (refund lost) nor
  * their negative (refund applied twice). And a server is killed right after the job of an image (read by
  * OCR in the job) reserved the characters it read, before its checkpoint recorded them: the job run again
  * after the restart bills them once; or, started again with no engine for the pair, fails before reserving
  * again and refunds them once (the job saved what it was about to reserve first). A failed document whose
- * refund a version before the runner left owed (`refund_pending`) is refunded once at the next start. On SQLite (the data directory) and on PostgreSQL (a real cluster).
+ * refund a version before the runner held documents left owed (`refund_pending`, in that version's store) is
+ * refunded once at the next start, which deletes that store. On SQLite (the data directory) and on
+ * PostgreSQL (a real cluster).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApertiumEngine, type GlossaServer, startServer } from '@glossa/server';
@@ -20,7 +22,6 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresForFile } from '../../server/test/postgres-for-file.js';
 import { hasPostgres } from '../../server/test/services.js';
-import { DOCUMENT_DATABASE_FILE } from '../src/db.js';
 import { documentsFeature } from '../src/index.js';
 import { upload } from './document-helpers.js';
 import { documentsCrashServer } from './documents-crash-server.js';
@@ -28,6 +29,8 @@ import type { TestServer } from './helpers.js';
 import { createDatabase } from './storage-probe.js';
 
 const DEV_KEY = 'documents-usage-crash-dev-key-01';
+/** The documents' own database of a version before the runner held documents (legacy.ts). */
+const OLD_DOCUMENTS_FILE = 'documents.sqlite';
 const TEXT = 'The red car is fast. The house is big.\n'.repeat(20);
 
 const dir = mkdtempSync(join(tmpdir(), 'glossa-document-crash-'));
@@ -119,7 +122,7 @@ const BACKENDS: [string, () => Promise<Storage>, boolean][] = [
 
 for (const [name, open, skip] of BACKENDS) {
   describe.skipIf(skip)(`a document's characters across a crash (${name})`, () => {
-    it('killed after the row was marked failed, before the runner failed the job and refunded it: refunded once after a restart', async () => {
+    it('killed after the failure was saved, before the runner failed the job and refunded it: refunded once after a restart', async () => {
       const storage = await open();
       const ids = await uploadAndCrash(storage, 'afterFail');
       // The crash came before the runner's change: the job is still running, nothing refunded.
@@ -260,6 +263,7 @@ for (const [name, open, skip] of BACKENDS) {
       }
       // The row as the old version left it: failed, its refund owed and not applied.
       await owe(storage, id);
+      expect(await owed(storage, id)).toBe(true);
       const second = await serve();
       try {
         const deadline = Date.now() + 30_000;
@@ -270,8 +274,8 @@ for (const [name, open, skip] of BACKENDS) {
       } finally {
         await second.close();
       }
-      // Started again: the mark is gone and the operation applied, nothing is refunded twice.
-      await owe(storage, id, false);
+      // The old store again, the mark set again: the operation was applied, nothing is refunded twice.
+      await owe(storage, id);
       const third = await serve();
       try {
         await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -283,39 +287,76 @@ for (const [name, open, skip] of BACKENDS) {
   });
 }
 
-/** Marks document `id` failed with its refund owed (`refund_pending`), as a version before the runner did. */
-async function owe(storage: Storage, id: string, status = true): Promise<void> {
+/**
+ * Leaves document `id` as a version before the runner held documents left it: a row of its own store
+ * (`documents.sqlite`, or a `documents` table), failed with its refund owed (`refund_pending`); the account,
+ * key and characters are its job's.
+ */
+async function owe(storage: Storage, id: string): Promise<void> {
+  const job = (await jobsSql(storage, 'SELECT account_id, input FROM jobs WHERE id = ?', id))[0]!;
+  const input = JSON.parse(String(job.input)) as { keyId: string; billed: number; day: string };
+  const flag = storage.databaseUrl ? 'BOOLEAN NOT NULL DEFAULT FALSE' : 'INTEGER NOT NULL DEFAULT 0';
   await documentsSql(
     storage,
-    status
-      ? "UPDATE documents SET status = 'error', error_message = 'Translation failed.', refund_pending = 1 WHERE id = ?"
-      : 'UPDATE documents SET refund_pending = 1 WHERE id = ?',
-    id,
+    `CREATE TABLE IF NOT EXISTS documents (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, key_id TEXT NOT NULL,
+     status TEXT NOT NULL, error_message TEXT, billed_characters BIGINT NOT NULL, usage_day TEXT NOT NULL,
+     refund_pending ${flag})`,
+  );
+  await documentsSql(
+    storage,
+    `INSERT INTO documents (id, account_id, key_id, status, error_message, billed_characters, usage_day,
+     refund_pending) VALUES (?, ?, ?, 'error', 'Translation failed.', ?, ?, ${storage.databaseUrl ? 'TRUE' : '1'})`,
+    [id, job.account_id, input.keyId, input.billed, input.day],
   );
 }
 
+/** Whether the old store still says the document's refund is owed (gone with the store: not owed). */
 async function owed(storage: Storage, id: string): Promise<boolean> {
-  const rows = await documentsSql(storage, 'SELECT refund_pending FROM documents WHERE id = ?', id);
+  if (storage.databaseUrl) {
+    const exists = await documentsSql(storage, "SELECT to_regclass('documents') AS found");
+    if (exists[0]?.found === null) return false;
+  } else if (!existsSync(join(storage.dataDir, OLD_DOCUMENTS_FILE))) return false;
+  const rows = await documentsSql(storage, 'SELECT refund_pending FROM documents WHERE id = ?', [id]);
   return Boolean(rows[0]?.refund_pending);
 }
 
-/** Runs `sql` (with `?` for `id`) on the documents' database of `storage`. */
-async function documentsSql(storage: Storage, sql: string, id: string): Promise<Record<string, unknown>[]> {
+/** Runs `sql` (with `?` placeholders) on the runner's database of `storage` (the spine's). */
+async function jobsSql(storage: Storage, sql: string, id: string): Promise<Record<string, unknown>[]> {
+  if (storage.databaseUrl) return documentsSql(storage, sql, [id]);
+  const db = new Database(join(storage.dataDir, 'glossa.sqlite'), { readonly: true });
+  try {
+    return db.prepare(sql).all(id) as Record<string, unknown>[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs `sql` (with `?` placeholders) on the old documents' database of `storage`. */
+async function documentsSql(
+  storage: Storage,
+  sql: string,
+  params: unknown[] = [],
+): Promise<Record<string, unknown>[]> {
   if (storage.databaseUrl) {
     const client = new pg.Client({ connectionString: storage.databaseUrl });
     await client.connect();
     try {
-      const text = sql.replace('?', '$1').replace('refund_pending = 1', 'refund_pending = TRUE');
-      return (await client.query(text, [id])).rows;
+      let n = 0;
+      return (
+        await client.query(
+          sql.replace(/\?/g, () => `$${++n}`),
+          params,
+        )
+      ).rows;
     } finally {
       await client.end();
     }
   }
-  const db = new Database(join(storage.dataDir, DOCUMENT_DATABASE_FILE));
+  const db = new Database(join(storage.dataDir, OLD_DOCUMENTS_FILE));
   try {
     const statement = db.prepare(sql);
-    if (statement.reader) return statement.all(id) as Record<string, unknown>[];
-    statement.run(id);
+    if (statement.reader) return statement.all(...params) as Record<string, unknown>[];
+    statement.run(...params);
     return [];
   } finally {
     db.close();

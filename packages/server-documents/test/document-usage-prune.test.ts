@@ -1,35 +1,23 @@
 /**
- * The documents' usage operation ids (`documents/<id>/reservation`, made by a job that reads its document,
- * in the spine's `usage_operations`) are forgotten by the sweeps once nothing can apply them again (job.ts
- * `pruneOperations`): those recorded a day before the oldest document that is queued or translating, or a
- * day ago when there is none. A failed document's refund is the job runner's operation (`jobs/<id>/refund`,
- * pruned by the runner once the job is deleted): a server's sweep removes old ids of documents that are
- * gone and leaves the refund applied once. An old id is kept while an older document is still queued. On
+ * The documents' usage operation ids (in the spine's `usage_operations`) are forgotten by the sweeps once
+ * nothing can apply them again: those of a version before the runner held documents (`documents/<id>/…`,
+ * job.ts `pruneOperations`) a day after they were recorded; those of a document's job (the reservation of a
+ * job that reads its document, `jobs/<id>/reservation`, and the runner's refund, `jobs/<id>/refund`) by the
+ * runner, a day before the oldest job still stored. A server's sweep removes old ids of documents that are
+ * gone and leaves the refund applied once. An old id is kept while an older document is still stored. On
  * SQLite (the data directory) and on PostgreSQL (a real cluster); real Apertium on a mode whose pipeline
  * exits, so the jobs fail for real.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createApertiumEngine,
-  createPostgresStorage,
-  createSqliteStorage,
-  type GlossaServer,
-  type Storage,
-  startServer,
-} from '@glossa/server';
-import type { ServiceContext } from '@glossa/server/feature';
+import { createApertiumEngine, type GlossaServer, startServer } from '@glossa/server';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresForFile } from '../../server/test/postgres-for-file.js';
 import { hasPostgres } from '../../server/test/services.js';
-import { openDocumentDatabase } from '../src/db.js';
 import { documentsFeature } from '../src/index.js';
-import { pruneOperations } from '../src/job.js';
-import { createPostgresDocuments } from '../src/postgres.js';
-import { createDocumentStore } from '../src/store.js';
 import { upload } from './document-helpers.js';
 import type { TestServer } from './helpers.js';
 import { createDatabase } from './storage-probe.js';
@@ -51,21 +39,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** SQL on the storage behind a server (closed or not), whichever backend. */
 interface Probe {
-  /** Rows of a query; `?` placeholders, `$n` on PostgreSQL. Spine tables and the documents'. */
+  /** Rows of a query; `?` placeholders, `$n` on PostgreSQL. The spine's tables (the runner's jobs too). */
   query(sql: { sqlite: string; postgres: string }, params?: unknown[]): Promise<Record<string, unknown>[]>;
-  /** Adds `count` ids `documents/gone-<n>/reservation` (and one id of another prefix) recorded `ago` ms ago. */
-  seedGone(count: number, ago: number): Promise<void>;
-  /** The spine's storage and the documents' store, opened on the same data (the server closed). */
-  open(): Promise<{ storage: Storage; oldestActive(): Promise<Date | undefined>; close(): Promise<void> }>;
+  /**
+   * Adds `count` ids `<prefix><n>/reservation` (prefix `documents/gone-` unless given; and one id of another
+   * feature's prefix) recorded `ago` ms ago.
+   */
+  seedGone(count: number, ago: number, prefix?: string): Promise<void>;
   readonly options: { dataDir: string; databaseUrl?: string };
 }
 
 function sqliteProbe(): Probe {
   const dataDir = mkdtempSync(join(dir, 'data-'));
   const run = (sql: string, params: unknown[]) => {
-    // The spine's tables are in glossa.sqlite, the documents' in documents.sqlite.
-    const file = /\busage_operations\b|\busage\b/.test(sql) ? 'glossa.sqlite' : 'documents.sqlite';
-    const db = new Database(join(dataDir, file));
+    const db = new Database(join(dataDir, 'glossa.sqlite'));
     db.pragma('busy_timeout = 5000');
     try {
       const statement = db.prepare(sql);
@@ -81,31 +68,18 @@ function sqliteProbe(): Probe {
     async query(sql, params = []) {
       return run(sql.sqlite, params);
     },
-    async seedGone(count, ago) {
+    async seedGone(count, ago, prefix = 'documents/gone-') {
       const db = new Database(join(dataDir, 'glossa.sqlite'));
       try {
         const at = new Date(Date.now() - ago).toISOString();
-        const insert = db.prepare('INSERT INTO usage_operations (id, applied_at) VALUES (?, ?)');
+        const insert = db.prepare('INSERT OR IGNORE INTO usage_operations (id, applied_at) VALUES (?, ?)');
         db.transaction(() => {
-          for (let n = 0; n < count; n++) insert.run(`documents/gone-${n}/reservation`, at);
+          for (let n = 0; n < count; n++) insert.run(`${prefix}${n}/reservation`, at);
           insert.run('voice/voice_jobs/other/minutes', at);
         })();
       } finally {
         db.close();
       }
-    },
-    async open() {
-      const storage = createSqliteStorage(dataDir);
-      const { db, folder } = openDocumentDatabase(dataDir);
-      const store = createDocumentStore(db, folder);
-      return {
-        storage,
-        oldestActive: async () => store.oldestActive(),
-        async close() {
-          db.close();
-          await storage.close();
-        },
-      };
     },
   };
 }
@@ -126,21 +100,17 @@ async function postgresProbe(): Promise<Probe> {
     options: { dataDir, databaseUrl },
     query: (sql, params = []) =>
       withClient(async (client) => (await client.query(sql.postgres, params)).rows),
-    seedGone: (count, ago) =>
+    seedGone: (count, ago, prefix = 'documents/gone-') =>
       withClient(async (client) => {
         await client.query(
           `INSERT INTO usage_operations (id, applied_at)
-           SELECT 'documents/gone-' || n || '/reservation', now() - $2 * interval '1 millisecond'
+           SELECT $3 || n || '/reservation', now() - $2 * interval '1 millisecond'
            FROM generate_series(0, $1 - 1) AS n
-           UNION ALL SELECT 'voice/voice_jobs/other/minutes', now() - $2 * interval '1 millisecond'`,
-          [count, ago],
+           UNION ALL SELECT 'voice/voice_jobs/other/minutes', now() - $2 * interval '1 millisecond'
+           ON CONFLICT DO NOTHING`,
+          [count, ago, prefix],
         );
       }),
-    async open() {
-      const storage = await createPostgresStorage(databaseUrl);
-      const documents = createPostgresDocuments(storage.pool);
-      return { storage, oldestActive: () => documents.oldestActive(), close: () => storage.close() };
-    },
   };
 }
 
@@ -168,15 +138,19 @@ const hasId = async (probe: Probe, id: string) =>
     )
   ).length === 1;
 
-/** As a document still waiting is: queued, uploaded `ago` ms ago. */
-const queuedSince = (probe: Probe, id: string, ago: number) =>
+/** As a document (its job) uploaded `ago` ms ago and still stored is. */
+const storedSince = (probe: Probe, id: string, ago: number) =>
   probe.query(
     {
-      sqlite: `UPDATE documents SET status = 'queued', created_at = ? WHERE id = ?`,
-      postgres: `UPDATE documents SET status = 'queued', created_at = $1 WHERE id = $2`,
+      sqlite: `UPDATE jobs SET created_at = ? WHERE id = ?`,
+      postgres: `UPDATE jobs SET created_at = $1 WHERE id = $2`,
     },
     [new Date(Date.now() - ago).toISOString(), id],
   );
+
+/** As a document (its job) the runner deleted is: gone. */
+const deleted = (probe: Probe, id: string) =>
+  probe.query({ sqlite: 'DELETE FROM jobs WHERE id = ?', postgres: 'DELETE FROM jobs WHERE id = $1' }, [id]);
 
 const start = (probe: Probe) =>
   startServer({
@@ -188,6 +162,7 @@ const start = (probe: Probe) =>
     devKey: DEV_KEY,
     engines: [createApertiumEngine({ modesDir })],
     features: [documentsFeature()],
+    jobs: { sweepMs: 200 },
   });
 
 async function call(server: GlossaServer, path: string, body?: unknown) {
@@ -261,43 +236,43 @@ for (const [name, makeProbe, skip] of BACKENDS) {
       }
     }, 90_000);
 
-    it('keeps the ids recorded after a day before the oldest document still queued, however old', async () => {
+    it("keeps a document's job ids recorded after a day before the oldest document still stored, however old", async () => {
       const probe = await makeProbe();
-      const server = await start(probe);
+      let server = await start(probe);
       let id: string;
       try {
         id = await failedDocument(server, probe);
       } finally {
         await server.close();
       }
-      // A document uploaded three days ago is still queued; gone documents' ids were recorded 3.5 days ago.
-      await queuedSince(probe, id, 3 * DAY);
-      await probe.seedGone(GONE, 3.5 * DAY);
-      const opened = await probe.open();
+      // The failed document's job was uploaded three days ago (and is still stored); ids of jobs gone were
+      // recorded 3.5 days ago (after the bound, a day before that upload) and 5 days ago (before it).
+      await storedSince(probe, id, 3 * DAY);
+      await probe.seedGone(GONE, 3.5 * DAY, 'jobs/gone-');
+      await probe.seedGone(GONE, 5 * DAY, 'jobs/older-');
+      server = await start(probe);
       try {
-        const context = { storage: opened.storage } as unknown as ServiceContext;
-        const oldest = await opened.oldestActive();
-        expect(oldest).toBeDefined();
-        expect(Date.now() - oldest!.getTime()).toBeGreaterThan(3 * DAY - 60_000);
-        // The bound is a day before that upload: the ids recorded after it stay.
-        expect(await pruneOperations(context, oldest)).toBe(0);
-        // Finished, nothing can apply the documents' ids any more, and the bound is a day ago.
-        await probe.query(
-          {
-            sqlite: `UPDATE documents SET status = 'error' WHERE id = ?`,
-            postgres: `UPDATE documents SET status = 'error' WHERE id = $1`,
-          },
-          [id],
-        );
-        expect(await opened.oldestActive()).toBeUndefined();
-        const started = performance.now();
-        expect(await pruneOperations(context, undefined)).toBe(GONE);
-        const ms = performance.now() - started;
-        expect(await count(probe, 'documents/')).toBe(0);
-        expect(await count(probe, 'voice/')).toBe(1);
-        console.info(`${name}: pruned ${GONE} 'documents/' operation ids in ${ms.toFixed(1)} ms`);
+        // The runner's sweep: the ids before the bound go, those after it stay.
+        await waitFor(async () => (await count(probe, 'jobs/older-')) === 0, 'the sweep');
+        expect(await count(probe, 'jobs/gone-')).toBe(GONE);
+        expect(await hasId(probe, `jobs/${id}/refund`)).toBe(true);
       } finally {
-        await opened.close();
+        await server.close();
+      }
+      // The document's job deleted, nothing can apply the ids any more, and the bound is a day ago.
+      await deleted(probe, id);
+      server = await start(probe);
+      try {
+        const started = performance.now();
+        await waitFor(async () => (await count(probe, 'jobs/gone-')) === 0, 'the sweep');
+        const ms = performance.now() - started;
+        expect(await count(probe, 'voice/')).toBe(1);
+        expect((await call(server, '/v2/usage')).character_count).toBe(0);
+        console.info(
+          `${name}: the runner's sweep forgot ${GONE} 'jobs/' operation ids within ${ms.toFixed(0)} ms`,
+        );
+      } finally {
+        await server.close();
       }
     }, 90_000);
   });

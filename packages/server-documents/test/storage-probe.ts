@@ -1,8 +1,9 @@
 /**
- * Reads and edits the documents' storage behind a test server, whichever backend it runs on: SQLite and
- * files in its data directory, or (`GLOSSA_TEST_POSTGRES` set) the PostgreSQL database of that directory.
+ * Reads and edits the documents' storage behind a test server, whichever backend it runs on: their jobs (the
+ * runner's `jobs` rows and job files) in SQLite and files in its data directory, or (`GLOSSA_TEST_POSTGRES`
+ * set) in the PostgreSQL database of that directory.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -21,64 +22,89 @@ async function withPostgres<T>(t: TestServer, work: (client: pg.Client) => Promi
 
 const onPostgres = async (t: TestServer) => (await storageFor(t.dataDir)).databaseUrl !== undefined;
 
-/** The document's row (its columns, bytes left out), or undefined. */
-export async function documentRow(t: TestServer, id: string): Promise<Record<string, unknown> | undefined> {
-  if (await onPostgres(t))
-    return withPostgres(t, async (client) => {
-      const { rows } = await client.query(
-        'SELECT id, account_id, key_id, key_hash, parameters, status, billed_characters FROM documents WHERE id = $1',
-        [id],
-      );
-      return rows[0];
-    });
-  const db = new Database(join(t.dataDir, 'documents.sqlite'), { readonly: true });
+const STATUS: Record<string, string> = {
+  queued: 'queued',
+  running: 'translating',
+  completed: 'done',
+  failed: 'error',
+  cancelled: 'error',
+};
+
+function withSqlite<T>(t: Pick<TestServer, 'dataDir'>, work: (db: Database.Database) => T): T {
+  const db = new Database(join(t.dataDir, 'glossa.sqlite'));
+  db.pragma('busy_timeout = 5000');
   try {
-    return db.prepare('SELECT * FROM documents WHERE id = ?').get(id) as Record<string, unknown> | undefined;
+    return work(db);
   } finally {
     db.close();
   }
 }
 
-/** Makes the document expired now. */
+/** The document's job row (its columns, the key's hash from its input as `key_hash`), or undefined. */
+export async function documentRow(t: TestServer, id: string): Promise<Record<string, unknown> | undefined> {
+  const row = (await onPostgres(t))
+    ? await withPostgres(
+        t,
+        async (client) => (await client.query('SELECT * FROM jobs WHERE id = $1', [id])).rows[0],
+      )
+    : withSqlite(
+        t,
+        (db) => db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as Record<string, unknown> | undefined,
+      );
+  return row && { ...row, key_hash: (JSON.parse(String(row.input)) as { keyHash: string }).keyHash };
+}
+
+/** Makes the document's job expired now. */
 export async function expireDocument(t: TestServer, id: string): Promise<void> {
   if (await onPostgres(t))
     return withPostgres(t, async (client) => {
-      await client.query(`UPDATE documents SET expires_at = '2000-01-01T00:00:00Z' WHERE id = $1`, [id]);
+      await client.query(`UPDATE jobs SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = $1`, [id]);
     });
-  const db = new Database(join(t.dataDir, 'documents.sqlite'));
-  db.prepare('UPDATE documents SET expires_at = ? WHERE id = ?').run('2000-01-01T00:00:00.000Z', id);
-  db.close();
+  withSqlite(t, (db) =>
+    db.prepare('UPDATE jobs SET expires_at = ? WHERE id = ?').run('2000-01-01T00:00:00.000Z', id),
+  );
 }
 
-/** Whether any bytes of the document (its upload or result) are still stored. */
-export async function hasStoredBytes(t: TestServer, id: string): Promise<boolean> {
-  if (await onPostgres(t))
-    return withPostgres(t, async (client) => {
-      const { rows } = await client.query(
-        'SELECT 1 FROM documents WHERE id = $1 AND (upload IS NOT NULL OR result IS NOT NULL)',
-        [id],
+/** The files of the job `id` (SQLite: `<dataDir>/jobs/<id>/`) with some bytes, by name: their contents. */
+async function jobFiles(
+  t: Pick<TestServer, 'dataDir'>,
+  id?: string,
+): Promise<{ name: string; data: Buffer }[]> {
+  if (await onPostgres(t as TestServer))
+    return withPostgres(t as TestServer, async (client) => {
+      const { rows } = await client.query<{ name: string; data: Buffer }>(
+        'SELECT name, data FROM job_files WHERE ($1::text IS NULL OR job_id = $1) AND length(data) > 0',
+        [id ?? null],
       );
-      return rows.length > 0;
+      return rows;
     });
-  const folder = join(t.dataDir, 'documents');
-  return existsSync(folder) && readdirSync(folder).some((name) => name.startsWith(id));
+  const root = join(t.dataDir, 'jobs');
+  if (!existsSync(root)) return [];
+  const folders = id === undefined ? readdirSync(root).filter((name) => !name.startsWith('.')) : [id];
+  const files: { name: string; data: Buffer }[] = [];
+  for (const folder of folders) {
+    if (!existsSync(join(root, folder))) continue;
+    for (const name of readdirSync(join(root, folder))) {
+      if (name.startsWith('.')) continue;
+      const data = readFileSync(join(root, folder, name));
+      if (data.length > 0) files.push({ name, data });
+    }
+  }
+  return files;
 }
 
-/** The status of every document stored. */
+/** Whether any bytes of the document (its upload, chunks or result: its job's files) are still stored. */
+export async function hasStoredBytes(t: TestServer, id: string): Promise<boolean> {
+  return (await jobFiles(t, id)).length > 0;
+}
+
+/** The status of every document stored (its job's, as the document's status names it), oldest first. */
 export async function documentStatuses(t: TestServer): Promise<string[]> {
-  if (await onPostgres(t))
-    return withPostgres(t, async (client) => {
-      const { rows } = await client.query<{ status: string }>('SELECT status FROM documents ORDER BY seq');
-      return rows.map((row) => row.status);
-    });
-  const db = new Database(join(t.dataDir, 'documents.sqlite'), { readonly: true });
-  try {
-    return (db.prepare('SELECT status FROM documents ORDER BY seq').all() as { status: string }[]).map(
-      (row) => row.status,
-    );
-  } finally {
-    db.close();
-  }
+  const sql = `SELECT status FROM jobs WHERE kind = 'documents/translate' ORDER BY created_at`;
+  const rows = (await onPostgres(t))
+    ? await withPostgres(t, async (client) => (await client.query<{ status: string }>(sql)).rows)
+    : withSqlite(t, (db) => db.prepare(sql).all() as { status: string }[]);
+  return rows.map((row) => STATUS[row.status] ?? row.status);
 }
 
 let databases = 0;
@@ -102,19 +128,9 @@ export async function createDatabase(cluster: { readonly port: number }): Promis
   return `postgres://postgres@127.0.0.1:${cluster.port}/${name}`;
 }
 
-/** How many outputs each kept chunk of every document has (the job checkpoints: translate.ts). */
+/** How many outputs each kept chunk of every document has (its job's `chunk-<digest>` files: document-job.ts). */
 export async function chunkSizes(t: Pick<TestServer, 'dataDir'>): Promise<number[]> {
-  if (await onPostgres(t as TestServer))
-    return withPostgres(t as TestServer, async (client) => {
-      const { rows } = await client.query('SELECT jsonb_array_length(outputs) AS n FROM document_chunks');
-      return rows.map((row) => Number(row.n));
-    });
-  const db = new Database(join(t.dataDir, 'documents.sqlite'), { readonly: true });
-  try {
-    return (db.prepare('SELECT outputs FROM document_chunks').all() as { outputs: string }[]).map(
-      (row) => (JSON.parse(row.outputs) as string[]).length,
-    );
-  } finally {
-    db.close();
-  }
+  return (await jobFiles(t))
+    .filter((file) => file.name.startsWith('chunk-'))
+    .map((file) => (JSON.parse(file.data.toString('utf8')) as { outputs: string[] }).outputs.length);
 }
