@@ -2,12 +2,12 @@ import pg from 'pg';
 import { createGlossaryStore, type GlossaryRecord, type GlossaryStore } from './glossaries/store.js';
 import type { JobRunner } from './jobs/job-runner.js';
 import type { MemoryJobs } from './memories/job-records.js';
-import { createMemoryJobs } from './memories/jobs.js';
+import { createMemoryJobs, sqliteMemoryWriter } from './memories/jobs.js';
 import { createUrlSigner, type UrlSigner } from './memories/signed-url.js';
 import { createMemoryStore, type MemoryRecord, type MemoryStore } from './memories/store.js';
 import { migratePostgres } from './storage/postgres.js';
 import { createPostgresMemoryStore } from './storage/postgres-memories.js';
-import { createPostgresMemoryJobs } from './storage/postgres-memory-jobs.js';
+import { postgresMemoryWriter } from './storage/postgres-memory-jobs.js';
 import {
   createPostgresGlossaryStore,
   createPostgresStyleListStore,
@@ -46,8 +46,6 @@ export interface ResourceStoreOptions {
   /** A pool on `databaseUrl` to use (its owner closes it); default: a pool of this store's own. */
   readonly pool?: pg.Pool;
   readonly databasePoolSize?: number;
-  /** How often a fleet instance looks for memory jobs whose submit a crash lost, in ms (default 5 s). */
-  readonly memoryJobLeaseCheckMs?: number;
   readonly onError?: (error: unknown) => void;
 }
 
@@ -89,10 +87,7 @@ export async function createResourceStore(
     try {
       await migratePostgres(pool, 'glossa_resources_schema', POSTGRES_RESOURCE_MIGRATIONS);
       const memories = createPostgresMemoryStore(pool);
-      const jobs = await createPostgresMemoryJobs(options.jobs, pool, memories, {
-        leaseCheckMs: options.memoryJobLeaseCheckMs,
-        onError: options.onError,
-      });
+      const jobs = createMemoryJobs(options.jobs, memories, postgresMemoryWriter(pool, memories));
       return assemble(
         {
           glossaries: createPostgresGlossaryStore(pool),
@@ -111,7 +106,7 @@ export async function createResourceStore(
   const db = openResourceDatabase(dataDir);
   try {
     const memories = createMemoryStore(db);
-    const jobs = await createMemoryJobs(db, memories, dataDir, options.jobs);
+    const jobs = createMemoryJobs(options.jobs, memories, sqliteMemoryWriter(memories, dataDir));
     return assemble(
       {
         glossaries: createGlossaryStore(db),

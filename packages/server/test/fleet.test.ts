@@ -285,10 +285,11 @@ describe.skipIf(!ready)('a fleet of three instances behind haproxy', () => {
     let row: { owner: string; memory_id: string; attempt: number } | undefined;
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
+      // The job's checkpoint names the memory its attempt writes.
       const { rows } = await database.query(
-        `SELECT r.owner, j.memory_id, r.attempt, j.status,
-           (SELECT COUNT(*) FROM memory_segments s WHERE s.memory_id = j.memory_id)::int AS written
-         FROM memory_jobs j JOIN jobs r ON r.id = j.id WHERE j.id = $1`,
+        `SELECT r.owner, r.checkpoint::jsonb->>'memoryId' AS memory_id, r.attempt, r.status,
+           (SELECT COUNT(*) FROM memory_segments s WHERE s.memory_id = r.checkpoint::jsonb->>'memoryId')::int AS written
+         FROM jobs r WHERE r.id = $1`,
         [jobId],
       );
       if (rows[0]?.owner && rows[0].written > 0) {
@@ -309,16 +310,27 @@ describe.skipIf(!ready)('a fleet of three instances behind haproxy', () => {
     expect(result.status).toBe('completed');
     const memory = result.translation_memory_id as string;
     expect(memory).not.toBe(row!.memory_id);
-    const { rows } = await database.query(
-      `SELECT r.attempt, r.owner, (SELECT COUNT(*) FROM memories m WHERE m.account_id = j.account_id)::int AS memories,
-         (SELECT COUNT(*) FROM memory_segments s WHERE s.memory_id IN
-           (SELECT id FROM memories m WHERE m.account_id = j.account_id))::int AS segments,
-         (SELECT COUNT(*) FROM memory_files f WHERE f.job_id = j.id)::int AS files
-       FROM memory_jobs j JOIN jobs r ON r.id = j.id WHERE j.id = $1`,
-      [jobId],
-    );
+    const finished = () =>
+      database.query(
+        `SELECT r.attempt, r.owner, (SELECT COUNT(*) FROM memories m WHERE m.account_id = r.account_id)::int AS memories,
+           (SELECT COUNT(*) FROM memory_segments s WHERE s.memory_id IN
+             (SELECT id FROM memories m WHERE m.account_id = r.account_id))::int AS segments,
+           (SELECT COUNT(*) FROM job_files f WHERE f.job_id = r.id)::int AS files
+         FROM jobs r WHERE r.id = $1`,
+        [jobId],
+      );
+    // The upload (a job file) is deleted once the job ended, right after its completion.
+    const deleted = Date.now() + 10_000;
+    while ((await finished()).rows[0].files > 0 && Date.now() < deleted)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     // Taken over once; the dead attempt's half memory is gone; the upload is no longer kept.
-    expect(rows[0]).toEqual({ attempt: 2, owner: null, memories: 1, segments: SEGMENTS, files: 0 });
+    expect((await finished()).rows[0]).toEqual({
+      attempt: 2,
+      owner: null,
+      memories: 1,
+      segments: SEGMENTS,
+      files: 0,
+    });
     // The killed instance back first: until haproxy's checks mark it down, a request may be routed to it.
     await fleet.start(index);
     const listed = await call(`/v3/translation_memories/${memory}`, key);

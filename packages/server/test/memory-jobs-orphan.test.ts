@@ -2,17 +2,18 @@
  * A memory job whose worker died between pg-boss's delivery and its claim of the row (real PostgreSQL,
  * real pg-boss): the row is processing with no owner, and its pg-boss wake-up is active with nobody
  * running it, so pg-boss alone would deliver it again only after its hour-long expiry. The job runner's
- * sweep sends a new wake-up for the queued job, and a live instance finishes it. Then an export's file, removed
- * by the instances' timer once its job expired.
+ * sweep sends a new wake-up for the queued job, and a live instance finishes it. Then an export's file (a job
+ * file), removed with its job by the runner's sweep once the job expired.
  */
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobRunner } from '../src/jobs/job-runner.js';
 import { createPostgresJobBackend, JOB_QUEUE as MEMORY_JOB_QUEUE } from '../src/jobs/postgres-jobs.js';
+import { createMemoryJobs } from '../src/memories/jobs.js';
 import { migratePostgres } from '../src/storage/postgres.js';
 import { createPostgresMemoryStore } from '../src/storage/postgres-memories.js';
-import { createPostgresMemoryJobs } from '../src/storage/postgres-memory-jobs.js';
+import { postgresMemoryWriter } from '../src/storage/postgres-memory-jobs.js';
 import { POSTGRES_MIGRATIONS } from '../src/storage/postgres-migrations.js';
 import { POSTGRES_RESOURCE_MIGRATIONS } from '../src/storage/postgres-resources.js';
 import { hasPostgres, sharedPostgres, stopSharedPostgres } from './services.js';
@@ -44,7 +45,7 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
       concurrency: 0,
       sweepMs: 60_000,
     });
-    const front = await createPostgresMemoryJobs(frontRunner, pool, memories, { leaseCheckMs: 60_000 });
+    const front = createMemoryJobs(frontRunner, memories, postgresMemoryWriter(pool, memories));
     const job = await front.createImport('acct-1', { file_name: 'a.tmx' }, Buffer.byteLength(TMX));
     await front.receive(job, async (sink) => {
       await new Promise<void>((resolve, reject) =>
@@ -64,7 +65,7 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
       concurrency: 1,
       sweepMs: 200,
     });
-    const live = await createPostgresMemoryJobs(liveRunner, pool, memories, { leaseCheckMs: 200 });
+    const live = createMemoryJobs(liveRunner, memories, postgresMemoryWriter(pool, memories));
     await liveRunner.start();
     try {
       const started = Date.now();
@@ -86,13 +87,14 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
       await front.close();
     }
   }, 60_000);
-  it("an export's file is removed by an instance's timer once the job has expired", async () => {
+  it("an export's file is removed with its job by the runner's sweep once the job has expired", async () => {
     const memories = createPostgresMemoryStore(pool);
     const runner = createJobRunner(createPostgresJobBackend(url, pool, { pollingIntervalSeconds: 0.5 }), {
       concurrency: 1,
-      sweepMs: 60_000,
+      sweepMs: 200,
+      keepExpiredMs: 500,
     });
-    const jobs = await createPostgresMemoryJobs(runner, pool, memories, { leaseCheckMs: 200 });
+    const jobs = createMemoryJobs(runner, memories, postgresMemoryWriter(pool, memories));
     await runner.start();
     const until = async (check: () => Promise<boolean>, what: string) => {
       for (const started = Date.now(); !(await check()); ) {
@@ -101,7 +103,7 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
       }
     };
     const files = async (id: string) =>
-      Number((await pool.query('SELECT COUNT(*) AS n FROM memory_files WHERE job_id = $1', [id])).rows[0].n);
+      Number((await pool.query('SELECT COUNT(*) AS n FROM job_files WHERE job_id = $1', [id])).rows[0].n);
     try {
       // The memory the test above imported.
       const { rows } = await pool.query('SELECT id FROM memories WHERE account_id = $1 AND ready', [
@@ -110,12 +112,10 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
       const { job } = await jobs.export('acct-1', rows[0].id, 'en');
       await until(async () => (await jobs.get(job.id))?.status === 'completed', 'the export');
       expect(await files(job.id)).toBe(1);
-      await pool.query(`UPDATE memory_jobs SET expires_at = $1 WHERE id = $2`, [
-        new Date(Date.now() - 1000).toISOString(),
-        job.id,
-      ]);
-      await until(async () => (await files(job.id)) === 0, "the expired export file's removal");
+      await pool.query(`UPDATE jobs SET expires_at = $1 WHERE id = $2`, [new Date().toISOString(), job.id]);
       expect((await jobs.get(job.id))?.status).toBe('expired');
+      await until(async () => (await files(job.id)) === 0, "the expired export file's removal");
+      expect(await jobs.get(job.id)).toBeUndefined();
     } finally {
       await runner.close();
       await jobs.close();

@@ -180,7 +180,7 @@ export interface JobBackend {
   release(id: string, files: JobFiles): Promise<boolean>;
   /** Deletes a finished (completed, failed or cancelled) job with its files; false when there is none. */
   remove(id: string): Promise<boolean>;
-  /** Jobs of `kinds` in these states. */
+  /** Jobs of `kinds` in these states (a deferred job is not counted queued). */
   count(kinds: readonly string[], states: readonly JobState[]): Promise<number>;
   /**
    * The periodic check: jobs of owners that are gone queued again (they resume from their checkpoint);

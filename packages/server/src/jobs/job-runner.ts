@@ -211,7 +211,10 @@ export interface JobRunner {
   start(): Promise<void>;
   /** Jobs queued or running, of one kind or of all. */
   depth(kind?: string): Promise<number>;
-  /** Jobs of `kinds` in these states, on every instance that shares the storage (a kind's gauges). */
+  /**
+   * Jobs of `kinds` in these states, on every instance that shares the storage (a kind's gauges); a deferred
+   * job is not counted queued.
+   */
   count(kinds: readonly string[], states: readonly JobState[]): Promise<number>;
   /** Stops taking jobs; running attempts stop at their next step and go back to the queue. */
   close(): Promise<void>;

@@ -283,8 +283,8 @@ export function createPostgresJobBackend(
     },
     async count(kinds, states) {
       const { rows } = await pool.query<{ n: string }>(
-        'SELECT COUNT(*) AS n FROM jobs WHERE kind = ANY($1::text[]) AND status = ANY($2::text[])',
-        [kinds, states],
+        'SELECT COUNT(*) AS n FROM jobs WHERE kind = ANY($1::text[]) AND status = ANY($2::text[]) AND run_after <> $3',
+        [kinds, states, DEFERRED_UNTIL],
       );
       return Number(rows[0]!.n);
     },

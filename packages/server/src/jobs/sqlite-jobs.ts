@@ -82,7 +82,7 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
     ),
     count: db.prepare(
       `SELECT COUNT(*) AS n FROM jobs WHERE kind IN (SELECT value FROM json_each(?))
-       AND status IN (SELECT value FROM json_each(?))`,
+       AND status IN (SELECT value FROM json_each(?)) AND run_after <> ?`,
     ),
     orphans: db.prepare(
       `UPDATE jobs SET status = 'queued', owner = NULL, updated_at = ? WHERE status = 'running' AND owner <> ?`,
@@ -251,7 +251,8 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
       return row;
     },
     async count(kinds, states) {
-      return (sql.count.get(JSON.stringify(kinds), JSON.stringify(states)) as { n: number }).n;
+      return (sql.count.get(JSON.stringify(kinds), JSON.stringify(states), DEFERRED_UNTIL) as { n: number })
+        .n;
     },
     async sweep(deleteBefore) {
       const deleted = sweep.immediate(deleteBefore);

@@ -1,7 +1,7 @@
 /**
- * The records of translation-memory import and export jobs (`memory_jobs`), as the routes see them, and the
- * interface both backends implement (`MemoryJobs`: jobs.ts on SQLite, `storage/postgres-memory-jobs.ts` on
- * PostgreSQL). What a job does when it runs, and how it runs, is theirs.
+ * Translation-memory import and export jobs as the routes see them (`JobRecord`), and the interface both
+ * backends implement (`MemoryJobs`, jobs.ts). A job is a job of the spine's runner, kind `memories/transfer`:
+ * its uploaded TMX or its export is a job file, its state the runner's (there is no record of its own).
  *
  * Import: `awaiting_input` until the TMX is PUT to the signed upload URL, then `processing` → `completed` or
  * `failed`. Export: `processing` → `completed` (TMX file, signed `download_url`) → `downloaded`; both end
@@ -28,41 +28,6 @@ export interface JobRecord {
   readonly updatedAt: string;
 }
 
-export interface JobRow {
-  id: string;
-  account_id: string;
-  operation: 'import' | 'export';
-  status: MemoryJobStatus;
-  parameters: string;
-  memory_id: string | null;
-  content_length: number | null;
-  error: string | null;
-  skipped: number | null;
-  expires_at: string;
-  created_at: string;
-  updated_at: string;
-}
-
-const EXPIRING: readonly MemoryJobStatus[] = ['awaiting_input', 'completed', 'downloaded'];
-
-export function toRecord(row: JobRow): JobRecord {
-  const expired = EXPIRING.includes(row.status) && Date.parse(row.expires_at) <= Date.now();
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    operation: row.operation,
-    status: expired ? 'expired' : row.status,
-    parameters: JSON.parse(row.parameters) as Record<string, unknown>,
-    memoryId: row.memory_id ?? undefined,
-    contentLength: row.content_length ?? undefined,
-    error: row.error ?? undefined,
-    skipped: row.skipped ?? undefined,
-    expiresAt: row.expires_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
 export interface MemoryJobs {
   get(id: string): Promise<JobRecord | undefined>;
   createImport(
@@ -72,7 +37,7 @@ export interface MemoryJobs {
   ): Promise<JobRecord>;
   /**
    * Receives the TMX file of an import awaiting it (`write` pipes the upload into the sink it is given)
-   * and starts processing it. Throws a 409 when another upload took the job first.
+   * and starts processing it. Throws `AlreadyUploaded` when another upload took the job first.
    */
   receive(job: JobRecord, write: (sink: Writable) => Promise<void>): Promise<void>;
   /** An unexpired export of the memory, or a new one (`created: true`). */
@@ -81,10 +46,7 @@ export interface MemoryJobs {
   download(job: JobRecord): Promise<Readable>;
   /** Jobs queued or running (`processing`): on PostgreSQL, those of every instance. */
   depth(): Promise<number>;
-  /**
-   * Stops this store's own periodic work. The jobs' runner is the server's (`ServiceContext.jobs`): it is
-   * closed first (running jobs stop at their next batch and run again at the next start).
-   */
+  /** The jobs' runner is the server's (`ServiceContext.jobs`), closed first; nothing of this store's own. */
   close(): Promise<void>;
 }
 

@@ -1,269 +1,255 @@
 /**
- * Import and export jobs of translation memories. The interface (`MemoryJobs`) has two implementations:
- * this one, on SQLite, and the fleet's, on PostgreSQL (`storage/postgres-memory-jobs.ts`). Both run on the
- * spine's job runner (`jobs/job-runner.ts`, kind `MEMORY_JOB_KIND`): the job's record here (`memory_jobs`)
- * is what the interface answers; the runner's job, of the same id, is what runs it, once, taken over after
- * a crash.
+ * Import and export jobs of translation memories, on the spine's job runner (kind `MEMORY_JOB_KIND`), one
+ * implementation for both backends: the uploaded TMX and a finished export are the job's files, its state the
+ * runner's. What differs per backend is how an import writes its memory (`MemoryWriter`: SQLite here,
+ * PostgreSQL in `storage/postgres-memory-jobs.ts`).
  *
- * Import: `awaiting_input` until the TMX is PUT to the signed upload URL (kept as a file in the data
- * directory), then `processing` → `completed` or `failed`. The memory is written in batches but stays
- * invisible until one transaction marks it ready *and* the job completed; a server killed mid-import
- * deletes the half-written memory at its next start and runs the job again from the kept file.
- * Export: `processing` → `completed` (TMX file, signed `download_url`) → `downloaded`; both end `expired`.
+ * Import: submitted `deferred` (`awaiting_input`) until the TMX is PUT to the signed upload URL, which
+ * `release`s it with the file. The memory is written in batches but stays invisible until it is marked ready,
+ * at the end; the job's checkpoint names the memory (and, once read whole, its summary), so an attempt after a
+ * kill deletes a half-written memory and imports again from the kept file, or completes at once when the
+ * memory was made ready just before the kill. Export: the TMX is the job file `tmx`; a download leaves the
+ * mark `downloaded`. One export per memory at a time: its job id is the memory's (`exportId`).
  */
-import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { MemoryJobStatus } from '@glossa/protocol';
-import type { JobKind, JobQueue, JobRunner } from '../jobs/job-runner.js';
-import type { ResourceDatabase } from '../storage/resource-db.js';
+import { JobSuperseded } from '../jobs/job-backend.js';
+import {
+  JobFailed,
+  type JobInfo,
+  type JobQueue,
+  type JobRunner,
+  RunnerClosing,
+  type RunningJob,
+} from '../jobs/job-runner.js';
 import {
   AlreadyUploaded,
   type ImportSummary,
   INTERRUPTED,
   JOB_TTL_MS,
   type JobRecord,
-  type JobRow,
   type MemoryJobs,
-  toRecord,
 } from './job-records.js';
-import type { SqliteMemoryStore } from './store.js';
+import type { MemoryStore, SegmentInput, SqliteMemoryStore } from './store.js';
 import { readTmx, writeTmx } from './tmx.js';
 
-/** Segments written per transaction; the event loop serves requests between two batches. */
+/** Segments written per batch; the event loop serves requests between two batches. */
 const IMPORT_BATCH = 500;
+/** Bytes of the uploaded file parsed between two batches. */
+const READ_SLICE = 64 * 1024;
 
-/** The runner's job kind of memory imports and exports; its input names the `memory_jobs` row. */
 export const MEMORY_JOB_KIND = 'memories/transfer';
+/** The job files: an import's upload, an export's TMX, the mark of a downloaded export. */
+const UPLOAD = 'upload';
+const EXPORT = 'tmx';
+const DOWNLOADED = 'downloaded';
+
 export interface MemoryJobInput {
-  readonly jobId: string;
+  readonly operation: 'import' | 'export';
+  readonly parameters: Record<string, unknown>;
+  readonly contentLength?: number;
 }
+/** An import's memory, and its `skipped` count once the file was read whole (the memory then being made ready). */
+interface ImportCheckpoint {
+  readonly memoryId: string;
+  readonly skipped?: number;
+}
+type ImportResult = { readonly memoryId: string; readonly skipped: number } | null;
+type MemoryJob = JobInfo<MemoryJobInput, ImportCheckpoint, ImportResult>;
 
-export interface MemoryJobOptions {
-  /** PostgreSQL: how often an instance removes the files of expired jobs, in ms (default 5 s). */
-  readonly leaseCheckMs?: number | undefined;
-  readonly onError?: ((error: unknown) => void) | undefined;
+/** How an import writes its memory, on one backend. */
+export interface MemoryWriter {
+  begin(accountId: string, name: string): Promise<string>;
+  add(memoryId: string, batch: readonly SegmentInput[]): Promise<void>;
+  /** Makes the memory ready, while `fence`'s attempt still runs its job (else `JobSuperseded`, nothing done). */
+  finish(memoryId: string, summary: ImportSummary, fence: { id: string; attempt: number }): Promise<void>;
+  /** Deletes a memory not made ready (a half-written import). */
+  discard(memoryId: string): Promise<void>;
 }
 
 /**
- * Registers the memory jobs' kind on the server's runner (`ServiceContext.jobs`): `run` does the record's
- * operation when the record still waits for it (a job that completed or failed is not run twice) and settles
- * the record itself; a throw while the runner closes leaves the record processing, for the next attempt.
+ * The SQLite writer: after a restart, half-written memories go (their jobs run again). The folder of the
+ * uploads and exports of before the job files goes too.
  */
-export function registerMemoryKind(
-  runner: JobRunner,
-  run: JobKind<MemoryJobInput, never, null>['run'],
-): JobQueue<MemoryJobInput, never, null> {
-  return runner.register<MemoryJobInput, never, null>({ name: MEMORY_JOB_KIND, run });
+export function sqliteMemoryWriter(memories: SqliteMemoryStore, dataDir: string): MemoryWriter {
+  memories.removeUnready();
+  rmSync(join(dataDir, 'memory-files'), { recursive: true, force: true });
+  return {
+    begin: async (accountId, name) => memories.begin(accountId, name),
+    add: async (memoryId, batch) => memories.addBatch(memoryId, batch),
+    // One process runs the jobs of a data directory: no other attempt can run this one's meanwhile.
+    finish: async (memoryId, summary) =>
+      memories.finish(memoryId, summary.source, summary.targets, summary.segments),
+    discard: async (memoryId) => memories.discard(memoryId),
+  };
 }
 
-/**
- * The SQLite jobs: run in this process by the server's runner; after a restart, half-written memories go and
- * interrupted jobs run again (imports from their kept file).
- */
-export async function createMemoryJobs(
-  db: ResourceDatabase,
-  memories: SqliteMemoryStore,
-  dataDir: string,
-  runner: JobRunner,
-): Promise<MemoryJobs> {
-  const folder = join(dataDir, 'memory-files');
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const fileOf = (jobId: string) => join(folder, `${jobId}.tmx`);
-  const sql = {
-    insert: db.prepare(
-      `INSERT INTO memory_jobs (id, account_id, operation, status, parameters, memory_id, content_length, file_name,
-       expires_at, created_at, updated_at) VALUES (@id, @account, @operation, @status, @parameters, @memory, @length,
-       @file, @expires, @now, @now)`,
-    ),
-    get: db.prepare('SELECT * FROM memory_jobs WHERE id = ?'),
-    claim: db.prepare(
-      `UPDATE memory_jobs SET status = 'processing', updated_at = ? WHERE id = ? AND status = 'awaiting_input'`,
-    ),
-    set: db.prepare(
-      `UPDATE memory_jobs SET status = @status, memory_id = COALESCE(@memory, memory_id), error = @error,
-       skipped = @skipped, expires_at = COALESCE(@expires, expires_at), updated_at = @now WHERE id = @id`,
-    ),
-    processing: db.prepare(`SELECT * FROM memory_jobs WHERE status = 'processing'`),
-    depth: db.prepare(`SELECT COUNT(*) AS n FROM memory_jobs WHERE status = 'processing'`),
-    finishedExports: db.prepare(
-      `SELECT * FROM memory_jobs WHERE operation = 'export' AND status IN ('completed', 'downloaded')`,
-    ),
-    exports: db.prepare(
-      `SELECT * FROM memory_jobs WHERE account_id = ? AND memory_id = ? AND operation = 'export'
-       AND status IN ('processing', 'completed', 'downloaded') ORDER BY created_at DESC`,
-    ),
-  };
-  const set = (
-    id: string,
-    status: MemoryJobStatus,
-    extra: { memory?: string; error?: string; skipped?: number; expires?: string } = {},
-  ) =>
-    sql.set.run({
-      id,
-      status,
-      memory: extra.memory ?? null,
-      error: extra.error ?? null,
-      skipped: extra.skipped ?? null,
-      expires: extra.expires ?? null,
-      now: new Date().toISOString(),
-    });
-  const get = (id: string) => {
-    const row = sql.get.get(id) as JobRow | undefined;
-    return row && toRecord(row);
-  };
-  const fail = (id: string, error: unknown) =>
-    set(id, 'failed', { error: error instanceof Error ? error.message : String(error) });
+/** The id of a memory's export job: one per memory at a time, across instances. */
+function exportId(accountId: string, memoryId: string): string {
+  const hex = createHash('sha256').update(`memory-export/${accountId}/${memoryId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
-  const completeImport = db.transaction((jobId: string, memoryId: string, summary: ImportSummary) => {
-    memories.finish(memoryId, summary.source, summary.targets, summary.segments);
-    set(jobId, 'completed', { memory: memoryId, skipped: summary.skipped });
-  });
+function toRecord(job: MemoryJob, downloaded: boolean): JobRecord {
+  const uploadExpires = new Date(Date.parse(job.createdAt) + JOB_TTL_MS).toISOString();
+  const states: Record<MemoryJob['status'], MemoryJobStatus> = {
+    deferred: Date.parse(uploadExpires) <= Date.now() ? 'expired' : 'awaiting_input',
+    queued: 'processing',
+    running: 'processing',
+    completed: downloaded ? 'downloaded' : 'completed',
+    failed: 'failed',
+    cancelled: 'failed',
+    expired: 'expired',
+  };
+  const { operation, parameters } = job.input;
+  const status = states[job.status];
+  return {
+    id: job.id,
+    accountId: job.accountId,
+    operation,
+    status,
+    parameters,
+    memoryId:
+      operation === 'export'
+        ? String(parameters.translation_memory_id)
+        : (job.result?.memoryId ?? job.checkpoint?.memoryId),
+    contentLength: job.input.contentLength,
+    error: status === 'failed' ? (job.error ?? `the job was ${job.status}`) : undefined,
+    skipped: job.result?.skipped,
+    expiresAt: job.expiresAt ?? uploadExpires,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+  };
+}
 
-  async function runImport(job: JobRecord, signal: AbortSignal): Promise<void> {
-    if (!existsSync(fileOf(job.id))) {
-      set(job.id, 'failed', { error: INTERRUPTED });
-      return;
-    }
-    const memoryId = memories.begin(
+/** Registers the kind on the server's runner (`ServiceContext.jobs`); the routes' `MemoryJobs`. */
+export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, writer: MemoryWriter): MemoryJobs {
+  async function runImport(job: RunningJob<MemoryJobInput, ImportCheckpoint>): Promise<ImportResult> {
+    const previous = job.checkpoint;
+    if (previous?.skipped !== undefined && (await memories.get(job.accountId, previous.memoryId)))
+      // Made ready just before a kill: the import is done.
+      return { memoryId: previous.memoryId, skipped: previous.skipped };
+    if (previous) await writer.discard(previous.memoryId);
+    const content = await job.file(UPLOAD);
+    if (!content) throw new JobFailed(INTERRUPTED);
+    const { parameters } = job.input;
+    const memoryId = await writer.begin(
       job.accountId,
-      String(job.parameters.display_name ?? job.parameters.file_name ?? 'memory'),
+      String(parameters.display_name ?? parameters.file_name ?? 'memory'),
     );
-    set(job.id, 'processing', { memory: memoryId });
     try {
+      await job.save({ memoryId });
+      // In slices, as a file is read: the reader hands over a batch after each slice.
+      const slices = function* () {
+        for (let at = 0; at < content.length; at += READ_SLICE) yield content.subarray(at, at + READ_SLICE);
+      };
       const summary = await readTmx(
-        createReadStream(fileOf(job.id), { highWaterMark: 256 * 1024 }),
+        Readable.from(slices()),
         async (batch) => {
-          signal.throwIfAborted();
-          memories.addBatch(memoryId, batch);
+          job.signal.throwIfAborted();
+          await writer.add(memoryId, batch);
           await yieldToEventLoop();
         },
         IMPORT_BATCH,
       );
-      completeImport.immediate(job.id, memoryId, summary);
-      rmSync(fileOf(job.id), { force: true });
+      await job.save({ memoryId, skipped: summary.skipped });
+      await writer.finish(memoryId, summary, { id: job.id, attempt: job.attempt });
+      return { memoryId, skipped: summary.skipped };
     } catch (error) {
-      memories.discard(memoryId);
-      // Stopped (the server closing): the job stays processing, and its next attempt runs it again.
-      if (signal.aborted) throw error;
-      fail(job.id, error);
-      rmSync(fileOf(job.id), { force: true });
+      // A taken-over attempt leaves the memory to the attempt that took it over.
+      if (!(error instanceof JobSuperseded)) await writer.discard(memoryId).catch(() => {});
+      throw error;
     }
   }
 
-  async function runExport(job: JobRecord, signal: AbortSignal): Promise<void> {
-    const temporary = `${fileOf(job.id)}.part`;
-    try {
-      const memory = await memories.get(job.accountId, String(job.parameters.translation_memory_id));
-      if (!memory) throw new Error('The translation memory was deleted.');
-      const out = createWriteStream(temporary);
-      for await (const piece of writeTmx(memory.source, memories.all(memory.id))) {
-        signal.throwIfAborted();
-        if (!out.write(piece)) await once(out, 'drain');
-      }
-      out.end();
-      await once(out, 'finish');
-      await rename(temporary, fileOf(job.id));
-      set(job.id, 'completed', { expires: new Date(Date.now() + JOB_TTL_MS).toISOString() });
-    } catch (error) {
-      rmSync(temporary, { force: true });
-      if (signal.aborted) throw error;
-      fail(job.id, error);
+  async function runExport(job: RunningJob<MemoryJobInput, ImportCheckpoint>): Promise<null> {
+    const memory = await memories.get(job.accountId, String(job.input.parameters.translation_memory_id));
+    if (!memory) throw new JobFailed('The translation memory was deleted.');
+    const pieces: Buffer[] = [];
+    for await (const piece of writeTmx(memory.source, memories.all(memory.id))) {
+      job.signal.throwIfAborted();
+      pieces.push(Buffer.from(piece));
     }
-  }
-
-  // After a restart: half-written memories go (their jobs run again).
-  memories.removeUnready();
-  // Files of exports whose download URL has expired are no longer reachable.
-  for (const row of sql.finishedExports.all() as JobRow[]) {
-    if (toRecord(row).status === 'expired') rmSync(fileOf(row.id), { force: true });
-  }
-  const queue = registerMemoryKind(runner, async (running) => {
-    const job = get(running.input.jobId);
-    // Done already (a record settled just before a crash), or gone: nothing to run.
-    if (job?.status !== 'processing') return null;
-    if (job.operation === 'import') await runImport(job, running.signal);
-    else await runExport(job, running.signal);
+    await job.writeFile(EXPORT, Buffer.concat(pieces));
     return null;
+  }
+
+  const queue: JobQueue<MemoryJobInput, ImportCheckpoint, ImportResult> = runner.register({
+    name: MEMORY_JOB_KIND,
+    resultTtlMs: JOB_TTL_MS,
+    // An import's upload goes once it ended.
+    keepFiles: [EXPORT, DOWNLOADED],
+    async run(job) {
+      try {
+        return job.input.operation === 'import' ? await runImport(job) : await runExport(job);
+      } catch (error) {
+        // Stopped (taken over, the runner closing): the runner drops the attempt or queues the job again.
+        if (job.signal.aborted || error instanceof JobSuperseded || error instanceof RunnerClosing)
+          throw error;
+        // A file that cannot be imported is not tried again.
+        throw error instanceof JobFailed ? error : new JobFailed(String((error as Error)?.message ?? error));
+      }
+    },
   });
-  const submit = (job: { id: string; accountId: string }) =>
-    queue.submit(job.accountId, { jobId: job.id }, { id: job.id });
-  // A job whose submit a crash lost (between its record's change and the submit) is submitted now.
-  await queue.resubmit(
-    (sql.processing.all() as JobRow[]).map(({ id, account_id }) => ({
-      id,
-      accountId: account_id,
-      input: { jobId: id },
-    })),
-  );
+
+  const get = async (id: string) => {
+    const job = await queue.status(id);
+    if (!job) return undefined;
+    const downloaded =
+      job.status === 'completed' &&
+      job.input.operation === 'export' &&
+      (await queue.files(id)).includes(DOWNLOADED);
+    return toRecord(job, downloaded);
+  };
 
   return {
-    async get(id) {
-      return get(id);
-    },
+    get,
     async createImport(accountId, parameters, contentLength) {
-      const id = randomUUID();
-      sql.insert.run({
-        id,
-        account: accountId,
-        operation: 'import',
-        status: 'awaiting_input',
-        parameters: JSON.stringify(parameters),
-        memory: null,
-        length: contentLength,
-        file: String(parameters.file_name ?? ''),
-        expires: new Date(Date.now() + JOB_TTL_MS).toISOString(),
-        now: new Date().toISOString(),
-      });
-      return get(id)!;
+      const job = await queue.submit(
+        accountId,
+        { operation: 'import', parameters, contentLength },
+        { deferred: true },
+      );
+      return toRecord(job, false);
     },
     async receive(job, write) {
-      const path = fileOf(job.id);
-      try {
-        await write(createWriteStream(`${path}.part`));
-        await rename(`${path}.part`, path);
-      } catch (error) {
-        await rm(`${path}.part`, { force: true });
-        throw error;
-      }
-      if (sql.claim.run(new Date().toISOString(), job.id).changes === 0) {
-        await rm(path, { force: true });
-        throw new AlreadyUploaded(get(job.id)?.status ?? 'failed');
-      }
-      await submit(job);
+      const chunks: Buffer[] = [];
+      await write(
+        new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            chunks.push(chunk);
+            done();
+          },
+        }),
+      );
+      if (!(await queue.release(job.id, { [UPLOAD]: Buffer.concat(chunks) })))
+        throw new AlreadyUploaded((await get(job.id))?.status ?? 'failed');
     },
     async export(accountId, memoryId) {
-      for (const row of sql.exports.all(accountId, memoryId) as JobRow[]) {
-        const existing = toRecord(row);
-        if (existing.status !== 'expired') return { job: existing, created: false };
-      }
-      const id = randomUUID();
-      sql.insert.run({
-        id,
-        account: accountId,
-        operation: 'export',
-        status: 'processing',
-        parameters: JSON.stringify({ translation_memory_id: memoryId }),
-        memory: memoryId,
-        length: null,
-        file: null,
-        expires: new Date(Date.now() + JOB_TTL_MS).toISOString(),
-        now: new Date().toISOString(),
-      });
-      const job = get(id)!;
-      await submit(job);
-      return { job, created: true };
+      const id = exportId(accountId, memoryId);
+      const existing = await get(id);
+      if (existing && ['processing', 'completed', 'downloaded'].includes(existing.status))
+        return { job: existing, created: false };
+      // Expired or failed: its job goes, a new one takes its id.
+      if (existing) await queue.remove(id);
+      const job = await queue.submit(
+        accountId,
+        { operation: 'export', parameters: { translation_memory_id: memoryId } },
+        { id },
+      );
+      return { job: toRecord(job, false), created: true };
     },
     async download(job) {
-      set(job.id, 'downloaded');
-      return createReadStream(fileOf(job.id));
+      const content = await queue.file(job.id, EXPORT);
+      if (!content) throw new Error(INTERRUPTED);
+      await queue.writeFile(job.id, DOWNLOADED, new Uint8Array());
+      return Readable.from([content]);
     },
-    async depth() {
-      return (sql.depth.get() as { n: number }).n;
-    },
+    depth: () => runner.count([MEMORY_JOB_KIND], ['queued', 'running']),
     async close() {},
   };
 }
