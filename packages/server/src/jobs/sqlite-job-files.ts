@@ -129,7 +129,21 @@ export function openJobFiles(root: string) {
       for (const name of await this.list(id))
         if (!keep.includes(name)) await rm(pathOf(id, name), { force: true });
     },
-    remove: (id: string) => rm(pathOf(id), { recursive: true, force: true }),
+    /**
+     * Takes the job's directory away (synchronously: in the transaction that deletes the job, so that a new
+     * job of the same id never shares it) and deletes it; a kill before the deletion leaves a directory of no
+     * job, which the sweep removes.
+     */
+    detach(id: string): () => Promise<void> {
+      const detached = staging();
+      try {
+        renameSync(pathOf(id), detached);
+      } catch (error) {
+        if (absent(error)) return async () => {};
+        throw error;
+      }
+      return () => rm(detached, { recursive: true, force: true });
+    },
     /**
      * Removes the directories of no job (`stored` answers which ids have one) last changed before
      * `before` (ms since the epoch): staging directories and jobs' directories a crash left.

@@ -176,8 +176,12 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
   });
   const sweep = db.transaction((deleteBefore: string) => {
     sql.orphans.run(new Date().toISOString(), owner);
-    return sql.expired.all(deleteBefore) as JobRow[];
+    const deleted = sql.expired.all(deleteBefore) as JobRow[];
+    return { deleted, removals: deleted.map((row) => files.detach(row.id)) };
   });
+  const remove = db.transaction((id: string) =>
+    sql.remove.run(id).changes === 0 ? undefined : files.detach(id),
+  );
   const stored = (ids: string[]) =>
     new Set((sql.stored.all(JSON.stringify(ids)) as { id: string }[]).map((row) => row.id));
 
@@ -232,9 +236,9 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
       }
     },
     async remove(id) {
-      if (sql.remove.run(id).changes === 0) return false;
-      await files.remove(id);
-      return true;
+      const removal = remove.immediate(id);
+      await removal?.();
+      return removal !== undefined;
     },
     async get(id) {
       return sql.get.get(id) as JobRow | undefined;
@@ -255,8 +259,8 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
         .n;
     },
     async sweep(deleteBefore) {
-      const deleted = sweep.immediate(deleteBefore);
-      for (const row of deleted) await files.remove(row.id);
+      const { deleted, removals } = sweep.immediate(deleteBefore);
+      for (const removal of removals) await removal();
       await files.removeOrphans(stored, Date.now() - (options.orphanFilesMs ?? 600_000));
       return deleted;
     },
