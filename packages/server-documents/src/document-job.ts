@@ -15,7 +15,6 @@
  * runner's change, leaves the next attempt to find it settled: the result completes the job, `failed` fails it
  * (refund then, once). The upload and the chunks go once the document is translated or failed (`keepFiles`).
  */
-import type { DocumentExtension, DocumentKeptSource } from '@glossa/protocol';
 import {
   type Caller,
   currentBillingPeriod,
@@ -32,8 +31,8 @@ import {
 import type { DocumentFormats } from './formats/index.js';
 import { reserveCharacters } from './job.js';
 import type { ChunkKept } from './kept-segments.js';
-import { type DocumentRecord, recordOf } from './records.js';
-import type { ChunkCheckpoints, DocumentParameters } from './translate.js';
+import { type DocumentCheckpoint, type DocumentJobInput, type DocumentRecord, recordOf } from './records.js';
+import type { ChunkCheckpoints } from './translate.js';
 import { failureOf, translateDocument } from './translate-document.js';
 
 export const DOCUMENT_JOB_KIND = 'documents/translate';
@@ -42,47 +41,6 @@ export const DOCUMENT_JOB_KIND = 'documents/translate';
 export const UPLOAD_FILE = 'upload';
 export const RESULT_FILE = 'result';
 const chunkFile = (index: number) => `chunk-${index}`;
-
-/** What a job is given at upload: the document's facts, and what the upload reserved (refunded if it fails). */
-export interface DocumentJobInput {
-  readonly keyId: string;
-  /** SHA-256 of the document's key (records.ts `hashDocumentKey`); absent in a job of a version before. */
-  readonly keyHash: string;
-  readonly extension: DocumentExtension;
-  readonly outputExtension: DocumentExtension;
-  readonly parameters: DocumentParameters;
-  readonly billed: number;
-  readonly day: string;
-  /** The upload's estimate of the translation's time (`seconds_remaining` before the first chunk). */
-  readonly estimateMs: number;
-  /** A document accepted as failed (its source is its target language): nothing runs, nothing is stored. */
-  readonly failedWith?: string;
-}
-
-/** Saved after each chunk (and after a reservation): where the job is, and how fast this attempt goes. */
-export interface DocumentCheckpoint {
-  /**
-   * Characters the job is about to reserve (a format read by the job), on `day`: saved before the
-   * reservation, so that a job killed between the reservation and `reserved`, that fails for good before
-   * it reserves again, still knows what to refund (`settleReservation`).
-   */
-  readonly reserving?: { readonly units: number; readonly day: string };
-  /** Characters the job itself reserved (a format read by the job), on `day`: refunded if it fails. */
-  readonly reserved?: { readonly units: number; readonly day: string };
-  /** Share of the text translated (0..1), chunks kept by an earlier attempt included. */
-  readonly done: number;
-  /** `done` when this attempt started, and when: the attempt's throughput is measured from there. */
-  readonly attemptDone: number;
-  readonly attemptStartedAt: string;
-  readonly savedAt: string;
-  /**
-   * The segments every engine failed (kept in the source language), saved once the document is translated,
-   * before its result is written: the status reports them (`glossa_kept_source`).
-   */
-  readonly kept?: DocumentKeptSource;
-  /** The document's failure, saved before its upload goes: an attempt that finds it fails the job with it. */
-  readonly failed?: string;
-}
 
 export interface DocumentJobOptions {
   readonly formats: DocumentFormats;

@@ -33,10 +33,10 @@ import {
 } from '@glossa/server/feature';
 import type { FastifyRequest } from 'fastify';
 import { detectSource } from './detect.js';
-import { type DocumentJobInput, UPLOAD_FILE } from './document-job.js';
+import { UPLOAD_FILE } from './document-job.js';
 import { DocumentFormatError, type Extraction } from './formats/format.js';
 import { DOCUMENT_FORMATS } from './formats/index.js';
-import { hashDocumentKey } from './records.js';
+import { type DocumentJobInput, hashDocumentKey } from './records.js';
 import type { DocumentService } from './service.js';
 import { asTranslateRequest, billedOf, type DocumentParameters, prepareTexts } from './translate.js';
 

@@ -2,15 +2,14 @@
  * Documents on the server's job runner: fairness between accounts (one account's many large documents do
  * not delay another's small one by more than the job running when it arrived: the claim order, not a
  * timing), and `seconds_remaining` of a translating document from the throughput its job measured (its
- * checkpoint), not from the upload's estimate. SQLite, real Apertium.
+ * checkpoint), not from the upload's estimate. SQLite (or PostgreSQL with GLOSSA_TEST_POSTGRES), real Apertium.
  */
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { secondsRemaining } from '../src/document-job.js';
 import type { DocumentRecord } from '../src/records.js';
 import { download, status, upload, waitDone } from './document-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';
+import { documentJobs } from './storage-probe.js';
 
 const servers: TestServer[] = [];
 afterAll(() => Promise.all(servers.map((t) => t.close())));
@@ -40,13 +39,11 @@ describe('documents on the job runner', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     for (const ids of alice) expect((await waitDone(t, ids, 300_000)).status).toBe('done');
-    const db = new Database(join(t.dataDir, 'glossa.sqlite'), { readonly: true });
-    const rows = db
-      .prepare(
-        `SELECT id, created_at, claimed_at FROM jobs WHERE kind = 'documents/translate' ORDER BY claimed_at`,
-      )
-      .all() as { id: string; created_at: string; claimed_at: string }[];
-    db.close();
+    const rows = await documentJobs<{ id: string; created_at: string; claimed_at: string }>(
+      t,
+      'id, created_at, claimed_at',
+      'claimed_at',
+    );
     expect(rows).toHaveLength(11);
     const bobRow = rows.find((row) => row.id === bob.document_id)!;
     // Claimed after Bob submitted: his first. What ran before him was running when he arrived (one job:

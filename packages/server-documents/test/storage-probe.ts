@@ -98,6 +98,14 @@ export async function hasStoredBytes(t: TestServer, id: string): Promise<boolean
   return (await jobFiles(t, id)).length > 0;
 }
 
+/** The runner's rows of the documents' jobs (`columns`), ordered by `order`, whichever backend. */
+export async function documentJobs<Row>(t: TestServer, columns: string, order: string): Promise<Row[]> {
+  const sql = `SELECT ${columns} FROM jobs WHERE kind = 'documents/translate' ORDER BY ${order}`;
+  return (await onPostgres(t))
+    ? withPostgres(t, async (client) => (await client.query(sql)).rows as Row[])
+    : withSqlite(t, (db) => db.prepare(sql).all() as Row[]);
+}
+
 /** The status of every document stored (its job's, as the document's status names it), oldest first. */
 export async function documentStatuses(t: TestServer): Promise<string[]> {
   const sql = `SELECT status FROM jobs WHERE kind = 'documents/translate' ORDER BY created_at`;
