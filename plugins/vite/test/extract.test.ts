@@ -128,6 +128,29 @@ export const P = () => <p><a href="#/">Home</a> or <a href="#/shop">the shop</a>
     expect(shape(out)).toBe(shape(english));
   });
 
+  it("puts a pseudo-locale's bracket outside the first or last tag inside it (no child of its own)", async () => {
+    const form = `export const Form = () => (
+  <div>
+    <label>Email <span className="req">*</span></label>
+    <p><a href="/signup">Sign up</a> now</p>
+  </div>
+);`;
+    const units = await extractComponent('src/Form.tsx', form, options);
+    expect(sources(units)).toEqual(['Email <g id="1">*</g>', '<g id="1">Sign up</g> now']);
+    const targets = new Map([
+      [units[0]!.key, '[Éɱååîîļ <g id="1">*</g>]'],
+      [units[1]!.key, '[<g id="1">Šîîĝñ ûþ</g> ñöŵ]'],
+    ]);
+    const { code, problems } = localizeModule(form, units, (k) => targets.get(k));
+    expect(problems).toEqual([]);
+    expect(code).toContain('<label>[Éɱååîîļ <span className="req">*]</span></label>');
+    expect(code).toContain('<p><a href="/signup">[Šîîĝñ ûþ</a> ñöŵ]</p>');
+    const shape = (c: string) => c.replace(/"[^"]*"/g, 'S');
+    const compile = async (c: string) =>
+      (await transformWithOxc(c, 'Form.tsx', { jsx: { runtime: 'classic' } })).code;
+    expect(shape(await compile(code))).toBe(shape(await compile(form)));
+  });
+
   it('keeps the source where a target drops or invents a code, and says where', async () => {
     const units = await extractComponent('src/App.tsx', app, options);
     const target = (key: string) => (key === units[3]!.key ? 'Hola, bienvenido' : undefined);

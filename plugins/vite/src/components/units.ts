@@ -191,7 +191,7 @@ type Token = ReturnType<typeof parseInline>[number];
 const tagOf = (t: Token | undefined) => (t && t.type !== 'text' ? `${t.type} ${t.id}` : undefined);
 
 /**
- * The target's tokens without the white space a translation put between two tags that touch in the
+ * The target's tokens fitted to the source's shape: without the white space a translation put between two tags that touch in the
  * source (`<1>Terry</1><2> asks</2>` → `<1>Terry</1> <2>pide</2>`): in JSX that space would be a child
  * of its own, so the locale's chunk would differ from the English one in shape, not only in text, and
  * could not share its code; the tags touch in the source, so the space was not the author's.
@@ -203,12 +203,32 @@ function keepAdjacentTags(source: readonly Token[], target: readonly Token[]): T
     const b = tagOf(source[i]);
     if (a && b) touching.add(`${a}|${b}`);
   }
-  return target.filter((t, i) => {
+  const out = target.filter((t, i) => {
     if (t.type !== 'text' || t.text.trim() !== '') return true;
     const a = tagOf(target[i - 1]);
     const b = tagOf(target[i + 1]);
     return !(a && b && touching.has(`${a}|${b}`));
   });
+  // A pseudo-locale's bracket outside the first or last tag where the source has no text (`[<g1>Sign
+  // up</g1>]`, `Email <g1>*</g1>]`) goes inside that tag: outside it would be a child of its own.
+  const last = out.length - 1;
+  if (
+    source.at(-1)?.type === 'close' &&
+    out[last]?.type === 'text' &&
+    /^[\s\]]+$/.test(out[last].text) &&
+    out[last - 1]?.type === 'close'
+  ) {
+    out.splice(last - 1, 0, out.pop()!);
+  }
+  if (
+    source[0]?.type === 'open' &&
+    out[0]?.type === 'text' &&
+    /^[\s[]+$/.test(out[0].text) &&
+    out[1]?.type === 'open'
+  ) {
+    out.splice(1, 0, out.shift()!);
+  }
+  return out;
 }
 
 function escapeFor(syntax: Escape, text: string): string {
