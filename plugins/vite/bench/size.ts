@@ -12,25 +12,45 @@
  * locale it prints the bytes added, the locale's text (its catalog's targets, UTF-8) and pages, and the
  * ratios added / (text + pages) (target ≤ 1.1) and added / the English build.
  *
- * Also create-vue's router starter (third-party, tests/vite-apps/fixtures/create-vue-router).
+ * Also third-party apps from tests/vite-apps/fixtures: create-vue's router starter, and issue 30's two real
+ * apps, each built with its own Vite: TailAdmin's React dashboard (Vite 6) and the RealWorld Conduit Vue 3
+ * app (Vite 5), copied into `tests/vite-apps/.tmp-bench-<app>` with their Vite and router linked.
  *
  *   pnpm --filter @glossa/vite bench         (ONLY=<regexp>: only the apps it matches)
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { GlossaViteOptions } from '@glossa/vite';
 import { build, type UserConfig } from 'vite';
 
 type AppConfig = (glossa: Partial<GlossaViteOptions> | false, outDir: string) => UserConfig;
+/** An app: its config, its locales, and the app's own Vite's `build` when it is not this package's (8). */
+type App = { appConfig: AppConfig; locales: string[]; build?: typeof build };
 const examples = new URL('../../../examples/', import.meta.url);
-const APPS: Record<string, () => Promise<{ appConfig: AppConfig; locales: string[] }>> = {
+const viteApps = fileURLToPath(new URL('../../../tests/vite-apps/', import.meta.url));
+/** A real app's copy lives under tests/vite-apps (its dependencies resolve from there); removed at the end. */
+const realApp = async (name: string): Promise<App> => {
+  const { prepare } = (await import(new URL(`test/${name}.config.ts`, `file://${viteApps}`).href)) as {
+    prepare: (work: string) => Promise<App>;
+  };
+  const work = join(viteApps, `.tmp-bench-${name}`);
+  await rm(work, { recursive: true, force: true });
+  works.push(work);
+  return prepare(work);
+};
+const works: string[] = [];
+const APPS: Record<string, () => Promise<App>> = {
   react: () => import(new URL('react-app/app.config.ts', examples).href),
   vue: () => import(new URL('vue-app/app.config.ts', examples).href),
   svelte: () => import(new URL('svelte-app/app.config.ts', examples).href),
   // Third-party: create-vue's router starter, unchanged (tests/vite-apps/fixtures/create-vue-router).
   'create-vue router starter': () =>
     import(new URL('../../../tests/vite-apps/test/create-vue-router.config.ts', import.meta.url).href),
+  // Issue 30's real apps, unchanged, each with its own Vite (tests/vite-apps/fixtures/tailadmin-react, vue3-realworld).
+  'TailAdmin React dashboard': () => realApp('tailadmin'),
+  'RealWorld Conduit Vue app': () => realApp('realworld'),
 };
 const only = process.env.ONLY ? new RegExp(process.env.ONLY) : undefined;
 
@@ -76,7 +96,7 @@ const kb = (n: number) => `${(n / 1024).toFixed(2)} KB`;
 const rows: string[] = [];
 for (const [name, load] of Object.entries(APPS)) {
   if (only && !only.test(name)) continue;
-  const { appConfig, locales } = await load();
+  const { appConfig, locales, build: buildApp = build } = await load();
   const cache = join(dir, name);
   const glossa = (extra: Partial<GlossaViteOptions>): Partial<GlossaViteOptions> => ({
     cache: { path: join(cache, 'cache.jsonl') },
@@ -89,7 +109,7 @@ for (const [name, load] of Object.entries(APPS)) {
   const outDir = (variant: string) => join(cache, variant);
   const timed = async (config: UserConfig) => {
     const start = performance.now();
-    await build({ ...config, ...quiet });
+    await buildApp({ ...config, ...quiet });
     return performance.now() - start;
   };
   const plainMs = await timed(appConfig(false, outDir('plain')));
@@ -133,3 +153,4 @@ for (const [name, load] of Object.entries(APPS)) {
   console.log(rows.splice(0).join('\n'));
 }
 await rm(dir, { recursive: true, force: true });
+for (const work of works) await rm(work, { recursive: true, force: true });
