@@ -1,17 +1,13 @@
 /**
- * The voice job kinds on the server's job runner (`context.jobs`), and all the job plumbing voice has:
+ * The two voice job kinds on the server's job runner (`context.jobs`), and all the job plumbing voice has:
  * `voice/transcribe` (`/v3/voice/jobs`, routes in job-routes.ts, work in transcribe.ts) and
  * `voice/translate` (`/v1/jobs/voice/translate`, routes in translate-routes.ts, work in
  * translate-audio.ts). A job is nothing but its runner job: the request's facts are its input, the uploaded
  * audio its job file `audio`, a translation job's results its job files `result-<i>` (written by the
- * attempt, fenced); what the runner says of the job (queued, running, completed, failed, expired) is mapped
- * by the routes to each interface's status.
- *
- * A translation job is created before its audio is uploaded: until then it is a job of `voice/upload`, a kind
- * no worker runs (concurrency 0), under `<id>.upload` (its input the job's facts); the upload submits the
- * `voice/translate` job under `<id>` with its audio, then cancels the waiting one (it expires and is deleted
- * by the sweep). A result downloaded is marked by a `voice/upload` job `<id>.downloaded-<i>`, cancelled at
- * once (it expires with the job).
+ * attempt, fenced) and a downloaded result's mark the file `downloaded-<i>`; what the runner says of the job
+ * (deferred, queued, running, completed, failed, expired) is mapped by the routes to each interface's
+ * status. A translation job is created before its audio is uploaded: submitted `deferred`, the upload
+ * `release`s it with its audio (once: a second upload gets false, a 409).
  *
  * The runner owns the rest: claim, a lease per instance, takeover of a dead instance's jobs, retries,
  * expiry, files (stored with the job atomically, deleted with it), checkpoints (a job resumes after its last
@@ -44,18 +40,11 @@ type UsageRecord = Parameters<ServiceContext['storage']['applyUsageOnce']>[1];
 /** How long a finished voice job's status and result stay readable (then `expired`, later deleted). */
 export const VOICE_RESULT_TTL_MS = 24 * 60 * 60_000;
 
-/** The runner jobs of both interfaces, and the waiting uploads and download marks of translation jobs. */
+/** The runner jobs of both interfaces. */
 export interface VoiceQueues {
   readonly transcribe: JobQueue<TranscribeInput, VoiceCheckpoint, TranscribeResult>;
   readonly translate: JobQueue<TranslateInput, VoiceCheckpoint, StoredResult[]>;
-  /** `voice/upload`: never run; `<id>.upload` (a job waiting for its audio), `<id>.downloaded-<i>`. */
-  readonly waiting: JobQueue<TranslateInput | Record<string, never>, never, never>;
 }
-
-/** The `voice/upload` job of a translation job waiting for its audio. */
-export const uploadId = (id: string) => `${id}.upload`;
-/** The `voice/upload` job marking result `index` of a translation job downloaded. */
-export const markId = (id: string, index: number) => `${id}.downloaded-${index}`;
 
 const queues = new WeakMap<ServiceContext, VoiceQueues>();
 
@@ -90,6 +79,8 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSec
   const transcribe = context.jobs.register<TranscribeInput, VoiceCheckpoint, TranscribeResult>({
     name: 'voice/transcribe',
     resultTtlMs: VOICE_RESULT_TTL_MS,
+    // Its result is in the job's row: the audio goes once the job ended.
+    keepFiles: [],
     async run(job) {
       try {
         const { result, seconds } = await withAudio(context, job, async (file) =>
@@ -126,30 +117,20 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSec
       }
     },
   });
-  const waiting = context.jobs.register<TranslateInput | Record<string, never>, never, never>({
-    name: 'voice/upload',
-    concurrency: 0,
-    resultTtlMs: VOICE_RESULT_TTL_MS,
-    run: () => Promise.reject(new JobFailed('A waiting upload is not run.')),
-  });
-  const found = { transcribe, translate, waiting };
+  const found = { transcribe, translate };
   queues.set(context, found);
   return found;
 }
 
-/** Queues a job of `queue` with its files; 429 when the account has too many jobs waiting. */
+/** Queues (or defers) a job of `queue` with its files; 429 when the account has too many jobs waiting. */
 export async function submitVoiceJob<Input>(
-  queue: JobQueue<Input, VoiceCheckpoint, unknown> | VoiceQueues['waiting'],
+  queue: JobQueue<Input, VoiceCheckpoint, unknown>,
   accountId: string,
   input: Input,
-  options: { readonly id?: string; readonly files?: JobFiles },
-): Promise<JobInfo<Input, unknown, unknown>> {
+  options: { readonly files?: JobFiles; readonly deferred?: boolean },
+): Promise<JobInfo<Input, VoiceCheckpoint, unknown>> {
   try {
-    return (await (queue as JobQueue<Input, unknown, unknown>).submit(accountId, input, options)) as JobInfo<
-      Input,
-      unknown,
-      unknown
-    >;
+    return await queue.submit(accountId, input, options);
   } catch (error) {
     if (error instanceof JobLimitExceeded)
       throw new ServiceError(429, `Too many voice jobs: ${error.message}.`);

@@ -3,8 +3,8 @@
  * record per job (`voice_jobs`, `voice_translate_jobs`: in `voice.sqlite` with the files under
  * `<data dir>/voice-jobs/`, or on a fleet in PostgreSQL with the audio as `bytea`). A record without its
  * runner job (written, not yet submitted: a process killed in between, or left by the queues before the
- * runner) is submitted as the job it is, its audio as the job file; a translation job still waiting for its
- * audio becomes its waiting upload. Then the tables and files go. A record handed over already has its
+ * runner) is submitted as the job it is, its audio as the job file (a translation job still waiting for its
+ * audio: deferred). Then the tables and files go. A record handed over already has its
  * runner job, which has no job files: unfinished, it fails ('The audio of this job is gone.'); a finished
  * translation job's results are gone (their download: 404). On a fleet, upgrade every instance together.
  */
@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceContext } from '@glossa/server/feature';
 import { fleetVoice } from './fleet-store.js';
-import { type JobLog, uploadId, type VoiceQueues } from './job-support.js';
+import type { JobLog, VoiceQueues } from './job-support.js';
 import { jobDir, type TargetSpec, type TranscribeInput, type TranslateInput } from './rows.js';
 import { voiceDatabase } from './spoken-terms.js';
 
@@ -144,14 +144,12 @@ export async function upgradeVoiceJobs(context: ServiceContext, queues: VoiceQue
     );
   }
   for (const row of records.translations) {
-    const input = translateInput(row);
-    if (row.status === 'pending') {
-      await submitted(row.id)(queues.waiting.submit(row.account_id, input, { id: uploadId(row.id) }));
-      continue;
-    }
-    const audio = await records.audio('voice_translate_jobs', row.id);
+    const audio = row.status === 'pending' ? undefined : await records.audio('voice_translate_jobs', row.id);
     await submitted(row.id)(
-      queues.translate.submit(row.account_id, input, { id: row.id, files: audio ? { audio } : {} }),
+      queues.translate.submit(row.account_id, translateInput(row), {
+        id: row.id,
+        ...(row.status === 'pending' ? { deferred: true } : { files: audio ? { audio } : {} }),
+      }),
     );
   }
   await records.drop();

@@ -40,8 +40,6 @@ export interface TranslateInput {
   readonly targets: readonly TargetSpec[];
   /** When the job was created (its audio is uploaded later). */
   readonly createdAt: string;
-  /** Which upload submitted the job (a concurrent second upload finds another's: 409). */
-  readonly upload?: string;
 }
 
 /** A spoken-term collection (`spoken_terms`). */

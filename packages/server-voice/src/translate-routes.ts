@@ -11,12 +11,10 @@
  *   `signed_download_url` with `?include=signed_url`), `downloaded`, or `failed` with `error.message`;
  * - `GET <download_url>` with the signature → the result: the translation as text (`text/plain`), as
  *   subtitles timed on the speech (`application/x-subrip`), or spoken by espeak-ng in the audio type asked.
- * A job is its runner jobs (job-support.ts: a waiting upload, then, once uploaded, a job of kind
- * `voice/translate` under the same id with the audio and results as its job files; its work:
- * translate-audio.ts), so any instance of a fleet takes the upload, the polls and the downloads. URLs are
- * signed (signatures.ts).
+ * A job is a runner job of kind `voice/translate` (job-support.ts; its work: translate-audio.ts), deferred
+ * until its audio is uploaded, with the audio and results as its job files, so any instance of a fleet takes
+ * the upload, the polls and the downloads. URLs are signed (signatures.ts).
  */
-import { randomUUID } from 'node:crypto';
 import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -34,7 +32,7 @@ import {
   ServiceError,
   unsupportedLanguage,
 } from '@glossa/server/feature';
-import { markId, submitVoiceJob, uploadId, voiceQueues } from './job-support.js';
+import { submitVoiceJob, voiceQueues } from './job-support.js';
 import { declaredMediaType, JOB_SOURCE_CONTENT_TYPES, JOB_TARGET_TYPES } from './media.js';
 import { checkVoiceLanguages } from './resources.js';
 import { customTagOf } from './routes.js';
@@ -94,34 +92,28 @@ interface State {
 
 /**
  * Translation job `id` (any account's: the signed upload and download find it by id) as the runner has it:
- * its waiting upload until the audio is uploaded, then its `voice/translate` job (a result downloaded is
- * marked by a job of its own); undefined when there is neither, 404 once expired.
+ * `pending` while deferred (no audio yet); a downloaded result is marked by its job file `downloaded-<i>`.
+ * Undefined when unknown, 404 once expired.
  */
 async function translateState(context: ServiceContext, id: string): Promise<State | undefined> {
   if (!UUID.test(id)) return undefined;
-  const { translate, waiting } = voiceQueues(context);
+  const { translate } = voiceQueues(context);
   const job = await translate.status(id.toLowerCase());
-  if (!job) {
-    const upload = await waiting.status(uploadId(id.toLowerCase()));
-    if (upload?.status !== 'queued') return undefined;
-    const input = upload.input as TranslateInput;
-    const results = input.targets.map((): StoredResult => ({ status: 'pending' }));
-    return { accountId: upload.accountId, input, status: 'pending', results, updatedAt: upload.updatedAt };
-  }
+  if (!job) return undefined;
   if (job.status === 'expired') throw notFound(`Voice translation job ${id} has expired.`);
   const state = { accountId: job.accountId, input: job.input, updatedAt: job.updatedAt };
   const all = (status: VoiceTranslateResultStatus, error?: string) =>
     job.input.targets.map((): StoredResult => (error === undefined ? { status } : { status, error }));
+  if (job.status === 'deferred') return { ...state, status: 'pending', results: all('pending') };
   if (job.status === 'queued') return { ...state, status: 'uploaded', results: all('uploaded') };
   if (job.status === 'running') return { ...state, status: 'processing', results: all('processing') };
   if (job.status !== 'completed' || !job.result)
     return { ...state, status: 'done', results: all('failed', job.error ?? 'Processing failed.') };
-  const results = await Promise.all(
-    job.result.map(async (result, index) =>
-      result.status === 'complete' && (await waiting.status(markId(job.id, index)))
-        ? { ...result, status: 'downloaded' as const }
-        : result,
-    ),
+  const files = await translate.files(job.id);
+  const results = job.result.map((result, index) =>
+    result.status === 'complete' && files.includes(`downloaded-${index}`)
+      ? { ...result, status: 'downloaded' as const }
+      : result,
   );
   return { ...state, status: 'done', results };
 }
@@ -165,7 +157,6 @@ function statusOf(id: string, state: State, include: boolean, base: string, sign
 export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
   defineRoute(ENDPOINTS.createVoiceTranslateJob, async ({ body, query, caller, request, context, reply }) => {
     const { source, contentType, specs } = checkCreate(context, body);
-    const id = randomUUID();
     const input: TranslateInput = {
       keyId: caller.key.id,
       customTag: customTagOf(request),
@@ -177,7 +168,9 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
       targets: specs,
       createdAt: new Date().toISOString(),
     };
-    await submitVoiceJob(voiceQueues(context).waiting, caller.account.id, input, { id: uploadId(id) });
+    const { id } = await submitVoiceJob(voiceQueues(context).translate, caller.account.id, input, {
+      deferred: true,
+    });
     const uploadUrl = `${baseUrl(context, caller)}${JOB_PATH}/${id}/source`;
     const signature = await sign(context, id, `${caller.account.plan}:upload`);
     return reply.code(201).send({
@@ -214,7 +207,7 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
           request.raw.resume();
           throw error;
         }
-        const { accountId, input } = state;
+        const { input } = state;
         let received = 0;
         const limit = new Transform({
           transform(chunk: Buffer, _encoding, done) {
@@ -244,17 +237,9 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
           throw error instanceof ServiceError ? error : badRequest('The upload was interrupted.');
         }
         if (received === 0) throw badRequest('The upload is empty: send the audio file as the body.');
-        // The job with its audio, then its waiting upload cancelled (it expires, and the sweep deletes it).
-        const upload = randomUUID();
-        const { translate, waiting } = voiceQueues(context);
-        const job = await submitVoiceJob(
-          translate,
-          accountId,
-          { ...input, upload },
-          { id, files: { audio: Buffer.concat(chunks) } },
-        );
-        if (job.input.upload !== upload) throw uploaded();
-        await waiting.cancel(uploadId(id));
+        // Queued with its audio; of concurrent uploads (on any instance), one.
+        if (!(await voiceQueues(context).translate.release(id, { audio: Buffer.concat(chunks) })))
+          throw uploaded();
         return reply.code(204).send();
       },
     ),
@@ -282,16 +267,10 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
     const result = state?.results[index];
     if (!state || !result || (result.status !== 'complete' && result.status !== 'downloaded'))
       throw notFound(`Result ${params.index} of voice translation job ${params.job_id} not found.`);
-    const { translate, waiting } = voiceQueues(context);
+    const { translate } = voiceQueues(context);
     const bytes = await translate.file(id, `result-${index}`);
     if (!bytes) throw notFound(`Result ${params.index} of voice translation job ${params.job_id} is gone.`);
-    if (result.status === 'complete') {
-      // The mark is only what the status shows: an account at its job limit downloads all the same.
-      await waiting
-        .submit(state.accountId, {}, { id: markId(id, index) })
-        .then(() => waiting.cancel(markId(id, index)))
-        .catch(() => undefined);
-    }
+    if (result.status === 'complete') await translate.writeFile(id, `downloaded-${index}`, new Uint8Array());
     const type = state.input.targets[index]!.type;
     const contentType =
       type === 'text/plain'
