@@ -64,10 +64,11 @@ const CURRENT = [
   'packages/server-documents/src/postgres.ts',
   'packages/server-documents/src/records.ts',
   'packages/server-documents/src/postgres-schema.ts',
-  // Voice: both kinds, submit and hand-over, the fleet store and the records of both interfaces.
+  // Voice: both kinds and submit, their inputs (rows.ts), the one-time upgrade of the records of earlier
+  // versions (legacy.ts), and the fleet store (spoken terms now; its append-only migrations of the job tables).
   'packages/server-voice/src/job-support.ts',
+  'packages/server-voice/src/legacy.ts',
   'packages/server-voice/src/fleet-store.ts',
-  'packages/server-voice/src/records.ts',
   'packages/server-voice/src/rows.ts',
   // Quality evaluations: kind and submit, records on both backends.
   'packages/server-language-tools/src/quality/jobs.ts',
