@@ -9,7 +9,7 @@
  * menu work in the locale, and the share of visible English text nodes translated (the calendar, chart,
  * map and date-picker components are third-party and aside) is at least the floor measured here.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type * as Vite from 'vite';
@@ -127,6 +127,19 @@ describe('TailAdmin React dashboard (third-party, React Router 7, Vite 6) in hea
       await page.close();
     }
     expect(english.get('/')!.ui).toContain('Monthly Sales');
+  });
+
+  it("es loads the English app chunk with its dictionary (no copy of the app's code)", async () => {
+    const moduleScript = async (page: string) =>
+      /<script type="module" crossorigin src="([^"]+)"/.exec(
+        await readFile(join(work, 'dist', page), 'utf8'),
+      )?.[1];
+    const app = await moduleScript('index.html');
+    expect(app).toMatch(/^\/assets\/index-[\w-]+\.js$/);
+    expect(await moduleScript('es/index.html')).toBe(app);
+    expect(await readFile(join(work, 'dist', 'es', 'index.html'), 'utf8')).toMatch(
+      /glossa-text\.es-[\w-]+\.js/,
+    );
   });
 
   for (const locale of ['es', 'en-XA']) {
