@@ -18,7 +18,6 @@ export {
   type JobFiles,
   JobLimitExceeded,
   JobSuperseded,
-  type JobTransaction,
   type UsageCharge,
   usageOperationId,
 } from './jobs/job-backend.js';

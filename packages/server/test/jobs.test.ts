@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   createJobRunner,
@@ -20,7 +19,6 @@ import {
   JobSuperseded,
 } from '../src/feature-api.js';
 import { createPostgresStorage } from '../src/storage/postgres.js';
-import { transaction } from '../src/storage/postgres-resources.js';
 import { createSqliteStorage } from '../src/storage/sqlite.js';
 import type { Storage } from '../src/storage/storage.js';
 import {
@@ -395,61 +393,5 @@ describe.skipIf(onPostgres).each(BACKENDS)('the job runner on %s', (_name, openS
     while ((await queue.status(id)) && Date.now() < deadline) await sleep(50);
     expect(await queue.status(id)).toBeUndefined();
     expect(await units('alice')).toBe(2);
-  });
-});
-
-describe.skipIf(onPostgres || !hasPostgres)('a submit in the transaction of its record (PostgreSQL)', () => {
-  it('commits with the record, or neither does', async () => {
-    const url = await cluster().createDatabase();
-    const storage = await createPostgresStorage(url);
-    open.push(storage);
-    await storage.createAccount({
-      id: 'alice',
-      plan: 'paid',
-      admin: false,
-      detectionBeta: false,
-      qualityAlpha: false,
-      voiceJobsAlpha: false,
-      memoryMatches: false,
-      characterLimit: 1_000_000,
-    });
-    const pool = new pg.Pool({ connectionString: url, max: 2 });
-    open.push({ close: () => pool.end() });
-    await pool.query('CREATE TABLE records (id TEXT PRIMARY KEY)');
-    // An instance that only submits (its jobs wait), with room for one job of the account.
-    const front = createJobRunner(storage.openJobBackend(), { concurrency: 0, maxQueuedPerAccount: 1 });
-    open.push(front);
-    const queue = front.register(stepsKind());
-    const write = (id: string, after: () => void = () => {}) =>
-      transaction(pool, async (client) => {
-        await client.query('INSERT INTO records (id) VALUES ($1)', [id]);
-        await queue.submit('alice', { steps: 2, stepMs: 1 }, { id, transaction: client });
-        after();
-      });
-    const records = async () => (await pool.query('SELECT id FROM records ORDER BY id')).rows;
-
-    // The record's transaction fails after the submit: neither the record nor its job stays.
-    await expect(
-      write('a', () => {
-        throw new Error('the record could not be written');
-      }),
-    ).rejects.toThrow('the record could not be written');
-    expect(await queue.status('a')).toBeUndefined();
-    expect(await records()).toEqual([]);
-
-    await write('b');
-    expect((await queue.status('b'))?.status).toBe('queued');
-    // The submit is refused (the account's limit): the record is not written either.
-    await expect(write('c')).rejects.toBeInstanceOf(JobLimitExceeded);
-    expect(await records()).toEqual([{ id: 'b' }]);
-
-    // An instance with workers runs the committed job.
-    const worker = createJobRunner(storage.openJobBackend(), { storage });
-    open.push(worker);
-    const workerQueue = worker.register(stepsKind());
-    await worker.start();
-    expect(await until(workerQueue, 'b', ['completed'])).toMatchObject({
-      result: { digest: expectedDigest(2) },
-    });
   });
 });

@@ -4,7 +4,6 @@
  * the delivery of work to this instance's workers. Two implementations: `sqlite-jobs.ts` (the embedded
  * default, one process, no extra process) and `postgres-jobs.ts` (a fleet, pg-boss delivering the work).
  */
-import type pg from 'pg';
 import type { UsageRecord } from '../storage/usage-record.js';
 
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -118,13 +117,6 @@ export class JobLimitExceeded extends Error {
   }
 }
 
-/**
- * A transaction the caller opened on the job storage, in which a submit inserts its job beside the feature's
- * own record (they commit together): PostgreSQL, a pool client after `BEGIN`. SQLite keeps a feature's records
- * in their own file, which one transaction cannot span with `jobs` (WAL commits each file apart).
- */
-export type JobTransaction = pg.PoolClient;
-
 export interface JobDelivery {
   /** Wakes idle workers (a job was queued here). */
   notify(): void;
@@ -135,11 +127,8 @@ export interface JobDelivery {
 export interface JobBackend {
   /** This instance's owner id, written on the rows it runs. */
   readonly owner: string;
-  /**
-   * Inserts the job, queued (in `transaction` when given); when a job has its id already, that job (nothing
-   * inserted).
-   */
-  insert(job: NewJob, transaction?: JobTransaction): Promise<JobRow>;
+  /** Inserts the job with its files, queued; when a job has its id already, that job (nothing inserted). */
+  insert(job: NewJob): Promise<JobRow>;
   get(id: string): Promise<JobRow | undefined>;
   /**
    * Claims one queued job of `kinds` whose time has come, fairly: of the accounts with fewer than

@@ -21,7 +21,6 @@ import {
   type JobRow,
   type JobState,
   JobSuperseded,
-  type JobTransaction,
   type UsageCharge,
 } from './job-backend.js';
 
@@ -107,8 +106,6 @@ export interface JobKind<Input, Checkpoint, Result> {
    * submit), applied once, in the transaction that ends it.
    */
   refund?(job: JobInfo<Input, Checkpoint, Result>): readonly UsageCharge[];
-  /** Called for a finished job once it is deleted, a while after it expired (its job files are gone with it). */
-  forget?(job: JobInfo<Input, Checkpoint, Result>): Promise<void>;
 }
 
 /** Thrown by a kind's `run` for a failure that a retry cannot mend (bad content): fails the job at once. */
@@ -128,9 +125,8 @@ export interface JobQueue<Input, Checkpoint, Result> {
   /**
    * Queues a job with its `files` (by name: `[A-Za-z0-9][A-Za-z0-9._-]*`): the job is stored with all of
    * them, or not at all, whenever the process dies. With an `id` of the feature's, submitting again is a
-   * no-op that returns the job (its files unchanged). With a `transaction` (PostgreSQL), the job commits with
-   * the feature's rows written in it, or neither does (call `wake` after the commit). Throws
-   * `JobLimitExceeded` past the runner's or the kind's per-account limit.
+   * no-op that returns the job (its files unchanged). Throws `JobLimitExceeded` past the runner's or the
+   * kind's per-account limit.
    */
   submit(
     accountId: string,
@@ -138,7 +134,6 @@ export interface JobQueue<Input, Checkpoint, Result> {
     options?: {
       readonly id?: string;
       readonly files?: JobFiles | undefined;
-      readonly transaction?: JobTransaction | undefined;
       /** Stored `deferred`: no worker takes it before `release` (e.g. an upload that comes later). */
       readonly deferred?: boolean;
     },
@@ -166,17 +161,6 @@ export interface JobQueue<Input, Checkpoint, Result> {
   writeFile(id: string, name: string, data: Uint8Array): Promise<boolean>;
   /** Deletes a finished job of this kind now, with its files (rather than at the sweep); false when none. */
   remove(id: string): Promise<boolean>;
-  /** Wakes this instance's idle workers: a job submitted in a `transaction` is there once it committed. */
-  wake(): void;
-  /**
-   * At a feature's start: submits, each under its own id, the records a crash left without a job (between a
-   * record and its submit); a record with its job is left as it is. A submit that throws goes to `failed`
-   * and the rest go on (without `failed`, it throws). The ids that have their job now.
-   */
-  resubmit(
-    records: Iterable<{ readonly id: string; readonly accountId: string; readonly input: Input }>,
-    failed?: (error: unknown, id: string) => void,
-  ): Promise<string[]>;
 }
 
 export interface JobRunnerOptions {
@@ -201,8 +185,6 @@ export interface JobRunnerOptions {
  * server closes it first when it closes (running attempts stop at their next step), then the features.
  */
 export interface JobRunner {
-  /** This instance's owner id, written on the rows it runs (a kind's own records may fence on it). */
-  readonly owner: string;
   /** Registers a kind (its name unique on the runner); its queue. Kinds registered after `start` run too. */
   register<Input, Checkpoint, Result>(
     kind: JobKind<Input, Checkpoint, Result>,
@@ -390,17 +372,13 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
   }
 
   async function sweep(): Promise<void> {
-    const deleted = await backend.sweep(
-      new Date(Date.now() - (options.keepExpiredMs ?? 86_400_000)).toISOString(),
-    );
-    for (const row of deleted) await kinds.get(row.kind)?.forget?.(toJobInfo(row));
+    await backend.sweep(new Date(Date.now() - (options.keepExpiredMs ?? 86_400_000)).toISOString());
     delivery?.notify();
     // A job applies its usage operations only while it is stored, and only after it was created.
     if (options.storage) await forgetUsageOperations(options.storage, 'jobs/', await backend.oldestJob());
   }
 
   return {
-    owner: backend.owner,
     register<Input, Checkpoint, Result>(kind: JobKind<Input, Checkpoint, Result>) {
       if (kinds.has(kind.name)) throw new TypeError(`Job kind ${kind.name} is registered already.`);
       kinds.set(kind.name, kind);
@@ -411,35 +389,18 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
       const queue: JobQueue<Input, Checkpoint, Result> = {
         async submit(accountId, input, submitOptions = {}) {
           for (const name of Object.keys(submitOptions.files ?? {})) checkFileName(name);
-          const row = await backend.insert(
-            {
-              id: submitOptions.id ?? randomUUID(),
-              kind: kind.name,
-              accountId,
-              input: JSON.stringify(input),
-              maxQueued: options.maxQueuedPerAccount ?? 1000,
-              maxPerAccount: kind.maxPerAccount,
-              files: submitOptions.files,
-              deferred: submitOptions.deferred,
-            },
-            submitOptions.transaction,
-          );
-          if (!submitOptions.transaction) delivery?.notify();
+          const row = await backend.insert({
+            id: submitOptions.id ?? randomUUID(),
+            kind: kind.name,
+            accountId,
+            input: JSON.stringify(input),
+            maxQueued: options.maxQueuedPerAccount ?? 1000,
+            maxPerAccount: kind.maxPerAccount,
+            files: submitOptions.files,
+            deferred: submitOptions.deferred,
+          });
+          delivery?.notify();
           return info(row)!;
-        },
-        wake: () => delivery?.notify(),
-        async resubmit(records, failed) {
-          const queued: string[] = [];
-          for (const { id, accountId, input } of records) {
-            try {
-              if (!(await backend.get(id))) await queue.submit(accountId, input, { id });
-              queued.push(id);
-            } catch (error) {
-              if (!failed) throw error;
-              failed(error, id);
-            }
-          }
-          return queued;
         },
         status: async (id) => info(await backend.get(id)),
         async cancel(id) {

@@ -158,7 +158,7 @@ export function createPostgresJobBackend(
 
   return {
     owner: lease.owner,
-    insert: (job, open) => (open ? insert(open, job) : transaction(pool, (client) => insert(client, job))),
+    insert: (job) => transaction(pool, (client) => insert(client, job)),
     get: (id) => get(pool, id),
     async claim(kinds, limit) {
       if (kinds.length === 0) return undefined;

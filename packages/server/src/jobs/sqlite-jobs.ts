@@ -187,8 +187,7 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
 
   return {
     owner,
-    async insert(job, open) {
-      if (open) throw new TypeError('SQLite jobs are inserted in their own transaction.');
+    async insert(job) {
       const staged = await files.stage(job.files);
       if (staged) jobCrashPoints.filesStored?.(job.id);
       let placed = false;
