@@ -33,8 +33,8 @@ const start = (backend: string, where: string, ...mode: string[]): Promise<Crash
   startChild(child, [backend, where, ...mode]);
 const kill = (instance: CrashChild) => killHard(instance);
 
-async function submitAll(storage: Storage, steps: number) {
-  for (const id of ['alice', 'bob'])
+const addAccounts = async (storage: Storage, ids: readonly string[]) => {
+  for (const id of ids)
     await storage.createAccount({
       id,
       plan: 'paid',
@@ -45,6 +45,10 @@ async function submitAll(storage: Storage, steps: number) {
       memoryMatches: false,
       characterLimit: 1_000_000,
     });
+};
+
+async function submitAll(storage: Storage, steps: number) {
+  await addAccounts(storage, ['alice', 'bob']);
   // Submits and reads only: no workers in the test's process.
   const runner = createJobRunner(storage.openJobBackend(), { concurrency: 0 });
   const queue = runner.register(stepsKind());
@@ -168,16 +172,7 @@ describe.skipIf(onPostgres).each([
       }
       const name = backend === 'SQLite' ? 'sqlite' : 'postgres';
       try {
-        await storage.createAccount({
-          id: 'alice',
-          plan: 'paid',
-          admin: false,
-          detectionBeta: false,
-          qualityAlpha: false,
-          voiceJobsAlpha: false,
-          memoryMatches: false,
-          characterLimit: 1_000_000,
-        });
+        await addAccounts(storage, ['alice']);
         const runner = createJobRunner(storage.openJobBackend(), { concurrency: 0 });
         const queue = runner.register(filesKind());
         const raw = storage.openJobBackend();
