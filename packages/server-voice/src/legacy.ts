@@ -11,6 +11,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceContext } from '@glossa/server/feature';
+import type pg from 'pg';
 import { fleetVoice } from './fleet-store.js';
 import type { JobLog, VoiceQueues } from './job-support.js';
 import { jobDir, type TargetSpec, type TranscribeInput, type TranslateInput } from './rows.js';
@@ -84,8 +85,7 @@ function sqliteRecords(context: ServiceContext): Records | undefined {
 }
 
 /** The records of a fleet's PostgreSQL, if its job tables are still there. */
-async function postgresRecords(context: ServiceContext): Promise<Records | undefined> {
-  const { pool } = await fleetVoice(context)!.store();
+async function postgresRecords(pool: pg.PoolClient): Promise<Records | undefined> {
   const { rows } = await pool.query(`SELECT to_regclass('voice_jobs') IS NOT NULL AS found`);
   if (!rows[0].found) return undefined;
   return {
@@ -125,12 +125,27 @@ const translateInput = (row: TranslateRow): TranslateInput => ({
   createdAt: row.created_at,
 });
 
+/** Upgrades the records of `voice.sqlite`, or on a fleet of PostgreSQL (one instance at a time). */
+export async function upgradeVoiceJobs(context: ServiceContext, queues: VoiceQueues, log: JobLog) {
+  const fleet = fleetVoice(context);
+  if (!fleet) return handOver(sqliteRecords(context), queues, log);
+  const client = await (await fleet.store()).pool.connect();
+  const lock = `hashtext('glossa_voice_legacy_jobs')`;
+  try {
+    // Instances starting together: one upgrades, the others then find no tables.
+    await client.query(`SELECT pg_advisory_lock(${lock})`);
+    await handOver(await postgresRecords(client), queues, log);
+  } finally {
+    await client.query(`SELECT pg_advisory_unlock(${lock})`).catch(() => {});
+    client.release();
+  }
+}
+
 /**
  * Submits the records without a runner job (each under its own id: submitting again after a crash is a
  * no-op), then drops the records; a submit refused (the account's limit) is logged and its record dropped.
  */
-export async function upgradeVoiceJobs(context: ServiceContext, queues: VoiceQueues, log: JobLog) {
-  const records = fleetVoice(context) ? await postgresRecords(context) : sqliteRecords(context);
+async function handOver(records: Records | undefined, queues: VoiceQueues, log: JobLog): Promise<void> {
   if (!records) return;
   const submitted = (id: string) => (job: Promise<unknown>) =>
     job.catch((error: unknown) => log.error({ err: error, job: id }, 'a voice job could not be upgraded'));

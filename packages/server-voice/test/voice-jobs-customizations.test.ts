@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { onPostgres } from '../../server/test/services.js';
+import { POSTGRES_VOICE_MIGRATIONS } from '../src/fleet-store.js';
 import { VOICE_MIGRATIONS } from '../src/spoken-terms.js';
 import { startTestServer, storageFor, type TestServer } from './helpers.js';
 import { fliteWav, joinWavs, type Message, uploadVoiceJob } from './voice-helpers.js';
@@ -232,6 +233,53 @@ describe('voice jobs of an older voice database', () => {
         });
       } finally {
         await upgraded.close();
+      }
+    },
+  );
+});
+
+describe('voice jobs of an earlier version on PostgreSQL', () => {
+  // The fleet's voice tables: only with GLOSSA_TEST_POSTGRES (the server's own PostgreSQL database).
+  it.skipIf(!onPostgres)(
+    'a job an earlier version left queued in voice_jobs runs after the upgrade, which drops the tables',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'glossa-voice-jobs-pg-upgrade-'));
+      const first = await startTestServer({ dataDir });
+      const account = await first.server.createAccount({ plan: 'paid', voiceJobsAlpha: true });
+      await first.server.close();
+      const { databaseUrl } = await storageFor(dataDir);
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      const voiceTables = async () =>
+        (await client.query(`SELECT to_regclass('voice_jobs') IS NOT NULL AS found`)).rows[0].found;
+      try {
+        // The first start of this version dropped them: written again as the earlier version's migrations
+        // left them (spoken_terms, migration 2, is still there), with a job queued and its audio.
+        expect(await voiceTables()).toBe(false);
+        for (const index of [0, 1, 3]) await client.query(POSTGRES_VOICE_MIGRATIONS[index]!);
+        await client.query(
+          `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type,
+             spoken_terms, created_at, upload)
+           VALUES ('old-job', $1, 'k', '', 'queued', 'en', '["es"]', 'wav', '[]', '2026-01-01T00:00:00Z', $2)`,
+          [account.accountId, fliteWav('The file is too large.')],
+        );
+        const upgraded = await startTestServer({ dataDir });
+        try {
+          expect(await settled(upgraded, 'old-job', account.key)).toEqual({
+            job_id: 'old-job',
+            status: 'done',
+          });
+          const result = await upgraded.call('/v3/voice/jobs/old-job/result', { key: account.key });
+          expect(result.data).toEqual({
+            transcript: 'The file is too large.',
+            translations: [{ target_language: 'es', text: expect.stringMatching(/lima/) }],
+          });
+          expect(await voiceTables()).toBe(false);
+        } finally {
+          await upgraded.close();
+        }
+      } finally {
+        await client.end();
       }
     },
   );
