@@ -11,7 +11,7 @@
  * locale, and the share of visible English text nodes translated (text from the API aside: it is
  * content, the same in every locale) is at least the floor measured here.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import type * as Vite from 'vite';
@@ -174,6 +174,19 @@ describe('RealWorld Conduit Vue 3 app (third-party, Vue Router 4 hash history, V
     await page.close();
     expect(english.get('#/')).toContain('A place to share your knowledge.');
     expect(english.get('in #/settings')).toContain('Your Settings');
+  });
+
+  it("en-XA loads the English app chunk with its dictionary (no copy of the app's code)", async () => {
+    const moduleScript = async (page: string) =>
+      /<script type="module" crossorigin src="([^"]+)"/.exec(
+        await readFile(join(work, 'dist', page), 'utf8'),
+      )?.[1];
+    const app = await moduleScript('index.html');
+    expect(app).toMatch(/^\/assets\/index-[\w-]+\.js$/);
+    expect(await moduleScript('en-XA/index.html')).toBe(app);
+    expect(await readFile(join(work, 'dist', 'en-XA', 'index.html'), 'utf8')).toMatch(
+      /glossa-text\.en-XA-[\w-]+\.js/,
+    );
   });
 
   for (const locale of ['es', 'en-XA']) {
