@@ -87,6 +87,34 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
       await front.close();
     }
   }, 60_000);
+  it('a job of a version before the job files (its record gone) fails, and the routes do not know it', async () => {
+    const memories = createPostgresMemoryStore(pool);
+    const runner = createJobRunner(createPostgresJobBackend(url, pool, { pollingIntervalSeconds: 0.5 }), {
+      concurrency: 1,
+      sweepMs: 200,
+    });
+    const jobs = createMemoryJobs(runner, memories, postgresMemoryWriter(pool, memories));
+    const now = new Date().toISOString();
+    await pool.query(
+      `INSERT INTO jobs (id, kind, account_id, status, input, run_after, created_at, updated_at)
+       VALUES ('old-job', 'memories/transfer', 'acct-1', 'queued', '{"jobId":"old-job"}', $1, $1, $1)`,
+      [now],
+    );
+    await runner.start();
+    try {
+      const status = async () =>
+        (await pool.query('SELECT status, error FROM jobs WHERE id = $1', ['old-job'])).rows[0];
+      for (const started = Date.now(); (await status()).status !== 'failed'; ) {
+        if (Date.now() - started > 30_000) throw new Error(`the old job is still ${(await status()).status}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect((await status()).error).toMatch(/server stopped/);
+      expect(await jobs.get('old-job')).toBeUndefined();
+    } finally {
+      await runner.close();
+    }
+  }, 60_000);
+
   it("an export's file is removed with its job by the runner's sweep once the job has expired", async () => {
     const memories = createPostgresMemoryStore(pool);
     const runner = createJobRunner(createPostgresJobBackend(url, pool, { pollingIntervalSeconds: 0.5 }), {

@@ -184,6 +184,8 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
     // An import's upload goes once it ended.
     keepFiles: [EXPORT, DOWNLOADED],
     async run(job) {
+      // A job of a version before the job files (its record is gone): it fails.
+      if (!job.input.operation) throw new JobFailed(INTERRUPTED);
       try {
         return job.input.operation === 'import' ? await runImport(job) : await runExport(job);
       } catch (error) {
@@ -198,7 +200,8 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
 
   const get = async (id: string) => {
     const job = await queue.status(id);
-    if (!job) return undefined;
+    // Unknown, or a job of a version before the job files (its record, which the routes answered, is gone).
+    if (!job?.input.operation) return undefined;
     const downloaded =
       job.status === 'completed' &&
       job.input.operation === 'export' &&
