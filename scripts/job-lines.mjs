@@ -49,33 +49,30 @@ const CURRENT = [
   'packages/server/src/jobs/job-runner.ts',
   'packages/server/src/jobs/postgres-jobs.ts',
   'packages/server/src/jobs/sqlite-jobs.ts',
+  'packages/server/src/jobs/sqlite-job-files.ts',
   'packages/server/src/storage/pg-boss.ts',
   'packages/server/src/storage/lease.ts',
   'packages/server/src/storage/usage-operations.ts',
-  // Memory imports and exports.
+  // Memory imports and exports: one kind for both backends (its TMX as job files), PostgreSQL's writer.
   'packages/server/src/memories/jobs.ts',
   'packages/server/src/memories/job-records.ts',
   'packages/server/src/storage/postgres-memory-jobs.ts',
-  // Documents: kind, usage operations, service (start-up submit, sweep), both stores and their records.
+  // Documents: kind (upload, chunks and result as job files), usage operations, service, the document read
+  // from its job (records.ts), and the one-time retirement of the stores of earlier versions (legacy.ts).
   'packages/server-documents/src/document-job.ts',
   'packages/server-documents/src/job.ts',
   'packages/server-documents/src/service.ts',
-  'packages/server-documents/src/store.ts',
-  'packages/server-documents/src/postgres.ts',
   'packages/server-documents/src/records.ts',
-  'packages/server-documents/src/postgres-schema.ts',
+  'packages/server-documents/src/legacy.ts',
   // Voice: both kinds and submit, their inputs (rows.ts), the one-time upgrade of the records of earlier
   // versions (legacy.ts), and the fleet store (spoken terms now; its append-only migrations of the job tables).
   'packages/server-voice/src/job-support.ts',
   'packages/server-voice/src/legacy.ts',
   'packages/server-voice/src/fleet-store.ts',
   'packages/server-voice/src/rows.ts',
-  // Quality evaluations: kind and submit, records on both backends.
+  // Quality evaluations: kind and submit (request and report are job files; no records of their own).
   'packages/server-language-tools/src/quality/jobs.ts',
   'packages/server-language-tools/src/quality/service.ts',
-  'packages/server-language-tools/src/quality/records.ts',
-  'packages/server-language-tools/src/quality/pg-records.ts',
-  'packages/server-language-tools/src/quality/sqlite-records.ts',
 ];
 
 export function codeLines(text) {
