@@ -33,6 +33,13 @@ export async function appCopy(
   return { root, vite };
 }
 
+/** The module script a built page loads (`/assets/index-….js`), read from `dist/<page>`. */
+export async function moduleScript(dist: string, page: string): Promise<string | undefined> {
+  return /<script type="module" crossorigin src="([^"]+)"/.exec(
+    await readFile(join(dist, page), 'utf8'),
+  )?.[1];
+}
+
 /** A new page at `url` (`waitUntil`: `load` for an app that fetches nothing after its scripts), with its console errors, page errors, failed requests and HTTP errors collected. */
 export async function openPage(
   browser: BrowserContext,

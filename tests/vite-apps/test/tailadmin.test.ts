@@ -15,7 +15,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type * as Vite from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
-import { appCopy, namesOnly, openPage, packageDir, Share, sameInCatalog } from './real-app.js';
+import { appCopy, moduleScript, namesOnly, openPage, packageDir, Share, sameInCatalog } from './real-app.js';
 import { BRANDS, LINKS, plugins } from './tailadmin.config.js';
 import { visibleText } from './visible-text.js';
 
@@ -130,13 +130,9 @@ describe('TailAdmin React dashboard (third-party, React Router 7, Vite 6) in hea
   });
 
   it("es loads the English app chunk with its dictionary (no copy of the app's code)", async () => {
-    const moduleScript = async (page: string) =>
-      /<script type="module" crossorigin src="([^"]+)"/.exec(
-        await readFile(join(work, 'dist', page), 'utf8'),
-      )?.[1];
-    const app = await moduleScript('index.html');
+    const app = await moduleScript(join(work, 'dist'), 'index.html');
     expect(app).toMatch(/^\/assets\/index-[\w-]+\.js$/);
-    expect(await moduleScript('es/index.html')).toBe(app);
+    expect(await moduleScript(join(work, 'dist'), 'es/index.html')).toBe(app);
     expect(await readFile(join(work, 'dist', 'es', 'index.html'), 'utf8')).toMatch(
       /glossa-text\.es-[\w-]+\.js/,
     );
