@@ -212,6 +212,9 @@ describe('shareChunks', () => {
     expect(xaFiles.get('assets/App-xa.js')).toBe('import{v}from"./Vendor-en.js";out=["[Éɱååîîļ ","*","]"];');
     expect(xaFiles.has('assets/Vendor-xa.js')).toBe(false);
     expect(xaFiles.get('en-XA/index.html')).toContain('src="/assets/App-xa.js"');
+    // Its dictionary would be all `null`: none is written, none is loaded.
+    expect([...xaFiles.keys()].some((f) => f.includes('glossa-text'))).toBe(false);
+    expect(xaFiles.get('en-XA/index.html')).not.toContain('glossa-text');
   });
 
   it('does not look up keys, module specifiers or directives: a chunk that differs there is not shared', () => {

@@ -337,7 +337,8 @@ export function shareChunks(
     const chunkNames = new Set(out.chunks.map((c) => c.fileName));
     const mine: BuiltFiles = new Map();
     let dictionaryUrl: string | undefined;
-    if (lookups > 0) {
+    // A locale that shares no chunk with lookups (all its entries `null`) needs no dictionary.
+    if (dictionaries.get(out.locale)!.some((v) => v !== null)) {
       const body = `globalThis.__glossa=${JSON.stringify(dictionaries.get(out.locale)!).replace(/</g, '\\u003c')};\n`;
       const hash = createHash('sha256').update(body).digest('base64url').slice(0, 8);
       const file = `${options.assetsDir ? `${options.assetsDir}/` : ''}glossa-text.${out.locale}-${hash}.js`;
