@@ -49,8 +49,14 @@ export interface NewJob {
 /** The `run_after` of a deferred job: later than any claim's time, so no worker takes it before `release`. */
 export const DEFERRED_UNTIL = '9999-12-31T23:59:59.999Z';
 
+/**
+ * A job file's content: its bytes, or a stream of them (an upload: SQLite writes it to disk as it comes,
+ * PostgreSQL collects it for its row).
+ */
+export type JobFileContent = Uint8Array | AsyncIterable<Uint8Array>;
+
 /** A job's files by name (`[A-Za-z0-9][A-Za-z0-9._-]*`, at most 100 characters). */
-export type JobFiles = Readonly<Record<string, Uint8Array>>;
+export type JobFiles = Readonly<Record<string, JobFileContent>>;
 
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
@@ -149,6 +155,8 @@ export interface JobBackend {
   ): Promise<JobRow | undefined>;
   /** A file of the job (stored with it, or written by an attempt); undefined when it has none of that name. */
   readFile(id: string, name: string): Promise<Uint8Array | undefined>;
+  /** The same as a stream (a file too large to hold at once: SQLite reads it from disk as it goes). */
+  streamFile(id: string, name: string): Promise<AsyncIterable<Uint8Array> | undefined>;
   /**
    * Stores a file of the attempt `fence` (replacing one of that name), or throws `JobSuperseded` and stores
    * nothing: a superseded attempt's file never replaces the current attempt's.

@@ -70,6 +70,8 @@ export interface RunningJob<Input, Checkpoint> {
   save(checkpoint: Checkpoint): Promise<void>;
   /** A file of the job: one submitted with it, or one an attempt wrote; undefined when it has none of that name. */
   file(name: string): Promise<Uint8Array | undefined>;
+  /** The same as a stream, for a file too large to hold at once (an upload of 100 MiB). */
+  fileStream(name: string): Promise<AsyncIterable<Uint8Array> | undefined>;
   /**
    * Stores an output (replacing one of that name), durably, before the job completes; the queue's `file`
    * serves it once the job completed. Throws `JobSuperseded` (let it propagate) when this attempt no longer
@@ -285,6 +287,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
         saved = text;
       },
       file: (name) => backend.readFile(row.id, name),
+      fileStream: (name) => backend.streamFile(row.id, name),
       async writeFile(name, data) {
         checkFileName(name);
         await backend.writeFile(fence, name, data);

@@ -30,6 +30,17 @@ import {
   usageOperationId,
 } from './job-backend.js';
 
+async function collect(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** A file read back as a stream: its bytes in slices (a reader may pause between them). */
+async function* slices(data: Uint8Array, size = 64 * 1024): AsyncIterable<Uint8Array> {
+  for (let at = 0; at < data.length; at += size) yield data.subarray(at, at + size);
+}
+
 /** The pg-boss queue of wake-ups. */
 export const JOB_QUEUE = 'glossa-jobs';
 /** First key of the instances' leases; the claims' lock. */
@@ -117,13 +128,23 @@ export function createPostgresJobBackend(
     ).rowCount !== 0;
   const bytes = (rows: { data: Buffer }[]): Uint8Array | undefined => rows[0]?.data;
   const putFiles = async (client: Queryable, id: string, files: JobFiles) => {
-    for (const [name, data] of Object.entries(files))
+    for (const [name, content] of Object.entries(files)) {
+      const data = content instanceof Uint8Array ? content : await collect(content);
       await client.query(
         `INSERT INTO job_files (job_id, name, data) VALUES ($1, $2, $3)
          ON CONFLICT (job_id, name) DO UPDATE SET data = excluded.data`,
         [id, name, data],
       );
+    }
   };
+
+  async function readFile(id: string, name: string): Promise<Uint8Array | undefined> {
+    const { rows } = await pool.query<{ data: Buffer }>(
+      'SELECT data FROM job_files WHERE job_id = $1 AND name = $2',
+      [id, name],
+    );
+    return bytes(rows);
+  }
 
   /** The job queued with its files, and its wake-up sent, in `client`'s transaction. */
   const insert = async (client: Queryable, job: NewJob) => {
@@ -225,12 +246,10 @@ export function createPostgresJobBackend(
         await applyUsage(client, id, usage(row));
         return get(client, id);
       }),
-    async readFile(id, name) {
-      const { rows } = await pool.query<{ data: Buffer }>(
-        'SELECT data FROM job_files WHERE job_id = $1 AND name = $2',
-        [id, name],
-      );
-      return bytes(rows);
+    readFile,
+    async streamFile(id, name) {
+      const data = await readFile(id, name);
+      return data && slices(data);
     },
     writeFile: (fence, name, data) =>
       transaction(pool, async (client) => {

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { JobFiles } from './job-backend.js';
+import type { JobFileContent, JobFiles } from './job-backend.js';
 
 /** A job id as a directory name (never one of the staging names, which start with a dot). */
 const directoryOf = (id: string) => encodeURIComponent(id).replace(/^\./, '%2E');
@@ -28,10 +28,11 @@ const syncDirectory = (path: string) => {
   }
 };
 
-async function writeDurably(path: string, data: Uint8Array): Promise<void> {
+async function writeDurably(path: string, data: JobFileContent): Promise<void> {
   const file = await open(path, 'wx', 0o600);
   try {
-    await file.writeFile(data);
+    if (data instanceof Uint8Array) await file.writeFile(data);
+    else for await (const chunk of data) await file.write(chunk);
     await file.sync();
   } finally {
     await file.close();
@@ -83,6 +84,14 @@ export function openJobFiles(root: string) {
     async read(id: string, name: string): Promise<Uint8Array | undefined> {
       try {
         return await readFile(pathOf(id, name));
+      } catch (error) {
+        if (absent(error)) return undefined;
+        throw error;
+      }
+    },
+    async stream(id: string, name: string): Promise<AsyncIterable<Uint8Array> | undefined> {
+      try {
+        return (await open(pathOf(id, name))).createReadStream();
       } catch (error) {
         if (absent(error)) return undefined;
         throw error;

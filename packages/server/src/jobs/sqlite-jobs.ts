@@ -200,6 +200,7 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
       }
     },
     readFile: (id, name) => files.read(id, name),
+    streamFile: (id, name) => files.stream(id, name),
     async writeFile(fence, name, data) {
       const staged = await files.stageFile(fence.id, data);
       try {

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { MemoryJobStatus } from '@glossa/protocol';
 import { JobSuperseded } from '../jobs/job-backend.js';
@@ -39,8 +39,6 @@ import { readTmx, writeTmx } from './tmx.js';
 
 /** Segments written per batch; the event loop serves requests between two batches. */
 const IMPORT_BATCH = 500;
-/** Bytes of the uploaded file parsed between two batches. */
-const READ_SLICE = 64 * 1024;
 
 export const MEMORY_JOB_KIND = 'memories/transfer';
 /** The job files: an import's upload, an export's TMX, the mark of a downloaded export. */
@@ -134,7 +132,7 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
       // Made ready just before a kill: the import is done.
       return { memoryId: previous.memoryId, skipped: previous.skipped };
     if (previous) await writer.discard(previous.memoryId);
-    const content = await job.file(UPLOAD);
+    const content = await job.fileStream(UPLOAD);
     if (!content) throw new JobFailed(INTERRUPTED);
     const { parameters } = job.input;
     const memoryId = await writer.begin(
@@ -143,12 +141,9 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
     );
     try {
       await job.save({ memoryId });
-      // In slices, as a file is read: the reader hands over a batch after each slice.
-      const slices = function* () {
-        for (let at = 0; at < content.length; at += READ_SLICE) yield content.subarray(at, at + READ_SLICE);
-      };
+      // Read as it streams from the file: the reader hands over a batch after each piece.
       const summary = await readTmx(
-        Readable.from(slices()),
+        content as AsyncIterable<Buffer>,
         async (batch) => {
           job.signal.throwIfAborted();
           await writer.add(memoryId, batch);
@@ -220,17 +215,20 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
       return toRecord(job, false);
     },
     async receive(job, write) {
-      const chunks: Buffer[] = [];
-      await write(
-        new Writable({
-          write(chunk: Buffer, _encoding, done) {
-            chunks.push(chunk);
-            done();
-          },
-        }),
-      );
-      if (!(await queue.release(job.id, { [UPLOAD]: Buffer.concat(chunks) })))
+      // The upload streams into the job file (on SQLite straight to disk), not into memory.
+      const upload = new PassThrough();
+      const writing = write(upload);
+      const released = await queue.release(job.id, { [UPLOAD]: upload }).catch(async (error) => {
+        await writing; // The upload's own failure (too large, cut off) first.
+        throw error;
+      });
+      if (!released) {
+        // Uploaded already: the rest of this body is read and dropped.
+        upload.resume();
+        await writing;
         throw new AlreadyUploaded((await get(job.id))?.status ?? 'failed');
+      }
+      await writing;
     },
     async export(accountId, memoryId) {
       const id = exportId(accountId, memoryId);
