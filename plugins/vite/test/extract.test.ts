@@ -133,18 +133,31 @@ export const P = () => <p><a href="#/">Home</a> or <a href="#/shop">the shop</a>
   <div>
     <label>Email <span className="req">*</span></label>
     <p><a href="/signup">Sign up</a> now</p>
+    <span className="block"><span><b>Terry</b><i> asks</i></span><span><b>Project</b><i /><i>now</i></span></span>
   </div>
 );`;
     const units = await extractComponent('src/Form.tsx', form, options);
-    expect(sources(units)).toEqual(['Email <g id="1">*</g>', '<g id="1">Sign up</g> now']);
+    expect(sources(units)).toEqual([
+      'Email <g id="1">*</g>',
+      '<g id="1">Sign up</g> now',
+      '<g id="1"><g id="2">Terry</g><g id="3"> asks</g></g><g id="4"><g id="5">Project</g><x id="6"/><g id="7">now</g></g>',
+    ]);
     const targets = new Map([
       [units[0]!.key, '[Éɱååîîļ <g id="1">*</g>]'],
       [units[1]!.key, '[<g id="1">Šîîĝñ ûþ</g> ñöŵ]'],
+      // The pseudo engine brackets each block: inside the outer tags, around the inner ones.
+      [
+        units[2]!.key,
+        '<g id="1">[<g id="2">Ţéŕŕý</g><g id="3"> ååšķš</g>]</g><g id="4">[<g id="5">Þŕöĵéçţ</g><x id="6"/><g id="7">ñöŵ</g>]</g>',
+      ],
     ]);
     const { code, problems } = localizeModule(form, units, (k) => targets.get(k));
     expect(problems).toEqual([]);
     expect(code).toContain('<label>[Éɱååîîļ <span className="req">*]</span></label>');
     expect(code).toContain('<p><a href="/signup">[Šîîĝñ ûþ</a> ñöŵ]</p>');
+    expect(code).toContain(
+      '<span><b>[Ţéŕŕý</b><i> ååšķš]</i></span><span><b>[Þŕöĵéçţ</b><i /><i>ñöŵ]</i></span>',
+    );
     const shape = (c: string) => c.replace(/"[^"]*"/g, 'S');
     const compile = async (c: string) =>
       (await transformWithOxc(c, 'Form.tsx', { jsx: { runtime: 'classic' } })).code;

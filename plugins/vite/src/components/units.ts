@@ -197,36 +197,30 @@ const tagOf = (t: Token | undefined) => (t && t.type !== 'text' ? `${t.type} ${t
  * could not share its code; the tags touch in the source, so the space was not the author's.
  */
 function keepAdjacentTags(source: readonly Token[], target: readonly Token[]): Token[] {
+  // Pairs of tags with nothing between them in the source; `start`/`end`: a tag at the source's edge.
   const touching = new Set<string>();
-  for (let i = 1; i < source.length; i++) {
-    const a = tagOf(source[i - 1]);
-    const b = tagOf(source[i]);
+  for (let i = 0; i <= source.length; i++) {
+    const a = i === 0 ? 'start' : tagOf(source[i - 1]);
+    const b = i === source.length ? 'end' : tagOf(source[i]);
     if (a && b) touching.add(`${a}|${b}`);
   }
-  const out = target.filter((t, i) => {
-    if (t.type !== 'text' || t.text.trim() !== '') return true;
-    const a = tagOf(target[i - 1]);
-    const b = tagOf(target[i + 1]);
-    return !(a && b && touching.has(`${a}|${b}`));
-  });
-  // A pseudo-locale's bracket outside the first or last tag where the source has no text (`[<g1>Sign
-  // up</g1>]`, `Email <g1>*</g1>]`) goes inside that tag: outside it would be a child of its own.
-  const last = out.length - 1;
-  if (
-    source.at(-1)?.type === 'close' &&
-    out[last]?.type === 'text' &&
-    /^[\s\]]+$/.test(out[last].text) &&
-    out[last - 1]?.type === 'close'
-  ) {
-    out.splice(last - 1, 0, out.pop()!);
-  }
-  if (
-    source[0]?.type === 'open' &&
-    out[0]?.type === 'text' &&
-    /^[\s[]+$/.test(out[0].text) &&
-    out[1]?.type === 'open'
-  ) {
-    out.splice(1, 0, out.shift()!);
+  const between = (out: readonly Token[], i: number) =>
+    touching.has(
+      `${i === 0 ? 'start' : tagOf(out[i - 1])}|${i === out.length - 1 ? 'end' : tagOf(out[i + 1])}`,
+    );
+  const out = target.filter((t, i) => t.type !== 'text' || t.text.trim() !== '' || !between(target, i));
+  // A pseudo-locale's bracket where the source has two tags touching (`[<g1>Sign up</g1>]`,
+  // `<g1>[<g2>Terry</g2><g3> asks</g3>]</g1>`) goes inside the tag it is next to: between the two it
+  // would be a child of its own.
+  for (let i = 0; i < out.length; i++) {
+    const t = out[i]!;
+    if (t.type !== 'text' || !between(out, i)) continue;
+    if (/^[\s[]*\[[\s[]*$/.test(t.text) && out[i + 1]?.type === 'open') {
+      [out[i], out[i + 1]] = [out[i + 1]!, t];
+      i++;
+    } else if (/^[\s\]]*\][\s\]]*$/.test(t.text) && out[i - 1]?.type === 'close') {
+      [out[i - 1], out[i]] = [t, out[i - 1]!];
+    }
   }
   return out;
 }
