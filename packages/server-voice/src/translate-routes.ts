@@ -15,7 +15,7 @@
  * until its audio is uploaded, with the audio and results as its job files, so any instance of a fleet takes
  * the upload, the polls and the downloads. URLs are signed (signatures.ts).
  */
-import { Transform, Writable } from 'node:stream';
+import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   ENDPOINTS,
@@ -223,23 +223,26 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
             else done(null, chunk);
           },
         });
-        const chunks: Buffer[] = [];
-        const keep = new Writable({
-          write(chunk: Buffer, _encoding, done) {
-            chunks.push(chunk);
-            done();
-          },
-        });
+        // The audio streams into its job file (embedded: straight to disk), not into memory.
+        const body = new PassThrough();
+        const reading = pipeline(request.raw, limit, body);
+        reading.catch(() => request.raw.resume());
+        async function* audio() {
+          yield* body;
+          if (received === 0) throw badRequest('The upload is empty: send the audio file as the body.');
+        }
+        let released: boolean;
         try {
-          await pipeline(request.raw, limit, keep);
+          // Queued with its audio; of concurrent uploads (on any instance), one.
+          released = await voiceQueues(context).translate.release(id, { audio: audio() });
         } catch (error) {
-          request.raw.resume();
           throw error instanceof ServiceError ? error : badRequest('The upload was interrupted.');
         }
-        if (received === 0) throw badRequest('The upload is empty: send the audio file as the body.');
-        // Queued with its audio; of concurrent uploads (on any instance), one.
-        if (!(await voiceQueues(context).translate.release(id, { audio: Buffer.concat(chunks) })))
+        if (!released) {
+          body.resume();
+          await reading.catch(() => {});
           throw uploaded();
+        }
         return reply.code(204).send();
       },
     ),

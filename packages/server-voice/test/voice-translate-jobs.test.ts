@@ -56,6 +56,39 @@ async function finished(id: string, query = ''): Promise<Message> {
 }
 
 describe('voice translation jobs at /v1/jobs/voice/translate', () => {
+  it('an empty or overlong upload stores nothing: the job still waits for its audio (400, 413, then 204)', async () => {
+    const created = await create({
+      source_file: sourceFile(wav),
+      parameters: { source_language: 'en' },
+      targets: [{ language: 'es', type: 'text/plain' }],
+    });
+    const { job_id, upload_url, signature } = created.data;
+    const empty = await put(upload_url, Buffer.alloc(0), signature);
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).message).toMatch(/empty/);
+    // Sent chunked (no content-length): the announced size is enforced as the body streams in.
+    const overlong = await fetch(upload_url, {
+      method: 'PUT',
+      headers: {
+        'content-type': 'application/octet-stream',
+        authorization: `Service-Signature ${signature}`,
+      },
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(new Uint8Array(Buffer.concat([wav, Buffer.alloc(16)])));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(overlong.status).toBe(413);
+    expect((await t.call(`/v1/jobs/voice/translate/${job_id}`)).data.results).toEqual([
+      { status: 'pending' },
+    ]);
+    expect((await put(upload_url, wav, signature)).status).toBe(204);
+    expect((await finished(job_id)).results[0].status).toBe('complete');
+  });
+
   it('create → upload → poll → download: text, subtitles timed on the speech, Ogg Opus speech', async () => {
     const targets = [
       { language: 'es', type: 'text/plain' },
