@@ -123,6 +123,12 @@ export const POSTGRES_RESOURCE_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE memory_jobs DROP COLUMN owner, DROP COLUMN attempt;
   `,
+  // Memory imports and exports are runner jobs with job files (memories/jobs.ts): their records and files went
+  // unused.
+  `
+  DROP TABLE IF EXISTS memory_files;
+  DROP TABLE IF EXISTS memory_jobs;
+  `,
 ];
 
 /** A pool or a client inside a transaction. */

@@ -1,6 +1,6 @@
 /**
  * The database of what accounts own beside their keys and usage: glossaries, style rule lists and
- * translation memories (with their import/export jobs). It is its own SQLite file next to the spine's
+ * translation memories (their import/export jobs are the runner's). It is its own SQLite file next to the spine's
  * (`resources.sqlite` in the data directory) with its own migrations, so the two schemas evolve apart.
  * Every row carries the owning account; every query is scoped by it.
  */
@@ -125,6 +125,8 @@ export const RESOURCE_MIGRATIONS: readonly string[] = [
   ALTER TABLE memory_segments ADD COLUMN source_tagged TEXT;
   ALTER TABLE memory_targets ADD COLUMN tagged TEXT;
   `,
+  // Memory imports and exports are runner jobs with job files (memories/jobs.ts): their former records went unused.
+  `DROP TABLE IF EXISTS memory_jobs;`,
 ];
 
 /** SQLite's page cache of the resource database's connection, in KiB (`PRAGMA cache_size` = -this). */
