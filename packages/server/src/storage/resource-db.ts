@@ -1,7 +1,7 @@
 /**
  * The database of what accounts own beside their keys and usage: glossaries, style rule lists and
- * translation memories (their import/export jobs are the runner's). It is its own SQLite file next to the spine's
- * (`resources.sqlite` in the data directory) with its own migrations, so the two schemas evolve apart.
+ * translation memories (their import/export jobs are the runner's). It is its own SQLite file next to the
+ * spine's (`resources.sqlite` in the data directory) with its own migrations, so the two schemas evolve apart.
  * Every row carries the owning account; every query is scoped by it.
  */
 import { mkdirSync } from 'node:fs';
