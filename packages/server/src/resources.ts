@@ -67,7 +67,7 @@ function assemble(
 
 /**
  * Opens the resources: `resources.sqlite` in the data directory, or the PostgreSQL database at
- * `databaseUrl` (migrated); memory jobs a stop interrupted are submitted again to `options.jobs`.
+ * `databaseUrl` (migrated).
  */
 export async function createResourceStore(
   dataDir: string,
