@@ -181,9 +181,9 @@ export interface JobBackend {
   count(kinds: readonly string[], states: readonly JobState[]): Promise<number>;
   /**
    * The periodic check: jobs of owners that are gone queued again (they resume from their checkpoint);
-   * finished jobs expired before `deleteBefore` deleted with their files (returned, for their kinds' cleanup).
+   * finished jobs expired before `deleteBefore` deleted with their files.
    */
-  sweep(deleteBefore: string): Promise<JobRow[]>;
+  sweep(deleteBefore: string): Promise<void>;
   /** When the oldest job still stored was created (its usage operation ids must stay). */
   oldestJob(): Promise<Date | undefined>;
   /** Starts `concurrency` workers, each calling `runNext` (true: it ran a job) while there is work. */

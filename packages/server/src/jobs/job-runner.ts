@@ -207,7 +207,7 @@ export interface JobRunner {
 const parse = <T>(text: string | null): T | undefined =>
   text === null ? undefined : (JSON.parse(text) as T);
 
-export function toJobInfo<Input, Checkpoint, Result>(
+function toJobInfo<Input, Checkpoint, Result>(
   row: JobRow,
   now = Date.now(),
 ): JobInfo<Input, Checkpoint, Result> {
@@ -409,9 +409,11 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
         async cancel(id) {
           const row = await backend.get(id);
           if (!row || row.kind !== kind.name) return undefined;
-          const after = await backend.cancel(id, later(kind.resultTtlMs ?? 3_600_000), (current) => [
-            ...(kind.refund?.(toJobInfo(current)) ?? []),
-          ]);
+          const after = await backend.cancel(
+            id,
+            later(kind.resultTtlMs ?? 3_600_000),
+            (current) => kind.refund?.(toJobInfo(current)) ?? [],
+          );
           running.get(id)?.abort(new JobSuperseded(id));
           if (after?.status === 'cancelled') await pruneFiles(kind, id);
           return info(after);

@@ -333,10 +333,7 @@ export function createPostgresJobBackend(
         );
         for (let n = 0; n < Math.min(Number(rows[0]!.missing), workerCount); n++) await wakeUp(pool);
       }
-      const { rows } = await pool.query<JobRow>('DELETE FROM jobs WHERE expires_at < $1 RETURNING *', [
-        deleteBefore,
-      ]);
-      return rows;
+      await pool.query('DELETE FROM jobs WHERE expires_at < $1', [deleteBefore]);
     },
     async oldestJob() {
       const { rows } = await pool.query<{ at: string | null }>('SELECT MIN(created_at) AS at FROM jobs');

@@ -87,7 +87,7 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
     orphans: db.prepare(
       `UPDATE jobs SET status = 'queued', owner = NULL, updated_at = ? WHERE status = 'running' AND owner <> ?`,
     ),
-    expired: db.prepare('DELETE FROM jobs WHERE expires_at < ? RETURNING *'),
+    expired: db.prepare('DELETE FROM jobs WHERE expires_at < ? RETURNING id'),
     oldest: db.prepare('SELECT MIN(created_at) AS at FROM jobs'),
     addOperation: db.prepare(
       'INSERT INTO usage_operations (id, applied_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
@@ -176,8 +176,7 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
   });
   const sweep = db.transaction((deleteBefore: string) => {
     sql.orphans.run(new Date().toISOString(), owner);
-    const deleted = sql.expired.all(deleteBefore) as JobRow[];
-    return { deleted, removals: deleted.map((row) => files.detach(row.id)) };
+    return (sql.expired.all(deleteBefore) as { id: string }[]).map((row) => files.detach(row.id));
   });
   const remove = db.transaction((id: string) =>
     sql.remove.run(id).changes === 0 ? undefined : files.detach(id),
@@ -259,10 +258,8 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
         .n;
     },
     async sweep(deleteBefore) {
-      const { deleted, removals } = sweep.immediate(deleteBefore);
-      for (const removal of removals) await removal();
+      for (const removal of sweep.immediate(deleteBefore)) await removal();
       await files.removeOrphans(stored, Date.now() - (options.orphanFilesMs ?? 600_000));
-      return deleted;
     },
     async oldestJob() {
       const { at } = sql.oldest.get() as { at: string | null };
