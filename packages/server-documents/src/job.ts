@@ -1,11 +1,10 @@
 /**
- * The documents' own usage operations: the characters a job reserves when its format is read by the job
- * (OCR), once per document, and the pruning of the operation ids of a version before. Billing of the upload
- * is not done here: the upload reserved it; the refund of a failed document is the runner's (document-job.ts
- * `refundOf`), once.
+ * The documents' own usage operation: the characters a job reserves when its format is read by the job
+ * (OCR), once per document. Billing of the upload is not done here: the upload reserved it; the refund of a
+ * failed document is the runner's (document-job.ts `refundOf`), once.
  */
 import type { Caller, ServiceContext } from '@glossa/server/feature';
-import { currentBillingPeriod, forgetUsageOperations, usageOperationId } from '@glossa/server/feature';
+import { currentBillingPeriod, usageOperationId } from '@glossa/server/feature';
 import type { DocumentRecord } from './records.js';
 
 /**
@@ -37,19 +36,4 @@ export async function reserveCharacters(
   });
   if (!reserved) return undefined;
   return period.today;
-}
-
-/**
- * Forgets the operation ids of a version before the runner held documents (`documents/<id>/reservation`,
- * `documents/<id>/refund`) that nothing can apply again, from the periodic sweeps; how many. Such ids are
- * made by no job of this version (its reservations are `jobs/<id>/reservation`), so `oldestActive`, the
- * upload time of the oldest document of a version before still running (none: undefined), bounds them; a
- * day's margin (`USAGE_OPERATION_MARGIN_MS`) covers the clocks.
- */
-export async function pruneOperations(
-  context: ServiceContext,
-  oldestActive: Date | undefined,
-  now = new Date(),
-): Promise<number> {
-  return forgetUsageOperations(context.storage, 'documents/', oldestActive, now);
 }

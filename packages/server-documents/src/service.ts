@@ -5,7 +5,7 @@
  * runner has (SQLite in the data directory, or PostgreSQL shared by a fleet: polls and downloads work through
  * any instance). Routes find the service through the context.
  */
-import type { ServiceContext } from '@glossa/server/feature';
+import { forgetUsageOperations, type ServiceContext } from '@glossa/server/feature';
 import {
   DOCUMENT_JOB_KIND,
   type DocumentJobs,
@@ -13,7 +13,6 @@ import {
   secondsRemaining,
 } from './document-job.js';
 import { createDocumentFormats, type DocumentFormats } from './formats/index.js';
-import { pruneOperations } from './job.js';
 import { retireDocumentStores } from './legacy.js';
 import type { ResolvedDocumentOptions } from './options.js';
 import type { DocumentRecord } from './records.js';
@@ -58,8 +57,11 @@ export function startDocumentService(
     logError: options.logError,
   });
   const warn = (error: unknown) => options.logWarning?.('document sweep failed', { err: error });
+  // The operation ids of a version before the runner held documents (`documents/<id>/reservation`,
+  // `documents/<id>/refund`): no job of this version makes or applies one (its own are `jobs/<id>/…`), so
+  // they go a day (`USAGE_OPERATION_MARGIN_MS`, for the clocks) after they were recorded.
   const sweep = async () => {
-    await pruneOperations(context, undefined);
+    await forgetUsageOperations(context.storage, 'documents/', undefined);
   };
   let sweeping: Promise<void> = retireDocumentStores(context).then(sweep).catch(warn);
   let closed = false;

@@ -1,7 +1,7 @@
 /**
  * The documents' usage operation ids (in the spine's `usage_operations`) are forgotten by the sweeps once
  * nothing can apply them again: those of a version before the runner held documents (`documents/<id>/…`,
- * job.ts `pruneOperations`) a day after they were recorded; those of a document's job (the reservation of a
+ * service.ts's sweep) a day after they were recorded; those of a document's job (the reservation of a
  * job that reads its document, `jobs/<id>/reservation`, and the runner's refund, `jobs/<id>/refund`) by the
  * runner, a day before the oldest job still stored. A server's sweep removes old ids of documents that are
  * gone and leaves the refund applied once. An old id is kept while an older document is still stored. On
