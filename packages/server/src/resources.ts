@@ -58,10 +58,7 @@ function assemble(
     glossary: (accountId, id) => parts.glossaries.get(accountId, id),
     translationMemory: (accountId, id) => parts.memories.get(accountId, id),
     styleList: (accountId, id) => parts.styleLists.get(accountId, id),
-    async close() {
-      await parts.jobs.close();
-      await close();
-    },
+    close,
   };
 }
 

@@ -83,8 +83,6 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
     } finally {
       await liveRunner.close();
       await frontRunner.close();
-      await live.close();
-      await front.close();
     }
   }, 60_000);
   it('a job of a version before the job files (its record gone) fails, and the routes do not know it', async () => {
@@ -137,7 +135,7 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
       const { rows } = await pool.query('SELECT id FROM memories WHERE account_id = $1 AND ready', [
         'acct-1',
       ]);
-      const { job } = await jobs.export('acct-1', rows[0].id, 'en');
+      const { job } = await jobs.export('acct-1', rows[0].id);
       await until(async () => (await jobs.get(job.id))?.status === 'completed', 'the export');
       expect(await files(job.id)).toBe(1);
       await pool.query(`UPDATE jobs SET expires_at = $1 WHERE id = $2`, [new Date().toISOString(), job.id]);
@@ -146,7 +144,6 @@ describe.skipIf(!hasPostgres)('memory jobs: a delivery whose worker died before 
       expect(await jobs.get(job.id)).toBeUndefined();
     } finally {
       await runner.close();
-      await jobs.close();
     }
   }, 60_000);
 });

@@ -26,14 +26,7 @@ import {
   RunnerClosing,
   type RunningJob,
 } from '../jobs/job-runner.js';
-import {
-  AlreadyUploaded,
-  type ImportSummary,
-  INTERRUPTED,
-  JOB_TTL_MS,
-  type JobRecord,
-  type MemoryJobs,
-} from './job-records.js';
+import { AlreadyUploaded, type JobRecord, type MemoryJobs } from './job-records.js';
 import type { MemoryStore, SegmentInput, SqliteMemoryStore } from './store.js';
 import { readTmx, writeTmx } from './tmx.js';
 
@@ -41,6 +34,9 @@ import { readTmx, writeTmx } from './tmx.js';
 const IMPORT_BATCH = 500;
 
 export const MEMORY_JOB_KIND = 'memories/transfer';
+/** How long an upload URL, and a finished export, stay valid. */
+const JOB_TTL_MS = 60 * 60 * 1000;
+const INTERRUPTED = 'The server stopped while this job was running; start it again.';
 /** The job files: an import's upload, an export's TMX, the mark of a downloaded export. */
 const UPLOAD = 'upload';
 const EXPORT = 'tmx';
@@ -58,6 +54,14 @@ interface ImportCheckpoint {
 }
 type ImportResult = { readonly memoryId: string; readonly skipped: number } | null;
 type MemoryJob = JobInfo<MemoryJobInput, ImportCheckpoint, ImportResult>;
+
+/** The import's summary of a TMX (what finishing a memory needs). */
+interface ImportSummary {
+  readonly source: string;
+  readonly targets: readonly string[];
+  readonly segments: number;
+  readonly skipped: number;
+}
 
 /** How an import writes its memory, on one backend. */
 export interface MemoryWriter {
@@ -251,6 +255,5 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
       return Readable.from([content]);
     },
     depth: () => runner.count([MEMORY_JOB_KIND], ['queued', 'running']),
-    async close() {},
   };
 }

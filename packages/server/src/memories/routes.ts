@@ -196,7 +196,7 @@ export const MEMORY_ROUTES: readonly Route[] = [
   defineRoute(ENDPOINTS.exportTranslationMemory, async ({ params, caller, context, reply }) => {
     const memory = await context.resources.memories.get(caller.account.id, params.translation_memory_id);
     if (!memory) throw missing(params.translation_memory_id);
-    const { job, created } = await context.resources.jobs.export(caller.account.id, memory.id, memory.source);
+    const { job, created } = await context.resources.jobs.export(caller.account.id, memory.id);
     const body = { job_id: job.id, parameters: { translation_memory_id: memory.id } };
     if (created) return body;
     return reply.code(200).send(body);
