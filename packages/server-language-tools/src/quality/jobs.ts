@@ -28,9 +28,6 @@ import {
   REQUEST_FILE,
 } from './service.js';
 
-export { reportOf, SEVERITY_PENALTY } from './evaluate.js';
-export { EVALUATION_RETENTION_MS, MAX_EVALUATION_JOBS_PER_ACCOUNT } from './service.js';
-
 /** Seconds the 202 answers suggest waiting before the next poll. */
 const RETRY_AFTER_SECONDS = 1;
 

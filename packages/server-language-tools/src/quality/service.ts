@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type { JobQueue, ServiceContext } from '@glossa/server/feature';
 import { JobFailed, RunnerClosing } from '@glossa/server/feature';
-import { failedReport, type QualityReport, utf8Json } from './evaluate.js';
+import { failedReport, utf8Json } from './evaluate.js';
 import { DEFAULT_QUALITY_OPTIONS, type ResolvedQualityOptions } from './options.js';
 import { type EvaluationPool, startEvaluationPool } from './pool.js';
 
@@ -24,7 +24,7 @@ export const QUALITY_JOB_KIND = 'quality/evaluate';
 /** Jobs one instance evaluates at a time, each on a worker thread (pool.ts). */
 const CONCURRENCY = 2;
 /** How long a finished job can be polled. */
-export const EVALUATION_RETENTION_MS = 24 * 60 * 60 * 1000;
+const EVALUATION_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** Jobs an account may hold at once (queued, running, or finished and not yet expired). */
 export const MAX_EVALUATION_JOBS_PER_ACCOUNT = 1000;
 /**
@@ -32,11 +32,6 @@ export const MAX_EVALUATION_JOBS_PER_ACCOUNT = 1000;
  * on a fleet) is not run again but fails, so that a job which kills its process cannot kill every instance.
  */
 export const MAX_EVALUATION_ATTEMPTS = 3;
-
-/** The report of a job interrupted `MAX_EVALUATION_ATTEMPTS` times. */
-export function abandonedReport(id: string): QualityReport {
-  return failedReport(id, `the server running it stopped ${MAX_EVALUATION_ATTEMPTS} times.`);
-}
 
 /**
  * Requests and reports are stored gzip-compressed: a report at the input limits is some 80 MB of JSON, about
@@ -60,7 +55,7 @@ export const qualityCrashPoints: {
 } = {};
 
 /** A job's input and result: everything is in its files. */
-export type QualityQueue = JobQueue<Record<string, never>, never, null>;
+type QualityQueue = JobQueue<Record<string, never>, never, null>;
 
 export interface QualityServiceLog {
   warn(detail: Record<string, unknown>, message: string): void;
@@ -100,7 +95,11 @@ export function startQualityJobs(
       // Stored already: an attempt killed between its report and the job's completion.
       if (await job.file(REPORT_FILE)) return null;
       if (job.attempt > MAX_EVALUATION_ATTEMPTS) {
-        await job.writeFile(REPORT_FILE, await compressReport(utf8Json(abandonedReport(job.id))));
+        const abandoned = failedReport(
+          job.id,
+          `the server running it stopped ${MAX_EVALUATION_ATTEMPTS} times.`,
+        );
+        await job.writeFile(REPORT_FILE, await compressReport(utf8Json(abandoned)));
         return null;
       }
       const request = await job.file(REQUEST_FILE);
