@@ -217,6 +217,88 @@ describe('shareChunks', () => {
     expect(xaFiles.get('en-XA/index.html')).not.toContain('glossa-text');
   });
 
+  it("shares a chunk whose expression one locale reorders: that locale's expression is a variant in it (RealWorld's footer)", () => {
+    // es moves the link after its text (one more child); en-XA differs in text only; esbuild names es's locals apart.
+    const pad = `pad="${'x'.repeat(1200)}";`; // the variant stays under a tenth of the chunk
+    const en = chunk(
+      'assets/index-en.js',
+      `import{v}from"./vendor-en.js";const h=(t,c)=>[t,c];out=h("span",[h("a","Real world app")," implementation using Vue"]);${pad}`,
+      'src/main.ts',
+    );
+    const es = chunk(
+      'assets/index-es.js',
+      `import{v}from"./vendor-es.js";const k=(t,c)=>[t,c];out=k("span",["Implementación de ",k("a","aplicación mundial real")," que utiliza Vue"]);${pad}`,
+      'src/main.ts',
+    );
+    const xa = chunk(
+      'assets/index-xa.js',
+      `import{v}from"./vendor-xa.js";const h=(t,c)=>[t,c];out=h("span",[h("a","[Ŕéåļ ŵöŕļð åþþ")," îɱþļéɱéñţåţîöñ ûšîñĝ Vue]"]);${pad}`,
+      'src/main.ts',
+    );
+    // A lazy route chunk imports the entry chunk by its file name.
+    const route = (f: string, entry: string, text: string) =>
+      chunk(f, `import{t}from"./${entry}";route=t(${JSON.stringify(text)});`, 'src/Login.vue');
+    const vendor = (f: string) => chunk(f, 'export const v=1;', 'node_modules/vue.js');
+    const output = (locale: string, entry: BuiltChunk, tag: string, text: string): LocaleOutput => {
+      const chunks = [
+        entry,
+        vendor(`assets/vendor-${tag}.js`),
+        route(`assets/Login-${tag}.js`, `index-${tag}.js`, text),
+      ];
+      return {
+        locale,
+        files: new Map([
+          ...chunks.map((c): [string, string] => [c.fileName, c.code]),
+          [`${locale}/index.html`, page(`index-${tag}.js`)],
+        ]),
+        chunks,
+      };
+    };
+    const shared = shareChunks(
+      [en, vendor('assets/vendor-en.js'), route('assets/Login-en.js', 'index-en.js', 'Sign in')],
+      [output('es', es, 'es', 'Iniciar sesión'), output('en-XA', xa, 'xa', '[Šîĝñ îñ]')],
+      options,
+    );
+    // Nothing stays a copy: the entry chunk is shared, so the route chunk that names it is too.
+    expect(shared.stats.copies).toBe(0);
+    expect(shared.stats.shared).toBe(3);
+    const app = shared.rewrites.get('assets/index-en.js')!;
+    // The variant is es's expression with es's local name written as the English chunk's.
+    expect(app).toContain('"Implementación de ",h("a","aplicación mundial real")');
+    expect(app).not.toMatch(/\bk\(/);
+    const dictionary = (locale: string) =>
+      [...shared.files.get(locale)!].find(([f]) => f.includes(`glossa-text.${locale}`))![1] as string;
+    for (const locale of ['es', 'en-XA']) {
+      const files = shared.files.get(locale)!;
+      expect([...files.keys()].filter((f) => f.endsWith('.js') && !f.includes('glossa-text'))).toEqual([]);
+      expect(files.get(`${locale}/index.html`)).toContain('src="/assets/index-en.js"');
+    }
+    expect(run(app, dictionary('es'))).toEqual([
+      'span',
+      ['Implementación de ', ['a', 'aplicación mundial real'], ' que utiliza Vue'],
+    ]);
+    expect(run(app, dictionary('en-XA'))).toEqual([
+      'span',
+      [['a', '[Ŕéåļ ŵöŕļð åþþ'], ' îɱþļéɱéñţåţîöñ ûšîñĝ Vue]'],
+    ]);
+    expect(run(app)).toEqual(['span', [['a', 'Real world app'], ' implementation using Vue']]);
+  });
+
+  it('makes a variant only of a whole array, object, call or template, with every local name paired', () => {
+    const diff = (a: string, b: string) => stringDifferences(parseChunk(a), parseChunk(b), b);
+    expect(diff('let a=1;f(a,[a,"x"])', 'let u=1;f(u,["y",u])')).toEqual([
+      { kind: 'variant', start: 12, end: 19, english: 0, value: '["y",a]' },
+    ]);
+    // Without the source text (or when a name in it has no pair: `w` is nowhere else) it is not shared.
+    expect(stringDifferences(parseChunk('f([g(),"x"])'), parseChunk('f(["y",g()])'))).toBeUndefined();
+    expect(diff('let a=1;f(a,[a])', 'let u=1;f(u,[w,u])')).toBeUndefined();
+    // A shorthand property's key is its name; an optional chain would stop elsewhere.
+    expect(diff('let a=1;f(a,{a})', 'let u=1;f(u,{u,b:1})')).toBeUndefined();
+    expect(diff('x=a?.b(1).c', 'x=a?.b(1,2).c')).toBeUndefined();
+    // An assignment's target is no expression to choose.
+    expect(diff('let a=1;a=2', 'let a=1;[a]=[2]')).toBeUndefined();
+  });
+
   it('does not look up keys, module specifiers or directives: a chunk that differs there is not shared', () => {
     const diff = (a: string, b: string) => stringDifferences(parseChunk(a), parseChunk(b));
     expect(diff('x={"Home":1}', 'x={"Casa":1}')).toBeUndefined();

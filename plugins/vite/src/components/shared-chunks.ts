@@ -47,7 +47,11 @@ type Parse = (code: string) => unknown;
 type Value = string | number;
 
 interface Difference {
-  readonly kind: 'literal' | 'quasi';
+  /**
+   * `variant`: an expression whose shape differs in this locale (a translation that reorders elements):
+   * `value` is the locale's expression, its local names written as the English chunk's.
+   */
+  readonly kind: 'literal' | 'quasi' | 'variant';
   readonly start: number;
   readonly end: number;
   /** The English value (a template quasi's cooked text; a literal's value). */
@@ -71,17 +75,68 @@ class Structural extends Error {}
 
 /**
  * The string differences between two parsed programs of the same shape (positions of `a`), or
- * `undefined` when they differ in anything else.
+ * `undefined` when they differ in anything else. With `codeB` (the source text of `b`), an array,
+ * object, call or template expression whose shape differs becomes a `variant` difference (the smallest
+ * such expression), when every local name in it is paired with one of `a`'s.
  */
-export function stringDifferences(a: unknown, b: unknown): Difference[] | undefined {
-  const out: Difference[] = [];
+export function stringDifferences(a: unknown, b: unknown, codeB?: string): Difference[] | undefined {
+  const out: Found['out'] = [];
+  const found: Found = {
+    out,
+    names: new Map(),
+    back: new Map(),
+    journal: [],
+    variants: codeB !== undefined,
+    chain: false,
+  };
   try {
-    compare(a, b, undefined, undefined, { out, names: new Map(), back: new Map() });
+    compare(a, b, undefined, undefined, found);
   } catch (error) {
     if (error instanceof Structural) return undefined;
     throw error;
   }
+  for (const [i, d] of out.entries()) {
+    if (d.kind !== 'variant') continue;
+    const text = renamed(d.node!, codeB!, found.back);
+    if (text === undefined) return undefined;
+    out[i] = { kind: 'variant', start: d.start, end: d.end, english: d.english, value: text };
+  }
   return out;
+}
+
+/** Node types a variant can replace with `(lookup===n ? variant : English)` without changing what it means. */
+const VARIANT_ROOTS = new Set(['ArrayExpression', 'ObjectExpression', 'CallExpression', 'TemplateLiteral']);
+
+/**
+ * `node`'s source in `code` with each local name written as the other program's (`back`), or
+ * `undefined` when a name has no pair (or is a shorthand property, whose key is its name).
+ */
+function renamed(node: Node, code: string, back: ReadonlyMap<string, string>): string | undefined {
+  const edits: { start: number; end: number; name: string }[] = [];
+  let ok = true;
+  const walk = (n: unknown, parent: Node | undefined, field: string | undefined) => {
+    if (!ok || !n || typeof n !== 'object') return;
+    if (Array.isArray(n)) {
+      for (const item of n) walk(item, parent, field);
+      return;
+    }
+    const x = n as Node;
+    if (x.type === 'Property' && x.shorthand) ok = false;
+    if (x.type === 'Identifier' && !(parent && field && named(parent, field))) {
+      const name = back.get(x.name as string);
+      if (name === undefined) ok = false;
+      else if (name !== x.name) edits.push({ start: x.start, end: x.end, name });
+      return;
+    }
+    for (const key of Object.keys(x)) if (!SKIP.has(key)) walk(x[key], x, key);
+  };
+  walk(node, undefined, undefined);
+  if (!ok) return undefined;
+  let text = code.slice(node.start, node.end);
+  for (const e of edits.sort((p, q) => q.start - p.start)) {
+    text = text.slice(0, e.start - node.start) + e.name + text.slice(e.end - node.start);
+  }
+  return text;
 }
 
 type Node = { type: string; start: number; end: number; [k: string]: unknown };
@@ -92,9 +147,15 @@ type Node = { type: string; start: number; end: number; [k: string]: unknown };
  * so a locale's chunk may call the same variable by another name).
  */
 interface Found {
-  readonly out: Difference[];
+  readonly out: (Difference & { node?: Node })[];
   readonly names: Map<string, string>;
   readonly back: Map<string, string>;
+  /** The names of `a` paired so far, in order (undone when a variant replaces the expression that paired them). */
+  readonly journal: string[];
+  /** Whether an expression whose shape differs may become a variant. */
+  readonly variants: boolean;
+  /** Inside an optional chain (`a?.b().c`): no variant there, it would change where the chain stops. */
+  chain: boolean;
 }
 
 function compare(a: unknown, b: unknown, parent: Node | undefined, field: string | undefined, found: Found) {
@@ -117,6 +178,7 @@ function compare(a: unknown, b: unknown, parent: Node | undefined, field: string
     if ((found.names.get(name) ?? other) !== other || (found.back.get(other) ?? name) !== name) {
       throw new Structural();
     }
+    if (!found.names.has(name)) found.journal.push(name);
     found.names.set(name, other);
     found.back.set(other, name);
     return;
@@ -125,6 +187,7 @@ function compare(a: unknown, b: unknown, parent: Node | undefined, field: string
     const name = x.name as string;
     if (found.names.has(name) && found.names.get(name) !== name) throw new Structural();
     if (found.back.has(name) && found.back.get(name) !== name) throw new Structural();
+    if (!found.names.has(name)) found.journal.push(name);
     found.names.set(name, name);
     found.back.set(name, name);
   }
@@ -168,6 +231,42 @@ function compare(a: unknown, b: unknown, parent: Node | undefined, field: string
     out.push({ kind: 'quasi', start: x.start, end: x.end, english: cx, value: cy });
     return;
   }
+  if (
+    found.variants &&
+    !found.chain &&
+    VARIANT_ROOTS.has(x.type) &&
+    !x.optional &&
+    parent &&
+    field &&
+    !fixed(parent, field) &&
+    !(parent.type === 'TaggedTemplateExpression' && field === 'quasi')
+  ) {
+    // The smallest such expression whose shape differs is kept whole, as this locale has it.
+    const mark = out.length;
+    const journal = found.journal.length;
+    try {
+      children(x, y, found);
+    } catch (error) {
+      if (!(error instanceof Structural)) throw error;
+      out.length = mark;
+      for (const name of found.journal.splice(journal)) {
+        found.back.delete(found.names.get(name)!);
+        found.names.delete(name);
+      }
+      out.push({ kind: 'variant', start: x.start, end: x.end, english: 0, value: '', node: y });
+    }
+    return;
+  }
+  const chain = found.chain;
+  if (x.type === 'ChainExpression') found.chain = true;
+  try {
+    children(x, y, found);
+  } finally {
+    found.chain = chain;
+  }
+}
+
+function children(x: Node, y: Node, found: Found) {
   for (const key of Object.keys(x)) {
     if (SKIP.has(key)) continue;
     const vx = x[key];
@@ -257,8 +356,8 @@ export function shareChunks(
         if (code === original.code) continue;
         const a = parseOnce(original.code);
         const b = parseOnce(code);
-        const found = a && b ? stringDifferences(a, b) : undefined;
-        if (!found) {
+        const found = a && b ? stringDifferences(a, b, code) : undefined;
+        if (!found || !variantsFit(found, original.code.length, perLocale)) {
           locales.delete(out.locale);
           changed = true;
           continue;
@@ -280,11 +379,17 @@ export function shareChunks(
   };
   for (const name of [...differences.keys()].sort()) {
     const positions = new Map<number, Difference>();
-    for (const found of differences.get(name)!.values()) for (const d of found) positions.set(d.start, d);
-    if (positions.size === 0) continue;
+    const variants = new Map<number, Map<string, string>>();
+    for (const [locale, found] of differences.get(name)!) {
+      for (const d of found) {
+        if (d.kind !== 'variant') positions.set(d.start, d);
+        else variants.set(d.start, (variants.get(d.start) ?? new Map()).set(locale, d.value as string));
+      }
+    }
+    if (positions.size === 0 && variants.size === 0) continue;
     const original = sourceOf.get(name)!.code;
     const call = freeName(original);
-    const edits: { start: number; end: number; text: string }[] = [];
+    const edits: { start: number; end: number; text: string; wrap?: (english: string) => string }[] = [];
     for (const d of [...positions.values()].sort((p, q) => p.start - q.start)) {
       const values = outputs.map(
         (out) =>
@@ -321,9 +426,23 @@ export function shareChunks(
           : { start: d.start, end: d.end, text: `\${${call}(${index},${JSON.stringify(d.english)})}` },
       );
     }
-    let code = original;
-    for (const e of edits.reverse()) code = code.slice(0, e.start) + e.text + code.slice(e.end);
-    rewrites.set(name, withLookup(code, call));
+    for (const [start, byLocale] of variants) {
+      // One entry: each locale's variant number (`null`: the English expression), one variant per text.
+      const texts = [...new Set(byLocale.values())];
+      const index = lookups++;
+      entry(
+        outputs.map((out) =>
+          byLocale.has(out.locale) ? texts.indexOf(byLocale.get(out.locale)!) + 1 : null,
+        ),
+      );
+      const end = [...differences.get(name)!.values()]
+        .flat()
+        .find((d) => d.kind === 'variant' && d.start === start)!.end;
+      const wrap = (english: string) =>
+        `(${texts.map((t, i) => `${call}(${index},0)===${i + 1}?${t}:`).join('')}${english})`;
+      edits.push({ start, end, text: '', wrap });
+    }
+    rewrites.set(name, withLookup(applyEdits(original, 0, original.length, edits), call));
   }
 
   const files = new Map<string, BuiltFiles>();
@@ -370,6 +489,50 @@ export function shareChunks(
       lookups,
     },
   };
+}
+
+/**
+ * `code` from `start` to `end` with `edits` made; a variant's edit (`wrap`) takes the English expression
+ * with the edits inside it made (another locale's lookups).
+ */
+function applyEdits(
+  code: string,
+  start: number,
+  end: number,
+  edits: readonly { start: number; end: number; text: string; wrap?: (english: string) => string }[],
+): string {
+  const sorted = [...edits].sort((p, q) => p.start - q.start || q.end - p.end);
+  let out = '';
+  let at = start;
+  for (let i = 0; i < sorted.length; ) {
+    const e = sorted[i]!;
+    out += code.slice(at, e.start);
+    let j = i + 1;
+    if (e.wrap) {
+      while (j < sorted.length && sorted[j]!.start < e.end) j++;
+      out += e.wrap(applyEdits(code, e.start, e.end, sorted.slice(i + 1, j)));
+    } else out += e.text;
+    at = e.end;
+    i = j;
+  }
+  return out + code.slice(at, end);
+}
+
+/**
+ * Whether a locale's variants may go into the shared chunk (every page loads them): together at most a
+ * tenth of the chunk, and each the same expression as another locale's variant or apart from it.
+ */
+function variantsFit(
+  found: readonly Difference[],
+  size: number,
+  others: ReadonlyMap<string, readonly Difference[]>,
+): boolean {
+  const variants = found.filter((d) => d.kind === 'variant');
+  if (variants.reduce((n, d) => n + String(d.value).length, 0) > size / 10) return false;
+  const theirs = [...others.values()].flatMap((f) => f.filter((d) => d.kind === 'variant'));
+  return variants.every((v) =>
+    theirs.every((t) => (t.start === v.start && t.end === v.end) || t.end <= v.start || v.end <= t.start),
+  );
 }
 
 /** Whether a locale build can share chunks: the dictionary is loaded by its pages, so it needs pages. */
