@@ -41,6 +41,16 @@ async function writeDurably(path: string, data: JobFileContent): Promise<void> {
 
 const absent = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
+/** What `action` gives, or `otherwise` when the file or directory it reads is not there. */
+async function unlessAbsent<T, U>(action: Promise<T>, otherwise: U): Promise<T | U> {
+  try {
+    return await action;
+  } catch (error) {
+    if (absent(error)) return otherwise;
+    throw error;
+  }
+}
+
 export function openJobFiles(root: string) {
   mkdirSync(root, { recursive: true, mode: 0o700 });
   const pathOf = (id: string, name?: string) =>
@@ -81,22 +91,10 @@ export function openJobFiles(root: string) {
     },
     discard: (staged: string | undefined) =>
       staged ? rm(staged, { recursive: true, force: true }) : Promise.resolve(),
-    async read(id: string, name: string): Promise<Uint8Array | undefined> {
-      try {
-        return await readFile(pathOf(id, name));
-      } catch (error) {
-        if (absent(error)) return undefined;
-        throw error;
-      }
-    },
-    async stream(id: string, name: string): Promise<AsyncIterable<Uint8Array> | undefined> {
-      try {
-        return (await open(pathOf(id, name))).createReadStream();
-      } catch (error) {
-        if (absent(error)) return undefined;
-        throw error;
-      }
-    },
+    read: (id: string, name: string): Promise<Uint8Array | undefined> =>
+      unlessAbsent(readFile(pathOf(id, name)), undefined),
+    stream: async (id: string, name: string): Promise<AsyncIterable<Uint8Array> | undefined> =>
+      (await unlessAbsent(open(pathOf(id, name)), undefined))?.createReadStream(),
     /** Writes an attempt's file under a temporary name in the job's directory, fsynced; its path. */
     async stageFile(id: string, data: Uint8Array): Promise<string> {
       await mkdir(pathOf(id), { recursive: true, mode: 0o700 });
@@ -126,12 +124,7 @@ export function openJobFiles(root: string) {
     },
     /** The names of the job's files (not the temporary ones, which start with a dot). */
     async list(id: string): Promise<string[]> {
-      try {
-        return (await readdir(pathOf(id))).filter((name) => !name.startsWith('.'));
-      } catch (error) {
-        if (absent(error)) return [];
-        throw error;
-      }
+      return (await unlessAbsent(readdir(pathOf(id)), [])).filter((name) => !name.startsWith('.'));
     },
     /** Deletes the job's files but those named in `keep`. */
     async prune(id: string, keep: readonly string[]): Promise<void> {
@@ -164,12 +157,8 @@ export function openJobFiles(root: string) {
       for (const name of names) {
         if (!name.startsWith('.') && kept.has(decodeURIComponent(name))) continue;
         const path = join(root, name);
-        try {
-          if ((await stat(path)).mtimeMs >= before) continue;
-        } catch (error) {
-          if (absent(error)) continue;
-          throw error;
-        }
+        const changed = await unlessAbsent(stat(path), undefined);
+        if (!changed || changed.mtimeMs >= before) continue;
         // A job inserted since the listing keeps its directory.
         if (!name.startsWith('.') && stored([decodeURIComponent(name)]).size > 0) continue;
         await rm(path, { recursive: true, force: true });
@@ -177,5 +166,3 @@ export function openJobFiles(root: string) {
     },
   };
 }
-
-export type JobFileStore = ReturnType<typeof openJobFiles>;
