@@ -89,9 +89,9 @@ export const POSTGRES_VOICE_MIGRATIONS: readonly string[] = [
   `,
 ];
 
-export type FleetVoiceStore = ReturnType<typeof createFleetVoiceStore>;
+type FleetVoiceStore = ReturnType<typeof createFleetVoiceStore>;
 
-export function createFleetVoiceStore(pool: pg.Pool) {
+function createFleetVoiceStore(pool: pg.Pool) {
   return {
     // --- /v3/voice/spoken_terms (every query scoped by account) -------------------------------------
     async insertSpokenTerms(accountId: string, row: SpokenTermsRow): Promise<void> {
@@ -139,11 +139,6 @@ export function createFleetVoiceStore(pool: pg.Pool) {
   };
 }
 
-/** Applies the voice migrations not applied yet (the spine's runner: one transaction each, locked). */
-export function migrateVoice(pool: pg.Pool): Promise<void> {
-  return migratePostgres(pool, 'glossa_voice_schema', POSTGRES_VOICE_MIGRATIONS);
-}
-
 // --- the fleet backend of a server ------------------------------------------------------------------
 
 /** What the routes (jobs, spoken terms) use on a fleet: the store, once its migrations ran. */
@@ -165,7 +160,10 @@ export function openFleetVoice(
   const pool = new pg.Pool({ connectionString: url, max: 4, application_name: 'glossa-voice' });
   // An idle client losing its connection (a database restart) must not crash the process.
   pool.on('error', () => {});
-  const ready = migrateVoice(pool).then(() => createFleetVoiceStore(pool));
+  // The migrations not applied yet (the spine's runner: one transaction each, locked).
+  const ready = migratePostgres(pool, 'glossa_voice_schema', POSTGRES_VOICE_MIGRATIONS).then(() =>
+    createFleetVoiceStore(pool),
+  );
   ready.catch(onError);
   fleets.set(context, {
     async store() {

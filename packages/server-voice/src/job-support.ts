@@ -38,7 +38,7 @@ export type JobLog = Pick<FastifyBaseLogger, 'error' | 'warn'>;
 type UsageRecord = Parameters<ServiceContext['storage']['applyUsageOnce']>[1];
 
 /** How long a finished voice job's status and result stay readable (then `expired`, later deleted). */
-export const VOICE_RESULT_TTL_MS = 24 * 60 * 60_000;
+const VOICE_RESULT_TTL_MS = 24 * 60 * 60_000;
 
 /** The runner jobs of both interfaces. */
 export interface VoiceQueues {
@@ -69,9 +69,10 @@ export async function ownVoiceJob<Input, Result>(
 }
 
 /**
- * Registers the kinds (and removes the audio copies of attempts a kill left): an attempt decodes the job's audio, transcribes it in chunks of `chunkSeconds` (a
- * checkpoint after each), does the job's work and charges its minutes, applied with the completion. A
- * translation job whose audio or account is unusable completes with every target failed, and no minutes.
+ * Registers the kinds (and removes the audio copies of attempts a kill left): an attempt decodes the job's
+ * audio, transcribes it in chunks of `chunkSeconds` (a checkpoint after each), does the job's work and
+ * charges its minutes, applied with the completion. A translation job whose audio or account is unusable
+ * completes with every target failed, and no minutes.
  */
 export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSeconds: number): VoiceQueues {
   for (const name of existsSync(jobDir(context)) ? readdirSync(jobDir(context)) : [])

@@ -4,9 +4,9 @@
  * `<data dir>/voice-jobs/`, or on a fleet in PostgreSQL with the audio as `bytea`). A record without its
  * runner job (written, not yet submitted: a process killed in between, or left by the queues before the
  * runner) is submitted as the job it is, its audio as the job file (a translation job still waiting for its
- * audio: deferred). Then the tables and files go. A record handed over already has its
- * runner job, which has no job files: unfinished, it fails ('The audio of this job is gone.'); a finished
- * translation job's results are gone (their download: 404). On a fleet, upgrade every instance together.
+ * audio: deferred). Then the tables and files go. A record handed over already has its runner job, which
+ * has no job files: unfinished, it fails ('The audio of this job is gone.'); a finished translation job's
+ * results are gone (their download: 404). On a fleet, upgrade every instance together.
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -147,25 +147,22 @@ export async function upgradeVoiceJobs(context: ServiceContext, queues: VoiceQue
  */
 async function handOver(records: Records | undefined, queues: VoiceQueues, log: JobLog): Promise<void> {
   if (!records) return;
-  const submitted = (id: string) => (job: Promise<unknown>) =>
-    job.catch((error: unknown) => log.error({ err: error, job: id }, 'a voice job could not be upgraded'));
+  const notUpgraded = (id: string) => (error: unknown) =>
+    log.error({ err: error, job: id }, 'a voice job could not be upgraded');
   for (const row of records.jobs) {
     const audio = await records.audio('voice_jobs', row.id);
-    await submitted(row.id)(
-      queues.transcribe.submit(row.account_id, transcribeInput(row), {
-        id: row.id,
-        files: audio ? { audio } : {},
-      }),
-    );
+    await queues.transcribe
+      .submit(row.account_id, transcribeInput(row), { id: row.id, files: audio ? { audio } : {} })
+      .catch(notUpgraded(row.id));
   }
   for (const row of records.translations) {
     const audio = row.status === 'pending' ? undefined : await records.audio('voice_translate_jobs', row.id);
-    await submitted(row.id)(
-      queues.translate.submit(row.account_id, translateInput(row), {
+    await queues.translate
+      .submit(row.account_id, translateInput(row), {
         id: row.id,
         ...(row.status === 'pending' ? { deferred: true } : { files: audio ? { audio } : {} }),
-      }),
-    );
+      })
+      .catch(notUpgraded(row.id));
   }
   await records.drop();
 }

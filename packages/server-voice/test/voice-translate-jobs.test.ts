@@ -65,7 +65,7 @@ describe('voice translation jobs at /v1/jobs/voice/translate', () => {
     const { job_id, upload_url, signature } = created.data;
     const empty = await put(upload_url, Buffer.alloc(0), signature);
     expect(empty.status).toBe(400);
-    expect((await empty.json()).message).toMatch(/empty/);
+    expect(((await empty.json()) as { message: string }).message).toMatch(/empty/);
     // Sent chunked (no content-length): the announced size is enforced as the body streams in.
     const overlong = await fetch(upload_url, {
       method: 'PUT',
