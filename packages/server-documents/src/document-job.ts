@@ -67,8 +67,7 @@ export type DocumentJobs = JobQueue<DocumentJobInput, DocumentCheckpoint, null>;
 type DocumentJob = RunningJob<DocumentJobInput, DocumentCheckpoint>;
 
 /** The message of a job of a version before the runner held documents: its upload was in a store that went. */
-export const UPGRADED_MESSAGE =
-  'This document was uploaded before an upgrade of the server; upload it again.';
+const UPGRADED_MESSAGE = 'This document was uploaded before an upgrade of the server; upload it again.';
 
 /** The refund of a failed document: what the upload reserved, and what the job reserved. */
 function refundOf(job: JobInfo<DocumentJobInput, DocumentCheckpoint, null>): UsageCharge[] {
