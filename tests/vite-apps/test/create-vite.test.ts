@@ -8,14 +8,23 @@
  * both logos load (a public file and an imported asset), the visible text translated, and the counter
  * button works and stays translated after a click. One build, shared by the file's tests.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { glossaVite } from '@glossa/vite';
 import type { BrowserContext, Page } from 'playwright-core';
 import type * as Vite from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
-import { appCopy, namesOnly, openPage, packageDir, Share, sameInCatalog } from './real-app.js';
+import {
+  appCopy,
+  buildAndServe,
+  closeAll,
+  namesOnly,
+  openPage,
+  packageDir,
+  Share,
+  sameInCatalog,
+  workOptions,
+} from './real-app.js';
 import { visibleText } from './visible-text.js';
 
 /** Names: the same text in every locale ("Vite + Vue"; the file name in `<code>`). */
@@ -39,11 +48,9 @@ const config = (): Vite.InlineConfig => ({
   plugins: [
     glossaVite({
       locales: ['es', 'en-XA'],
-      components: { catalogDir: join(work, 'catalog') },
+      components: true,
       configFile: false,
-      lock: false,
-      cache: { path: join(work, 'cache.jsonl') },
-      service: { dataDir: join(work, 'server') },
+      ...workOptions(work),
     }),
   ],
 });
@@ -52,16 +59,9 @@ beforeAll(async () => {
   work = await mkdtemp(join(packageDir, '.tmp-create-vite-'));
   ({ root, vite } = await appCopy('create-vite-vue-ts', work, { vite: 'vite7' }));
   expect(vite.version).toMatch(/^7\./);
-  await vite.build(config());
-  served = await vite.preview({ ...config(), preview: { port: 0, host: '127.0.0.1' } });
-  url = served.resolvedUrls!.local[0]!.replace(/\/$/, '');
-  browser = await launchChromium(join(work, 'chromium'));
+  ({ served, url, browser } = await buildAndServe(vite, config, work));
 }, 180_000);
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-  if (work) await rm(work, { recursive: true, force: true });
-});
+afterAll(() => closeAll(browser, served, work));
 
 const open = (path: string) => openPage(browser, url + path, '.card button');
 /** Whether every image on the page loaded (a 404 or an undecodable file has no natural width). */

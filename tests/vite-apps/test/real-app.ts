@@ -4,11 +4,13 @@
  * in the app's project: the plugin builds each locale with the Vite it resolves from the app's root),
  * a page opened with its errors collected, and the share of visible English text nodes translated.
  */
-import { cp, mkdir, readFile, symlink } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { GlossaViteOptions } from '@glossa/vite';
 import type { BrowserContext, Page } from 'playwright-core';
 import type * as Vite from 'vite';
+import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
 
 export const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -31,6 +33,33 @@ export async function appCopy(
     join(packageDir, 'node_modules', links.vite!, 'dist', 'node', 'index.js')
   )) as typeof Vite;
   return { root, vite };
+}
+
+/** Glossa's options for a test's work folder: the catalog, the result cache and the server's data in it, no lock. */
+export const workOptions = (work: string): Partial<GlossaViteOptions> => ({
+  components: { catalogDir: join(work, 'catalog') },
+  lock: false,
+  cache: { path: join(work, 'cache.jsonl') },
+  service: { dataDir: join(work, 'server') },
+});
+
+/** The app built once with its Vite, served by that Vite's `vite preview`, and Chromium with its profile in `work`. */
+export async function buildAndServe(
+  vite: typeof Vite,
+  config: () => Vite.InlineConfig,
+  work: string,
+): Promise<{ served: Vite.PreviewServer; url: string; browser: BrowserContext }> {
+  await vite.build(config());
+  const served = await vite.preview({ ...config(), preview: { port: 0, host: '127.0.0.1' } });
+  const url = served.resolvedUrls!.local[0]!.replace(/\/$/, '');
+  return { served, url, browser: await launchChromium(join(work, 'chromium')) };
+}
+
+/** Closes what `buildAndServe` opened and removes the work folder. */
+export async function closeAll(browser?: BrowserContext, served?: Vite.PreviewServer, work?: string) {
+  await browser?.close();
+  await served?.close();
+  if (work) await rm(work, { recursive: true, force: true });
 }
 
 /** The module script a built page loads (`/assets/index-….js`), read from `dist/<page>`. */

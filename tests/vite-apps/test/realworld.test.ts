@@ -11,13 +11,23 @@
  * locale, and the share of visible English text nodes translated (text from the API aside: it is
  * content, the same in every locale) is at least the floor measured here.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import type * as Vite from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
-import { appCopy, moduleScript, namesOnly, openPage, packageDir, Share, sameInCatalog } from './real-app.js';
+import {
+  appCopy,
+  buildAndServe,
+  closeAll,
+  moduleScript,
+  namesOnly,
+  openPage,
+  packageDir,
+  Share,
+  sameInCatalog,
+  workOptions,
+} from './real-app.js';
 import { appConfigAt, BRANDS, LINKS } from './realworld.config.js';
 import { visibleText } from './visible-text.js';
 
@@ -103,25 +113,12 @@ let browser: BrowserContext;
 let served: Vite.PreviewServer;
 let url: string;
 
-const config = (): Vite.InlineConfig =>
-  appConfigAt(
-    root,
-    {
-      components: { catalogDir: join(work, 'catalog') },
-      lock: false,
-      cache: { path: join(work, 'cache.jsonl') },
-      service: { dataDir: join(work, 'server') },
-    },
-    join(work, 'dist'),
-  );
+const config = (): Vite.InlineConfig => appConfigAt(root, workOptions(work), join(work, 'dist'));
 
 beforeAll(async () => {
   work = await mkdtemp(join(packageDir, '.tmp-realworld-'));
   ({ root, vite } = await appCopy('vue3-realworld', work, LINKS));
-  await vite.build(config());
-  served = await vite.preview({ ...config(), preview: { port: 0, host: '127.0.0.1' } });
-  url = served.resolvedUrls!.local[0]!.replace(/\/$/, '');
-  browser = await launchChromium(join(work, 'chromium'));
+  ({ served, url, browser } = await buildAndServe(vite, config, work));
   await browser.route(/^https:\/\/api\.realworld\.io\/api\//, answer);
   // No network here: the page's stylesheets (the RealWorld theme, Ionicons, web fonts) are answered empty.
   await browser.route(
@@ -129,11 +126,7 @@ beforeAll(async () => {
     (r) => r.fulfill({ status: 200, contentType: 'text/css', body: '' }),
   );
 }, 240_000);
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-  if (work) await rm(work, { recursive: true, force: true });
-});
+afterAll(() => closeAll(browser, served, work));
 
 const open = (path: string) => openPage(browser, url + path, 'nav a');
 const appText = async (page: Page) => (await visibleText(page, '#app')).filter((t) => !CONTENT.has(t));

@@ -9,13 +9,23 @@
  * menu work in the locale, and the share of visible English text nodes translated (the calendar, chart,
  * map and date-picker components are third-party and aside) is at least the floor measured here.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type * as Vite from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
-import { appCopy, moduleScript, namesOnly, openPage, packageDir, Share, sameInCatalog } from './real-app.js';
+import {
+  appCopy,
+  buildAndServe,
+  closeAll,
+  moduleScript,
+  namesOnly,
+  openPage,
+  packageDir,
+  Share,
+  sameInCatalog,
+  workOptions,
+} from './real-app.js';
 import { BRANDS, LINKS, plugins } from './tailadmin.config.js';
 import { visibleText } from './visible-text.js';
 
@@ -66,12 +76,7 @@ const config = (): Vite.InlineConfig => ({
   logLevel: 'warn',
   build: { outDir: join(work, 'dist'), emptyOutDir: true, chunkSizeWarningLimit: 4000 },
   // The app's vite.config.ts, plus Glossa.
-  plugins: plugins({
-    components: { catalogDir: join(work, 'catalog') },
-    lock: false,
-    cache: { path: join(work, 'cache.jsonl') },
-    service: { dataDir: join(work, 'server') },
-  }),
+  plugins: plugins(workOptions(work)),
 });
 
 /** A 1×1 PNG: the answer for the large images the fixture leaves out (see its README). */
@@ -86,10 +91,7 @@ beforeAll(async () => {
     vite: 'vite6',
     'react-router': 'react-router7',
   }));
-  await vite.build(config());
-  served = await vite.preview({ ...config(), preview: { port: 0, host: '127.0.0.1' } });
-  url = served.resolvedUrls!.local[0]!.replace(/\/$/, '');
-  browser = await launchChromium(join(work, 'chromium'));
+  ({ served, url, browser } = await buildAndServe(vite, config, work));
   // No network here: the web font's stylesheet is answered empty, the video embeds with an empty page.
   await browser.route(/^https:\/\/fonts\.(googleapis|gstatic)\.com\//, (r) =>
     r.fulfill({ status: 200, contentType: 'text/css', body: '' }),
@@ -102,11 +104,7 @@ beforeAll(async () => {
     (r) => r.fulfill({ status: 200, contentType: 'image/png', body: PIXEL }),
   );
 }, 240_000);
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-  if (work) await rm(work, { recursive: true, force: true });
-});
+afterAll(() => closeAll(browser, served, work));
 
 // The app fetches nothing after its scripts and images (no lazy route, no API): `load`, then a heading.
 const open = (path: string) => openPage(browser, url + path, '#root h1, #root h3, #root h4', 'load');
