@@ -339,6 +339,23 @@ describe.skipIf(onPostgres).each(BACKENDS)('the job runner on %s', (_name, openS
     },
   );
 
+  it.skipIf(skip)('expires a deferred job not released in time, which then counts in no limit', async () => {
+    const { runner, queue: steps } = await setUp({ maxQueuedPerAccount: 1 });
+    // Its kind's time to release is over at once (a negative result time).
+    const queue = runner.register(filesKind({ resultTtlMs: -1 }));
+    const { id } = await queue.submit('alice', {}, { deferred: true });
+    expect((await queue.status(id))?.status).toBe('expired');
+    expect(await queue.release(id, { input: new Uint8Array([1]) })).toBe(false);
+    expect(await queue.files(id)).toEqual([]);
+    // The expired one is not counted; a deferred one within its time is.
+    expect((await steps.submit('alice', { steps: 1, stepMs: 1 }, { deferred: true })).status).toBe(
+      'deferred',
+    );
+    await expect(steps.submit('alice', { steps: 1, stepMs: 1 }, { deferred: true })).rejects.toBeInstanceOf(
+      JobLimitExceeded,
+    );
+  });
+
   it.skipIf(skip)('serves no file of an expired job, and deletes its files with it', async () => {
     const { runner, storage } = await setUp({ keepExpiredMs: 300 });
     const queue = runner.register(filesKind({ resultTtlMs: 200 }));

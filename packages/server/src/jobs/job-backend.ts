@@ -42,8 +42,11 @@ export interface NewJob {
   readonly maxPerAccount?: number | undefined;
   /** Files stored with the job: the job is inserted with all of them, or not at all. */
   readonly files?: JobFiles | undefined;
-  /** Inserted deferred: queued, but not claimed before `release` (its `run_after` is `DEFERRED_UNTIL`). */
-  readonly deferred?: boolean | undefined;
+  /**
+   * Inserted deferred, to be released before this time: queued, but not claimed before `release` (its
+   * `run_after` is `DEFERRED_UNTIL`); not released by then, it expires (and is deleted as a finished job is).
+   */
+  readonly releaseBy?: string | undefined;
 }
 
 /** The `run_after` of a deferred job: later than any claim's time, so no worker takes it before `release`. */
@@ -172,7 +175,7 @@ export interface JobBackend {
   pruneFiles(id: string, keep: readonly string[]): Promise<void>;
   /**
    * Queues a deferred job with `files` (both, or neither, whenever the process dies); false when the job
-   * is not deferred (released already, or gone), and nothing is stored.
+   * is not deferred (released already, expired, or gone), and nothing is stored.
    */
   release(id: string, files: JobFiles): Promise<boolean>;
   /** Deletes a finished (completed, failed or cancelled) job with its files; false when there is none. */

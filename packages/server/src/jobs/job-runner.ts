@@ -136,7 +136,10 @@ export interface JobQueue<Input, Checkpoint, Result> {
     options?: {
       readonly id?: string;
       readonly files?: JobFiles | undefined;
-      /** Stored `deferred`: no worker takes it before `release` (e.g. an upload that comes later). */
+      /**
+       * Stored `deferred`: no worker takes it before `release` (e.g. an upload that comes later). Not
+       * released within the kind's `resultTtlMs`, it is `expired` (then deleted, as a finished job is).
+       */
       readonly deferred?: boolean;
     },
   ): Promise<JobInfo<Input, Checkpoint, Result>>;
@@ -400,7 +403,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
             maxQueued: options.maxQueuedPerAccount ?? 1000,
             maxPerAccount: kind.maxPerAccount,
             files: submitOptions.files,
-            deferred: submitOptions.deferred,
+            releaseBy: submitOptions.deferred ? later(kind.resultTtlMs ?? 3_600_000) : undefined,
           });
           delivery?.notify();
           return info(row)!;

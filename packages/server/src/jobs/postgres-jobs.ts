@@ -153,8 +153,9 @@ export function createPostgresJobBackend(
     const existing = await get(client, job.id);
     if (existing) return existing;
     const { rows } = await client.query<{ n: string }>(
-      `SELECT COUNT(*) AS n FROM jobs WHERE account_id = $1 AND status IN ('queued', 'running')`,
-      [job.accountId],
+      `SELECT COUNT(*) AS n FROM jobs WHERE account_id = $1 AND status IN ('queued', 'running')
+       AND (expires_at IS NULL OR expires_at > $2)`,
+      [job.accountId, new Date().toISOString()],
     );
     if (Number(rows[0]!.n) >= job.maxQueued) throw new JobLimitExceeded(job.maxQueued);
     const now = new Date().toISOString();
@@ -167,13 +168,21 @@ export function createPostgresJobBackend(
         throw new JobLimitExceeded(job.maxPerAccount, job.kind);
     }
     const inserted = await client.query<JobRow>(
-      `INSERT INTO jobs (id, kind, account_id, status, input, run_after, created_at, updated_at)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $6) RETURNING *`,
-      [job.id, job.kind, job.accountId, job.input, job.deferred ? DEFERRED_UNTIL : now, now],
+      `INSERT INTO jobs (id, kind, account_id, status, input, run_after, expires_at, created_at, updated_at)
+       VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $7) RETURNING *`,
+      [
+        job.id,
+        job.kind,
+        job.accountId,
+        job.input,
+        job.releaseBy ? DEFERRED_UNTIL : now,
+        job.releaseBy ?? null,
+        now,
+      ],
     );
     await putFiles(client, job.id, job.files ?? {});
     if (job.files) jobCrashPoints.filesStored?.(job.id);
-    if (!job.deferred) await wakeUp(client, { jobId: job.id });
+    if (!job.releaseBy) await wakeUp(client, { jobId: job.id });
     return inserted.rows[0]!;
   };
 
@@ -285,7 +294,8 @@ export function createPostgresJobBackend(
     release: (id, files) =>
       transaction(pool, async (client) => {
         const { rowCount } = await client.query(
-          `UPDATE jobs SET run_after = $1, updated_at = $1 WHERE id = $2 AND status = 'queued' AND run_after = $3`,
+          `UPDATE jobs SET run_after = $1, expires_at = NULL, updated_at = $1
+           WHERE id = $2 AND status = 'queued' AND run_after = $3 AND expires_at > $1`,
           [new Date().toISOString(), id, DEFERRED_UNTIL],
         );
         if (!rowCount) return false;

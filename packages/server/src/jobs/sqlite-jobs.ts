@@ -39,15 +39,17 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
   const files = openJobFiles(options.filesDir);
   const sql = {
     insert: db.prepare(
-      `INSERT INTO jobs (id, kind, account_id, status, input, run_after, created_at, updated_at)
-       VALUES (@id, @kind, @account, 'queued', @input, @runAfter, @now, @now)`,
+      `INSERT INTO jobs (id, kind, account_id, status, input, run_after, expires_at, created_at, updated_at)
+       VALUES (@id, @kind, @account, 'queued', @input, @runAfter, @expires, @now, @now)`,
     ),
     release: db.prepare(
-      `UPDATE jobs SET run_after = @now, updated_at = @now WHERE id = @id AND status = 'queued' AND run_after = @deferred`,
+      `UPDATE jobs SET run_after = @now, expires_at = NULL, updated_at = @now
+       WHERE id = @id AND status = 'queued' AND run_after = @deferred AND expires_at > @now`,
     ),
     remove: db.prepare(`DELETE FROM jobs WHERE id = ? AND status IN ('completed', 'failed', 'cancelled')`),
     unfinished: db.prepare(
-      `SELECT COUNT(*) AS n FROM jobs WHERE account_id = ? AND status IN ('queued', 'running')`,
+      `SELECT COUNT(*) AS n FROM jobs WHERE account_id = ? AND status IN ('queued', 'running')
+       AND (expires_at IS NULL OR expires_at > ?)`,
     ),
     held: db.prepare(
       `SELECT COUNT(*) AS n FROM jobs WHERE account_id = ? AND kind = ? AND (expires_at IS NULL OR expires_at > ?)`,
@@ -122,16 +124,23 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
   const insert = db.transaction((job: NewJob, staged: string | undefined) => {
     const existing = sql.get.get(job.id) as JobRow | undefined;
     if (existing) return { row: existing, placed: false };
-    if ((sql.unfinished.get(job.accountId) as { n: number }).n >= job.maxQueued)
-      throw new JobLimitExceeded(job.maxQueued);
     const now = new Date().toISOString();
+    if ((sql.unfinished.get(job.accountId, now) as { n: number }).n >= job.maxQueued)
+      throw new JobLimitExceeded(job.maxQueued);
     if (
       job.maxPerAccount !== undefined &&
       (sql.held.get(job.accountId, job.kind, now) as { n: number }).n >= job.maxPerAccount
     )
       throw new JobLimitExceeded(job.maxPerAccount, job.kind);
-    const runAfter = job.deferred ? DEFERRED_UNTIL : now;
-    sql.insert.run({ id: job.id, kind: job.kind, account: job.accountId, input: job.input, runAfter, now });
+    sql.insert.run({
+      id: job.id,
+      kind: job.kind,
+      account: job.accountId,
+      input: job.input,
+      runAfter: job.releaseBy ? DEFERRED_UNTIL : now,
+      expires: job.releaseBy ?? null,
+      now,
+    });
     if (staged) files.place(staged, job.id);
     return { row: sql.get.get(job.id) as JobRow, placed: true };
   });
