@@ -11,12 +11,15 @@ import { startServer } from '@glossa/server';
 import { glossaVite } from '@glossa/vite';
 import react from '@vitejs/plugin-react';
 import vue from '@vitejs/plugin-vue';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { build, type InlineConfig, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** Waits until the page's `h1` is no longer `text` (a string: this package's type check has no DOM library). */
+const h1Other = (page: Page, text: string) =>
+  page.waitForFunction(`document.querySelector('h1')?.textContent !== ${JSON.stringify(text)}`);
 let work: string;
 let server: Awaited<ReturnType<typeof startServer>>;
 let browser: BrowserContext;
@@ -93,6 +96,7 @@ describe.each(apps)('$router', ({ fixture, framework }) => {
       }
       await page.click('#to-home');
       await page.waitForURL(`${url}/en-XA/`);
+      await h1Other(page, shop!); // the router renders after the URL changes
       const home = await page.textContent('h1');
       expect(home).toMatch(pseudo);
       expect(home).not.toBe(shop);
@@ -109,6 +113,7 @@ describe.each(apps)('$router', ({ fixture, framework }) => {
       expect(await page.textContent('#save')).toBe('Forget this chart');
       await page.click('#to-home');
       await page.waitForURL(`${url}/`);
+      await h1Other(page, 'Maps and charts for every coast');
       expect(await page.textContent('h1')).toBe('Welcome to the harbour office');
       expect(errors).toEqual([]);
     } finally {
