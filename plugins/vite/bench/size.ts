@@ -16,7 +16,7 @@
  * apps, each built with its own Vite: TailAdmin's React dashboard (Vite 6) and the RealWorld Conduit Vue 3
  * app (Vite 5), copied into `tests/vite-apps/.tmp-bench-<app>` with their Vite and router linked.
  *
- *   pnpm --filter @glossa/vite bench         (ONLY=<regexp>: only the apps it matches)
+ *   pnpm --filter @glossa/vite bench         (ONLY=<regexp>: only the apps it matches; KEEP=1: keep the builds)
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -152,5 +152,6 @@ for (const [name, load] of Object.entries(APPS)) {
   }
   console.log(rows.splice(0).join('\n'));
 }
-await rm(dir, { recursive: true, force: true });
+if (process.env.KEEP) console.log(`kept ${dir}`);
+else await rm(dir, { recursive: true, force: true });
 for (const work of works) await rm(work, { recursive: true, force: true });

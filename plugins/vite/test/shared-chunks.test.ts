@@ -95,13 +95,53 @@ describe('shareChunks', () => {
       'Añadir al carro',
       '2 panes',
     ]);
-    // A value the same as English is null in that locale's dictionary.
+    // A value the same as English is a hole in that locale's dictionary.
     const frDictionary = [...shared.files.get('fr')!].find(([name]) => name.includes('glossa-text'))!;
-    expect(frDictionary[1]).toBe('globalThis.__glossa=["Bienvenue",null,null," pains"];\n');
+    expect(frDictionary[1]).toBe('globalThis.__glossa=["Bienvenue",,," pains"];\n');
+    expect(run(withJsx(code), frDictionary[1] as string)).toEqual([
+      { tag: 'h1', children: 'Bienvenue', line: 3 },
+      'Add to cart',
+      '2 pains',
+    ]);
     // The locale's page loads its dictionary before the app, and the shared chunk under its English name.
     expect(esFiles.get('es/index.html')).toBe(
       `<html><head><script src="/assets/${esDictionary[0].slice('assets/'.length)}"></script>\n    <script type="module" src="/assets/App-en.js"></script></head></html>`,
     );
+  });
+
+  it('writes a text used in several places once, and no English value (a hole; none at the end)', () => {
+    const en = chunk('assets/App-en.js', 'out=["Add to cart","Save",["Add to cart"],"Cancel","Back"];');
+    const es = chunk(
+      'assets/App-es.js',
+      'out=["Añadir al carro","Save",["Añadir al carro"],"Cancelar","Back"];',
+    );
+    const fr = chunk('assets/App-fr.js', 'out=["Ajouter","Enregistrer",["Ajouter"],"Cancel","Retour"];');
+    const output = (locale: string, c: BuiltChunk): LocaleOutput => ({
+      locale,
+      files: new Map([
+        [c.fileName, c.code],
+        [`${locale}/index.html`, page(c.fileName.slice('assets/'.length))],
+      ]),
+      chunks: [c],
+    });
+    const shared = shareChunks([en], [output('es', es), output('fr', fr)], options);
+    expect(shared.stats).toEqual({ shared: 1, perLocale: 0, copies: 0, lookups: 5 });
+    const code = shared.rewrites.get('assets/App-en.js')!;
+    const dictionary = (locale: string) =>
+      [...shared.files.get(locale)!].find(([name]) => name.includes('glossa-text'))![1] as string;
+    // Entries: [es, fr] = ["Añadir al carro", "Ajouter"] (twice in the chunk), [English, "Enregistrer"],
+    // ["Cancelar", English], [English, "Retour"].
+    expect(dictionary('es')).toBe('globalThis.__glossa=["Añadir al carro",,"Cancelar"];\n');
+    expect(dictionary('fr')).toBe('globalThis.__glossa=["Ajouter","Enregistrer",,"Retour"];\n');
+    expect(run(code)).toEqual(['Add to cart', 'Save', ['Add to cart'], 'Cancel', 'Back']);
+    expect(run(code, dictionary('es'))).toEqual([
+      'Añadir al carro',
+      'Save',
+      ['Añadir al carro'],
+      'Cancelar',
+      'Back',
+    ]);
+    expect(run(code, dictionary('fr'))).toEqual(['Ajouter', 'Enregistrer', ['Ajouter'], 'Cancel', 'Retour']);
   });
 
   it('looks up only the text of a static-markup string when every locale has the same markup', () => {
@@ -135,7 +175,7 @@ describe('shareChunks', () => {
     )![1] as string;
     // The markup stays in the chunk; the third string's markup differs (<b> → <i>), so it is one entry.
     expect(dictionary).toBe(
-      'globalThis.__glossa=["Bienvenido","Un pan","Cocemos ","pan"," panes en ","tu cesta","\\u003cp>Hola \\u003ci>ahí\\u003c/i>\\u003c/p>"];\n',
+      'globalThis.__glossa=["Bienvenido","Un pan","Cocemos ","pan"," panes en ","tu cesta","<p>Hola <i>ahí</i></p>"];\n',
     );
     const english = run(en.code);
     expect(run(code)).toEqual(english);

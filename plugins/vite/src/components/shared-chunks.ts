@@ -4,7 +4,9 @@
  * literals and template text (the translations, `import.meta.env.BASE_URL`, the file names of chunks
  * that stay per locale), the source chunk is kept for every locale with each of those strings read
  * from a per-locale dictionary: `$gT(7,"Add to cart")` returns entry 7 of `globalThis.__glossa`, or the
- * English value when the page set none (the English pages) or the entry is `null` (same as English).
+ * English value when the page set none (the English pages) or the entry is unset (a hole: same as
+ * English). An entry is each locale's value at a position; positions with the same values (a text used in
+ * several places) share one entry.
  * Numbers are read the same way (a development build's JSX positions move with the text). A string with
  * markup (Svelte's templates, Vue's static nodes) whose markup is the same in every locale keeps the
  * markup in the chunk and looks up only its text parts: `"<p>"+$gT(3,"Hello")+"</p>"`.
@@ -369,13 +371,23 @@ export function shareChunks(
     }
   }
 
-  // One index per string position of a shared chunk, in file and position order.
+  // One index per distinct entry (each locale's value at a string position of a shared chunk), in file
+  // and position order: a text the chunks use in several places is in a dictionary once.
   const rewrites = new Map<string, string>();
   const dictionaries = new Map<string, (Value | null)[]>(outputs.map((o) => [o.locale, []]));
+  const indexes = new Map<string, number>();
   let lookups = 0;
-  // One dictionary entry: each locale's value, in the order of `outputs`.
-  const entry = (values: readonly (Value | null)[]) => {
-    for (const [i, out] of outputs.entries()) dictionaries.get(out.locale)!.push(values[i] ?? null);
+  // The index of the entry with each locale's value (in the order of `outputs`; `null`: the call's English).
+  const entry = (values: readonly (Value | null)[]): number => {
+    const key = JSON.stringify(outputs.map((_, i) => values[i] ?? null));
+    let index = indexes.get(key);
+    if (index === undefined) {
+      index = indexes.size;
+      indexes.set(key, index);
+      for (const [i, out] of outputs.entries()) dictionaries.get(out.locale)!.push(values[i] ?? null);
+    }
+    lookups++;
+    return index;
   };
   for (const name of [...differences.keys()].sort()) {
     const positions = new Map<number, Difference>();
@@ -403,9 +415,7 @@ export function shareChunks(
         // Markup that every locale shares stays in the chunk; only the text parts are looked up.
         const pieces = parts.map((part) => {
           if (typeof part === 'string') return { markup: part };
-          const index = lookups++;
-          entry(part.values);
-          return { index, english: part.english };
+          return { index: entry(part.values), english: part.english };
         });
         const text =
           d.kind === 'literal'
@@ -418,8 +428,7 @@ export function shareChunks(
         edits.push({ start: d.start, end: d.end, text });
         continue;
       }
-      const index = lookups++;
-      entry(values);
+      const index = entry(values);
       edits.push(
         d.kind === 'literal'
           ? { start: d.start, end: d.end, text: `${call}(${index},${original.slice(d.start, d.end)})` }
@@ -429,8 +438,7 @@ export function shareChunks(
     for (const [start, byLocale] of variants) {
       // One entry: each locale's variant number (`null`: the English expression), one variant per text.
       const texts = [...new Set(byLocale.values())];
-      const index = lookups++;
-      entry(
+      const index = entry(
         outputs.map((out) =>
           byLocale.has(out.locale) ? texts.indexOf(byLocale.get(out.locale)!) + 1 : null,
         ),
@@ -458,7 +466,7 @@ export function shareChunks(
     let dictionaryUrl: string | undefined;
     // A locale that shares no chunk with lookups (all its entries `null`) needs no dictionary.
     if (dictionaries.get(out.locale)!.some((v) => v !== null)) {
-      const body = `globalThis.__glossa=${JSON.stringify(dictionaries.get(out.locale)!).replace(/</g, '\\u003c')};\n`;
+      const body = `globalThis.__glossa=${dictionaryArray(dictionaries.get(out.locale)!)};\n`;
       const hash = createHash('sha256').update(body).digest('base64url').slice(0, 8);
       const file = `${options.assetsDir ? `${options.assetsDir}/` : ''}glossa-text.${out.locale}-${hash}.js`;
       mine.set(file, body);
@@ -533,6 +541,18 @@ function variantsFit(
   return variants.every((v) =>
     theirs.every((t) => (t.start === v.start && t.end === v.end) || t.end <= v.start || v.end <= t.start),
   );
+}
+
+/**
+ * A dictionary as a JavaScript array: its strings and numbers, and a hole (`[,"Hola"]`) where the locale
+ * keeps the English value (a lookup reads `undefined` there, as past the array's end: trailing holes are
+ * left out). The file is a script of its own, so `</script>` in a text needs no escape.
+ */
+function dictionaryArray(values: readonly (Value | null)[]): string {
+  let end = values.length;
+  while (end > 0 && values[end - 1] === null) end--;
+  const items = values.slice(0, end).map((v) => (v === null ? '' : JSON.stringify(v)));
+  return `[${items.join(',')}]`;
 }
 
 /** Whether a locale build can share chunks: the dictionary is loaded by its pages, so it needs pages. */
