@@ -21,26 +21,11 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { GlossaViteOptions } from '@glossa/vite';
 import { build, type UserConfig } from 'vite';
+import { type App, REAL_APPS, removeCopies } from './apps.js';
 
-type AppConfig = (glossa: Partial<GlossaViteOptions> | false, outDir: string) => UserConfig;
-/** An app: its config, its locales, and the app's own Vite's `build` when it is not this package's (8). */
-type App = { appConfig: AppConfig; locales: string[]; build?: typeof build };
 const examples = new URL('../../../examples/', import.meta.url);
-const viteApps = fileURLToPath(new URL('../../../tests/vite-apps/', import.meta.url));
-/** A real app's copy lives under tests/vite-apps (its dependencies resolve from there); removed at the end. */
-const realApp = async (name: string): Promise<App> => {
-  const { prepare } = (await import(new URL(`test/${name}.config.ts`, `file://${viteApps}`).href)) as {
-    prepare: (work: string) => Promise<App>;
-  };
-  const work = join(viteApps, `.tmp-bench-${name}`);
-  await rm(work, { recursive: true, force: true });
-  works.push(work);
-  return prepare(work);
-};
-const works: string[] = [];
 const APPS: Record<string, () => Promise<App>> = {
   react: () => import(new URL('react-app/app.config.ts', examples).href),
   vue: () => import(new URL('vue-app/app.config.ts', examples).href),
@@ -48,9 +33,7 @@ const APPS: Record<string, () => Promise<App>> = {
   // Third-party: create-vue's router starter, unchanged (tests/vite-apps/fixtures/create-vue-router).
   'create-vue router starter': () =>
     import(new URL('../../../tests/vite-apps/test/create-vue-router.config.ts', import.meta.url).href),
-  // Issue 30's real apps, unchanged, each with its own Vite (tests/vite-apps/fixtures/tailadmin-react, vue3-realworld).
-  'TailAdmin React dashboard': () => realApp('tailadmin'),
-  'RealWorld Conduit Vue app': () => realApp('realworld'),
+  ...REAL_APPS,
 };
 const only = process.env.ONLY ? new RegExp(process.env.ONLY) : undefined;
 
@@ -154,4 +137,4 @@ for (const [name, load] of Object.entries(APPS)) {
 }
 if (process.env.KEEP) console.log(`kept ${dir}`);
 else await rm(dir, { recursive: true, force: true });
-for (const work of works) await rm(work, { recursive: true, force: true });
+await removeCopies();
