@@ -11,6 +11,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type InlineConfig } from 'vite';
+import { interleaved, ms, ratioLines } from '../../../plugins/vite/bench/interleaved.js';
 import { appConfig, appRoot } from '../app.config.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
@@ -48,41 +49,18 @@ try {
 }
 await new Promise((resolve) => setTimeout(resolve, 200)); // a later build, not one in the same mtime tick
 
-const variants = {
-  plain: () => appConfig(false, join(dir, 'plain')),
-  glossa: () => appConfig({ ...glossa, cacheOnly: true }, join(dir, 'glossa')), // cacheOnly: no request
-};
-type Name = keyof typeof variants;
-const names = Object.keys(variants) as Name[];
-const wall = { plain: [] as number[], glossa: [] as number[] };
-const cpu = { plain: [] as number[], glossa: [] as number[] };
-for (let round = 0; round < ROUNDS + WARMUP; round++) {
-  for (const name of round % 2 === 0 ? names : [...names].reverse()) {
-    const t = await timed(variants[name]());
-    if (round >= WARMUP) {
-      wall[name].push(t.wall);
-      cpu[name].push(t.cpu);
-    }
-  }
-}
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length / 2;
-  return s.length % 2 ? s[Math.floor(mid)]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-const ms = (x: number) => `${x.toFixed(0).padStart(5)} ms`;
+const { wall, cpu } = await interleaved(
+  {
+    plain: () => timed(appConfig(false, join(dir, 'plain'))),
+    glossa: () => timed(appConfig({ ...glossa, cacheOnly: true }, join(dir, 'glossa'))), // cacheOnly: no request
+  },
+  ROUNDS,
+  WARMUP,
+);
 console.log(
   `vite build of examples/react-app (es, en-XA), ${ROUNDS} interleaved rounds (target ratio ≤ 1.15):`,
 );
-for (const [label, xs] of [
-  ['wall, median', wall],
-  ['CPU, median', cpu],
-] as const) {
-  const ratio = median(xs.glossa) / median(xs.plain);
-  console.log(
-    `  ${label.padEnd(13)} plain ${ms(median(xs.plain))}   glossa warm ${ms(median(xs.glossa))}   ratio ${ratio.toFixed(3)}`,
-  );
-}
+for (const line of ratioLines({ wall, cpu })) console.log(line);
 console.log(`  once: cold (empty cache, 2 locale builds) ${ms(cold.wall)} wall, ${ms(cold.cpu)} CPU`);
 console.log(
   `  once: a component changed, its text cached (2 locale builds) ${ms(changed.wall)} wall, ${ms(changed.cpu)} CPU`,

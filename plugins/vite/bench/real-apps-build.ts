@@ -16,18 +16,14 @@ import { join } from 'node:path';
 import type { GlossaViteOptions } from '@glossa/vite';
 import { build, type UserConfig } from 'vite';
 import { REAL_APPS, removeCopies } from './apps.js';
+import { interleaved, ms as msWidth, ratioLines } from './interleaved.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const WARMUP = Number(process.env.WARMUP ?? 1);
 const only = process.env.ONLY ? new RegExp(process.env.ONLY) : undefined;
 const dir = await mkdtemp(join(process.env.BENCH_DIR ?? tmpdir(), 'glossa-vite-real-apps-'));
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length / 2;
-  return s.length % 2 ? s[Math.floor(mid)]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-const ms = (x: number) => `${x.toFixed(0).padStart(6)} ms`;
+const ms = (x: number) => msWidth(x, 6);
 const load = () =>
   loadavg()
     .map((x) => x.toFixed(2))
@@ -54,38 +50,22 @@ try {
     const loadBefore = load();
     const cold = await timed(appConfig(glossa, join(cache, 'glossa')));
     await new Promise((resolve) => setTimeout(resolve, 200)); // a later build, not one in the same mtime tick
-    const variants = {
-      plain: () => appConfig(false, join(cache, 'plain')),
-      glossa: () => appConfig({ ...glossa, cacheOnly: true }, join(cache, 'glossa')), // cacheOnly: no request
-    };
-    type Variant = keyof typeof variants;
-    const names = Object.keys(variants) as Variant[];
-    const wall = { plain: [] as number[], glossa: [] as number[] };
-    const cpu = { plain: [] as number[], glossa: [] as number[] };
-    for (let round = 0; round < ROUNDS + WARMUP; round++) {
-      for (const variant of round % 2 === 0 ? names : [...names].reverse()) {
-        const t = await timed(variants[variant]());
-        if (round >= WARMUP) {
-          wall[variant].push(t.wall);
-          cpu[variant].push(t.cpu);
-        }
-      }
-    }
+    const { wall, cpu } = await interleaved(
+      {
+        plain: () => timed(appConfig(false, join(cache, 'plain'))),
+        // cacheOnly: no request can be made
+        glossa: () => timed(appConfig({ ...glossa, cacheOnly: true }, join(cache, 'glossa'))),
+      },
+      ROUNDS,
+      WARMUP,
+    );
     // The warm build made every locale's pages (not a build that silently skipped them).
     for (const locale of locales) await stat(join(cache, 'glossa', locale, 'index.html'));
     console.log(
       `vite build of ${name} (es, en-XA), ${ROUNDS} interleaved rounds + ${WARMUP} warm-up (target ratio ≤ 1.15); ` +
         `load average ${loadBefore} before, ${load()} after:`,
     );
-    for (const [label, xs] of [
-      ['wall, median', wall],
-      ['CPU, median', cpu],
-    ] as const) {
-      const ratio = median(xs.glossa) / median(xs.plain);
-      console.log(
-        `  ${label.padEnd(13)} plain ${ms(median(xs.plain))}   glossa warm ${ms(median(xs.glossa))}   ratio ${ratio.toFixed(3)}`,
-      );
-    }
+    for (const line of ratioLines({ wall, cpu }, 6)) console.log(line);
     console.log(
       `  all rounds, wall: plain ${wall.plain.map(Math.round).join(' ')}; glossa ${wall.glossa.map(Math.round).join(' ')}`,
     );
