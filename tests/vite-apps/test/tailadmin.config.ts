@@ -4,7 +4,7 @@
  * in the shape of the example apps' `app.config.ts`; its names are also `tailadmin.test.ts`'s. The app is
  * copied into `.tmp-bench-tailadmin/app` with its Vite and router linked (see `real-app.ts`).
  */
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { type GlossaViteOptions, glossaVite } from '@glossa/vite';
 import react from '@vitejs/plugin-react4';
 import type { InlineConfig } from 'vite';

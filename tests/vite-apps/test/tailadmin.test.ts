@@ -26,7 +26,7 @@ import {
   sameInCatalog,
   workOptions,
 } from './real-app.js';
-import { BRANDS, LINKS, plugins } from './tailadmin.config.js';
+import { BRANDS, plugins } from './tailadmin.config.js';
 import { visibleText } from './visible-text.js';
 
 const ROUTES = [

@@ -20,6 +20,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { build, type InlineConfig, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
+import { openPage } from './real-app.js';
 import { visibleText } from './visible-text.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -93,17 +94,7 @@ function structure(page: Page): Promise<string[]> {
     (e) => e.tagName + '.' + (e.getAttribute('class') ?? '') + ' ' + (e.getAttribute('href') ?? '')))()`);
 }
 
-async function open(path: string) {
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('requestfailed', (r) => errors.push(`failed ${r.url()}`));
-  page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
-  await page.goto(url + path, { waitUntil: 'networkidle' });
-  await page.waitForSelector('main h1');
-  return { page, errors };
-}
+const open = (path: string) => openPage(browser, url + path, 'main h1');
 
 /** A text node that is only names, punctuation and symbols: the same in every locale by design. */
 const brandWords = new RegExp(`(${BRANDS.join('|')})`, 'g');

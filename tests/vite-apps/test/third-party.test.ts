@@ -18,6 +18,7 @@ import { build, type InlineConfig, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
 import { BRANDS } from './create-vue-router.config.js';
+import { openPage } from './real-app.js';
 import { visibleText } from './visible-text.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -76,17 +77,7 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-async function open(path: string) {
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('requestfailed', (r) => errors.push(`failed ${r.url()}`));
-  page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
-  await page.goto(url + path, { waitUntil: 'networkidle' });
-  await page.waitForSelector('nav a');
-  return { page, errors };
-}
+const open = (path: string) => openPage(browser, url + path, 'nav a');
 
 /** A text node that is only names, punctuation and symbols: the same in every locale by design. */
 const brandWords = new RegExp(
