@@ -99,7 +99,8 @@ function exportId(accountId: string, memoryId: string): string {
 function toRecord(job: MemoryJob, downloaded: boolean): JobRecord {
   const uploadExpires = new Date(Date.parse(job.createdAt) + JOB_TTL_MS).toISOString();
   const states: Record<MemoryJob['status'], MemoryJobStatus> = {
-    deferred: Date.parse(uploadExpires) <= Date.now() ? 'expired' : 'awaiting_input',
+    // Not uploaded within the hour, a deferred job is `expired` (the runner's release time is the kind's TTL).
+    deferred: 'awaiting_input',
     queued: 'processing',
     running: 'processing',
     completed: downloaded ? 'downloaded' : 'completed',
