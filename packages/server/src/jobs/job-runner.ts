@@ -251,6 +251,8 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
   let closed = false;
   const report = (error: unknown) => options.onError?.(error);
   const later = (ms: number) => new Date(Date.now() + ms).toISOString();
+  /** When a job of `kind` ending (or deferred) now expires: its `resultTtlMs` (default one hour) from now. */
+  const expiry = (kind: JobKind<unknown, unknown, unknown>) => later(kind.resultTtlMs ?? 3_600_000);
 
   /**
    * Deletes the files an ended job does not keep (`JobKind.keepFiles`). After the state change, not in it:
@@ -301,7 +303,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
       await change({
         status: 'completed',
         result: JSON.stringify(result ?? null),
-        expiresAt: later(kind.resultTtlMs ?? 3_600_000),
+        expiresAt: expiry(kind),
       });
       await pruneFiles(kind, row.id);
     } catch (error) {
@@ -325,7 +327,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
           status: 'failed',
           error: messageOf(error),
           failures,
-          expiresAt: later(kind.resultTtlMs ?? 3_600_000),
+          expiresAt: expiry(kind),
         });
         await pruneFiles(kind, row.id);
       } else {
@@ -403,7 +405,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
             maxQueued: options.maxQueuedPerAccount ?? 1000,
             maxPerAccount: kind.maxPerAccount,
             files: submitOptions.files,
-            releaseBy: submitOptions.deferred ? later(kind.resultTtlMs ?? 3_600_000) : undefined,
+            releaseBy: submitOptions.deferred ? expiry(kind) : undefined,
           });
           delivery?.notify();
           return info(row)!;
@@ -414,7 +416,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
           if (!row || row.kind !== kind.name) return undefined;
           const after = await backend.cancel(
             id,
-            later(kind.resultTtlMs ?? 3_600_000),
+            expiry(kind),
             (current) => kind.refund?.(toJobInfo(current)) ?? [],
           );
           running.get(id)?.abort(new JobSuperseded(id));
