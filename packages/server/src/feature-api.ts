@@ -3,6 +3,7 @@
  * context and the translate pipeline's parts it reuses). Applications import `@glossa/server` instead.
  */
 export type { Caller, ServiceContext } from './context.js';
+export { refuseEarlierJobStores } from './earlier-stores.js';
 export { type BilledInput, createEngineBill } from './engines/billing.js';
 export type { KeptSource } from './engines/chain.js';
 export { EngineError } from './engines/engine.js';

@@ -39,8 +39,11 @@ export interface ServerFeature {
   readonly resources?: FeatureResources;
   /** A Fastify plugin registered on both plan listeners, for what is not a table route (a WebSocket). */
   readonly plugin?: (app: FastifyInstance, context: ServiceContext) => void;
-  /** Called once by `createServer` when the context exists; the result is closed with the server. */
-  start?(context: ServiceContext, log: FastifyBaseLogger): RunningFeature;
+  /**
+   * Called once by `createServer` when the context exists, before the job runner starts; the result is
+   * closed with the server. A throw (or rejection) stops `createServer` (e.g. `refuseEarlierJobStores`).
+   */
+  start?(context: ServiceContext, log: FastifyBaseLogger): RunningFeature | Promise<RunningFeature>;
 }
 
 interface OptionalFeature {

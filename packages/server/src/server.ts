@@ -239,10 +239,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
   const free = buildApp('free', context, routes, features);
   reportError = (error) => paid.log.warn({ err: error }, 'job runner error');
   const running: RunningFeature[] = [];
-  for (const feature of features) {
-    if (feature.start) running.push(feature.start(context, paid.log));
-  }
   try {
+    // A feature may refuse to start (the job stores of an earlier version in its data): nothing starts then.
+    for (const feature of features) if (feature.start) running.push(await feature.start(context, paid.log));
     await jobs.start();
   } catch (error) {
     await Promise.allSettled(running.map((feature) => feature.close()));

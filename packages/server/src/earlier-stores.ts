@@ -1,0 +1,65 @@
+/**
+ * The job stores that development versions before the job runner kept beside it (documents' and voice's own
+ * tables and folders) are neither read, changed nor deleted by this version: a server that finds one holding
+ * data refuses to start and says how to move it into the job runner.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import type { ServiceContext } from './context.js';
+
+export interface EarlierJobStores {
+  /** Tables that must hold no row: in the SQLite file `file` of the data directory, or in PostgreSQL. */
+  readonly tables: { readonly file: string; readonly names: readonly string[] };
+  /** Folders of the data directory that must be empty, or not there. */
+  readonly folders?: readonly string[];
+}
+
+/** The tables of `names` that exist and hold a row (`query`: one row or none). */
+async function filled(names: readonly string[], query: (sql: string) => Promise<unknown>): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of names) if ((await query(name)) !== undefined) found.push(name);
+  return found;
+}
+
+/** Rejects, naming what it found, when an earlier version's job store holds data; call it before opening them. */
+export async function refuseEarlierJobStores(
+  { options }: Pick<ServiceContext, 'options'>,
+  stores: EarlierJobStores,
+): Promise<void> {
+  const found = (stores.folders ?? [])
+    .map((name) => join(options.dataDir, name))
+    .filter((path) => existsSync(path) && statSync(path).isDirectory() && readdirSync(path).length > 0)
+    .map((path) => `files in ${path}`);
+  const file = join(options.dataDir, stores.tables.file);
+  if (options.databaseUrl !== undefined) {
+    const client = new pg.Client({ connectionString: options.databaseUrl });
+    await client.connect();
+    try {
+      const tables = await filled(stores.tables.names, async (name) => {
+        const there = (await client.query(`SELECT to_regclass($1) IS NOT NULL AS there`, [name])).rows[0];
+        return there.there ? (await client.query(`SELECT 1 FROM ${name} LIMIT 1`)).rows[0] : undefined;
+      });
+      found.push(...tables.map((name) => `rows in the table ${name} (PostgreSQL)`));
+    } finally {
+      await client.end();
+    }
+  } else if (existsSync(file)) {
+    const db = new Database(file, { fileMustExist: true });
+    try {
+      const tables = await filled(stores.tables.names, async (name) =>
+        db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name)
+          ? db.prepare(`SELECT 1 FROM ${name} LIMIT 1`).get()
+          : undefined,
+      );
+      found.push(...tables.map((name) => `rows in the table ${name} of ${file}`));
+    } finally {
+      db.close();
+    }
+  }
+  if (found.length > 0)
+    throw new Error(
+      `The data holds job stores of an earlier Glossa version (${found.join('; ')}): upgrade through Glossa commit e39d40c first (it moves these into the job runner), then start this version.`,
+    );
+}
