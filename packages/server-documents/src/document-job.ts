@@ -27,11 +27,11 @@ import {
   type RunningJob,
   type ServiceContext,
   type UsageCharge,
+  usageOperationId,
 } from '@glossa/server/feature';
 import type { DocumentFormats } from './formats/index.js';
-import { reserveCharacters } from './job.js';
 import type { ChunkKept } from './kept-segments.js';
-import { type DocumentCheckpoint, type DocumentJobInput, type DocumentRecord, recordOf } from './records.js';
+import { type DocumentCheckpoint, type DocumentJobInput, recordOf } from './records.js';
 import type { ChunkCheckpoints } from './translate.js';
 import { failureOf, translateDocument } from './translate-document.js';
 
@@ -65,9 +65,6 @@ export const crashPoints: {
 
 export type DocumentJobs = JobQueue<DocumentJobInput, DocumentCheckpoint, null>;
 type DocumentJob = RunningJob<DocumentJobInput, DocumentCheckpoint>;
-
-/** The message of a job of a version before the runner held documents: its upload was in a store that went. */
-const UPGRADED_MESSAGE = 'This document was uploaded before an upgrade of the server; upload it again.';
 
 /** The refund of a failed document: what the upload reserved, and what the job reserved. */
 function refundOf(job: JobInfo<DocumentJobInput, DocumentCheckpoint, null>): UsageCharge[] {
@@ -143,37 +140,51 @@ export function registerDocumentJobs(
   options: DocumentJobOptions,
 ): DocumentJobs {
   /**
+   * Reserves `units` characters of the job's account for this billing period (a format read by the job);
+   * whether they fit (no `caller`: no quota, a reservation made again to be refunded at once). Once per
+   * document (the operation `jobs/<id>/reservation`, committed at once, pruned by the runner with its job's):
+   * a job run again after a crash that came before its checkpoint recorded the reservation finds it made, and
+   * is not billed twice; nor is an attempt that lost the document to another, whichever reserves first.
+   */
+  const reserveCharacters = (job: DocumentJob, caller: Caller | undefined, units: number, day: string) => {
+    const period = currentBillingPeriod();
+    return context.storage.reserveCharacters({
+      accountId: job.accountId,
+      keyId: job.input.keyId,
+      product: 'translate',
+      customTag: '',
+      units,
+      day,
+      periodFrom: period.fromDay,
+      periodTo: period.toDay,
+      limit: caller === undefined ? Number.MAX_SAFE_INTEGER : caller.account.characterLimit,
+      operationId: usageOperationId(job.id, 'reservation'),
+    });
+  };
+
+  /**
    * Before a job fails for good: when an attempt said it would reserve characters (`reserving`) and no
    * checkpoint says it did (`reserved`: a kill came between the two, and no later attempt reserved again),
    * the reservation is made now if it was not (the same operation: once, whoever made it; no quota, as it
    * is refunded at once) and recorded as `reserved`, so that the runner's refund, in the transaction that
    * fails the job, gives it back. Either way the characters are reserved once and refunded once.
    */
-  async function settleReservation(
-    job: DocumentJob,
-    document: DocumentRecord,
-    checkpoint: DocumentCheckpoint | undefined,
-  ): Promise<void> {
+  async function settleReservation(job: DocumentJob, checkpoint: DocumentCheckpoint | undefined) {
     const reserving = checkpoint?.reserving;
     if (!checkpoint || !reserving || reserving.units <= 0 || checkpoint.reserved) return;
-    await reserveCharacters(context, document, undefined, reserving.units, {
-      ...currentBillingPeriod(),
-      today: reserving.day,
-    });
+    await reserveCharacters(job, undefined, reserving.units, reserving.day);
     await job.save({ ...checkpoint, reserved: reserving, savedAt: new Date().toISOString() });
   }
 
   async function run(job: DocumentJob): Promise<null> {
     const { id, input } = job;
-    // A job of a version before the runner held documents: its upload is gone with that version's store.
-    if (typeof input.keyHash !== 'string') throw new JobFailed(UPGRADED_MESSAGE);
     if (input.failedWith !== undefined) throw new JobFailed(input.failedWith);
     // What the job reserved itself (its checkpoint) is the document's billed characters: not reserved again.
     const document = recordOf({ ...job, status: 'running', error: undefined });
     const chunks = chunkFiles(job);
     // Failed, or translated, by an attempt killed before the runner's change.
     if (job.checkpoint?.failed !== undefined) {
-      await settleReservation(job, document, job.checkpoint);
+      await settleReservation(job, job.checkpoint);
       throw new JobFailed(job.checkpoint.failed);
     }
     if (await job.file(RESULT_FILE)) return null;
@@ -204,12 +215,11 @@ export function registerDocumentJobs(
         checkpoint: () => job.signal.throwIfAborted(),
         chunks,
         async reserve(units: number, caller: Caller) {
-          const period = currentBillingPeriod();
-          await save({ reserving: { units, day: period.today } });
-          const day = await reserveCharacters(context, document, caller, units, period);
-          if (day === undefined) {
+          const day = currentBillingPeriod().today;
+          await save({ reserving: { units, day } });
+          if (!(await reserveCharacters(job, caller, units, day))) {
             // Refused (the quota is full): nothing reserved, nothing to settle.
-            await save({ reserving: { units: 0, day: period.today } });
+            await save({ reserving: { units: 0, day } });
             return false;
           }
           crashPoints.afterReserve?.(id);
@@ -225,7 +235,7 @@ export function registerDocumentJobs(
       if (failure.unexpected) options.logError?.(error, id);
       await save({ failed: failure.message });
       crashPoints.afterFail?.(id);
-      await settleReservation(job, document, checkpoint);
+      await settleReservation(job, checkpoint);
       await chunks.empty();
       throw new JobFailed(failure.message);
     }
@@ -253,30 +263,26 @@ export function registerDocumentJobs(
 /**
  * Seconds until the document is probably done. Translating: the rest of its text at the throughput its
  * attempt measured (chunks done since the attempt started, over the time they took); before its first
- * chunk, the upload's estimate. Queued: the estimated work queued ahead of it, shared by the instance's
- * workers, plus its own.
+ * chunk, the upload's estimate. Queued: the other documents queued, each at this one's estimate, shared by
+ * the instance's workers (the runner keeps no sum of their estimates), plus its own.
  */
 export async function secondsRemaining(
-  document: DocumentRecord,
-  jobs: DocumentJobs,
-  queuedAheadMs: () => Promise<number>,
+  job: Pick<JobInfo<DocumentJobInput, DocumentCheckpoint, null>, 'status' | 'checkpoint' | 'input'>,
+  queued: () => Promise<number>,
   concurrency: number,
   now = Date.now(),
 ): Promise<number> {
-  const job = await jobs.status(document.id);
-  if (job?.status === 'running' || (job === undefined && document.status === 'translating')) {
-    const checkpoint = job?.checkpoint;
-    if (checkpoint) {
-      const started = Date.parse(checkpoint.attemptStartedAt);
-      const saved = Date.parse(checkpoint.savedAt);
-      const progressed = checkpoint.done - checkpoint.attemptDone;
-      if (progressed > 0 && saved > started) {
-        const msPerShare = (saved - started) / progressed;
-        return Math.max(0, Math.ceil(((1 - checkpoint.done) * msPerShare - (now - saved)) / 1000));
-      }
-      return Math.max(0, Math.ceil((document.estimateMs * (1 - checkpoint.done) - (now - started)) / 1000));
-    }
-    return Math.ceil(document.estimateMs / 1000);
+  const { estimateMs } = job.input;
+  const checkpoint = job.checkpoint;
+  if (job.status !== 'running')
+    return Math.ceil(((Math.max(0, (await queued()) - 1) * estimateMs) / concurrency + estimateMs) / 1000);
+  if (!checkpoint) return Math.ceil(estimateMs / 1000);
+  const started = Date.parse(checkpoint.attemptStartedAt);
+  const saved = Date.parse(checkpoint.savedAt);
+  const progressed = checkpoint.done - checkpoint.attemptDone;
+  if (progressed > 0 && saved > started) {
+    const msPerShare = (saved - started) / progressed;
+    return Math.max(0, Math.ceil(((1 - checkpoint.done) * msPerShare - (now - saved)) / 1000));
   }
-  return Math.ceil(((await queuedAheadMs()) / concurrency + document.estimateMs) / 1000);
+  return Math.max(0, Math.ceil((estimateMs * (1 - checkpoint.done) - (now - started)) / 1000));
 }

@@ -1,5 +1,5 @@
 import { FEATURES, type FeatureName, type Language } from '@glossa/protocol';
-import type { LanguageInput, ServerFeature } from '@glossa/server/feature';
+import { type LanguageInput, refuseEarlierJobStores, type ServerFeature } from '@glossa/server/feature';
 import { type DocumentOptions, resolveDocumentOptions } from './options.js';
 import { DOCUMENT_ROUTES } from './routes.js';
 import { startDocumentService } from './service.js';
@@ -29,10 +29,12 @@ export function documentsFeature(options: DocumentOptions = {}): ServerFeature {
     name: '@glossa/server-documents',
     routes: DOCUMENT_ROUTES,
     resources: { translate_document: documentLanguages },
-    start: (context, log) =>
-      startDocumentService(context, settings, {
-        logError: (error, documentId) => log.error({ err: error, documentId }, 'document job failed'),
-        logWarning: (message, detail) => log.warn(detail ?? {}, message),
-      }),
+    async start(context, log) {
+      // The documents of a version before the runner held them (`documents.sqlite`, or PostgreSQL's table).
+      await refuseEarlierJobStores(context, { tables: { file: 'documents.sqlite', names: ['documents'] } });
+      return startDocumentService(context, settings, (error, documentId) =>
+        log.error({ err: error, documentId }, 'document job failed'),
+      );
+    },
   };
 }

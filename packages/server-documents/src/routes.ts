@@ -1,7 +1,7 @@
 /** Document translation endpoints: upload, status, and the result (downloaded once, then deleted). */
 import { type DocumentStatusResponse, ENDPOINTS, ERROR_CODES } from '@glossa/protocol';
 import { defineRoute, notFound, type Route, type ServiceContext, ServiceError } from '@glossa/server/feature';
-import { RESULT_FILE } from './document-job.js';
+import { DOCUMENT_JOB_KIND, RESULT_FILE, secondsRemaining } from './document-job.js';
 import { formatOf } from './formats/index.js';
 import { documentOf } from './records.js';
 import { documentServiceOf } from './service.js';
@@ -36,11 +36,13 @@ async function findDocument(
   }
   if (withResult && document.status === 'done' && !(await service.jobs.files(job.id)).includes(RESULT_FILE))
     throw missing(id);
-  return { service, job, document };
+  const remaining = () =>
+    secondsRemaining(job, () => context.jobs.count([DOCUMENT_JOB_KIND], ['queued']), service.concurrency);
+  return { service, job, document, remaining };
 }
 
 const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, body, caller, context }) => {
-  const { service, job, document } = await findDocument(
+  const { job, document, remaining } = await findDocument(
     context,
     caller.account.id,
     params.document_id,
@@ -49,7 +51,7 @@ const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, bo
   );
   const response: DocumentStatusResponse = { document_id: document.id, status: document.status };
   if (document.status === 'queued' || document.status === 'translating')
-    response.seconds_remaining = await service.secondsRemaining(document);
+    response.seconds_remaining = await remaining();
   if (document.status === 'done') {
     response.billed_characters = document.billedCharacters;
     // Glossa's own, when some segment every engine failed was kept in the source language (as the job saved
@@ -64,7 +66,7 @@ const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, bo
 const resultRoute = defineRoute(
   ENDPOINTS.downloadDocument,
   async ({ params, body, caller, context, reply }) => {
-    const { service, document } = await findDocument(
+    const { service, document, remaining } = await findDocument(
       context,
       caller.account.id,
       params.document_id,
@@ -82,7 +84,7 @@ const resultRoute = defineRoute(
         ERROR_CODES.documentNotReady,
         undefined,
         {
-          headers: { 'retry-after': String(Math.max(1, await service.secondsRemaining(document))) },
+          headers: { 'retry-after': String(Math.max(1, await remaining())) },
         },
       );
     // Downloaded once: of concurrent downloads (through any instance), one gets the result.

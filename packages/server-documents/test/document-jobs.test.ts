@@ -6,7 +6,6 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { secondsRemaining } from '../src/document-job.js';
-import type { DocumentRecord } from '../src/records.js';
 import { download, status, upload, waitDone } from './document-helpers.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { documentJobs } from './storage-probe.js';
@@ -57,48 +56,44 @@ describe('documents on the job runner', () => {
   }, 400_000);
 
   it('seconds_remaining of a translating document follows the throughput its checkpoints measured', async () => {
-    const document = { estimateMs: 205_000, status: 'translating' } as DocumentRecord;
     const started = Date.parse('2026-11-28T00:00:00Z');
     const job = (checkpoint: unknown) =>
-      ({ status: async () => ({ status: 'running', checkpoint }) }) as never;
+      ({ status: 'running', checkpoint, input: { estimateMs: 205_000 } }) as never;
     // 40 % done in 6.4 s since the attempt started (from 0): 9.6 s left at that pace, 1 s after the save.
     const measured = await secondsRemaining(
-      document,
       job({
         done: 0.4,
         attemptDone: 0,
         attemptStartedAt: new Date(started).toISOString(),
         savedAt: new Date(started + 6400).toISOString(),
       }),
-      async () => 0,
+      async () => 1,
       2,
       started + 7400,
     );
     expect(measured).toBe(9);
     // A resumed attempt: it started at 80 % (kept chunks), and did 10 % in 2 s: 2 s for the last 10 %.
     const resumed = await secondsRemaining(
-      document,
       job({
         done: 0.9,
         attemptDone: 0.8,
         attemptStartedAt: new Date(started).toISOString(),
         savedAt: new Date(started + 2000).toISOString(),
       }),
-      async () => 0,
+      async () => 1,
       2,
       started + 2000,
     );
     expect(resumed).toBe(2);
     // No chunk done yet: the upload's estimate, less the time spent.
     const early = await secondsRemaining(
-      document,
       job({
         done: 0,
         attemptDone: 0,
         attemptStartedAt: new Date(started).toISOString(),
         savedAt: new Date(started).toISOString(),
       }),
-      async () => 0,
+      async () => 1,
       2,
       started + 5000,
     );

@@ -1,10 +1,8 @@
 /**
- * The documents' usage operation ids (in the spine's `usage_operations`) are forgotten by the sweeps once
- * nothing can apply them again: those of a version before the runner held documents (`documents/<id>/…`,
- * service.ts's sweep) a day after they were recorded; those of a document's job (the reservation of a
- * job that reads its document, `jobs/<id>/reservation`, and the runner's refund, `jobs/<id>/refund`) by the
- * runner, a day before the oldest job still stored. A server's sweep removes old ids of documents that are
- * gone and leaves the refund applied once. An old id is kept while an older document is still stored. On
+ * The documents' usage operation ids (in the spine's `usage_operations`: the reservation of a job that reads
+ * its document, `jobs/<id>/reservation`, and the runner's refund, `jobs/<id>/refund`) are forgotten by the
+ * runner's sweep once nothing can apply them again: a day before the oldest job still stored. A server's
+ * sweep removes old ids of documents that are gone and leaves the refund applied once. An old id is kept while an older document is still stored. On
  * SQLite (the data directory) and on PostgreSQL (a real cluster); real Apertium on a mode whose pipeline
  * exits, so the jobs fail for real.
  */
@@ -42,10 +40,10 @@ interface Probe {
   /** Rows of a query; `?` placeholders, `$n` on PostgreSQL. The spine's tables (the runner's jobs too). */
   query(sql: { sqlite: string; postgres: string }, params?: unknown[]): Promise<Record<string, unknown>[]>;
   /**
-   * Adds `count` ids `<prefix><n>/reservation` (prefix `documents/gone-` unless given; and one id of another
-   * feature's prefix) recorded `ago` ms ago.
+   * Adds `count` ids `<prefix><n>/reservation` (and one id of another feature's prefix) recorded `ago` ms
+   * ago.
    */
-  seedGone(count: number, ago: number, prefix?: string): Promise<void>;
+  seedGone(count: number, ago: number, prefix: string): Promise<void>;
   readonly options: { dataDir: string; databaseUrl?: string };
 }
 
@@ -68,7 +66,7 @@ function sqliteProbe(): Probe {
     async query(sql, params = []) {
       return run(sql.sqlite, params);
     },
-    async seedGone(count, ago, prefix = 'documents/gone-') {
+    async seedGone(count, ago, prefix) {
       const db = new Database(join(dataDir, 'glossa.sqlite'));
       try {
         const at = new Date(Date.now() - ago).toISOString();
@@ -100,7 +98,7 @@ async function postgresProbe(): Promise<Probe> {
     options: { dataDir, databaseUrl },
     query: (sql, params = []) =>
       withClient(async (client) => (await client.query(sql.postgres, params)).rows),
-    seedGone: (count, ago, prefix = 'documents/gone-') =>
+    seedGone: (count, ago, prefix) =>
       withClient(async (client) => {
         await client.query(
           `INSERT INTO usage_operations (id, applied_at)
@@ -216,20 +214,20 @@ for (const [name, makeProbe, skip] of BACKENDS) {
       } finally {
         await server.close();
       }
-      await probe.seedGone(GONE, 3 * DAY);
-      const before = await count(probe, 'documents/');
+      await probe.seedGone(GONE, 3 * DAY, 'jobs/gone-');
+      const before = await count(probe, 'jobs/gone-');
       expect(before).toBe(GONE);
 
       server = await start(probe);
       try {
         // The sweep at start: the gone documents' ids go; the refund's (the runner's) stays, applied once.
-        await waitFor(async () => (await count(probe, 'documents/')) === 0, 'the sweep');
+        await waitFor(async () => (await count(probe, 'jobs/gone-')) === 0, 'the sweep');
         expect(await hasId(probe, `jobs/${id}/refund`)).toBe(true);
         expect((await call(server, '/v2/usage')).character_count).toBe(0);
         // Another feature's prefix is not the documents' to forget.
         expect(await count(probe, 'voice/')).toBe(1);
         console.info(
-          `${name}: usage_operations 'documents/' rows before the sweep ${before}, after ${await count(probe, 'documents/')}`,
+          `${name}: usage_operations 'jobs/gone-' rows before the sweep ${before}, after ${await count(probe, 'jobs/gone-')}`,
         );
       } finally {
         await server.close();
