@@ -10,6 +10,7 @@ import Fastify, {
 import type { Caller, ServiceContext } from '../context.js';
 import { badRequest, ServiceError } from '../errors.js';
 import { registerMissingFeatures, type ServerFeature } from '../features.js';
+import { JobLimitExceeded } from '../jobs/job-backend.js';
 import { buildOpenApiDocument } from '../routes/openapi.js';
 import type { Plan } from '../storage/storage.js';
 import { authenticate, checkAccess } from './auth.js';
@@ -62,6 +63,9 @@ function validate(schema: TSchema, value: unknown): unknown {
 /** Maps anything a request can fail with to the interface's error. */
 function toServiceError(error: unknown, request: FastifyRequest): ServiceError {
   if (error instanceof ServiceError) return error;
+  // A submit past the runner's or a job kind's per-account limit, whichever feature's.
+  if (error instanceof JobLimitExceeded)
+    return new ServiceError(429, `Too many jobs: ${error.message}.`, ERROR_CODES.tooManyRequests);
   const fastifyError = error as Partial<FastifyError>;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
