@@ -1,71 +1,30 @@
 /**
  * Voice on PostgreSQL, for a fleet (`databaseUrl`): spoken-term collections (`spoken_terms`, columns as in
  * `voice.sqlite`), so that every instance reads every collection. Own migrations (`glossa_voice_schema`) on
- * the spine's migration runner. Voice jobs are the server's runner jobs alone (job-support.ts); the job
- * record tables the first migrations create are read once by the upgrade and dropped (legacy.ts).
+ * the spine's migration runner. Voice jobs are the server's runner jobs alone (job-support.ts).
  */
 import type { ServiceContext } from '@glossa/server/feature';
 import { migratePostgres, ServiceError } from '@glossa/server/feature';
 import pg from 'pg';
-import type { SpokenTermsRow } from './rows.js';
 
-/** Applied in order, one transaction each. Append only. */
+/** A spoken-term collection (`spoken_terms`), as both backends return it (`voice.sqlite`, this store). */
+export interface SpokenTermsRow {
+  id: string;
+  name: string;
+  language: string;
+  terms: string;
+  created_at: string;
+}
+
+/**
+ * Applied in order, one transaction each. Append only. Versions 1, 2 and 4 created and extended the job
+ * tables of the versions before the job runner (`voice_jobs`, `voice_translate_jobs`,
+ * `voice_translate_results`): no-ops now, kept so that a database's version still counts the same list.
+ * A database whose job tables still hold rows is refused at start (index.ts).
+ */
 export const POSTGRES_VOICE_MIGRATIONS: readonly string[] = [
-  `
-  CREATE TABLE voice_jobs (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL,
-    key_id TEXT NOT NULL,
-    custom_tag TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('queued', 'processing', 'done', 'error')),
-    source TEXT NOT NULL,
-    targets TEXT NOT NULL,
-    input_type TEXT NOT NULL,
-    spoken_terms TEXT NOT NULL,
-    glossary_id TEXT,
-    error_message TEXT,
-    result TEXT,
-    created_at TEXT NOT NULL,
-    owner TEXT,
-    attempt INTEGER NOT NULL DEFAULT 0,
-    upload BYTEA
-  );
-  CREATE INDEX voice_jobs_owner ON voice_jobs(status, owner);
-  CREATE TABLE voice_translate_jobs (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL,
-    key_id TEXT NOT NULL,
-    custom_tag TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('pending', 'uploaded', 'processing', 'done')),
-    file_name TEXT NOT NULL,
-    content_type TEXT NOT NULL,
-    content_length INTEGER NOT NULL,
-    source_language TEXT NOT NULL,
-    source_given INTEGER NOT NULL,
-    targets TEXT NOT NULL,
-    results TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    owner TEXT,
-    attempt INTEGER NOT NULL DEFAULT 0,
-    upload BYTEA
-  );
-  CREATE INDEX voice_translate_jobs_owner ON voice_translate_jobs(status, owner);
-  CREATE TABLE voice_translate_results (
-    job_id TEXT NOT NULL REFERENCES voice_translate_jobs(id) ON DELETE CASCADE,
-    idx INTEGER NOT NULL,
-    bytes BYTEA NOT NULL,
-    PRIMARY KEY (job_id, idx)
-  );
-  `,
-  // The pg-boss job last sent for a waiting row, and when: a job lost by pg-boss (its instance stopped as
-  // it fetched it) is sent again (fleet-queue.ts, `resend`).
-  `
-  ALTER TABLE voice_jobs ADD COLUMN boss_job TEXT;
-  ALTER TABLE voice_jobs ADD COLUMN queued_at TIMESTAMPTZ;
-  ALTER TABLE voice_translate_jobs ADD COLUMN boss_job TEXT;
-  ALTER TABLE voice_translate_jobs ADD COLUMN queued_at TIMESTAMPTZ;
-  `,
+  'SELECT 1',
+  'SELECT 1',
   // Spoken-term collections (spoken-terms.ts), as in voice.sqlite: every instance reads every account's.
   `
   CREATE TABLE spoken_terms (
@@ -78,15 +37,7 @@ export const POSTGRES_VOICE_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX spoken_terms_account ON spoken_terms(account_id, created_at);
   `,
-  // The usage a finished job owes until it is applied (usage.ts): written by the finish, cleared once
-  // applied (once, by its operation id); every instance applies what an instance that died left.
-  `
-  ALTER TABLE voice_jobs ADD COLUMN usage_pending TEXT;
-  ALTER TABLE voice_translate_jobs ADD COLUMN usage_pending TEXT;
-  CREATE INDEX voice_jobs_usage_pending ON voice_jobs(id) WHERE usage_pending IS NOT NULL;
-  CREATE INDEX voice_translate_jobs_usage_pending ON voice_translate_jobs(id)
-    WHERE usage_pending IS NOT NULL;
-  `,
+  'SELECT 1',
 ];
 
 type FleetVoiceStore = ReturnType<typeof createFleetVoiceStore>;
@@ -133,15 +84,12 @@ function createFleetVoiceStore(pool: pg.Pool) {
       ]);
       return rowCount === 1;
     },
-
-    /** For the one-time upgrade of the job records of a version before job files (legacy.ts). */
-    pool,
   };
 }
 
 // --- the fleet backend of a server ------------------------------------------------------------------
 
-/** What the routes (jobs, spoken terms) use on a fleet: the store, once its migrations ran. */
+/** What the spoken-term routes use on a fleet: the store, once its migrations ran. */
 export interface FleetVoice {
   store(): Promise<FleetVoiceStore>;
 }

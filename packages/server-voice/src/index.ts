@@ -1,10 +1,9 @@
-import type { ServerFeature } from '@glossa/server/feature';
+import { refuseEarlierJobStores, type ServerFeature } from '@glossa/server/feature';
 import { DEFAULT_CHUNK_SECONDS } from './chunks.js';
 import { openFleetVoice } from './fleet-store.js';
 import { VOICE_JOB_ROUTES } from './job-routes.js';
-import { registerVoiceJobs } from './job-support.js';
+import { registerVoiceJobs, removeAudioCopies } from './job-support.js';
 import { voiceLanguageObjects } from './languages.js';
-import { upgradeVoiceJobs } from './legacy.js';
 import { createVoiceSessionRoute, reconnectVoiceSessionRoute } from './routes.js';
 import { registerVoiceSocket } from './socket.js';
 import { closeVoiceDatabase, SPOKEN_TERMS_ROUTES } from './spoken-terms.js';
@@ -42,7 +41,14 @@ export function voiceFeature(options: VoiceFeatureOptions = {}): ServerFeature {
       registerVoiceSocket(app, context);
       app.addHook('onClose', async () => closeVoiceDatabase(context));
     },
-    start(context, log) {
+    async start(context, log) {
+      removeAudioCopies(context);
+      // The job records of a version before the runner held voice jobs (with their audio): before the
+      // migrations, which would count a database of that version as migrated.
+      await refuseEarlierJobStores(context, {
+        tables: { file: 'voice.sqlite', names: ['voice_jobs', 'voice_translate_jobs'] },
+        folders: ['voice-jobs'],
+      });
       const url = context.options.databaseUrl;
       const fleet =
         url === undefined
@@ -50,15 +56,11 @@ export function voiceFeature(options: VoiceFeatureOptions = {}): ServerFeature {
           : openFleetVoice(url, context, (error) =>
               log.error({ err: error }, 'voice storage could not start'),
             );
-      const queues = registerVoiceJobs(context, log, chunkSeconds);
-      upgradeVoiceJobs(context, queues, log).catch((error: unknown) =>
-        log.error({ err: error }, 'the voice jobs of an earlier version could not be upgraded'),
-      );
+      registerVoiceJobs(context, log, chunkSeconds);
       context.metrics.gauge(
         'glossa_voice_job_queue_depth',
         'Voice jobs queued or running (both interfaces; on PostgreSQL, of every instance).',
-        async () =>
-          (await context.jobs.depth('voice/transcribe')) + (await context.jobs.depth('voice/translate')),
+        () => context.jobs.count(['voice/transcribe', 'voice/translate'], ['queued', 'running']),
       );
       return { close: async () => fleet?.close() };
     },

@@ -14,7 +14,7 @@ import {
 } from '@glossa/protocol';
 import type { ServiceContext } from '@glossa/server/feature';
 import { badRequest, defineRoute, type Route, readUpload, ServiceError } from '@glossa/server/feature';
-import { ownVoiceJob, submitVoiceJob, voiceQueues } from './job-support.js';
+import { ownVoiceJob, voiceQueues } from './job-support.js';
 import { checkVoiceLanguages, checkVoiceResources } from './resources.js';
 import { customTagOf } from './routes.js';
 import type { TranscribeInput } from './rows.js';
@@ -87,7 +87,7 @@ export const VOICE_JOB_ROUTES: readonly Route[] = [
         spokenTerms,
         ...(glossaryId === undefined ? {} : { glossaryId }),
       };
-      const { id } = await submitVoiceJob(voiceQueues(context).transcribe, caller.account.id, input, {
+      const { id } = await voiceQueues(context).transcribe.submit(caller.account.id, input, {
         files: { audio: upload.file.bytes },
       });
       return { job_id: id };

@@ -1,5 +1,5 @@
 /**
- * The two voice job kinds on the server's job runner (`context.jobs`), and all the job plumbing voice has:
+ * The two voice job kinds on the server's job runner (`context.jobs`), and all the job code voice has:
  * `voice/transcribe` (`/v3/voice/jobs`, routes in job-routes.ts, work in transcribe.ts) and
  * `voice/translate` (`/v1/jobs/voice/translate`, routes in translate-routes.ts, work in
  * translate-audio.ts). A job is nothing but its runner job: the request's facts are its input, the uploaded
@@ -8,19 +8,14 @@
  * (deferred, queued, running, completed, failed, expired) is mapped by the routes to each interface's
  * status. A translation job is created before its audio is uploaded: submitted `deferred`, the upload
  * `release`s it with its audio (once: a second upload gets false, a 409).
- *
- * The runner owns the rest: claim, a lease per instance, takeover of a dead instance's jobs, retries,
- * expiry, files (stored with the job atomically, deleted with it), checkpoints (a job resumes after its last
- * recognized chunk, chunks.ts) and the minutes: `job.charge('minutes', …)` is applied once per job, in the
- * transaction that completes it (`jobs/<id>/minutes`), so no kill can separate a finished job from its
- * minutes, and an attempt that redoes the job is not billed again.
+ * A job resumes after its last recognized chunk (chunks.ts); its minutes (`job.charge('minutes', …)`) are
+ * applied once, in the transaction that completes it.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JobFiles, JobInfo, JobQueue, RunningJob, ServiceContext } from '@glossa/server/feature';
+import type { JobInfo, JobQueue, RunningJob, ServiceContext } from '@glossa/server/feature';
 import {
   JobFailed,
-  JobLimitExceeded,
   JobSuperseded,
   notFound,
   RunnerClosing,
@@ -30,7 +25,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { type JobUtterance, recognizeInChunks, type VoiceCheckpoint } from './chunks.js';
 import { decodeFile } from './media.js';
-import { jobDir, type TranscribeInput, type TranslateInput } from './rows.js';
+import type { TranscribeInput, TranslateInput } from './rows.js';
 import { type TranscribeResult, transcribeJob } from './transcribe.js';
 import { type StoredResult, translateAudio } from './translate-audio.js';
 
@@ -68,15 +63,21 @@ export async function ownVoiceJob<Input, Result>(
   return job;
 }
 
+/** Where an attempt keeps its copy of the job's audio for ffmpeg (`withAudio`). */
+const audioDir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');
+
+/** Removes the audio copies of attempts a kill left (at start). */
+export function removeAudioCopies(context: ServiceContext): void {
+  for (const name of existsSync(audioDir(context)) ? readdirSync(audioDir(context)) : [])
+    if (name.includes('.attempt-')) rmSync(join(audioDir(context), name), { force: true });
+}
+
 /**
- * Registers the kinds (and removes the audio copies of attempts a kill left): an attempt decodes the job's
- * audio, transcribes it in chunks of `chunkSeconds` (a checkpoint after each), does the job's work and
- * charges its minutes, applied with the completion. A translation job whose audio or account is unusable
- * completes with every target failed, and no minutes.
+ * Registers the kinds: an attempt decodes the job's audio, transcribes it in chunks of `chunkSeconds` (a
+ * checkpoint after each), does the job's work and charges its minutes, applied with the completion. A
+ * translation job whose audio or account is unusable completes with every target failed, and no minutes.
  */
-export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSeconds: number): VoiceQueues {
-  for (const name of existsSync(jobDir(context)) ? readdirSync(jobDir(context)) : [])
-    if (name.includes('.attempt-')) rmSync(join(jobDir(context), name), { force: true });
+export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSeconds: number): void {
   const transcribe = context.jobs.register<TranscribeInput, VoiceCheckpoint, TranscribeResult>({
     name: 'voice/transcribe',
     resultTtlMs: VOICE_RESULT_TTL_MS,
@@ -118,25 +119,7 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSec
       }
     },
   });
-  const found = { transcribe, translate };
-  queues.set(context, found);
-  return found;
-}
-
-/** Queues (or defers) a job of `queue` with its files; 429 when the account has too many jobs waiting. */
-export async function submitVoiceJob<Input>(
-  queue: JobQueue<Input, VoiceCheckpoint, unknown>,
-  accountId: string,
-  input: Input,
-  options: { readonly files?: JobFiles; readonly deferred?: boolean },
-): Promise<JobInfo<Input, VoiceCheckpoint, unknown>> {
-  try {
-    return await queue.submit(accountId, input, options);
-  } catch (error) {
-    if (error instanceof JobLimitExceeded)
-      throw new ServiceError(429, `Too many voice jobs: ${error.message}.`);
-    throw error;
-  }
+  queues.set(context, { transcribe, translate });
 }
 
 /**
@@ -161,8 +144,8 @@ async function withAudio<T>(
 ): Promise<T> {
   const bytes = await job.file('audio');
   if (!bytes) throw new JobFailed('The audio of this job is gone.');
-  const file = join(jobDir(context), `${encodeURIComponent(job.id)}.attempt-${job.attempt}`);
-  mkdirSync(jobDir(context), { recursive: true, mode: 0o700 });
+  const file = join(audioDir(context), `${encodeURIComponent(job.id)}.attempt-${job.attempt}`);
+  mkdirSync(audioDir(context), { recursive: true, mode: 0o700 });
   writeFileSync(file, bytes, { mode: 0o600 });
   try {
     return await work(file);

@@ -1,10 +1,7 @@
 /**
- * The inputs of both voice job kinds, the stored rows of spoken terms as both backends return them
- * (`voice.sqlite`, fleet-store.ts), and the directory of the attempts' audio copies: the leaf the job, store
- * and route modules share, so none of them imports another for its types.
+ * The inputs of both voice job kinds: the leaf the job and route modules share, so none of them imports
+ * another for its types.
  */
-import { join } from 'node:path';
-import type { ServiceContext } from '@glossa/server/feature';
 
 /**
  * What a `/v3/voice/jobs` job was asked: the input of its runner job (`voice/transcribe`); its account is
@@ -41,15 +38,3 @@ export interface TranslateInput {
   /** When the job was created (its audio is uploaded later). */
   readonly createdAt: string;
 }
-
-/** A spoken-term collection (`spoken_terms`). */
-export interface SpokenTermsRow {
-  id: string;
-  name: string;
-  language: string;
-  terms: string;
-  created_at: string;
-}
-
-/** Where an attempt keeps its copy of the job's audio for ffmpeg (and versions before job files, their files). */
-export const jobDir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');

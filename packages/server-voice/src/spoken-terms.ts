@@ -11,15 +11,19 @@ import { canonicalLanguage, ENDPOINTS, type SpokenTerms, type SpokenTermsInput }
 import type { ServiceContext } from '@glossa/server/feature';
 import { badRequest, defineRoute, notFound, type Route } from '@glossa/server/feature';
 import Database from 'better-sqlite3';
-import { fleetVoice } from './fleet-store.js';
+import { fleetVoice, type SpokenTermsRow } from './fleet-store.js';
 import { TRANSCRIPTION_LANGUAGES } from './languages.js';
-import type { SpokenTermsRow } from './rows.js';
 
 export const VOICE_DATABASE_FILE = 'voice.sqlite';
 export const MAX_TERMS = 1000;
 export const MAX_TERM_LENGTH = 100;
 
-/** Applied in order, one transaction each; the count is kept in `PRAGMA user_version`. Append only. */
+/**
+ * Applied in order, one transaction each; the count is kept in `PRAGMA user_version`. Append only. Versions
+ * 2 to 5 created and extended the job tables of the versions before the job runner (`voice_jobs`,
+ * `voice_translate_jobs`): no-ops now, kept so that a database's version still counts the same list. A
+ * database whose job tables still hold rows is refused at start (index.ts).
+ */
 export const VOICE_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE spoken_terms (
@@ -32,56 +36,10 @@ export const VOICE_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX spoken_terms_account ON spoken_terms(account_id, created_at);
   `,
-  `
-  CREATE TABLE voice_jobs (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL,
-    key_id TEXT NOT NULL,
-    custom_tag TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('queued', 'processing', 'done', 'error')),
-    source TEXT NOT NULL,
-    targets TEXT NOT NULL,
-    input_type TEXT NOT NULL,
-    error_message TEXT,
-    result TEXT,
-    created_at TEXT NOT NULL
-  );
-  CREATE INDEX voice_jobs_status ON voice_jobs(status, created_at);
-  `,
-  // A job's spoken terms (the collection's terms when it was created) and glossary.
-  `
-  ALTER TABLE voice_jobs ADD COLUMN spoken_terms TEXT NOT NULL DEFAULT '[]';
-  ALTER TABLE voice_jobs ADD COLUMN glossary_id TEXT;
-  `,
-  // Voice translation jobs at the public paths (/v1/jobs/voice/translate): `translate-routes.ts`.
-  `
-  CREATE TABLE voice_translate_jobs (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL,
-    key_id TEXT NOT NULL,
-    custom_tag TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('pending', 'uploaded', 'processing', 'done')),
-    file_name TEXT NOT NULL,
-    content_type TEXT NOT NULL,
-    content_length INTEGER NOT NULL,
-    source_language TEXT NOT NULL,
-    source_given INTEGER NOT NULL,
-    targets TEXT NOT NULL,
-    results TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL
-  );
-  CREATE INDEX voice_translate_jobs_status ON voice_translate_jobs(status, created_at);
-  `,
-  // The usage a finished job owes until it is applied (usage.ts): written with the finish, cleared once
-  // applied (once, by its operation id); a start applies what a crash left.
-  `
-  ALTER TABLE voice_jobs ADD COLUMN usage_pending TEXT;
-  ALTER TABLE voice_translate_jobs ADD COLUMN usage_pending TEXT;
-  CREATE INDEX voice_jobs_usage_pending ON voice_jobs(id) WHERE usage_pending IS NOT NULL;
-  CREATE INDEX voice_translate_jobs_usage_pending ON voice_translate_jobs(id)
-    WHERE usage_pending IS NOT NULL;
-  `,
+  'SELECT 1',
+  'SELECT 1',
+  'SELECT 1',
+  'SELECT 1',
 ];
 
 const databases = new WeakMap<ServiceContext, Database.Database>();

@@ -32,7 +32,7 @@ import {
   ServiceError,
   unsupportedLanguage,
 } from '@glossa/server/feature';
-import { submitVoiceJob, voiceQueues } from './job-support.js';
+import { voiceQueues } from './job-support.js';
 import { declaredMediaType, JOB_SOURCE_CONTENT_TYPES, JOB_TARGET_TYPES } from './media.js';
 import { checkVoiceLanguages } from './resources.js';
 import { customTagOf } from './routes.js';
@@ -168,9 +168,7 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
       targets: specs,
       createdAt: new Date().toISOString(),
     };
-    const { id } = await submitVoiceJob(voiceQueues(context).translate, caller.account.id, input, {
-      deferred: true,
-    });
+    const { id } = await voiceQueues(context).translate.submit(caller.account.id, input, { deferred: true });
     const uploadUrl = `${baseUrl(context, caller)}${JOB_PATH}/${id}/source`;
     const signature = await sign(context, id, `${caller.account.plan}:upload`);
     return reply.code(201).send({

@@ -2,15 +2,13 @@
  * Spoken terms and glossaries on asynchronous voice jobs: checked and applied as on a real-time session.
  * Real pocketsphinx on flite kal16 audio, real Apertium, a real server over loopback HTTP.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { onPostgres } from '../../server/test/services.js';
-import { POSTGRES_VOICE_MIGRATIONS } from '../src/fleet-store.js';
-import { VOICE_MIGRATIONS } from '../src/spoken-terms.js';
 import { startTestServer, storageFor, type TestServer } from './helpers.js';
 import { fliteWav, joinWavs, type Message, uploadVoiceJob } from './voice-helpers.js';
 
@@ -198,86 +196,81 @@ describe('voice job resources are checked before the job is queued', () => {
   }, 200_000);
 });
 
-describe('voice jobs of an older voice database', () => {
-  // voice.sqlite's migration: on PostgreSQL (GLOSSA_TEST_POSTGRES) the jobs are not in voice.sqlite.
+/**
+ * A job table of the versions before the job runner (`voice_jobs`, as their migrations left it), with the
+ * audio column the fleet's had.
+ */
+const OLD_VOICE_JOBS = `CREATE TABLE voice_jobs (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, key_id TEXT NOT NULL,
+  custom_tag TEXT NOT NULL, status TEXT NOT NULL, source TEXT NOT NULL, targets TEXT NOT NULL,
+  input_type TEXT NOT NULL, error_message TEXT, result TEXT, created_at TEXT NOT NULL, upload BYTEA)`;
+const OLD_JOB = `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type,
+  created_at) VALUES ('old-job', 'account-1', 'k', '', 'queued', 'en', '["es"]', 'wav', '2026-01-01T00:00:00Z')`;
+const refusal = (found: string) =>
+  `The data holds job stores of an earlier Glossa version (${found}): upgrade through Glossa commit e39d40c first (it moves these into the job runner), then start this version.`;
+
+describe('voice jobs of a version before the job runner', () => {
+  // voice.sqlite: on PostgreSQL (GLOSSA_TEST_POSTGRES) the jobs were not in voice.sqlite.
   it.skipIf(onPostgres)(
-    'a job queued before the spoken-term and glossary columns existed runs after the migration',
+    'a data directory whose voice.sqlite still holds a queued job and its audio is refused at start, and left as it was',
     async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'glossa-voice-jobs-migrate-'));
-      const first = await startTestServer({ dataDir });
-      const account = await first.server.createAccount({ plan: 'paid', voiceJobsAlpha: true });
-      await first.server.close();
+      const dataDir = mkdtempSync(join(tmpdir(), 'glossa-voice-jobs-old-'));
+      // A fresh data directory starts.
+      await (await startTestServer({ dataDir })).server.close();
       // The voice database as the two first migrations left it, with a queued job and its audio.
       for (const file of readdirSync(dataDir).filter((name) => name.startsWith('voice.sqlite')))
         rmSync(join(dataDir, file));
       const db = new Database(join(dataDir, 'voice.sqlite'));
-      for (const migration of VOICE_MIGRATIONS.slice(0, 2)) db.exec(migration);
+      db.exec(OLD_VOICE_JOBS);
+      db.exec(OLD_JOB);
       db.pragma('user_version = 2');
-      db.prepare(
-        `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type, created_at)
-       VALUES ('old-job', ?, 'k', '', 'queued', 'en', '["es"]', 'wav', '2026-01-01T00:00:00Z')`,
-      ).run(account.accountId);
       db.close();
+      const audio = fliteWav('The file is too large.');
       mkdirSync(join(dataDir, 'voice-jobs'), { recursive: true });
-      writeFileSync(join(dataDir, 'voice-jobs', 'old-job'), fliteWav('The file is too large.'));
-      const upgraded = await startTestServer({ dataDir });
+      writeFileSync(join(dataDir, 'voice-jobs', 'old-job'), audio);
+      await expect(startTestServer({ dataDir })).rejects.toThrow(
+        refusal(
+          `files in ${join(dataDir, 'voice-jobs')}; rows in the table voice_jobs of ${join(dataDir, 'voice.sqlite')}`,
+        ),
+      );
+      const after = new Database(join(dataDir, 'voice.sqlite'), { readonly: true });
       try {
-        expect(await settled(upgraded, 'old-job', account.key)).toEqual({
-          job_id: 'old-job',
-          status: 'done',
-        });
-        const result = await upgraded.call('/v3/voice/jobs/old-job/result', { key: account.key });
-        expect(result.data).toEqual({
-          transcript: 'The file is too large.',
-          translations: [{ target_language: 'es', text: expect.stringMatching(/lima/) }],
-        });
+        expect(after.pragma('user_version', { simple: true })).toBe(2);
+        expect(after.prepare('SELECT id, status FROM voice_jobs').all()).toEqual([
+          { id: 'old-job', status: 'queued' },
+        ]);
       } finally {
-        await upgraded.close();
+        after.close();
       }
+      expect(readFileSync(join(dataDir, 'voice-jobs', 'old-job')).equals(audio)).toBe(true);
     },
   );
 });
 
-describe('voice jobs of an earlier version on PostgreSQL', () => {
+describe('voice jobs of a version before the job runner on PostgreSQL', () => {
   // The fleet's voice tables: only with GLOSSA_TEST_POSTGRES (the server's own PostgreSQL database).
   it.skipIf(!onPostgres)(
-    'a job an earlier version left queued in voice_jobs runs after the upgrade, which drops the tables',
+    'a database whose voice_jobs still holds a queued job is refused at start, and left as it was',
     async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'glossa-voice-jobs-pg-upgrade-'));
-      const first = await startTestServer({ dataDir });
-      const account = await first.server.createAccount({ plan: 'paid', voiceJobsAlpha: true });
-      await first.server.close();
+      const dataDir = mkdtempSync(join(tmpdir(), 'glossa-voice-jobs-pg-old-'));
+      // A fresh database starts.
+      await (await startTestServer({ dataDir })).server.close();
       const { databaseUrl } = await storageFor(dataDir);
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
-      const voiceTables = async () =>
-        (await client.query(`SELECT to_regclass('voice_jobs') IS NOT NULL AS found`)).rows[0].found;
       try {
-        // The first start of this version dropped them: written again as the earlier version's migrations
-        // left them (spoken_terms, migration 2, is still there), with a job queued and its audio.
-        expect(await voiceTables()).toBe(false);
-        for (const index of [0, 1, 3]) await client.query(POSTGRES_VOICE_MIGRATIONS[index]!);
-        await client.query(
-          `INSERT INTO voice_jobs (id, account_id, key_id, custom_tag, status, source, targets, input_type,
-             spoken_terms, created_at, upload)
-           VALUES ('old-job', $1, 'k', '', 'queued', 'en', '["es"]', 'wav', '[]', '2026-01-01T00:00:00Z', $2)`,
-          [account.accountId, fliteWav('The file is too large.')],
+        // The job table as the earlier version's migrations left it, with a job queued and its audio.
+        await client.query(OLD_VOICE_JOBS);
+        await client.query(OLD_JOB);
+        await client.query(`UPDATE voice_jobs SET upload = $1`, [fliteWav('The file is too large.')]);
+        const schema = async () => (await client.query('SELECT version FROM glossa_voice_schema')).rows;
+        const before = await schema();
+        await expect(startTestServer({ dataDir })).rejects.toThrow(
+          refusal('rows in the table voice_jobs (PostgreSQL)'),
         );
-        const upgraded = await startTestServer({ dataDir });
-        try {
-          expect(await settled(upgraded, 'old-job', account.key)).toEqual({
-            job_id: 'old-job',
-            status: 'done',
-          });
-          const result = await upgraded.call('/v3/voice/jobs/old-job/result', { key: account.key });
-          expect(result.data).toEqual({
-            transcript: 'The file is too large.',
-            translations: [{ target_language: 'es', text: expect.stringMatching(/lima/) }],
-          });
-          expect(await voiceTables()).toBe(false);
-        } finally {
-          await upgraded.close();
-        }
+        expect(
+          (await client.query('SELECT id, status, length(upload) > 0 AS audio FROM voice_jobs')).rows,
+        ).toEqual([{ id: 'old-job', status: 'queued', audio: true }]);
+        expect(await schema()).toEqual(before);
       } finally {
         await client.end();
       }

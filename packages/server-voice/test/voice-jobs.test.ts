@@ -242,9 +242,7 @@ describe('asynchronous voice jobs (alpha)', () => {
       expect((await uploadVoiceJob(first.server.url, first.server.devKey, fields, wav)).status).toBe(202);
       const refused = await uploadVoiceJob(first.server.url, first.server.devKey, fields, wav);
       expect(refused.status).toBe(429);
-      expect(refused.data.message).toBe(
-        'Too many voice jobs: an account may have 1 jobs waiting or running.',
-      );
+      expect(refused.data.message).toBe('Too many jobs: an account may have 1 jobs waiting or running.');
     } finally {
       await first.server.close();
     }
