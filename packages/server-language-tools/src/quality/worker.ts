@@ -6,6 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
+import { lowerThreadPriority } from '@glossa/server/thread-priority';
 import {
   evaluate,
   evaluateSync,
@@ -18,6 +19,8 @@ import {
 import type { FromWorker, SyncOutcome, ToWorker } from './pool.js';
 import type { HunspellCheck } from './spelling.js';
 
+// An evaluation at the limits is seconds of a core: the event loop that answers every request comes first.
+lowerThreadPriority();
 const port = parentPort!;
 const checks = new Map<number, { resolve(correct: boolean[]): void; reject(error: Error): void }>();
 let nextCheck = 0;

@@ -5,8 +5,12 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { formatGlossaryEntries, parseGlossaryEntries } from '@glossa/protocol';
+import { lowerThreadPriority } from '../thread-priority.js';
 import { buildWordIndex, WordIndex } from './candidates.js';
 import { type FromGlossaryWorker, PIECE, type ToGlossaryWorker } from './thread-messages.js';
+
+// Parsing a 10 MiB glossary takes seconds of a core: the event loop comes first (thread-priority.ts).
+lowerThreadPriority();
 
 const port = parentPort!;
 const texts = new Map<number, string[]>();

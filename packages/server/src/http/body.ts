@@ -3,6 +3,7 @@ import { type BodyEncoding, decodeForm, ERROR_CODES } from '@glossa/protocol';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest, ServiceError } from '../errors.js';
+import { LOWER_THREAD_PRIORITY_SOURCE } from '../thread-priority.js';
 
 /** A form-encoded body, kept undecoded until the route knows its schema (`decodeForm` needs it). */
 export class FormBody {
@@ -52,6 +53,7 @@ export function setThreadParseBytes(bytes: number): void {
  * two moved arrays and one decoding here take 60 ms for 10 MiB, 100,000 small strings 200 ms to copy.
  */
 const PARSER_SOURCE = `
+${LOWER_THREAD_PRIORITY_SOURCE}
 const { parentPort } = require('node:worker_threads');
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 function form(text) {
