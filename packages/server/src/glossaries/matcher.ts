@@ -112,13 +112,21 @@ const isCut = (prepared: Prepared, index: number, end: number): boolean => {
  * glossary's tables are a few MB off the JS heap, scanned by no garbage collection.
  */
 class KeyTable {
-  #keys = new Int32Array(1024);
+  #keys: Int32Array;
   #values: Int32Array | undefined;
-  #shift = 22;
+  #shift: number;
   #count = 0;
 
-  constructor(withValues: boolean) {
-    if (withValues) this.#values = new Int32Array(1024);
+  /**
+   * `expected`: keys it will likely hold, sized for at once (growing rehashes every key in one go: 10–20 ms
+   * of the event loop for a large glossary's table; issue 31).
+   */
+  constructor(withValues: boolean, expected = 0) {
+    let bits = 10;
+    while (1 << bits < 2 * expected && bits < 30) bits++;
+    this.#keys = new Int32Array(1 << bits);
+    this.#shift = 32 - bits;
+    if (withValues) this.#values = new Int32Array(1 << bits);
   }
 
   get size(): number {
@@ -193,12 +201,12 @@ export class TermMatcher {
   /** The entries the matcher was built over; a term is read back from them when a hash hits. */
   readonly #entries: EntryList;
   /** The entry index of each distinct (lower-cased) term, by slot; grown by doubling. */
-  #origins = new Int32Array(64);
+  #origins: Int32Array;
   #slots = 0;
   /** Hash of a whole term → its slots (several only when different terms share a hash). */
-  readonly #terms = new KeyTable(true);
+  readonly #terms: KeyTable;
   /** Hashes of the prefixes of terms that end at a cut (whole terms included). */
-  readonly #prefixes = new KeyTable(false);
+  readonly #prefixes: KeyTable;
   #size = 0;
 
   /**
@@ -207,6 +215,10 @@ export class TermMatcher {
    */
   constructor(entries: readonly GlossaryEntry[] | EntryList = [], count = entries.length) {
     this.#entries = entryListOf(entries);
+    // Sized for every entry from the start (a glossary's prefixes at cuts are about as many as its terms).
+    this.#terms = new KeyTable(true, entries.length);
+    this.#prefixes = new KeyTable(false, entries.length);
+    this.#origins = new Int32Array(Math.max(64, entries.length));
     this.addUpTo(count);
   }
 
