@@ -46,14 +46,14 @@ db.transaction(() => {
   for (const unit of units) plain.run(baselineId, unit.source, unit.source, 0);
 })();
 const baselineRate = SEGMENTS / ((performance.now() - started) / 1000);
-store.discard(baselineId);
+await store.discard(baselineId);
 
 let tmx = '';
 for await (const piece of writeTmx('en', units)) tmx += piece;
 started = performance.now();
 const id = store.begin('bench', 'bench');
 const summary = await readTmx(Readable.from([Buffer.from(tmx)]), (batch) => store.addBatch(id, batch));
-store.finish(id, summary.source, summary.targets, summary.segments);
+await store.finish(id, summary.source, summary.targets, summary.segments);
 const importSeconds = (performance.now() - started) / 1000;
 const importRate = SEGMENTS / importSeconds;
 

@@ -83,8 +83,8 @@ async function sqliteBackend(): Promise<Backend & { db: ResourceDatabase }> {
     async create(segments) {
       const id = store.begin('acct', 'memory');
       for (let start = 0; start < segments.length; start += 1000)
-        store.addBatch(id, segments.slice(start, start + 1000));
-      store.finish(id, 'en', ['es'], segments.length);
+        await store.addBatch(id, segments.slice(start, start + 1000));
+      await store.finish(id, 'en', ['es'], segments.length);
       return id;
     },
     async close() {

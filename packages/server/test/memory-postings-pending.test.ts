@@ -30,7 +30,7 @@ it('keeps at most POSTING_CHUNK − 1 ids per token in memory while importing, a
   let idsSoFar = 0;
   for (let start = 0; start < COUNT; start += 500) {
     const batch = sources.slice(start, start + 500);
-    store.addBatch(
+    await store.addBatch(
       id,
       batch.map((source): SegmentInput => ({ source, targets: [{ language: 'es', text: `es ${source}` }] })),
     );
@@ -42,7 +42,7 @@ it('keeps at most POSTING_CHUNK − 1 ids per token in memory while importing, a
   // Without the early rows the store would hold every id of the memory.
   expect(idsSoFar).toBeGreaterThan(10 * WORDS.length * POSTING_CHUNK);
   expect(most).toBeGreaterThan(0);
-  store.finish(id, 'en', ['es'], COUNT);
+  await store.finish(id, 'en', ['es'], COUNT);
   expect(store.pendingPostingIds(id)).toBe(0);
 
   const rows = db.prepare('SELECT gram, segments, ids FROM memory_postings WHERE memory_id = ?').all(id) as {

@@ -22,7 +22,7 @@ const characters = (batch: readonly SegmentInput[]) =>
 
 describe('readTmx batches', () => {
   it('hands a batch on once it holds MAX_BATCH_CHARACTERS, short of batchSize units, losing none', async () => {
-    const units = Math.ceil((3 * MAX_BATCH_CHARACTERS) / unitCharacters);
+    const units = 3 * Math.ceil(MAX_BATCH_CHARACTERS / unitCharacters) + 1;
     const batches: SegmentInput[][] = [];
     const summary = await readTmx(document(units), (batch) => void batches.push(batch), 1000);
     expect(summary.segments).toBe(units);

@@ -11,6 +11,7 @@
  * fit the budget for work in progress is refused (503 with `Retry-After`).
  */
 import { BUDGET_SHARES, BudgetedCache, withBuildBudget } from '../memory-budget.js';
+import { nextTurn } from '../turns.js';
 import { WordIndex } from './candidates.js';
 import type { EntryList, EntryTable } from './entries.js';
 import { TermMatcher } from './matcher.js';
@@ -31,7 +32,6 @@ export interface CompiledGlossary {
 export const estimateCompiledBytes = (entryCount: number) => 4096 + 300 * entryCount;
 
 const SLICE = 500;
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 class Compiled implements CompiledGlossary {
   #words: WordIndex | undefined;
@@ -61,7 +61,7 @@ class Compiled implements CompiledGlossary {
 async function sourcesText(entries: EntryList): Promise<string> {
   const pieces: string[] = [];
   for (let from = 0; from < entries.length; from += SLICE) {
-    if (from > 0) await yieldToLoop();
+    if (from > 0) await nextTurn();
     const slice: string[] = [];
     for (let index = from; index < Math.min(entries.length, from + SLICE); index++)
       slice.push(entries.source(index));
@@ -75,7 +75,7 @@ export async function compileMatcher(entries: EntryList): Promise<TermMatcher> {
   if (entries.length <= SLICE) return new TermMatcher(entries);
   const matcher = new TermMatcher(entries, 0);
   for (let from = 0; from < entries.length; from += SLICE) {
-    await yieldToLoop();
+    await nextTurn();
     matcher.addUpTo(Math.min(entries.length, from + SLICE));
   }
   return matcher;

@@ -14,6 +14,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { budgetExceeded } from '../memory-budget.js';
+import { nextTurn } from '../turns.js';
 
 /** A dictionary of at least this many UTF-16 units (or entries when read) goes through the thread. */
 export const DB_THREAD_CHARS = 256 * 1024;
@@ -221,8 +222,6 @@ export function onDbThread(file: string, maxBytes: number, job: Job): Promise<un
   return done;
 }
 
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** `text` as UTF-8 (`bytes` long), encoded a slice per turn of the event loop. */
 export async function utf8InSlices(text: string, bytes: number): Promise<Uint8Array> {
   const out = new Uint8Array(bytes);
@@ -234,7 +233,7 @@ export async function utf8InSlices(text: string, bytes: number): Promise<Uint8Ar
     if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
     written += encoder.encodeInto(text.slice(at, end), out.subarray(written)).written;
     at = end;
-    if (at < text.length) await yieldToLoop();
+    if (at < text.length) await nextTurn();
   }
   return out;
 }

@@ -12,6 +12,7 @@ import {
 } from '@glossa/protocol';
 import { badRequest, type ServiceError } from '../errors.js';
 import type { ResourceDatabase } from '../storage/resource-db.js';
+import { nextTurn } from '../turns.js';
 import {
   dbThreadThresholds,
   onDbThread,
@@ -119,7 +120,7 @@ export async function tsvTableInSlices(tsv: string): Promise<EntryTable> {
   for (let at = 0; ; ) {
     at = table.lines(tsv, at, TSV_SLICE, true);
     if (at > tsv.length) return table.done();
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 
@@ -148,7 +149,7 @@ export async function tsvBytesTableInSlices(bytes: Uint8Array): Promise<EntryTab
     // A slice but the last ends with its newline: its lines are whole, the loop stops at its end.
     table.lines(decoder.decode(bytes.subarray(at, end)), 0, Number.POSITIVE_INFINITY, last);
     at = end;
-    if (!last) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!last) await nextTurn();
   }
   return table.done();
 }

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { EntriesFormat } from '@glossa/protocol';
 import { budgetExceeded, memoryCeilingBytes } from '../memory-budget.js';
+import { nextTurn } from '../turns.js';
 import type { WordIndexData } from './candidates.js';
 import { type FromGlossaryWorker, PIECE, type ToGlossaryWorker } from './thread-messages.js';
 
@@ -26,8 +27,6 @@ export type ParsedEntries =
 
 /** The thread's heap cap: the memory budget's share for builds, at least 256 MB. */
 export const threadHeapMb = () => Math.max(256, Math.round((memoryCeilingBytes() * 0.3) / 2 ** 20));
-
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function workerEntry(): { url: URL; execArgv: string[] } {
   const compiled = new URL('./worker.js', import.meta.url);
@@ -117,7 +116,7 @@ async function run(
   for (let at = 0; at < text.length; at += PIECE) {
     if (thread !== worker) break;
     worker.postMessage({ type: 'piece', id, piece: text.slice(at, at + PIECE) } satisfies ToGlossaryWorker);
-    if (at + PIECE < text.length) await yieldToLoop();
+    if (at + PIECE < text.length) await nextTurn();
   }
   if (thread === worker) worker.postMessage(message(id));
   const result = await answer;

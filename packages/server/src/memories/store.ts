@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { threadWritesSettled } from '../glossaries/db-thread.js';
 import type { ResourceDatabase } from '../storage/resource-db.js';
+import { inTurns, nextTurn } from '../turns.js';
 import { exactKey, fuzzyScore, matchScore, tokenize } from './score.js';
 import { createTaggedLookup, indexTokens, type TaggedMatch, type TaggedRows } from './tagged-lookup.js';
 
@@ -68,6 +69,10 @@ export const MAX_CANDIDATES = 5000;
 
 /** Segment ids per posting row: a lookup reads a long list only as far as its budget goes. */
 export const POSTING_CHUNK = 1000;
+/** Posting lists whose last rows `finish` writes per transaction. */
+const REST_LISTS = 200;
+/** Rows (segments with their targets, or posting rows) a memory's deletion deletes per transaction. */
+const DELETE_ROWS = 16;
 
 /**
  * The key of row `chunk` of a token's posting list: the token itself for the first (whose `segments` is
@@ -311,21 +316,30 @@ export class PendingPostings {
     return rows;
   }
 
-  /** The rows left at the end of the import, and the total of each list whose first row is written. */
-  takeRest(): { rows: [string, number, string][]; totals: [string, number][] } {
+  /**
+   * The rows left at the end of the import, and the total of each list whose first row is written: every
+   * list's, or (`maxLists`) the next lists' only, `done` once none is left.
+   */
+  takeRest(maxLists = Number.POSITIVE_INFINITY): {
+    rows: [string, number, string][];
+    totals: [string, number][];
+    done: boolean;
+  } {
     const rows = this.takeFull();
     const totals: [string, number][] = [];
+    let taken = 0;
     for (const [gram, list] of this.lists) {
+      if (taken++ === maxLists) break;
       if (list.rows === 0) rows.push([gram, list.total, JSON.stringify(list.ids)]);
       else {
         if (list.ids.length > 0)
           rows.push([postingKey(gram, list.rows), list.ids.length, JSON.stringify(list.ids)]);
         totals.push([gram, list.total]);
       }
+      this.held -= list.ids.length;
+      this.lists.delete(gram);
     }
-    this.lists.clear();
-    this.held = 0;
-    return { rows, totals };
+    return { rows, totals, done: this.lists.size === 0 };
   }
 }
 
@@ -333,12 +347,18 @@ export class PendingPostings {
 export interface SqliteMemoryStore extends MemoryStore {
   /** Starts an invisible memory; returns its id. */
   begin(accountId: string, name: string): string;
-  /** One transaction per batch. */
-  addBatch(memoryId: string, segments: readonly SegmentInput[]): void;
-  /** Writes the token counts and makes the memory visible; call inside the transaction that ends the job. */
-  finish(memoryId: string, source: string, targets: readonly string[], count: number): void;
-  /** Deletes a memory whatever its state, now. */
-  discard(memoryId: string): void;
+  /**
+   * One transaction per batch, written on a next turn of the event loop that no young request waits for
+   * (`turns.ts`: an import is long work, and short requests come first).
+   */
+  addBatch(memoryId: string, segments: readonly SegmentInput[]): Promise<void>;
+  /**
+   * Writes the posting lists' last rows and the token counts (a few lists per transaction, the event loop
+   * free between them: the memory is still invisible), then makes the memory visible.
+   */
+  finish(memoryId: string, source: string, targets: readonly string[], count: number): Promise<void>;
+  /** Deletes a memory whatever its state (invisible at once, its rows a few per turn: `remove`). */
+  discard(memoryId: string): Promise<void>;
   /** Deletes every memory an interrupted import left unready; returns their ids. */
   removeUnready(): string[];
   /** Posting ids an import in progress holds in memory (for tests: bounded whatever the memory's size). */
@@ -372,6 +392,14 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
        AND token_count BETWEEN ? AND ? LIMIT ${MAX_CANDIDATES}`,
     ),
     deleteMemory: db.prepare('DELETE FROM memories WHERE id = ?'),
+    hide: db.prepare('UPDATE memories SET ready = 0 WHERE id = ?'),
+    deleteSegments: db.prepare(
+      'DELETE FROM memory_segments WHERE id IN (SELECT id FROM memory_segments WHERE memory_id = ? ORDER BY id LIMIT ?)',
+    ),
+    deletePostingRows: db.prepare(
+      `DELETE FROM memory_postings WHERE memory_id = ? AND gram IN
+       (SELECT gram FROM memory_postings WHERE memory_id = ? LIMIT ?)`,
+    ),
     unready: db.prepare('SELECT id FROM memories WHERE ready = 0'),
     get: db.prepare('SELECT * FROM memories WHERE account_id = ? AND id = ? AND ready = 1'),
     page: db.prepare(
@@ -442,6 +470,25 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
     sql.deletePostings.run(memoryId);
     sql.deleteMemory.run(memoryId);
   });
+  const writeRest = db.transaction(
+    (memoryId: string, rows: [string, number, string][], totals: [string, number][]) => {
+      for (const [key, count, list] of rows) sql.insertPosting.run(memoryId, key, count, list);
+      for (const [gram, total] of totals) sql.postingTotal.run(total, memoryId, gram);
+    },
+  );
+  /**
+   * Deletes a memory a few rows per transaction, the event loop free between them (deleting the 100 MiB
+   * of the largest import at once held it up for about a second): invisible first (`ready = 0`: after a
+   * kill, `removeUnready` deletes the rest at the next start), then its segments (and their targets), its
+   * posting rows, its row.
+   */
+  async function removeInTurns(memoryId: string): Promise<void> {
+    pendingPostings.delete(memoryId);
+    sql.hide.run(memoryId);
+    await inTurns(() => sql.deleteSegments.run(memoryId, DELETE_ROWS).changes > 0);
+    await inTurns(() => sql.deletePostingRows.run(memoryId, memoryId, DELETE_ROWS).changes > 0);
+    sql.deleteMemory.run(memoryId);
+  }
   type TargetRow = { seq: number; language: string; text: string; tagged: string | null };
   const segmentsOf = (rows: { id: number; source_text: string; source_tagged: string | null }[]) =>
     rows.map(
@@ -514,25 +561,29 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
       sql.begin.run(id, accountId, name, new Date().toISOString());
       return id;
     },
-    addBatch(memoryId, segments) {
+    async addBatch(memoryId, segments) {
+      await nextTurn();
       addBatch.immediate(memoryId, segments);
     },
-    finish(memoryId, source, targets, count) {
-      const rest = pendingPostings.get(memoryId)?.takeRest();
-      for (const [key, count, list] of rest?.rows ?? []) sql.insertPosting.run(memoryId, key, count, list);
-      for (const [gram, total] of rest?.totals ?? []) sql.postingTotal.run(total, memoryId, gram);
+    async finish(memoryId, source, targets, count) {
+      const postings = pendingPostings.get(memoryId);
+      if (postings)
+        await inTurns(() => {
+          // Discarded meanwhile: nothing more is written (its rows so far are the discard's to delete).
+          if (pendingPostings.get(memoryId) !== postings) return false;
+          const rest = postings.takeRest(REST_LISTS);
+          writeRest.immediate(memoryId, rest.rows, rest.totals);
+          return !rest.done;
+        });
+      if (postings && pendingPostings.get(memoryId) !== postings) return;
       pendingPostings.delete(memoryId);
       sql.finish.run(source, JSON.stringify(targets), count, memoryId);
     },
-    discard(memoryId) {
-      pendingPostings.delete(memoryId);
-      remove.immediate(memoryId);
-    },
+    discard: removeInTurns,
     async remove(memoryId) {
       // Awaits the glossary thread's writes on this file first, not SQLite's lock (glossaries/db-thread.ts).
       if (file !== undefined) await threadWritesSettled(file);
-      pendingPostings.delete(memoryId);
-      remove.immediate(memoryId);
+      await removeInTurns(memoryId);
     },
     pendingPostingIds(memoryId) {
       return pendingPostings.get(memoryId)?.held ?? 0;
