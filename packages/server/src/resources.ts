@@ -1,8 +1,7 @@
 import pg from 'pg';
 import { createGlossaryStore, type GlossaryRecord, type GlossaryStore } from './glossaries/store.js';
 import type { JobRunner } from './jobs/job-runner.js';
-import type { MemoryJobs } from './memories/job-records.js';
-import { createMemoryJobs, sqliteMemoryWriter } from './memories/jobs.js';
+import { createMemoryJobs, type MemoryJobs, sqliteMemoryWriter } from './memories/jobs.js';
 import { createUrlSigner, type UrlSigner } from './memories/signed-url.js';
 import { createMemoryStore, type MemoryRecord, type MemoryStore } from './memories/store.js';
 import { migratePostgres } from './storage/postgres.js';
@@ -103,7 +102,7 @@ export async function createResourceStore(
   const db = openResourceDatabase(dataDir);
   try {
     const memories = createMemoryStore(db);
-    const jobs = createMemoryJobs(options.jobs, memories, sqliteMemoryWriter(memories, dataDir));
+    const jobs = createMemoryJobs(options.jobs, memories, sqliteMemoryWriter(memories));
     return assemble(
       {
         glossaries: createGlossaryStore(db),

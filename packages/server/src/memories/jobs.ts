@@ -12,9 +12,7 @@
  * mark `downloaded`. One export per memory at a time: its job id is the memory's (`exportId`).
  */
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, type Writable } from 'node:stream';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { MemoryJobStatus } from '@glossa/protocol';
 import { JobSuperseded } from '../jobs/job-backend.js';
@@ -26,7 +24,6 @@ import {
   RunnerClosing,
   type RunningJob,
 } from '../jobs/job-runner.js';
-import { AlreadyUploaded, type JobRecord, type MemoryJobs } from './job-records.js';
 import type { MemoryStore, SegmentInput, SqliteMemoryStore } from './store.js';
 import { readTmx, writeTmx } from './tmx.js';
 
@@ -73,13 +70,9 @@ export interface MemoryWriter {
   discard(memoryId: string): Promise<void>;
 }
 
-/**
- * The SQLite writer: after a restart, half-written memories go (their jobs run again). The folder of the
- * uploads and exports of before the job files goes too.
- */
-export function sqliteMemoryWriter(memories: SqliteMemoryStore, dataDir: string): MemoryWriter {
+/** The SQLite writer: after a restart, half-written memories go (their jobs run again). */
+export function sqliteMemoryWriter(memories: SqliteMemoryStore): MemoryWriter {
   memories.removeUnready();
-  rmSync(join(dataDir, 'memory-files'), { recursive: true, force: true });
   return {
     begin: async (accountId, name) => memories.begin(accountId, name),
     add: async (memoryId, batch) => memories.addBatch(memoryId, batch),
@@ -96,8 +89,12 @@ function exportId(accountId: string, memoryId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-function toRecord(job: MemoryJob, downloaded: boolean): JobRecord {
-  const uploadExpires = new Date(Date.parse(job.createdAt) + JOB_TTL_MS).toISOString();
+/**
+ * A job as the routes see it. Import: `awaiting_input` until the TMX is PUT to the signed upload URL, then
+ * `processing` → `completed` or `failed`. Export: `processing` → `completed` (TMX file, signed
+ * `download_url`) → `downloaded`; both end `expired`.
+ */
+function toRecord(job: MemoryJob, downloaded: boolean) {
   const states: Record<MemoryJob['status'], MemoryJobStatus> = {
     // Not uploaded within the hour, a deferred job is `expired` (the runner's release time is the kind's TTL).
     deferred: 'awaiting_input',
@@ -123,14 +120,24 @@ function toRecord(job: MemoryJob, downloaded: boolean): JobRecord {
     contentLength: job.input.contentLength,
     error: status === 'failed' ? (job.error ?? `the job was ${job.status}`) : undefined,
     skipped: job.result?.skipped,
-    expiresAt: job.expiresAt ?? uploadExpires,
+    expiresAt: job.expiresAt ?? new Date(Date.parse(job.createdAt) + JOB_TTL_MS).toISOString(),
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
   };
 }
 
+export type JobRecord = ReturnType<typeof toRecord>;
+export type MemoryJobs = ReturnType<typeof createMemoryJobs>;
+
+/** Thrown by `receive` when the job no longer awaits its file. */
+export class AlreadyUploaded extends Error {
+  constructor(readonly status: MemoryJobStatus) {
+    super(`the job is ${status}`);
+  }
+}
+
 /** Registers the kind on the server's runner (`ServiceContext.jobs`); the routes' `MemoryJobs`. */
-export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, writer: MemoryWriter): MemoryJobs {
+export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, writer: MemoryWriter) {
   async function runImport(job: RunningJob<MemoryJobInput, ImportCheckpoint>): Promise<ImportResult> {
     const previous = job.checkpoint;
     if (previous?.skipped !== undefined && (await memories.get(job.accountId, previous.memoryId)))
@@ -184,7 +191,7 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
     // An import's upload goes once it ended.
     keepFiles: [EXPORT, DOWNLOADED],
     async run(job) {
-      // A job of a version before the job files (its record is gone): it fails.
+      // A job of a version before the job files (its record went in a migration): it fails.
       if (!job.input.operation) throw new JobFailed(INTERRUPTED);
       try {
         return job.input.operation === 'import' ? await runImport(job) : await runExport(job);
@@ -211,7 +218,7 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
 
   return {
     get,
-    async createImport(accountId, parameters, contentLength) {
+    async createImport(accountId: string, parameters: Record<string, unknown>, contentLength: number) {
       const job = await queue.submit(
         accountId,
         { operation: 'import', parameters, contentLength },
@@ -219,7 +226,11 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
       );
       return toRecord(job, false);
     },
-    async receive(job, write) {
+    /**
+     * Receives the TMX file of an import awaiting it (`write` pipes the upload into the sink it is given)
+     * and starts processing it. Throws `AlreadyUploaded` when another upload took the job first.
+     */
+    async receive(job: JobRecord, write: (sink: Writable) => Promise<void>) {
       // The upload streams into the job file (on SQLite straight to disk), not into memory.
       const upload = new PassThrough();
       const writing = write(upload);
@@ -235,7 +246,8 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
       }
       await writing;
     },
-    async export(accountId, memoryId) {
+    /** An unexpired export of the memory, or a new one (`created: true`). */
+    async export(accountId: string, memoryId: string) {
       const id = exportId(accountId, memoryId);
       const existing = await get(id);
       if (existing && ['processing', 'completed', 'downloaded'].includes(existing.status))
@@ -249,12 +261,14 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
       );
       return { job: toRecord(job, false), created: true };
     },
-    async download(job) {
+    /** The TMX of a finished export; marks it downloaded. */
+    async download(job: JobRecord) {
       const content = await queue.file(job.id, EXPORT);
       if (!content) throw new Error(INTERRUPTED);
       await queue.writeFile(job.id, DOWNLOADED, new Uint8Array());
       return Readable.from([content]);
     },
+    /** Jobs queued or running (`processing`): on PostgreSQL, those of every instance. */
     depth: () => runner.count([MEMORY_JOB_KIND], ['queued', 'running']),
   };
 }

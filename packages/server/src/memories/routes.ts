@@ -13,7 +13,7 @@ import {
 import type { Caller, ServiceContext } from '../context.js';
 import { badRequest, notFound, ServiceError } from '../errors.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { AlreadyUploaded, type JobRecord } from './job-records.js';
+import { AlreadyUploaded, type JobRecord } from './jobs.js';
 import type { MemoryRecord } from './store.js';
 import { MAX_TMX_BYTES } from './tmx.js';
 
