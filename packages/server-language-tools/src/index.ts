@@ -48,7 +48,7 @@ export function languageToolsFeature(options: LanguageToolsOptions = {}): Server
     resources: { write: () => writeLanguageObjects() },
     start(context, log) {
       const release = retainWriteHelpers();
-      const qualityService = startQualityJobs(context, log, quality);
+      const qualityService = startQualityJobs(context, quality);
       const readiness = trackReadiness(
         options.warmUp === false ? undefined : warmUpLanguageTools(qualityServiceOf(context).pool),
         log,

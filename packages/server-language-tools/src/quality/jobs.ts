@@ -8,25 +8,10 @@
  * synchronous alias). Jobs run on the server's job runner (service.ts), their request and report job files
  * kept 24 hours after they finish; a poll for another account's job, an unknown or an expired one is a 404.
  */
-import { canonicalLanguage, ENDPOINTS, ERROR_CODES } from '@glossa/protocol';
-import {
-  badRequest,
-  defineRoute,
-  JobLimitExceeded,
-  notFound,
-  type Route,
-  ServiceError,
-} from '@glossa/server/feature';
+import { canonicalLanguage, ENDPOINTS } from '@glossa/protocol';
+import { badRequest, defineRoute, notFound, type Route } from '@glossa/server/feature';
 import { failedReport, utf8Json } from './evaluate.js';
-import {
-  compressReport,
-  decompressReport,
-  MAX_EVALUATION_JOBS_PER_ACCOUNT,
-  QUALITY_JOB_KIND,
-  qualityServiceOf,
-  REPORT_FILE,
-  REQUEST_FILE,
-} from './service.js';
+import { compressReport, decompressReport, qualityServiceOf, REPORT_FILE, REQUEST_FILE } from './service.js';
 
 /** Seconds the 202 answers suggest waiting before the next poll. */
 const RETRY_AFTER_SECONDS = 1;
@@ -47,24 +32,12 @@ export const submitQualityEvaluationRoute: Route = {
     const segments = body.segments.map(({ source, target }) => ({ source, translation: target }));
     // Compressed on libuv's thread pool, then a write of about a tenth of the JSON.
     const request = await compressReport(Buffer.from(JSON.stringify({ sourceLang, targetLang, segments })));
-    let id: string;
-    try {
-      ({ id } = await qualityServiceOf(context).queue.submit(
-        caller.account.id,
-        {},
-        { files: { [REQUEST_FILE]: request } },
-      ));
-    } catch (error) {
-      if (!(error instanceof JobLimitExceeded)) throw error;
-      throw new ServiceError(
-        429,
-        error.kind === QUALITY_JOB_KIND
-          ? `Too many quality-evaluation jobs: an account holds at most ${MAX_EVALUATION_JOBS_PER_ACCOUNT} (a finished job is kept 24 hours).`
-          : // The account's jobs of every kind waiting or running are at the runner's limit.
-            `Too many jobs: ${error.message}.`,
-        ERROR_CODES.tooManyRequests,
-      );
-    }
+    // Past the account's limit (this kind's, or the runner's of every kind): a 429 (the spine's).
+    const { id } = await qualityServiceOf(context).queue.submit(
+      caller.account.id,
+      {},
+      { files: { [REQUEST_FILE]: request } },
+    );
     reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     return { job_id: id, poll_url: `/v1/quality-evaluation/${id}` };
   }),

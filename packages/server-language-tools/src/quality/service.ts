@@ -9,8 +9,6 @@
  * started `MAX_EVALUATION_ATTEMPTS` times (its process died each time) is not run again but finishes with
  * the abandoned report.
  */
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type { JobQueue, ServiceContext } from '@glossa/server/feature';
@@ -26,7 +24,7 @@ const CONCURRENCY = 2;
 /** How long a finished job can be polled. */
 const EVALUATION_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** Jobs an account may hold at once (queued, running, or finished and not yet expired). */
-export const MAX_EVALUATION_JOBS_PER_ACCOUNT = 1000;
+const MAX_EVALUATION_JOBS_PER_ACCOUNT = 1000;
 /**
  * Runs of a job at most: a job whose process died this many times while running it (a restart, or a kill
  * on a fleet) is not run again but fails, so that a job which kills its process cannot kill every instance.
@@ -57,11 +55,6 @@ export const qualityCrashPoints: {
 /** A job's input and result: everything is in its files. */
 type QualityQueue = JobQueue<Record<string, never>, never, null>;
 
-export interface QualityServiceLog {
-  warn(detail: Record<string, unknown>, message: string): void;
-  error(detail: Record<string, unknown>, message: string): void;
-}
-
 interface QualityService {
   readonly queue: QualityQueue;
   /** The worker threads of the jobs and of the synchronous alias. */
@@ -77,15 +70,9 @@ const services = new WeakMap<ServiceContext, QualityService>();
  */
 export function startQualityJobs(
   context: ServiceContext,
-  log: QualityServiceLog,
   options: ResolvedQualityOptions = DEFAULT_QUALITY_OPTIONS,
 ): { close(): Promise<void> } {
   const pool = startEvaluationPool(options);
-  // The records of before the job files (PostgreSQL's table goes in a migration of the spine).
-  for (const suffix of ['', '-wal', '-shm'])
-    rm(join(context.options.dataDir, `quality.sqlite${suffix}`), { force: true }).catch((error) =>
-      log.warn({ err: error }, 'the former quality-evaluation records could not be deleted'),
-    );
   const queue: QualityQueue = context.jobs.register({
     name: QUALITY_JOB_KIND,
     concurrency: CONCURRENCY,
