@@ -127,7 +127,7 @@ describe.skipIf(onPostgres).each(BACKENDS)('the job runner on %s', (_name, openS
       failures: 0,
       result: { digest: expectedDigest(5) },
     });
-    expect(await queue.result(submitted.id)).toEqual({ digest: expectedDigest(5) });
+    expect((await queue.status(submitted.id))?.result).toEqual({ digest: expectedDigest(5) });
     expect(await units('alice')).toBe(5);
     expect(await runner.depth()).toBe(0);
     expect(await runner.count(['test/steps'], ['completed'])).toBe(1);
@@ -193,7 +193,7 @@ describe.skipIf(onPostgres).each(BACKENDS)('the job runner on %s', (_name, openS
       // Each saved step charged once; refunds once each.
       const charged = (await queue.status(running.id))!.checkpoint!.done;
       expect(await units('alice')).toBe(charged - 50 - 5);
-      expect(await queue.result(running.id)).toBeUndefined();
+      expect((await queue.status(running.id))?.result).toBeUndefined();
     },
   );
 
@@ -405,7 +405,7 @@ describe.skipIf(onPostgres).each(BACKENDS)('the job runner on %s', (_name, openS
     expect((await until(queue, id, ['completed'])).result).toEqual({ digest: expectedDigest(2) });
     const expired = await until(queue, id, ['expired']);
     expect(expired.result).toBeUndefined();
-    expect(await queue.result(id)).toBeUndefined();
+    expect((await queue.status(id))?.result).toBeUndefined();
     const deadline = Date.now() + 10_000;
     while ((await queue.status(id)) && Date.now() < deadline) await sleep(50);
     expect(await queue.status(id)).toBeUndefined();

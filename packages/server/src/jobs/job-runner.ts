@@ -1,7 +1,7 @@
 /**
  * The durable job runner every asynchronous feature runs on. A feature declares a job kind (`JobKind`: its
  * input, checkpoints, result and usage) and registers it; the runner gives it submit, status, cancel,
- * result and expiry, and runs its jobs on this instance's workers: claimed fairly between accounts, under
+ * files and expiry, and runs its jobs on this instance's workers: claimed fairly between accounts, under
  * this instance's lease, retried with backoff, taken over from a dead instance (they resume from their last
  * checkpoint), usage applied once per job and step in the transaction of the state change it pays for.
  * A job's files (uploads, requests, results: what its row cannot carry) are stored with it and deleted with it.
@@ -100,7 +100,8 @@ export interface JobKind<Input, Checkpoint, Result> {
   readonly maxPerAccount?: number;
   /**
    * The files a job keeps once it ends (completed, failed or cancelled): its others (an upload, partial
-   * outputs) are deleted then. Default: all are kept until the job is deleted.
+   * outputs) are deleted with the change that ends it (SQLite: once it committed, a kill in between leaving
+   * them until the job is deleted). Default: all are kept until the job is deleted.
    */
   readonly keepFiles?: readonly string[];
   /**
@@ -151,8 +152,6 @@ export interface JobQueue<Input, Checkpoint, Result> {
   status(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
   /** Cancels a queued or running job (its refund applied); the job after it. */
   cancel(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
-  /** The result of a completed, unexpired job. */
-  result(id: string): Promise<Result | undefined>;
   /** A file of a completed, unexpired job of this kind (submitted with it or written by its attempts). */
   file(id: string, name: string): Promise<Uint8Array | undefined>;
   /**
@@ -254,14 +253,6 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
   /** When a job of `kind` ending (or deferred) now expires: its `resultTtlMs` (default one hour) from now. */
   const expiry = (kind: JobKind<unknown, unknown, unknown>) => later(kind.resultTtlMs ?? 3_600_000);
 
-  /**
-   * Deletes the files an ended job does not keep (`JobKind.keepFiles`). After the state change, not in it:
-   * a crash in between leaves them until the job is deleted.
-   */
-  const pruneFiles = async (kind: JobKind<unknown, unknown, unknown>, id: string) => {
-    if (kind.keepFiles) await backend.pruneFiles(id, kind.keepFiles);
-  };
-
   async function attempt(row: JobRow): Promise<void> {
     const kind = kinds.get(row.kind)!;
     const controller = new AbortController();
@@ -304,8 +295,8 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
         status: 'completed',
         result: JSON.stringify(result ?? null),
         expiresAt: expiry(kind),
+        keepFiles: kind.keepFiles,
       });
-      await pruneFiles(kind, row.id);
     } catch (error) {
       if (error instanceof JobSuperseded) return;
       if (closed) {
@@ -328,8 +319,8 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
           error: messageOf(error),
           failures,
           expiresAt: expiry(kind),
+          keepFiles: kind.keepFiles,
         });
-        await pruneFiles(kind, row.id);
       } else {
         const delay = Math.min((kind.retryDelayMs ?? 1000) * 2 ** (failures - 1), 60_000);
         charges = [];
@@ -418,14 +409,10 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
             id,
             expiry(kind),
             (current) => kind.refund?.(toJobInfo(current)) ?? [],
+            kind.keepFiles,
           );
           running.get(id)?.abort(new JobSuperseded(id));
-          if (after?.status === 'cancelled') await pruneFiles(kind, id);
           return info(after);
-        },
-        async result(id) {
-          const job = info(await backend.get(id));
-          return job?.status === 'completed' ? job.result : undefined;
         },
         file: async (id, name) => ((await completed(id)) ? backend.readFile(id, name) : undefined),
         takeFile: async (id, name) => ((await completed(id)) ? backend.takeFile(id, name) : undefined),

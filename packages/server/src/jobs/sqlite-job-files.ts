@@ -3,18 +3,17 @@
  * not rows of `glossa.sqlite`, whose one writer a 100 MiB insert would hold for the time of the write
  * while every request's usage waits (docs/architecture.md gives the figures).
  *
- * A submit's files are written to a staging directory and fsynced before the job's row is inserted; the
- * insert's transaction renames the directory to the job's (`place`). A file an attempt writes goes to a
- * temporary name, is fsynced, then renamed over the job's file under the attempt's fence (`placeFile`, in
- * the fence's transaction: no other attempt can change the row in between). A crash between the files and
- * the row leaves a directory without a job, removed by the sweep (`removeOrphans`) once it is older than a
- * submit can take.
+ * Files are written to a staging directory `<data dir>/jobs/.<uuid>` and fsynced before the transaction
+ * that makes them the job's (`stage`); in it, `place` renames the directory to the job's (a submit), or
+ * its files into the job's directory (an attempt's output, a release): under the attempt's fence, so no
+ * other attempt changes the row in between. A crash between the files and the row leaves a directory of
+ * no job, removed by the sweep (`removeOrphans`) once it is older than a submit can take.
  */
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { JobFileContent, JobFiles } from './job-backend.js';
+import type { JobFileContent, JobFileStore } from './job-backend.js';
 
 /** A job id as a directory name (never one of the staging names, which start with a dot). */
 const directoryOf = (id: string) => encodeURIComponent(id).replace(/^\./, '%2E');
@@ -51,21 +50,22 @@ async function unlessAbsent<T, U>(action: Promise<T>, otherwise: U): Promise<T |
   }
 }
 
-export function openJobFiles(root: string) {
+export function openJobFiles(root: string): JobFileStore<string> & {
+  removeOrphans(stored: (ids: string[]) => Set<string>, before: number): Promise<void>;
+} {
   mkdirSync(root, { recursive: true, mode: 0o700 });
   const pathOf = (id: string, name?: string) =>
     name === undefined ? join(root, directoryOf(id)) : join(root, directoryOf(id), name);
   const staging = () => join(root, `.${randomUUID()}`);
+  const list = async (id: string): Promise<string[]> =>
+    (await unlessAbsent(readdir(pathOf(id)), [])).filter((name) => !name.startsWith('.'));
 
   return {
-    /** Writes a submit's files to a new staging directory, fsynced; its path (undefined: no files). */
-    async stage(files: JobFiles | undefined): Promise<string | undefined> {
-      const entries = Object.entries(files ?? {});
-      if (entries.length === 0) return undefined;
+    async stage(files) {
       const dir = staging();
       await mkdir(dir, { mode: 0o700 });
       try {
-        for (const [name, data] of entries) await writeDurably(join(dir, name), data);
+        for (const [name, data] of Object.entries(files)) await writeDurably(join(dir, name), data);
         syncDirectory(dir);
       } catch (error) {
         await rm(dir, { recursive: true, force: true });
@@ -73,42 +73,48 @@ export function openJobFiles(root: string) {
       }
       return dir;
     },
-    /** Makes a staged directory the job's (synchronously: in the insert's transaction), durably. */
-    place(staged: string, id: string): void {
+    place(id, staged, fresh) {
       const dir = pathOf(id);
-      // A directory a crashed submit of the same id left.
-      rmSync(dir, { recursive: true, force: true });
-      renameSync(staged, dir);
-      syncDirectory(root);
-    },
-    /** Moves a staged directory's files into the job's directory (synchronously: in a transaction), durably. */
-    merge(staged: string, id: string): void {
-      const dir = pathOf(id);
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (fresh) {
+        // A directory a crashed submit of the same id left.
+        rmSync(dir, { recursive: true, force: true });
+        renameSync(staged, dir);
+        syncDirectory(root);
+        return [];
+      }
+      if (mkdirSync(dir, { recursive: true, mode: 0o700 })) syncDirectory(root);
       for (const name of readdirSync(staged)) renameSync(join(staged, name), join(dir, name));
-      rmSync(staged, { recursive: true, force: true });
       syncDirectory(dir);
+      return [];
     },
-    discard: (staged: string | undefined) =>
-      staged ? rm(staged, { recursive: true, force: true }) : Promise.resolve(),
-    read: (id: string, name: string): Promise<Uint8Array | undefined> =>
-      unlessAbsent(readFile(pathOf(id, name)), undefined),
-    stream: async (id: string, name: string): Promise<AsyncIterable<Uint8Array> | undefined> =>
-      (await unlessAbsent(open(pathOf(id, name)), undefined))?.createReadStream(),
-    /** Writes an attempt's file under a temporary name in the job's directory, fsynced; its path. */
-    async stageFile(id: string, data: Uint8Array): Promise<string> {
-      await mkdir(pathOf(id), { recursive: true, mode: 0o700 });
-      const temporary = join(pathOf(id), `.${randomUUID()}`);
-      await writeDurably(temporary, data);
-      return temporary;
+    discard: (staged) => rm(staged, { recursive: true, force: true }),
+    /**
+     * Takes the job's directory away (in the transaction that deletes the job, so that a new job of the
+     * same id never shares it), deleted once that commits; a kill before leaves a directory of no job.
+     */
+    remove(id) {
+      const detached = staging();
+      try {
+        renameSync(pathOf(id), detached);
+      } catch (error) {
+        if (absent(error)) return [];
+        throw error;
+      }
+      return [{ afterCommit: () => rm(detached, { recursive: true, force: true }) }];
     },
-    /** Renames a staged file over the job's file `name` (synchronously: under the attempt's fence). */
-    placeFile(staged: string, id: string, name: string): void {
-      renameSync(staged, pathOf(id, name));
-      syncDirectory(pathOf(id));
-    },
-    /** Removes a file and returns it: a rename to a name of this call's own, which only one call can do. */
-    async take(id: string, name: string): Promise<Uint8Array | undefined> {
+    // After the commit: a file deleted before it, and the transaction lost, would be lost to the job.
+    prune: (id, keep) => [
+      {
+        async afterCommit() {
+          for (const name of await list(id))
+            if (!keep.includes(name)) await rm(pathOf(id, name), { force: true });
+        },
+      },
+    ],
+    read: (id, name) => unlessAbsent(readFile(pathOf(id, name)), undefined),
+    stream: async (id, name) => (await unlessAbsent(open(pathOf(id, name)), undefined))?.createReadStream(),
+    /** A rename to a name of this call's own, which only one call can do. */
+    async take(id, name) {
       const taken = join(pathOf(id), `.${randomUUID()}`);
       try {
         await rename(pathOf(id, name), taken);
@@ -122,30 +128,8 @@ export function openJobFiles(root: string) {
         await unlink(taken);
       }
     },
-    /** The names of the job's files (not the temporary ones, which start with a dot). */
-    async list(id: string): Promise<string[]> {
-      return (await unlessAbsent(readdir(pathOf(id)), [])).filter((name) => !name.startsWith('.'));
-    },
-    /** Deletes the job's files but those named in `keep`. */
-    async prune(id: string, keep: readonly string[]): Promise<void> {
-      for (const name of await this.list(id))
-        if (!keep.includes(name)) await rm(pathOf(id, name), { force: true });
-    },
-    /**
-     * Takes the job's directory away (synchronously: in the transaction that deletes the job, so that a new
-     * job of the same id never shares it) and deletes it; a kill before the deletion leaves a directory of no
-     * job, which the sweep removes.
-     */
-    detach(id: string): () => Promise<void> {
-      const detached = staging();
-      try {
-        renameSync(pathOf(id), detached);
-      } catch (error) {
-        if (absent(error)) return async () => {};
-        throw error;
-      }
-      return () => rm(detached, { recursive: true, force: true });
-    },
+    /** Not the temporary names, which start with a dot. */
+    list,
     /**
      * Removes the directories of no job (`stored` answers which ids have one) last changed before
      * `before` (ms since the epoch): staging directories and jobs' directories a crash left.
