@@ -1,7 +1,7 @@
 /**
  * The job stores that development versions before the job runner kept beside it (documents' and voice's own
  * tables and folders) are neither read, changed nor deleted by this version: a server that finds one holding
- * data refuses to start and says how to move it into the job runner.
+ * data refuses to start, and says how to move it into the job runner.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,13 +16,6 @@ export interface EarlierJobStores {
   readonly folders?: readonly string[];
 }
 
-/** The tables of `names` that exist and hold a row (`query`: one row or none). */
-async function filled(names: readonly string[], query: (sql: string) => Promise<unknown>): Promise<string[]> {
-  const found: string[] = [];
-  for (const name of names) if ((await query(name)) !== undefined) found.push(name);
-  return found;
-}
-
 /** Rejects, naming what it found, when an earlier version's job store holds data; call it before opening them. */
 export async function refuseEarlierJobStores(
   { options }: Pick<ServiceContext, 'options'>,
@@ -33,29 +26,27 @@ export async function refuseEarlierJobStores(
     .filter((path) => existsSync(path) && statSync(path).isDirectory() && readdirSync(path).length > 0)
     .map((path) => `files in ${path}`);
   const file = join(options.dataDir, stores.tables.file);
-  if (options.databaseUrl !== undefined) {
-    const client = new pg.Client({ connectionString: options.databaseUrl });
-    await client.connect();
-    try {
-      const tables = await filled(stores.tables.names, async (name) => {
-        const there = (await client.query(`SELECT to_regclass($1) IS NOT NULL AS there`, [name])).rows[0];
-        return there.there ? (await client.query(`SELECT 1 FROM ${name} LIMIT 1`)).rows[0] : undefined;
-      });
-      found.push(...tables.map((name) => `rows in the table ${name} (PostgreSQL)`));
-    } finally {
-      await client.end();
-    }
-  } else if (existsSync(file)) {
-    const db = new Database(file, { fileMustExist: true });
-    try {
-      const tables = await filled(stores.tables.names, async (name) =>
-        db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name)
-          ? db.prepare(`SELECT 1 FROM ${name} LIMIT 1`).get()
-          : undefined,
-      );
-      found.push(...tables.map((name) => `rows in the table ${name} of ${file}`));
-    } finally {
-      db.close();
+  for (const name of stores.tables.names) {
+    // `names` are the features' constants, never a request's.
+    const rows = `SELECT 1 FROM ${name} LIMIT 1`;
+    if (options.databaseUrl !== undefined) {
+      const client = new pg.Client({ connectionString: options.databaseUrl });
+      await client.connect();
+      try {
+        const there = (await client.query(`SELECT to_regclass($1) AS t`, [name])).rows[0].t !== null;
+        if (there && (await client.query(rows)).rowCount)
+          found.push(`rows in the table ${name} (PostgreSQL)`);
+      } finally {
+        await client.end();
+      }
+    } else if (existsSync(file)) {
+      const db = new Database(file, { fileMustExist: true });
+      try {
+        const there = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name);
+        if (there && db.prepare(rows).get()) found.push(`rows in the table ${name} of ${file}`);
+      } finally {
+        db.close();
+      }
     }
   }
   if (found.length > 0)
