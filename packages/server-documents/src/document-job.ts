@@ -1,15 +1,10 @@
 /**
- * The document job on the server's job runner (`context.jobs`, kind `documents/translate`): the job is the
- * document. Its id is the document's, its input the document's facts (the key's hash, the formats, the
- * parameters, what the upload reserved), its files the upload (`upload`, stored with the job at submit), the
- * chunks translated so far (`chunk-<n>`) and the result (`result`, handed out once by the download). The
- * runner claims it fairly between accounts, runs it on one instance at a time, takes it over from a dead
- * instance (PostgreSQL) or after a restart (SQLite), fences every write by the attempt, and applies the refund
- * of a failed document once, in the transaction that fails the job. This file holds only what is the
- * documents': read the upload, translate chunk by chunk (each chunk's outputs a job file: a resumed attempt
- * translates only the chunks not kept, so a document killed at 80 % resumes at 80 %), save a checkpoint after
- * each chunk (its progress and the attempt's measured throughput: `seconds_remaining`), save the segments
- * every engine failed (`kept`: the status's `glossa_kept_source`), write the result.
+ * The document job on the server's job runner (kind `documents/translate`): the job is the document. Its id
+ * is the document's, its input the document's facts (records.ts), its files the upload (`upload`, stored with
+ * the job at submit), the chunks translated so far (`chunk-<n>`: a resumed attempt translates only the chunks
+ * not kept, so a document killed at 80 % resumes at 80 %) and the result (`result`, handed out once by the
+ * download). A checkpoint after each chunk holds its progress and the attempt's measured throughput
+ * (`seconds_remaining`), and at the end the segments every engine failed (`kept`: `glossa_kept_source`).
  *
  * An attempt killed after its result was written, or after its failure was saved (`failed`), before the
  * runner's change, leaves the next attempt to find it settled: the result completes the job, `failed` fails it

@@ -59,9 +59,7 @@ export interface DocumentRecord {
   readonly parameters: DocumentParameters;
   readonly status: DocumentStatus;
   readonly billedCharacters: number;
-  readonly usageDay: string;
   readonly errorMessage: string | undefined;
-  readonly estimateMs: number;
 }
 
 export const hashDocumentKey = (key: string) =>
@@ -95,9 +93,7 @@ export function recordOf(
     status,
     // What the job reserved itself (a format it reads), else what the upload did.
     billedCharacters: checkpoint?.reserved?.units ?? input.billed,
-    usageDay: checkpoint?.reserved?.day ?? input.day,
     errorMessage: status === 'error' ? (input.failedWith ?? job.error ?? 'Translation failed.') : undefined,
-    estimateMs: input.estimateMs,
   };
 }
 

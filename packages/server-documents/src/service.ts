@@ -1,9 +1,7 @@
 /**
- * The documents part of a running server: its job kind on the server's job runner (`context.jobs`,
- * document-job.ts), registered by the feature once the service context exists. A document is its job and
- * nothing else: its facts the job's input, its upload and result the job's files, whichever backend the
- * runner has (SQLite in the data directory, or PostgreSQL shared by a fleet: polls and downloads work through
- * any instance). Routes find the service through the context.
+ * The documents part of a running server: its job kind on the server's job runner (document-job.ts),
+ * registered by the feature once the service context exists, and its gauges. Routes find it through the
+ * context.
  */
 import type { ServiceContext } from '@glossa/server/feature';
 import { DOCUMENT_JOB_KIND, type DocumentJobs, registerDocumentJobs } from './document-job.js';

@@ -1,7 +1,8 @@
 /**
  * What one document job does, whichever instance runs it (document-job.ts registers it on the server's job
  * runner): read the upload, detect its source when the job reads the text (OCR), reserve the characters such
- * a format reads (`hooks.reserve`: job.ts), translate in chunks, rebuild; and the message a failure reports.
+ * a format reads (`hooks.reserve`: document-job.ts), translate in chunks, rebuild; and the message a failure
+ * reports.
  */
 import type { DocumentKeptSource } from '@glossa/protocol';
 import type { Caller, ServiceContext } from '@glossa/server/feature';
