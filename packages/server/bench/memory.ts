@@ -40,7 +40,7 @@ const store = createMemoryStore(db);
 const plain = db.prepare(
   'INSERT INTO memory_segments (memory_id, source_text, source_key, token_count) VALUES (?, ?, ?, ?)',
 );
-const baselineId = store.begin('bench', 'baseline');
+const baselineId = await store.begin('bench', 'baseline');
 let started = performance.now();
 db.transaction(() => {
   for (const unit of units) plain.run(baselineId, unit.source, unit.source, 0);
@@ -51,7 +51,7 @@ await store.discard(baselineId);
 let tmx = '';
 for await (const piece of writeTmx('en', units)) tmx += piece;
 started = performance.now();
-const id = store.begin('bench', 'bench');
+const id = await store.begin('bench', 'bench');
 const summary = await readTmx(Readable.from([Buffer.from(tmx)]), (batch) => store.addBatch(id, batch));
 await store.finish(id, summary.source, summary.targets, summary.segments);
 const importSeconds = (performance.now() - started) / 1000;

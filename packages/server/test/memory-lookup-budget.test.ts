@@ -81,7 +81,7 @@ async function sqliteBackend(): Promise<Backend & { db: ResourceDatabase }> {
     db,
     store,
     async create(segments) {
-      const id = store.begin('acct', 'memory');
+      const id = await store.begin('acct', 'memory');
       for (let start = 0; start < segments.length; start += 1000)
         await store.addBatch(id, segments.slice(start, start + 1000));
       await store.finish(id, 'en', ['es'], segments.length);

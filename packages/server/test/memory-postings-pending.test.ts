@@ -24,7 +24,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it('keeps at most POSTING_CHUNK − 1 ids per token in memory while importing, and writes exact lists', async () => {
   const db = openResourceDatabase(join(dir, 'resources.db'));
   const store = createMemoryStore(db);
-  const id = store.begin('acct', 'memory');
+  const id = await store.begin('acct', 'memory');
   const sources = Array.from({ length: COUNT }, (_, n) => sourceOf(n));
   let most = 0;
   let idsSoFar = 0;

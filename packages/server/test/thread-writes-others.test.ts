@@ -69,7 +69,7 @@ describe("other stores' writes while the glossary thread writes the same file", 
   it('a memory is removed after the thread write, not on the SQLite lock', async () => {
     const order = await orderBeside(async (db: Db) => {
       const memories = createMemoryStore(db);
-      const id = memories.begin('b', 'tm');
+      const id = await memories.begin('b', 'tm');
       return async () => {
         await memories.remove(id);
         expect(await memories.get('b', id)).toBeUndefined();

@@ -1,5 +1,5 @@
 /**
- * Large glossary dictionaries are written to and read from the resource database on a thread of their own,
+ * Large glossary dictionaries are written to, read from and deleted from the resource database on a thread of their own,
  * with its own better-sqlite3 connection to the same file (WAL: the event loop's connection reads on while
  * the thread writes, and sees the thread's commit at once). better-sqlite3 is synchronous: writing the one
  * row of a 10 MiB dictionary took 0.1–1.1 s and reading it back 0.2–0.4 s of the event loop that answers
@@ -51,7 +51,8 @@ type Job =
       dictionaries: ThreadDictionary[];
     }
   | { type: 'put'; accountId: string; id: string; now: string; merge: boolean; dictionary: ThreadDictionary }
-  | { type: 'read'; id: string; source: string; target: string };
+  | { type: 'read'; id: string; source: string; target: string }
+  | { type: 'delete'; accountId: string; id: string };
 
 /** The thread, plain JavaScript (no TypeScript loader needed in the thread). */
 const THREAD_SOURCE = `
@@ -69,6 +70,7 @@ const sql = {
   bytes: db.prepare('SELECT CAST(entries AS BLOB) AS entries FROM glossary_dictionaries WHERE glossary_id = ? AND source_lang = ? AND target_lang = ?'),
   put: db.prepare('INSERT INTO glossary_dictionaries (glossary_id, source_lang, target_lang, entries, entry_count) VALUES (?, ?, ?, ?, ?) ON CONFLICT (glossary_id, source_lang, target_lang) DO UPDATE SET entries = excluded.entries, entry_count = excluded.entry_count'),
   touch: db.prepare('UPDATE glossaries SET updated_at = ?, version = version + 1 WHERE id = ?'),
+  delete: db.prepare('DELETE FROM glossaries WHERE account_id = ? AND id = ?'),
 };
 const text = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 const parse = (tsv) => tsv === '' ? [] : tsv.split('\\n').map((line) => {
@@ -104,6 +106,8 @@ parentPort.on('message', ({ seq, job }) => {
   try {
     if (job.type === 'create') parentPort.postMessage({ seq, ok: true, value: create.immediate(job) });
     else if (job.type === 'put') parentPort.postMessage({ seq, ok: true, value: put.immediate(job) });
+    else if (job.type === 'delete')
+      parentPort.postMessage({ seq, ok: true, value: sql.delete.run(job.accountId, job.id).changes > 0 });
     else {
       const row = sql.bytes.get(job.id, job.source, job.target);
       if (!row) return parentPort.postMessage({ seq, ok: true, value: undefined });

@@ -196,6 +196,9 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
     ),
     touch: db.prepare('UPDATE glossaries SET updated_at = ?, version = version + 1 WHERE id = ?'),
     delete: db.prepare('DELETE FROM glossaries WHERE account_id = ? AND id = ?'),
+    totalEntries: db.prepare(
+      'SELECT COALESCE(SUM(entry_count), 0) AS n FROM glossary_dictionaries WHERE glossary_id = ?',
+    ),
   };
 
   const record = (row: GlossaryRow): GlossaryRecord => ({
@@ -344,6 +347,10 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
       return deleted;
     },
     async delete(accountId, id) {
+      // Freeing a large dictionary's pages takes 50–100 ms: the database thread does it.
+      const { n } = sql.totalEntries.get(id) as { n: number };
+      if (file !== undefined && n >= dbThreadThresholds.entries)
+        return (await onDbThread(file, MAX_GLOSSARY_BYTES, { type: 'delete', accountId, id })) as boolean;
       await afterThreadWrites();
       return sql.delete.run(accountId, id).changes > 0;
     },

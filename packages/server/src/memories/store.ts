@@ -345,8 +345,11 @@ export class PendingPostings {
 
 /** The SQLite store, with the synchronous writes its in-process job runner (`jobs.ts`) uses. */
 export interface SqliteMemoryStore extends MemoryStore {
-  /** Starts an invisible memory; returns its id. */
-  begin(accountId: string, name: string): string;
+  /**
+   * Starts an invisible memory; returns its id. Like every write of an import, it waits for the glossary
+   * thread's writes on the file first: SQLite's lock would block the event loop meanwhile.
+   */
+  begin(accountId: string, name: string): Promise<string>;
   /**
    * One transaction per batch, written on a next turn of the event loop that no young request waits for
    * (`turns.ts`: an import is long work, and short requests come first).
@@ -439,6 +442,10 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
     ),
   };
 
+  /** Awaits the glossary thread's writes on this file, not SQLite's lock (glossaries/db-thread.ts). */
+  const threadWrites = async () => {
+    if (file !== undefined) await threadWritesSettled(file);
+  };
   /** The posting lists of each import in progress; full rows are written with the batch that fills them. */
   const pendingPostings = new Map<string, PendingPostings>();
   const addBatch = db.transaction((memoryId: string, segments: readonly SegmentInput[]) => {
@@ -483,6 +490,7 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
    * posting rows, its row.
    */
   async function removeInTurns(memoryId: string): Promise<void> {
+    await threadWrites();
     pendingPostings.delete(memoryId);
     sql.hide.run(memoryId);
     await inTurns(() => sql.deleteSegments.run(memoryId, DELETE_ROWS).changes > 0);
@@ -556,17 +564,20 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
 
   return {
     ...createLookups(rows, options),
-    begin(accountId, name) {
+    async begin(accountId, name) {
+      await threadWrites();
       const id = randomUUID();
       sql.begin.run(id, accountId, name, new Date().toISOString());
       return id;
     },
     async addBatch(memoryId, segments) {
       await nextTurn();
+      await threadWrites();
       addBatch.immediate(memoryId, segments);
     },
     async finish(memoryId, source, targets, count) {
       const postings = pendingPostings.get(memoryId);
+      await threadWrites();
       if (postings)
         await inTurns(() => {
           // Discarded meanwhile: nothing more is written (its rows so far are the discard's to delete).
@@ -580,11 +591,7 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
       sql.finish.run(source, JSON.stringify(targets), count, memoryId);
     },
     discard: removeInTurns,
-    async remove(memoryId) {
-      // Awaits the glossary thread's writes on this file first, not SQLite's lock (glossaries/db-thread.ts).
-      if (file !== undefined) await threadWritesSettled(file);
-      await removeInTurns(memoryId);
-    },
+    remove: removeInTurns,
     pendingPostingIds(memoryId) {
       return pendingPostings.get(memoryId)?.held ?? 0;
     },
