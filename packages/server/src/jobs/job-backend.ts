@@ -217,10 +217,12 @@ export interface JobDatabase<Staged> {
    * that owner until the transaction ends. None: every other owner is gone (SQLite: one process).
    */
   leaseOf?(owner: string): Statement;
-  /** The backend's own part of the sweep (SQLite: directories of no job; PostgreSQL: missing wake-ups). */
-  sweep(): Promise<void>;
-  /** Starts `concurrency` workers, each calling `runNext` (true: it ran a job) while there is work. */
-  deliver(concurrency: number, runNext: () => Promise<boolean>): Promise<JobDelivery>;
+  /** The backend's own part of the sweep (SQLite: directories of no job). */
+  sweep?(): Promise<void>;
+  /** How often an idle worker looks for a job (one due for a retry, one queued on another instance), in ms. */
+  readonly pollMs: number;
+  /** Calls `wake` when another instance queued a job (PostgreSQL: a pg-boss wake-up), until `close`. */
+  listen?(wake: () => void): Promise<void>;
   /** Called after usage of a character product was applied (SQLite: the storage's quota totals are stale). */
   onCharacterUsage?(): void;
   close(): Promise<void>;
@@ -488,7 +490,7 @@ export function createJobBackend<Staged>(db: JobDatabase<Staged>) {
       for (const { owner } of (await db.query<{ owner: string }>(running, [db.owner])).rows)
         await db.transaction(takeOver(owner));
       await db.transaction(deleteJobs('expires_at < $1', [deleteBefore]));
-      await db.sweep();
+      await db.sweep?.();
     },
     /** When the oldest job still stored was created (its usage operation ids must stay). */
     async oldestJob(): Promise<Date | undefined> {
@@ -496,7 +498,42 @@ export function createJobBackend<Staged>(db: JobDatabase<Staged>) {
         ?.at;
       return at ? new Date(at) : undefined;
     },
-    deliver: (concurrency: number, runNext: () => Promise<boolean>) => db.deliver(concurrency, runNext),
+    /**
+     * Starts `concurrency` workers on this instance, each calling `runNext` (true: it ran a job) while there
+     * is work, then waiting for a wake-up (`notify`, or the backend's from another instance) or `pollMs`.
+     */
+    async deliver(concurrency: number, runNext: () => Promise<boolean>): Promise<JobDelivery> {
+      let stopped = false;
+      const idle = new Set<() => void>();
+      const notify = () => {
+        for (const wake of idle) wake();
+      };
+      const loop = async () => {
+        while (!stopped) {
+          // A claim that failed (the database busy) is tried again after the pause.
+          if ((await runNext().catch(() => false)) || stopped) continue;
+          await new Promise<void>((resolve) => {
+            const wake = () => {
+              idle.delete(wake);
+              clearTimeout(timer);
+              resolve();
+            };
+            const timer = setTimeout(wake, db.pollMs);
+            idle.add(wake);
+          });
+        }
+      };
+      const loops = Array.from({ length: concurrency }, loop);
+      await db.listen?.(notify);
+      return {
+        notify,
+        async stop() {
+          stopped = true;
+          notify();
+          await Promise.allSettled(loops);
+        },
+      };
+    },
     close: () => db.close(),
   };
 }

@@ -1,20 +1,21 @@
 /**
  * The job backend of a fleet: the `jobs` table in PostgreSQL (next to `usage` and `usage_operations`, so a
  * state change and its usage commit in one transaction; `job-backend.ts` writes the operations), pg-boss
- * delivering work to the instances' workers.
+ * waking the instances' workers.
  *
- * A pg-boss job is a wake-up, not the job: whichever worker receives one claims the fairest queued row (the
- * claims of the fleet wait for each other on an advisory lock, so the per-account limit holds) and goes on
- * claiming until none is left. A wake-up is sent in the transaction that makes a job claimable; a retry's
- * starts when the retry is due. Each instance holds a lease (`createLease`): a running row whose owner's
- * lease is free lost its instance, and the sweep queues it again (it resumes from its checkpoint). The
- * sweep also sends wake-ups for queued rows that have none waiting (one delivered to an instance that died).
+ * A pg-boss job is a wake-up, not the job: sent in the transaction that makes a job claimable (a retry's
+ * starts when the retry is due), it wakes the idle workers of the instance that receives it, which claim
+ * the fairest queued row (the claims of the fleet wait for each other on an advisory lock, so the
+ * per-account limit holds) until none is left. An idle worker also looks every `pollMs`, so a wake-up lost
+ * with the instance that took it delays a job, never strands it. Each instance holds a lease
+ * (`createLease`): a running row whose owner's lease is free lost its instance, and the sweep queues it
+ * again (it resumes from its checkpoint).
  * A job's files are rows of `job_files` (bytea), deleted with the job (`ON DELETE CASCADE`).
  */
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import { createLease } from '../storage/lease.js';
-import { createBossQueue, startBossWorkers } from '../storage/pg-boss.js';
+import { createBossQueue } from '../storage/pg-boss.js';
 import { type Queryable, transaction } from '../storage/postgres-resources.js';
 import {
   type Answer,
@@ -31,7 +32,7 @@ export const JOB_QUEUE = 'glossa-jobs';
 const LEASE_LOCK = 7_117_040;
 
 export interface PostgresJobBackendOptions {
-  /** How often an idle worker asks pg-boss for a wake-up, in seconds (default 2). */
+  /** How often an idle worker looks for a job, and asks pg-boss for a wake-up, in seconds (default 2). */
   readonly pollingIntervalSeconds?: number;
   readonly onError?: ((error: unknown) => void) | undefined;
 }
@@ -103,7 +104,6 @@ export function createPostgresJobBackend(
   });
   let boss: Promise<PgBoss> | undefined;
   let closed = false;
-  let workerCount = 0;
   /** pg-boss, started at the first wake-up to send (an instance without workers sends them too). */
   const startBoss = () => {
     boss ??= (async () => {
@@ -155,30 +155,16 @@ export function createPostgresJobBackend(
       sql: 'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2)) AS free',
       args: [LEASE_LOCK, owner],
     }),
-    async sweep() {
-      // Queued rows due with no wake-up waiting to claim them (one delivered to an instance that died stays
-      // active in pg-boss until it expires): one each, up to this instance's workers.
-      if (workerCount === 0) return;
-      const { rows } = await pool.query<{ missing: string }>(
-        `SELECT (SELECT COUNT(*) FROM jobs WHERE status = 'queued' AND run_after <= $1)
-           - (SELECT COUNT(*) FROM pgboss.job WHERE name = $2 AND state IN ('created', 'retry')) AS missing`,
-        [new Date().toISOString(), JOB_QUEUE],
-      );
-      for (let n = 0; n < Math.min(Number(rows[0]!.missing), workerCount); n++) await wakeUp(pool);
-    },
-    async deliver(concurrency, runNext) {
+    pollMs: (options.pollingIntervalSeconds ?? 2) * 1000,
+    async listen(wake) {
       const started = await startBoss();
-      workerCount = concurrency;
       await lease.hold();
-      const workers = await startBossWorkers(
-        started,
+      // The wake-ups of many submits at once, taken together: one is enough to wake every idle worker.
+      await started.work(
         JOB_QUEUE,
-        { concurrency, pollingIntervalSeconds: options.pollingIntervalSeconds },
-        async () => {
-          while (await runNext()) {}
-        },
+        { batchSize: 100, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+        async () => wake(),
       );
-      return { notify: () => workers.notify(), stop: () => workers.stop() };
     },
     async close() {
       if (closed) return;

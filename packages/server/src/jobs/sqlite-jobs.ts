@@ -3,8 +3,7 @@
  * `usage_operations` so a state change and its usage commit in one transaction (`job-backend.ts` writes the
  * operations). One process owns the data directory, so a job found running under another owner belonged to
  * a process that is gone: it is queued again and resumes from its checkpoint. Workers are loops in this
- * process, woken by a submit and polling for retries whose time has come. A job's files are files in the
- * data directory (`sqlite-job-files.ts`).
+ * process (`createJobBackend`'s `deliver`). A job's files are files in the data directory (`sqlite-job-files.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -73,50 +72,7 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
     files,
     async hold() {},
     sweep: () => files.removeOrphans(stored, Date.now() - (options.orphanFilesMs ?? 600_000)),
-    async deliver(concurrency, runNext) {
-      let stopped = false;
-      let wake: (() => void) | undefined;
-      let idle: Promise<void> = Promise.resolve();
-      const renewIdle = () => {
-        idle = new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-      };
-      renewIdle();
-      const pollMs = options.pollMs ?? 500;
-      const loop = async () => {
-        while (!stopped) {
-          let ran = false;
-          try {
-            ran = await runNext();
-          } catch {
-            // A claim that failed (the database busy): tried again after the pause.
-          }
-          if (ran || stopped) continue;
-          const waiting = idle;
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, pollMs);
-            void waiting.then(() => {
-              clearTimeout(timer);
-              resolve();
-            });
-          });
-        }
-      };
-      const loops = Array.from({ length: concurrency }, loop);
-      return {
-        notify() {
-          const current = wake;
-          renewIdle();
-          current?.();
-        },
-        async stop() {
-          stopped = true;
-          wake?.();
-          await Promise.allSettled(loops);
-        },
-      };
-    },
+    pollMs: options.pollMs ?? 500,
     onCharacterUsage: () => options.onCharacterUsage?.(),
     async close() {
       // The database is the storage's: closed with it.
