@@ -53,22 +53,21 @@ const CURRENT = [
   'packages/server/src/storage/pg-boss.ts',
   'packages/server/src/storage/lease.ts',
   'packages/server/src/storage/usage-operations.ts',
-  // Memory imports and exports: one kind for both backends (its TMX as job files), PostgreSQL's writer.
+  // Memory imports and exports: one kind for both backends (its TMX as job files; the routes' view of a job),
+  // PostgreSQL's writer.
   'packages/server/src/memories/jobs.ts',
-  'packages/server/src/memories/job-records.ts',
   'packages/server/src/storage/postgres-memory-jobs.ts',
-  // Documents: kind (upload, chunks and result as job files), usage operations, service, the document read
-  // from its job (records.ts), and the one-time retirement of the stores of earlier versions (legacy.ts).
+  // The refusal to start on the job stores of the versions before the runner (it replaced their upgrades).
+  'packages/server/src/earlier-stores.ts',
+  // Documents: kind (upload, chunks and result as job files, its own reservation), service, the document
+  // read from its job (records.ts).
   'packages/server-documents/src/document-job.ts',
-  'packages/server-documents/src/job.ts',
   'packages/server-documents/src/service.ts',
   'packages/server-documents/src/records.ts',
-  'packages/server-documents/src/legacy.ts',
-  // Voice: both kinds and submit, their inputs (rows.ts), the one-time upgrade of the records of earlier
-  // versions (legacy.ts), and the fleet store (spoken terms now; its append-only migrations of the job tables).
+  // Voice: both kinds and their inputs (rows.ts). Not counted since the upgrade of the job records went:
+  // fleet-store.ts, which holds spoken-term collections on PostgreSQL only (the job tables' migrations are
+  // no-ops kept for the count of applied versions, and nothing reads those tables).
   'packages/server-voice/src/job-support.ts',
-  'packages/server-voice/src/legacy.ts',
-  'packages/server-voice/src/fleet-store.ts',
   'packages/server-voice/src/rows.ts',
   // Quality evaluations: kind and submit (request and report are job files; no records of their own).
   'packages/server-language-tools/src/quality/jobs.ts',
