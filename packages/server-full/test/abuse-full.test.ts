@@ -7,18 +7,13 @@
  * key) translates short texts. The server stays up, its RSS (read from /proc: the server runs in a child
  * process) stays under its memory budget, every abusive request is answered with a success or a 429/503
  * that has Retry-After (no other 5xx), and the normal client gets no error. The normal client's latency
- * unloaded and loaded is printed; timing is not asserted.
- * (@glossa/protocol is read from its sources: this package does not depend on it.)
+ * unloaded and loaded is printed; timing is not asserted (bench/abuse-latency.ts measures it, input by
+ * input). The inputs are abuse-inputs.ts's, shared with that bench.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MAX_EVALUATION_SEGMENT_LENGTH,
-  MAX_EVALUATION_SEGMENTS,
-  MAX_TMX_BYTES,
-} from '../../protocol/src/index.js';
 import {
   type AbuseServer,
   type Answer,
@@ -32,7 +27,7 @@ import {
   startAbuseServer,
 } from '../../server/test/abuse-helpers.js';
 import { FULL_MEMORY_BUDGET_MB } from '../src/index.js';
-import { prose } from './prose.js';
+import { importLargestTmx, importOverLimit, largestTmx, qualityJob, qualitySync } from './abuse-inputs.js';
 
 /**
  * The full server's default ceiling (`FULL_MEMORY_BUDGET_MB`, given to the child by default): not the spine's
@@ -46,8 +41,6 @@ const BUDGET_MB = FULL_MEMORY_BUDGET_MB;
  * `glossa-server` does; by default it runs the TypeScript sources through tsx.
  */
 const BUILT = Boolean(process.env.GLOSSA_ABUSE_BUILT);
-/** The synchronous evaluation's body limit (the spine's default body limit, 1 MiB). */
-const SYNC_BODY_BYTES = 1024 * 1024;
 const here = new URL('.', import.meta.url).pathname;
 
 let server: AbuseServer;
@@ -78,95 +71,15 @@ afterAll(async () => {
 const call = (what: string, path: string, body?: unknown) =>
   callAs(what, server.started.free, server.started.freeKey, path, body);
 
-/** A TMX file of as close to MAX_TMX_BYTES as whole units allow: long segments (4,000 characters a side). */
-function largestTmx(): { content: Buffer; units: number } {
-  const head =
-    '<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4"><header creationtool="abuse" creationtoolversion="1" segtype="paragraph" o-tmf="x" adminlang="en" srclang="en" datatype="plaintext"/><body>\n';
-  const tail = '</body></tmx>\n';
-  const parts = [head];
-  let bytes = head.length + tail.length;
-  let units = 0;
-  for (;;) {
-    const unit = `<tu><tuv xml:lang="en"><seg>${prose(4000, units)}</seg></tuv><tuv xml:lang="es"><seg>${prose(4000, units + 1)} (es)</seg></tuv></tu>\n`;
-    if (bytes + unit.length > MAX_TMX_BYTES) break;
-    parts.push(unit);
-    bytes += unit.length;
-    units++;
-  }
-  parts.push(tail);
-  return { content: Buffer.from(parts.join('')), units };
-}
-
-/** Polls `path` (a job) until it is no longer running; every answer on the way is kept. */
-async function poll(what: string, path: string, running: (answer: Answer) => boolean, answers: Answer[]) {
-  for (;;) {
-    const answer = await call(what, path);
-    answers.push(answer);
-    if (!running(answer)) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function importLargestTmx(answers: Answer[]): Promise<Answer> {
-  const { content, units } = largestTmx();
-  const tooLarge = await call('import over the limit', '/v3/translation_memories/import', {
-    source_file: { file_name: 'over.tmx', content_length: MAX_TMX_BYTES + 1 },
-  });
+async function importTmx(answers: Answer[]): Promise<Answer> {
+  const tooLarge = await importOverLimit(call);
   expect(tooLarge.status, tooLarge.text).toBe(413);
-  const created = await call('import', '/v3/translation_memories/import', {
-    source_file: { file_name: 'largest.tmx', content_length: content.length },
-    parameters: { display_name: 'largest' },
-  });
-  answers.push(created);
-  if (created.status !== 202) return created;
-  const job = JSON.parse(created.text) as { job_id: string; upload_url: string };
-  const upload = await fetch(job.upload_url, { method: 'PUT', body: content });
-  answers.push({
-    what: 'upload',
-    status: upload.status,
-    retryAfter: upload.headers.get('retry-after'),
-    text: await upload.text(),
-  });
-  if (upload.status !== 204) return answers.at(-1)!;
-  const done = await poll(
-    'import job',
-    `/v3/translation_memories/jobs/${job.job_id}`,
-    (answer) => answer.status === 200 && /"status":"(processing|awaiting_input)"/.test(answer.text),
-    answers,
-  );
-  if (done.status === 200) {
-    const result = (JSON.parse(done.text) as { results: { status: string; segment_count?: number }[] })
-      .results[0]!;
-    expect(result.status, done.text).toBe('completed');
+  const { answer, status } = await importLargestTmx(call, answers);
+  if (answer.status === 200) {
+    expect(status, answer.text).toBe('completed');
+    const { content, units } = largestTmx();
     console.log(`abuse-full: TMX of ${content.length} bytes, ${units} units imported`);
   }
-  return done;
-}
-
-async function qualityJob(answers: Answer[]): Promise<Answer> {
-  const segments = Array.from({ length: MAX_EVALUATION_SEGMENTS }, (_, i) => ({
-    source: prose(MAX_EVALUATION_SEGMENT_LENGTH, i),
-    target: prose(MAX_EVALUATION_SEGMENT_LENGTH, i + 1),
-  }));
-  const submitted = await call('quality job', '/v1/quality-evaluation', {
-    metadata: { source_language: 'en', target_language: 'es' },
-    segments,
-  });
-  answers.push(submitted);
-  if (submitted.status !== 202) return submitted;
-  const { job_id } = JSON.parse(submitted.text) as { job_id: string };
-  return poll('quality poll', `/v1/quality-evaluation/${job_id}`, (answer) => answer.status === 202, answers);
-}
-
-async function qualitySync(answers: Answer[]): Promise<Answer> {
-  // One segment whose source and translation (English prose) fill the body limit between them.
-  const side = Math.floor((SYNC_BODY_BYTES - 200) / 2);
-  const answer = await call('quality sync', '/v3/quality/evaluate', {
-    source_lang: 'en',
-    target_lang: 'es',
-    segments: [{ source: prose(side, 0), translation: prose(side, 1) }],
-  });
-  answers.push(answer);
   return answer;
 }
 
@@ -185,9 +98,9 @@ describe('abuse of the full server with a free key within the documented limits'
       const abuse = Promise.all(
         (
           [
-            ['tmx', importLargestTmx],
-            ['job', qualityJob],
-            ['sync', qualitySync],
+            ['tmx', importTmx],
+            ['job', (kept: Answer[]) => qualityJob(call, kept)],
+            ['sync', (kept: Answer[]) => qualitySync(call, kept)],
           ] as const
         )
           .filter(([name]) => !only || only === name)
