@@ -232,10 +232,6 @@ const now = () => new Date().toISOString();
 /** Parameters `$first`, `$first + 1`… for the values of a list. */
 const list = (values: readonly string[], first: number) => values.map((_, at) => `$${first + at}`).join(', ');
 
-function* countOf(sql: string, args: readonly unknown[]): Tx<number> {
-  return Number((yield* query<{ n: number | string }>(sql, args)).rows[0]!.n);
-}
-
 /** The job's row, locked until the transaction ends (PostgreSQL; SQLite has one writer at a time). */
 function* locked(id: string): Tx<JobRow | undefined> {
   // An UPDATE that changes nothing: SQLite has no FOR UPDATE.
@@ -292,16 +288,16 @@ export function createJobBackend<Staged>(db: JobDatabase<Staged>) {
     const existing = (yield* query('SELECT * FROM jobs WHERE id = $1', [job.id])).rows[0];
     if (existing) return existing;
     const at = now();
-    const unfinished = `SELECT COUNT(*) AS n FROM jobs WHERE account_id = $1 AND status IN ('queued', 'running')
-      AND (expires_at IS NULL OR expires_at > $2)`;
-    if ((yield* countOf(unfinished, [job.accountId, at])) >= job.maxQueued)
-      throw new JobLimitExceeded(job.maxQueued);
-    const held = `SELECT COUNT(*) AS n FROM jobs WHERE account_id = $1 AND kind = $2
-      AND (expires_at IS NULL OR expires_at > $3)`;
-    if (
-      job.maxPerAccount !== undefined &&
-      (yield* countOf(held, [job.accountId, job.kind, at])) >= job.maxPerAccount
-    )
+    // Jobs of the account waiting or running (the runner's limit), and those of the kind it holds.
+    const counts = yield* query<{ unfinished: number | string | null; held: number | string | null }>(
+      `SELECT SUM(CASE WHEN status IN ('queued', 'running') THEN 1 ELSE 0 END) AS unfinished,
+         SUM(CASE WHEN kind = $2 THEN 1 ELSE 0 END) AS held
+       FROM jobs WHERE account_id = $1 AND (expires_at IS NULL OR expires_at > $3)`,
+      [job.accountId, job.kind, at],
+    );
+    const { unfinished, held } = counts.rows[0]!;
+    if (Number(unfinished) >= job.maxQueued) throw new JobLimitExceeded(job.maxQueued);
+    if (job.maxPerAccount !== undefined && Number(held) >= job.maxPerAccount)
       throw new JobLimitExceeded(job.maxPerAccount, job.kind);
     const { rows } = yield* query(
       `INSERT INTO jobs (id, kind, account_id, status, input, run_after, expires_at, created_at, updated_at)

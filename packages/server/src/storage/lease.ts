@@ -1,9 +1,9 @@
 /**
- * An instance's lease on the jobs it runs, for features whose jobs live in PostgreSQL (documents, voice
- * and quality-evaluation jobs): a session-level advisory lock, keyed by an owner id (`host/pid/random`)
+ * An instance's lease on the jobs it runs, for the job runner on PostgreSQL (`jobs/postgres-jobs.ts`): a
+ * session-level advisory lock, keyed by an owner id (`host/pid/random`)
  * written on the rows the instance runs, held on a connection of its own. PostgreSQL releases the lock when
- * that connection ends, so an instance that can take another owner's lock knows that owner is gone and may
- * queue its jobs again.
+ * that connection ends, so an instance that can take another owner's lock (`pg_try_advisory_xact_lock(lockKey,
+ * hashtext(owner))`, in the transaction that queues its jobs again) knows that owner is gone.
  *
  * A lost connection (a database restart) is taken again, with the same owner, at the next `hold`.
  * Meanwhile another instance may queue this one's jobs again: the features fence a running job by its
@@ -18,11 +18,6 @@ export interface Lease {
   readonly owner: string;
   /** Holds the lock, connecting again when its connection was lost. */
   hold(): Promise<void>;
-  /**
-   * Whether `other`'s lease is free (its instance is gone). When it is, `client`'s transaction holds that
-   * lock until it ends, so two instances do not take the same owner's jobs over at once.
-   */
-  isFree(client: pg.ClientBase, other: string): Promise<boolean>;
   /** Ends the lease's connection (the lock goes with it). */
   release(): Promise<void>;
 }
@@ -66,13 +61,6 @@ export function createLease(
         leasing = undefined;
       });
       await leasing;
-    },
-    async isFree(client, other) {
-      const { rows } = await client.query<{ free: boolean }>(
-        'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2)) AS free',
-        [options.lockKey, other],
-      );
-      return rows[0]!.free;
     },
     async release() {
       await lease?.end().catch(() => {});
