@@ -17,7 +17,6 @@ import {
   type JobInfo,
   type JobKind,
   type JobQueue,
-  type JobRunner,
   JobSuperseded,
   type RunningJob,
   type ServiceContext,
@@ -26,6 +25,7 @@ import {
 } from '@glossa/server/feature';
 import type { DocumentFormats } from './formats/index.js';
 import type { ChunkKept } from './kept-segments.js';
+import type { ResolvedDocumentOptions } from './options.js';
 import { type DocumentCheckpoint, type DocumentJobInput, recordOf } from './records.js';
 import type { ChunkCheckpoints } from './translate.js';
 import { failureOf, translateDocument } from './translate-document.js';
@@ -36,15 +36,6 @@ export const DOCUMENT_JOB_KIND = 'documents/translate';
 export const UPLOAD_FILE = 'upload';
 export const RESULT_FILE = 'result';
 const chunkFile = (index: number) => `chunk-${index}`;
-
-export interface DocumentJobOptions {
-  readonly formats: DocumentFormats;
-  /** Documents one instance translates at a time. */
-  readonly concurrency: number;
-  /** How long a finished job stays (the document's own expiry), in ms. */
-  readonly resultTtlMs: number;
-  readonly logError?: ((error: unknown, documentId: string) => void) | undefined;
-}
 
 /**
  * Test hooks, unset outside tests: right after a job reserved the characters it read, before its checkpoint
@@ -128,11 +119,15 @@ export function chunkFiles(job: Pick<DocumentJob, 'file' | 'writeFile'>): ChunkC
   };
 }
 
-/** Registers the documents' kind on the server's runner; its queue. */
+/**
+ * Registers the documents' kind on the server's runner: `concurrency` at a time per instance, a finished
+ * document kept `expirySeconds` (its result's expiry); its queue.
+ */
 export function registerDocumentJobs(
-  runner: JobRunner,
   context: ServiceContext,
-  options: DocumentJobOptions,
+  formats: DocumentFormats,
+  settings: Pick<ResolvedDocumentOptions, 'concurrency' | 'expirySeconds'>,
+  logError: (error: unknown, documentId: string) => void,
 ): DocumentJobs {
   /**
    * Reserves `units` characters of the job's account for this billing period (a format read by the job);
@@ -202,7 +197,7 @@ export function registerDocumentJobs(
     if (!bytes?.length) throw new JobFailed('The uploaded document is missing.');
     let translated: Awaited<ReturnType<typeof translateDocument>>;
     try {
-      translated = await translateDocument(document, bytes, context, options.formats, {
+      translated = await translateDocument(document, bytes, context, formats, {
         async onProgress(done) {
           await save({ done });
           crashPoints.afterChunk?.(id, done);
@@ -227,7 +222,7 @@ export function registerDocumentJobs(
       if (job.signal.aborted) throw job.signal.reason ?? error;
       if (error instanceof JobSuperseded) throw error;
       const failure = failureOf(error);
-      if (failure.unexpected) options.logError?.(error, id);
+      if (failure.unexpected) logError(error, id);
       await save({ failed: failure.message });
       crashPoints.afterFail?.(id);
       await settleReservation(job, checkpoint);
@@ -243,16 +238,16 @@ export function registerDocumentJobs(
   const kind: JobKind<DocumentJobInput, DocumentCheckpoint, null> = {
     name: DOCUMENT_JOB_KIND,
     run,
-    concurrency: options.concurrency,
+    concurrency: settings.concurrency,
     // A document's own failure (its content, its engines: retried already) fails it at once (`JobFailed`);
     // anything else (its storage not answering) is tried again. A crash is not a failure.
     maxFailures: 3,
-    resultTtlMs: options.resultTtlMs,
+    resultTtlMs: settings.expirySeconds * 1000,
     // The upload and the chunks (emptied by the attempt) go once the document is translated or failed.
     keepFiles: [RESULT_FILE],
     refund: refundOf,
   };
-  return runner.register(kind);
+  return context.jobs.register(kind);
 }
 
 /**

@@ -26,12 +26,7 @@ export function startDocumentService(
   logError: (error: unknown, documentId: string) => void,
 ): { close(): Promise<void> } {
   const formats = createDocumentFormats(settings);
-  const jobs = registerDocumentJobs(context.jobs, context, {
-    formats,
-    concurrency: settings.concurrency,
-    resultTtlMs: settings.expirySeconds * 1000,
-    logError,
-  });
+  const jobs = registerDocumentJobs(context, formats, settings, logError);
   for (const [name, help, state] of [
     ['glossa_document_queue_depth', 'Documents waiting for translation (queued)', 'queued'],
     ['glossa_documents_translating', 'Documents being translated', 'running'],
