@@ -38,7 +38,7 @@ import { DocumentFormatError, type Extraction } from './formats/format.js';
 import { DOCUMENT_FORMATS } from './formats/index.js';
 import { type DocumentJobInput, hashDocumentKey } from './records.js';
 import type { DocumentService } from './service.js';
-import { asTranslateRequest, billedOf, type DocumentParameters, prepareTexts } from './translate.js';
+import { asTranslateRequest, billedOfTexts, type DocumentParameters } from './translate.js';
 
 const validator = createRequestValidator(UploadDocumentFields);
 const MAX_UPLOAD_BYTES = Math.max(...Object.values(DOCUMENT_FORMATS).map((format) => format.maxBytes));
@@ -216,8 +216,9 @@ export async function uploadDocument(
   await checkResources(asRequest, source, target, caller, context);
   if (choice) engineFormality(asRequest, choice, target);
 
-  // A format read by the job reserves its characters there (nothing yet: the quota is only checked).
-  const counted = extraction ? billedOf(prepareTexts(extraction.texts)) : 0;
+  // A format read by the job reserves its characters there (nothing yet: the quota is only checked). Counted
+  // one text at a time: a large HTML page's parts prepared at once held about 5 bytes a character.
+  const counted = extraction ? billedOfTexts(extraction.texts) : 0;
   const billed = Math.max(counted, format.minimumBilled);
   const period = currentBillingPeriod();
   const usage = {
