@@ -182,14 +182,18 @@ export async function glossarySourceTerms(
   const terms = new Set<string>();
   for (const dictionary of glossary.dictionaries) {
     if (dictionary.source.toLowerCase().split('-')[0] !== root) continue;
-    const entries =
-      (await context.resources.glossaries.entries(
-        caller.account.id,
-        glossaryId,
-        dictionary.source,
-        dictionary.target,
-      )) ?? [];
-    for (const { source: term } of entries) if (term !== term.toLowerCase()) terms.add(term);
+    // Read as the compact table (issue 31): no object per entry, and only the terms kept stay.
+    const table = await context.resources.glossaries.entryTable(
+      caller.account.id,
+      glossaryId,
+      dictionary.source,
+      dictionary.target,
+    );
+    if (!table) continue;
+    for (let index = 0; index < table.length; index++) {
+      const term = table.source(index);
+      if (term !== term.toLowerCase()) terms.add(term);
+    }
   }
   return [...terms];
 }
