@@ -9,6 +9,7 @@
 import { parseArgs } from 'node:util';
 import { createAccount } from './accounts.js';
 import { type CliSettings, resolveSettings, settingFlags, settingsUsage } from './cli-config.js';
+import { StartRefused } from './earlier-stores.js';
 import type { ServerFeature } from './features.js';
 import { hashKey } from './keys.js';
 import { resolveOptions } from './options.js';
@@ -160,6 +161,10 @@ export async function runCli(
       io.err(`glossa-server: ${error.message}`);
       io.err(USAGE);
       return 2;
+    }
+    if (error instanceof StartRefused) {
+      io.err(`glossa-server: ${error.message}`);
+      return 1;
     }
     throw error;
   }

@@ -16,7 +16,12 @@ export interface EarlierJobStores {
   readonly folders?: readonly string[];
 }
 
-/** Rejects, naming what it found, when an earlier version's job store holds data; call it before opening them. */
+/** A start refused because the data directory or database holds what this version cannot read. */
+export class StartRefused extends Error {
+  override readonly name = 'StartRefused';
+}
+
+/** Rejects (`StartRefused`), naming what it found, when an earlier version's job store holds data; call it before opening them. */
 export async function refuseEarlierJobStores(
   { options }: Pick<ServiceContext, 'options'>,
   stores: EarlierJobStores,
@@ -50,7 +55,7 @@ export async function refuseEarlierJobStores(
     }
   }
   if (found.length > 0)
-    throw new Error(
+    throw new StartRefused(
       `The data holds job stores of an earlier Glossa version (${found.join('; ')}): upgrade through Glossa commit e39d40c first (it moves these into the job runner), then start this version.`,
     );
 }
