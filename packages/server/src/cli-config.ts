@@ -106,7 +106,7 @@ export const SETTINGS: readonly Setting[] = [
     'memoryBudgetMb',
     'memory-budget-mb',
     'integer',
-    'MiB for caches and compiled glossaries (768; 1280 with every feature, @glossa/server-full)',
+    'MiB for caches and compiled glossaries (768; 1024 with every feature, @glossa/server-full)',
   ),
   setting('shutdownGraceMs', 'shutdown-grace-ms', 'integer', 'on SIGTERM, ms for requests in flight (10000)'),
   setting(
