@@ -64,16 +64,7 @@ it('a 160,000-entry glossary gives the issues of every entry, from the few terms
   const isGlossary = (issue: { check: string }) => issue.check === 'glossary_term';
   // Every entry as an object, as the route passed them before.
   const before = evaluateSegments(segments, { sourceLang: 'en', targetLang: 'es', glossary: entries });
-  const glossaryIssues = before.map((issues) =>
-    issues.filter(isGlossary).map(({ check, category, severity, message, start, end }) => ({
-      check,
-      category,
-      severity,
-      message,
-      start,
-      end,
-    })),
-  );
+  const glossaryIssues = before.map((issues) => issues.filter(isGlossary));
   expect(answered.map((issues) => issues.filter(isGlossary))).toEqual(glossaryIssues);
   expect(glossaryIssues.flat().length).toBe(6);
   expect(answered.map((issues) => issues.filter((issue) => !isGlossary(issue)))).toEqual(
