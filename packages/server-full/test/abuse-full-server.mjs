@@ -43,13 +43,13 @@ function refuseStaleBuild() {
       built = newest(new URL('dist/', dir));
     } catch {
       throw new Error(
-        `packages/${name}/dist is missing: run \`pnpm build\` (GLOSSA_ABUSE_BUILT=1 runs the built server)`,
+        `packages/${name}/dist is missing: run \`pnpm build\`, or leave GLOSSA_ABUSE_BUILT unset to run the sources`,
       );
     }
     const source = newest(new URL('src/', dir));
     if (source.time > built.time)
       throw new Error(
-        `packages/${name}/src/${source.file} is newer than packages/${name}/dist: run \`pnpm build\` (GLOSSA_ABUSE_BUILT=1 runs the built server)`,
+        `packages/${name}/src/${source.file} is newer than packages/${name}/dist: run \`pnpm build\`, or leave GLOSSA_ABUSE_BUILT unset to run the sources`,
       );
   }
 }
