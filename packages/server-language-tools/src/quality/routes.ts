@@ -5,6 +5,7 @@ import { badRequest, defineRoute, notFound, ServiceError, unsupportedLanguage } 
 import { evaluateSync, SpellingCheckFailed } from './evaluate.js';
 import { MAX_WAITING_EVALUATIONS } from './pool.js';
 import { qualityServiceOf } from './service.js';
+import { termsInSources } from './terms-in-sources.js';
 
 /**
  * POST /v3/quality/evaluate (closed alpha): the checks of `@glossa/quality` on each segment, with the
@@ -88,7 +89,7 @@ function spellingFailed(error: Error): ServiceError {
 
 /**
  * The terms of the glossary's dictionary for the pair (root languages) that the glossary check can report:
- * those whose source term is in some segment's source (lower-cased, as the check compares), in the
+ * those whose source term some segment's source may hold as whole words (`termsInSources`), in the
  * dictionary's order. The others never give an issue, so the answer is the one the whole dictionary gives;
  * the dictionary is read as its compact table (issue 31: a 160,000-entry glossary was 160,000 objects here,
  * then cloned to the evaluation's thread). 404 when the account has no such glossary, 400 when the glossary
@@ -106,15 +107,11 @@ async function glossaryTerms(
   const target = baseLanguage(targetLang);
   const table = await context.resources.glossaries.entryTable(accountId, id, source, target);
   if (table) {
-    // A term has no line break (one entry a line), so it is in the joined text only if it is in a segment.
-    const sources = segments.map((segment) => segment.source.toLocaleLowerCase()).join('\n');
-    const terms: GlossaryTerm[] = [];
-    for (let index = 0; index < table.length; index++) {
-      const term = table.source(index);
-      if (sources.includes(term.toLocaleLowerCase()))
-        terms.push({ source: term, target: table.target(index) });
-    }
-    return terms;
+    const sources = segments.map((segment) => segment.source);
+    return termsInSources(table.length, (index) => table.source(index), sources).map((index) => ({
+      source: table.source(index),
+      target: table.target(index),
+    }));
   }
   const glossary = await context.resources.glossary(accountId, id);
   if (!glossary) throw notFound(`Glossary '${id}' not found.`);
