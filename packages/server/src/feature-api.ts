@@ -35,6 +35,7 @@ export {
   type RunningJob,
 } from './jobs/job-runner.js';
 export type { LanguageInput } from './languages.js';
+export { onMemoryPressure, reserveMemory, withMemory } from './memory-budget.js';
 export { migratePostgres } from './storage/postgres.js';
 export { transaction as pgTransaction } from './storage/postgres-resources.js';
 export { forgetUsageOperations, USAGE_OPERATION_MARGIN_MS } from './storage/usage-operations.js';
@@ -59,3 +60,4 @@ export {
   type PrepareOptions,
   prepareText,
 } from './translate/prepare.js';
+export { nextTurn } from './turns.js';

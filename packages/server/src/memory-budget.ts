@@ -11,9 +11,23 @@
  *   `Retry-After` instead of growing the process, and each account may have at most one such build at a
  *   time (its next waits its turn: heavy work queues fairly per account).
  *
+ * - Heavy work of any kind (a glossary parsed or compiled, a quality evaluation's thread, a TMX import) is
+ *   admitted under the one ceiling by `withMemory` (`reserveMemory`), which every consumer shares, with the
+ *   bytes it may add (estimated from its input): alone, when the RSS now plus its bytes fit under the
+ *   ceiling; beside other heavy work, when the larger of the RSS now and the RSS when that work began plus
+ *   the bytes it reserved (what it may still grow by), plus the new work's bytes, fit under `ADMITTED_SHARE`
+ *   of it. Light work (under `LIGHT_WORK_BYTES`) is counted but never waits. What does not fit waits in one queue, first come first served (at
+ *   most `MAX_WAITING_WORK`, each for at most its `waitMs`); the holders of memory that can be given back
+ *   (caches, idle threads: `onMemoryPressure`) give it back meanwhile; what still does not fit is refused
+ *   with 503 and `Retry-After`, never run past the ceiling.
+ *
  * Budgets are per process (memory is): the last `configureMemoryBudget` wins when several servers share a
  * process, as tests do.
  */
+
+import { appendFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ERROR_CODES } from '@glossa/protocol';
 import { LRUCache } from 'lru-cache';
 import { ServiceError } from './errors.js';
@@ -30,8 +44,8 @@ export interface Sized {
 export const BUDGET_SHARES = {
   /** Compiled glossaries (matchers and entries), all accounts together. */
   glossaries: 0.3,
-  /** Builds in progress (a glossary being compiled), all accounts together. */
-  building: 0.2,
+  /** Builds in progress (a glossary being parsed or compiled), all accounts together. */
+  building: 0.25,
   /** One account's part of a cache's share. */
   account: 0.5,
 } as const;
@@ -74,6 +88,14 @@ export class BudgetedCache<V extends Sized> {
   ) {
     this.resize();
     caches.add(this as unknown as BudgetedCache<Sized>);
+  }
+
+  /** Evicts the least recently used entries until at most `bytes` are held. */
+  trim(bytes: number): void {
+    for (const key of [...this.#lru.rkeys()]) {
+      if (this.#lru.calculatedSize <= bytes) break;
+      this.#lru.delete(key);
+    }
   }
 
   /** The process's share, in bytes. */
@@ -146,6 +168,212 @@ export class BudgetedCache<V extends Sized> {
   }
 }
 
+/** The share of the ceiling heavy work is admitted under (the rest: RSS sampled between admissions, GC lag). */
+export const ADMITTED_SHARE = 0.9;
+/** Work reserving less than this is light: admitted at once (and counted), never queued or refused. */
+export const LIGHT_WORK_BYTES = 4 * MIB;
+/** Heavy work waiting for memory at most; more is refused at once. */
+export const MAX_WAITING_WORK = 64;
+/** How long a request's heavy work waits for memory by default before its 503. */
+export const DEFAULT_MEMORY_WAIT_MS = 20_000;
+/** The `Retry-After` (seconds) of work refused for memory now. */
+const RETRY_AFTER_SECONDS = 10;
+/** How often waiting work looks again at the RSS (memory given back comes without an event). */
+const RECHECK_MS = 200;
+/** How often the holders of memory are asked again to give it back while work waits. */
+const RELIEVE_MS = 1000;
+
+interface Waiting {
+  readonly bytes: number;
+  readonly admit: () => void;
+}
+
+/** Bytes reserved by admitted heavy work, the RSS when the oldest of it began, and the work waiting. */
+const admitted = { bytes: 0, count: 0, baseRss: 0 };
+const waiting: Waiting[] = [];
+let recheck: NodeJS.Timeout | undefined;
+const relievers = new Set<() => void>([
+  // Heavy work waiting for memory: each cache's least recently used half goes.
+  () => {
+    for (const cache of caches) cache.trim(cache.bytes / 2);
+  },
+]);
+/** The process's RSS (replaced in tests). */
+let rssOf = () => process.memoryUsage.rss();
+
+/** Registers what gives memory back when heavy work waits (evict a cache, stop idle threads); returns its removal. */
+export function onMemoryPressure(relieve: () => void): () => void {
+  relievers.add(relieve);
+  return () => relievers.delete(relieve);
+}
+
+/** Tests: the RSS the admission reads (undefined: the process's). */
+export function measureRssWith(measure: (() => number) | undefined): void {
+  rssOf = measure ?? (() => process.memoryUsage.rss());
+}
+
+/** What the process would hold with `bytes` more of heavy work: see the header. */
+function fits(bytes: number): boolean {
+  const rss = rssOf();
+  // Alone, the work's own bytes bound its growth: the whole ceiling. With other work running, their
+  // growth since the RSS was read is not seen yet: `ADMITTED_SHARE` of it.
+  if (admitted.count === 0) return rss + bytes <= ceilingBytes;
+  return Math.max(rss, admitted.baseRss + admitted.bytes) + bytes <= ceilingBytes * ADMITTED_SHARE;
+}
+
+/**
+ * GLOSSA_MEMORY_TRACE=1 prints each heavy work's admission, wait, refusal and release on stderr with the RSS
+ * and what is admitted (=<file>: appends them to that file).
+ */
+const traceTo = process.env.GLOSSA_MEMORY_TRACE;
+const trace = traceTo
+  ? (event: string, what: string, bytes: number) => {
+      const line = `memory ${new Date().toISOString()} ${event} ${what} ${Math.round(bytes / MIB)} MiB: rss ${Math.round(rssOf() / MIB)} MiB, admitted ${Math.round(admitted.bytes / MIB)} MiB (${admitted.count}), waiting ${waiting.length}`;
+      if (traceTo === '1') console.error(line);
+      else appendFileSync(traceTo, `${line}\n`);
+    }
+  : () => {};
+
+function take(what: string, bytes: number): () => void {
+  if (admitted.count === 0) admitted.baseRss = rssOf();
+  admitted.count++;
+  admitted.bytes += bytes;
+  if (bytes >= LIGHT_WORK_BYTES) trace('admitted', what, bytes);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    admitted.count--;
+    admitted.bytes -= bytes;
+    if (bytes >= LIGHT_WORK_BYTES) trace('released', what, bytes);
+    admitNext();
+  };
+}
+
+/** Admits waiting work, in order, while the first fits. */
+let relieved = 0;
+
+function admitNext(): void {
+  while (waiting.length > 0 && fits(waiting[0]!.bytes)) waiting.shift()!.admit();
+  if (waiting.length > 0 && performance.now() - relieved >= RELIEVE_MS) relieve();
+  if (waiting.length === 0) {
+    clearInterval(recheck);
+    recheck = undefined;
+  } else if (!recheck) {
+    recheck = setInterval(admitNext, RECHECK_MS);
+    recheck.unref();
+  }
+}
+
+/** At most one forced collection of the main heap per this many ms (a full GC holds the event loop). */
+const COLLECT_MS = 5000;
+let collected = 0;
+let collectGarbage: (() => void) | undefined;
+
+/**
+ * A full collection of this thread's heap: what work left behind is garbage until V8 next collects, which an
+ * idle process may not do for a long time, and waiting work waits on it. `--expose-gc` is set for the
+ * moment it takes to get V8's `gc` function (once).
+ */
+function collect(): void {
+  if (performance.now() - collected < COLLECT_MS) return;
+  collected = performance.now();
+  if (!collectGarbage) {
+    setFlagsFromString('--expose-gc');
+    collectGarbage = runInNewContext('gc') as () => void;
+    setFlagsFromString('--no-expose-gc');
+  }
+  collectGarbage();
+}
+
+function relieve(): void {
+  relieved = performance.now();
+  for (const reliever of relievers) {
+    try {
+      reliever();
+    } catch {}
+  }
+  // After the relievers: what they let go is garbage now.
+  try {
+    collect();
+  } catch {}
+}
+
+/**
+ * Reserves `bytes` for heavy work (`what`, for the error) once they fit under the ceiling with everything
+ * else the process holds and is doing: at once, or after waiting at most `waitMs` in the queue; refuses with
+ * 503 and `Retry-After` when the queue is full, the wait runs out, or the work alone could never fit. The
+ * returned function gives the bytes back (once).
+ */
+export async function reserveMemory(
+  what: string,
+  bytes: number,
+  waitMs = DEFAULT_MEMORY_WAIT_MS,
+): Promise<() => void> {
+  if (bytes > ceilingBytes * ADMITTED_SHARE * 0.5)
+    throw budgetExceeded(
+      `${what} needs about ${Math.ceil(bytes / MIB)} MiB, more than this server's memory budget allows.`,
+      60,
+    );
+  // Light work is not queued (it is counted): a process over its ceiling still answers small requests.
+  if (bytes < LIGHT_WORK_BYTES || (waiting.length === 0 && fits(bytes))) return take(what, bytes);
+  trace('waits', what, bytes);
+  if (waiting.length >= MAX_WAITING_WORK)
+    throw budgetExceeded(
+      `The server's memory is taken by other work (${what}). Retry later.`,
+      RETRY_AFTER_SECONDS,
+    );
+  relieve();
+  // Admitted in `admitNext`'s loop, reserved there at once (before it looks at the next one).
+  const release = await new Promise<(() => void) | undefined>((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const entry: Waiting = {
+      bytes,
+      admit: () => {
+        clearTimeout(timer);
+        resolve(take(what, bytes));
+      },
+    };
+    waiting.push(entry);
+    if (Number.isFinite(waitMs))
+      timer = setTimeout(() => {
+        waiting.splice(waiting.indexOf(entry), 1);
+        resolve(undefined);
+        admitNext();
+      }, waitMs);
+    admitNext();
+  });
+  if (!release) trace('refused', what, bytes);
+  if (!release)
+    throw budgetExceeded(
+      `The server's memory is taken by other work (${what}). Retry later.`,
+      RETRY_AFTER_SECONDS,
+    );
+  return release;
+}
+
+/** Runs `work` with `bytes` reserved (`reserveMemory`), given back when it settles. */
+export async function withMemory<T>(
+  what: string,
+  bytes: number,
+  work: () => Promise<T>,
+  waitMs?: number,
+): Promise<T> {
+  const release = await reserveMemory(what, bytes, waitMs);
+  try {
+    return await work();
+  } finally {
+    release();
+  }
+}
+
+/** Heavy work admitted and waiting now (tests and metrics). */
+export const memoryAdmission = () => ({
+  bytes: admitted.bytes,
+  running: admitted.count,
+  waiting: waiting.length,
+});
+
 /** Bytes reserved by builds in progress, in all and per account. */
 let building = 0;
 const buildingAccounts = new Map<string, Promise<void>>();
@@ -181,7 +409,7 @@ export async function withBuildBudget<T>(
     }
     building += bytes;
     try {
-      return await build();
+      return await withMemory('Preparing this glossary', bytes, build);
     } finally {
       building -= bytes;
     }

@@ -1,8 +1,10 @@
 /**
  * Byte budgets: the LRU by bytes keeps each account within its share (evicting its own entries first),
- * builds that do not fit are refused with 503 and Retry-After, and one account's builds run one at a time.
+ * builds that do not fit are refused with 503 and Retry-After, and one account's builds run one at a time;
+ * heavy work of every kind is admitted under the one ceiling with the process's RSS (here a stand-in), in
+ * order, waiting while it does not fit and refused with 503 and Retry-After when it cannot.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../src/errors.js';
 import {
   BUDGET_SHARES,
@@ -10,13 +12,28 @@ import {
   buildingBytes,
   configureMemoryBudget,
   DEFAULT_MEMORY_BUDGET_MB,
+  LIGHT_WORK_BYTES,
+  measureRssWith,
+  memoryAdmission,
+  onMemoryPressure,
+  reserveMemory,
   withBuildBudget,
+  withMemory,
 } from '../src/memory-budget.js';
 
 const MIB = 2 ** 20;
 const sized = (mib: number) => ({ bytes: mib * MIB });
 
-afterEach(() => configureMemoryBudget(DEFAULT_MEMORY_BUDGET_MB));
+/** The RSS the admission reads (the test process's own is no measure of anything here). */
+let rss = 0;
+beforeEach(() => {
+  rss = 0;
+  measureRssWith(() => rss);
+});
+afterEach(() => {
+  configureMemoryBudget(DEFAULT_MEMORY_BUDGET_MB);
+  measureRssWith(undefined);
+});
 
 describe('BudgetedCache', () => {
   it("evicts the adding account's own oldest entries past its share, never another account's", () => {
@@ -85,5 +102,83 @@ describe('withBuildBudget', () => {
     expect(order).toEqual(['a1 start', 'a1 end', 'a2']);
     expect(buildingBytes()).toBe(0);
     await expect(withBuildBudget('b', share * 0.5, async () => 'built')).resolves.toBe('built');
+  });
+});
+
+describe('withMemory: heavy work of every kind under the one ceiling', () => {
+  const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('admits work while the RSS projected with it fits (alone: under the ceiling; beside other work: under its admitted share), queues the rest in order, and admits it as memory is given back', async () => {
+    configureMemoryBudget(100); // admitted under 90 MiB
+    rss = 50 * MIB;
+    const order: string[] = [];
+    const first = await reserveMemory('first', 30 * MIB);
+    // Projected: the larger of the RSS now (50) and the RSS when the work began plus its bytes (80).
+    const second = reserveMemory('second', 20 * MIB).then((release) => {
+      order.push('second');
+      return release;
+    });
+    const third = reserveMemory('third', 5 * MIB).then((release) => {
+      order.push('third');
+      return release;
+    });
+    // Light work is never queued.
+    const light = await reserveMemory('light', LIGHT_WORK_BYTES - 1);
+    light();
+    await settled();
+    expect(order).toEqual([]);
+    expect(memoryAdmission()).toMatchObject({ running: 1, waiting: 2, bytes: 30 * MIB });
+    // The first work grew past what it reserved and kept it: alone, the second needs 85 + 20 > 100.
+    rss = 85 * MIB;
+    first();
+    await settled();
+    // Still waiting (the RSS did not come down), and the third waits behind the second.
+    expect(order).toEqual([]);
+    // Given back: the second alone (60 + 20), then the third beside it (80 + 5 under 90).
+    rss = 60 * MIB;
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the next look at the RSS
+    expect(order).toEqual(['second', 'third']);
+    (await second)();
+    (await third)();
+    expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0 });
+  });
+
+  it('asks the holders of memory to give it back while work waits, and refuses with 503 and Retry-After when none comes in time', async () => {
+    configureMemoryBudget(100);
+    rss = 95 * MIB;
+    let asked = 0;
+    const stop = onMemoryPressure(() => asked++);
+    try {
+      const refused = await withMemory('Work', 10 * MIB, async () => 'ran', 250).catch(
+        (caught: unknown) => caught as ServiceError,
+      );
+      expect(asked).toBe(1);
+      expect((refused as ServiceError).status).toBe(503);
+      expect((refused as ServiceError).headers['retry-after']).toMatch(/^\d+$/);
+      expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0 });
+      // Given back (a cache emptied, a thread stopped): the same work runs.
+      rss = 40 * MIB;
+      await expect(withMemory('Work', 10 * MIB, async () => 'ran', 250)).resolves.toBe('ran');
+    } finally {
+      stop();
+    }
+  });
+
+  it('refuses at once work that could never fit, and a glossary build waits for the others like any work', async () => {
+    configureMemoryBudget(100);
+    const never = await reserveMemory('Huge', 60 * MIB).catch((caught: unknown) => caught as ServiceError);
+    expect((never as ServiceError).status).toBe(503);
+    expect((never as ServiceError).message).toMatch(/more than this server's memory budget allows/);
+    rss = 50 * MIB;
+    const other = await reserveMemory('other', 35 * MIB);
+    let built = false;
+    const build = withBuildBudget('a', 10 * MIB, async () => {
+      built = true;
+    });
+    await settled();
+    expect(built).toBe(false);
+    other();
+    await build;
+    expect(built).toBe(true);
   });
 });

@@ -13,7 +13,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { budgetExceeded } from '../memory-budget.js';
+import { budgetExceeded, onMemoryPressure } from '../memory-budget.js';
 import { nextTurn } from '../turns.js';
 
 /** A dictionary of at least this many UTF-16 units (or entries when read) goes through the thread. */
@@ -180,6 +180,16 @@ function threadFor(file: string, maxBytes: number): Thread {
   threads.set(file, thread);
   return thread;
 }
+
+// Heavy work waiting for memory: idle threads stop now, not `IDLE_MS` later (their heap goes with them).
+onMemoryPressure(() => {
+  for (const [file, thread] of threads) {
+    if (thread.pending.size > 0) continue;
+    clearTimeout(thread.idleTimer);
+    threads.delete(file);
+    void thread.worker.terminate();
+  }
+});
 
 /** Writes (create, put) in flight on each file's thread. */
 const writing = new Map<string, Set<Promise<unknown>>>();

@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { EntriesFormat } from '@glossa/protocol';
-import { budgetExceeded, memoryCeilingBytes } from '../memory-budget.js';
+import { budgetExceeded, memoryCeilingBytes, onMemoryPressure } from '../memory-budget.js';
 import { nextTurn } from '../turns.js';
 import type { WordIndexData } from './candidates.js';
 import { type FromGlossaryWorker, PIECE, type ToGlossaryWorker } from './thread-messages.js';
@@ -99,6 +99,15 @@ function idle(worker: Worker): void {
   }, IDLE_MS);
   idleTimer.unref();
 }
+
+// Heavy work waiting for memory: an idle thread stops now, not `IDLE_MS` later (its heap goes with it).
+onMemoryPressure(() => {
+  const worker = thread;
+  if (!worker || jobs.size > 0) return;
+  thread = undefined;
+  clearTimeout(idleTimer);
+  void worker.terminate();
+});
 
 /** Sends `text` in pieces, then `message`; resolves with the answer and the text sent back, if any. */
 async function run(

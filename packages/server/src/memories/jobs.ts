@@ -24,11 +24,19 @@ import {
   RunnerClosing,
   type RunningJob,
 } from '../jobs/job-runner.js';
+import { withMemory } from '../memory-budget.js';
 import type { MemoryStore, SegmentInput, SqliteMemoryStore } from './store.js';
 import { readTmx, writeTmx } from './tmx.js';
 
 /** Segments written per batch; the event loop serves requests between two batches. */
 const IMPORT_BATCH = 500;
+/**
+ * The memory an import reserves from the server's budget (`withMemory`) while it runs: the largest TMX
+ * (MAX_TMX_BYTES, streamed) added 64 MB at the peak from the sources (abuse-full.test.ts, alone).
+ */
+const IMPORT_BYTES = 80 * 2 ** 20;
+/** How long an import waits for memory before it fails (no client waits on its answer). */
+const IMPORT_MEMORY_WAIT_MS = 10 * 60_000;
 
 export const MEMORY_JOB_KIND = 'memories/transfer';
 /** How long an upload URL, and a finished export, stay valid. */
@@ -143,6 +151,20 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
     if (previous?.skipped !== undefined && (await memories.get(job.accountId, previous.memoryId)))
       // Made ready just before a kill: the import is done.
       return { memoryId: previous.memoryId, skipped: previous.skipped };
+    // The import's working set (batches, postings pending, SQLite's pages) under the process's budget: it
+    // waits its turn when other heavy work holds the memory.
+    return withMemory(
+      'A translation memory import',
+      IMPORT_BYTES,
+      () => importInto(job, previous),
+      IMPORT_MEMORY_WAIT_MS,
+    );
+  }
+
+  async function importInto(
+    job: RunningJob<MemoryJobInput, ImportCheckpoint>,
+    previous: ImportCheckpoint | undefined,
+  ): Promise<ImportResult> {
     if (previous) await writer.discard(previous.memoryId);
     const content = await job.fileStream(UPLOAD);
     if (!content) throw new JobFailed(INTERRUPTED);
