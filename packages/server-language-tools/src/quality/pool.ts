@@ -15,10 +15,29 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
+import { MAX_EVALUATION_SEGMENT_LENGTH, MAX_EVALUATION_SEGMENTS } from '@glossa/protocol';
+import { onMemoryPressure, reserveMemory } from '@glossa/server/feature';
 import { THREAD_YOUNG_GENERATION_MB } from '../thread-limits.js';
 import { failedReport, type QualityRequest, type SyncQualityRequest, utf8Json } from './evaluate.js';
 import { DEFAULT_QUALITY_OPTIONS, type ResolvedQualityOptions } from './options.js';
 import { checkWithHunspell } from './spelling.js';
+
+/**
+ * The memory an evaluation may add to the process (its thread's working set, the report), reserved from the
+ * server's budget before it starts (`reserveMemory`: it waits its turn, or is refused with 503 and
+ * `Retry-After`; a small one is not queued): bytes per character of its segments (both sides). Measured with the abuse
+ * test's inputs from the sources: a job of 10 M characters added 137 MB at the peak, a synchronous
+ * evaluation of 1 M characters 83 MB.
+ */
+export const evaluationBytes = (kind: 'job' | 'sync', characters: number) =>
+  2 ** 20 + (kind === 'job' ? 16 : 96) * characters;
+/** The characters of a request's segments (both sides). */
+export const charactersOf = (request: QualityRequest) =>
+  request.segments.reduce((sum, segment) => sum + segment.source.length + segment.translation.length, 0);
+/** The most characters a job may have (both sides of every segment). */
+const MAX_JOB_CHARACTERS = 2 * MAX_EVALUATION_SEGMENTS * MAX_EVALUATION_SEGMENT_LENGTH;
+/** How long a job waits for memory before it fails (a job has no client waiting on its answer). */
+const JOB_MEMORY_WAIT_MS = 10 * 60_000;
 
 /** How long an idle thread waits for another evaluation before it stops. */
 const IDLE_MS = 30_000;
@@ -78,13 +97,15 @@ export type FromWorker =
 export interface EvaluationPool {
   /**
    * Evaluates a job on a thread: its report, or undefined when the pool was closed before it finished. The
-   * request may be its JSON gzip-compressed: the thread decompresses and parses it. `signal` aborted (the
-   * job cancelled, or its runner closing): its thread is stopped, and it resolves undefined.
+   * request may be its JSON gzip-compressed: the thread decompresses and parses it (`characters`: its
+   * segments' characters, for the memory it reserves first; unknown: the most a job may have). `signal`
+   * aborted (the job cancelled, or its runner closing): its thread is stopped, and it resolves undefined.
    */
   evaluate(
     id: string,
     request: QualityRequest | Uint8Array,
     signal?: AbortSignal,
+    characters?: number,
   ): Promise<EvaluatedJob | undefined>;
   /**
    * Evaluates a synchronous request on a thread, after the ones before it when `syncConcurrency` run;
@@ -271,13 +292,32 @@ export function startEvaluationPool(
     return result;
   }
 
+  // Heavy work waiting for memory: idle threads stop now, the warmed pool's last one too (a thread that
+  // evaluated a large request keeps its heap grown; the next evaluation starts a thread, which is kept).
+  const stopRelieving = onMemoryPressure(() => {
+    for (const thread of [...idle]) {
+      forget(thread);
+      void thread.stop();
+    }
+  });
+
   return {
-    evaluate(id, request, signal) {
-      return onThread(
-        { type: 'evaluate', id, request },
-        (reason) => ({ status: 'error' as const, json: utf8Json(failedReport(id, reason)) }),
-        signal,
+    async evaluate(id, request, signal, characters) {
+      const size = characters ?? (request instanceof Uint8Array ? MAX_JOB_CHARACTERS : charactersOf(request));
+      const release = await reserveMemory(
+        'A quality evaluation',
+        evaluationBytes('job', size),
+        JOB_MEMORY_WAIT_MS,
       );
+      try {
+        return await onThread(
+          { type: 'evaluate', id, request },
+          (reason) => ({ status: 'error' as const, json: utf8Json(failedReport(id, reason)) }),
+          signal,
+        );
+      } finally {
+        release();
+      }
     },
     async evaluateSync(request) {
       if (closed) return undefined;
@@ -289,10 +329,19 @@ export function startEvaluationPool(
         if (closed) return undefined;
       }
       try {
-        return await onThread<SyncOutcome>({ type: 'evaluate-sync', request }, (reason) => ({
-          kind: 'failed',
-          message: reason,
-        }));
+        // Waits for memory with its slot held (503 with `Retry-After` when it does not come in time).
+        const release = await reserveMemory(
+          'A quality evaluation',
+          evaluationBytes('sync', charactersOf(request)),
+        );
+        try {
+          return await onThread<SyncOutcome>({ type: 'evaluate-sync', request }, (reason) => ({
+            kind: 'failed',
+            message: reason,
+          }));
+        } finally {
+          release();
+        }
       } finally {
         const next = waiting.shift();
         if (next) next();
@@ -322,6 +371,7 @@ export function startEvaluationPool(
     },
     async close() {
       closed = true;
+      stopRelieving();
       for (const wake of waiting.splice(0)) wake();
       await Promise.all([...threads].map((thread) => thread.stop()));
       threads.clear();

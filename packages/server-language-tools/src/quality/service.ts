@@ -52,8 +52,11 @@ export const qualityCrashPoints: {
   afterReport?: (id: string) => void;
 } = {};
 
-/** A job's input and result: everything is in its files. */
-type QualityQueue = JobQueue<Record<string, never>, never, null>;
+/**
+ * A job's input: its segments' characters (both sides), for the memory its evaluation reserves (absent in
+ * jobs of earlier versions: the most a job may have). The request and the report are in its files.
+ */
+type QualityQueue = JobQueue<{ readonly characters?: number }, never, null>;
 
 interface QualityService {
   readonly queue: QualityQueue;
@@ -92,7 +95,7 @@ export function startQualityJobs(
       const request = await job.file(REQUEST_FILE);
       // A job of a record unfinished when its server was upgraded to job files.
       if (!request) throw new JobFailed('its request was not kept across an upgrade of the server.');
-      const evaluation = pool.evaluate(job.id, request, job.signal);
+      const evaluation = pool.evaluate(job.id, request, job.signal, job.input.characters);
       qualityCrashPoints.evaluating?.(job.id, job.attempt);
       const report = await evaluation;
       // Stopped (cancelled, or the runner closing) or the pool closed: the attempt stores nothing.
