@@ -28,7 +28,6 @@ import {
   type Answer,
   call as callAs,
   FROM_SOURCES,
-  largestGlossary,
   normalClient,
   normalClientFor,
   percentile,
@@ -36,7 +35,13 @@ import {
   startAbuseServer,
 } from '../../server/test/abuse-helpers.js';
 import { FULL_MEMORY_BUDGET_MB } from '../src/index.js';
-import { importLargestTmx, largestTmx, qualityJob, qualitySync } from '../test/abuse-inputs.js';
+import {
+  importLargestTmx,
+  largestGlossaries,
+  largestTmx,
+  qualityJob,
+  qualitySync,
+} from '../test/abuse-inputs.js';
 
 const BUILT = Boolean(process.env.GLOSSA_ABUSE_BUILT);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -76,31 +81,9 @@ type Input = (answers: Answer[]) => Promise<boolean>;
 let glossaryRound = 0;
 const inputs: Record<string, Input> = {
   async glossaries(answers) {
-    const ids: string[] = [];
-    for (let k = 0; k < 3; k++) {
-      const created = await call('glossary', '/v2/glossaries', {
-        name: `g${k}`,
-        source_lang: 'en',
-        target_lang: 'es',
-        // A new glossary every time (nothing compiled is reused from an earlier round).
-        entries: largestGlossary(glossaryRound * 3 + k),
-        entries_format: 'tsv',
-      });
-      answers.push(created);
-      if (created.status === 201) ids.push(JSON.parse(created.text).glossary_id);
-    }
-    glossaryRound++;
-    const translate = (glossary_id: string, text: string) =>
-      call('translate', '/v2/translate', {
-        text: [text],
-        source_lang: 'EN',
-        target_lang: 'ES',
-        glossary_id,
-      });
-    for (const id of ids) answers.push(await translate(id, 'hello, the term0x1 house'));
-    answers.push(...(await Promise.all(ids.map((id) => translate(id, 'the term1x4 word4 files')))));
-    for (const id of ids) await remove(`/v2/glossaries/${id}`);
-    return ids.length === 3;
+    // A new glossary every time (nothing compiled is reused from an earlier round).
+    const last = await largestGlossaries(call, remove, answers, glossaryRound++ * 3);
+    return last.status < 300;
   },
   async tmx(answers) {
     const { answer, memoryId, status } = await importLargestTmx(call, answers);

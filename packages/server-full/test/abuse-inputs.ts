@@ -1,6 +1,7 @@
 /**
  * The full server's abusive inputs with a free key, shared by abuse-full.test.ts and
- * bench/abuse-latency.ts: the largest TMX file an import takes (MAX_TMX_BYTES), a quality-evaluation job
+ * bench/abuse-latency.ts: three of the largest glossaries (10 MiB, the spine's abuse test's input) created
+ * and used in turn and at once, the largest TMX file an import takes (MAX_TMX_BYTES), a quality-evaluation job
  * of the most and longest segments (MAX_EVALUATION_SEGMENTS × MAX_EVALUATION_SEGMENT_LENGTH, both sides),
  * and a synchronous evaluation whose one segment fills its body limit (the input that was quadratic).
  * Each keeps every answer on the way in `answers` and returns its last one (a job's final state).
@@ -11,7 +12,7 @@ import {
   MAX_EVALUATION_SEGMENTS,
   MAX_TMX_BYTES,
 } from '../../protocol/src/index.js';
-import type { Answer } from '../../server/test/abuse-helpers.js';
+import { type Answer, largestGlossary } from '../../server/test/abuse-helpers.js';
 import { prose } from './prose.js';
 
 /** A call with the free key: a GET without `body`, a JSON POST with one. */
@@ -41,6 +42,63 @@ export function largestTmx(): { content: Buffer; units: number } {
   parts.push(tail);
   tmx = { content: Buffer.from(parts.join('')), units };
   return tmx;
+}
+
+/** Tries a refused call again after its `Retry-After` (at most 5 s, 8 tries), as a client should; every answer is kept. */
+async function retrying(send: () => Promise<Answer>, answers: Answer[]): Promise<Answer> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await send();
+    if (attempt === 8 || ![429, 503].includes(answer.status) || !answer.retryAfter) return answer;
+    answers.push(answer);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(5, Number(answer.retryAfter)) * 1000));
+  }
+}
+
+/**
+ * Three of the largest glossaries (`seed`, `seed + 1`, `seed + 2`: a new seed makes new glossaries, nothing
+ * compiled is reused): created one after another, a translation with each in turn and with the three at once,
+ * then deleted; a request refused with `Retry-After` (the memory taken by other work) is sent again after it.
+ * Returns the last answer that was not a success, or the last answer.
+ */
+export async function largestGlossaries(
+  call: Call,
+  remove: (path: string) => Promise<unknown>,
+  answers: Answer[],
+  seed: number,
+): Promise<Answer> {
+  const ids: string[] = [];
+  const mine: Answer[] = [];
+  for (let k = 0; k < 3; k++) {
+    const created = await retrying(
+      () =>
+        call('glossary', '/v2/glossaries', {
+          name: `g${seed + k}`,
+          source_lang: 'en',
+          target_lang: 'es',
+          entries: largestGlossary(seed + k),
+          entries_format: 'tsv',
+        }),
+      answers,
+    );
+    mine.push(created);
+    if (created.status === 201) ids.push(JSON.parse(created.text).glossary_id);
+  }
+  const translate = (glossary_id: string, text: string) =>
+    retrying(
+      () =>
+        call('translate', '/v2/translate', {
+          text: [text],
+          source_lang: 'EN',
+          target_lang: 'ES',
+          glossary_id,
+        }),
+      answers,
+    );
+  for (const id of ids) mine.push(await translate(id, `hello, the term${seed}x1 house`));
+  mine.push(...(await Promise.all(ids.map((id, k) => translate(id, `the term${seed + k}x4 word4 files`)))));
+  for (const id of ids) await remove(`/v2/glossaries/${id}`);
+  answers.push(...mine);
+  return mine.findLast((answer) => answer.status >= 300) ?? mine.at(-1)!;
 }
 
 /** Polls `path` (a job) until it is no longer running; every answer on the way is kept. */
@@ -125,14 +183,21 @@ export async function qualityJob(call: Call, answers: Answer[]): Promise<Answer>
   );
 }
 
-/** A synchronous evaluation of one segment whose source and translation (English prose) fill the body limit. */
+/**
+ * A synchronous evaluation of one segment whose source and translation (English prose) fill the body limit
+ * (sent again after a refusal's `Retry-After`).
+ */
 export async function qualitySync(call: Call, answers: Answer[]): Promise<Answer> {
   const side = Math.floor((SYNC_BODY_BYTES - 200) / 2);
-  const answer = await call('quality sync', '/v3/quality/evaluate', {
-    source_lang: 'en',
-    target_lang: 'es',
-    segments: [{ source: prose(side, 0), translation: prose(side, 1) }],
-  });
+  const answer = await retrying(
+    () =>
+      call('quality sync', '/v3/quality/evaluate', {
+        source_lang: 'en',
+        target_lang: 'es',
+        segments: [{ source: prose(side, 0), translation: prose(side, 1) }],
+      }),
+    answers,
+  );
   answers.push(answer);
   return answer;
 }
