@@ -134,6 +134,17 @@ describe.skipIf(onPostgres).each(BACKENDS)('the job runner on %s', (_name, openS
     expect(await runner.count(['test/steps'], ['queued', 'running'])).toBe(0);
   });
 
+  it.skipIf(skip)("finds a kind's queue by name, and a job only for its own account", async () => {
+    const { queue, runner } = await setUp();
+    expect(runner.queue('test/steps')).toBe(queue);
+    expect(() => runner.queue('test/none')).toThrow(new TypeError('No job kind test/none is registered.'));
+    const { id } = await queue.submit('alice', { steps: 1, stepMs: 1 });
+    expect((await queue.status(id, { accountId: 'alice' }))?.id).toBe(id);
+    expect(await queue.status(id, { accountId: 'bob' })).toBeUndefined();
+    expect(await queue.status('unknown', { accountId: 'alice' })).toBeUndefined();
+    expect((await queue.status(id))?.accountId).toBe('alice');
+  });
+
   it.skipIf(skip)('retries a failed attempt with backoff, then completes from the start', async () => {
     const { queue, units } = await setUp();
     const started = Date.now();

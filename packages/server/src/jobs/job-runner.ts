@@ -149,7 +149,14 @@ export interface JobQueue<Input, Checkpoint, Result> {
    * when the job is not deferred (released already, or gone): nothing is stored then.
    */
   release(id: string, files: JobFiles): Promise<boolean>;
-  status(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
+  /**
+   * The job, when it is of this kind (and, with `accountId`, that account's): undefined otherwise, so that a
+   * route answers another account's job exactly as an unknown one.
+   */
+  status(
+    id: string,
+    options?: { readonly accountId?: string | undefined },
+  ): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
   /** Cancels a queued or running job (its refund applied); the job after it. */
   cancel(id: string): Promise<JobInfo<Input, Checkpoint, Result> | undefined>;
   /** A file of a completed, unexpired job of this kind (submitted with it or written by its attempts). */
@@ -193,6 +200,11 @@ export interface JobRunner {
   register<Input, Checkpoint, Result>(
     kind: JobKind<Input, Checkpoint, Result>,
   ): JobQueue<Input, Checkpoint, Result>;
+  /**
+   * The queue of a registered kind (a feature's routes find theirs from the context by its name); throws a
+   * `TypeError` when no kind of that name is registered.
+   */
+  queue<Input, Checkpoint, Result>(name: string): JobQueue<Input, Checkpoint, Result>;
   /** Starts the workers (after the kinds are registered). */
   start(): Promise<void>;
   /** Jobs queued or running, of one kind or of all. */
@@ -240,6 +252,8 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export function createJobRunner(backend: JobBackend, options: JobRunnerOptions = {}): JobRunner {
   // biome-ignore lint/suspicious/noExplicitAny: kinds of every type live in one map
   const kinds = new Map<string, JobKind<any, any, any>>();
+  // biome-ignore lint/suspicious/noExplicitAny: their queues too
+  const queues = new Map<string, JobQueue<any, any, any>>();
   const running = new Map<string, AbortController>();
   /** Attempts running here, by kind (a kind's `concurrency`). */
   const busy = new Map<string, number>();
@@ -401,7 +415,10 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
           delivery?.notify();
           return info(row)!;
         },
-        status: async (id) => info(await backend.get(id)),
+        async status(id, { accountId } = {}) {
+          const job = info(await backend.get(id));
+          return accountId === undefined || job?.accountId === accountId ? job : undefined;
+        },
         async cancel(id) {
           const row = await backend.get(id);
           if (!row || row.kind !== kind.name) return undefined;
@@ -430,6 +447,12 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
           return released;
         },
       };
+      queues.set(kind.name, queue);
+      return queue;
+    },
+    queue(name) {
+      const queue = queues.get(name);
+      if (!queue) throw new TypeError(`No job kind ${name} is registered.`);
       return queue;
     },
     async start() {
