@@ -13,8 +13,15 @@ import {
   type VoiceJobStatus,
 } from '@glossa/protocol';
 import type { ServiceContext } from '@glossa/server/feature';
-import { badRequest, defineRoute, type Route, readUpload, ServiceError } from '@glossa/server/feature';
-import { ownVoiceJob, voiceQueues } from './job-support.js';
+import {
+  badRequest,
+  defineRoute,
+  notFound,
+  type Route,
+  readUpload,
+  ServiceError,
+} from '@glossa/server/feature';
+import { voiceQueues } from './job-support.js';
 import { checkVoiceLanguages, checkVoiceResources } from './resources.js';
 import { customTagOf } from './routes.js';
 import type { TranscribeInput } from './rows.js';
@@ -38,7 +45,9 @@ const validator = createRequestValidator(CreateVoiceJobFields);
 
 /** A job of the caller's as the runner has it, in this interface's status (404: not theirs, or expired). */
 async function ownJob(context: ServiceContext, accountId: string, id: string) {
-  const job = await ownVoiceJob(voiceQueues(context).transcribe, accountId, id, `Voice job ${id}`);
+  const job = await voiceQueues(context).transcribe.status(id, { accountId });
+  if (!job) throw notFound(`Voice job ${id} not found.`);
+  if (job.status === 'expired') throw notFound(`Voice job ${id} has expired.`);
   const status: VoiceJobStatus =
     job.status === 'running'
       ? 'processing'

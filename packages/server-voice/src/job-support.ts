@@ -13,15 +13,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JobInfo, JobQueue, RunningJob, ServiceContext } from '@glossa/server/feature';
-import {
-  JobFailed,
-  JobSuperseded,
-  notFound,
-  RunnerClosing,
-  ServiceError,
-  utcDay,
-} from '@glossa/server/feature';
+import type { JobQueue, RunningJob, ServiceContext } from '@glossa/server/feature';
+import { JobFailed, JobSuperseded, RunnerClosing, ServiceError, utcDay } from '@glossa/server/feature';
 import type { FastifyBaseLogger } from 'fastify';
 import { type JobUtterance, recognizeInChunks, type VoiceCheckpoint } from './chunks.js';
 import { decodeFile } from './media.js';
@@ -41,27 +34,11 @@ export interface VoiceQueues {
   readonly translate: JobQueue<TranslateInput, VoiceCheckpoint, StoredResult[]>;
 }
 
-const queues = new WeakMap<ServiceContext, VoiceQueues>();
-
 /** The queues of the voice kinds (their jobs' status: the routes). */
-export function voiceQueues(context: ServiceContext): VoiceQueues {
-  const found = queues.get(context);
-  if (!found) throw new ServiceError(503, 'Voice jobs are not started on this server.');
-  return found;
-}
-
-/** Job `id` of `queue` if it is `accountId`'s; 404 (`message`) when unknown, another account's or expired. */
-export async function ownVoiceJob<Input, Result>(
-  queue: JobQueue<Input, VoiceCheckpoint, Result>,
-  accountId: string,
-  id: string,
-  message: string,
-): Promise<JobInfo<Input, VoiceCheckpoint, Result>> {
-  const job = await queue.status(id);
-  if (!job || job.accountId !== accountId) throw notFound(`${message} not found.`);
-  if (job.status === 'expired') throw notFound(`${message} has expired.`);
-  return job;
-}
+export const voiceQueues = (context: ServiceContext): VoiceQueues => ({
+  transcribe: context.jobs.queue('voice/transcribe'),
+  translate: context.jobs.queue('voice/translate'),
+});
 
 /** Where an attempt keeps its copy of the job's audio for ffmpeg (`withAudio`). */
 const audioDir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');
@@ -78,7 +55,7 @@ export function removeAudioCopies(context: ServiceContext): void {
  * translation job whose audio or account is unusable completes with every target failed, and no minutes.
  */
 export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSeconds: number): void {
-  const transcribe = context.jobs.register<TranscribeInput, VoiceCheckpoint, TranscribeResult>({
+  context.jobs.register<TranscribeInput, VoiceCheckpoint, TranscribeResult>({
     name: 'voice/transcribe',
     resultTtlMs: VOICE_RESULT_TTL_MS,
     // Its result is in the job's row: the audio goes once the job ended.
@@ -98,7 +75,7 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSec
       }
     },
   });
-  const translate = context.jobs.register<TranslateInput, VoiceCheckpoint, StoredResult[]>({
+  context.jobs.register<TranslateInput, VoiceCheckpoint, StoredResult[]>({
     name: 'voice/translate',
     resultTtlMs: VOICE_RESULT_TTL_MS,
     async run(job) {
@@ -119,7 +96,6 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSec
       }
     },
   });
-  queues.set(context, { transcribe, translate });
 }
 
 /**
