@@ -27,8 +27,8 @@ async function findDocument(
   withResult: boolean,
 ) {
   const service = documentServiceOf(context);
-  const job = await service.jobs.status(id.toLowerCase());
-  const document = job?.accountId === accountId ? documentOf(job, key) : undefined;
+  const job = await service.jobs.status(id.toLowerCase(), { accountId });
+  const document = job && documentOf(job, key);
   if (!job || !document) throw missing(id);
   if (job.status === 'expired') {
     await service.jobs.remove(job.id);
