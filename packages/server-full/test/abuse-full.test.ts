@@ -42,8 +42,9 @@ import {
 /**
  * The full server's default ceiling (`FULL_MEMORY_BUDGET_MB`, given to the child by default): not the spine's
  * 768, because its own RSS once its language tools have loaded (`/ready`) is 0.60–0.65 GB built (0.74–0.76
- * from the sources, tsx in every thread) before any request, and 0.86–1.00 GB built at the peak of this test
- * (0.96–1.13 from the sources; 2026-11-29, the higher figures since the TMX import is a runner job).
+ * from the sources, tsx in every thread) before any request. With the glossaries added, every input at once
+ * peaked at 1,153 MB from the sources before the memory admission (memory-budget.ts), and after it at 886 MB
+ * built and 1,006 MB from the sources (2026-11-29), the heavy work waiting its turn.
  */
 const BUDGET_MB = FULL_MEMORY_BUDGET_MB;
 /**
