@@ -1,8 +1,9 @@
 import { FEATURES, type FeatureName, type Language } from '@glossa/protocol';
 import { type LanguageInput, refuseEarlierJobStores, type ServerFeature } from '@glossa/server/feature';
+import { createDocumentFormats } from './formats/index.js';
 import { type DocumentOptions, resolveDocumentOptions } from './options.js';
-import { DOCUMENT_ROUTES } from './routes.js';
-import { startDocumentService } from './service.js';
+import { documentRoutes } from './routes.js';
+import { documentServiceOf, startDocumentService } from './service.js';
 
 export type { DocumentOptions } from './options.js';
 
@@ -25,16 +26,18 @@ function documentLanguages({ translateText }: LanguageInput): Language[] {
  */
 export function documentsFeature(options: DocumentOptions = {}): ServerFeature {
   const settings = resolveDocumentOptions(options);
+  const formats = createDocumentFormats(settings);
   return {
     name: '@glossa/server-documents',
-    routes: DOCUMENT_ROUTES,
+    routes: documentRoutes(documentServiceOf(formats, settings)),
     resources: { translate_document: documentLanguages },
     async start(context, log) {
       // The documents of a version before the runner held them (`documents.sqlite`, or PostgreSQL's table).
       await refuseEarlierJobStores(context, { tables: { file: 'documents.sqlite', names: ['documents'] } });
-      return startDocumentService(context, settings, (error, documentId) =>
+      startDocumentService(context, formats, settings, (error, documentId) =>
         log.error({ err: error, documentId }, 'document job failed'),
       );
+      return { close: async () => {} };
     },
   };
 }

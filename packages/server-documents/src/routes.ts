@@ -4,15 +4,11 @@ import { defineRoute, notFound, type Route, type ServiceContext, ServiceError } 
 import { DOCUMENT_JOB_KIND, RESULT_FILE, secondsRemaining } from './document-job.js';
 import { formatOf } from './formats/index.js';
 import { documentOf } from './records.js';
-import { documentServiceOf } from './service.js';
+import type { DocumentService } from './service.js';
 import { uploadDocument } from './upload.js';
 
 const missing = (id: string) =>
   notFound(`Document '${id}' not found (wrong id or key, downloaded, or expired).`);
-
-const uploadRoute = defineRoute(ENDPOINTS.uploadDocument, async ({ request, caller, context }) =>
-  uploadDocument(request, caller, context, documentServiceOf(context)),
-);
 
 /**
  * The account's document: its job, when `key` is its key; 404 for another account's id exactly as for an
@@ -20,13 +16,13 @@ const uploadRoute = defineRoute(ENDPOINTS.uploadDocument, async ({ request, call
  * (`withResult`: its result must still be there).
  */
 async function findDocument(
+  service: DocumentService,
   context: ServiceContext,
   accountId: string,
   id: string,
   key: string,
   withResult: boolean,
 ) {
-  const service = documentServiceOf(context);
   const job = await service.jobs.status(id.toLowerCase(), { accountId });
   const document = job && documentOf(job, key);
   if (!job || !document) throw missing(id);
@@ -41,67 +37,76 @@ async function findDocument(
   return { service, job, document, remaining };
 }
 
-const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, body, caller, context }) => {
-  const { job, document, remaining } = await findDocument(
-    context,
-    caller.account.id,
-    params.document_id,
-    body.document_key,
-    true,
+/** The routes, finding the documents' service of the server they answer for with `serviceOf`. */
+export function documentRoutes(serviceOf: (context: ServiceContext) => DocumentService): Route[] {
+  const uploadRoute = defineRoute(ENDPOINTS.uploadDocument, async ({ request, caller, context }) =>
+    uploadDocument(request, caller, context, serviceOf(context)),
   );
-  const response: DocumentStatusResponse = { document_id: document.id, status: document.status };
-  if (document.status === 'queued' || document.status === 'translating')
-    response.seconds_remaining = await remaining();
-  if (document.status === 'done') {
-    response.billed_characters = document.billedCharacters;
-    // Glossa's own, when some segment every engine failed was kept in the source language (as the job saved
-    // it; a job of an older version saved none). Absent when none, as `X-Glossa-Kept-Source` on translate.
-    const kept = job.checkpoint?.kept;
-    if (kept && kept.count > 0) response.glossa_kept_source = kept;
-  }
-  if (document.status === 'error') response.error_message = document.errorMessage ?? 'Translation failed.';
-  return response;
-});
 
-const resultRoute = defineRoute(
-  ENDPOINTS.downloadDocument,
-  async ({ params, body, caller, context, reply }) => {
-    const { service, document, remaining } = await findDocument(
+  const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, body, caller, context }) => {
+    const { job, document, remaining } = await findDocument(
+      serviceOf(context),
       context,
       caller.account.id,
       params.document_id,
       body.document_key,
-      false,
+      true,
     );
-    if (document.status === 'error')
-      throw notFound(
-        `Document '${document.id}' has no result: its translation failed (${document.errorMessage}).`,
-      );
-    if (document.status !== 'done')
-      throw new ServiceError(
-        503,
-        `Document '${document.id}' is not translated yet (${document.status}).`,
-        ERROR_CODES.documentNotReady,
-        undefined,
-        {
-          headers: { 'retry-after': String(Math.max(1, await remaining())) },
-        },
-      );
-    // Downloaded once: of concurrent downloads (through any instance), one gets the result.
-    const bytes = await service.jobs.takeFile(document.id, RESULT_FILE);
-    if (!bytes) throw missing(params.document_id);
-    const name = document.parameters.file_name.replace(/\.[^.]*$/, '') || 'document';
-    const fileName = `${name}.${document.outputExtension}`;
-    reply
-      .code(200)
-      .header('content-type', formatOf(document.outputExtension)?.contentType ?? 'application/octet-stream')
-      .header(
-        'content-disposition',
-        `attachment; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-      )
-      .send(bytes);
-    return undefined;
-  },
-);
+    const response: DocumentStatusResponse = { document_id: document.id, status: document.status };
+    if (document.status === 'queued' || document.status === 'translating')
+      response.seconds_remaining = await remaining();
+    if (document.status === 'done') {
+      response.billed_characters = document.billedCharacters;
+      // Glossa's own, when some segment every engine failed was kept in the source language (as the job saved
+      // it; a job of an older version saved none). Absent when none, as `X-Glossa-Kept-Source` on translate.
+      const kept = job.checkpoint?.kept;
+      if (kept && kept.count > 0) response.glossa_kept_source = kept;
+    }
+    if (document.status === 'error') response.error_message = document.errorMessage ?? 'Translation failed.';
+    return response;
+  });
 
-export const DOCUMENT_ROUTES: readonly Route[] = [uploadRoute, statusRoute, resultRoute];
+  const resultRoute = defineRoute(
+    ENDPOINTS.downloadDocument,
+    async ({ params, body, caller, context, reply }) => {
+      const { service, document, remaining } = await findDocument(
+        serviceOf(context),
+        context,
+        caller.account.id,
+        params.document_id,
+        body.document_key,
+        false,
+      );
+      if (document.status === 'error')
+        throw notFound(
+          `Document '${document.id}' has no result: its translation failed (${document.errorMessage}).`,
+        );
+      if (document.status !== 'done')
+        throw new ServiceError(
+          503,
+          `Document '${document.id}' is not translated yet (${document.status}).`,
+          ERROR_CODES.documentNotReady,
+          undefined,
+          {
+            headers: { 'retry-after': String(Math.max(1, await remaining())) },
+          },
+        );
+      // Downloaded once: of concurrent downloads (through any instance), one gets the result.
+      const bytes = await service.jobs.takeFile(document.id, RESULT_FILE);
+      if (!bytes) throw missing(params.document_id);
+      const name = document.parameters.file_name.replace(/\.[^.]*$/, '') || 'document';
+      const fileName = `${name}.${document.outputExtension}`;
+      reply
+        .code(200)
+        .header('content-type', formatOf(document.outputExtension)?.contentType ?? 'application/octet-stream')
+        .header(
+          'content-disposition',
+          `attachment; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+        )
+        .send(bytes);
+      return undefined;
+    },
+  );
+
+  return [uploadRoute, statusRoute, resultRoute];
+}

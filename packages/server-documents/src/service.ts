@@ -1,11 +1,11 @@
 /**
  * The documents part of a running server: its job kind on the server's job runner (document-job.ts),
- * registered by the feature once the service context exists, and its gauges. Routes find it through the
- * context.
+ * registered by the feature once the service context exists, and its gauges. Routes find its queue on the
+ * context's runner by its name, with the feature's formats and settings (`documentServiceOf`).
  */
 import type { ServiceContext } from '@glossa/server/feature';
 import { DOCUMENT_JOB_KIND, type DocumentJobs, registerDocumentJobs } from './document-job.js';
-import { createDocumentFormats, type DocumentFormats } from './formats/index.js';
+import type { DocumentFormats } from './formats/index.js';
 import type { ResolvedDocumentOptions } from './options.js';
 
 export interface DocumentService {
@@ -17,16 +17,14 @@ export interface DocumentService {
   readonly concurrency: number;
 }
 
-const services = new WeakMap<ServiceContext, DocumentService>();
-
 /** Registers the documents' job kind on the server's runner and adds the gauges to the server's metrics. */
 export function startDocumentService(
   context: ServiceContext,
+  formats: DocumentFormats,
   settings: ResolvedDocumentOptions,
   logError: (error: unknown, documentId: string) => void,
-): { close(): Promise<void> } {
-  const formats = createDocumentFormats(settings);
-  const jobs = registerDocumentJobs(context, formats, settings, logError);
+): void {
+  registerDocumentJobs(context, formats, settings, logError);
   for (const [name, help, state] of [
     ['glossa_document_queue_depth', 'Documents waiting for translation (queued)', 'queued'],
     ['glossa_documents_translating', 'Documents being translated', 'running'],
@@ -34,12 +32,13 @@ export function startDocumentService(
     context.metrics.gauge(name, `${help}, on every instance that shares the storage.`, () =>
       context.jobs.count([DOCUMENT_JOB_KIND], [state]),
     );
-  services.set(context, { formats, jobs, concurrency: settings.concurrency });
-  return { close: async () => void services.delete(context) };
 }
 
-export function documentServiceOf(context: ServiceContext): DocumentService {
-  const service = services.get(context);
-  if (!service) throw new Error('The document service was not started for this server.');
-  return service;
-}
+/** The documents' service of a started server, for the feature's `formats` and `settings`. */
+export const documentServiceOf =
+  (formats: DocumentFormats, settings: Pick<ResolvedDocumentOptions, 'concurrency'>) =>
+  (context: ServiceContext): DocumentService => ({
+    formats,
+    jobs: context.jobs.queue(DOCUMENT_JOB_KIND),
+    concurrency: settings.concurrency,
+  });
