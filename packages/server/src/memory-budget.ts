@@ -302,14 +302,17 @@ function relieve(): void {
 /**
  * Reserves `bytes` for heavy work (`what`, for the error) once they fit under the ceiling with everything
  * else the process holds and is doing: at once, or after waiting at most `waitMs` in the queue; refuses with
- * 503 and `Retry-After` when the queue is full, the wait runs out, or the work alone could never fit. The
- * returned function gives the bytes back (once).
+ * 503 and `Retry-After` when the queue is full, the wait runs out, or the work alone could never fit, and
+ * rejects with `signal`'s reason when it is aborted while waiting. The returned function gives the bytes
+ * back (once).
  */
 export async function reserveMemory(
   what: string,
   bytes: number,
   waitMs = DEFAULT_MEMORY_WAIT_MS,
+  signal?: AbortSignal,
 ): Promise<() => void> {
+  signal?.throwIfAborted();
   if (bytes > ceilingBytes * ADMITTED_SHARE * 0.5)
     throw budgetExceeded(
       `${what} needs about ${Math.ceil(bytes / MIB)} MiB, more than this server's memory budget allows.`,
@@ -325,30 +328,42 @@ export async function reserveMemory(
     );
   relieve();
   // Admitted in `admitNext`'s loop, reserved there at once (before it looks at the next one).
-  const release = await new Promise<(() => void) | undefined>((resolve) => {
+  const release = await new Promise<(() => void) | undefined>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
+    const leave = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', aborted);
+      waiting.splice(waiting.indexOf(entry), 1);
+      admitNext();
+    };
+    const aborted = () => {
+      leave();
+      reject(signal?.reason);
+    };
     const entry: Waiting = {
       bytes,
       admit: () => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', aborted);
         resolve(take(what, bytes));
       },
     };
     waiting.push(entry);
+    signal?.addEventListener('abort', aborted, { once: true });
     if (Number.isFinite(waitMs))
       timer = setTimeout(() => {
-        waiting.splice(waiting.indexOf(entry), 1);
+        leave();
         resolve(undefined);
-        admitNext();
       }, waitMs);
     admitNext();
   });
-  if (!release) trace('refused', what, bytes);
-  if (!release)
+  if (!release) {
+    trace('refused', what, bytes);
     throw budgetExceeded(
       `The server's memory is taken by other work (${what}). Retry later.`,
       RETRY_AFTER_SECONDS,
     );
+  }
   return release;
 }
 
@@ -358,8 +373,9 @@ export async function withMemory<T>(
   bytes: number,
   work: () => Promise<T>,
   waitMs?: number,
+  signal?: AbortSignal,
 ): Promise<T> {
-  const release = await reserveMemory(what, bytes, waitMs);
+  const release = await reserveMemory(what, bytes, waitMs, signal);
   try {
     return await work();
   } finally {

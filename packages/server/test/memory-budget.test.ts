@@ -164,6 +164,25 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
     }
   });
 
+  it('lets waiting work go when its signal is aborted (a job cancelled), and the work behind it moves up', async () => {
+    configureMemoryBudget(100);
+    rss = 95 * MIB;
+    const controller = new AbortController();
+    const cancelled = reserveMemory('Cancelled', 10 * MIB, 60_000, controller.signal).catch(
+      (caught: unknown) => caught,
+    );
+    const next = reserveMemory('Next', 10 * MIB, 60_000);
+    await settled();
+    expect(memoryAdmission().waiting).toBe(2);
+    controller.abort(new Error('cancelled'));
+    expect(((await cancelled) as Error).message).toBe('cancelled');
+    expect(memoryAdmission().waiting).toBe(1);
+    rss = 40 * MIB;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    (await next)();
+    expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0 });
+  });
+
   it('refuses at once work that could never fit, and a glossary build waits for the others like any work', async () => {
     configureMemoryBudget(100);
     const never = await reserveMemory('Huge', 60 * MIB).catch((caught: unknown) => caught as ServiceError);

@@ -304,11 +304,17 @@ export function startEvaluationPool(
   return {
     async evaluate(id, request, signal, characters) {
       const size = characters ?? (request instanceof Uint8Array ? MAX_JOB_CHARACTERS : charactersOf(request));
+      // A job stopped while it waits (cancelled, its runner closing) resolves undefined, as when it runs.
       const release = await reserveMemory(
         'A quality evaluation',
         evaluationBytes('job', size),
         JOB_MEMORY_WAIT_MS,
-      );
+        signal,
+      ).catch((error: unknown) => {
+        if (signal?.aborted) return undefined;
+        throw error;
+      });
+      if (!release) return undefined;
       try {
         return await onThread(
           { type: 'evaluate', id, request },

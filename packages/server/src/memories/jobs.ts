@@ -158,6 +158,7 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
       IMPORT_BYTES,
       () => importInto(job, previous),
       IMPORT_MEMORY_WAIT_MS,
+      job.signal,
     );
   }
 
