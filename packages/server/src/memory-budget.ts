@@ -13,13 +13,14 @@
  *
  * - Heavy work of any kind (a glossary parsed or compiled, a quality evaluation's thread, a TMX import) is
  *   admitted under the one ceiling by `withMemory` (`reserveMemory`), which every consumer shares, with the
- *   bytes it may add (estimated from its input): alone, when the RSS now plus its bytes fit under the
- *   ceiling; beside other heavy work, when the larger of the RSS now and the RSS when that work began plus
- *   the bytes it reserved (what it may still grow by), plus the new work's bytes, fit under `ADMITTED_SHARE`
- *   of it. Light work (under `LIGHT_WORK_BYTES`) is counted but never waits. What does not fit waits in one queue, first come first served (at
- *   most `MAX_WAITING_WORK`, each for at most its `waitMs`); the holders of memory that can be given back
- *   (caches, idle threads: `onMemoryPressure`) give it back meanwhile; what still does not fit is refused
- *   with 503 and `Retry-After`, never run past the ceiling.
+ *   bytes it may add (estimated from its input): alone, when the RSS now plus its bytes fit under
+ *   `ALONE_SHARE` of the ceiling; beside other heavy work, when the larger of the RSS now and the RSS when
+ *   that work began plus the bytes it reserved (what it may still grow by), plus the new work's bytes, fit
+ *   under `ADMITTED_SHARE` of it. Light work (under `LIGHT_WORK_BYTES`) is counted but never waits. What
+ *   does not fit waits in one queue, first come first served (at most `MAX_WAITING_WORK`, each for at most
+ *   its `waitMs`); the holders of memory that can be given back (caches, idle threads:
+ *   `onMemoryPressure`) give it back meanwhile, and the main heap is collected; what still does not fit is
+ *   refused with 503 and `Retry-After`, never run past the ceiling.
  *
  * Budgets are per process (memory is): the last `configureMemoryBudget` wins when several servers share a
  * process, as tests do.
@@ -168,8 +169,14 @@ export class BudgetedCache<V extends Sized> {
   }
 }
 
-/** The share of the ceiling heavy work is admitted under (the rest: RSS sampled between admissions, GC lag). */
+/** The share of the ceiling heavy work is admitted under beside other heavy work (their growth is not seen yet). */
 export const ADMITTED_SHARE = 0.9;
+/**
+ * The share of the ceiling heavy work is admitted under alone: the margin is for what its estimate misses
+ * (a 10 MiB glossary's compile, reserved 145 MiB, took the RSS to 1,014–1,027 MB of 1,024 admitted under the
+ * whole ceiling, from the sources).
+ */
+export const ALONE_SHARE = 0.95;
 /** Work reserving less than this is light: admitted at once (and counted), never queued or refused. */
 export const LIGHT_WORK_BYTES = 4 * MIB;
 /** Heavy work waiting for memory at most; more is refused at once. */
@@ -215,9 +222,9 @@ export function measureRssWith(measure: (() => number) | undefined): void {
 /** What the process would hold with `bytes` more of heavy work: see the header. */
 function fits(bytes: number): boolean {
   const rss = rssOf();
-  // Alone, the work's own bytes bound its growth: the whole ceiling. With other work running, their
-  // growth since the RSS was read is not seen yet: `ADMITTED_SHARE` of it.
-  if (admitted.count === 0) return rss + bytes <= ceilingBytes;
+  // Alone, the work's own bytes bound its growth (with `ALONE_SHARE`'s margin for what an estimate misses).
+  // With other work running, their growth since the RSS was read is not seen yet: `ADMITTED_SHARE`.
+  if (admitted.count === 0) return rss + bytes <= ceilingBytes * ALONE_SHARE;
   return Math.max(rss, admitted.baseRss + admitted.bytes) + bytes <= ceilingBytes * ADMITTED_SHARE;
 }
 

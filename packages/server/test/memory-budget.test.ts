@@ -108,7 +108,7 @@ describe('withBuildBudget', () => {
 describe('withMemory: heavy work of every kind under the one ceiling', () => {
   const settled = () => new Promise((resolve) => setImmediate(resolve));
 
-  it('admits work while the RSS projected with it fits (alone: under the ceiling; beside other work: under its admitted share), queues the rest in order, and admits it as memory is given back', async () => {
+  it('admits work while the RSS projected with it fits (alone: under 95% of the ceiling; beside other work: under 90%), queues the rest in order, and admits it as memory is given back', async () => {
     configureMemoryBudget(100); // admitted under 90 MiB
     rss = 50 * MIB;
     const order: string[] = [];
@@ -128,13 +128,13 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
     await settled();
     expect(order).toEqual([]);
     expect(memoryAdmission()).toMatchObject({ running: 1, waiting: 2, bytes: 30 * MIB });
-    // The first work grew past what it reserved and kept it: alone, the second needs 85 + 20 > 100.
+    // The first work grew past what it reserved and kept it: alone, the second needs 85 + 20 > 95.
     rss = 85 * MIB;
     first();
     await settled();
     // Still waiting (the RSS did not come down), and the third waits behind the second.
     expect(order).toEqual([]);
-    // Given back: the second alone (60 + 20), then the third beside it (80 + 5 under 90).
+    // Given back: the second alone (60 + 20 under 95), then the third beside it (80 + 5 under 90).
     rss = 60 * MIB;
     await new Promise((resolve) => setTimeout(resolve, 300)); // the next look at the RSS
     expect(order).toEqual(['second', 'third']);
