@@ -43,8 +43,10 @@ import {
  * The full server's default ceiling (`FULL_MEMORY_BUDGET_MB`, given to the child by default): not the spine's
  * 768, because its own RSS once its language tools have loaded (`/ready`) is 0.60–0.65 GB built (0.74–0.76
  * from the sources, tsx in every thread) before any request. With the glossaries added, every input at once
- * peaked at 1,153 MB from the sources before the memory admission (memory-budget.ts), and after it at 886 MB
- * built and 1,006 MB from the sources (2026-11-29), the heavy work waiting its turn.
+ * peaked at 1,153 MB from the sources before the memory admission (memory-budget.ts), and after it at
+ * 886–913 MB built and 983–1,006 MB from the sources (2026-11-29), the heavy work waiting its turn. The
+ * waiting costs time: this file took 39–59 s built, 97–196 s from the sources (where a 10 MiB glossary barely
+ * fits, and its requests wait, or are refused and sent again).
  */
 const BUDGET_MB = FULL_MEMORY_BUDGET_MB;
 /**
