@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalLanguage, ENDPOINTS, type SpokenTerms, type SpokenTermsInput } from '@glossa/protocol';
 import type { ServiceContext } from '@glossa/server/feature';
-import { badRequest, defineRoute, notFound, type Route } from '@glossa/server/feature';
+import { badRequest, defineRoute, migrateSqlite, notFound, type Route } from '@glossa/server/feature';
 import Database from 'better-sqlite3';
 import { fleetVoice, type SpokenTermsRow } from './fleet-store.js';
 import { TRANSCRIPTION_LANGUAGES } from './languages.js';
@@ -52,13 +52,7 @@ export function voiceDatabase(context: ServiceContext): Database.Database {
   db = new Database(join(context.options.dataDir, VOICE_DATABASE_FILE));
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
-  const applied = db.pragma('user_version', { simple: true }) as number;
-  for (let version = applied; version < VOICE_MIGRATIONS.length; version++) {
-    db.transaction(() => {
-      db.exec(VOICE_MIGRATIONS[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
-  }
+  migrateSqlite(db, VOICE_MIGRATIONS);
   databases.set(context, db);
   return db;
 }

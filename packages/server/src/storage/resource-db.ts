@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { migrateSqlite } from './sqlite-migrate.js';
 
 export const RESOURCE_DATABASE_FILE = 'resources.sqlite';
 
@@ -150,12 +151,6 @@ export function openResourceDatabase(dataDir: string): ResourceDatabase {
   // in the process's RSS during a 100 MiB TMX import (the full server's peak 949–1,007 MB without them, 1,121
   // with). Fuzzy lookups read through the OS's page cache instead: p50 1.3–1.6 → 1.9–2.0 ms (bench:memory).
   db.pragma(`cache_size = -${RESOURCE_CACHE_KIB}`);
-  const applied = db.pragma('user_version', { simple: true }) as number;
-  for (let version = applied; version < RESOURCE_MIGRATIONS.length; version++) {
-    db.transaction(() => {
-      db.exec(RESOURCE_MIGRATIONS[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
-  }
+  migrateSqlite(db, RESOURCE_MIGRATIONS);
   return db;
 }

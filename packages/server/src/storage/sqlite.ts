@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createSqliteJobBackend } from '../jobs/sqlite-jobs.js';
 import { MIGRATIONS } from './migrations.js';
+import { migrateSqlite } from './sqlite-migrate.js';
 import {
   type Account,
   type ApiKeyRecord,
@@ -49,16 +50,6 @@ const toAccount = (row: AccountRow): Account => ({
   createdAt: row.created_at,
 });
 
-function migrate(db: Database.Database): void {
-  const applied = db.pragma('user_version', { simple: true }) as number;
-  for (let version = applied; version < MIGRATIONS.length; version++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
-  }
-}
-
 /** Opens (creating and migrating as needed) `<dataDir>/glossa.sqlite` in WAL mode. */
 export function createSqliteStorage(dataDir: string): Storage {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -67,7 +58,7 @@ export function createSqliteStorage(dataDir: string): Storage {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  migrate(db);
+  migrateSqlite(db, MIGRATIONS);
 
   const statements = {
     insertAccount: db.prepare(
