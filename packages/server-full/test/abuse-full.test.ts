@@ -51,7 +51,8 @@ import {
 const BUDGET_MB = FULL_MEMORY_BUDGET_MB;
 /**
  * GLOSSA_ABUSE_BUILT=1: the child runs the built packages (`pnpm build` first) with plain node, as
- * `glossa-server` does; by default it runs the TypeScript sources through tsx.
+ * `glossa-server` does; by default it runs the TypeScript sources through tsx. CI sets it after `pnpm build`
+ * (.ci/run); without it a `pnpm test` needs no build (with it, the child refuses a `dist/` older than its sources).
  */
 const BUILT = Boolean(process.env.GLOSSA_ABUSE_BUILT);
 const here = new URL('.', import.meta.url).pathname;
