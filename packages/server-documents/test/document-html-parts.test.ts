@@ -5,10 +5,9 @@
  * an engine that writes each unit's text in capitals (in-process: the units themselves are compared), and
  * end to end with the pseudo engine (en-XA) on a real server.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { type Caller, type EngineChoice, keepInitialCase, type ServiceContext } from '@glossa/server/feature';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { memoryAfterGc } from '../../server/test/test-utils.js';
 import { HTML_PART_CHARS, htmlFormat } from '../src/formats/html.js';
 import { pageParts } from '../src/formats/html-parts.js';
 import { prepareTexts, translateTexts } from '../src/translate.js';
@@ -154,13 +153,7 @@ it('end to end (en-XA, pseudo engine): a 700 KB page comes back whole, its text 
 });
 
 it('a job prepares each part when its chunk comes and assembles it when done: same output, under 2.5 bytes a character held', async () => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  const heap = () => {
-    gc();
-    gc();
-    return process.memoryUsage().heapUsed;
-  };
+  const heap = () => memoryAfterGc().heapUsed;
   const page = bigPage(1200);
   const extraction = await htmlFormat.extract(new TextEncoder().encode(page), {});
   // What translateTexts needs of the server with no glossary, memory or style: an engine writing capitals.

@@ -5,9 +5,8 @@
  * that notes the heap (after a full GC) each time the upload reads a text, so what the count holds between
  * texts shows; the characters reserved are those of every text prepared at once, as before.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { memoryAfterGc } from '../../server/test/test-utils.js';
 import type { DocumentText } from '../src/formats/format.js';
 import { htmlFormat } from '../src/formats/html.js';
 import { billedOf, prepareTexts } from '../src/translate.js';
@@ -36,13 +35,7 @@ function page(sections: number): string {
 }
 
 it('a 2 MB HTML page is counted at upload holding less than 1 byte a character, billed as before', async () => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  const heap = () => {
-    gc();
-    gc();
-    return process.memoryUsage().heapUsed;
-  };
+  const heap = () => memoryAfterGc().heapUsed;
   const html = page(3200);
   expect(html.length).toBeGreaterThan(2_000_000);
   const bytes = new TextEncoder().encode(html);

@@ -5,20 +5,10 @@
  */
 import { evaluateSegments } from '@glossa/quality';
 import { expect, it } from 'vitest';
+import { random } from '../../server/test/test-utils.js';
 import { termsInSources } from '../src/quality/terms-in-sources.js';
 
 const PIECES = ['a', 'ab', 'abc', 'B', 'İ', 'é', '1', '-', '.', ' ', ' ', "'", '++', 'c#'];
-
-/** A deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 it('keeps every term the glossary check finds, on 300 random glossaries and sources', () => {
   const next = random(31);

@@ -4,8 +4,6 @@
  * surrogate pairs and characters whose lower case is longer; and its size on a 160,000-entry glossary.
  */
 
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { GlossaryEntry } from '@glossa/protocol';
 import { formatGlossaryEntries } from '@glossa/protocol';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +11,7 @@ import { compileMatcher } from '../src/glossaries/compiled.js';
 import { EntryTable } from '../src/glossaries/entries.js';
 import { TermMatcher } from '../src/glossaries/matcher.js';
 import { parseTsv, tsvTableInSlices } from '../src/glossaries/store.js';
+import { memoryAfterGc } from './test-utils.js';
 
 const WORD = /[\p{L}\p{N}\p{M}_]/u;
 const UNSPACED =
@@ -173,12 +172,8 @@ describe('TermMatcher', () => {
   });
 
   it('reads and compiles a 160,000-entry dictionary without an object per entry: less than half the heap of entry objects', async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     const held = () => {
-      gc();
-      gc();
-      const memory = process.memoryUsage();
+      const memory = memoryAfterGc();
       return memory.heapUsed + memory.arrayBuffers;
     };
     const tsv = largeTsv();

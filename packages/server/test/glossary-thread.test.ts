@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildWordIndex, WordIndex } from '../src/glossaries/candidates.js';
 import { parseOnThread, threadStats, wordIndexOnThread } from '../src/glossaries/thread.js';
 import { PIECE } from '../src/glossaries/thread-messages.js';
+import { random } from './test-utils.js';
 
 /** The word index before issue 31's second part (objects and sorted string arrays): the reference. */
 class ReferenceWordIndex {
@@ -62,17 +63,6 @@ class ReferenceWordIndex {
       }
     }
   }
-}
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const STEMS = [

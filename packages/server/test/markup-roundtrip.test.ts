@@ -5,22 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.js';
+import { random } from './test-utils.js';
 
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({ rateLimit: false });
 });
 afterAll(() => t.close());
-
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let r = Math.imul(a ^ (a >>> 15), 1 | a);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['save', 'the', 'file', 'now', 'Open', 'settings.', 'Click', 'here!', 'and', 'then', 'wait?'];
 const NAMES = ['b', 'i', 'a', 'span', 'p', 'div', 'code', 'em', 'x'];
