@@ -24,7 +24,6 @@ import {
   checkResources,
   currentBillingPeriod,
   engineFormality,
-  JobLimitExceeded,
   readUpload,
   ServiceError,
   tooLarge,
@@ -93,7 +92,10 @@ async function sameLanguageJob(
   return { document_id: id, document_key: key };
 }
 
-/** Submits the document's job (with its upload as a job file: both are stored, or neither); 429 past a limit. */
+/**
+ * Submits the document's job (with its upload as a job file: both are stored, or neither). Past a limit the
+ * runner's `JobLimitExceeded` is the spine's 429 "Too many jobs: …".
+ */
 async function submit(
   service: DocumentService,
   caller: Caller,
@@ -101,16 +103,10 @@ async function submit(
   input: DocumentJobInput,
   upload?: Uint8Array,
 ): Promise<void> {
-  try {
-    await service.jobs.submit(caller.account.id, input, {
-      id,
-      ...(upload ? { files: { [UPLOAD_FILE]: upload } } : {}),
-    });
-  } catch (error) {
-    if (error instanceof JobLimitExceeded)
-      throw new ServiceError(429, `Too many jobs: ${error.message}.`, ERROR_CODES.tooManyRequests);
-    throw error;
-  }
+  await service.jobs.submit(caller.account.id, input, {
+    id,
+    ...(upload ? { files: { [UPLOAD_FILE]: upload } } : {}),
+  });
 }
 
 export async function uploadDocument(
