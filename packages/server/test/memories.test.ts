@@ -37,6 +37,10 @@ describe('translation memory import', () => {
       operation: 'import',
       results: [{ status: 'awaiting_input' }],
     });
+    // Another account's key: 404, as for a job that does not exist.
+    const other = await t.server.createAccount({ plan: 'paid' });
+    const hidden = await t.call(`/v3/translation_memories/jobs/${started.data.job_id}`, { key: other.key });
+    expect(hidden.status).toBe(404);
 
     const put = await fetch(started.data.upload_url, {
       method: 'PUT',

@@ -80,8 +80,8 @@ export const pollQualityEvaluationRoute: Route = defineRoute(
  */
 async function answerOf(context: Parameters<typeof qualityServiceOf>[0], accountId: string, id: string) {
   const { queue } = qualityServiceOf(context);
-  const job = await queue.status(id);
-  if (!job || job.accountId !== accountId || job.status === 'expired') return undefined;
+  const job = await queue.status(id, { accountId });
+  if (!job || job.status === 'expired') return undefined;
   if (job.status === 'queued' || job.status === 'running') return 'processing';
   if (job.status === 'completed') return queue.file(id, REPORT_FILE);
   return compressReport(utf8Json(failedReport(id, job.error ?? `the job was ${job.status}.`)));

@@ -228,8 +228,9 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
     },
   });
 
-  const get = async (id: string) => {
-    const job = await queue.status(id);
+  /** The job (with `accountId`: only if it is that account's). */
+  const get = async (id: string, accountId?: string) => {
+    const job = await queue.status(id, { accountId });
     // Unknown, or a job of a version before the job files (its record, which the routes answered, is gone).
     if (!job?.input.operation) return undefined;
     const downloaded =

@@ -202,8 +202,8 @@ export const MEMORY_ROUTES: readonly Route[] = [
     return reply.code(200).send(body);
   }),
   defineRoute(ENDPOINTS.getTranslationMemoryJob, async ({ params, caller, context }) => {
-    const job = await context.resources.jobs.get(params.job_id);
-    if (!job || job.accountId !== caller.account.id) throw missingJob(params.job_id);
+    const job = await context.resources.jobs.get(params.job_id, caller.account.id);
+    if (!job) throw missingJob(params.job_id);
     return jobToWire(job, caller, context);
   }),
   defineRoute(
