@@ -1,8 +1,9 @@
 /**
- * Shared by the tests of the two real apps issue 30 names (`tailadmin.test.ts`, `realworld.test.ts`):
- * the app copied into a work folder whose `node_modules` links the app's own Vite major and router (as
- * in the app's project: the plugin builds each locale with the Vite it resolves from the app's root),
- * a page opened with its errors collected, and the share of visible English text nodes translated.
+ * Shared by the tests of the real apps (`tailadmin.test.ts`, `realworld.test.ts`, `tanstack-router.test.ts`):
+ * the app built and served with Glossa's options in a work folder (for the first two, copied there with a
+ * `node_modules` that links the app's own Vite major and router, as in the app's project: the plugin builds
+ * each locale with the Vite it resolves from the app's root), a page opened with its errors collected, and
+ * the share of visible English text nodes translated.
  */
 import { cp, mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

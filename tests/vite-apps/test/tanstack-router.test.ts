@@ -9,21 +9,18 @@
  * no console error, no failed request, brand names unchanged, class names and links intact, and the share
  * of visible text nodes that differ from English is at least the floor measured here.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
 import { glossaVite } from '@glossa/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import type { BrowserContext, Page } from 'playwright-core';
-import { build, type InlineConfig, preview } from 'vite';
+import * as vite from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../../examples/vite-site/test/chromium.js';
-import { openPage } from './real-app.js';
+import { buildAndServe, closeAll, namesOnly, openPage, packageDir, Share, workOptions } from './real-app.js';
 import { visibleText } from './visible-text.js';
 
-const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(packageDir, 'fixtures', 'create-tsrouter-app');
 
 /** The app's product and brand names, kept as written in every locale. */
@@ -37,10 +34,10 @@ const FLOOR: Record<string, number> = { es: 0.95, 'en-XA': 0.95 };
 
 let work: string;
 let browser: BrowserContext;
-let served: Awaited<ReturnType<typeof preview>>;
+let served: vite.PreviewServer;
 let url: string;
 
-const config = (): InlineConfig => ({
+const config = (): vite.InlineConfig => ({
   root,
   configFile: false,
   logLevel: 'warn',
@@ -53,33 +50,23 @@ const config = (): InlineConfig => ({
     react(),
     glossaVite({
       locales: ['es', 'en-XA'],
-      components: { catalogDir: join(work, 'catalog') },
       doNotTranslate: BRANDS,
       configFile: false,
-      lock: false,
-      cache: { path: join(work, 'cache.jsonl') },
-      service: { dataDir: join(work, 'server') },
+      ...workOptions(work),
     }),
   ],
 });
 
 beforeAll(async () => {
   work = await mkdtemp(join(packageDir, '.tmp-tanstack-'));
-  await build(config());
-  served = await preview({ ...config(), preview: { port: 0, host: '127.0.0.1' } });
-  url = served.resolvedUrls!.local[0]!.replace(/\/$/, '');
-  browser = await launchChromium(join(work, 'chromium'));
+  ({ served, url, browser } = await buildAndServe(vite, config, work));
   // The app's stylesheet imports a web font from a font CDN: this machine has no network, so it is
   // answered with an empty stylesheet (the fallback fonts render).
   await browser.route(/^https?:\/\/fonts\.(googleapis|gstatic)\.com\//, (r) =>
     r.fulfill({ status: 200, contentType: 'text/css', body: '' }),
   );
 }, 180_000);
-afterAll(async () => {
-  await browser?.close();
-  await served?.close();
-  if (work) await rm(work, { recursive: true, force: true });
-});
+afterAll(() => closeAll(browser, served, work));
 
 /**
  * The visible text of the route's content (`main`); file names in `<code>` aside (code, the same in every
@@ -95,10 +82,6 @@ function structure(page: Page): Promise<string[]> {
 }
 
 const open = (path: string) => openPage(browser, url + path, 'main h1');
-
-/** A text node that is only names, punctuation and symbols: the same in every locale by design. */
-const brandWords = new RegExp(`(${BRANDS.join('|')})`, 'g');
-const nameOnly = (text: string) => text.replace(brandWords, '').replace(/[\s\p{P}\p{S}\d]/gu, '') === '';
 
 const english = new Map<string, { text: string[]; structure: string[] }>();
 
@@ -117,9 +100,7 @@ describe('create-tsrouter-app starter (third-party, TanStack Router) in headless
 
   for (const locale of ['es', 'en-XA']) {
     it(`${locale}: routes by deep link and by a plain link, brands and markup kept, translated share ≥ ${FLOOR[locale]}`, async () => {
-      let total = 0;
-      let translated = 0;
-      const missed: string[] = [];
+      const share = new Share(namesOnly(BRANDS));
       for (const route of ROUTES) {
         const { page, errors } = await open(`/${locale}${route}`);
         expect(await page.getAttribute('html', 'lang')).toBe(locale);
@@ -134,13 +115,7 @@ describe('create-tsrouter-app starter (third-party, TanStack Router) in headless
         );
         const text = await appText(page);
         expect(text.join(' ')).toContain('TanStack');
-        const known = new Set(en.text);
-        for (const t of text) {
-          if (nameOnly(t)) continue;
-          total++;
-          if (known.has(t)) missed.push(t);
-          else translated++;
-        }
+        share.add(en.text, text);
         expect(errors).toEqual([]);
         await page.close();
       }
@@ -154,12 +129,8 @@ describe('create-tsrouter-app starter (third-party, TanStack Router) in headless
       expect(errors).toEqual([]);
       await page.close();
 
-      const share = translated / total;
-      console.log(
-        `create-tsrouter-app ${locale}: ${translated}/${total} visible text nodes translated (${(share * 100).toFixed(1)}%)` +
-          (missed.length ? `; left English: ${JSON.stringify(missed)}` : ''),
-      );
-      expect(share).toBeGreaterThanOrEqual(FLOOR[locale]!);
+      console.log(share.report('create-tsrouter-app', locale));
+      expect(share.ratio).toBeGreaterThanOrEqual(FLOOR[locale]!);
     }, 90_000);
   }
 });
