@@ -50,9 +50,8 @@ const CURRENT = [
   'packages/server/src/jobs/postgres-jobs.ts',
   'packages/server/src/jobs/sqlite-jobs.ts',
   'packages/server/src/jobs/sqlite-job-files.ts',
-  'packages/server/src/storage/pg-boss.ts',
-  'packages/server/src/storage/lease.ts',
-  'packages/server/src/storage/usage-operations.ts',
+  // The baseline's pg-boss.ts and lease.ts are in postgres-jobs.ts now (their one user), and
+  // usage-operations.ts (the pruning of usage operation ids) is in job-runner.ts's sweep.
   // Memory imports and exports: one kind for both backends (its TMX as job files; the routes' view of a job),
   // PostgreSQL's writer.
   'packages/server/src/memories/jobs.ts',

@@ -35,6 +35,7 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
         maxQueued: 9,
         files: { [UPLOAD_FILE]: Buffer.from('Hello.') },
       });
+      const state = { result: null, error: null, failures: 0 };
       /** The attempt the runner's claim gives, as document-job.ts sees it (its files and its checkpoint). */
       const claim = async () => {
         const row = (await backend.claim([DOCUMENT_JOB_KIND], 2))!;
@@ -44,7 +45,11 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
           file: (name: string) => backend.readFile(id, name),
           writeFile: (name: string, data: Uint8Array) => backend.writeFile(fence, name, data),
           save: (checkpoint: unknown) =>
-            backend.change(fence, { status: 'running', checkpoint: JSON.stringify(checkpoint) }, []),
+            backend.change(
+              fence,
+              { ...state, status: 'running', checkpoint: JSON.stringify(checkpoint) },
+              [],
+            ),
         };
       };
       const first = await claim();
@@ -56,7 +61,7 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
       // Taken over: attempt 2 claims it; attempt 1 (a zombie) writes nothing from now on.
       await backend.change(
         first.fence,
-        { status: 'queued', runAfter: new Date().toISOString(), failures: 0, error: null },
+        { ...state, status: 'queued', checkpoint: null, runAfter: new Date().toISOString() },
         [],
       );
       const second = await claim();
@@ -73,7 +78,13 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
       await second.writeFile(RESULT_FILE, Buffer.from('Hola.'));
       await backend.change(
         second.fence,
-        { status: 'completed', result: 'null', expiresAt: new Date(Date.now() + 60_000).toISOString() },
+        {
+          ...state,
+          status: 'completed',
+          checkpoint: null,
+          result: 'null',
+          expiresAt: new Date(Date.now() + 60_000).toISOString(),
+        },
         [],
       );
       expect((await backend.get(id))?.status).toBe('completed');

@@ -39,7 +39,6 @@ export { onMemoryPressure, reserveMemory, withMemory } from './memory-budget.js'
 export { migratePostgres } from './storage/postgres.js';
 export { transaction as pgTransaction } from './storage/postgres-resources.js';
 export { migrateSqlite } from './storage/sqlite-migrate.js';
-export { forgetUsageOperations, USAGE_OPERATION_MARGIN_MS } from './storage/usage-operations.js';
 export { currentBillingPeriod, utcDay } from './translate/billing-period.js';
 export { loadCustomizations } from './translate/customizations.js';
 export {

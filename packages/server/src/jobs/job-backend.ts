@@ -89,29 +89,23 @@ export interface JobFence {
   readonly attempt: number;
 }
 
-export type JobChange =
-  | { readonly status: 'running'; readonly checkpoint: string }
-  | {
-      readonly status: 'completed';
-      readonly result: string;
-      readonly expiresAt: string;
-      /** The files the ended job keeps (the others are deleted with the change); undefined: all. */
-      readonly keepFiles?: readonly string[] | undefined;
-    }
-  | {
-      readonly status: 'failed';
-      readonly error: string;
-      readonly failures: number;
-      readonly expiresAt: string;
-      readonly keepFiles?: readonly string[] | undefined;
-    }
-  /** Back to the queue: a retry after `failures` failures, or an attempt stopped by its instance closing. */
-  | {
-      readonly status: 'queued';
-      readonly runAfter: string;
-      readonly failures: number;
-      readonly error: string | null;
-    };
+/**
+ * The state an attempt gives its job, written whole: `running` (a checkpoint saved), `queued` again (a retry
+ * after `failures` failures, or an attempt stopped by its instance closing), `completed` or `failed`.
+ */
+export interface JobChange {
+  readonly status: 'running' | 'queued' | 'completed' | 'failed';
+  readonly checkpoint: string | null;
+  readonly result: string | null;
+  readonly error: string | null;
+  readonly failures: number;
+  /** Queued: when it may be claimed. */
+  readonly runAfter?: string | undefined;
+  /** Ended: when it expires. */
+  readonly expiresAt?: string | undefined;
+  /** Ended: the files it keeps (the others are deleted with the change); undefined: all. */
+  readonly keepFiles?: readonly string[] | undefined;
+}
 
 /** Thrown by a change whose attempt no longer runs the job (taken over, cancelled): its work is dropped. */
 export class JobSuperseded extends Error {
@@ -137,13 +131,6 @@ export class JobLimitExceeded extends Error {
         : `an account may hold ${limit} jobs of ${kind}`,
     );
   }
-}
-
-export interface JobDelivery {
-  /** Wakes idle workers (a job was queued here). */
-  notify(): void;
-  /** Stops taking jobs (those running go on; the runner waits for them). */
-  stop(): Promise<void>;
 }
 
 /** A statement, its parameters `$1`, `$2`… (the SQLite adapter turns them into its own). */
@@ -244,22 +231,6 @@ function* fenced(fence: JobFence): Tx<void> {
   if ((yield* query(sql, [fence.id, fence.attempt])).count === 0) throw new JobSuperseded(fence.id);
 }
 
-/** Applies each charge once (its operation id recorded with it); whether a character product was charged. */
-function* applyUsage(jobId: string, usage: readonly UsageCharge[], at: string): Tx<boolean> {
-  let characters = false;
-  for (const { step, record } of usage) {
-    const operation = 'INSERT INTO usage_operations (id, applied_at) VALUES ($1, $2) ON CONFLICT DO NOTHING';
-    if ((yield* query(operation, [usageOperationId(jobId, step), at])).count === 0) continue;
-    yield* query(
-      `INSERT INTO usage (account_id, key_id, product, day, custom_tag, units) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (account_id, day, product, key_id, custom_tag) DO UPDATE SET units = usage.units + excluded.units`,
-      [record.accountId, record.keyId, record.product, record.day, record.customTag, record.units],
-    );
-    characters ||= CHARACTER_PRODUCTS.includes(record.product);
-  }
-  return characters;
-}
-
 /** What the job runner (`job-runner.ts`) asks of the storage: `Storage.openJobBackend()`. */
 export type JobBackend = ReturnType<typeof createJobBackend>;
 
@@ -267,9 +238,23 @@ export function createJobBackend<Staged>(db: JobDatabase<Staged>) {
   const { files } = db;
   const get = async (id: string) =>
     (await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1', [id])).rows[0];
-  const charged = (characters: boolean) => {
-    if (characters) db.onCharacterUsage?.();
-  };
+
+  /** Applies each charge once (its operation id recorded with it). */
+  function* applyUsage(jobId: string, usage: readonly UsageCharge[], at: string): Tx<void> {
+    for (const { step, record } of usage) {
+      const operation =
+        'INSERT INTO usage_operations (id, applied_at) VALUES ($1, $2) ON CONFLICT DO NOTHING';
+      if ((yield* query(operation, [usageOperationId(jobId, step), at])).count === 0) continue;
+      yield* query(
+        `INSERT INTO usage (account_id, key_id, product, day, custom_tag, units) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (account_id, day, product, key_id, custom_tag) DO UPDATE SET units = usage.units + excluded.units`,
+        [record.accountId, record.keyId, record.product, record.day, record.customTag, record.units],
+      );
+      const { onCharacterUsage } = db;
+      if (onCharacterUsage && CHARACTER_PRODUCTS.includes(record.product))
+        yield { afterCommit: async () => onCharacterUsage() };
+    }
+  }
   /** Runs `work` with `content` staged for it: placed by `work`, or dropped. */
   async function withFiles<T>(
     content: JobFiles | undefined,
@@ -340,33 +325,28 @@ export function createJobBackend<Staged>(db: JobDatabase<Staged>) {
     return rows[0];
   }
 
-  function* change(fence: JobFence, next: JobChange, usage: readonly UsageCharge[]): Tx<boolean> {
+  function* change(fence: JobFence, next: JobChange, usage: readonly UsageCharge[]): Tx<void> {
     yield* fenced(fence);
     const at = now();
-    if (next.status === 'running')
-      yield* query('UPDATE jobs SET checkpoint = $1, updated_at = $2 WHERE id = $3', [
+    yield* query(
+      `UPDATE jobs SET status = $1, checkpoint = $2, result = $3, error = $4, failures = $5, owner = $6,
+         run_after = COALESCE($7, run_after), expires_at = $8, updated_at = $9 WHERE id = $10`,
+      [
+        next.status,
         next.checkpoint,
+        next.result,
+        next.error,
+        next.failures,
+        next.status === 'running' ? db.owner : null,
+        next.runAfter ?? null,
+        next.expiresAt ?? null,
         at,
         fence.id,
-      ]);
-    else if (next.status === 'queued') {
-      yield* query(
-        `UPDATE jobs SET status = 'queued', owner = NULL, run_after = $1, failures = $2, error = $3, updated_at = $4
-         WHERE id = $5`,
-        [next.runAfter, next.failures, next.error, at, fence.id],
-      );
-      yield { wake: { jobId: fence.id, startAfter: next.runAfter } };
-    } else {
-      const [result, error, failures] =
-        next.status === 'completed' ? [next.result, null, null] : [null, next.error, next.failures];
-      yield* query(
-        `UPDATE jobs SET status = $1, result = $2, error = $3, failures = COALESCE($4, failures), owner = NULL,
-         expires_at = $5, updated_at = $6 WHERE id = $7`,
-        [next.status, result, error, failures, next.expiresAt, at, fence.id],
-      );
-      if (next.keepFiles) yield* files.prune(fence.id, next.keepFiles);
-    }
-    return yield* applyUsage(fence.id, usage, at);
+      ],
+    );
+    if (next.runAfter) yield { wake: { jobId: fence.id, startAfter: next.runAfter } };
+    if (next.keepFiles) yield* files.prune(fence.id, next.keepFiles);
+    yield* applyUsage(fence.id, usage, at);
   }
 
   function* cancel(
@@ -374,16 +354,17 @@ export function createJobBackend<Staged>(db: JobDatabase<Staged>) {
     expiresAt: string,
     usage: (row: JobRow) => readonly UsageCharge[],
     keepFiles: readonly string[] | undefined,
-  ): Tx<{ row: JobRow | undefined; characters: boolean }> {
+  ): Tx<JobRow | undefined> {
     const row = yield* locked(id);
-    if (row?.status !== 'queued' && row?.status !== 'running') return { row, characters: false };
+    if (row?.status !== 'queued' && row?.status !== 'running') return row;
     const at = now();
     const { rows } = yield* query(
       `UPDATE jobs SET status = 'cancelled', owner = NULL, expires_at = $1, updated_at = $2 WHERE id = $3 RETURNING *`,
       [expiresAt, at, id],
     );
     if (keepFiles) yield* files.prune(id, keepFiles);
-    return { row: rows[0], characters: yield* applyUsage(id, usage(row), at) };
+    yield* applyUsage(id, usage(row), at);
+    return rows[0];
   }
 
   function* release(id: string, staged: Staged | undefined): Tx<boolean> {
@@ -427,23 +408,18 @@ export function createJobBackend<Staged>(db: JobDatabase<Staged>) {
       return db.transaction(claim(kinds, maxRunningPerAccount), 'jobs/claim');
     },
     /** Applies `next` and `usage` in one transaction, or throws `JobSuperseded` and applies nothing. */
-    async change(fence: JobFence, next: JobChange, usage: readonly UsageCharge[]): Promise<void> {
-      charged(await db.transaction(change(fence, next, usage)));
-    },
+    change: (fence: JobFence, next: JobChange, usage: readonly UsageCharge[]): Promise<void> =>
+      db.transaction(change(fence, next, usage)),
     /**
      * Cancels a queued or running job, applying `usage(row)` and deleting its files but `keepFiles` in the
      * same transaction; the row after it (unchanged when it had finished), undefined when there is none.
      */
-    async cancel(
+    cancel: (
       id: string,
       expiresAt: string,
       usage: (row: JobRow) => readonly UsageCharge[],
       keepFiles?: readonly string[],
-    ): Promise<JobRow | undefined> {
-      const { row, characters } = await db.transaction(cancel(id, expiresAt, usage, keepFiles));
-      charged(characters);
-      return row;
-    },
+    ): Promise<JobRow | undefined> => db.transaction(cancel(id, expiresAt, usage, keepFiles)),
     readFile: (id: string, name: string) => files.read(id, name),
     streamFile: (id: string, name: string) => files.stream(id, name),
     /** Stores a file of the attempt `fence`, or throws `JobSuperseded` and stores nothing. */
@@ -478,58 +454,23 @@ export function createJobBackend<Staged>(db: JobDatabase<Staged>) {
     },
     /**
      * The periodic check: jobs of owners that are gone queued again; finished jobs expired before
-     * `deleteBefore` deleted with their files.
+     * `deleteBefore` deleted with their files. Returns when the oldest job still stored was created (its
+     * usage operation ids must stay).
      */
-    async sweep(deleteBefore: string): Promise<void> {
+    async sweep(deleteBefore: string): Promise<string | undefined> {
       await db.hold();
       const running = `SELECT DISTINCT owner FROM jobs WHERE status = 'running' AND owner <> $1`;
       for (const { owner } of (await db.query<{ owner: string }>(running, [db.owner])).rows)
         await db.transaction(takeOver(owner));
       await db.transaction(deleteJobs('expires_at < $1', [deleteBefore]));
       await db.sweep?.();
+      return (
+        (await db.query<{ at: string | null }>('SELECT MIN(created_at) AS at FROM jobs', [])).rows[0]?.at ??
+        undefined
+      );
     },
-    /** When the oldest job still stored was created (its usage operation ids must stay). */
-    async oldestJob(): Promise<Date | undefined> {
-      const at = (await db.query<{ at: string | null }>('SELECT MIN(created_at) AS at FROM jobs', [])).rows[0]
-        ?.at;
-      return at ? new Date(at) : undefined;
-    },
-    /**
-     * Starts `concurrency` workers on this instance, each calling `runNext` (true: it ran a job) while there
-     * is work, then waiting for a wake-up (`notify`, or the backend's from another instance) or `pollMs`.
-     */
-    async deliver(concurrency: number, runNext: () => Promise<boolean>): Promise<JobDelivery> {
-      let stopped = false;
-      const idle = new Set<() => void>();
-      const notify = () => {
-        for (const wake of idle) wake();
-      };
-      const loop = async () => {
-        while (!stopped) {
-          // A claim that failed (the database busy) is tried again after the pause.
-          if ((await runNext().catch(() => false)) || stopped) continue;
-          await new Promise<void>((resolve) => {
-            const wake = () => {
-              idle.delete(wake);
-              clearTimeout(timer);
-              resolve();
-            };
-            const timer = setTimeout(wake, db.pollMs);
-            idle.add(wake);
-          });
-        }
-      };
-      const loops = Array.from({ length: concurrency }, loop);
-      await db.listen?.(notify);
-      return {
-        notify,
-        async stop() {
-          stopped = true;
-          notify();
-          await Promise.allSettled(loops);
-        },
-      };
-    },
+    pollMs: db.pollMs,
+    listen: async (wake: () => void) => db.listen?.(wake),
     close: () => db.close(),
   };
 }

@@ -8,15 +8,12 @@
  * The storage behind it is a `JobBackend` (`Storage.openJobBackend()`): SQLite or PostgreSQL + pg-boss.
  */
 import { randomUUID } from 'node:crypto';
-import { repeatEvery } from '../storage/lease.js';
 import type { Storage, UsageRecord } from '../storage/storage.js';
-import { forgetUsageOperations } from '../storage/usage-operations.js';
 import {
   checkFileName,
   DEFERRED_UNTIL,
   type JobBackend,
   type JobChange,
-  type JobDelivery,
   type JobFiles,
   type JobRow,
   type JobState,
@@ -185,7 +182,7 @@ export interface JobRunnerOptions {
   readonly sweepMs?: number;
   /** How long an expired job stays (answered `expired`) before it is deleted (default a day). */
   readonly keepExpiredMs?: number;
-  /** For pruning the usage operation ids of deleted jobs. */
+  /** For pruning the usage operation ids of deleted jobs (`sweep`). */
   readonly storage?: Storage;
   readonly onError?: ((error: unknown) => void) | undefined;
 }
@@ -249,6 +246,14 @@ function toJobInfo<Input, Checkpoint, Result>(
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/**
+ * How long before the oldest stored job the usage operation ids `jobs/…` are kept: a day. A job applies its
+ * ids only while it is stored, and only after it was created; the margin covers the clocks (a row's time and
+ * `applied_at` may come from different machines) and an attempt still running on a row that no longer holds
+ * it, which may apply its id once more.
+ */
+const USAGE_OPERATION_MARGIN_MS = 24 * 60 * 60 * 1000;
+
 export function createJobRunner(backend: JobBackend, options: JobRunnerOptions = {}): JobRunner {
   // biome-ignore lint/suspicious/noExplicitAny: kinds of every type live in one map
   const kinds = new Map<string, JobKind<any, any, any>>();
@@ -257,10 +262,15 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
   const running = new Map<string, AbortController>();
   /** Attempts running here, by kind (a kind's `concurrency`). */
   const busy = new Map<string, number>();
-  const attempts = new Set<Promise<unknown>>();
   const concurrency = options.concurrency ?? 2;
-  let delivery: JobDelivery | undefined;
-  let stopSweep: (() => void) | undefined;
+  /** The workers (`work`), and the wake-ups of those idle. */
+  let workers: Promise<void>[] = [];
+  const idle = new Set<() => void>();
+  /** Wakes the idle workers: a job may be claimable (queued here or, through the backend, on another instance). */
+  const notify = () => {
+    for (const wake of idle) wake();
+  };
+  let sweepTimer: NodeJS.Timeout | undefined;
   let closed = false;
   const report = (error: unknown) => options.onError?.(error);
   const later = (ms: number) => new Date(Date.now() + ms).toISOString();
@@ -273,12 +283,18 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
     running.set(row.id, controller);
     const fence = { id: row.id, attempt: row.attempt };
     let charges: UsageCharge[] = [];
-    /** The checkpoint as this attempt last saved it (the refund of a failure sees it). */
-    let saved = row.checkpoint;
-    const change = async (next: JobChange) => {
-      const usage = charges;
+    /** The job's state as this attempt last wrote it (the refund of a failure sees its checkpoint). */
+    let state: JobChange = {
+      status: 'running',
+      checkpoint: row.checkpoint,
+      result: null,
+      error: row.error,
+      failures: row.failures,
+    };
+    const change = async (next: Partial<JobChange>, usage = charges) => {
       charges = [];
-      await backend.change(fence, next, usage);
+      await backend.change(fence, { ...state, ...next }, usage);
+      state = { ...state, ...next };
     };
     const job: RunningJob<unknown, unknown> = {
       id: row.id,
@@ -292,9 +308,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
       },
       async save(checkpoint) {
         if (closed) throw new RunnerClosing();
-        const text = JSON.stringify(checkpoint);
-        await change({ status: 'running', checkpoint: text });
-        saved = text;
+        await change({ checkpoint: JSON.stringify(checkpoint) });
       },
       file: (name) => backend.readFile(row.id, name),
       fileStream: (name) => backend.streamFile(row.id, name),
@@ -303,42 +317,23 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
         await backend.writeFile(fence, name, data);
       },
     };
+    /** An ended job's: its expiry from now, and its files to keep. */
+    const ended = () => ({ expiresAt: expiry(kind), keepFiles: kind.keepFiles });
     try {
       const result = await kind.run(job);
-      await change({
-        status: 'completed',
-        result: JSON.stringify(result ?? null),
-        expiresAt: expiry(kind),
-        keepFiles: kind.keepFiles,
-      });
+      await change({ status: 'completed', result: JSON.stringify(result ?? null), error: null, ...ended() });
     } catch (error) {
       if (error instanceof JobSuperseded) return;
-      if (closed) {
-        // Back to the queue, for another instance (or this one, restarted): it resumes from its checkpoint.
-        await backend
-          .change(
-            fence,
-            { status: 'queued', runAfter: later(0), failures: row.failures, error: row.error },
-            [],
-          )
-          .catch(() => {});
-        return;
-      }
+      // Back to the queue, for another instance (or this one, restarted): it resumes from its checkpoint.
+      if (closed) return await change({ status: 'queued', runAfter: later(0) }, []).catch(() => {});
       const failures = row.failures + 1;
+      const failed = { failures, error: messageOf(error) };
       if (error instanceof JobFailed || failures >= (kind.maxFailures ?? 3)) {
-        const info = toJobInfo({ ...row, checkpoint: saved, failures, error: messageOf(error) });
-        charges = [...(kind.refund?.(info) ?? [])];
-        await change({
-          status: 'failed',
-          error: messageOf(error),
-          failures,
-          expiresAt: expiry(kind),
-          keepFiles: kind.keepFiles,
-        });
+        const refund = kind.refund?.(toJobInfo({ ...row, checkpoint: state.checkpoint, ...failed })) ?? [];
+        await change({ status: 'failed', ...failed, ...ended() }, [...refund]);
       } else {
         const delay = Math.min((kind.retryDelayMs ?? 1000) * 2 ** (failures - 1), 60_000);
-        charges = [];
-        await change({ status: 'queued', runAfter: later(delay), failures, error: messageOf(error) });
+        await change({ status: 'queued', runAfter: later(delay), ...failed }, []);
       }
     } finally {
       running.delete(row.id);
@@ -364,32 +359,55 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
     return next;
   }
 
-  /** Claims and runs one job; whether there was one. */
-  async function runNext(): Promise<boolean> {
-    if (closed) return false;
-    const row = await claim();
-    if (!row) return false;
-    const work = attempt(row).catch((error) => {
-      if (!(error instanceof JobSuperseded)) report(error);
-    });
-    attempts.add(work);
-    try {
-      await work;
-    } finally {
-      attempts.delete(work);
-      busy.set(row.kind, (busy.get(row.kind) ?? 1) - 1);
-      // A worker idle because this kind was at its concurrency may take one now.
-      delivery?.notify();
+  /**
+   * A worker: claims and runs jobs while there are, then waits for a wake-up (`notify`) or the backend's
+   * `pollMs`.
+   */
+  async function work(): Promise<void> {
+    while (!closed) {
+      // A claim that failed (the database busy) is tried again after the pause.
+      const row = await claim().catch(() => undefined);
+      if (row) {
+        await attempt(row).catch((error) => {
+          if (!(error instanceof JobSuperseded)) report(error);
+        });
+        busy.set(row.kind, (busy.get(row.kind) ?? 1) - 1);
+        // A worker idle because this kind was at its concurrency may take one now.
+        notify();
+      } else if (!closed)
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            idle.delete(wake);
+            clearTimeout(timer);
+            resolve();
+          };
+          const timer = setTimeout(wake, backend.pollMs);
+          idle.add(wake);
+        });
     }
-    return true;
   }
 
+  /**
+   * Takes over dead instances' jobs, deletes expired ones, forgets the usage operation ids of deleted jobs;
+   * then again `sweepMs` later.
+   */
   async function sweep(): Promise<void> {
-    await backend.sweep(new Date(Date.now() - (options.keepExpiredMs ?? 86_400_000)).toISOString());
-    delivery?.notify();
-    // A job applies its usage operations only while it is stored, and only after it was created.
-    if (options.storage) await forgetUsageOperations(options.storage, 'jobs/', await backend.oldestJob());
+    const oldest = await backend.sweep(
+      new Date(Date.now() - (options.keepExpiredMs ?? 86_400_000)).toISOString(),
+    );
+    notify();
+    const from = Math.min(oldest ? Date.parse(oldest) : Date.now(), Date.now());
+    await options.storage?.pruneUsageOperations('jobs/', new Date(from - USAGE_OPERATION_MARGIN_MS));
   }
+  const sweepLater = () => {
+    sweepTimer = setTimeout(
+      () =>
+        sweep()
+          .catch(report)
+          .finally(() => closed || sweepLater()),
+      options.sweepMs ?? 5000,
+    ).unref();
+  };
 
   return {
     register<Input, Checkpoint, Result>(kind: JobKind<Input, Checkpoint, Result>) {
@@ -412,7 +430,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
             files: submitOptions.files,
             releaseBy: submitOptions.deferred ? expiry(kind) : undefined,
           });
-          delivery?.notify();
+          notify();
           return info(row)!;
         },
         async status(id, { accountId } = {}) {
@@ -443,7 +461,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
           for (const name of Object.keys(files)) checkFileName(name);
           if ((await queue.status(id))?.status !== 'deferred') return false;
           const released = await backend.release(id, files);
-          if (released) delivery?.notify();
+          if (released) notify();
           return released;
         },
       };
@@ -456,20 +474,22 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
       return queue;
     },
     async start() {
-      if (concurrency === 0 || delivery) return;
+      if (concurrency === 0 || workers.length > 0) return;
       await backend.sweep(new Date(0).toISOString());
-      delivery = await backend.deliver(concurrency, runNext);
-      stopSweep = repeatEvery(options.sweepMs ?? 5000, sweep, report);
+      workers = Array.from({ length: concurrency }, work);
+      await backend.listen(notify);
+      sweepLater();
     },
     depth: (kind) => backend.count(kind ? [kind] : [...kinds.keys()], ['queued', 'running']),
     count: (ofKinds, states) => backend.count(ofKinds, states),
     async close() {
       if (closed) return;
       closed = true;
-      stopSweep?.();
+      clearTimeout(sweepTimer);
       for (const controller of running.values()) controller.abort(new RunnerClosing());
-      await delivery?.stop();
-      await Promise.allSettled([...attempts]);
+      // Each worker ends once its attempt stopped.
+      notify();
+      await Promise.allSettled(workers);
       await backend.close();
     },
   };

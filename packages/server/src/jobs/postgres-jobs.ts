@@ -1,21 +1,27 @@
 /**
  * The job backend of a fleet: the `jobs` table in PostgreSQL (next to `usage` and `usage_operations`, so a
  * state change and its usage commit in one transaction; `job-backend.ts` writes the operations), pg-boss
- * waking the instances' workers.
+ * waking the instances' workers, a lease per instance.
  *
  * A pg-boss job is a wake-up, not the job: sent in the transaction that makes a job claimable (a retry's
  * starts when the retry is due), it wakes the idle workers of the instance that receives it, which claim
  * the fairest queued row (the claims of the fleet wait for each other on an advisory lock, so the
  * per-account limit holds) until none is left. An idle worker also looks every `pollMs`, so a wake-up lost
- * with the instance that took it delays a job, never strands it. Each instance holds a lease
- * (`createLease`): a running row whose owner's lease is free lost its instance, and the sweep queues it
- * again (it resumes from its checkpoint).
+ * with the instance that took it delays a job, never strands it.
+ *
+ * The lease is a session-level advisory lock keyed by the instance's owner id (`host/pid/random`, written on
+ * the rows it runs), held on a connection of its own. PostgreSQL releases it when that connection ends, so
+ * an instance that can take another owner's lock (in the transaction that queues its jobs again) knows that
+ * owner is gone: the sweep queues its running rows again (they resume from their checkpoint). A lost
+ * connection (a database restart) is taken again, with the same owner, at the next `hold`; meanwhile another
+ * instance may queue this one's jobs again, which costs wasted work, never a second result or charge (every
+ * change is fenced by its attempt).
  * A job's files are rows of `job_files` (bytea), deleted with the job (`ON DELETE CASCADE`).
  */
-import type pg from 'pg';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import pg from 'pg';
 import PgBoss from 'pg-boss';
-import { createLease } from '../storage/lease.js';
-import { createBossQueue } from '../storage/pg-boss.js';
 import { type Queryable, transaction } from '../storage/postgres-resources.js';
 import {
   type Answer,
@@ -28,7 +34,7 @@ import {
 
 /** The pg-boss queue of wake-ups. */
 export const JOB_QUEUE = 'glossa-jobs';
-/** First key of the instances' leases. */
+/** First key of the instances' leases (the second is a hash of the owner id). */
 const LEASE_LOCK = 7_117_040;
 
 export interface PostgresJobBackendOptions {
@@ -92,19 +98,62 @@ function rowFiles(pool: pg.Pool): JobFileStore<[string, Buffer][]> {
   };
 }
 
+/** This instance's lease (see above): `hold` takes it, connecting again when its connection was lost. */
+function createLease(url: string, onLost: ((error: unknown) => void) | undefined) {
+  const owner = `${hostname()}/${process.pid}/${randomUUID()}`;
+  let lease: pg.Client | undefined;
+  let leasing: Promise<void> | undefined;
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: url, application_name: 'glossa-jobs-lease' });
+    const lost = () => {
+      if (lease === client) lease = undefined;
+    };
+    client.on('error', (error) => {
+      onLost?.(error);
+      lost();
+      client.end().catch(() => {});
+    });
+    client.on('end', lost);
+    try {
+      await client.connect();
+      await client.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [LEASE_LOCK, owner]);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    lease = client;
+  };
+  return {
+    owner,
+    async hold() {
+      if (lease) return;
+      leasing ??= connect().finally(() => {
+        leasing = undefined;
+      });
+      await leasing;
+    },
+    async release() {
+      await lease?.end().catch(() => {});
+      lease = undefined;
+    },
+  };
+}
+
 export function createPostgresJobBackend(
   url: string,
   pool: pg.Pool,
   options: PostgresJobBackendOptions = {},
 ): JobBackend {
-  const lease = createLease(url, {
-    lockKey: LEASE_LOCK,
-    applicationName: 'glossa-jobs-lease',
-    onLost: options.onError,
-  });
+  const lease = createLease(url, options.onError);
   let boss: Promise<PgBoss> | undefined;
   let closed = false;
-  /** pg-boss, started at the first wake-up to send (an instance without workers sends them too). */
+  /**
+   * pg-boss, started at the first wake-up to send (an instance without workers sends them too), with its
+   * queue: a wake-up is delivered up to 20 times, 2 s apart with backoff; one active for an hour is handed
+   * to another worker. `createQueue` inserts the queue's row and then adds its partition's foreign keys to
+   * that table, so instances creating it at once on a fresh database can deadlock; PostgreSQL then fails one
+   * of them (40P01): retried (measured: 1 fleet start of 4 failed so).
+   */
   const startBoss = () => {
     boss ??= (async () => {
       const started = new PgBoss({
@@ -116,8 +165,23 @@ export function createPostgresJobBackend(
       });
       started.on('error', (error) => options.onError?.(error));
       await started.start();
-      await createBossQueue(started, JOB_QUEUE);
-      return started;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          if (!(await started.getQueue(JOB_QUEUE)))
+            await started.createQueue(JOB_QUEUE, {
+              name: JOB_QUEUE,
+              policy: 'standard',
+              retryLimit: 20,
+              retryDelay: 2,
+              retryBackoff: true,
+              expireInSeconds: 3600,
+            });
+          return started;
+        } catch (error) {
+          if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+        }
+      }
     })();
     return boss;
   };
