@@ -223,17 +223,23 @@ export function onDbThread(file: string, maxBytes: number, job: Job): Promise<un
     thread.pending.set(seq, { resolve, reject });
     thread.worker.postMessage({ seq, job }, transfer);
   });
-  if (job.type !== 'read') {
-    const pending = writing.get(file) ?? new Set();
-    writing.set(file, pending);
-    pending.add(done);
-    const forget = () => {
-      pending.delete(done);
-      if (pending.size === 0 && writing.get(file) === pending) writing.delete(file);
-    };
-    done.then(forget, forget);
-  }
+  if (job.type !== 'read') trackThreadWrite(file, done);
   return done;
+}
+
+/**
+ * Counts `done` among the writes in flight on `file` from a thread (`threadWritesSettled`) until it settles:
+ * the glossary database thread's, and a memory import's batches (memories/import-thread.ts).
+ */
+export function trackThreadWrite(file: string, done: Promise<unknown>): void {
+  const pending = writing.get(file) ?? new Set();
+  writing.set(file, pending);
+  pending.add(done);
+  const forget = () => {
+    pending.delete(done);
+    if (pending.size === 0 && writing.get(file) === pending) writing.delete(file);
+  };
+  done.then(forget, forget);
 }
 
 /** `text` as UTF-8 (`bytes` long), encoded a slice per turn of the event loop. */

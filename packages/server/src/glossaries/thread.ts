@@ -10,11 +10,10 @@
  * word index comes back as integer arrays handed over without a copy. A thread that fails (its heap cap:
  * `threadHeapMb`) fails its job with 503 and `Retry-After`; the next job starts a new thread.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { EntriesFormat } from '@glossa/protocol';
 import { budgetExceeded, memoryCeilingBytes, onMemoryPressure } from '../memory-budget.js';
+import { threadEntry } from '../threads/entry.js';
 import { nextTurn } from '../turns.js';
 import type { WordIndexData } from './candidates.js';
 import { type FromGlossaryWorker, PIECE, type ToGlossaryWorker } from './thread-messages.js';
@@ -27,15 +26,6 @@ export type ParsedEntries =
 
 /** The thread's heap cap: the memory budget's share for builds, at least 256 MB. */
 export const threadHeapMb = () => Math.max(256, Math.round((memoryCeilingBytes() * 0.3) / 2 ** 20));
-
-function workerEntry(): { url: URL; execArgv: string[] } {
-  const compiled = new URL('./worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(compiled))) return { url: compiled, execArgv: [] };
-  return {
-    url: new URL('./worker-source.mjs', import.meta.url),
-    execArgv: ['--conditions', '@glossa/source'],
-  };
-}
 
 interface Job {
   readonly pieces: string[];
@@ -64,9 +54,9 @@ function failAll(worker: Worker, reason: string): void {
 
 function started(): Worker {
   if (thread) return thread;
-  const entry = workerEntry();
+  const entry = threadEntry(new URL('./worker.js', import.meta.url));
   const worker = new Worker(entry.url, {
-    execArgv: entry.execArgv,
+    ...entry.options,
     resourceLimits: { maxOldGenerationSizeMb: threadHeapMb() },
   });
   threadStats.starts++;

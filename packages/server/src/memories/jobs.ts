@@ -13,7 +13,6 @@
  */
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable, type Writable } from 'node:stream';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { MemoryJobStatus } from '@glossa/protocol';
 import { JobSuperseded } from '../jobs/job-backend.js';
 import {
@@ -25,11 +24,9 @@ import {
   type RunningJob,
 } from '../jobs/job-runner.js';
 import { withMemory } from '../memory-budget.js';
-import type { MemoryStore, SegmentInput, SqliteMemoryStore } from './store.js';
-import { readTmx, writeTmx } from './tmx.js';
+import type { MemoryStore, SqliteMemoryStore } from './store.js';
+import { writeTmx } from './tmx.js';
 
-/** Segments written per batch; the event loop serves requests between two batches. */
-const IMPORT_BATCH = 500;
 /**
  * The memory an import reserves from the server's budget (`withMemory`) while it runs: the largest TMX
  * (MAX_TMX_BYTES, streamed) added 64 MB at the peak from the sources (abuse-full.test.ts, alone).
@@ -71,7 +68,8 @@ interface ImportSummary {
 /** How an import writes its memory, on one backend. */
 export interface MemoryWriter {
   begin(accountId: string, name: string): Promise<string>;
-  add(memoryId: string, batch: readonly SegmentInput[]): Promise<void>;
+  /** Reads the TMX into the memory, its segments and postings (stopped when `signal` aborts). */
+  write(memoryId: string, content: AsyncIterable<Buffer>, signal: AbortSignal): Promise<ImportSummary>;
   /** Makes the memory ready, while `fence`'s attempt still runs its job (else `JobSuperseded`, nothing done). */
   finish(memoryId: string, summary: ImportSummary, fence: { id: string; attempt: number }): Promise<void>;
   /** Deletes a memory not made ready (a half-written import). */
@@ -83,7 +81,7 @@ export function sqliteMemoryWriter(memories: SqliteMemoryStore): MemoryWriter {
   memories.removeUnready();
   return {
     begin: async (accountId, name) => memories.begin(accountId, name),
-    add: async (memoryId, batch) => memories.addBatch(memoryId, batch),
+    write: (memoryId, content, signal) => memories.importTmx(memoryId, content, signal),
     // One process runs the jobs of a data directory: no other attempt can run this one's meanwhile.
     finish: async (memoryId, summary) =>
       memories.finish(memoryId, summary.source, summary.targets, summary.segments),
@@ -176,16 +174,8 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
     );
     try {
       await job.save({ memoryId });
-      // Read as it streams from the file: the reader hands over a batch after each piece.
-      const summary = await readTmx(
-        content as AsyncIterable<Buffer>,
-        async (batch) => {
-          job.signal.throwIfAborted();
-          await writer.add(memoryId, batch);
-          await yieldToEventLoop();
-        },
-        IMPORT_BATCH,
-      );
+      // Read as it streams from the file.
+      const summary = await writer.write(memoryId, content as AsyncIterable<Buffer>, job.signal);
       await job.save({ memoryId, skipped: summary.skipped });
       await writer.finish(memoryId, summary, { id: job.id, attempt: job.attempt });
       return { memoryId, skipped: summary.skipped };

@@ -20,8 +20,11 @@ import type Database from 'better-sqlite3';
 import { threadWritesSettled } from '../glossaries/db-thread.js';
 import type { ResourceDatabase } from '../storage/resource-db.js';
 import { inTurns, nextTurn } from '../turns.js';
+import { importTransactions } from './import-rows.js';
+import { importOnThread, writeInBatches } from './import-thread.js';
 import { exactKey, fuzzyScore, matchScore, tokenize } from './score.js';
 import { createTaggedLookup, indexTokens, type TaggedMatch, type TaggedRows } from './tagged-lookup.js';
+import type { TmxSummary } from './tmx.js';
 
 export interface MemoryRecord {
   readonly id: string;
@@ -70,7 +73,7 @@ export const MAX_CANDIDATES = 5000;
 /** Segment ids per posting row: a lookup reads a long list only as far as its budget goes. */
 export const POSTING_CHUNK = 1000;
 /** Posting lists whose last rows `finish` writes per transaction. */
-const REST_LISTS = 200;
+export const REST_LISTS = 200;
 /** Rows (segments with their targets, or posting rows) a memory's deletion deletes per transaction. */
 const DELETE_ROWS = 16;
 
@@ -356,6 +359,12 @@ export interface SqliteMemoryStore extends MemoryStore {
    */
   addBatch(memoryId: string, segments: readonly SegmentInput[]): Promise<void>;
   /**
+   * Reads the TMX `content` into the unready memory `memoryId` and writes its segments and postings: on a
+   * thread of its own with its own connection (memories/import-thread.ts), or for a database in memory in
+   * batches on the event loop (`addBatch`, `finish` then writes the postings left).
+   */
+  importTmx(memoryId: string, content: AsyncIterable<Buffer>, signal: AbortSignal): Promise<TmxSummary>;
+  /**
    * Writes the posting lists' last rows and the token counts (a few lists per transaction, the event loop
    * free between them: the memory is still invisible), then makes the memory visible.
    */
@@ -375,17 +384,6 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
       `INSERT INTO memories (id, account_id, name, source_language, target_languages, ready, created_at)
        VALUES (?, ?, ?, '', '[]', 0, ?)`,
     ),
-    insertSegment: db.prepare(
-      `INSERT INTO memory_segments (memory_id, source_text, source_key, token_count, tokens, source_tagged)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    ),
-    insertTarget: db.prepare(
-      'INSERT INTO memory_targets (segment_id, seq, language, text, tagged) VALUES (?, ?, ?, ?, ?)',
-    ),
-    insertPosting: db.prepare(
-      'INSERT INTO memory_postings (memory_id, gram, segments, ids) VALUES (?, ?, ?, ?)',
-    ),
-    postingTotal: db.prepare('UPDATE memory_postings SET segments = ? WHERE memory_id = ? AND gram = ?'),
     finish: db.prepare(
       `UPDATE memories SET source_language = ?, target_languages = ?, segment_count = ?, ready = 1 WHERE id = ?`,
     ),
@@ -448,41 +446,24 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
   };
   /** The posting lists of each import in progress; full rows are written with the batch that fills them. */
   const pendingPostings = new Map<string, PendingPostings>();
-  const addBatch = db.transaction((memoryId: string, segments: readonly SegmentInput[]) => {
+  const writes = importTransactions(db);
+  const postingsOf = (memoryId: string) => {
     let postings = pendingPostings.get(memoryId);
     if (!postings) {
       postings = new PendingPostings();
       pendingPostings.set(memoryId, postings);
     }
-    for (const segment of segments) {
-      const tokens = tokenize(segment.source);
-      const id = Number(
-        sql.insertSegment.run(
-          memoryId,
-          segment.source,
-          exactKey(segment.source),
-          tokens.length,
-          tokens.join(TOKEN_SEPARATOR),
-          segment.sourceTagged ?? null,
-        ).lastInsertRowid,
-      );
-      segment.targets.forEach((target, seq) => {
-        sql.insertTarget.run(id, seq, target.language, target.text, target.tagged ?? null);
-      });
-      postings.add(id, tokens, segment.sourceTagged);
-      for (const [key, count, list] of postings.takeFull()) sql.insertPosting.run(memoryId, key, count, list);
-    }
-  });
+    return postings;
+  };
+  async function addBatch(memoryId: string, segments: readonly SegmentInput[]): Promise<void> {
+    await nextTurn();
+    await threadWrites();
+    writes.addBatch.immediate(memoryId, segments, postingsOf(memoryId));
+  }
   const remove = db.transaction((memoryId: string) => {
     sql.deletePostings.run(memoryId);
     sql.deleteMemory.run(memoryId);
   });
-  const writeRest = db.transaction(
-    (memoryId: string, rows: [string, number, string][], totals: [string, number][]) => {
-      for (const [key, count, list] of rows) sql.insertPosting.run(memoryId, key, count, list);
-      for (const [gram, total] of totals) sql.postingTotal.run(total, memoryId, gram);
-    },
-  );
   /**
    * Deletes a memory a few rows per transaction, the event loop free between them (deleting the 100 MiB
    * of the largest import at once held it up for about a second): invisible first (`ready = 0`: after a
@@ -570,10 +551,10 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
       sql.begin.run(id, accountId, name, new Date().toISOString());
       return id;
     },
-    async addBatch(memoryId, segments) {
-      await nextTurn();
-      await threadWrites();
-      addBatch.immediate(memoryId, segments);
+    addBatch,
+    async importTmx(memoryId, content, signal) {
+      if (file === undefined) return writeInBatches(addBatch)(memoryId, content, signal);
+      return importOnThread(file, memoryId, content, signal);
     },
     async finish(memoryId, source, targets, count) {
       const postings = pendingPostings.get(memoryId);
@@ -583,7 +564,7 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
           // Discarded meanwhile: nothing more is written (its rows so far are the discard's to delete).
           if (pendingPostings.get(memoryId) !== postings) return false;
           const rest = postings.takeRest(REST_LISTS);
-          writeRest.immediate(memoryId, rest.rows, rest.totals);
+          writes.writeRest.immediate(memoryId, rest.rows, rest.totals);
           return !rest.done;
         });
       if (postings && pendingPostings.get(memoryId) !== postings) return;

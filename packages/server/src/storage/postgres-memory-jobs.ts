@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import { JobSuperseded } from '../jobs/job-backend.js';
+import { writeInBatches } from '../memories/import-thread.js';
 import type { MemoryWriter } from '../memories/jobs.js';
 import { PendingPostings } from '../memories/store.js';
 import type { PostgresMemoryStore } from './postgres-memories.js';
@@ -13,14 +14,11 @@ import { transaction } from './postgres-resources.js';
 
 export function postgresMemoryWriter(pool: pg.Pool, memories: PostgresMemoryStore): MemoryWriter {
   const postings = new Map<string, PendingPostings>();
-  const postingsOf = (memoryId: string) => {
-    const pending = postings.get(memoryId) ?? new PendingPostings();
-    postings.set(memoryId, pending);
-    return pending;
-  };
+  const postingsOf = (memoryId: string) =>
+    postings.get(memoryId) ?? postings.set(memoryId, new PendingPostings()).get(memoryId)!;
   return {
     begin: (accountId, name) => memories.begin(pool, accountId, name),
-    add: (memoryId, batch) => memories.addBatch(memoryId, batch, postingsOf(memoryId)),
+    write: writeInBatches((memoryId, batch) => memories.addBatch(memoryId, batch, postingsOf(memoryId))),
     async finish(memoryId, summary, fence) {
       await transaction(pool, async (client) => {
         const { rowCount } = await client.query(

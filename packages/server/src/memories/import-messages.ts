@@ -1,0 +1,26 @@
+/** What the event loop and a memory import's thread (`import-thread.ts`, `import-worker.ts`) send each other. */
+import type { TmxSummary } from './tmx.js';
+
+export interface ImportWorkerData {
+  /** The resource database's file. */
+  readonly file: string;
+  readonly memoryId: string;
+  /** Segments per batch, at most (and `MAX_BATCH_CHARACTERS`). */
+  readonly batchSize: number;
+}
+
+export type ToImportThread =
+  /** The next piece of the TMX file (`end`: none is left). */
+  | { readonly type: 'chunk'; readonly bytes: Uint8Array }
+  | { readonly type: 'end' }
+  /** The thread may write its next transaction now (the event loop's writers wait for it meanwhile). */
+  | { readonly type: 'go' };
+
+export type FromImportThread =
+  /** Wants one more piece of the file. */
+  | { readonly type: 'more' }
+  /** Wants to write a transaction; `written` when it ended (committed or rolled back). */
+  | { readonly type: 'write' }
+  | { readonly type: 'written' }
+  | { readonly type: 'done'; readonly summary: TmxSummary }
+  | { readonly type: 'failed'; readonly name: string; readonly message: string };

@@ -1,0 +1,124 @@
+/**
+ * A TMX import's heavy work (parsing, tokenizing, writing segments and postings) runs on a thread of its own
+ * (`import-worker.ts`) with its own connection to the resource database (WAL), off the event loop that answers
+ * every other request (issue 31: on the event loop, even in ~2 ms turns, the largest import took about half
+ * of it for a minute, and its garbage lengthened the main heap's GC pauses). One thread per import, at a
+ * lower CPU priority (thread-priority.ts), ended with it; the event loop keeps the job (its state, its
+ * cancellation, its memory reservation) and hands the file over piece by piece as the thread asks.
+ *
+ * SQLite has one writer at a time: each of the thread's transactions (a batch, as short as on the event
+ * loop) starts only once the event loop grants it, and counts among the writes in flight on the file
+ * (`trackThreadWrite`) until it ends, so the event loop's own writers await it instead of blocking on the
+ * lock. A cancelled import is stopped between two transactions; a killed process leaves an unready memory,
+ * deleted at the next start, as before.
+ */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import { trackThreadWrite } from '../glossaries/db-thread.js';
+import { threadEntry } from '../threads/entry.js';
+import type { FromImportThread, ImportWorkerData, ToImportThread } from './import-messages.js';
+import type { SegmentInput } from './store.js';
+import { readTmx, TmxError, type TmxSummary } from './tmx.js';
+
+/** Segments written per batch. */
+export const IMPORT_BATCH = 500;
+/** The import thread's heap cap: the parser, a batch and the postings pending (per distinct token). */
+const IMPORT_THREAD_HEAP_MB = 256;
+
+/** Import threads started and the transactions they were granted, for tests. */
+export const importThreadStats = { starts: 0, writes: 0 };
+
+/** Reads the TMX on the event loop, handing batches to `add` (PostgreSQL, a SQLite database in memory). */
+export function readInBatches(
+  content: AsyncIterable<Buffer>,
+  signal: AbortSignal,
+  add: (batch: readonly SegmentInput[]) => Promise<void>,
+): Promise<TmxSummary> {
+  return readTmx(
+    content,
+    async (batch) => {
+      signal.throwIfAborted();
+      await add(batch);
+      await yieldToEventLoop();
+    },
+    IMPORT_BATCH,
+  );
+}
+
+/** A `MemoryWriter`'s `write` on the event loop, each batch handed to `add`. */
+export const writeInBatches =
+  (add: (memoryId: string, batch: readonly SegmentInput[]) => Promise<void>) =>
+  (memoryId: string, content: AsyncIterable<Buffer>, signal: AbortSignal) =>
+    readInBatches(content, signal, (batch) => add(memoryId, batch));
+
+/**
+ * Imports the TMX `content` into the unready memory `memoryId` of the SQLite database `file` on a thread:
+ * its segments and every posting row; the summary once the thread has ended (its connection closed).
+ */
+export function importOnThread(
+  file: string,
+  memoryId: string,
+  content: AsyncIterable<Buffer>,
+  signal: AbortSignal,
+): Promise<TmxSummary> {
+  const entry = threadEntry(new URL('./import-worker.js', import.meta.url));
+  const worker = new Worker(entry.url, {
+    ...entry.options,
+    workerData: { file, memoryId, batchSize: IMPORT_BATCH } satisfies ImportWorkerData,
+    resourceLimits: { maxOldGenerationSizeMb: IMPORT_THREAD_HEAP_MB },
+  });
+  importThreadStats.starts++;
+  const send = (message: ToImportThread, transfer: ArrayBuffer[] = []) =>
+    worker.postMessage(message, transfer);
+  const pieces = content[Symbol.asyncIterator]();
+  let reading = Promise.resolve();
+  /** Ends the transaction granted, once the thread says it ended. */
+  let writing: (() => void) | undefined;
+  let outcome: { summary: TmxSummary } | { error: unknown } | undefined;
+  /** Stops the thread, between two transactions (one granted ends first). */
+  const stop = (error: unknown) => {
+    outcome ??= { error };
+    if (!writing) void worker.terminate();
+  };
+  const onAbort = () => stop(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  return new Promise((resolve, reject) => {
+    worker.on('message', (message: FromImportThread) => {
+      if (message.type === 'more') {
+        reading = reading
+          .then(async () => {
+            const next = await pieces.next();
+            if (next.done) return send({ type: 'end' });
+            const bytes = Uint8Array.prototype.slice.call(next.value) as Uint8Array;
+            send({ type: 'chunk', bytes }, [bytes.buffer as ArrayBuffer]);
+          })
+          .catch(stop);
+      } else if (message.type === 'write') {
+        if (outcome) return void worker.terminate();
+        trackThreadWrite(file, new Promise<void>((resolve) => (writing = resolve)));
+        importThreadStats.writes++;
+        send({ type: 'go' });
+      } else if (message.type === 'written') {
+        writing?.();
+        writing = undefined;
+        if (outcome) void worker.terminate();
+      } else if (message.type === 'done') outcome ??= { summary: message.summary };
+      else
+        outcome ??= {
+          error: message.name === 'TmxError' ? new TmxError(message.message) : new Error(message.message),
+        };
+    });
+    worker.on('error', (error) => {
+      outcome ??= { error };
+    });
+    worker.on('exit', (code) => {
+      signal.removeEventListener('abort', onAbort);
+      // A thread that died in a transaction: SQLite rolled it back as its connection closed.
+      writing?.();
+      writing = undefined;
+      void pieces.return?.();
+      if (outcome && 'summary' in outcome) resolve(outcome.summary);
+      else reject(outcome?.error ?? new Error(`The import's thread stopped (exit code ${code}).`));
+    });
+  });
+}
