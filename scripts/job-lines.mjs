@@ -58,10 +58,9 @@ const CURRENT = [
   'packages/server/src/storage/postgres-memory-jobs.ts',
   // The refusal to start on the job stores of the versions before the runner (it replaced their upgrades).
   'packages/server/src/earlier-stores.ts',
-  // Documents: kind (upload, chunks and result as job files, its own reservation), service, the document
-  // read from its job (records.ts).
+  // Documents: kind (upload, chunks and result as job files, its own reservation) and service (service.ts
+  // folded into document-job.ts), the document read from its job (records.ts).
   'packages/server-documents/src/document-job.ts',
-  'packages/server-documents/src/service.ts',
   'packages/server-documents/src/records.ts',
   // Voice: both kinds and their inputs (rows.ts). Not counted since the upgrade of the job records went:
   // fleet-store.ts, which holds spoken-term collections on PostgreSQL only (the job tables' migrations are

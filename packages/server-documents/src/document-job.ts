@@ -15,7 +15,6 @@ import {
   currentBillingPeriod,
   JobFailed,
   type JobInfo,
-  type JobKind,
   type JobQueue,
   JobSuperseded,
   type RunningJob,
@@ -49,7 +48,24 @@ export const crashPoints: {
   afterChunk?: (documentId: string, done: number) => void;
 } = {};
 
-export type DocumentJobs = JobQueue<DocumentJobInput, DocumentCheckpoint, null>;
+/** The documents part of a started server: its kind's queue, with the feature's formats and settings. */
+export interface DocumentService {
+  /** The formats, with the server's `xml`/`dita` attribute lists. */
+  readonly formats: DocumentFormats;
+  readonly jobs: JobQueue<DocumentJobInput, DocumentCheckpoint, null>;
+  /** Documents one instance translates at a time. */
+  readonly concurrency: number;
+}
+
+/** The documents' service of a started server (routes find the kind's queue on the context's runner). */
+export const documentServiceOf =
+  (formats: DocumentFormats, settings: Pick<ResolvedDocumentOptions, 'concurrency'>) =>
+  (context: ServiceContext): DocumentService => ({
+    formats,
+    jobs: context.jobs.queue(DOCUMENT_JOB_KIND),
+    concurrency: settings.concurrency,
+  });
+
 type DocumentJob = RunningJob<DocumentJobInput, DocumentCheckpoint>;
 
 /** The refund of a failed document: what the upload reserved, and what the job reserved. */
@@ -120,15 +136,15 @@ export function chunkFiles(job: Pick<DocumentJob, 'file' | 'writeFile'>): ChunkC
 }
 
 /**
- * Registers the documents' kind on the server's runner: `concurrency` at a time per instance, a finished
- * document kept `expirySeconds` (its result's expiry); its queue.
+ * Registers the documents' kind on the server's runner (`concurrency` at a time per instance, a finished
+ * document kept `expirySeconds`: its result's expiry) and adds its gauges to the server's metrics.
  */
 export function registerDocumentJobs(
   context: ServiceContext,
   formats: DocumentFormats,
   settings: Pick<ResolvedDocumentOptions, 'concurrency' | 'expirySeconds'>,
   logError: (error: unknown, documentId: string) => void,
-): DocumentJobs {
+): void {
   /**
    * Reserves `units` characters of the job's account for this billing period (a format read by the job);
    * whether they fit (no `caller`: no quota, a reservation made again to be refunded at once). Once per
@@ -235,7 +251,7 @@ export function registerDocumentJobs(
     await chunks.empty();
     return null;
   }
-  const kind: JobKind<DocumentJobInput, DocumentCheckpoint, null> = {
+  context.jobs.register<DocumentJobInput, DocumentCheckpoint, null>({
     name: DOCUMENT_JOB_KIND,
     run,
     concurrency: settings.concurrency,
@@ -246,8 +262,14 @@ export function registerDocumentJobs(
     // The upload and the chunks (emptied by the attempt) go once the document is translated or failed.
     keepFiles: [RESULT_FILE],
     refund: refundOf,
-  };
-  return context.jobs.register(kind);
+  });
+  for (const [name, help, state] of [
+    ['glossa_document_queue_depth', 'Documents waiting for translation (queued)', 'queued'],
+    ['glossa_documents_translating', 'Documents being translated', 'running'],
+  ] as const)
+    context.metrics.gauge(name, `${help}, on every instance that shares the storage.`, () =>
+      context.jobs.count([DOCUMENT_JOB_KIND], [state]),
+    );
 }
 
 /**

@@ -1,9 +1,9 @@
 import { FEATURES, type FeatureName, type Language } from '@glossa/protocol';
 import { type LanguageInput, refuseEarlierJobStores, type ServerFeature } from '@glossa/server/feature';
+import { documentServiceOf, registerDocumentJobs } from './document-job.js';
 import { createDocumentFormats } from './formats/index.js';
 import { type DocumentOptions, resolveDocumentOptions } from './options.js';
 import { documentRoutes } from './routes.js';
-import { documentServiceOf, startDocumentService } from './service.js';
 
 export type { DocumentOptions } from './options.js';
 
@@ -34,7 +34,7 @@ export function documentsFeature(options: DocumentOptions = {}): ServerFeature {
     async start(context, log) {
       // The documents of a version before the runner held them (`documents.sqlite`, or PostgreSQL's table).
       await refuseEarlierJobStores(context, { tables: { file: 'documents.sqlite', names: ['documents'] } });
-      startDocumentService(context, formats, settings, (error, documentId) =>
+      registerDocumentJobs(context, formats, settings, (error, documentId) =>
         log.error({ err: error, documentId }, 'document job failed'),
       );
       return { close: async () => {} };

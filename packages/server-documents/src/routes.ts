@@ -1,10 +1,9 @@
 /** Document translation endpoints: upload, status, and the result (downloaded once, then deleted). */
 import { type DocumentStatusResponse, ENDPOINTS, ERROR_CODES } from '@glossa/protocol';
 import { defineRoute, notFound, type Route, type ServiceContext, ServiceError } from '@glossa/server/feature';
-import { DOCUMENT_JOB_KIND, RESULT_FILE, secondsRemaining } from './document-job.js';
+import { DOCUMENT_JOB_KIND, type DocumentService, RESULT_FILE, secondsRemaining } from './document-job.js';
 import { formatOf } from './formats/index.js';
 import { documentOf } from './records.js';
-import type { DocumentService } from './service.js';
 import { uploadDocument } from './upload.js';
 
 const missing = (id: string) =>

@@ -32,11 +32,10 @@ import {
 } from '@glossa/server/feature';
 import type { FastifyRequest } from 'fastify';
 import { detectSource } from './detect.js';
-import { UPLOAD_FILE } from './document-job.js';
+import { type DocumentService, UPLOAD_FILE } from './document-job.js';
 import { DocumentFormatError, type Extraction } from './formats/format.js';
 import { DOCUMENT_FORMATS } from './formats/index.js';
 import { type DocumentJobInput, hashDocumentKey } from './records.js';
-import type { DocumentService } from './service.js';
 import { asTranslateRequest, billedOfTexts, type DocumentParameters } from './translate.js';
 
 const validator = createRequestValidator(UploadDocumentFields);

@@ -60,42 +60,61 @@ export function registerVoiceJobs(context: ServiceContext, log: JobLog, chunkSec
     resultTtlMs: VOICE_RESULT_TTL_MS,
     // Its result is in the job's row: the audio goes once the job ended.
     keepFiles: [],
-    async run(job) {
-      try {
-        const { result, seconds } = await withAudio(context, job, async (file) =>
-          transcribeJob(context, job, await decodeFile(file), log, (pcm, words) =>
-            recognizeJob(job, pcm, chunkSeconds, words),
-          ),
-        );
-        job.charge('minutes', minutesOf(job, 'speech_to_text', seconds));
-        crashPoints.beforeFinish?.(job.id);
-        return result;
-      } catch (error) {
-        throw failureOf(error, job.signal, log, job.id);
-      }
-    },
+    run: (job) =>
+      attempt(context, job, log, async (file) => ({
+        product: 'speech_to_text',
+        ...(await transcribeJob(context, job, await decodeFile(file), log, (pcm, words) =>
+          recognizeJob(job, pcm, chunkSeconds, words),
+        )),
+      })),
   });
   context.jobs.register<TranslateInput, VoiceCheckpoint, StoredResult[]>({
     name: 'voice/translate',
     resultTtlMs: VOICE_RESULT_TTL_MS,
     async run(job) {
       try {
-        const translated = await withAudio(context, job, (file) =>
-          translateAudio(context, job, file, log, {
+        return await attempt(context, job, log, async (file) => {
+          const translated = await translateAudio(context, job, file, log, {
             save: (index, bytes) => job.writeFile(`result-${index}`, bytes),
             recognize: (pcm) => recognizeJob(job, pcm, chunkSeconds),
-          }),
-        );
-        job.charge('minutes', minutesOf(job, translated.product, translated.seconds));
-        crashPoints.beforeFinish?.(job.id);
-        return translated.results;
-      } catch (error) {
-        const failure = failureOf(error, job.signal, log, job.id);
+          });
+          return { ...translated, result: translated.results };
+        });
+      } catch (failure) {
         if (!(failure instanceof JobFailed)) throw failure;
         return job.input.targets.map(() => ({ status: 'failed' as const, error: failure.message }));
       }
     },
   });
+}
+
+/**
+ * An attempt of either kind: `work` on the job's audio (its job file `audio`) as a file for ffmpeg, written
+ * for this attempt (`<data dir>/voice-jobs/<id>.attempt-<n>`) and removed after (a killed attempt's file: at
+ * the next start); then the minutes of its `seconds` of audio charged (applied with the completion, on the
+ * day it finished). A throw is `failureOf`'s.
+ */
+async function attempt<T>(
+  context: ServiceContext,
+  job: RunningJob<{ keyId: string; customTag: string }, unknown>,
+  log: JobLog,
+  work: (file: string) => Promise<{ result: T; product: UsageRecord['product']; seconds: number }>,
+): Promise<T> {
+  const file = join(audioDir(context), `${encodeURIComponent(job.id)}.attempt-${job.attempt}`);
+  try {
+    const bytes = await job.file('audio');
+    if (!bytes) throw new JobFailed('The audio of this job is gone.');
+    mkdirSync(audioDir(context), { recursive: true, mode: 0o700 });
+    writeFileSync(file, bytes, { mode: 0o600 });
+    const { result, product, seconds } = await work(file).finally(() => rmSync(file, { force: true }));
+    const { keyId, customTag } = job.input;
+    const day = utcDay(new Date());
+    job.charge('minutes', { accountId: job.accountId, keyId, product, units: seconds / 60, customTag, day });
+    crashPoints.beforeFinish?.(job.id);
+    return result;
+  } catch (error) {
+    throw failureOf(error, job.signal, log, job.id);
+  }
 }
 
 /**
@@ -108,27 +127,6 @@ export const crashPoints: {
   /** After chunk number `chunks` (from 1, counted over every attempt) of job `jobId` is checkpointed. */
   afterChunk?: (jobId: string, chunks: number) => void;
 } = {};
-
-/**
- * Runs `work` on the job's audio (its job file `audio`) as a file for ffmpeg, written for this attempt
- * (`<data dir>/voice-jobs/<id>.attempt-<n>`) and removed after (a killed attempt's file: at the next start).
- */
-async function withAudio<T>(
-  context: ServiceContext,
-  job: RunningJob<unknown, unknown>,
-  work: (file: string) => Promise<T>,
-): Promise<T> {
-  const bytes = await job.file('audio');
-  if (!bytes) throw new JobFailed('The audio of this job is gone.');
-  const file = join(audioDir(context), `${encodeURIComponent(job.id)}.attempt-${job.attempt}`);
-  mkdirSync(audioDir(context), { recursive: true, mode: 0o700 });
-  writeFileSync(file, bytes, { mode: 0o600 });
-  try {
-    return await work(file);
-  } finally {
-    rmSync(file, { force: true });
-  }
-}
 
 /**
  * Every utterance of a job's audio (`pcm`), recognized in chunks from where its last attempt stopped, a
@@ -151,22 +149,6 @@ function recognizeJob(
       crashPoints.afterChunk?.(job.id, checkpoint.chunks);
     },
   });
-}
-
-/** The minutes of a job of `seconds` of audio, finished today. */
-function minutesOf(
-  job: { accountId: string; input: { keyId: string; customTag: string } },
-  product: 'speech_to_text' | 'speech_to_speech',
-  seconds: number,
-): UsageRecord {
-  return {
-    accountId: job.accountId,
-    keyId: job.input.keyId,
-    product,
-    units: seconds / 60,
-    customTag: job.input.customTag,
-    day: utcDay(new Date()),
-  };
 }
 
 /**

@@ -2,8 +2,8 @@
  * The jobs' storage, written once for both backends: rows of the `jobs` table, a fair claim, fenced state
  * changes that carry their usage in the same transaction, takeover of a dead owner's jobs, and the jobs'
  * files. Each operation is one transaction over a small seam, `JobDatabase`, that two adapters implement
- * with what really differs: `sqlite-jobs.ts` (the embedded default: one process, files on disk, workers as
- * loops) and `postgres-jobs.ts` (a fleet: `job_files` rows, pg-boss wake-ups, a lease per instance).
+ * with what really differs: `sqlite-jobs.ts` (the embedded default: one process, files on disk) and
+ * `postgres-jobs.ts` (a fleet: `job_files` rows, pg-boss wake-ups, a lease per instance).
  *
  * A transaction is a generator (`Tx`): each `yield` hands the adapter a step (a statement, with `$1`, `$2`…
  * parameters) and resumes with its answer. So better-sqlite3, which is synchronous, runs a whole operation
@@ -39,40 +39,25 @@ export interface NewJob {
   readonly kind: string;
   readonly accountId: string;
   readonly input: string;
-  /** Jobs of the account not finished yet past which the insert is refused (`JobLimitExceeded`). */
+  /** The runner's and the kind's limits (`JobLimitExceeded`). */
   readonly maxQueued: number;
-  /**
-   * Jobs of this kind the account holds (not finished, or finished and not expired) past which the insert
-   * is refused (`JobLimitExceeded` naming the kind).
-   */
   readonly maxPerAccount?: number | undefined;
   /** Files stored with the job: the job is inserted with all of them, or not at all. */
   readonly files?: JobFiles | undefined;
-  /**
-   * Inserted deferred, to be released before this time: queued, but not claimed before `release` (its
-   * `run_after` is `DEFERRED_UNTIL`); not released by then, it expires (and is deleted as a finished job is).
-   */
+  /** Inserted deferred (`run_after` `DEFERRED_UNTIL`), to be released before this time, else it expires. */
   readonly releaseBy?: string | undefined;
 }
 
 /** The `run_after` of a deferred job: later than any claim's time, so no worker takes it before `release`. */
 export const DEFERRED_UNTIL = '9999-12-31T23:59:59.999Z';
 
-/**
- * A job file's content: its bytes, or a stream of them (an upload: SQLite writes it to disk as it comes,
- * PostgreSQL collects it for its row).
- */
+/** A job file's content: its bytes, or a stream of them (an upload). */
 export type JobFileContent = Uint8Array | AsyncIterable<Uint8Array>;
 
 /** A job's files by name (`[A-Za-z0-9][A-Za-z0-9._-]*`, at most 100 characters). */
 export type JobFiles = Readonly<Record<string, JobFileContent>>;
 
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-
-/** Throws a `TypeError` for a file name a job cannot have. */
-export function checkFileName(name: string): void {
-  if (!FILE_NAME.test(name)) throw new TypeError(`A job file cannot be named ${JSON.stringify(name)}.`);
-}
 
 /**
  * Usage a state change pays for (or refunds, with negative units): applied once per `jobs/<job id>/<step>`
@@ -255,12 +240,14 @@ export function createJobBackend<Staged>(db: JobDatabase<Staged>) {
         yield { afterCommit: async () => onCharacterUsage() };
     }
   }
-  /** Runs `work` with `content` staged for it: placed by `work`, or dropped. */
+  /** Runs `work` with `content` staged for it: placed by `work`, or dropped. A bad name throws a `TypeError`. */
   async function withFiles<T>(
     content: JobFiles | undefined,
     work: (staged: Staged | undefined) => Tx<T>,
     lock?: string,
   ): Promise<T> {
+    for (const name of Object.keys(content ?? {}))
+      if (!FILE_NAME.test(name)) throw new TypeError(`A job file cannot be named ${JSON.stringify(name)}.`);
     const staged = content && Object.keys(content).length > 0 ? await files.stage(content) : undefined;
     try {
       return await db.transaction(work(staged), lock);

@@ -10,7 +10,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Storage, UsageRecord } from '../storage/storage.js';
 import {
-  checkFileName,
   DEFERRED_UNTIL,
   type JobBackend,
   type JobChange,
@@ -312,10 +311,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
       },
       file: (name) => backend.readFile(row.id, name),
       fileStream: (name) => backend.streamFile(row.id, name),
-      async writeFile(name, data) {
-        checkFileName(name);
-        await backend.writeFile(fence, name, data);
-      },
+      writeFile: (name, data) => backend.writeFile(fence, name, data),
     };
     /** An ended job's: its expiry from now, and its files to keep. */
     const ended = () => ({ expiresAt: expiry(kind), keepFiles: kind.keepFiles });
@@ -419,7 +415,6 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
       const completed = async (id: string) => (await queue.status(id))?.status === 'completed';
       const queue: JobQueue<Input, Checkpoint, Result> = {
         async submit(accountId, input, submitOptions = {}) {
-          for (const name of Object.keys(submitOptions.files ?? {})) checkFileName(name);
           const row = await backend.insert({
             id: submitOptions.id ?? randomUUID(),
             kind: kind.name,
@@ -452,13 +447,10 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
         file: async (id, name) => ((await completed(id)) ? backend.readFile(id, name) : undefined),
         takeFile: async (id, name) => ((await completed(id)) ? backend.takeFile(id, name) : undefined),
         files: async (id) => ((await queue.status(id)) ? backend.listFiles(id) : []),
-        async writeFile(id, name, data) {
-          checkFileName(name);
-          return (await queue.status(id)) !== undefined && backend.putFile(id, name, data);
-        },
+        writeFile: async (id, name, data) =>
+          (await queue.status(id)) !== undefined && backend.putFile(id, name, data),
         remove: async (id) => (await queue.status(id)) !== undefined && backend.remove(id),
         async release(id, files) {
-          for (const name of Object.keys(files)) checkFileName(name);
           if ((await queue.status(id))?.status !== 'deferred') return false;
           const released = await backend.release(id, files);
           if (released) notify();

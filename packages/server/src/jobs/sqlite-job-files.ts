@@ -116,12 +116,8 @@ export function openJobFiles(root: string): JobFileStore<string> & {
     /** A rename to a name of this call's own, which only one call can do. */
     async take(id, name) {
       const taken = join(pathOf(id), `.${randomUUID()}`);
-      try {
-        await rename(pathOf(id, name), taken);
-      } catch (error) {
-        if (absent(error)) return undefined;
-        throw error;
-      }
+      const moved = rename(pathOf(id, name), taken).then(() => true);
+      if (!(await unlessAbsent(moved, false))) return undefined;
       try {
         return await readFile(taken);
       } finally {
