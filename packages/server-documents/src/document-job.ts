@@ -5,10 +5,6 @@
  * not kept, so a document killed at 80 % resumes at 80 %) and the result (`result`, handed out once by the
  * download). A checkpoint after each chunk holds its progress and the attempt's measured throughput
  * (`seconds_remaining`), and at the end the segments every engine failed (`kept`: `glossa_kept_source`).
- *
- * An attempt killed after its result was written, or after its failure was saved (`failed`), before the
- * runner's change, leaves the next attempt to find it settled: the result completes the job, `failed` fails it
- * (refund then, once). The upload and the chunks go once the document is translated or failed (`keepFiles`).
  */
 import {
   type Caller,
@@ -188,7 +184,8 @@ export function registerDocumentJobs(
     // What the job reserved itself (its checkpoint) is the document's billed characters: not reserved again.
     const document = recordOf({ ...job, status: 'running', error: undefined });
     const chunks = chunkFiles(job);
-    // Failed, or translated, by an attempt killed before the runner's change.
+    // Failed (its failure saved), or translated (its result written), by an attempt killed before the
+    // runner's change: settled (a failure refunded then, once).
     if (job.checkpoint?.failed !== undefined) {
       await settleReservation(job, job.checkpoint);
       throw new JobFailed(job.checkpoint.failed);

@@ -203,8 +203,8 @@ export interface JobRunner {
   queue<Input, Checkpoint, Result>(name: string): JobQueue<Input, Checkpoint, Result>;
   /** Starts the workers (after the kinds are registered). */
   start(): Promise<void>;
-  /** Jobs queued or running, of one kind or of all. */
-  depth(kind?: string): Promise<number>;
+  /** Jobs of every kind queued or running. */
+  depth(): Promise<number>;
   /**
    * Jobs of `kinds` in these states, on every instance that shares the storage (a kind's gauges); a deferred
    * job is not counted queued.
@@ -217,11 +217,8 @@ export interface JobRunner {
 const parse = <T>(text: string | null): T | undefined =>
   text === null ? undefined : (JSON.parse(text) as T);
 
-function toJobInfo<Input, Checkpoint, Result>(
-  row: JobRow,
-  now = Date.now(),
-): JobInfo<Input, Checkpoint, Result> {
-  const expired = row.expires_at !== null && Date.parse(row.expires_at) <= now;
+function toJobInfo<Input, Checkpoint, Result>(row: JobRow): JobInfo<Input, Checkpoint, Result> {
+  const expired = row.expires_at !== null && Date.parse(row.expires_at) <= Date.now();
   return {
     id: row.id,
     kind: row.kind,
@@ -255,9 +252,7 @@ const USAGE_OPERATION_MARGIN_MS = 24 * 60 * 60 * 1000;
 
 export function createJobRunner(backend: JobBackend, options: JobRunnerOptions = {}): JobRunner {
   // biome-ignore lint/suspicious/noExplicitAny: kinds of every type live in one map
-  const kinds = new Map<string, JobKind<any, any, any>>();
-  // biome-ignore lint/suspicious/noExplicitAny: their queues too
-  const queues = new Map<string, JobQueue<any, any, any>>();
+  const kinds = new Map<string, { kind: JobKind<any, any, any>; queue: JobQueue<any, any, any> }>();
   const running = new Map<string, AbortController>();
   /** Attempts running here, by kind (a kind's `concurrency`). */
   const busy = new Map<string, number>();
@@ -277,7 +272,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
   const expiry = (kind: JobKind<unknown, unknown, unknown>) => later(kind.resultTtlMs ?? 3_600_000);
 
   async function attempt(row: JobRow): Promise<void> {
-    const kind = kinds.get(row.kind)!;
+    const { kind } = kinds.get(row.kind)!;
     const controller = new AbortController();
     running.set(row.id, controller);
     const fence = { id: row.id, attempt: row.attempt };
@@ -344,8 +339,8 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
   function claim(): Promise<JobRow | undefined> {
     const next = claiming.then(async () => {
       const open = [...kinds.values()]
-        .filter((kind) => (busy.get(kind.name) ?? 0) < (kind.concurrency ?? concurrency))
-        .map((kind) => kind.name);
+        .filter(({ kind }) => (busy.get(kind.name) ?? 0) < (kind.concurrency ?? concurrency))
+        .map(({ kind }) => kind.name);
       if (open.length === 0 || closed) return undefined;
       const row = await backend.claim(open, options.maxRunningPerAccount ?? 2);
       if (row) busy.set(row.kind, (busy.get(row.kind) ?? 0) + 1);
@@ -408,7 +403,6 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
   return {
     register<Input, Checkpoint, Result>(kind: JobKind<Input, Checkpoint, Result>) {
       if (kinds.has(kind.name)) throw new TypeError(`Job kind ${kind.name} is registered already.`);
-      kinds.set(kind.name, kind);
       const info = (row: JobRow | undefined) =>
         row && row.kind === kind.name ? toJobInfo<Input, Checkpoint, Result>(row) : undefined;
       /** Whether the job is this kind's, completed and not expired. */
@@ -433,8 +427,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
           return accountId === undefined || job?.accountId === accountId ? job : undefined;
         },
         async cancel(id) {
-          const row = await backend.get(id);
-          if (!row || row.kind !== kind.name) return undefined;
+          if (!(await queue.status(id))) return undefined;
           const after = await backend.cancel(
             id,
             expiry(kind),
@@ -457,11 +450,11 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
           return released;
         },
       };
-      queues.set(kind.name, queue);
+      kinds.set(kind.name, { kind, queue });
       return queue;
     },
     queue(name) {
-      const queue = queues.get(name);
+      const queue = kinds.get(name)?.queue;
       if (!queue) throw new TypeError(`No job kind ${name} is registered.`);
       return queue;
     },
@@ -472,7 +465,7 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
       await backend.listen(notify);
       sweepLater();
     },
-    depth: (kind) => backend.count(kind ? [kind] : [...kinds.keys()], ['queued', 'running']),
+    depth: () => backend.count([...kinds.keys()], ['queued', 'running']),
     count: (ofKinds, states) => backend.count(ofKinds, states),
     async close() {
       if (closed) return;

@@ -1,7 +1,6 @@
 /**
- * The job backend of a fleet: the `jobs` table in PostgreSQL (next to `usage` and `usage_operations`, so a
- * state change and its usage commit in one transaction; `job-backend.ts` writes the operations), pg-boss
- * waking the instances' workers, a lease per instance.
+ * The job backend of a fleet (`job-backend.ts` writes the operations): the `jobs` table in PostgreSQL, next
+ * to `usage` and `usage_operations`; pg-boss waking the instances' workers; a lease per instance.
  *
  * A pg-boss job is a wake-up, not the job: sent in the transaction that makes a job claimable (a retry's
  * starts when the retry is due), it wakes the idle workers of the instance that receives it, which claim
@@ -20,6 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { buffer } from 'node:stream/consumers';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { type Queryable, transaction } from '../storage/postgres-resources.js';
@@ -45,12 +45,6 @@ export interface PostgresJobBackendOptions {
 
 const answer = <T>(result: pg.QueryResult): Answer<T> => ({ rows: result.rows, count: result.rowCount ?? 0 });
 
-async function collect(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
 /** A file read back as a stream: its bytes in slices (a reader may pause between them). */
 async function* slices(data: Uint8Array, size = 64 * 1024): AsyncIterable<Uint8Array> {
   for (let at = 0; at < data.length; at += size) yield data.subarray(at, at + size);
@@ -67,7 +61,7 @@ function rowFiles(pool: pg.Pool): JobFileStore<[string, Buffer][]> {
         Object.entries(files).map(
           async ([name, content]): Promise<[string, Buffer]> => [
             name,
-            content instanceof Uint8Array ? Buffer.from(content) : await collect(content),
+            content instanceof Uint8Array ? Buffer.from(content) : await buffer(content),
           ],
         ),
       ),

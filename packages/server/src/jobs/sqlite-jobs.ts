@@ -1,9 +1,8 @@
 /**
- * The job backend of the embedded default: the `jobs` table of `glossa.sqlite`, next to `usage` and
- * `usage_operations` so a state change and its usage commit in one transaction (`job-backend.ts` writes the
- * operations). One process owns the data directory, so a job found running under another owner belonged to
- * a process that is gone: it is queued again and resumes from its checkpoint. Workers are loops in this
- * process (`createJobBackend`'s `deliver`). A job's files are files in the data directory (`sqlite-job-files.ts`).
+ * The job backend of the embedded default (`job-backend.ts` writes the operations): the `jobs` table of
+ * `glossa.sqlite`, next to `usage` and `usage_operations`. One process owns the data directory, so a job
+ * found running under another owner belonged to a process that is gone: it is queued again and resumes from
+ * its checkpoint. A job's files are files in the data directory (`sqlite-job-files.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
