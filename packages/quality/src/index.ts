@@ -8,6 +8,7 @@ export {
 } from './evaluate.js';
 export { findPlaceholders, findTags, type MarkupToken, maskMarkup } from './markup.js';
 export { codePointLength, codePointOffset } from './spans.js';
+export { TermFinder } from './terms.js';
 export {
   CATEGORY_OF_CHECK,
   CHECK_NAMES,
