@@ -11,6 +11,8 @@ export { withKeptSegments } from './engines/kept-source.js';
 export type { EngineChoice, EngineRegistry } from './engines/registry.js';
 export { badRequest, notFound, ServiceError, unsupportedLanguage } from './errors.js';
 export type { RunningFeature, ServerFeature } from './features.js';
+export { glossaryDictionary } from './glossaries/dictionary.js';
+export type { EntryList } from './glossaries/entries.js';
 export { sharedHelperLifetime } from './helper-lifetime.js';
 export { unsupportedMediaType } from './http/body.js';
 export { readUpload, tooLarge, type Upload } from './http/multipart.js';
@@ -35,7 +37,7 @@ export {
   type RunningJob,
 } from './jobs/job-runner.js';
 export type { LanguageInput } from './languages.js';
-export { onMemoryPressure, reserveMemory, withMemory } from './memory-budget.js';
+export { onMemoryPressure, reserveMemory, type Sized, withMemory } from './memory-budget.js';
 export { migratePostgres } from './storage/postgres.js';
 export { transaction as pgTransaction } from './storage/postgres-resources.js';
 export { migrateSqlite } from './storage/sqlite-migrate.js';

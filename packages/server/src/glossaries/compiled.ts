@@ -10,7 +10,7 @@
  * share the one compilation; an account compiles one glossary at a time, and a compilation that does not
  * fit the budget for work in progress is refused (503 with `Retry-After`).
  */
-import { BUDGET_SHARES, BudgetedCache, withBuildBudget } from '../memory-budget.js';
+import { BUDGET_SHARES, BudgetedCache, type Sized, withBuildBudget } from '../memory-budget.js';
 import { nextTurn } from '../turns.js';
 import { WordIndex } from './candidates.js';
 import type { EntryList, EntryTable } from './entries.js';
@@ -25,6 +25,11 @@ export interface CompiledGlossary {
   readonly entries: EntryList;
   /** Words of the entries, for the candidates of a large glossary (built on first use). */
   words(): WordIndex;
+  /**
+   * A feature's own structure over the entries (quality's term finder), built by `build` once per compiled
+   * glossary (concurrent calls share it) and kept with it: counted in `bytes` and evicted with it.
+   */
+  derived<T extends Sized>(name: string, build: (entries: EntryList) => Promise<T>): Promise<T>;
   readonly bytes: number;
 }
 
@@ -42,15 +47,32 @@ const SLICE = 500;
 class Compiled implements CompiledGlossary {
   #words: WordIndex | undefined;
   #bytes: number;
+  readonly #derived = new Map<string, Promise<Sized>>();
+  #derivedBytes = 0;
   constructor(
     readonly key: string,
+    readonly account: string,
     readonly matcher: TermMatcher,
     readonly entries: EntryTable,
   ) {
     this.#bytes = entries.bytes + matcher.bytes;
   }
   get bytes() {
-    return this.#bytes + (this.#words?.bytes ?? 0);
+    return this.#bytes + (this.#words?.bytes ?? 0) + this.#derivedBytes;
+  }
+  derived<T extends Sized>(name: string, build: (entries: EntryList) => Promise<T>): Promise<T> {
+    let pending = this.#derived.get(name) as Promise<T> | undefined;
+    if (!pending) {
+      pending = build(this.entries).then((value) => {
+        this.#derivedBytes += value.bytes;
+        // Counted from now on: the cache measures an entry when it is set (and drops it if it no longer fits).
+        if (cache.get(this.key) === this) cache.set(this.key, this.account, this);
+        return value;
+      });
+      pending.catch(() => this.#derived.delete(name));
+      this.#derived.set(name, pending);
+    }
+    return pending;
   }
   words(): WordIndex {
     // Counted in `bytes` from now on; the cache measured the entry when it was added, which is why the
@@ -112,7 +134,7 @@ export async function compiledGlossary(
       const again = cache.get(key);
       if (again) return again;
       const entries = await load();
-      const compiled = new Compiled(key, await compileMatcher(entries), entries);
+      const compiled = new Compiled(key, account, await compileMatcher(entries), entries);
       if (entries.length > largeAt)
         compiled.wordIndex = new WordIndex(await wordIndexOnThread(await sourcesText(entries)));
       cache.set(key, account, compiled);

@@ -21,8 +21,9 @@ import type { Caller, ServiceContext } from '../context.js';
 import { type EngineTerms, TERM_END, TERM_START } from '../engines/engine.js';
 import { loadAgreement } from '../glossaries/agreement.js';
 import { candidateEntries, LARGE_GLOSSARY } from '../glossaries/candidates.js';
-import { type CompiledGlossary, compiledGlossary } from '../glossaries/compiled.js';
-import { EntryTable, entriesOf } from '../glossaries/entries.js';
+import type { CompiledGlossary } from '../glossaries/compiled.js';
+import { compiledDictionary } from '../glossaries/dictionary.js';
+import { entriesOf } from '../glossaries/entries.js';
 import { lockTerms } from '../glossaries/lock.js';
 import { TermMatcher } from '../glossaries/matcher.js';
 import { carryOver, needsEngine } from '../memories/carry-over.js';
@@ -81,22 +82,7 @@ export async function loadCustomizations(
     const glossary = await resources.glossary(accountId, id);
     if (!glossary || source === undefined) continue;
     const pair = { source: baseLanguage(source), target: language };
-    const key = `${id}:${glossary.version}:${pair.source}>${pair.target}`;
-    const entryCount =
-      glossary.dictionaries.find(
-        (dictionary) => dictionary.source === pair.source && dictionary.target === pair.target,
-      )?.entryCount ?? 0;
-    glossaries.push(
-      await compiledGlossary(
-        accountId,
-        key,
-        entryCount,
-        async () =>
-          (await resources.glossaries.entryTable(accountId, id, pair.source, pair.target)) ??
-          EntryTable.of([]),
-        LARGE_GLOSSARY,
-      ),
-    );
+    glossaries.push(await compiledDictionary(resources, accountId, glossary, pair));
   }
   const termsKey = glossaries.map((glossary) => glossary.key).join('|');
   const large = glossaries.reduce((sum, glossary) => sum + glossary.entries.length, 0) > LARGE_GLOSSARY;
