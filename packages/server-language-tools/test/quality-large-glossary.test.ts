@@ -1,6 +1,7 @@
 /**
- * A synchronous quality evaluation with a 160,000-entry glossary (issue 31): the route reads the dictionary
- * as its compact table and passes on only the terms some segment's source holds, instead of 160,000 objects.
+ * A synchronous quality evaluation with a 160,000-entry glossary (issue 31): the route takes the dictionary
+ * and its term finder from the server's compiled glossaries and passes on only the terms some segment's
+ * source holds, instead of 160,000 objects.
  * The answer is the one the whole dictionary gives: its glossary issues are those of `@glossa/quality` run
  * with every entry as an object (as the route did before), and its other issues those of the same request
  * without the glossary.
