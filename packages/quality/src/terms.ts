@@ -6,12 +6,13 @@
  * is at most 1,024 bytes), not the text's length once per term.
  *
  * A whole-word occurrence starts after a non-word unit (or at 0) and ends before one (or at the end), so the
- * text's word runs and other units line up with the term's: every place where the term's runs or other units
- * end (a "cut") is one of the text's. As in the server's glossary matcher (`TermMatcher`), each term's
- * lower case is hashed unit by unit, and the hash at each of its cuts is kept: the whole term's in one table
- * (verified against the term itself on a hit), every prefix's in another. A walk from each place a word may
- * start hashes the text's units and, at each cut, looks the prefix up: a hit in the first table is a match,
- * a miss in the second ends the walk. Compact: a few integer arrays an entry, no string or object per term.
+ * text's word runs and other units line up with the term's. As in the server's glossary matcher
+ * (`TermMatcher`), each term's lower case is hashed unit by unit: the whole term's hash is kept in one table
+ * (verified against the term itself on a hit), and in another the hash of each prefix that ends a word run
+ * or a non-word unit after another (or first): a "stop". A walk from each place a word may start hashes the
+ * text's units; where a word run ends before a non-word unit it looks the whole terms up, and at each stop
+ * the prefixes: a miss ends the walk (no term goes on from there; the units between two stops are one word
+ * run and at most one other unit). Compact: a few integer arrays an entry, no string or object per term.
  */
 
 /** Per UTF-16 unit: 0 not yet known, 1 a letter or digit (as `/[\p{L}\p{N}]/u` tests one unit), 2 not. */
@@ -101,6 +102,12 @@ class KeyTable {
   }
 }
 
+/** Whether a walk from `start` stops at `at` (in `text`, lower-cased): the end of a word run, or a non-word unit after another. */
+const isStop = (text: string, start: number, at: number, word: boolean): boolean =>
+  word
+    ? at + 1 === text.length || !isWordUnit(text.charCodeAt(at + 1))
+    : at === start || !isWordUnit(text.charCodeAt(at - 1));
+
 /** The growing `Int32Array` behind a list of ints. */
 const grown = (array: Int32Array, length: number): Int32Array => {
   if (length <= array.length) return array;
@@ -124,16 +131,20 @@ export class TermFinder {
   /** Hash of a whole term → its first slot; slots sharing a hash are chained by `#sameHash`. */
   readonly #terms: KeyTable;
   #sameHash: Int32Array;
-  /** Hashes of the prefixes of the terms at their cuts (whole terms included). */
+  /** Hashes of the prefixes of the terms at their stops. */
   readonly #prefixes: KeyTable;
+  /** The longest lower-cased term's length: no walk goes further. */
+  #longest = 0;
   /** UTF-16 units hashed by the walks of `find` (what a test counts instead of timing them). */
   steps = 0;
 
   /**
    * A finder over `count` terms (`term(0)` … `term(count - 1)`), with the first `added` of them added (all
    * by default; a large glossary adds the rest in slices with `addUpTo`, between turns of an event loop).
+   * `stops`: about how many prefixes the terms have (`TermFinder.stopsOf`), so that the table is sized once
+   * (growing it rehashes every prefix in one go: tens of ms for a large glossary).
    */
-  constructor(count: number, term: (index: number) => string, added = count) {
+  constructor(count: number, term: (index: number) => string, added = count, stops = 2 * count) {
     this.#term = term;
     this.#first = new Int32Array(Math.max(16, count));
     this.#last = new Int32Array(Math.max(16, count));
@@ -141,8 +152,16 @@ export class TermFinder {
     this.#slotOf = new Int32Array(Math.max(16, count));
     this.#next = new Int32Array(Math.max(16, count));
     this.#terms = new KeyTable(true, count);
-    this.#prefixes = new KeyTable(false, 2 * count);
+    this.#prefixes = new KeyTable(false, stops);
     this.addUpTo(added);
+  }
+
+  /** About how many prefixes `term` adds (its stops, counted before lower case). */
+  static stopsOf(term: string): number {
+    let stops = 0;
+    for (let at = 0; at < term.length; at++)
+      if (isStop(term, 0, at, isWordUnit(term.charCodeAt(at)))) stops++;
+    return stops;
   }
 
   /** A finder over the source terms of a glossary (`term`: which side of each entry). */
@@ -188,9 +207,9 @@ export class TermFinder {
       const unit = lower.charCodeAt(at);
       h1 = Math.imul(h1 ^ unit, M1);
       h2 = Math.imul(h2 + unit, M2) ^ (h2 >>> 15);
-      if (at + 1 === lower.length || !isWordUnit(unit) || !isWordUnit(lower.charCodeAt(at + 1)))
-        this.#prefixes.add(fold(h1, h2));
+      if (isStop(lower, 0, at, isWordUnit(unit))) this.#prefixes.add(fold(h1, h2));
     }
+    this.#longest = Math.max(this.#longest, lower.length);
     const key = fold(h1, h2);
     let slot = this.#slotFor(key, lower, 0, lower.length);
     if (slot === -1) {
@@ -245,11 +264,12 @@ export class TermFinder {
     return into;
   }
 
-  /** The terms that start at `start` (after a non-word unit): hashed unit by unit, looked up at each cut. */
+  /** The terms that start at `start` (after a non-word unit): hashed unit by unit, looked up at its stops. */
   #walk(lower: string, start: number, into: Map<number, number>): void {
     let h1 = 0;
     let h2 = 0;
-    for (let at = start; at < lower.length; at++) {
+    const end = Math.min(lower.length, start + this.#longest);
+    for (let at = start; at < end; at++) {
       this.steps++;
       const unit = lower.charCodeAt(at);
       h1 = Math.imul(h1 ^ unit, M1);
@@ -262,7 +282,7 @@ export class TermFinder {
       if (!nextIsWord)
         for (let slot = this.#terms.get(key); slot !== -1; slot = this.#sameHash[slot]!)
           if (!into.has(slot) && this.#holds(slot, lower, start, at + 1)) into.set(slot, start);
-      if (!this.#prefixes.has(key)) return;
+      if (isStop(lower, start, at, wordUnit) && !this.#prefixes.has(key)) return;
     }
   }
 }

@@ -2,7 +2,8 @@
  * A synchronous quality evaluation with the largest glossary the limits allow (160,000 entries, 10 MiB) and
  * a ~1 MB body (100 segments of ~5,000 characters each side), on one server in this process (SQLite): the
  * time of each request (the first one after the glossary was created, then three more), the event loop's
- * largest delay during it (`monitorEventLoopDelay`, 10 ms resolution) and the process's peak RSS (sampled
+ * largest delay during it (`monitorEventLoopDelay`, 10 ms resolution), the longest garbage collection of
+ * the main thread's heap then (a pause of the loop, whatever code runs) and the process's peak RSS (sampled
  * every 20 ms). Two bodies: English text that holds none of the terms, and sources made of the terms
  * themselves (most of them kept).
  * Run: npx tsx --conditions @glossa/source bench/quality-glossary.ts
@@ -10,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { startServer } from '@glossa/server';
 import { languageToolsFeature } from '../src/index.js';
 import { closeHunspell } from '../src/write/hunspell.js';
@@ -55,6 +56,11 @@ async function call(path: string, body: unknown): Promise<{ status: number; text
 }
 
 const MiB = 2 ** 20;
+/** The longest garbage collection of the main thread's heap during a measure (it pauses the event loop). */
+let gcMax = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMax = Math.max(gcMax, entry.duration);
+}).observe({ entryTypes: ['gc'] });
 let peakRss = 0;
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -63,6 +69,7 @@ const sampler = setInterval(() => {
 async function measure(name: string, work: () => Promise<string>): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 500));
   peakRss = process.memoryUsage().rss;
+  gcMax = 0;
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   await new Promise((resolve) => setTimeout(resolve, 20));
@@ -72,7 +79,7 @@ async function measure(name: string, work: () => Promise<string>): Promise<void>
   await new Promise((resolve) => setTimeout(resolve, 50));
   delay.disable();
   console.log(
-    `| ${name} | ${ms.toFixed(0)} | ${(delay.max / 1e6).toFixed(0)} | ${(peakRss / MiB).toFixed(0)} | ${note} |`,
+    `| ${name} | ${ms.toFixed(0)} | ${(delay.max / 1e6).toFixed(0)} | ${gcMax.toFixed(0)} | ${(peakRss / MiB).toFixed(0)} | ${note} |`,
   );
 }
 
@@ -82,8 +89,8 @@ await call('/v3/quality/evaluate', { source_lang: 'en', target_lang: 'es', segme
 console.log(
   `glossary: ${ENTRIES} entries, ${(Buffer.byteLength(tsv) / MiB).toFixed(1)} MiB; bodies: ${SEGMENTS} segments of ${LENGTH} characters each side\n`,
 );
-console.log('| request | ms | event-loop delay max ms | peak RSS MiB | answer |');
-console.log('| --- | ---: | ---: | ---: | --- |');
+console.log('| request | ms | event-loop delay max ms | longest GC ms | peak RSS MiB | answer |');
+console.log('| --- | ---: | ---: | ---: | ---: | --- |');
 let glossaryId = '';
 await measure('create the glossary', async () => {
   const created = await call('/v2/glossaries', {
