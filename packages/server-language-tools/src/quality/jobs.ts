@@ -9,7 +9,9 @@
  * kept 24 hours after they finish; a poll for another account's job, an unknown or an expired one is a 404.
  */
 
-import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { canonicalLanguage, ENDPOINTS } from '@glossa/protocol';
 import { badRequest, defineRoute, nextTurn, notFound, type Route } from '@glossa/server/feature';
@@ -101,26 +103,20 @@ async function compressedRequest(
   targetLang: string,
   segments: readonly { readonly source: string; readonly target: string }[],
 ): Promise<Buffer> {
-  const gzip = createGzip();
-  const compressed: Buffer[] = [];
-  gzip.on('data', (chunk: Buffer) => compressed.push(chunk));
-  const ended = once(gzip, 'end');
-  const write = async (text: string) => {
-    if (!gzip.write(text)) await once(gzip, 'drain');
-  };
-  await write(
-    `{"sourceLang":${JSON.stringify(sourceLang)},"targetLang":${JSON.stringify(targetLang)},"segments":[`,
-  );
-  for (let from = 0; from < segments.length; from += SEGMENTS_PER_TURN) {
-    if (from > 0) await nextTurn();
-    const slice = segments
-      .slice(from, from + SEGMENTS_PER_TURN)
-      .map(({ source, target }) => JSON.stringify({ source, translation: target }));
-    await write((from > 0 ? ',' : '') + slice.join(','));
+  async function* json() {
+    yield `{"sourceLang":${JSON.stringify(sourceLang)},"targetLang":${JSON.stringify(targetLang)},"segments":[`;
+    for (let from = 0; from < segments.length; from += SEGMENTS_PER_TURN) {
+      if (from > 0) await nextTurn();
+      const slice = segments
+        .slice(from, from + SEGMENTS_PER_TURN)
+        .map(({ source, target }) => JSON.stringify({ source, translation: target }));
+      yield (from > 0 ? ',' : '') + slice.join(',');
+    }
+    yield ']}';
   }
-  gzip.end(']}');
-  await ended;
-  return Buffer.concat(compressed);
+  const gzip = createGzip();
+  const [compressed] = await Promise.all([buffer(gzip), pipeline(Readable.from(json()), gzip)]);
+  return compressed;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
