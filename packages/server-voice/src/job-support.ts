@@ -20,10 +20,9 @@ import { type JobUtterance, recognizeInChunks, type VoiceCheckpoint } from './ch
 import { decodeFile } from './media.js';
 import type { TranscribeInput, TranslateInput } from './rows.js';
 import { type TranscribeResult, transcribeJob } from './transcribe.js';
-import { type StoredResult, translateAudio } from './translate-audio.js';
+import { type StoredResult, type Translated, translateAudio } from './translate-audio.js';
 
 export type JobLog = Pick<FastifyBaseLogger, 'error' | 'warn'>;
-type UsageRecord = Parameters<ServiceContext['storage']['applyUsageOnce']>[1];
 
 /** How long a finished voice job's status and result stay readable (then `expired`, later deleted). */
 const VOICE_RESULT_TTL_MS = 24 * 60 * 60_000;
@@ -40,7 +39,7 @@ export const voiceQueues = (context: ServiceContext): VoiceQueues => ({
   translate: context.jobs.queue('voice/translate'),
 });
 
-/** Where an attempt keeps its copy of the job's audio for ffmpeg (`withAudio`). */
+/** Where an attempt keeps its copy of the job's audio for ffmpeg (`attempt`). */
 const audioDir = (context: ServiceContext) => join(context.options.dataDir, 'voice-jobs');
 
 /** Removes the audio copies of attempts a kill left (at start). */
@@ -98,7 +97,7 @@ async function attempt<T>(
   context: ServiceContext,
   job: RunningJob<{ keyId: string; customTag: string }, unknown>,
   log: JobLog,
-  work: (file: string) => Promise<{ result: T; product: UsageRecord['product']; seconds: number }>,
+  work: (file: string) => Promise<{ result: T; product: Translated['product']; seconds: number }>,
 ): Promise<T> {
   const file = join(audioDir(context), `${encodeURIComponent(job.id)}.attempt-${job.attempt}`);
   try {

@@ -118,7 +118,7 @@ export class JobLimitExceeded extends Error {
   }
 }
 
-/** A statement, its parameters `$1`, `$2`… (the SQLite adapter turns them into its own). */
+/** A statement, its parameters `$1`, `$2`… (SQLite binds them by name). */
 export interface Statement {
   readonly sql: string;
   readonly args: readonly unknown[];
@@ -417,20 +417,17 @@ export function createJobBackend<Staged>(db: JobDatabase<Staged>) {
       }),
     takeFile: (id: string, name: string) => files.take(id, name),
     listFiles: (id: string) => files.list(id),
-    /** Stores a file of the job, whatever its state (replacing one of that name); false when there is no job. */
     putFile: (id: string, name: string, data: Uint8Array): Promise<boolean> =>
       withFiles({ [name]: data }, function* (staged) {
         if (!(yield* locked(id))) return false;
         yield* files.place(id, staged!, false);
         return true;
       }),
-    /** Queues a deferred job with `files`, both or neither; false (nothing stored) when it is not deferred. */
     release: (id: string, content: JobFiles) => withFiles(content, (staged) => release(id, staged)),
-    /** Deletes a finished (completed, failed or cancelled) job with its files; false when there is none. */
+    /** Deletes a finished job with its files; false when there is none. */
     remove: async (id: string) =>
       (await db.transaction(deleteJobs(`id = $1 AND status IN ('completed', 'failed', 'cancelled')`, [id]))) >
       0,
-    /** Jobs of `kinds` in these states (a deferred job is not counted queued). */
     async count(kinds: readonly string[], states: readonly JobState[]): Promise<number> {
       const sql = `SELECT COUNT(*) AS n FROM jobs WHERE kind IN (${list(kinds, 2)})
         AND status IN (${list(states, 2 + kinds.length)}) AND run_after <> $1`;

@@ -383,21 +383,14 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
    * then again `sweepMs` later.
    */
   async function sweep(): Promise<void> {
-    const oldest = await backend.sweep(
-      new Date(Date.now() - (options.keepExpiredMs ?? 86_400_000)).toISOString(),
-    );
+    const oldest = await backend.sweep(later(-(options.keepExpiredMs ?? 86_400_000)));
     notify();
     const from = Math.min(oldest ? Date.parse(oldest) : Date.now(), Date.now());
     await options.storage?.pruneUsageOperations('jobs/', new Date(from - USAGE_OPERATION_MARGIN_MS));
   }
   const sweepLater = () => {
-    sweepTimer = setTimeout(
-      () =>
-        sweep()
-          .catch(report)
-          .finally(() => closed || sweepLater()),
-      options.sweepMs ?? 5000,
-    ).unref();
+    const again = () => closed || sweepLater();
+    sweepTimer = setTimeout(() => sweep().catch(report).finally(again), options.sweepMs ?? 5000).unref();
   };
 
   return {

@@ -54,8 +54,7 @@ export function openJobFiles(root: string): JobFileStore<string> & {
   removeOrphans(stored: (ids: string[]) => Set<string>, before: number): Promise<void>;
 } {
   mkdirSync(root, { recursive: true, mode: 0o700 });
-  const pathOf = (id: string, name?: string) =>
-    name === undefined ? join(root, directoryOf(id)) : join(root, directoryOf(id), name);
+  const pathOf = (id: string, ...name: string[]) => join(root, directoryOf(id), ...name);
   const staging = () => join(root, `.${randomUUID()}`);
   const list = async (id: string): Promise<string[]> =>
     (await unlessAbsent(readdir(pathOf(id)), [])).filter((name) => !name.startsWith('.'));

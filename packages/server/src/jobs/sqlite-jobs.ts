@@ -23,22 +23,14 @@ export interface SqliteJobBackendOptions {
 
 export function createSqliteJobBackend(db: Database.Database, options: SqliteJobBackendOptions): JobBackend {
   const files = openJobFiles(options.filesDir);
-  const prepared = new Map<string, { statement: Database.Statement; order: number[] }>();
-  /** Runs a statement, its `$n` parameters turned into SQLite's `?` (the arguments put in their order). */
+  const prepared = new Map<string, Database.Statement>();
+  /** Runs a statement, its parameters `$1`, `$2`… bound by name (an object keyed 1, 2…). */
   const run = (sql: string, args: readonly unknown[]): Answer => {
-    let found = prepared.get(sql);
-    if (!found) {
-      const order: number[] = [];
-      const text = sql.replace(/\$(\d+)/g, (_, n: string) => {
-        order.push(Number(n) - 1);
-        return '?';
-      });
-      found = { statement: db.prepare(text), order };
-      prepared.set(sql, found);
-    }
-    const values = found.order.map((at) => args[at]);
-    if (!found.statement.reader) return { rows: [], count: found.statement.run(...values).changes };
-    const rows = found.statement.all(...values);
+    const statement = prepared.get(sql) ?? db.prepare(sql);
+    prepared.set(sql, statement);
+    const values = Object.fromEntries(args.map((value, at) => [at + 1, value]));
+    if (!statement.reader) return { rows: [], count: statement.run(values).changes };
+    const rows = statement.all(values);
     return { rows, count: rows.length };
   };
   /** Runs a transaction's steps synchronously: nothing else of the process runs until it commits. */
