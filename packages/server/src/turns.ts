@@ -65,12 +65,21 @@ export async function nextTurn(): Promise<void> {
   });
 }
 
-/** Runs `step` until it returns false, handing the event loop back (`nextTurn`) after each `turnMs` of steps. */
-export async function inTurns(step: () => boolean, turnMs = TURN_MS): Promise<void> {
-  let start = performance.now();
-  while (step()) {
-    if (performance.now() - start < turnMs) continue;
+/**
+ * Runs `step` until it returns false, handing the event loop back (`nextTurn`) after each `turnMs` of steps;
+ * each turn starts once `ready` (if given) has settled (a write waits for threads' writes on its database).
+ */
+export async function inTurns(
+  step: () => boolean,
+  turnMs = TURN_MS,
+  ready?: () => Promise<void>,
+): Promise<void> {
+  for (;;) {
+    if (ready) await ready();
+    const start = performance.now();
+    let more = step();
+    while (more && performance.now() - start < turnMs) more = step();
+    if (!more) return;
     await nextTurn();
-    start = performance.now();
   }
 }

@@ -10,6 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { trackThreadWrite } from '../src/glossaries/db-thread.js';
 import { importThreadStats, writeInBatches } from '../src/memories/import-thread.js';
 import { createMemoryStore, type SqliteMemoryStore } from '../src/memories/store.js';
 import { readTmx } from '../src/memories/tmx.js';
@@ -149,6 +150,31 @@ describe('a memory import on its own thread', () => {
     expect(importThreadStats.writes).toBe(writes);
     expect(rowsOf(db, memoryId).segments).toHaveLength(written);
     await store.discard(memoryId);
+    expect(rowsOf(db, memoryId)).toEqual({ segments: [], targets: [], postings: [] });
+  });
+
+  it('a memory deleted in turns waits, at each turn, for a thread’s write on the file to end', async () => {
+    const memoryId = await store.begin('acct', 'deleted');
+    const many = Array.from({ length: 8 }, () => units).flat();
+    await writeInBatches(store.addBatch)(
+      memoryId,
+      pieces(Buffer.from(tmx(many))),
+      new AbortController().signal,
+    );
+    const count = () => rowsOf(db, memoryId).segments.length;
+    expect(count()).toBe(many.length);
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const removing = store.remove(memoryId);
+    while (count() === many.length) await turn();
+    // A thread's write starts (as the event loop grants one): no turn of the deletion runs until it ends.
+    let end!: () => void;
+    trackThreadWrite(db.name, new Promise<void>((resolve) => (end = resolve)));
+    const left = count();
+    expect(left).toBeGreaterThan(0);
+    for (let i = 0; i < 20; i++) await turn();
+    expect(count()).toBe(left);
+    end();
+    await removing;
     expect(rowsOf(db, memoryId)).toEqual({ segments: [], targets: [], postings: [] });
   });
 

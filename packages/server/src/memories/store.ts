@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { threadWritesSettled } from '../glossaries/db-thread.js';
 import type { ResourceDatabase } from '../storage/resource-db.js';
-import { inTurns, nextTurn } from '../turns.js';
+import { inTurns, nextTurn, TURN_MS } from '../turns.js';
 import { importTransactions } from './import-rows.js';
 import { importOnThread, writeInBatches } from './import-thread.js';
 import { exactKey, fuzzyScore, matchScore, tokenize } from './score.js';
@@ -440,9 +440,14 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
     ),
   };
 
-  /** Awaits the glossary thread's writes on this file, not SQLite's lock (glossaries/db-thread.ts). */
+  /**
+   * Awaits the threads' writes on this file (the glossary database thread's, an import thread's), not SQLite's
+   * lock, which would hold the event loop: each write, or each turn of a long one, starts once none is in flight.
+   */
   const threadWrites = async () => {
-    if (file !== undefined) await threadWritesSettled(file);
+    if (file === undefined) return;
+    // Until none is in flight: a thread's write granted while this one was awaited is awaited too.
+    for (let writes = threadWritesSettled(file); writes; writes = threadWritesSettled(file)) await writes;
   };
   /** The posting lists of each import in progress; full rows are written with the batch that fills them. */
   const pendingPostings = new Map<string, PendingPostings>();
@@ -474,8 +479,12 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
     await threadWrites();
     pendingPostings.delete(memoryId);
     sql.hide.run(memoryId);
-    await inTurns(() => sql.deleteSegments.run(memoryId, DELETE_ROWS).changes > 0);
-    await inTurns(() => sql.deletePostingRows.run(memoryId, memoryId, DELETE_ROWS).changes > 0);
+    await inTurns(() => sql.deleteSegments.run(memoryId, DELETE_ROWS).changes > 0, TURN_MS, threadWrites);
+    await inTurns(
+      () => sql.deletePostingRows.run(memoryId, memoryId, DELETE_ROWS).changes > 0,
+      TURN_MS,
+      threadWrites,
+    );
     sql.deleteMemory.run(memoryId);
   }
   type TargetRow = { seq: number; language: string; text: string; tagged: string | null };
@@ -560,13 +569,17 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
       const postings = pendingPostings.get(memoryId);
       await threadWrites();
       if (postings)
-        await inTurns(() => {
-          // Discarded meanwhile: nothing more is written (its rows so far are the discard's to delete).
-          if (pendingPostings.get(memoryId) !== postings) return false;
-          const rest = postings.takeRest(REST_LISTS);
-          writes.writeRest.immediate(memoryId, rest.rows, rest.totals);
-          return !rest.done;
-        });
+        await inTurns(
+          () => {
+            // Discarded meanwhile: nothing more is written (its rows so far are the discard's to delete).
+            if (pendingPostings.get(memoryId) !== postings) return false;
+            const rest = postings.takeRest(REST_LISTS);
+            writes.writeRest.immediate(memoryId, rest.rows, rest.totals);
+            return !rest.done;
+          },
+          TURN_MS,
+          threadWrites,
+        );
       if (postings && pendingPostings.get(memoryId) !== postings) return;
       pendingPostings.delete(memoryId);
       sql.finish.run(source, JSON.stringify(targets), count, memoryId);
