@@ -11,7 +11,6 @@ import {
   currentBillingPeriod,
   JobFailed,
   type JobInfo,
-  type JobQueue,
   JobSuperseded,
   type RunningJob,
   type ServiceContext,
@@ -44,23 +43,19 @@ export const crashPoints: {
   afterChunk?: (documentId: string, done: number) => void;
 } = {};
 
-/** The documents part of a started server: its kind's queue, with the feature's formats and settings. */
-export interface DocumentService {
-  /** The formats, with the server's `xml`/`dita` attribute lists. */
-  readonly formats: DocumentFormats;
-  readonly jobs: JobQueue<DocumentJobInput, DocumentCheckpoint, null>;
-  /** Documents one instance translates at a time. */
-  readonly concurrency: number;
-}
-
-/** The documents' service of a started server (routes find the kind's queue on the context's runner). */
+/**
+ * The documents part of a started server (routes find the kind's queue on the context's runner): its queue,
+ * the formats (with the server's `xml`/`dita` attribute lists), and how many documents one instance
+ * translates at a time.
+ */
 export const documentServiceOf =
   (formats: DocumentFormats, settings: Pick<ResolvedDocumentOptions, 'concurrency'>) =>
-  (context: ServiceContext): DocumentService => ({
+  (context: ServiceContext) => ({
     formats,
-    jobs: context.jobs.queue(DOCUMENT_JOB_KIND),
+    jobs: context.jobs.queue<DocumentJobInput, DocumentCheckpoint, null>(DOCUMENT_JOB_KIND),
     concurrency: settings.concurrency,
   });
+export type DocumentService = ReturnType<ReturnType<typeof documentServiceOf>>;
 
 type DocumentJob = RunningJob<DocumentJobInput, DocumentCheckpoint>;
 
@@ -69,9 +64,9 @@ function refundOf(job: JobInfo<DocumentJobInput, DocumentCheckpoint, null>): Usa
   const base = {
     accountId: job.accountId,
     keyId: job.input.keyId,
-    product: 'translate',
+    product: 'translate' as const,
     customTag: '',
-  } as const;
+  };
   const charges: UsageCharge[] = [];
   if (job.input.billed > 0)
     charges.push({ step: 'refund', record: { ...base, units: -job.input.billed, day: job.input.day } });

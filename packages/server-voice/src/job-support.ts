@@ -13,7 +13,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JobQueue, RunningJob, ServiceContext } from '@glossa/server/feature';
+import type { RunningJob, ServiceContext } from '@glossa/server/feature';
 import { JobFailed, JobSuperseded, RunnerClosing, ServiceError, utcDay } from '@glossa/server/feature';
 import type { FastifyBaseLogger } from 'fastify';
 import { type JobUtterance, recognizeInChunks, type VoiceCheckpoint } from './chunks.js';
@@ -27,16 +27,10 @@ export type JobLog = Pick<FastifyBaseLogger, 'error' | 'warn'>;
 /** How long a finished voice job's status and result stay readable (then `expired`, later deleted). */
 const VOICE_RESULT_TTL_MS = 24 * 60 * 60_000;
 
-/** The runner jobs of both interfaces. */
-export interface VoiceQueues {
-  readonly transcribe: JobQueue<TranscribeInput, VoiceCheckpoint, TranscribeResult>;
-  readonly translate: JobQueue<TranslateInput, VoiceCheckpoint, StoredResult[]>;
-}
-
-/** The queues of the voice kinds (their jobs' status: the routes). */
-export const voiceQueues = (context: ServiceContext): VoiceQueues => ({
-  transcribe: context.jobs.queue('voice/transcribe'),
-  translate: context.jobs.queue('voice/translate'),
+/** The queues of the voice kinds, both interfaces' (their jobs' status: the routes). */
+export const voiceQueues = (context: ServiceContext) => ({
+  transcribe: context.jobs.queue<TranscribeInput, VoiceCheckpoint, TranscribeResult>('voice/transcribe'),
+  translate: context.jobs.queue<TranslateInput, VoiceCheckpoint, StoredResult[]>('voice/translate'),
 });
 
 /** Where an attempt keeps its copy of the job's audio for ffmpeg (`attempt`). */
