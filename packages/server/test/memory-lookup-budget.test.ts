@@ -11,15 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PendingPostings, POSTING_CHUNK, type SegmentInput } from '../src/memories/postings.js';
 import { matchScore, tokenize } from '../src/memories/score.js';
 import {
   createMemoryStore,
   type LookupWork,
   MAX_CANDIDATES,
   type MemoryStore,
-  PendingPostings,
-  POSTING_CHUNK,
-  type SegmentInput,
 } from '../src/memories/store.js';
 import { migratePostgres } from '../src/storage/postgres.js';
 import { createPostgresMemoryStore } from '../src/storage/postgres-memories.js';

@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { createMemoryStore, POSTING_CHUNK, postingKey, type SegmentInput } from '../src/memories/store.js';
+import { POSTING_CHUNK, postingKey, type SegmentInput } from '../src/memories/postings.js';
+import { createMemoryStore } from '../src/memories/store.js';
 import { openResourceDatabase } from '../src/storage/resource-db.js';
 
 const WORDS = 'the file disk house green server opens reads quickly small new old'.split(' ');

@@ -3,7 +3,7 @@
  * long segments do not pile up millions of characters (and their copies) in one batch.
  */
 import { describe, expect, it } from 'vitest';
-import type { SegmentInput } from '../src/memories/store.js';
+import type { SegmentInput } from '../src/memories/postings.js';
 import { MAX_BATCH_CHARACTERS, MAX_SEGMENT_CHARACTERS, readTmx } from '../src/memories/tmx.js';
 
 const side = MAX_SEGMENT_CHARACTERS - 1000;

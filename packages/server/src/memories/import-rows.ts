@@ -5,8 +5,8 @@
  * thread and connection (`import-worker.ts`).
  */
 import type Database from 'better-sqlite3';
+import { type PendingPostings, type SegmentInput, TOKEN_SEPARATOR } from './postings.js';
 import { exactKey, tokenize } from './score.js';
-import { type PendingPostings, type SegmentInput, TOKEN_SEPARATOR } from './store.js';
 
 export type PostingRow = [key: string, count: number, ids: string];
 

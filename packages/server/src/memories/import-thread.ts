@@ -17,7 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { trackThreadWrite } from '../glossaries/db-thread.js';
 import { threadEntry } from '../threads/entry.js';
 import type { FromImportThread, ImportWorkerData, ToImportThread } from './import-messages.js';
-import type { SegmentInput } from './store.js';
+import type { SegmentInput } from './postings.js';
 import { readTmx, TmxError, type TmxSummary } from './tmx.js';
 
 /** Segments written per batch. */

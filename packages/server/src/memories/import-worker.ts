@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { lowerThreadPriority } from '../thread-priority.js';
 import type { FromImportThread, ImportWorkerData, ToImportThread } from './import-messages.js';
 import { importTransactions } from './import-rows.js';
-import { PendingPostings, REST_LISTS } from './store.js';
+import { PendingPostings, REST_LISTS } from './postings.js';
 import { readTmx } from './tmx.js';
 
 // Parsing and writing the largest TMX takes seconds of a core: the event loop comes first (thread-priority.ts).

@@ -9,7 +9,7 @@
 import { MAX_TMX_BYTES } from '@glossa/protocol';
 import { SaxesParser } from 'saxes';
 import { escapeXml, normalizeUnit, type RawCode, type RawPiece } from './inline-codes.js';
-import type { SegmentInput } from './store.js';
+import type { SegmentInput } from './postings.js';
 
 /** Largest TMX file an import accepts (100 MiB): the interface's limit. */
 export { MAX_TMX_BYTES };

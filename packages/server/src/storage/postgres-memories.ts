@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { type PendingPostings, type SegmentInput, TOKEN_SEPARATOR } from '../memories/postings.js';
 import { exactKey, tokenize } from '../memories/score.js';
 import {
   createLookups,
@@ -15,10 +16,7 @@ import {
   type MemoryRows,
   type MemoryStore,
   type MemoryStoreOptions,
-  type PendingPostings,
-  type SegmentInput,
   type StoredSegment,
-  TOKEN_SEPARATOR,
   toRecord,
 } from '../memories/store.js';
 import type { Queryable } from './postgres-resources.js';

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { JobSuperseded } from '../jobs/job-backend.js';
 import { writeInBatches } from '../memories/import-thread.js';
 import type { MemoryWriter } from '../memories/jobs.js';
-import { PendingPostings } from '../memories/store.js';
+import { PendingPostings } from '../memories/postings.js';
 import type { PostgresMemoryStore } from './postgres-memories.js';
 import { transaction } from './postgres-resources.js';
 
