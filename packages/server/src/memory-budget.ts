@@ -21,6 +21,12 @@
  *   its `waitMs`); the holders of memory that can be given back (caches, idle threads:
  *   `onMemoryPressure`) give it back meanwhile, and the main heap is collected; what still does not fit is
  *   refused with 503 and `Retry-After`, never run past the ceiling.
+ * - Waiting is never in vain: memory freed is not always given back to the system (glibc keeps it in its
+ *   arenas without `MALLOC_ARENA_MAX`, so an idle process can stay at 80–90% of its ceiling), and work that
+ *   only fits alone would wait its whole `waitMs` for an RSS that never falls. When no heavy work is admitted
+ *   (nothing is running that could give memory back), the relievers have run, and the RSS has not fallen by
+ *   `LIGHT_WORK_BYTES` for `STALLED_MS`, the first waiting work that fits under the whole ceiling is admitted
+ *   (alone), and any before it that cannot fit even so is refused at once with `STALLED_RETRY_AFTER_SECONDS`.
  *
  * Budgets are per process (memory is): the last `configureMemoryBudget` wins when several servers share a
  * process, as tests do.
@@ -189,15 +195,33 @@ const RETRY_AFTER_SECONDS = 10;
 const RECHECK_MS = 200;
 /** How often the holders of memory are asked again to give it back while work waits. */
 const RELIEVE_MS = 1000;
+/**
+ * How long the RSS may stay where it is, with work waiting, no heavy work admitted and the relievers run,
+ * before the admission stops waiting for it (see the header): five rounds of the relievers, and the forced
+ * collection's first one. Memory that is given back comes within a second or two of the relievers (idle
+ * threads stopped, caches trimmed: 1,040 → 780–840 MB within a second in stop 44's traces); an RSS flat for
+ * 5 s after them is memory the process keeps (glibc's arenas), which the full server's bench held for
+ * 10 minutes at 834–908 MiB of 1,024 (stop 45).
+ */
+export const STALLED_MS = 5_000;
+/** The `Retry-After` (seconds) of work that cannot fit even under the whole ceiling at the RSS that stays. */
+export const STALLED_RETRY_AFTER_SECONDS = 120;
 
 interface Waiting {
   readonly bytes: number;
   readonly admit: () => void;
+  /** Refuses it at once (`STALLED_RETRY_AFTER_SECONDS`); it has left the queue. */
+  readonly refuse: () => void;
 }
 
-/** Bytes reserved by admitted heavy work, the RSS when the oldest of it began, and the work waiting. */
-const admitted = { bytes: 0, count: 0, baseRss: 0 };
+/**
+ * Bytes reserved by admitted work, how many (`heavy`: of at least `LIGHT_WORK_BYTES`), the RSS when the
+ * oldest of it began, and the work waiting.
+ */
+const admitted = { bytes: 0, count: 0, heavy: 0, baseRss: 0 };
 const waiting: Waiting[] = [];
+/** Since when (and at which RSS) work has waited with no heavy work admitted; whether relievers ran since. */
+let stall: { since: number; rss: number; relieved: boolean } | undefined;
 let recheck: NodeJS.Timeout | undefined;
 const relievers = new Set<() => void>([
   // Heavy work waiting for memory: each cache's least recently used half goes.
@@ -245,6 +269,7 @@ function take(what: string, bytes: number): () => void {
   if (admitted.count === 0) admitted.baseRss = rssOf();
   admitted.count++;
   admitted.bytes += bytes;
+  if (bytes >= LIGHT_WORK_BYTES) admitted.heavy++;
   if (bytes >= LIGHT_WORK_BYTES) trace('admitted', what, bytes);
   let released = false;
   return () => {
@@ -252,6 +277,7 @@ function take(what: string, bytes: number): () => void {
     released = true;
     admitted.count--;
     admitted.bytes -= bytes;
+    if (bytes >= LIGHT_WORK_BYTES) admitted.heavy--;
     if (bytes >= LIGHT_WORK_BYTES) trace('released', what, bytes);
     admitNext();
   };
@@ -263,6 +289,20 @@ let relieved = 0;
 function admitNext(): void {
   while (waiting.length > 0 && fits(waiting[0]!.bytes)) waiting.shift()!.admit();
   if (waiting.length > 0 && performance.now() - relieved >= RELIEVE_MS) relieve();
+  if (stalled()) {
+    stall = undefined;
+    // Nothing will give memory back: the first that fits under the whole ceiling runs alone, and what
+    // could not fit even so is told so now rather than after its whole wait.
+    while (waiting.length > 0) {
+      const first = waiting.shift()!;
+      if (rssOf() + first.bytes <= ceilingBytes) {
+        trace('the RSS stays: alone under the whole ceiling', 'the first waiting work', first.bytes);
+        first.admit();
+        break;
+      }
+      first.refuse();
+    }
+  }
   if (waiting.length === 0) {
     clearInterval(recheck);
     recheck = undefined;
@@ -305,8 +345,27 @@ function collect(): void {
   trace(`collected in ${Math.round(performance.now() - start)} ms`, 'the main heap', 0);
 }
 
+/**
+ * Whether work waits in vain: no heavy work admitted, the relievers run, and the RSS not fallen by
+ * `LIGHT_WORK_BYTES` for `STALLED_MS` (a fall starts the count again).
+ */
+function stalled(): boolean {
+  if (waiting.length === 0 || admitted.heavy > 0) {
+    stall = undefined;
+    return false;
+  }
+  const now = performance.now();
+  const rss = rssOf();
+  if (!stall || rss < stall.rss - LIGHT_WORK_BYTES) {
+    stall = { since: now, rss, relieved: false };
+    return false;
+  }
+  return stall.relieved && now - stall.since >= STALLED_MS;
+}
+
 function relieve(): void {
   relieved = performance.now();
+  if (stall) stall.relieved = true;
   for (const reliever of relievers) {
     try {
       reliever();
@@ -347,7 +406,7 @@ export async function reserveMemory(
     );
   relieve();
   // Admitted in `admitNext`'s loop, reserved there at once (before it looks at the next one).
-  const release = await new Promise<(() => void) | undefined>((resolve, reject) => {
+  const release = await new Promise<(() => void) | 'waited' | 'stalled'>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const leave = () => {
       clearTimeout(timer);
@@ -366,17 +425,29 @@ export async function reserveMemory(
         signal?.removeEventListener('abort', aborted);
         resolve(take(what, bytes));
       },
+      refuse: () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', aborted);
+        resolve('stalled');
+      },
     };
     waiting.push(entry);
     signal?.addEventListener('abort', aborted, { once: true });
     if (Number.isFinite(waitMs))
       timer = setTimeout(() => {
         leave();
-        resolve(undefined);
+        resolve('waited');
       }, waitMs);
     admitNext();
   });
-  if (!release) {
+  if (release === 'stalled') {
+    trace('refused (the RSS stays)', what, bytes);
+    throw budgetExceeded(
+      `${what} needs about ${Math.ceil(bytes / MIB)} MiB, and the memory this server holds (${Math.round(rssOf() / MIB)} MiB of ${Math.round(ceilingBytes / MIB)}) is not coming down. Retry later.`,
+      STALLED_RETRY_AFTER_SECONDS,
+    );
+  }
+  if (release === 'waited') {
     trace('refused', what, bytes);
     throw budgetExceeded(
       `The server's memory is taken by other work (${what}). Retry later.`,

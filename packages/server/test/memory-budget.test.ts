@@ -4,7 +4,7 @@
  * heavy work of every kind is admitted under the one ceiling with the process's RSS (here a stand-in), in
  * order, waiting while it does not fit and refused with 503 and Retry-After when it cannot.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ServiceError } from '../src/errors.js';
 import {
   BUDGET_SHARES,
@@ -17,6 +17,8 @@ import {
   memoryAdmission,
   onMemoryPressure,
   reserveMemory,
+  STALLED_MS,
+  STALLED_RETRY_AFTER_SECONDS,
   withBuildBudget,
   withMemory,
 } from '../src/memory-budget.js';
@@ -199,5 +201,79 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
     other();
     await build;
     expect(built).toBe(true);
+  });
+
+  describe('when the RSS stays high with nothing running (memory freed but kept by the allocator)', () => {
+    // The module's clock (performance.now) and its timers are the test's: no time passes but the test's.
+    beforeEach(() => {
+      vi.useFakeTimers({
+        toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'],
+      });
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const outcome = (reservation: Promise<() => void>) => {
+      const seen: { release?: () => void; error?: ServiceError } = {};
+      reservation.then(
+        (release) => {
+          seen.release = release;
+        },
+        (caught: ServiceError) => {
+          seen.error = caught;
+        },
+      );
+      return seen;
+    };
+
+    it(`refuses at once what cannot fit even under the whole ceiling, and admits alone the first that can, after ${STALLED_MS} ms of relievers without the RSS falling, not after its whole wait`, async () => {
+      configureMemoryBudget(100); // alone under 95 MiB
+      rss = 92 * MIB;
+      let asked = 0;
+      const stop = onMemoryPressure(() => asked++);
+      try {
+        const tenMinutes = 600_000;
+        const never = outcome(reserveMemory('Never', 10 * MIB, tenMinutes)); // 102 > 100
+        const alone = outcome(reserveMemory('Alone', 6 * MIB, tenMinutes)); // 98: over 95, under 100
+        const behind = outcome(reserveMemory('Behind', 6 * MIB, tenMinutes));
+        await vi.advanceTimersByTimeAsync(STALLED_MS - 1000);
+        expect([never, alone, behind]).toEqual([{}, {}, {}]);
+        expect(memoryAdmission()).toEqual({ running: 0, waiting: 3, bytes: 0 });
+        await vi.advanceTimersByTimeAsync(1000 + 200);
+        expect(asked).toBeGreaterThanOrEqual(STALLED_MS / 1000);
+        expect(never.error).toBeInstanceOf(ServiceError);
+        expect(never.error?.status).toBe(503);
+        expect(never.error?.headers['retry-after']).toBe(String(STALLED_RETRY_AFTER_SECONDS));
+        expect(alone.release).toBeTypeOf('function');
+        // Alone: the next waits while it runs (it could give memory back), then its own count starts.
+        expect(behind).toEqual({});
+        await vi.advanceTimersByTimeAsync(2 * STALLED_MS);
+        expect(behind).toEqual({});
+        expect(memoryAdmission()).toEqual({ running: 1, waiting: 1, bytes: 6 * MIB });
+        alone.release?.();
+        await vi.advanceTimersByTimeAsync(STALLED_MS + 200);
+        expect(behind.release).toBeTypeOf('function');
+        behind.release?.();
+        expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0 });
+      } finally {
+        stop();
+      }
+    });
+
+    it('keeps waiting while the RSS falls (the count starts again), and light work running does not hold it', async () => {
+      configureMemoryBudget(100);
+      rss = 96 * MIB;
+      const light = await reserveMemory('light', LIGHT_WORK_BYTES - 1);
+      const work = outcome(reserveMemory('Work', 6 * MIB, 600_000)); // 102, then 97: over 95 both
+      await vi.advanceTimersByTimeAsync(STALLED_MS - 2000);
+      rss = 91 * MIB; // fell by 5 MiB: memory is coming back
+      await vi.advanceTimersByTimeAsync(2000 + 200);
+      expect(work).toEqual({});
+      await vi.advanceTimersByTimeAsync(STALLED_MS);
+      expect(work.release).toBeTypeOf('function');
+      work.release?.();
+      light();
+      expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0 });
+    });
   });
 });
