@@ -4,12 +4,12 @@
  * runner's. What differs per backend is how an import writes its memory (`MemoryWriter`: SQLite here,
  * PostgreSQL in `storage/postgres-memory-jobs.ts`).
  *
- * Import: submitted `deferred` (`awaiting_input`) until the TMX is PUT to the signed upload URL, which
- * `release`s it with the file. The memory is written in batches but stays invisible until it is marked ready,
- * at the end; the job's checkpoint names the memory (and, once read whole, its summary), so an attempt after a
- * kill deletes a half-written memory and imports again from the kept file, or completes at once when the
- * memory was made ready just before the kill. Export: the TMX is the job file `tmx`; a download leaves the
- * mark `downloaded`. One export per memory at a time: its job id is the memory's (`exportId`).
+ * Import: submitted `deferred` until the TMX PUT to the signed upload URL `release`s it with the file. The
+ * memory is written in batches but stays invisible until it is marked ready, at the end; the job's checkpoint
+ * names the memory (and, once read whole, its `skipped` count), so an attempt after a kill deletes a
+ * half-written memory and imports again from the kept file, or completes at once when the memory was made
+ * ready just before the kill. Export: the TMX is the job file `tmx`; a download leaves the mark `downloaded`.
+ * One export per memory at a time: its job id is the memory's (`exportId`).
  */
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable, type Writable } from 'node:stream';
@@ -25,7 +25,7 @@ import {
 } from '../jobs/job-runner.js';
 import { withMemory } from '../memory-budget.js';
 import type { MemoryStore, SqliteMemoryStore } from './store.js';
-import { writeTmx } from './tmx.js';
+import { type TmxSummary, writeTmx } from './tmx.js';
 
 /**
  * The memory an import reserves from the server's budget (`withMemory`) while it runs: the largest TMX
@@ -57,21 +57,13 @@ interface ImportCheckpoint {
 type ImportResult = { readonly memoryId: string; readonly skipped: number } | null;
 type MemoryJob = JobInfo<MemoryJobInput, ImportCheckpoint, ImportResult>;
 
-/** The import's summary of a TMX (what finishing a memory needs). */
-interface ImportSummary {
-  readonly source: string;
-  readonly targets: readonly string[];
-  readonly segments: number;
-  readonly skipped: number;
-}
-
 /** How an import writes its memory, on one backend. */
 export interface MemoryWriter {
   begin(accountId: string, name: string): Promise<string>;
   /** Reads the TMX into the memory, its segments and postings (stopped when `signal` aborts). */
-  write(memoryId: string, content: AsyncIterable<Buffer>, signal: AbortSignal): Promise<ImportSummary>;
+  write(memoryId: string, content: AsyncIterable<Buffer>, signal: AbortSignal): Promise<TmxSummary>;
   /** Makes the memory ready, while `fence`'s attempt still runs its job (else `JobSuperseded`, nothing done). */
-  finish(memoryId: string, summary: ImportSummary, fence: { id: string; attempt: number }): Promise<void>;
+  finish(memoryId: string, summary: TmxSummary, fence: { id: string; attempt: number }): Promise<void>;
   /** Deletes a memory not made ready (a half-written import). */
   discard(memoryId: string): Promise<void>;
 }
@@ -96,9 +88,8 @@ function exportId(accountId: string, memoryId: string): string {
 }
 
 /**
- * A job as the routes see it. Import: `awaiting_input` until the TMX is PUT to the signed upload URL, then
- * `processing` → `completed` or `failed`. Export: `processing` → `completed` (TMX file, signed
- * `download_url`) → `downloaded`; both end `expired`.
+ * A job as the routes see it. Import: `awaiting_input` → `processing` → `completed` or `failed`. Export:
+ * `processing` → `completed` (signed `download_url`) → `downloaded`; both end `expired`.
  */
 function toRecord(job: MemoryJob, downloaded: boolean) {
   const states: Record<MemoryJob['status'], MemoryJobStatus> = {
@@ -154,36 +145,31 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
     return withMemory(
       'A translation memory import',
       IMPORT_BYTES,
-      () => importInto(job, previous),
+      async () => {
+        if (previous) await writer.discard(previous.memoryId);
+        const content = await job.fileStream(UPLOAD);
+        if (!content) throw new JobFailed(INTERRUPTED);
+        const { parameters } = job.input;
+        const memoryId = await writer.begin(
+          job.accountId,
+          String(parameters.display_name ?? parameters.file_name ?? 'memory'),
+        );
+        try {
+          await job.save({ memoryId });
+          // Read as it streams from the file.
+          const summary = await writer.write(memoryId, content as AsyncIterable<Buffer>, job.signal);
+          await job.save({ memoryId, skipped: summary.skipped });
+          await writer.finish(memoryId, summary, { id: job.id, attempt: job.attempt });
+          return { memoryId, skipped: summary.skipped };
+        } catch (error) {
+          // A taken-over attempt leaves the memory to the attempt that took it over.
+          if (!(error instanceof JobSuperseded)) await writer.discard(memoryId).catch(() => {});
+          throw error;
+        }
+      },
       IMPORT_MEMORY_WAIT_MS,
       job.signal,
     );
-  }
-
-  async function importInto(
-    job: RunningJob<MemoryJobInput, ImportCheckpoint>,
-    previous: ImportCheckpoint | undefined,
-  ): Promise<ImportResult> {
-    if (previous) await writer.discard(previous.memoryId);
-    const content = await job.fileStream(UPLOAD);
-    if (!content) throw new JobFailed(INTERRUPTED);
-    const { parameters } = job.input;
-    const memoryId = await writer.begin(
-      job.accountId,
-      String(parameters.display_name ?? parameters.file_name ?? 'memory'),
-    );
-    try {
-      await job.save({ memoryId });
-      // Read as it streams from the file.
-      const summary = await writer.write(memoryId, content as AsyncIterable<Buffer>, job.signal);
-      await job.save({ memoryId, skipped: summary.skipped });
-      await writer.finish(memoryId, summary, { id: job.id, attempt: job.attempt });
-      return { memoryId, skipped: summary.skipped };
-    } catch (error) {
-      // A taken-over attempt leaves the memory to the attempt that took it over.
-      if (!(error instanceof JobSuperseded)) await writer.discard(memoryId).catch(() => {});
-      throw error;
-    }
   }
 
   async function runExport(job: RunningJob<MemoryJobInput, ImportCheckpoint>): Promise<null> {
