@@ -197,13 +197,15 @@ const RECHECK_MS = 200;
 const RELIEVE_MS = 1000;
 /**
  * How long the RSS may stay where it is, with work waiting, no heavy work admitted and the relievers run,
- * before the admission stops waiting for it (see the header): five rounds of the relievers, and the forced
- * collection's first one. Memory that is given back comes within a second or two of the relievers (idle
- * threads stopped, caches trimmed: 1,040 → 780–840 MB within a second in stop 44's traces); an RSS flat for
- * 5 s after them is memory the process keeps (glibc's arenas), which the full server's bench held for
- * 10 minutes at 834–908 MiB of 1,024 (stop 45).
+ * before the admission stops waiting for it (see the header): ten rounds of the relievers, and the forced
+ * collection's first one. Memory that is given back comes within a second or two of the relievers at a calm
+ * load (idle threads stopped, caches trimmed: 1,040 → 780–840 MB within a second in stop 44's traces), and
+ * within 6–8 s at a load of 19 on 2 cores (a quality job's wait, bench:abuse built, 2026-11-29 10:13 and
+ * 10:15: 896 → 788, 870 → 815 MiB); an RSS that does not fall by `LIGHT_WORK_BYTES` in 10 s after them is
+ * memory the process keeps (glibc's arenas), which the full server's bench held for 10 minutes at
+ * 834–908 MiB of 1,024 (stop 45).
  */
-export const STALLED_MS = 5_000;
+export const STALLED_MS = 10_000;
 /** The `Retry-After` (seconds) of work that cannot fit even under the whole ceiling at the RSS that stays. */
 export const STALLED_RETRY_AFTER_SECONDS = 120;
 
