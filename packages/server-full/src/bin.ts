@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-import { runCli } from '@glossa/server';
-import { allFeatures, withFullServerDefaults } from './index.js';
+import { startWithFewArenas } from './malloc-arenas.js';
 
-const code = await runCli(
-  withFullServerDefaults(process.argv.slice(2), process.env),
-  {
-    out: (line) => process.stdout.write(`${line}\n`),
-    err: (line) => process.stderr.write(`${line}\n`),
-  },
-  allFeatures,
-);
-process.exit(code);
+// Imported after the decision: the process that only starts the server again loads nothing else.
+if (!startWithFewArenas()) {
+  const { runCli } = await import('@glossa/server');
+  const { allFeatures, withFullServerDefaults } = await import('./index.js');
+  const code = await runCli(
+    withFullServerDefaults(process.argv.slice(2), process.env),
+    {
+      out: (line) => process.stdout.write(`${line}\n`),
+      err: (line) => process.stderr.write(`${line}\n`),
+    },
+    allFeatures,
+  );
+  process.exit(code);
+}

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,46 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 const env = { ...process.env, GLOSSA_API_KEY: '' };
+
+/** /proc/<pid>/stat: the parent's pid and the state (Z: exited, not yet reaped). */
+function statOf(pid: number): { ppid: number; state: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(ppid), state: state! };
+  } catch {
+    return undefined;
+  }
+}
+function descendantsOf(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    const ppid = /^\d+$/.test(name) ? statOf(Number(name))?.ppid : undefined;
+    if (ppid !== undefined) parents.set(Number(name), ppid);
+  }
+  const found: number[] = [];
+  for (const [pid] of parents) {
+    for (let up = parents.get(pid); up !== undefined; up = parents.get(up)) {
+      if (up === root) {
+        found.push(pid);
+        break;
+      }
+    }
+  }
+  return found;
+}
+const environOf = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
+};
+const onGlibc =
+  process.platform === 'linux' &&
+  Boolean(
+    (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime,
+  );
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -91,6 +131,48 @@ describe('glossa-server bin', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   }, 60_000);
+
+  it.skipIf(!onGlibc)(
+    'serves with MALLOC_ARENA_MAX=2 (the command starts itself once more with it); a kill -9 of the command leaves no server behind',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'glossa-cli-'));
+      dirs.push(dataDir);
+      const withoutArenas: NodeJS.ProcessEnv = { ...env };
+      delete withoutArenas.MALLOC_ARENA_MAX;
+      const child = spawn(
+        tsx,
+        ['--conditions', '@glossa/source', bin, '--data-dir', dataDir, '--port', '0', '--free-port', '0'],
+        { env: withoutArenas },
+      );
+      children.push(child);
+      let stderr = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (chunk) => {
+          stderr += chunk;
+          const match = /paid plan at (http:\/\/127\.0\.0\.1:\d+), free plan at/.exec(stderr);
+          if (match) resolve(match[1]!);
+        });
+        child.on('close', () => reject(new Error(stderr)));
+      });
+      // The server: the process under the command whose environment has the variable set by it (not the
+      // server's own children, which inherit it).
+      const withArenas = descendantsOf(child.pid!).filter((pid) =>
+        environOf(pid).includes('MALLOC_ARENA_MAX=2'),
+      );
+      const [server, ...others] = withArenas.filter((pid) => !withArenas.includes(statOf(pid)?.ppid ?? 0));
+      expect(others).toEqual([]);
+      expect(server).toBeDefined();
+      // It answers (/ready may still say 503 while the language tools load).
+      await expect(fetch(`${url}/ready`)).resolves.toBeInstanceOf(Response);
+      // Killed outright, the command cannot pass anything on: the server ends with it.
+      process.kill(statOf(server!)!.ppid, 'SIGKILL');
+      while (statOf(server!) !== undefined && statOf(server!)!.state !== 'Z') {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await expect(fetch(`${url}/ready`)).rejects.toThrow();
+    },
+    60_000,
+  );
 
   it('keys revoke: revoked even when Redis cannot be told (it says so); an unknown key is exit 1', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'glossa-cli-'));
