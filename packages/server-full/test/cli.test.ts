@@ -16,6 +16,19 @@ afterEach(() => {
 });
 const env = { ...process.env, GLOSSA_API_KEY: '' };
 
+/** The paid plan's URL once the server says it serves, and its stderr until then. */
+function served(child: ChildProcess): Promise<{ url: string; stderr: string }> {
+  let stderr = '';
+  return new Promise((resolve, reject) => {
+    child.stderr?.on('data', (chunk) => {
+      stderr += chunk;
+      const match = /paid plan at (http:\/\/127\.0\.0\.1:\d+), free plan at/.exec(stderr);
+      if (match) resolve({ url: match[1]!, stderr });
+    });
+    child.on('close', () => reject(new Error(stderr)));
+  });
+}
+
 /** /proc/<pid>/stat: the parent's pid and the state (Z: exited, not yet reaped). */
 function statOf(pid: number): { ppid: number; state: string } | undefined {
   try {
@@ -107,15 +120,7 @@ describe('glossa-server bin', () => {
       { env },
     );
     children.push(child);
-    let stderr = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.on('data', (chunk) => {
-        stderr += chunk;
-        const match = /paid plan at (http:\/\/127\.0\.0\.1:\d+), free plan at/.exec(stderr);
-        if (match) resolve(match[1]!);
-      });
-      child.on('close', () => reject(new Error(stderr)));
-    });
+    const { url, stderr } = await served(child);
     expect(stderr).toMatch(/local development account created; its key \(shown once\): \S+/);
     const usage = await fetch(`${url}/v2/usage`, { headers: { authorization: `Service-Auth-Key ${key}` } });
     expect(usage.status).toBe(200);
@@ -145,15 +150,7 @@ describe('glossa-server bin', () => {
         { env: withoutArenas },
       );
       children.push(child);
-      let stderr = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stderr.on('data', (chunk) => {
-          stderr += chunk;
-          const match = /paid plan at (http:\/\/127\.0\.0\.1:\d+), free plan at/.exec(stderr);
-          if (match) resolve(match[1]!);
-        });
-        child.on('close', () => reject(new Error(stderr)));
-      });
+      const { url } = await served(child);
       // The server: the process under the command whose environment has the variable set by it (not the
       // server's own children, which inherit it).
       const withArenas = descendantsOf(child.pid!).filter((pid) =>
