@@ -3,11 +3,8 @@
  * and closed with the server; the routes find them through the context.
  *
  * A job is a job of kind `quality/evaluate` on the server's job runner (`context.jobs`), which holds its
- * request and its report as job files (`request`, `report`: gzip-compressed JSON; a request at the input
- * limits is 10 MB of JSON, a report some 80 MB) and enforces the per-account limit: claimed fairly between
- * accounts, taken over from a dead instance, stopped when it is cancelled or its runner closes. A job
- * started `MAX_EVALUATION_ATTEMPTS` times (its process died each time) is not run again but finishes with
- * the abandoned report.
+ * request and its report as job files and enforces the per-account limit: claimed fairly between accounts,
+ * taken over from a dead instance, stopped when it is cancelled or its runner closes.
  */
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
@@ -32,13 +29,13 @@ const MAX_EVALUATION_JOBS_PER_ACCOUNT = 1000;
 export const MAX_EVALUATION_ATTEMPTS = 3;
 
 /**
- * Requests and reports are stored gzip-compressed: a report at the input limits is some 80 MB of JSON, about
- * 4 MB compressed. Both run on libuv's thread pool, not on the event loop.
+ * Requests and reports are stored gzip-compressed: at the input limits a request is 10 MB of JSON, a report
+ * some 80 MB, about 4 MB compressed. Both run on libuv's thread pool, not on the event loop.
  */
 export const compressReport: (json: Uint8Array) => Promise<Buffer> = promisify(gzip);
 export const decompressReport: (stored: Uint8Array) => Promise<Buffer> = promisify(gunzip);
 
-/** The job files: what to evaluate, and the report (both gzip-compressed JSON). */
+/** The job files: what to evaluate, and the report. */
 export const REQUEST_FILE = 'request';
 export const REPORT_FILE = 'report';
 
@@ -58,13 +55,8 @@ export const qualityCrashPoints: {
  */
 type QualityQueue = JobQueue<{ readonly characters?: number }, never, null>;
 
-interface QualityService {
-  readonly queue: QualityQueue;
-  /** The worker threads of the jobs and of the synchronous alias. */
-  readonly pool: EvaluationPool;
-  readonly options: ResolvedQualityOptions;
-}
-
+/** The server's quality evaluation: the jobs' queue, the threads (jobs and synchronous alias), options. */
+type QualityService = { queue: QualityQueue; pool: EvaluationPool; options: ResolvedQualityOptions };
 const services = new WeakMap<ServiceContext, QualityService>();
 
 /**
@@ -106,16 +98,13 @@ export function startQualityJobs(
     },
   });
   services.set(context, { queue, pool, options });
-  context.metrics.gauge(
-    'glossa_quality_jobs_queued',
-    'Quality-evaluation jobs waiting to be evaluated, on every instance that shares the storage.',
-    () => context.jobs.count([QUALITY_JOB_KIND], ['queued']),
-  );
-  context.metrics.gauge(
-    'glossa_quality_jobs_running',
-    'Quality-evaluation jobs being evaluated, on every instance that shares the storage.',
-    () => context.jobs.count([QUALITY_JOB_KIND], ['running']),
-  );
+  for (const [name, help, state] of [
+    ['glossa_quality_jobs_queued', 'Quality-evaluation jobs waiting to be evaluated', 'queued'],
+    ['glossa_quality_jobs_running', 'Quality-evaluation jobs being evaluated', 'running'],
+  ] as const)
+    context.metrics.gauge(name, `${help}, on every instance that shares the storage.`, () =>
+      context.jobs.count([QUALITY_JOB_KIND], [state]),
+    );
   context.metrics.gauge(
     'glossa_quality_threads',
     'Worker threads of quality evaluation alive in this instance (evaluating, or idle for the next one).',
@@ -139,7 +128,6 @@ export function startQualityJobs(
   };
 }
 
-/** The server's quality evaluation: its jobs' queue, its threads and its options. */
 export function qualityServiceOf(context: ServiceContext): QualityService {
   const service = services.get(context);
   if (!service) throw new Error('The quality-evaluation jobs were not started for this server.');
