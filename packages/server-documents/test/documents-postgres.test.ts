@@ -42,7 +42,7 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
         const fence = { id, attempt: row.attempt };
         return {
           fence,
-          file: (name: string) => backend.readFile(id, name),
+          file: (name: string) => backend.files.read(id, name),
           writeFile: (name: string, data: Uint8Array) => backend.writeFile(fence, name, data),
           save: (checkpoint: unknown) =>
             backend.change(
@@ -70,7 +70,7 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
       await expect(first.writeFile(RESULT_FILE, Buffer.from('old'))).rejects.toBeInstanceOf(JobSuperseded);
       await expect(first.save({ failed: 'old failure' })).rejects.toBeInstanceOf(JobSuperseded);
       expect((await backend.get(id))?.status).toBe('running');
-      expect(await backend.readFile(id, 'chunk-1')).toBeUndefined();
+      expect(await backend.files.read(id, 'chunk-1')).toBeUndefined();
       // The chunk of attempt 1, kept before it lost the job, is attempt 2's to use.
       const chunks = chunkFiles(second);
       expect([...(await chunks.load()).entries()]).toEqual([['d1', ['Hola.']]]);
@@ -88,7 +88,7 @@ describe.skipIf(!hasPostgres)('documents on PostgreSQL', () => {
         [],
       );
       expect((await backend.get(id))?.status).toBe('completed');
-      expect(Buffer.from((await backend.takeFile(id, RESULT_FILE))!).toString()).toBe('Hola.');
+      expect(Buffer.from((await backend.files.take(id, RESULT_FILE))!).toString()).toBe('Hola.');
     } finally {
       await backend.close();
       await storage.close();

@@ -9,22 +9,19 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { ServiceContext } from './context.js';
 
-export interface EarlierJobStores {
-  /** Tables that must hold no row: in the SQLite file `file` of the data directory, or in PostgreSQL. */
-  readonly tables: { readonly file: string; readonly names: readonly string[] };
-  /** Folders of the data directory that must be empty, or not there. */
-  readonly folders?: readonly string[];
-}
-
 /** A start refused because the data directory or database holds what this version cannot read. */
 export class StartRefused extends Error {
   override readonly name = 'StartRefused';
 }
 
-/** Rejects (`StartRefused`), naming what it found, when an earlier version's job store holds data; call it before opening them. */
+/**
+ * Rejects (`StartRefused`), naming what it found, when an earlier version's job store holds data: a row in
+ * a table of `names` (in the SQLite file `file` of the data directory, or in PostgreSQL), a file in a folder
+ * of the data directory. Call it before opening them.
+ */
 export async function refuseEarlierJobStores(
   { options }: Pick<ServiceContext, 'options'>,
-  stores: EarlierJobStores,
+  stores: { tables: { file: string; names: readonly string[] }; folders?: readonly string[] },
 ): Promise<void> {
   const found = (stores.folders ?? [])
     .map((name) => join(options.dataDir, name))

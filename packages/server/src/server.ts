@@ -19,6 +19,7 @@ import { createRateLimiter } from './http/rate-limit.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { hashKey } from './keys.js';
 import { createLanguageCatalog } from './languages.js';
+import { MEMORY_JOB_KIND } from './memories/jobs.js';
 import { configureMemoryBudget } from './memory-budget.js';
 import { createMetrics } from './metrics.js';
 import { resolveOptions, type ServerOptions } from './options.js';
@@ -178,11 +179,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<G
       jobs,
       onError,
     });
-    const memoryJobs = resources.jobs;
     metrics.gauge(
       'glossa_memory_jobs_processing',
       'Translation memory import/export jobs queued or running (on PostgreSQL: of every instance).',
-      () => memoryJobs.depth(),
+      () => jobs.count([MEMORY_JOB_KIND], ['queued', 'running']),
     );
     metrics.gauge(
       'glossa_jobs_active',

@@ -181,7 +181,7 @@ describe.skipIf(onPostgres).each([
         const submitter = await startChild(child, [name, where, 'submit', 'lost']);
         expect(await submitter.exited).toBe('SIGKILL');
         expect(await queue.status('lost')).toBeUndefined();
-        expect(await raw.readFile('lost', 'input')).toBeUndefined();
+        expect(await raw.files.read('lost', 'input')).toBeUndefined();
         // SQLite: the staged directory stays until a sweep finds it without a job.
         if (backend === 'SQLite') expect(staged(where)).toHaveLength(1);
 
@@ -194,7 +194,7 @@ describe.skipIf(onPostgres).each([
         const interrupted = (await queue.status('killed'))!;
         expect(interrupted.status).toBe('running');
         expect(await queue.file('killed', 'output')).toBeUndefined();
-        expect(Buffer.from((await raw.readFile('killed', 'output'))!).equals(outputOf(input))).toBe(true);
+        expect(Buffer.from((await raw.files.read('killed', 'output'))!).equals(outputOf(input))).toBe(true);
 
         const second = await start(name, where, 'files');
         for (const id of ['lost', 'killed'])

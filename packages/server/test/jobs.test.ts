@@ -332,7 +332,9 @@ describe.skipIf(onPostgres).each(BACKENDS)('the job runner on %s', (_name, openS
       expect(released.sort()).toEqual([false, true]);
       expect(await queue.release(other.id, { input })).toBe(false);
       await until(files, deferred.id, ['completed']);
-      // The ended job kept only its `keepFiles`.
+      // The ended job kept only its `keepFiles` (SQLite deletes the others once the change committed).
+      const deadline = Date.now() + 10_000;
+      while ((await queue.files(deferred.id)).length > 1 && Date.now() < deadline) await sleep(50);
       expect(await queue.files(deferred.id)).toEqual(['output']);
       expect(Buffer.from((await queue.file(deferred.id, 'output'))!).equals(outputOf(input))).toBe(true);
       // A mark on the finished job, then the job removed now, files and all.
@@ -378,14 +380,14 @@ describe.skipIf(onPostgres).each(BACKENDS)('the job runner on %s', (_name, openS
     expect(await queue.takeFile(id, 'output')).toBeUndefined();
     const backend = storage.openJobBackend();
     open.push(backend);
-    expect(Buffer.from((await backend.readFile(id, 'output'))!).equals(outputOf(input))).toBe(true);
+    expect(Buffer.from((await backend.files.read(id, 'output'))!).equals(outputOf(input))).toBe(true);
     const deadline = Date.now() + 10_000;
     while ((await queue.status(id)) && Date.now() < deadline) await sleep(50);
     expect(await queue.status(id)).toBeUndefined();
     // SQLite removes the directory once the row's deletion committed.
-    while ((await backend.readFile(id, 'input')) && Date.now() < deadline) await sleep(50);
-    expect(await backend.readFile(id, 'input')).toBeUndefined();
-    expect(await backend.readFile(id, 'output')).toBeUndefined();
+    while ((await backend.files.read(id, 'input')) && Date.now() < deadline) await sleep(50);
+    expect(await backend.files.read(id, 'input')).toBeUndefined();
+    expect(await backend.files.read(id, 'output')).toBeUndefined();
   });
 
   it.skipIf(skip)("never lets a superseded attempt's file replace the current one", async () => {
@@ -398,7 +400,7 @@ describe.skipIf(onPostgres).each(BACKENDS)('the job runner on %s', (_name, openS
     const fence = { id: 'fenced', attempt: row.attempt };
     await backend.writeFile(fence, 'output', new Uint8Array([1, 2]));
     await backend.writeFile(fence, 'output', new Uint8Array([3]));
-    expect([...(await backend.readFile('fenced', 'output'))!]).toEqual([3]);
+    expect([...(await backend.files.read('fenced', 'output'))!]).toEqual([3]);
     await backend.cancel('fenced', later, () => []);
     await expect(backend.writeFile(fence, 'output', new Uint8Array([4]))).rejects.toBeInstanceOf(
       JobSuperseded,
@@ -406,8 +408,8 @@ describe.skipIf(onPostgres).each(BACKENDS)('the job runner on %s', (_name, openS
     await expect(backend.writeFile(fence, 'other', new Uint8Array([4]))).rejects.toBeInstanceOf(
       JobSuperseded,
     );
-    expect([...(await backend.readFile('fenced', 'output'))!]).toEqual([3]);
-    expect(await backend.readFile('fenced', 'other')).toBeUndefined();
+    expect([...(await backend.files.read('fenced', 'output'))!]).toEqual([3]);
+    expect(await backend.files.read('fenced', 'other')).toBeUndefined();
   });
 
   it.skipIf(skip)('answers expired past the result time, then deletes the job', async () => {

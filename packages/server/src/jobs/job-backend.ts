@@ -407,16 +407,14 @@ export function createJobBackend<Staged>(db: JobDatabase<Staged>) {
       usage: (row: JobRow) => readonly UsageCharge[],
       keepFiles?: readonly string[],
     ): Promise<JobRow | undefined> => db.transaction(cancel(id, expiresAt, usage, keepFiles)),
-    readFile: (id: string, name: string) => files.read(id, name),
-    streamFile: (id: string, name: string) => files.stream(id, name),
+    /** The jobs' files, to read, take and list (stored through `insert`, `writeFile`, `putFile`, `release`). */
+    files,
     /** Stores a file of the attempt `fence`, or throws `JobSuperseded` and stores nothing. */
     writeFile: (fence: JobFence, name: string, data: Uint8Array): Promise<void> =>
       withFiles({ [name]: data }, function* (staged) {
         yield* fenced(fence);
         yield* files.place(fence.id, staged!, false);
       }),
-    takeFile: (id: string, name: string) => files.take(id, name),
-    listFiles: (id: string) => files.list(id),
     putFile: (id: string, name: string, data: Uint8Array): Promise<boolean> =>
       withFiles({ [name]: data }, function* (staged) {
         if (!(yield* locked(id))) return false;

@@ -26,7 +26,6 @@ export type JobStatus = 'deferred' | 'queued' | 'running' | 'completed' | 'faile
 /** A job as its feature sees it. */
 export interface JobInfo<Input, Checkpoint, Result> {
   readonly id: string;
-  readonly kind: string;
   readonly accountId: string;
   readonly status: JobStatus;
   readonly input: Input;
@@ -221,7 +220,6 @@ function toJobInfo<Input, Checkpoint, Result>(row: JobRow): JobInfo<Input, Check
   const expired = row.expires_at !== null && Date.parse(row.expires_at) <= Date.now();
   return {
     id: row.id,
-    kind: row.kind,
     accountId: row.account_id,
     status: expired
       ? 'expired'
@@ -304,8 +302,8 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
         if (closed) throw new RunnerClosing();
         await change({ checkpoint: JSON.stringify(checkpoint) });
       },
-      file: (name) => backend.readFile(row.id, name),
-      fileStream: (name) => backend.streamFile(row.id, name),
+      file: (name) => backend.files.read(row.id, name),
+      fileStream: (name) => backend.files.stream(row.id, name),
       writeFile: (name, data) => backend.writeFile(fence, name, data),
     };
     /** An ended job's: its expiry from now, and its files to keep. */
@@ -430,9 +428,9 @@ export function createJobRunner(backend: JobBackend, options: JobRunnerOptions =
           running.get(id)?.abort(new JobSuperseded(id));
           return info(after);
         },
-        file: async (id, name) => ((await completed(id)) ? backend.readFile(id, name) : undefined),
-        takeFile: async (id, name) => ((await completed(id)) ? backend.takeFile(id, name) : undefined),
-        files: async (id) => ((await queue.status(id)) ? backend.listFiles(id) : []),
+        file: async (id, name) => ((await completed(id)) ? backend.files.read(id, name) : undefined),
+        takeFile: async (id, name) => ((await completed(id)) ? backend.files.take(id, name) : undefined),
+        files: async (id) => ((await queue.status(id)) ? backend.files.list(id) : []),
         writeFile: async (id, name, data) =>
           (await queue.status(id)) !== undefined && backend.putFile(id, name, data),
         remove: async (id) => (await queue.status(id)) !== undefined && backend.remove(id),

@@ -15,7 +15,6 @@
  * connection (a database restart) is taken again, with the same owner, at the next `hold`; meanwhile another
  * instance may queue this one's jobs again, which costs wasted work, never a second result or charge (every
  * change is fenced by its attempt).
- * A job's files are rows of `job_files` (bytea), deleted with the job (`ON DELETE CASCADE`).
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -50,7 +49,7 @@ async function* slices(data: Uint8Array, size = 64 * 1024): AsyncIterable<Uint8A
   for (let at = 0; at < data.length; at += size) yield data.subarray(at, at + size);
 }
 
-/** Files as rows of `job_files`: staged is their bytes, collected before the transaction. */
+/** Files as rows of `job_files` (bytea): staged is their bytes, collected before the transaction. */
 function rowFiles(pool: pg.Pool): JobFileStore<[string, Buffer][]> {
   const read = async (id: string, name: string): Promise<Uint8Array | undefined> =>
     (await pool.query('SELECT data FROM job_files WHERE job_id = $1 AND name = $2', [id, name])).rows[0]

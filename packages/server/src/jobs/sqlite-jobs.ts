@@ -65,8 +65,7 @@ export function createSqliteJobBackend(db: Database.Database, options: SqliteJob
     sweep: () => files.removeOrphans(stored, Date.now() - (options.orphanFilesMs ?? 600_000)),
     pollMs: options.pollMs ?? 500,
     onCharacterUsage: () => options.onCharacterUsage?.(),
-    async close() {
-      // The database is the storage's: closed with it.
-    },
+    // The database is the storage's: closed with it.
+    close: async () => {},
   });
 }

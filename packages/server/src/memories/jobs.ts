@@ -15,14 +15,7 @@ import { createHash } from 'node:crypto';
 import { PassThrough, Readable, type Writable } from 'node:stream';
 import type { MemoryJobStatus } from '@glossa/protocol';
 import { JobSuperseded } from '../jobs/job-backend.js';
-import {
-  JobFailed,
-  type JobInfo,
-  type JobQueue,
-  type JobRunner,
-  RunnerClosing,
-  type RunningJob,
-} from '../jobs/job-runner.js';
+import { JobFailed, type JobInfo, type JobRunner, type RunningJob } from '../jobs/job-runner.js';
 import { withMemory } from '../memory-budget.js';
 import type { MemoryStore, SqliteMemoryStore } from './store.js';
 import { type TmxSummary, writeTmx } from './tmx.js';
@@ -106,7 +99,6 @@ function toRecord(job: MemoryJob, downloaded: boolean) {
   const status = states[job.status];
   return {
     id: job.id,
-    accountId: job.accountId,
     operation,
     status,
     parameters,
@@ -125,13 +117,6 @@ function toRecord(job: MemoryJob, downloaded: boolean) {
 
 export type JobRecord = ReturnType<typeof toRecord>;
 export type MemoryJobs = ReturnType<typeof createMemoryJobs>;
-
-/** Thrown by `receive` when the job no longer awaits its file. */
-export class AlreadyUploaded extends Error {
-  constructor(readonly status: MemoryJobStatus) {
-    super(`the job is ${status}`);
-  }
-}
 
 /** Registers the kind on the server's runner (`ServiceContext.jobs`); the routes' `MemoryJobs`. */
 export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, writer: MemoryWriter) {
@@ -184,23 +169,18 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
     return null;
   }
 
-  const queue: JobQueue<MemoryJobInput, ImportCheckpoint, ImportResult> = runner.register({
+  const queue = runner.register<MemoryJobInput, ImportCheckpoint, ImportResult>({
     name: MEMORY_JOB_KIND,
     resultTtlMs: JOB_TTL_MS,
     // An import's upload goes once it ended.
     keepFiles: [EXPORT, DOWNLOADED],
+    // A file that cannot be imported is not tried again: a failed attempt fails the job (a kill, a takeover or
+    // the runner closing is no failure: the job runs again).
+    maxFailures: 1,
     async run(job) {
       // A job of a version before the job files (its record went in a migration): it fails.
       if (!job.input.operation) throw new JobFailed(INTERRUPTED);
-      try {
-        return job.input.operation === 'import' ? await runImport(job) : await runExport(job);
-      } catch (error) {
-        // Stopped (taken over, the runner closing): the runner drops the attempt or queues the job again.
-        if (job.signal.aborted || error instanceof JobSuperseded || error instanceof RunnerClosing)
-          throw error;
-        // A file that cannot be imported is not tried again.
-        throw error instanceof JobFailed ? error : new JobFailed(String((error as Error)?.message ?? error));
-      }
+      return job.input.operation === 'import' ? runImport(job) : runExport(job);
     },
   });
 
@@ -228,9 +208,9 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
     },
     /**
      * Receives the TMX file of an import awaiting it (`write` pipes the upload into the sink it is given)
-     * and starts processing it. Throws `AlreadyUploaded` when another upload took the job first.
+     * and starts processing it; false when another upload took the job first (this one is read and dropped).
      */
-    async receive(job: JobRecord, write: (sink: Writable) => Promise<void>) {
+    async receive(job: JobRecord, write: (sink: Writable) => Promise<void>): Promise<boolean> {
       // The upload streams into the job file (on SQLite straight to disk), not into memory.
       const upload = new PassThrough();
       const writing = write(upload);
@@ -238,13 +218,9 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
         await writing; // The upload's own failure (too large, cut off) first.
         throw error;
       });
-      if (!released) {
-        // Uploaded already: the rest of this body is read and dropped.
-        upload.resume();
-        await writing;
-        throw new AlreadyUploaded((await get(job.id))?.status ?? 'failed');
-      }
+      if (!released) upload.resume();
       await writing;
+      return released;
     },
     /** An unexpired export of the memory, or a new one (`created: true`). */
     async export(accountId: string, memoryId: string) {
@@ -268,7 +244,5 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
       await queue.writeFile(job.id, DOWNLOADED, new Uint8Array());
       return Readable.from([content]);
     },
-    /** Jobs queued or running (`processing`): on PostgreSQL, those of every instance. */
-    depth: () => runner.count([MEMORY_JOB_KIND], ['queued', 'running']),
   };
 }

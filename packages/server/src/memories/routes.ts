@@ -13,12 +13,14 @@ import {
 import type { Caller, ServiceContext } from '../context.js';
 import { badRequest, notFound, ServiceError } from '../errors.js';
 import { defineRoute, type Route } from '../http/route.js';
-import { AlreadyUploaded, type JobRecord } from './jobs.js';
+import type { JobRecord } from './jobs.js';
 import type { MemoryRecord } from './store.js';
 import { MAX_TMX_BYTES } from './tmx.js';
 
 const missing = (id: string) => notFound(`Translation memory '${id}' not found.`);
 const missingJob = (id: string) => notFound(`Translation memory job '${id}' not found.`);
+const uploadedOnce = (id: string, status: string) =>
+  new ServiceError(409, `Job '${id}' is ${status}; a file can only be uploaded once.`, 'invalid_request');
 
 const toWire = (memory: MemoryRecord): TranslationMemory => ({
   translation_memory_id: memory.id,
@@ -162,13 +164,7 @@ export const MEMORY_ROUTES: readonly Route[] = [
     const jobs = context.resources.jobs;
     const job = await jobs.get(params.job_id);
     if (job?.operation !== 'import') throw missingJob(params.job_id);
-    if (job.status !== 'awaiting_input') {
-      throw new ServiceError(
-        409,
-        `Job '${job.id}' is ${job.status}; a file can only be uploaded once.`,
-        'invalid_request',
-      );
-    }
+    if (job.status !== 'awaiting_input') throw uploadedOnce(job.id, job.status);
     const limit = Math.min(job.contentLength ?? MAX_TMX_BYTES, MAX_TMX_BYTES);
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
@@ -179,19 +175,15 @@ export const MEMORY_ROUTES: readonly Route[] = [
         'request_too_large',
       );
     }
+    let received: boolean;
     try {
-      await jobs.receive(job, (sink) => pipeline(request.raw, byteLimit(limit), sink));
+      received = await jobs.receive(job, (sink) => pipeline(request.raw, byteLimit(limit), sink));
     } catch (error) {
       request.raw.resume();
-      if (error instanceof AlreadyUploaded) {
-        throw new ServiceError(
-          409,
-          `Job '${job.id}' is ${error.status}; a file can only be uploaded once.`,
-          'invalid_request',
-        );
-      }
       throw error instanceof ServiceError ? error : badRequest('The upload was interrupted.');
     }
+    // Another upload took the job first.
+    if (!received) throw uploadedOnce(job.id, (await jobs.get(job.id))?.status ?? 'failed');
   }),
   defineRoute(ENDPOINTS.exportTranslationMemory, async ({ params, caller, context, reply }) => {
     const memory = await context.resources.memories.get(caller.account.id, params.translation_memory_id);
