@@ -10,7 +10,6 @@ import {
   type Caller,
   currentBillingPeriod,
   JobFailed,
-  type JobInfo,
   JobSuperseded,
   type RunningJob,
   type ServiceContext,
@@ -20,7 +19,7 @@ import {
 import type { DocumentFormats } from './formats/index.js';
 import type { ChunkKept } from './kept-segments.js';
 import type { ResolvedDocumentOptions } from './options.js';
-import { type DocumentCheckpoint, type DocumentJobInput, recordOf } from './records.js';
+import type { DocumentCheckpoint, DocumentJobInfo, DocumentJobInput } from './records.js';
 import type { ChunkCheckpoints } from './translate.js';
 import { failureOf, translateDocument } from './translate-document.js';
 
@@ -60,7 +59,7 @@ export type DocumentService = ReturnType<ReturnType<typeof documentServiceOf>>;
 type DocumentJob = RunningJob<DocumentJobInput, DocumentCheckpoint>;
 
 /** The refund of a failed document: what the upload reserved, and what the job reserved. */
-function refundOf(job: JobInfo<DocumentJobInput, DocumentCheckpoint, null>): UsageCharge[] {
+function refundOf(job: DocumentJobInfo): UsageCharge[] {
   const base = {
     accountId: job.accountId,
     keyId: job.input.keyId,
@@ -176,8 +175,6 @@ export function registerDocumentJobs(
   async function run(job: DocumentJob): Promise<null> {
     const { id, input } = job;
     if (input.failedWith !== undefined) throw new JobFailed(input.failedWith);
-    // What the job reserved itself (its checkpoint) is the document's billed characters: not reserved again.
-    const document = recordOf({ ...job, status: 'running', error: undefined });
     const chunks = chunkFiles(job);
     // Failed (its failure saved), or translated (its result written), by an attempt killed before the
     // runner's change: settled (a failure refunded then, once).
@@ -205,7 +202,7 @@ export function registerDocumentJobs(
     if (!bytes?.length) throw new JobFailed('The uploaded document is missing.');
     let translated: Awaited<ReturnType<typeof translateDocument>>;
     try {
-      translated = await translateDocument(document, bytes, context, formats, {
+      translated = await translateDocument(job, bytes, context, formats, {
         async onProgress(done) {
           await save({ done });
           crashPoints.afterChunk?.(id, done);
@@ -271,7 +268,7 @@ export function registerDocumentJobs(
  * the instance's workers (the runner keeps no sum of their estimates), plus its own.
  */
 export async function secondsRemaining(
-  job: Pick<JobInfo<DocumentJobInput, DocumentCheckpoint, null>, 'status' | 'checkpoint' | 'input'>,
+  job: Pick<DocumentJobInfo, 'status' | 'checkpoint' | 'input'>,
   queued: () => Promise<number>,
   concurrency: number,
   now = Date.now(),

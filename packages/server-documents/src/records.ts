@@ -1,8 +1,7 @@
 /**
- * A document as the routes and its job see it: nothing but its job on the server's runner (document-job.ts),
- * read back. Its facts are the job's input (the key's hash, the formats, the parameters, what the upload
- * reserved), its state the job's, what the job reserved itself its checkpoint. Its key is kept only as a
- * SHA-256 hash and compared in constant time.
+ * A document is nothing but its job on the server's runner (document-job.ts): its facts are the job's input
+ * (the key's hash, the formats, the parameters, what the upload reserved), its state the job's, what the job
+ * reserved itself its checkpoint. Its key is kept only as a SHA-256 hash and compared in constant time.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { DocumentExtension, DocumentKeptSource, DocumentStatus } from '@glossa/protocol';
@@ -50,22 +49,10 @@ export interface DocumentCheckpoint {
   readonly failed?: string;
 }
 
-export interface DocumentRecord {
-  readonly id: string;
-  readonly accountId: string;
-  readonly keyId: string;
-  readonly extension: DocumentExtension;
-  readonly outputExtension: DocumentExtension;
-  readonly parameters: DocumentParameters;
-  readonly status: DocumentStatus;
-  readonly billedCharacters: number;
-  readonly errorMessage: string | undefined;
-}
-
 export const hashDocumentKey = (key: string) =>
   createHash('sha256').update(key.toLowerCase(), 'utf8').digest('hex');
 
-type DocumentJobInfo = JobInfo<DocumentJobInput, DocumentCheckpoint, null>;
+export type DocumentJobInfo = JobInfo<DocumentJobInput, DocumentCheckpoint, null>;
 
 const STATUS = {
   deferred: 'queued',
@@ -74,37 +61,28 @@ const STATUS = {
   completed: 'done',
   failed: 'error',
   cancelled: 'error',
+  // The route deletes an expired document.
+  expired: 'done',
 } as const;
 
-/** The document a job is (of this version's: `documentOf` checks `input.keyHash`), whatever its key. */
-export function recordOf(
-  job: Pick<DocumentJobInfo, 'id' | 'accountId' | 'input' | 'checkpoint' | 'status' | 'error'>,
-): DocumentRecord {
-  const { input, checkpoint } = job;
-  const status =
-    input.failedWith === undefined ? STATUS[job.status === 'expired' ? 'completed' : job.status] : 'error';
-  return {
-    id: job.id,
-    accountId: job.accountId,
-    keyId: input.keyId,
-    extension: input.extension,
-    outputExtension: input.outputExtension,
-    parameters: input.parameters,
-    status,
-    // What the job reserved itself (a format it reads), else what the upload did.
-    billedCharacters: checkpoint?.reserved?.units ?? input.billed,
-    errorMessage: status === 'error' ? (input.failedWith ?? job.error ?? 'Translation failed.') : undefined,
-  };
-}
+export const statusOf = (job: Pick<DocumentJobInfo, 'input' | 'status'>): DocumentStatus =>
+  job.input.failedWith === undefined ? STATUS[job.status] : 'error';
+
+/** The `error_message` of a document whose status is `error`. */
+export const errorOf = (job: Pick<DocumentJobInfo, 'input' | 'error'>) =>
+  job.input.failedWith ?? job.error ?? 'Translation failed.';
+
+/** The document's billed characters: what its job reserved itself (a format it reads), else what the upload did. */
+export const billedOf = (job: Pick<DocumentJobInfo, 'input' | 'checkpoint'>) =>
+  job.checkpoint?.reserved?.units ?? job.input.billed;
 
 /**
- * The document of a job when `key` is its key, else undefined: none of a job uploaded before the runner held
- * documents (no key hash in its input). An expired job's is `done` (the route deletes it).
+ * Whether `key` is the document's key: never for a job uploaded before the runner held documents (no key
+ * hash in its input).
  */
-export function documentOf(job: DocumentJobInfo, key: string): DocumentRecord | undefined {
-  if (typeof job.input.keyHash !== 'string') return undefined;
+export function isKeyOf(job: DocumentJobInfo, key: string): boolean {
+  if (typeof job.input.keyHash !== 'string') return false;
   const given = Buffer.from(hashDocumentKey(key), 'hex');
   const stored = Buffer.from(job.input.keyHash, 'hex');
-  if (given.length !== stored.length || !timingSafeEqual(given, stored)) return undefined;
-  return recordOf(job);
+  return given.length === stored.length && timingSafeEqual(given, stored);
 }

@@ -3,7 +3,7 @@ import { type DocumentStatusResponse, ENDPOINTS, ERROR_CODES } from '@glossa/pro
 import { defineRoute, notFound, type Route, type ServiceContext, ServiceError } from '@glossa/server/feature';
 import { DOCUMENT_JOB_KIND, type DocumentService, RESULT_FILE, secondsRemaining } from './document-job.js';
 import { formatOf } from './formats/index.js';
-import { documentOf } from './records.js';
+import { billedOf, errorOf, isKeyOf, statusOf } from './records.js';
 import { uploadDocument } from './upload.js';
 
 const missing = (id: string) =>
@@ -23,17 +23,17 @@ async function findDocument(
   withResult: boolean,
 ) {
   const job = await service.jobs.status(id.toLowerCase(), { accountId });
-  const document = job && documentOf(job, key);
-  if (!job || !document) throw missing(id);
+  if (!job || !isKeyOf(job, key)) throw missing(id);
   if (job.status === 'expired') {
     await service.jobs.remove(job.id);
     throw missing(id);
   }
-  if (withResult && document.status === 'done' && !(await service.jobs.files(job.id)).includes(RESULT_FILE))
+  const status = statusOf(job);
+  if (withResult && status === 'done' && !(await service.jobs.files(job.id)).includes(RESULT_FILE))
     throw missing(id);
   const remaining = () =>
     secondsRemaining(job, () => context.jobs.count([DOCUMENT_JOB_KIND], ['queued']), service.concurrency);
-  return { service, job, document, remaining };
+  return { service, job, status, remaining };
 }
 
 /** The routes, finding the documents' service of the server they answer for with `serviceOf`. */
@@ -43,7 +43,7 @@ export function documentRoutes(serviceOf: (context: ServiceContext) => DocumentS
   );
 
   const statusRoute = defineRoute(ENDPOINTS.getDocumentStatus, async ({ params, body, caller, context }) => {
-    const { job, document, remaining } = await findDocument(
+    const { job, status, remaining } = await findDocument(
       serviceOf(context),
       context,
       caller.account.id,
@@ -51,24 +51,23 @@ export function documentRoutes(serviceOf: (context: ServiceContext) => DocumentS
       body.document_key,
       true,
     );
-    const response: DocumentStatusResponse = { document_id: document.id, status: document.status };
-    if (document.status === 'queued' || document.status === 'translating')
-      response.seconds_remaining = await remaining();
-    if (document.status === 'done') {
-      response.billed_characters = document.billedCharacters;
+    const response: DocumentStatusResponse = { document_id: job.id, status };
+    if (status === 'queued' || status === 'translating') response.seconds_remaining = await remaining();
+    if (status === 'done') {
+      response.billed_characters = billedOf(job);
       // Glossa's own, when some segment every engine failed was kept in the source language (as the job saved
       // it; a job of an older version saved none). Absent when none, as `X-Glossa-Kept-Source` on translate.
       const kept = job.checkpoint?.kept;
       if (kept && kept.count > 0) response.glossa_kept_source = kept;
     }
-    if (document.status === 'error') response.error_message = document.errorMessage ?? 'Translation failed.';
+    if (status === 'error') response.error_message = errorOf(job);
     return response;
   });
 
   const resultRoute = defineRoute(
     ENDPOINTS.downloadDocument,
     async ({ params, body, caller, context, reply }) => {
-      const { service, document, remaining } = await findDocument(
+      const { service, job, status, remaining } = await findDocument(
         serviceOf(context),
         context,
         caller.account.id,
@@ -76,14 +75,12 @@ export function documentRoutes(serviceOf: (context: ServiceContext) => DocumentS
         body.document_key,
         false,
       );
-      if (document.status === 'error')
-        throw notFound(
-          `Document '${document.id}' has no result: its translation failed (${document.errorMessage}).`,
-        );
-      if (document.status !== 'done')
+      if (status === 'error')
+        throw notFound(`Document '${job.id}' has no result: its translation failed (${errorOf(job)}).`);
+      if (status !== 'done')
         throw new ServiceError(
           503,
-          `Document '${document.id}' is not translated yet (${document.status}).`,
+          `Document '${job.id}' is not translated yet (${status}).`,
           ERROR_CODES.documentNotReady,
           undefined,
           {
@@ -91,13 +88,13 @@ export function documentRoutes(serviceOf: (context: ServiceContext) => DocumentS
           },
         );
       // Downloaded once: of concurrent downloads (through any instance), one gets the result.
-      const bytes = await service.jobs.takeFile(document.id, RESULT_FILE);
+      const bytes = await service.jobs.takeFile(job.id, RESULT_FILE);
       if (!bytes) throw missing(params.document_id);
-      const name = document.parameters.file_name.replace(/\.[^.]*$/, '') || 'document';
-      const fileName = `${name}.${document.outputExtension}`;
+      const { parameters, outputExtension } = job.input;
+      const fileName = `${parameters.file_name.replace(/\.[^.]*$/, '') || 'document'}.${outputExtension}`;
       reply
         .code(200)
-        .header('content-type', formatOf(document.outputExtension)?.contentType ?? 'application/octet-stream')
+        .header('content-type', formatOf(outputExtension)?.contentType ?? 'application/octet-stream')
         .header(
           'content-disposition',
           `attachment; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,

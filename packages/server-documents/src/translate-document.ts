@@ -10,7 +10,7 @@ import { checkResources, EngineError, ServiceError } from '@glossa/server/featur
 import { detectSource } from './detect.js';
 import { DocumentFormatError } from './formats/format.js';
 import type { DocumentFormats } from './formats/index.js';
-import type { DocumentRecord } from './records.js';
+import { billedOf, type DocumentJobInfo } from './records.js';
 import {
   asTranslateRequest,
   billedOfTexts,
@@ -33,9 +33,12 @@ export interface JobHooks {
   readonly chunks?: ChunkCheckpoints;
 }
 
-async function callerOf(context: ServiceContext, document: DocumentRecord): Promise<Caller | undefined> {
+/** A document as its job is given to an attempt. */
+type Document = Pick<DocumentJobInfo, 'accountId' | 'input' | 'checkpoint'>;
+
+async function callerOf(context: ServiceContext, document: Document): Promise<Caller | undefined> {
   const account = await context.storage.getAccount(document.accountId);
-  return account && { account, key: { id: document.keyId, accountId: document.accountId } };
+  return account && { account, key: { id: document.input.keyId, accountId: document.accountId } };
 }
 
 /**
@@ -43,35 +46,36 @@ async function callerOf(context: ServiceContext, document: DocumentRecord): Prom
  * language). Throws what the job failed with.
  */
 export async function translateDocument(
-  document: DocumentRecord,
+  document: Document,
   bytes: Uint8Array,
   context: ServiceContext,
   formats: DocumentFormats,
   hooks: JobHooks,
 ): Promise<{ result: Uint8Array; kept: DocumentKeptSource }> {
-  const format = formats[document.extension];
+  const { input } = document;
+  const format = formats[input.extension];
   const caller = await callerOf(context, document);
   if (!format || !caller) throw new DocumentFormatError('This document can no longer be translated.');
-  const target = document.parameters.target_lang;
+  const target = input.parameters.target_lang;
   const extract = (sourceLang: string | undefined) =>
     format.extract(bytes, {
       targetLang: target,
       ...(sourceLang !== undefined ? { sourceLang } : {}),
-      outputFormat: document.outputExtension,
+      outputFormat: input.outputExtension,
     });
-  let extraction = await extract(document.parameters.source_lang);
+  let extraction = await extract(input.parameters.source_lang);
   let parameters: SourcedParameters;
-  if (document.parameters.source_lang === undefined) {
+  if (input.parameters.source_lang === undefined) {
     // Read by the job (OCR): the source is detected from what was read, which is read again in it.
     const source = await detectSource(extraction, target, context);
-    parameters = { ...document.parameters, source_lang: source };
+    parameters = { ...input.parameters, source_lang: source };
     await checkResources(asTranslateRequest(parameters), source, target, caller, context);
     extraction = await extract(source);
-  } else parameters = { ...document.parameters, source_lang: document.parameters.source_lang };
+  } else parameters = { ...input.parameters, source_lang: input.parameters.source_lang };
   const choice = context.engines.select(parameters.source_lang, target);
   if (!choice) throw new DocumentFormatError('This document can no longer be translated.');
   // A retried job finds the characters it reserved on the document (billed once).
-  if (format.readInJob && document.billedCharacters === 0) {
+  if (format.readInJob && billedOf(document) === 0) {
     const units = billedOfTexts(extraction.texts);
     if (units > 0 && !(await hooks.reserve(units, caller)))
       throw new DocumentFormatError(
