@@ -4,12 +4,9 @@
  * `voice/translate` (`/v1/jobs/voice/translate`, routes in translate-routes.ts, work in
  * translate-audio.ts). A job is nothing but its runner job: the request's facts are its input, the uploaded
  * audio its job file `audio`, a translation job's results its job files `result-<i>` (written by the
- * attempt, fenced) and a downloaded result's mark the file `downloaded-<i>`; what the runner says of the job
- * (deferred, queued, running, completed, failed, expired) is mapped by the routes to each interface's
- * status. A translation job is created before its audio is uploaded: submitted `deferred`, the upload
- * `release`s it with its audio (once: a second upload gets false, a 409).
- * A job resumes after its last recognized chunk (chunks.ts); its minutes (`job.charge('minutes', …)`) are
- * applied once, in the transaction that completes it.
+ * attempt, fenced) and a downloaded result's mark the file `downloaded-<i>`; the routes map the runner's
+ * states to each interface's status. A translation job is created before its audio is uploaded: submitted
+ * `deferred`, the upload `release`s it with its audio (once: a second upload gets false, a 409).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -111,9 +108,8 @@ async function attempt<T>(
 }
 
 /**
- * Test hook, unset outside tests: called when an attempt has done all its work (results written) and is
- * about to return, i.e. right before the runner completes the job with its minutes. A crash test kills
- * the process there to prove that the job then finishes once, as it would have, billed once.
+ * Test hooks, unset outside tests: a crash test kills the process there. `beforeFinish`: an attempt has done
+ * all its work (results written), right before the runner completes the job with its minutes.
  */
 export const crashPoints: {
   beforeFinish?: (jobId: string) => void;

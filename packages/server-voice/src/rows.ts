@@ -1,12 +1,6 @@
-/**
- * The inputs of both voice job kinds: the leaf the job and route modules share, so none of them imports
- * another for its types.
- */
+/** The inputs of both voice job kinds: a leaf module, so that the job and route modules share their types. */
 
-/**
- * What a `/v3/voice/jobs` job was asked: the input of its runner job (`voice/transcribe`); its account is
- * the job's.
- */
+/** What a `/v3/voice/jobs` job was asked (its account: the job's): the input of `voice/transcribe`. */
 export interface TranscribeInput {
   readonly keyId: string;
   readonly customTag: string;
@@ -16,12 +10,6 @@ export interface TranscribeInput {
   /** The collection's terms when the job was created. */
   readonly spokenTerms: readonly string[];
   readonly glossaryId?: string | undefined;
-}
-
-/** A target of a translation job: a language and the type of its result. */
-export interface TargetSpec {
-  language: string;
-  type: string;
 }
 
 /** What a `/v1/jobs/voice/translate` job was asked: the input of its runner job (`voice/translate`). */
@@ -34,7 +22,6 @@ export interface TranslateInput {
   readonly source: string;
   /** Whether the request named the source language (the status repeats it then). */
   readonly sourceGiven: boolean;
-  readonly targets: readonly TargetSpec[];
-  /** When the job was created (its audio is uploaded later). */
-  readonly createdAt: string;
+  /** Each a language and the type of its result. */
+  readonly targets: readonly { readonly language: string; readonly type: string }[];
 }

@@ -36,7 +36,7 @@ import { voiceQueues } from './job-support.js';
 import { declaredMediaType, JOB_SOURCE_CONTENT_TYPES, JOB_TARGET_TYPES } from './media.js';
 import { checkVoiceLanguages } from './resources.js';
 import { customTagOf } from './routes.js';
-import type { TargetSpec, TranslateInput } from './rows.js';
+import type { TranslateInput } from './rows.js';
 import { sign, signatureOf, verify } from './signatures.js';
 import { speechVoice } from './speech.js';
 import type { StoredResult } from './translate-audio.js';
@@ -69,7 +69,7 @@ function checkCreate(context: ServiceContext, body: CreateRequest) {
   });
   const requested = body.parameters?.source_language ?? 'en';
   const { source } = checkVoiceLanguages(context, requested, []);
-  const specs = body.targets.map((target, index): TargetSpec => {
+  const specs = body.targets.map((target, index) => {
     // Checked one by one: a job may ask for one language in several types.
     const [language = target.language] = checkVoiceLanguages(context, requested, [target.language]).targets;
     const type = types[index]!;
@@ -87,6 +87,7 @@ interface State {
   readonly input: TranslateInput;
   readonly status: 'pending' | 'uploaded' | 'processing' | 'done';
   readonly results: StoredResult[];
+  readonly createdAt: string;
   readonly updatedAt: string;
 }
 
@@ -101,7 +102,8 @@ async function translateState(context: ServiceContext, id: string): Promise<Stat
   const job = await translate.status(id.toLowerCase());
   if (!job) return undefined;
   if (job.status === 'expired') throw notFound(`Voice translation job ${id} has expired.`);
-  const state = { accountId: job.accountId, input: job.input, updatedAt: job.updatedAt };
+  const { accountId, input, createdAt, updatedAt } = job;
+  const state = { accountId, input, createdAt, updatedAt };
   const all = (status: VoiceTranslateResultStatus, error?: string) =>
     job.input.targets.map((): StoredResult => (error === undefined ? { status } : { status, error }));
   if (job.status === 'deferred') return { ...state, status: 'pending', results: all('pending') };
@@ -124,7 +126,7 @@ function statusOf(id: string, state: State, include: boolean, base: string, sign
     job_id: id,
     product: 'voice' as const,
     operation: 'translate' as const,
-    created_at: input.createdAt,
+    created_at: state.createdAt,
     updated_at: state.updatedAt,
     usage: {
       storage_used:
@@ -166,7 +168,6 @@ export const VOICE_TRANSLATE_JOB_ROUTES: readonly Route[] = [
       source,
       sourceGiven: body.parameters?.source_language !== undefined,
       targets: specs,
-      createdAt: new Date().toISOString(),
     };
     const { id } = await voiceQueues(context).translate.submit(caller.account.id, input, { deferred: true });
     const uploadUrl = `${baseUrl(context, caller)}${JOB_PATH}/${id}/source`;
