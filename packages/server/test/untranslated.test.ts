@@ -84,17 +84,21 @@ describe('untranslated words', () => {
       text: ['Excalidraw', 'Orçamentado'],
       word: 1,
     },
-  ])('a $source source is judged with $dictionary', async ({ source, target, text, word }) => {
-    kept.length = 0;
-    const reply = await server.translate({ text, source_lang: source, target_lang: target });
-    expect(reply.status).toBe(200);
-    expect(reply.data.translations.map((t: { text: string }) => t.text)).toEqual(text);
-    expect(parseKeptSource(reply.headers.get(KEPT_SOURCE_HEADER))).toEqual([word]);
-    expect(kept.map((event) => event.attempts[0]!.problems[0])).toEqual([
-      `came back unchanged: "${text[word]}" is not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
-    ]);
-    // The first French source builds nspell's dictionary-fr: 7 s on a quiet machine, over 30 s at a load of 15.
-  }, 120_000);
+  ])(
+    'a $source source is judged with $dictionary',
+    async ({ source, target, text, word }) => {
+      kept.length = 0;
+      const reply = await server.translate({ text, source_lang: source, target_lang: target });
+      expect(reply.status).toBe(200);
+      expect(reply.data.translations.map((t: { text: string }) => t.text)).toEqual(text);
+      expect(parseKeptSource(reply.headers.get(KEPT_SOURCE_HEADER))).toEqual([word]);
+      expect(kept.map((event) => event.attempts[0]!.problems[0])).toEqual([
+        `came back unchanged: "${text[word]}" is not in the engine's dictionary (a name or a term kept on purpose goes in doNotTranslate)`,
+      ]);
+      // The first French source builds nspell's dictionary-fr: 7 s on a quiet machine, over 30 s at a load of 15.
+    },
+    120_000,
+  );
 
   it('a one-word label the tagger reads as a name but Apertium knows is translated ("Diamond" → "Diamante"); unknown ones stay', async () => {
     kept.length = 0;
