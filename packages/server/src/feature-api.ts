@@ -62,4 +62,4 @@ export {
   type PrepareOptions,
   prepareText,
 } from './translate/prepare.js';
-export { nextTurn } from './turns.js';
+export { inTurns, nextTurn } from './turns.js';

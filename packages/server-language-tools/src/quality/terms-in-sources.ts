@@ -8,7 +8,7 @@
  * request took 239–356 ms of the event loop for 160,000 terms and a 1 MB body).
  */
 import { TermFinder } from '@glossa/quality';
-import { type EntryList, nextTurn, withMemory } from '@glossa/server/feature';
+import { type EntryList, inTurns, withMemory } from '@glossa/server/feature';
 
 /** Entries added to a finder (~1 ms), and units of a source walked (~2 ms), between two looks at the clock. */
 const ENTRIES_SLICE = 256;
@@ -23,20 +23,16 @@ const TURN_MS = 4;
  */
 const finderBytes = (count: number, stops: number) => 65_536 + 16 * stops + 52 * count;
 
-/** Calls `step(from, to)` over [0, length) in slices, giving the event loop a turn every `TURN_MS`. */
-async function inTurns(
-  length: number,
-  slice: number,
-  step: (from: number, to: number) => void,
-): Promise<void> {
-  let since = performance.now();
-  for (let from = 0; from < length; from += slice) {
-    if (performance.now() - since > TURN_MS) {
-      await nextTurn();
-      since = performance.now();
-    }
-    step(from, Math.min(length, from + slice));
-  }
+/** Calls `step(from, to)` over [0, length) a slice at a time, in the spine's turns of the event loop. */
+function inSlices(length: number, slice: number, step: (from: number, to: number) => void): Promise<void> {
+  let from = 0;
+  return inTurns(() => {
+    if (from >= length) return false;
+    const to = Math.min(length, from + slice);
+    step(from, to);
+    from = to;
+    return from < length;
+  }, TURN_MS);
 }
 
 /**
@@ -45,12 +41,12 @@ async function inTurns(
  */
 export async function sourceTermFinder(entries: EntryList): Promise<TermFinder> {
   let stops = 0;
-  await inTurns(entries.length, ENTRIES_SLICE, (from, to) => {
+  await inSlices(entries.length, ENTRIES_SLICE, (from, to) => {
     for (let index = from; index < to; index++) stops += TermFinder.stopsOf(entries.source(index));
   });
   return withMemory('A glossary for quality evaluation', finderBytes(entries.length, stops), async () => {
     const finder = new TermFinder(entries.length, (index) => entries.source(index), 0, stops);
-    await inTurns(entries.length, ENTRIES_SLICE, (_, to) => finder.addUpTo(to));
+    await inSlices(entries.length, ENTRIES_SLICE, (_, to) => finder.addUpTo(to));
     return finder;
   });
 }
@@ -60,7 +56,7 @@ export async function termsInSources(finder: TermFinder, sources: readonly strin
   const found = new Map<number, number>();
   for (const source of sources) {
     const lower = source.toLocaleLowerCase();
-    await inTurns(lower.length, UNITS_SLICE, (from, to) => finder.find(lower, found, from, to));
+    await inSlices(lower.length, UNITS_SLICE, (from, to) => finder.find(lower, found, from, to));
   }
   const kept: number[] = [];
   for (const slot of found.keys()) finder.termsOf(slot, (index) => kept.push(index));
