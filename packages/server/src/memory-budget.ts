@@ -271,16 +271,20 @@ function take(what: string, bytes: number): () => void {
   if (admitted.count === 0) admitted.baseRss = rssOf();
   admitted.count++;
   admitted.bytes += bytes;
-  if (bytes >= LIGHT_WORK_BYTES) admitted.heavy++;
-  if (bytes >= LIGHT_WORK_BYTES) trace('admitted', what, bytes);
+  if (bytes >= LIGHT_WORK_BYTES) {
+    admitted.heavy++;
+    trace('admitted', what, bytes);
+  }
   let released = false;
   return () => {
     if (released) return;
     released = true;
     admitted.count--;
     admitted.bytes -= bytes;
-    if (bytes >= LIGHT_WORK_BYTES) admitted.heavy--;
-    if (bytes >= LIGHT_WORK_BYTES) trace('released', what, bytes);
+    if (bytes >= LIGHT_WORK_BYTES) {
+      admitted.heavy--;
+      trace('released', what, bytes);
+    }
     admitNext();
   };
 }
