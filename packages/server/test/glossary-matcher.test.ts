@@ -85,6 +85,18 @@ class TrieMatcher {
   }
 }
 
+/** Where a prefix of `source` ends at a cut, read character by character (the reference's word ends). */
+function referenceCuts(source: string): number {
+  let cuts = 0;
+  for (let index = 0; index < source.length; ) {
+    const char = charAt(source, index)!;
+    index += char.length;
+    const after = charAt(source, index);
+    if (!isWordChar(char) || UNSPACED.test(char) || !isWordChar(after)) cuts++;
+  }
+  return cuts;
+}
+
 let seed = 11;
 const random = () => {
   seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
@@ -143,6 +155,40 @@ describe('TermMatcher', () => {
       compared += expected.length;
     }
     expect(compared).toBeGreaterThan(1000);
+  });
+
+  it('counts the cuts of a term as the reference reads them (2,000 random terms)', () => {
+    for (let round = 0; round < 2000; round++) {
+      const source = piece(12);
+      expect(TermMatcher.cutsOf(source), JSON.stringify(source)).toBe(referenceCuts(source));
+    }
+  });
+
+  it('compiles in turns to tables sized once, finding what tables grown from their smallest find (8 random glossaries of 4,000 terms)', async () => {
+    let compared = 0;
+    for (let round = 0; round < 8; round++) {
+      const table = EntryTable.of(
+        Array.from({ length: 4000 }, (_, i) => ({ source: piece(14).trim() || 'a', target: `t${i}` })),
+      );
+      const compiled = await TermMatcher.compile(table);
+      const grown = new TermMatcher(table, 0, 0);
+      for (let to = 500; to < table.length + 500; to += 500) grown.addUpTo(Math.min(to, table.length));
+      // The cuts counted first: no table grows while the entries are added (1,024 places at first).
+      expect(compiled.rehashed).toBe(0);
+      expect(grown.rehashed).toBeGreaterThan(0);
+      expect(compiled.size).toBe(table.length);
+      for (let k = 0; k < 50; k++) {
+        const text = piece(60);
+        const matches = compiled.find(text);
+        expect(matches, JSON.stringify(text)).toEqual(grown.find(text));
+        const [inCompiled, inGrown] = [new Set<number>(), new Set<number>()];
+        compiled.occurring(text, inCompiled);
+        grown.occurring(text, inGrown);
+        expect(inCompiled).toEqual(inGrown);
+        compared += matches.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(400);
   });
 
   it('occurring() lists every entry matching at any start, at any length', () => {

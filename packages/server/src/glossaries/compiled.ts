@@ -98,16 +98,8 @@ async function sourcesText(entries: EntryList): Promise<string> {
   return pieces.join('\n');
 }
 
-/** Builds a matcher over `entries`, `SLICE` entries per turn of the event loop. */
-export async function compileMatcher(entries: EntryList): Promise<TermMatcher> {
-  if (entries.length <= SLICE) return new TermMatcher(entries);
-  const matcher = new TermMatcher(entries, 0);
-  for (let from = 0; from < entries.length; from += SLICE) {
-    await nextTurn();
-    matcher.addUpTo(Math.min(entries.length, from + SLICE));
-  }
-  return matcher;
-}
+/** Builds a matcher over `entries` in turns of the event loop (its tables sized once: `TermMatcher.compile`). */
+export const compileMatcher = (entries: EntryList): Promise<TermMatcher> => TermMatcher.compile(entries);
 
 const cache = new BudgetedCache<Compiled>('glossaries', BUDGET_SHARES.glossaries);
 const compiling = new Map<string, Promise<Compiled>>();

@@ -9,8 +9,13 @@
  * cased characters, and at each cut of the text looks the prefix up: a hit in the first table is a match,
  * a miss in the second ends the walk (no term goes on from there). A lookup costs the text's length times
  * the length of the longest term that starts at each word, whatever the number of entries.
+ *
+ * A large glossary is compiled in turns of the event loop (`TermMatcher.compile`): its cuts are counted
+ * first, so that the prefix table is sized once (growing it rehashes every prefix in one go: a 160,000-entry
+ * glossary of multi-word terms has about a million, 10–20 ms of the event loop at a time; issue 31).
  */
 import type { GlossaryEntry } from '@glossa/protocol';
+import { inTurns } from '../turns.js';
 import { type EntryList, entryListOf } from './entries.js';
 
 export interface TermMatch {
@@ -99,6 +104,22 @@ function prepare(text: string): Prepared {
   return { text, lower, lowerAt, classes };
 }
 
+/**
+ * Whether a term's prefix ending after its code point at `index` (`width` units, class `own`) ends at a cut:
+ * after a non-word or unspaced character, before a non-word character, or at the end.
+ */
+function endsAtCut(source: string, index: number, width: number, own: number): boolean {
+  const end = index + width;
+  if (!(own & IS_WORD) || own & IS_UNSPACED || end >= source.length) return true;
+  const next = source.codePointAt(end)!;
+  return !((next < 128 ? ASCII_CLASS[next]! : classOf(String.fromCodePoint(next))) & IS_WORD);
+}
+
+const widthIn = (text: string, index: number, code: number) =>
+  code >= 0xd800 && code <= 0xdbff && index + 1 < text.length ? 2 : 1;
+const classIn = (text: string, index: number, code: number, width: number) =>
+  code < 128 ? ASCII_CLASS[code]! : classOf(text.slice(index, index + width));
+
 const isCut = (prepared: Prepared, index: number, end: number): boolean => {
   // `index` is the start of the last code point read, `end` the offset after it.
   const last = prepared.classes[index]!;
@@ -116,9 +137,11 @@ class KeyTable {
   #values: Int32Array | undefined;
   #shift: number;
   #count = 0;
+  /** Keys moved by growing the table (none when `expected` was right). */
+  rehashed = 0;
 
   /**
-   * `expected`: keys it will likely hold, sized for at once (growing rehashes every key in one go: 10–20 ms
+   * `expected`: keys it will hold at most, sized for at once (growing rehashes every key in one go: 10–20 ms
    * of the event loop for a large glossary's table; issue 31).
    */
   constructor(withValues: boolean, expected = 0) {
@@ -187,6 +210,7 @@ class KeyTable {
     this.#keys = new Int32Array(keys.length * 2);
     if (values) this.#values = new Int32Array(keys.length * 2);
     this.#shift--;
+    this.rehashed += this.#count;
     this.#count = 0;
     // The values under one key are different terms of one hash: their order does not matter.
     for (let at = 0; at < keys.length; at++) if (keys[at] !== 0) this.put(keys[at]! - 1, values?.[at] ?? 0);
@@ -197,11 +221,14 @@ class KeyTable {
 const lowerTerm = (source: string) =>
   NON_ASCII.test(source) ? lowerByCodePoint(source) : source.toLowerCase();
 
+/** Entries counted or added per step of `TermMatcher.compile` (a step is far shorter than a turn). */
+const COMPILE_STEP = 64;
+
 export class TermMatcher {
   /** The entries the matcher was built over; a term is read back from them when a hash hits. */
   readonly #entries: EntryList;
-  /** The entry index of each distinct (lower-cased) term, by slot; grown by doubling. */
-  #origins: Int32Array;
+  /** The entry index of each distinct (lower-cased) term, by slot. */
+  readonly #origins: Int32Array;
   #slots = 0;
   /** Hash of a whole term → its slots (several only when different terms share a hash). */
   readonly #terms: KeyTable;
@@ -211,15 +238,58 @@ export class TermMatcher {
 
   /**
    * A matcher over `entries` (an array or a compact `EntryTable`), with the first `count` added (all by
-   * default; a large glossary adds the rest in slices with `addUpTo`).
+   * default; a large glossary adds the rest in slices with `addUpTo`, or is built by `compile`).
+   * `prefixes`: how many prefixes the entries have at most (`TermMatcher.cutsOf` of each source), so that
+   * the tables are sized once; counted here when every entry is added at once, else guessed at one an entry.
    */
-  constructor(entries: readonly GlossaryEntry[] | EntryList = [], count = entries.length) {
+  constructor(entries: readonly GlossaryEntry[] | EntryList = [], count = entries.length, prefixes?: number) {
     this.#entries = entryListOf(entries);
-    // Sized for every entry from the start (a glossary's prefixes at cuts are about as many as its terms).
+    if (prefixes === undefined && count >= entries.length) {
+      prefixes = 0;
+      for (let index = 0; index < entries.length; index++)
+        prefixes += TermMatcher.cutsOf(this.#entries.source(index));
+    }
     this.#terms = new KeyTable(true, entries.length);
-    this.#prefixes = new KeyTable(false, entries.length);
+    this.#prefixes = new KeyTable(false, prefixes ?? entries.length);
     this.#origins = new Int32Array(Math.max(64, entries.length));
     this.addUpTo(count);
+  }
+
+  /**
+   * A matcher over every entry, built in turns of the event loop (`inTurns`): the entries' cuts counted
+   * first, then the entries added to tables sized once.
+   */
+  static async compile(entries: EntryList): Promise<TermMatcher> {
+    let prefixes = 0;
+    let counted = 0;
+    await inTurns(() => {
+      const to = Math.min(entries.length, counted + COMPILE_STEP);
+      for (; counted < to; counted++) prefixes += TermMatcher.cutsOf(entries.source(counted));
+      return counted < entries.length;
+    });
+    const matcher = new TermMatcher(entries, 0, prefixes);
+    await inTurns(() => {
+      matcher.addUpTo(Math.min(entries.length, matcher.size + COMPILE_STEP));
+      return matcher.size < entries.length;
+    });
+    return matcher;
+  }
+
+  /** How many prefixes `source` adds at most: its cuts (fewer when a prefix is another term's too). */
+  static cutsOf(source: string): number {
+    let cuts = 0;
+    for (let index = 0; index < source.length; ) {
+      const code = source.charCodeAt(index);
+      const width = widthIn(source, index, code);
+      if (endsAtCut(source, index, width, classIn(source, index, code, width))) cuts++;
+      index += width;
+    }
+    return cuts;
+  }
+
+  /** Keys moved by growing a table since the matcher was made (none when it was sized right). */
+  get rehashed(): number {
+    return this.#terms.rehashed + this.#prefixes.rehashed;
   }
 
   /** Entries added (duplicates of a lower-cased source included). */
@@ -250,32 +320,21 @@ export class TermMatcher {
     let from = 0;
     for (let index = 0; index < source.length; ) {
       const code = source.charCodeAt(index);
-      const width = code >= 0xd800 && code <= 0xdbff && index + 1 < source.length ? 2 : 1;
+      const width = widthIn(source, index, code);
       const to = ascii ? index + 1 : from + lowerLength(source, index, width);
       for (; from < to; from++) {
         const unit = lower.charCodeAt(from);
         h1 = Math.imul(h1 ^ unit, M1);
         h2 = Math.imul(h2 + unit, M2) ^ (h2 >>> 15);
       }
-      const own = code < 128 ? ASCII_CLASS[code]! : classOf(source.slice(index, index + width));
+      if (endsAtCut(source, index, width, classIn(source, index, code, width)))
+        this.#prefixes.add(fold(h1, h2));
       index += width;
-      // A cut: after a non-word or unspaced character, before a non-word character, or at the end.
-      let cut = !(own & IS_WORD) || own & IS_UNSPACED || index >= source.length;
-      if (!cut) {
-        const next = source.codePointAt(index)!;
-        cut = !((next < 128 ? ASCII_CLASS[next]! : classOf(String.fromCodePoint(next))) & IS_WORD);
-      }
-      if (cut) this.#prefixes.add(fold(h1, h2));
     }
     if (source.length === 0) return;
     const key = fold(h1, h2);
     // The first entry of a source wins (glossaries are given in priority order).
     if (this.slotOf(key, lower) !== -1) return;
-    if (this.#slots === this.#origins.length) {
-      const grown = new Int32Array(this.#origins.length * 2);
-      grown.set(this.#origins);
-      this.#origins = grown;
-    }
     const slot = this.#slots++;
     this.#origins[slot] = origin;
     this.#terms.put(key, slot);
@@ -325,8 +384,7 @@ export class TermMatcher {
   }
 
   private widthAt(text: string, index: number): number {
-    const code = text.charCodeAt(index);
-    return code >= 0xd800 && code <= 0xdbff && index + 1 < text.length ? 2 : 1;
+    return widthIn(text, index, text.charCodeAt(index));
   }
 
   private startsWord(prepared: Prepared, index: number): boolean {
