@@ -15,7 +15,9 @@
  * delay (loop-probe.mjs, preloaded into the server: p99 and max, ms), the event loop's utilization, the main
  * thread's GC pauses, and from /proc the main thread's CPU time and its time waiting for a CPU (schedstat:
  * contention), the CPU time of the server's other threads and of its child processes (Apertium, Hunspell),
- * as shares of the phase's wall time. Then the peak RSS over the run, against the memory budget.
+ * as shares of the phase's wall time. Then the peak RSS over the run, against the memory budget. The server
+ * runs with MALLOC_ARENA_MAX=2 on glibc, as `glossa-server` sets it (malloc-arenas.ts), unless the
+ * environment sets it.
  *   pnpm --filter @glossa/server-full bench:abuse            (from the TypeScript sources)
  *   GLOSSA_ABUSE_BUILT=1 pnpm --filter … bench:abuse       (the built server: `pnpm build` first)
  *   ROUNDS=3 PHASE_MS=8000 ONLY=tmx,job (phases besides `unloaded`) PROFILE_DIR=<dir> (`--cpu-prof`)
@@ -35,6 +37,7 @@ import {
   startAbuseServer,
 } from '../../server/test/abuse-helpers.js';
 import { FULL_MEMORY_BUDGET_MB } from '../src/index.js';
+import { fewArenasEnv } from '../src/malloc-arenas.js';
 import {
   importLargestTmx,
   largestGlossaries,
@@ -60,9 +63,17 @@ const server: AbuseServer = await startAbuseServer(
   join(here, '../test/abuse-full-server.mjs'),
   { dataDir },
   BUILT ? probe : [...FROM_SOURCES, ...probe],
+  // As `glossa-server` runs: with MALLOC_ARENA_MAX=2 on glibc unless the environment sets it (malloc-arenas.ts).
+  fewArenasEnv(),
 );
 const { started } = server;
 const pid = server.child.pid!;
+/** The server's MALLOC_ARENA_MAX (its environment, from /proc), printed with the results. */
+const arenas =
+  readFileSync(`/proc/${pid}/environ`, 'utf8')
+    .split('\0')
+    .find((variable) => variable.startsWith('MALLOC_ARENA_MAX='))
+    ?.slice('MALLOC_ARENA_MAX='.length) ?? 'unset';
 for (;;) {
   if ((await fetch(`${started.paid}/ready`)).status === 200) break;
   await new Promise((resolve) => setTimeout(resolve, 250));
@@ -219,7 +230,7 @@ const sum = (rows: Measured[], pick: (row: Measured) => number) =>
 const maxOf = (rows: Measured[], pick: (row: Measured) => number) => Math.max(...rows.map(pick));
 
 console.log(
-  `\n${BUILT ? 'built' : 'from the sources'}; ${ROUNDS} rounds of ≥ ${PHASE_MS / 1000} s per phase; peak RSS ${Math.round(peak)} MB (budget ${FULL_MEMORY_BUDGET_MB} MB)\n`,
+  `\n${BUILT ? 'built' : 'from the sources'}; ${ROUNDS} rounds of ≥ ${PHASE_MS / 1000} s per phase; MALLOC_ARENA_MAX ${arenas}; peak RSS ${Math.round(peak)} MB (budget ${FULL_MEMORY_BUDGET_MB} MB)\n`,
 );
 console.log(
   '| phase | requests | p50 ms | p99 ms | max ms | p99 / unloaded p99 | per round | inputs done | loop delay p99 / max ms | loop busy | GC ms (max) | main CPU / waiting | other threads | child processes |',

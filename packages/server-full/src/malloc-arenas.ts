@@ -17,7 +17,8 @@ import { spawn } from 'node:child_process';
 const STARTED_BY_PARENT = 'GLOSSA_SERVER_ARENAS_SET';
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-function onGlibc(): boolean {
+/** Whether this process runs on Linux with glibc (whose arenas `MALLOC_ARENA_MAX` bounds). */
+export function onGlibc(): boolean {
   if (process.platform !== 'linux') return false;
   try {
     const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)
@@ -26,6 +27,15 @@ function onGlibc(): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * What the server's environment gets added (`MALLOC_ARENA_MAX=2`) on top of `env`: nothing when `env` sets the
+ * variable already (the user's value is kept) or the C library is not glibc. The one decision of the command
+ * and of whatever starts the server as it does (the abuse test and bench).
+ */
+export function fewArenasEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  return env.MALLOC_ARENA_MAX !== undefined || !onGlibc() ? {} : { MALLOC_ARENA_MAX: '2' };
 }
 
 /**
@@ -41,10 +51,11 @@ export function startWithFewArenas(): boolean {
     process.channel?.unref();
     return false;
   }
-  if (process.env.MALLOC_ARENA_MAX !== undefined || !onGlibc()) return false;
+  const arenas = fewArenasEnv();
+  if (Object.keys(arenas).length === 0) return false;
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, MALLOC_ARENA_MAX: '2', [STARTED_BY_PARENT]: '1' },
+    env: { ...process.env, ...arenas, [STARTED_BY_PARENT]: '1' },
     detached: true,
   });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);

@@ -13,6 +13,10 @@
  * server is made of has no `dist/` or a source file newer than its `dist/` (it would measure code that is no
  * longer the code): `pnpm build` again, or run without the variable.
  *
+ * Its starters (abuse-full.test.ts, bench/abuse-latency.ts) give it `MALLOC_ARENA_MAX=2` on glibc unless their
+ * environment sets it, as `glossa-server` runs (src/malloc-arenas.ts, `fewArenasEnv`): glibc reads it only
+ * when a process starts, and the server's RSS is measured from this process, so it is set from outside.
+ *
  * Gets `config` (JSON: `dataDir`, `memoryBudgetMb`, default the full server's)
  * as its one argument, creates a free account (with quality evaluation's closed alpha) and a paid one, and
  * prints `ready {"paid":…,"free":…,"freeKey":…,"paidKey":…}` once listening. GLOSSA_ABUSE_TRACE=1 prints

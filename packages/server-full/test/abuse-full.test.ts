@@ -13,7 +13,7 @@
  * unloaded and loaded is printed; timing is not asserted (bench/abuse-latency.ts measures it, input by
  * input). The inputs are abuse-inputs.ts's, shared with that bench.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,7 @@ import {
   startAbuseServer,
 } from '../../server/test/abuse-helpers.js';
 import { FULL_MEMORY_BUDGET_MB } from '../src/index.js';
+import { fewArenasEnv, onGlibc } from '../src/malloc-arenas.js';
 import {
   importLargestTmx,
   importOverLimit,
@@ -66,6 +67,8 @@ beforeAll(async () => {
     join(here, 'abuse-full-server.mjs'),
     { dataDir },
     BUILT ? [] : FROM_SOURCES,
+    // As `glossa-server` runs: with MALLOC_ARENA_MAX=2 on glibc unless the environment sets it (malloc-arenas.ts).
+    fewArenasEnv(),
   );
   // The language tools load at start; `/ready` answers 503 until they have.
   for (;;) {
@@ -104,6 +107,11 @@ async function importTmx(answers: Answer[]): Promise<Answer> {
 }
 
 describe('abuse of the full server with a free key within the documented limits', () => {
+  it.skipIf(!onGlibc())('runs the server with MALLOC_ARENA_MAX as glossa-server sets it', () => {
+    const environ = readFileSync(`/proc/${server.child.pid}/environ`, 'utf8').split('\0');
+    expect(environ).toContain(`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2'}`);
+  });
+
   it('10 MiB glossaries, the largest TMX import and the longest quality segments, at once: up, under budget, answered', async () => {
     const rss = sampleRss(server);
     const { started } = server;

@@ -31,15 +31,18 @@ export const FROM_SOURCES = ['--import', 'tsx', '--conditions', '@glossa/source'
 
 /**
  * Starts `script` with `config` as JSON, and waits for its `ready` line. `nodeFlags`: from the TypeScript
- * sources by default; `[]` runs a JavaScript script on the packages' built `dist/`.
+ * sources by default; `[]` runs a JavaScript script on the packages' built `dist/`. `env`: added to this
+ * process's environment.
  */
 export async function startAbuseServer(
   script: string,
   config: unknown,
   nodeFlags: readonly string[] = FROM_SOURCES,
+  env: Readonly<Record<string, string>> = {},
 ): Promise<AbuseServer> {
   const child = spawn(process.execPath, [...nodeFlags, script, JSON.stringify(config)], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   });
   let output = '';
   const started = await new Promise<Started>((resolve, reject) => {
