@@ -190,12 +190,17 @@ describe('translation memory import', () => {
     [
       'an external entity',
       '<?xml version="1.0"?><!DOCTYPE tmx [<!ENTITY x SYSTEM "file:///etc/passwd">]><tmx version="1.4"><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>&x;</seg></tuv><tuv xml:lang="es"><seg>a</seg></tuv></tu></body></tmx>',
-      'TMX files with a document type declaration (DTD) are refused',
+      'TMX files whose document type declaration (DTD) declares entities or elements are refused',
     ],
     [
       'an entity-expansion bomb',
       `<?xml version="1.0"?><!DOCTYPE tmx [<!ENTITY a "aaaaaaaaaa">${Array.from({ length: 9 }, (_, i) => `<!ENTITY ${String.fromCharCode(98 + i)} "${`&${String.fromCharCode(97 + i)};`.repeat(10)}">`).join('')}]><tmx version="1.4"><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>&j;</seg></tuv><tuv xml:lang="es"><seg>b</seg></tuv></tu></body></tmx>`,
-      'document type declaration (DTD) are refused',
+      'document type declaration (DTD) declares entities or elements are refused',
+    ],
+    [
+      'an internal subset after a system literal holding a bracket',
+      '<?xml version="1.0"?><!DOCTYPE tmx SYSTEM "tmx[1].dtd" [<!ENTITY x "y">]><tmx version="1.4"><header srclang="en"/><body><tu><tuv xml:lang="en"><seg>&x;</seg></tuv><tuv xml:lang="es"><seg>a</seg></tuv></tu></body></tmx>',
+      'document type declaration (DTD) declares entities or elements are refused',
     ],
     [
       'an undeclared entity',
@@ -249,5 +254,26 @@ describe('translation memory import', () => {
     expect(job.result).toMatchObject({ status: 'completed', skipped_segment_count: 2 });
     const memory = await t.call(`/v3/translation_memories/${job.result.translation_memory_id}`);
     expect(memory.data.segment_count).toBe(5);
+  });
+
+  it('takes the variant the header names as a unit’s source, wherever it stands among its language’s', async () => {
+    // Real files (the LISA kit's ImportTest1J) hold en-GB before en-US in a unit of an en-US memory.
+    const content = `<?xml version="1.0"?><!DOCTYPE tmx SYSTEM "tmx14.dtd"><tmx version="1.4"><header srclang="en-US"/><body>
+      <tu><tuv xml:lang="en-GB"><seg>The colour</seg></tuv><tuv xml:lang="EN_us"><seg>The color</seg></tuv><tuv xml:lang="es-ES"><seg>El color</seg></tuv></tu>
+      <tu><tuv xml:lang="en-GB"><seg>Only British</seg></tuv><tuv xml:lang="es"><seg>Solo británico</seg></tuv></tu>
+    </body></tmx>`;
+    const job = await importTmx(t, content);
+    expect(job.result).toMatchObject({ status: 'completed', skipped_segment_count: 0 });
+    const segments = await t.call(`/v3/translation_memories/${job.result.translation_memory_id}/segments`);
+    expect(
+      segments.data.segments.map((segment: { source_text: string; targets: { target_text: string }[] }) => [
+        segment.source_text,
+        segment.targets.map((target) => target.target_text),
+      ]),
+    ).toEqual([
+      ['The color', ['El color']],
+      // No en-US text: the first of its language stands for it.
+      ['Only British', ['Solo británico']],
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * TMX 1.4b reading and writing. Reading is streaming (saxes) and safe: a document type declaration is
- * refused outright (so no external entity, no entity expansion), only the five predefined entities and
- * character references exist, nesting is limited to MAX_TMX_DEPTH elements and a segment to
+ * TMX 1.4b reading and writing. Reading is streaming (saxes) and safe: a document type declaration that
+ * only names its DTD (`<!DOCTYPE tmx SYSTEM "tmx14.dtd">`, as most CAT tools write it) is read past, never
+ * loaded, and one with an internal subset is refused (so no entity is ever declared: no external entity, no
+ * entity expansion), only the five predefined entities and character references exist, nesting is limited to MAX_TMX_DEPTH elements and a segment to
  * MAX_SEGMENT_CHARACTERS. Inline codes (`bpt`, `ept`, `ph`, `it`, `ut`) are left out of a segment's plain
  * text and kept, with their native content (a `sub` inside one counts as native content), in the segment's
  * normalized tagged form (see `inline-codes.ts`); `hi` keeps its text.
@@ -42,6 +43,10 @@ export interface TmxSummary {
 
 const CODE_ELEMENTS = new Set(['bpt', 'ept', 'ph', 'it', 'ut']);
 const root = (code: string) => code.trim().split(/[-_]/)[0]!.toLowerCase();
+/** A language code as written, compared without case and with `_` for `-` (`en_US`, `EN-us`: `en-us`). */
+const variant = (code: string) => code.trim().toLowerCase().replaceAll('_', '-');
+/** The quoted literals of a document type declaration, removed (a `[` inside one is no internal subset). */
+const QUOTED = /"[^"]*"|'[^']*'/g;
 
 /**
  * Reads a TMX document from `chunks`, handing segments to `onBatch` in batches of `batchSize` (awaited,
@@ -59,8 +64,12 @@ export async function readTmx(
   };
   const stack: string[] = [];
   let source = '';
+  /** The source language as the header (or the first unit) writes it: a unit's source is that variant first. */
+  let sourceVariant = '';
   let sawTmx = false;
-  let tuvs: { language: string; text: string; pieces: RawPiece[]; overlong: boolean }[] | undefined;
+  let tuvs:
+    | { language: string; variant: string; text: string; pieces: RawPiece[]; overlong: boolean }[]
+    | undefined;
   let tuvLanguage: string | undefined;
   let segText: string | undefined;
   let segPieces: RawPiece[] = [];
@@ -74,8 +83,13 @@ export async function readTmx(
   const targets = new Set<string>();
   let segments = 0;
   let skipped = 0;
+  /** Units skipped whose only translations were other variants of the source language (en-US → en-GB). */
+  let variantsOnly = 0;
 
-  parser.on('doctype', () => fail('TMX files with a document type declaration (DTD) are refused'));
+  parser.on('doctype', (doctype) => {
+    if (doctype.replace(QUOTED, '').includes('['))
+      fail('TMX files whose document type declaration (DTD) declares entities or elements are refused');
+  });
   parser.on('error', (error) => fail(`Not well-formed XML: ${error.message.replace(/^.*?:\d+:\d+: /, '')}`));
   parser.on('opentag', (tag) => {
     stack.push(tag.name);
@@ -89,7 +103,10 @@ export async function readTmx(
       sawTmx = true;
     } else if (tag.name === 'header') {
       const lang = attribute('srclang') ?? '';
-      if (lang !== '' && lang.toLowerCase() !== '*all*') source = root(lang);
+      if (lang !== '' && lang.toLowerCase() !== '*all*') {
+        source = root(lang);
+        sourceVariant = variant(lang);
+      }
     } else if (tag.name === 'tu') tuvs = [];
     else if (tag.name === 'tuv') tuvLanguage = attribute('xml:lang') ?? attribute('lang');
     else if (tag.name === 'seg') {
@@ -123,7 +140,13 @@ export async function readTmx(
     if (tag.name === 'seg' && segText !== undefined) {
       const overlong = nativeCharacters > MAX_SEGMENT_CHARACTERS || codeCount > MAX_SEGMENT_CODES;
       if (tuvs && tuvLanguage) {
-        tuvs.push({ language: root(tuvLanguage), text: segText.trim(), pieces: segPieces, overlong });
+        tuvs.push({
+          language: root(tuvLanguage),
+          variant: variant(tuvLanguage),
+          text: segText.trim(),
+          pieces: segPieces,
+          overlong,
+        });
       }
       segText = undefined;
     } else if (segText !== undefined && codeDepth > 0) {
@@ -133,12 +156,18 @@ export async function readTmx(
       }
     } else if (tag.name === 'tuv') tuvLanguage = undefined;
     else if (tag.name === 'tu' && tuvs) {
-      if (source === '' && tuvs[0]) source = tuvs[0].language;
-      const sourceTuv = tuvs.find((tuv) => tuv.language === source);
+      if (source === '' && tuvs[0]) ({ language: source, variant: sourceVariant } = tuvs[0]);
+      // The variant the header names (en-US), else the first of its language (a unit of en-GB and en-US).
+      const sourceTuv =
+        tuvs.find((tuv) => tuv.variant === sourceVariant) ?? tuvs.find((tuv) => tuv.language === source);
       const targetTuvs = tuvs.filter((tuv) => tuv.language !== source && tuv.text !== '');
       const tooLong = tuvs.some((tuv) => tuv.text.length > MAX_SEGMENT_CHARACTERS);
-      if (!sourceTuv || sourceTuv.text === '' || targetTuvs.length === 0 || tooLong) skipped++;
-      else {
+      if (!sourceTuv || sourceTuv.text === '' || targetTuvs.length === 0 || tooLong) {
+        skipped++;
+        if (sourceTuv && targetTuvs.length === 0)
+          if (tuvs.some((tuv) => tuv !== sourceTuv && tuv.language === source && tuv.text !== ''))
+            variantsOnly++;
+      } else {
         for (const tuv of targetTuvs) targets.add(tuv.language);
         const tagged = tuvs.some((tuv) => tuv.overlong)
           ? undefined
@@ -210,7 +239,13 @@ export async function readTmx(
   if (failure) throw failure;
   if (!sawTmx) throw new TmxError('The file holds no <tmx> element');
   if (batch.length > 0) await onBatch(batch);
-  if (segments === 0) throw new TmxError(`The file holds no usable translation unit (${skipped} skipped)`);
+  if (segments === 0) {
+    const variants =
+      variantsOnly === 0
+        ? ''
+        : `; ${variantsOnly} of them translate only between variants of ${source}, and a memory's languages are languages, not their regional variants`;
+    throw new TmxError(`The file holds no usable translation unit (${skipped} skipped${variants})`);
+  }
   return { source, targets: [...targets].sort(), segments, skipped };
 }
 
