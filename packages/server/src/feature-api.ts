@@ -37,7 +37,13 @@ export {
   type RunningJob,
 } from './jobs/job-runner.js';
 export type { LanguageInput } from './languages.js';
-export { onMemoryPressure, reserveMemory, type Sized, withMemory } from './memory-budget.js';
+export {
+  onMemoryPressure,
+  reserveMemory,
+  reserveMemoryPatiently,
+  type Sized,
+  withMemory,
+} from './memory-budget.js';
 export { migratePostgres } from './storage/postgres.js';
 export { transaction as pgTransaction } from './storage/postgres-resources.js';
 export { migrateSqlite } from './storage/sqlite-migrate.js';

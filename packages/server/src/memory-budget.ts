@@ -383,6 +383,9 @@ function relieve(): void {
   } catch {}
 }
 
+/** Whether work of `bytes` is more than the budget ever admits (refused at once, whatever the RSS). */
+const tooLarge = (bytes: number) => bytes > ceilingBytes * ADMITTED_SHARE * 0.5;
+
 /**
  * Reserves `bytes` for heavy work (`what`, for the error) once they fit under the ceiling with everything
  * else the process holds and is doing: at once, or after waiting at most `waitMs` in the queue; refuses with
@@ -397,7 +400,7 @@ export async function reserveMemory(
   signal?: AbortSignal,
 ): Promise<() => void> {
   signal?.throwIfAborted();
-  if (bytes > ceilingBytes * ADMITTED_SHARE * 0.5)
+  if (tooLarge(bytes))
     throw budgetExceeded(
       `${what} needs about ${Math.ceil(bytes / MIB)} MiB, more than this server's memory budget allows.`,
       60,
@@ -463,6 +466,50 @@ export async function reserveMemory(
   return release;
 }
 
+/** Work refused for memory taken now that waits its `Retry-After` to queue again (`reserveMemoryPatiently`). */
+let retrying = 0;
+
+/**
+ * `reserveMemory` for work no client waits on (a job): a refusal for memory taken now (its wait of `waitMs`
+ * ran out, the queue was full, the RSS stays) is not its end, as it is a request's. It waits the refusal's
+ * `Retry-After` out of the queue (the work behind it goes on meanwhile) and queues again, until it is
+ * admitted, or `signal` aborts (rejects with its reason). Work larger than the budget ever admits is refused
+ * as by `reserveMemory`.
+ */
+export async function reserveMemoryPatiently(
+  what: string,
+  bytes: number,
+  waitMs: number,
+  signal?: AbortSignal,
+): Promise<() => void> {
+  for (;;) {
+    try {
+      return await reserveMemory(what, bytes, waitMs, signal);
+    } catch (error) {
+      if (signal?.aborted || tooLarge(bytes) || !(error instanceof ServiceError) || error.status !== 503)
+        throw error;
+      const seconds = Number(error.headers['retry-after']);
+      trace(`refused, queues again in ${seconds} s`, what, bytes);
+      retrying++;
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const aborted = () => {
+            clearTimeout(timer);
+            reject(signal?.reason);
+          };
+          const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', aborted);
+            resolve();
+          }, seconds * 1000);
+          signal?.addEventListener('abort', aborted, { once: true });
+        });
+      } finally {
+        retrying--;
+      }
+    }
+  }
+}
+
 /** Runs `work` with `bytes` reserved (`reserveMemory`), given back when it settles. */
 export async function withMemory<T>(
   what: string,
@@ -479,11 +526,12 @@ export async function withMemory<T>(
   }
 }
 
-/** Heavy work admitted and waiting now (tests and metrics). */
+/** Heavy work admitted, waiting, and refused waiting to queue again now (tests and metrics). */
 export const memoryAdmission = () => ({
   bytes: admitted.bytes,
   running: admitted.count,
   waiting: waiting.length,
+  retrying,
 });
 
 /** Bytes reserved by builds in progress, in all and per account. */

@@ -13,10 +13,12 @@ import {
   configureMemoryBudget,
   DEFAULT_MEMORY_BUDGET_MB,
   LIGHT_WORK_BYTES,
+  MAX_WAITING_WORK,
   measureRssWith,
   memoryAdmission,
   onMemoryPressure,
   reserveMemory,
+  reserveMemoryPatiently,
   STALLED_MS,
   STALLED_RETRY_AFTER_SECONDS,
   withBuildBudget,
@@ -142,7 +144,7 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
     expect(order).toEqual(['second', 'third']);
     (await second)();
     (await third)();
-    expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0 });
+    expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0, retrying: 0 });
   });
 
   it('asks the holders of memory to give it back while work waits, and refuses with 503 and Retry-After when none comes in time', async () => {
@@ -157,7 +159,7 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
       expect(asked).toBe(1);
       expect((refused as ServiceError).status).toBe(503);
       expect((refused as ServiceError).headers['retry-after']).toMatch(/^\d+$/);
-      expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0 });
+      expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0, retrying: 0 });
       // Given back (a cache emptied, a thread stopped): the same work runs.
       rss = 40 * MIB;
       await expect(withMemory('Work', 10 * MIB, async () => 'ran', 250)).resolves.toBe('ran');
@@ -182,7 +184,7 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
     rss = 40 * MIB;
     await new Promise((resolve) => setTimeout(resolve, 300));
     (await next)();
-    expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0 });
+    expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0, retrying: 0 });
   });
 
   it('refuses at once work that could never fit, and a glossary build waits for the others like any work', async () => {
@@ -238,7 +240,7 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
         const behind = outcome(reserveMemory('Behind', 6 * MIB, tenMinutes));
         await vi.advanceTimersByTimeAsync(STALLED_MS - 1000);
         expect([never, alone, behind]).toEqual([{}, {}, {}]);
-        expect(memoryAdmission()).toEqual({ running: 0, waiting: 3, bytes: 0 });
+        expect(memoryAdmission()).toEqual({ running: 0, waiting: 3, bytes: 0, retrying: 0 });
         await vi.advanceTimersByTimeAsync(1000 + 200);
         expect(asked).toBeGreaterThanOrEqual(STALLED_MS / 1000);
         expect(never.error).toBeInstanceOf(ServiceError);
@@ -249,15 +251,48 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
         expect(behind).toEqual({});
         await vi.advanceTimersByTimeAsync(2 * STALLED_MS);
         expect(behind).toEqual({});
-        expect(memoryAdmission()).toEqual({ running: 1, waiting: 1, bytes: 6 * MIB });
+        expect(memoryAdmission()).toEqual({ running: 1, waiting: 1, bytes: 6 * MIB, retrying: 0 });
         alone.release?.();
         await vi.advanceTimersByTimeAsync(STALLED_MS + 200);
         expect(behind.release).toBeTypeOf('function');
         behind.release?.();
-        expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0 });
+        expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0, retrying: 0 });
       } finally {
         stop();
       }
+    });
+
+    it("a job's reservation refused for memory taken now waits its Retry-After out of the queue and queues again until admitted; aborted, it stops; too large, it is refused at once", async () => {
+      configureMemoryBudget(100);
+      rss = 92 * MIB;
+      const fillers = new AbortController();
+      const queued = Array.from({ length: MAX_WAITING_WORK }, () =>
+        reserveMemory('Filler', 5 * MIB, 600_000, fillers.signal).catch(() => undefined),
+      );
+      // The queue is full: refused at once (Retry-After 10), as a request would be; the job waits it out.
+      const job = outcome(reserveMemoryPatiently('Job', 6 * MIB, 600_000));
+      const cancelled = new AbortController();
+      const stopped = outcome(reserveMemoryPatiently('Stopped', 6 * MIB, 600_000, cancelled.signal));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(memoryAdmission()).toMatchObject({ waiting: MAX_WAITING_WORK, retrying: 2 });
+      fillers.abort(new Error('gone'));
+      await Promise.all(queued);
+      rss = 40 * MIB;
+      cancelled.abort(new Error('cancelled'));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(stopped.error?.message).toBe('cancelled');
+      expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0, retrying: 1 });
+      await vi.advanceTimersByTimeAsync(9_000);
+      expect(job).toEqual({});
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(job.release).toBeTypeOf('function');
+      job.release?.();
+      expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0, retrying: 0 });
+      // Work larger than the budget ever admits is not retried.
+      const huge = outcome(reserveMemoryPatiently('Huge', 60 * MIB, 600_000));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(huge.error?.message).toMatch(/more than this server's memory budget allows/);
+      expect(memoryAdmission().retrying).toBe(0);
     });
 
     it('keeps waiting while the RSS falls (the count starts again), and light work running does not hold it', async () => {
@@ -273,7 +308,7 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
       expect(work.release).toBeTypeOf('function');
       work.release?.();
       light();
-      expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0 });
+      expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0, retrying: 0 });
     });
   });
 });

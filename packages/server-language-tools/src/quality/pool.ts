@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { MAX_EVALUATION_SEGMENT_LENGTH, MAX_EVALUATION_SEGMENTS } from '@glossa/protocol';
-import { onMemoryPressure, reserveMemory } from '@glossa/server/feature';
+import { onMemoryPressure, reserveMemory, reserveMemoryPatiently } from '@glossa/server/feature';
 import { THREAD_YOUNG_GENERATION_MB } from '../thread-limits.js';
 import { failedReport, type QualityRequest, type SyncQualityRequest, utf8Json } from './evaluate.js';
 import { DEFAULT_QUALITY_OPTIONS, type ResolvedQualityOptions } from './options.js';
@@ -25,7 +25,7 @@ import { checkWithHunspell } from './spelling.js';
 /**
  * The memory an evaluation may add to the process (its thread's working set, the report), reserved from the
  * server's budget before it starts (`reserveMemory`: it waits its turn, or is refused with 503 and
- * `Retry-After`; a small one is not queued): bytes per character of its segments (both sides). Measured with the abuse
+ * `Retry-After`, and a job then asks again after it; a small one is not queued): bytes per character of its segments (both sides). Measured with the abuse
  * test's inputs from the sources: a job of 10 M characters added 137 MB at the peak, a synchronous
  * evaluation of 1 M characters 83 MB.
  */
@@ -36,7 +36,11 @@ export const charactersOf = (request: QualityRequest) =>
   request.segments.reduce((sum, segment) => sum + segment.source.length + segment.translation.length, 0);
 /** The most characters a job may have (both sides of every segment). */
 const MAX_JOB_CHARACTERS = 2 * MAX_EVALUATION_SEGMENTS * MAX_EVALUATION_SEGMENT_LENGTH;
-/** How long a job waits for memory before it fails (a job has no client waiting on its answer). */
+/**
+ * How long a job waits in the memory admission's queue at a time: refused then (or at once, for a full queue
+ * or an RSS that stays), it waits the refusal's Retry-After and queues again (`reserveMemoryPatiently`): a
+ * busy server is no failure of a job, which has no client waiting on its answer.
+ */
 const JOB_MEMORY_WAIT_MS = 10 * 60_000;
 
 /** How long an idle thread waits for another evaluation before it stops. */
@@ -305,7 +309,7 @@ export function startEvaluationPool(
     async evaluate(id, request, signal, characters) {
       const size = characters ?? (request instanceof Uint8Array ? MAX_JOB_CHARACTERS : charactersOf(request));
       // A job stopped while it waits (cancelled, its runner closing) resolves undefined, as when it runs.
-      const release = await reserveMemory(
+      const release = await reserveMemoryPatiently(
         'A quality evaluation',
         evaluationBytes('job', size),
         JOB_MEMORY_WAIT_MS,
