@@ -220,6 +220,11 @@ describe('translation memory import', () => {
       'no usable translation unit (1 skipped)',
     ],
     ['invalid UTF-8', Buffer.from([0x3c, 0x74, 0x6d, 0x78, 0x3e, 0xff, 0xfe, 0x3c]), 'not valid UTF-8'],
+    [
+      'an encoding the server does not read',
+      '<?xml version="1.0" encoding="x-glossa-unknown"?><tmx version="1.4"><header srclang="en"/><body/></tmx>',
+      "The file's encoding, x-glossa-unknown, is not one this server reads",
+    ],
   ])('fails the job on %s, with a message, and stores nothing', async (_name, content, message) => {
     const before = (await t.call('/v3/translation_memories')).data.total_count;
     const job = await importTmx(t, content);
@@ -242,6 +247,20 @@ describe('translation memory import', () => {
     expect(job.result).toMatchObject({ status: 'completed', skipped_segment_count: 0 });
     const segments = await t.call(`/v3/translation_memories/${job.result.translation_memory_id}/segments`);
     expect(JSON.stringify(segments.data)).toContain('Se han guardado sus cambios.');
+  });
+
+  it('reads a file in the single-byte encoding its XML declaration names (ISO-8859-1)', async () => {
+    const text = tmx([['The café is open.', 'El café está abierto.']]).replace(
+      'encoding="UTF-8"',
+      "encoding='ISO-8859-1'",
+    );
+    const job = await importTmx(t, Buffer.from(text, 'latin1'));
+    expect(job.result).toMatchObject({ status: 'completed', skipped_segment_count: 0 });
+    const segments = await t.call(`/v3/translation_memories/${job.result.translation_memory_id}/segments`);
+    expect(segments.data.segments[0]).toMatchObject({
+      source_text: 'The café is open.',
+      targets: [{ target_text: 'El café está abierto.' }],
+    });
   });
 
   it('counts units without a source or a target as skipped', async () => {

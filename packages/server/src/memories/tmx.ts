@@ -34,6 +34,22 @@ export class TmxError extends Error {
   override readonly name = 'TmxError';
 }
 
+/** The XML declaration is looked for in the file's first bytes. */
+const DECLARATION_BYTES = 512;
+
+/**
+ * The encoding a file without a byte-order mark declares (`<?xml version="1.0" encoding="ISO-8859-1"?>`),
+ * UTF-8 when it declares none, one that reads as UTF-8 (ASCII), or UTF-16 (its bytes, read so far as
+ * ASCII, are not UTF-16).
+ */
+function declaredEncoding(start: string): string {
+  const label = /^(?:\uFEFF|\xEF\xBB\xBF)?<\?xml\s[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/.exec(
+    start,
+  )?.[1];
+  if (label === undefined || /^(utf-?8|(us-)?ascii|utf-?16.*)$/i.test(label)) return 'UTF-8';
+  return label;
+}
+
 export interface TmxSummary {
   readonly source: string;
   readonly targets: readonly string[];
@@ -192,7 +208,8 @@ export async function readTmx(
     }
   });
 
-  // UTF-8, or UTF-16 when the file starts with its byte-order mark (some CAT tools export UTF-16 TMX).
+  // UTF-16 when the file starts with its byte-order mark (some CAT tools export UTF-16 TMX), else the
+  // encoding its XML declaration names (older tools write ISO-8859-1 or windows-1252), else UTF-8.
   let decoder: InstanceType<typeof TextDecoder> | undefined;
   let encoding = 'UTF-8';
   let head = Buffer.alloc(0);
@@ -200,14 +217,19 @@ export async function readTmx(
     if (typeof chunk === 'string') return chunk;
     if (!decoder) {
       head = Buffer.concat([head, chunk]);
-      if (head.length < 2 && stream) return '';
+      const start = head.toString('latin1', 0, DECLARATION_BYTES);
+      if (stream && head.length < DECLARATION_BYTES && (head.length < 2 || !start.includes('>'))) return '';
       encoding =
         head[0] === 0xff && head[1] === 0xfe
           ? 'UTF-16LE'
           : head[0] === 0xfe && head[1] === 0xff
             ? 'UTF-16BE'
-            : 'UTF-8';
-      decoder = new TextDecoder(encoding.toLowerCase(), { fatal: true });
+            : declaredEncoding(start);
+      try {
+        decoder = new TextDecoder(encoding.toLowerCase(), { fatal: true });
+      } catch {
+        throw new TmxError(`The file's encoding, ${encoding}, is not one this server reads`);
+      }
       chunk = head;
     }
     try {
