@@ -1,6 +1,6 @@
 /**
- * Finds glossary terms in a text as the glossary check sees them (issue 31): lower-cased with
- * `toLocaleLowerCase` (the text whole, each term alone), as whole words: no letter or digit (`[\p{L}\p{N}]`,
+ * Finds glossary terms in a text as the glossary check sees them (issue 31): lower-cased in the terms'
+ * language (`lowerCase`: the text whole, each term alone; never the process's locale), as whole words: no letter or digit (`[\p{L}\p{N}]`,
  * judged one UTF-16 unit at a time) right before or after. The first place of each term, for any number of
  * terms, in time linear in the text times the length of the longest term that starts at each place (a term
  * is at most 1,024 bytes), not the text's length once per term.
@@ -14,6 +14,7 @@
  * the prefixes: a miss ends the walk (no term goes on from there; the units between two stops are one word
  * run and at most one other unit). Compact: a few integer arrays an entry, no string or object per term.
  */
+import { lowerCase } from './case.js';
 
 /** Per UTF-16 unit: 0 not yet known, 1 a letter or digit (as `/[\p{L}\p{N}]/u` tests one unit), 2 not. */
 const UNIT_CLASS = new Uint8Array(65536);
@@ -133,6 +134,8 @@ export class TermFinder {
   #sameHash: Int32Array;
   /** Hashes of the prefixes of the terms at their stops. */
   readonly #prefixes: KeyTable;
+  /** The language the terms and texts are lower-cased in (`lowerCase`). */
+  readonly #lang: string | undefined;
   /** The longest lower-cased term's length: no walk goes further. */
   #longest = 0;
   /** UTF-16 units hashed by the walks of `find` (what a test counts instead of timing them). */
@@ -142,10 +145,18 @@ export class TermFinder {
    * A finder over `count` terms (`term(0)` … `term(count - 1)`), with the first `added` of them added (all
    * by default; a large glossary adds the rest in slices with `addUpTo`, between turns of an event loop).
    * `stops`: about how many prefixes the terms have (`TermFinder.stopsOf`), so that the table is sized once
-   * (growing it rehashes every prefix in one go: tens of ms for a large glossary).
+   * (growing it rehashes every prefix in one go: tens of ms for a large glossary). `lang`: the terms'
+   * language (a language code), which lower-cases them and the texts searched (`lower`).
    */
-  constructor(count: number, term: (index: number) => string, added = count, stops = 2 * count) {
+  constructor(
+    count: number,
+    term: (index: number) => string,
+    added = count,
+    stops = 2 * count,
+    lang?: string,
+  ) {
     this.#term = term;
+    this.#lang = lang;
     this.#first = new Int32Array(Math.max(16, count));
     this.#last = new Int32Array(Math.max(16, count));
     this.#sameHash = new Int32Array(Math.max(16, count));
@@ -164,9 +175,14 @@ export class TermFinder {
     return stops;
   }
 
-  /** A finder over the source terms of a glossary (`term`: which side of each entry). */
-  static of<T>(items: readonly T[], term: (item: T) => string): TermFinder {
-    return new TermFinder(items.length, (index) => term(items[index]!));
+  /** A finder over the terms of a glossary (`term`: which side of each entry) in `lang`. */
+  static of<T>(items: readonly T[], term: (item: T) => string, lang?: string): TermFinder {
+    return new TermFinder(items.length, (index) => term(items[index]!), items.length, 2 * items.length, lang);
+  }
+
+  /** `text` lower-cased as the terms are: what `find` searches. */
+  lower(text: string): string {
+    return lowerCase(text, this.#lang);
   }
 
   /** Terms added. */
@@ -198,7 +214,7 @@ export class TermFinder {
     this.#slotOf = grown(this.#slotOf, index + 1);
     this.#next = grown(this.#next, index + 1);
     this.#next[index] = -1;
-    const lower = this.#term(index).toLocaleLowerCase();
+    const lower = this.lower(this.#term(index));
     this.#slotOf[index] = -1;
     if (lower === '') return;
     let h1 = 0;
@@ -234,7 +250,7 @@ export class TermFinder {
 
   /** Whether `slot`'s lower-cased term is `text.slice(start, end)`. */
   #holds(slot: number, text: string, start: number, end: number): boolean {
-    const term = this.#term(this.#first[slot]!).toLocaleLowerCase();
+    const term = this.lower(this.#term(this.#first[slot]!));
     return term.length === end - start && text.startsWith(term, start);
   }
 

@@ -15,12 +15,12 @@ import { evaluateSegments, type GlossaryTerm, TermFinder } from '../src/index.js
 /** The check as it was before issue 31 (one `indexOf` search per term and segment). */
 function oldCheck(input: CheckInput): Finding[] {
   const findings: Finding[] = [];
-  const source = input.source.toLocaleLowerCase();
-  const translation = input.translation.toLocaleLowerCase();
+  const source = input.source.toLowerCase();
+  const translation = input.translation.toLowerCase();
   for (const term of input.options.glossary ?? []) {
-    const at = termIndex(source, term.source.toLocaleLowerCase());
+    const at = termIndex(source, term.source.toLowerCase());
     if (at < 0) continue;
-    if (termIndex(translation, term.target.toLocaleLowerCase()) >= 0) continue;
+    if (termIndex(translation, term.target.toLowerCase()) >= 0) continue;
     findings.push({
       check: 'glossary_term',
       severity: 'major',
