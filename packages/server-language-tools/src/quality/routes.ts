@@ -118,7 +118,7 @@ async function glossaryTerms(
     id,
     pair,
     'quality source terms',
-    sourceTermFinder,
+    (entries) => sourceTermFinder(entries, pair.source),
   );
   if (dictionary === 'no glossary') throw notFound(`Glossary '${id}' not found.`);
   if (dictionary === 'no dictionary')

@@ -36,16 +36,17 @@ function inSlices(length: number, slice: number, step: (from: number, to: number
 }
 
 /**
- * A finder over a dictionary's source terms, built in turns of the event loop: the terms' prefixes counted
- * first, so that its table is sized once (not rehashed whole on the loop as it grows).
+ * A finder over a dictionary's source terms in `lang` (the language they are lower-cased in, as the check
+ * lower-cases them), built in turns of the event loop: the terms' prefixes counted first, so that its table
+ * is sized once (not rehashed whole on the loop as it grows).
  */
-export async function sourceTermFinder(entries: EntryList): Promise<TermFinder> {
+export async function sourceTermFinder(entries: EntryList, lang?: string): Promise<TermFinder> {
   let stops = 0;
   await inSlices(entries.length, ENTRIES_SLICE, (from, to) => {
     for (let index = from; index < to; index++) stops += TermFinder.stopsOf(entries.source(index));
   });
   return withMemory('A glossary for quality evaluation', finderBytes(entries.length, stops), async () => {
-    const finder = new TermFinder(entries.length, (index) => entries.source(index), 0, stops);
+    const finder = new TermFinder(entries.length, (index) => entries.source(index), 0, stops, lang);
     await inSlices(entries.length, ENTRIES_SLICE, (_, to) => finder.addUpTo(to));
     return finder;
   });
@@ -55,7 +56,7 @@ export async function sourceTermFinder(entries: EntryList): Promise<TermFinder> 
 export async function termsInSources(finder: TermFinder, sources: readonly string[]): Promise<number[]> {
   const found = new Map<number, number>();
   for (const source of sources) {
-    const lower = source.toLocaleLowerCase();
+    const lower = finder.lower(source);
     await inSlices(lower.length, UNITS_SLICE, (from, to) => finder.find(lower, found, from, to));
   }
   const kept: number[] = [];
