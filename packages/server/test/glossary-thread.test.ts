@@ -8,7 +8,6 @@ import { formatGlossaryEntries, type GlossaryEntry, parseGlossaryEntries } from 
 import { describe, expect, it } from 'vitest';
 import { buildWordIndex, WordIndex } from '../src/glossaries/candidates.js';
 import { parseOnThread, threadStats, wordIndexOnThread } from '../src/glossaries/thread.js';
-import { PIECE } from '../src/glossaries/thread-messages.js';
 import { random } from './test-utils.js';
 
 /** The word index before issue 31's second part (objects and sorted string arrays): the reference. */
@@ -134,7 +133,10 @@ describe('the glossary thread', () => {
       : { ok: false, message: result.message, detail: result.detail };
   };
 
-  it('parses entries as the event loop would, in pieces, with text across piece boundaries', async () => {
+  const decoded = (parsed: Awaited<ReturnType<typeof parseOnThread>>) =>
+    parsed.ok ? { ...parsed, tsv: Buffer.from(parsed.tsv).toString('utf8') } : parsed;
+
+  it('parses entries as the event loop would, sent as a string or as UTF-8 bytes', async () => {
     const long = Array.from({ length: 30_000 }, (_, i) => `térm ${i} 😀\tobjetivo ${i}`);
     const cases: [string, 'tsv' | 'csv'][] = [
       [long.join('\n'), 'tsv'],
@@ -144,16 +146,19 @@ describe('the glossary thread', () => {
       [`${long.join('\n')}\n${long[5]}`, 'tsv'],
       ['a\tb\nc\td', 'tsv'],
     ];
-    expect(cases[0]![0].length).toBeGreaterThan(2 * PIECE);
     for (const [text, format] of cases) {
-      expect(await parseOnThread(text, format, pair)).toEqual(inline(text, format));
+      expect(decoded(await parseOnThread(text, format, pair))).toEqual(inline(text, format));
+      const bytes = new TextEncoder().encode(text);
+      expect(decoded(await parseOnThread(bytes, format, pair))).toEqual(inline(text, format));
+      // Moved to the thread, not copied.
+      expect(bytes.byteLength).toBe(0);
     }
   }, 60_000);
 
-  it('builds the same word index as the event loop, handed over as arrays', async () => {
+  it('builds the same word index as the event loop from the TSV, handed over as arrays', async () => {
     const entries = randomGlossary(random(7), 20_000);
     const before = threadStats.jobs;
-    const data = await wordIndexOnThread(entries.map((entry) => entry.source).join('\n'));
+    const data = await wordIndexOnThread(Buffer.from(formatGlossaryEntries(entries)));
     expect(threadStats.jobs).toBe(before + 1);
     expect(data).toEqual(buildWordIndex(entries.length, (index) => entries[index]!.source));
   }, 60_000);

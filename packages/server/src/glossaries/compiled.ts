@@ -4,14 +4,14 @@
  *
  * Compiling costs time and memory linear in the entries: the entries are held as read (`EntryTable`: the
  * stored text and 16 bytes of offsets an entry), the matcher adds integer tables of a few tens of bytes an
- * entry, no object or string per entry. It is built in slices of `SLICE` entries (a few ms each) with the
- * event loop free between them, so a 160,000-entry glossary never holds other clients up for long; the word index of a large glossary (a sort of its
- * words: 1–2 s for 160,000 entries) is built on the glossary thread (`thread.ts`). Requests for the same version while it compiles
+ * entry, no object or string per entry. It is built in turns of a few ms with the event loop free between
+ * them, so a 160,000-entry glossary never holds other clients up for long; the word index of a large
+ * glossary (a sort of its words: 1–2 s for 160,000 entries) is built on the glossary thread (`thread.ts`)
+ * from the dictionary's UTF-8 as read (`EntryTable.utf8`), its sources never joined here. Requests for the same version while it compiles
  * share the one compilation; an account compiles one glossary at a time, and a compilation that does not
  * fit the budget for work in progress is refused (503 with `Retry-After`).
  */
 import { BUDGET_SHARES, BudgetedCache, type Sized, withBuildBudget } from '../memory-budget.js';
-import { nextTurn } from '../turns.js';
 import { WordIndex } from './candidates.js';
 import type { EntryList, EntryTable } from './entries.js';
 import { TermMatcher } from './matcher.js';
@@ -41,8 +41,6 @@ export interface CompiledGlossary {
  * though the compiled glossary keeps about 46 MB.
  */
 export const estimateCompiledBytes = (entryCount: number) => 4096 + 950 * entryCount;
-
-const SLICE = 500;
 
 class Compiled implements CompiledGlossary {
   #words: WordIndex | undefined;
@@ -85,19 +83,6 @@ class Compiled implements CompiledGlossary {
   }
 }
 
-/** The entries' sources, one a line, joined `SLICE` entries per turn of the event loop. */
-async function sourcesText(entries: EntryList): Promise<string> {
-  const pieces: string[] = [];
-  for (let from = 0; from < entries.length; from += SLICE) {
-    if (from > 0) await nextTurn();
-    const slice: string[] = [];
-    for (let index = from; index < Math.min(entries.length, from + SLICE); index++)
-      slice.push(entries.source(index));
-    pieces.push(slice.join('\n'));
-  }
-  return pieces.join('\n');
-}
-
 /** Builds a matcher over `entries` in turns of the event loop (its tables sized once: `TermMatcher.compile`). */
 export const compileMatcher = (entries: EntryList): Promise<TermMatcher> => TermMatcher.compile(entries);
 
@@ -128,7 +113,7 @@ export async function compiledGlossary(
       const entries = await load();
       const compiled = new Compiled(key, account, await compileMatcher(entries), entries);
       if (entries.length > largeAt)
-        compiled.wordIndex = new WordIndex(await wordIndexOnThread(await sourcesText(entries)));
+        compiled.wordIndex = new WordIndex(await wordIndexOnThread(await entries.utf8()));
       cache.set(key, account, compiled);
       return compiled;
     }).finally(() => compiling.delete(key));

@@ -29,8 +29,11 @@ const IDLE_MS = 30_000;
 /** Characters encoded per turn of the event loop (a read is decoded and parsed by the store, `parseTsvBytesInSlices`). */
 const SLICE = 512 * 1024;
 
-/** Jobs run on the thread, for tests. */
-export const dbThreadStats = { jobs: 0, starts: 0 };
+/**
+ * Jobs run on the thread, and texts the event loop encoded for a thread (`utf8InSlices`: a dictionary that
+ * came as bytes is never a string here), for tests.
+ */
+export const dbThreadStats = { jobs: 0, starts: 0, encoded: 0 };
 
 /** What the thread writes: a dictionary's TSV as UTF-8. */
 export interface ThreadDictionary {
@@ -242,18 +245,21 @@ export function trackThreadWrite(file: string, done: Promise<unknown>): void {
   done.then(forget, forget);
 }
 
-/** `text` as UTF-8 (`bytes` long), encoded a slice per turn of the event loop. */
-export async function utf8InSlices(text: string, bytes: number): Promise<Uint8Array> {
-  const out = new Uint8Array(bytes);
+/** `texts` one after another as UTF-8, encoded a slice per turn of the event loop. */
+export async function utf8InSlices(texts: readonly string[]): Promise<Uint8Array> {
+  dbThreadStats.encoded++;
+  const out = new Uint8Array(texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0));
   const encoder = new TextEncoder();
   let written = 0;
-  for (let at = 0; at < text.length; ) {
-    let end = Math.min(text.length, at + SLICE);
-    // A surrogate pair is never split between two slices.
-    if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
-    written += encoder.encodeInto(text.slice(at, end), out.subarray(written)).written;
-    at = end;
-    if (at < text.length) await nextTurn();
+  for (const [index, text] of texts.entries()) {
+    for (let at = 0; at < text.length; ) {
+      let end = Math.min(text.length, at + SLICE);
+      // A surrogate pair is never split between two slices.
+      if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+      written += encoder.encodeInto(text.slice(at, end), out.subarray(written)).written;
+      at = end;
+      if (at < text.length || index < texts.length - 1) await nextTurn();
+    }
   }
   return out;
 }

@@ -6,6 +6,7 @@
  * is sliced from its text when asked for.
  */
 import { formatGlossaryEntries, type GlossaryEntry } from '@glossa/protocol';
+import { utf8InSlices } from './db-thread.js';
 
 /** What a matcher or an index reads of a dictionary: its size and each entry's source and target. */
 export interface EntryList {
@@ -54,6 +55,8 @@ export class EntryTable implements EntryList {
   readonly #starts: Int32Array;
   readonly #tabs: Int32Array;
   readonly #ends: Int32Array;
+  /** The texts' UTF-8 when they were read as such, until `utf8` hands it over. */
+  #utf8: Uint8Array | undefined;
 
   constructor(
     texts: readonly string[],
@@ -61,8 +64,10 @@ export class EntryTable implements EntryList {
     starts: Int32Array,
     tabs: Int32Array,
     ends: Int32Array,
+    utf8?: Uint8Array,
   ) {
     this.#texts = texts;
+    this.#utf8 = utf8;
     this.#text = text;
     this.#starts = starts;
     this.#tabs = tabs;
@@ -97,6 +102,17 @@ export class EntryTable implements EntryList {
 
   toArray(): GlossaryEntry[] {
     return entriesOf(this);
+  }
+
+  /**
+   * The dictionary's TSV as UTF-8 (its lines are the table's entries), for another thread: the bytes it was
+   * read from, handed over once (the caller may move them), or else its texts encoded a slice per turn of
+   * the event loop.
+   */
+  utf8(): Promise<Uint8Array> {
+    const bytes = this.#utf8;
+    this.#utf8 = undefined;
+    return bytes ? Promise.resolve(bytes) : utf8InSlices(this.#texts);
   }
 }
 
@@ -133,13 +149,15 @@ export class EntryTableBuilder {
     return at;
   }
 
-  done(): EntryTable {
+  /** The table; `utf8`: the texts' UTF-8, when they were decoded from it (`EntryTable.utf8`). */
+  done(utf8?: Uint8Array): EntryTable {
     return new EntryTable(
       this.#texts,
       this.#text.done(),
       this.#starts.done(),
       this.#tabs.done(),
       this.#ends.done(),
+      utf8,
     );
   }
 }

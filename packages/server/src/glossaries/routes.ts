@@ -13,10 +13,11 @@ import {
 } from '@glossa/protocol';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, notFound, ServiceError } from '../errors.js';
+import { largeText } from '../http/body.js';
 import { defineRoute, type Route } from '../http/route.js';
 import { withBuildBudget } from '../memory-budget.js';
 import { glossaryPair, parseEntries } from './languages.js';
-import { type GlossaryRecord, type NewDictionary, newDictionary } from './store.js';
+import { type GlossaryRecord, type NewDictionary, newDictionary, tooLarge } from './store.js';
 import { parseOnThread } from './thread.js';
 
 /**
@@ -80,7 +81,9 @@ const missing = (id: string) => notFound(`Glossary '${id}' not found.`);
 /**
  * A dictionary as sent, parsed and checked (400 naming the line). Large entries are parsed on the glossary
  * thread, after reserving their memory from the budget for builds (one at a time per account; 503 with
- * `Retry-After` when it is taken).
+ * `Retry-After` when it is taken). Entries that came as bytes from the body's parsing thread (`largeText`:
+ * a large JSON body) stay bytes there and back: the dictionary is their canonical TSV's UTF-8, which the
+ * store's database thread writes (store.ts), so the text never becomes a string of the event loop's heap.
  */
 async function dictionaryInput(
   input: {
@@ -90,16 +93,21 @@ async function dictionaryInput(
     entries_format: 'tsv' | 'csv';
   },
   account: string,
+  request: FastifyRequest,
 ): Promise<NewDictionary> {
   const pair = glossaryPair(input.source_lang, input.target_lang);
-  // Entries over the size limit are refused here at once (a native count of their UTF-8 bytes).
+  const large = largeText(request, input.entries);
+  // Entries over the size limit are refused here at once (their UTF-8 bytes, counted natively).
+  if (large && large.bytes.length > MAX_GLOSSARY_BYTES) throw tooLarge();
   if (
-    input.entries.length <= INLINE_ENTRIES_LENGTH ||
-    Buffer.byteLength(input.entries, 'utf8') > MAX_GLOSSARY_BYTES
+    !large &&
+    (input.entries.length <= INLINE_ENTRIES_LENGTH ||
+      Buffer.byteLength(input.entries, 'utf8') > MAX_GLOSSARY_BYTES)
   )
     return newDictionary(pair, parseEntries(input.entries, input.entries_format, pair));
-  const parsed = await withBuildBudget(account, PARSE_BYTES_PER_CHAR * input.entries.length, () =>
-    parseOnThread(input.entries, input.entries_format, {
+  const chars = large?.chars ?? input.entries.length;
+  const parsed = await withBuildBudget(account, PARSE_BYTES_PER_CHAR * chars, () =>
+    parseOnThread(large?.bytes ?? input.entries, input.entries_format, {
       source_lang: pair.source,
       target_lang: pair.target,
     }),
@@ -119,8 +127,8 @@ function acceptsTsv(request: FastifyRequest): boolean {
 }
 
 const v2Routes: Route[] = [
-  defineRoute(ENDPOINTS.createGlossaryV2, async ({ body, caller, context }) => {
-    const dictionary = await dictionaryInput(body, caller.account.id);
+  defineRoute(ENDPOINTS.createGlossaryV2, async ({ body, caller, context, request }) => {
+    const dictionary = await dictionaryInput(body, caller.account.id, request);
     const glossary = await context.resources.glossaries.create(caller.account.id, checkName(body.name), [
       dictionary,
     ]);
@@ -175,7 +183,7 @@ const v3Routes: Route[] = [
       );
     const dictionaries: NewDictionary[] = [];
     for (const input of body.dictionaries ?? [])
-      dictionaries.push(await dictionaryInput(input, caller.account.id));
+      dictionaries.push(await dictionaryInput(input, caller.account.id, request));
     const pairs = new Set<string>();
     for (const dictionary of dictionaries) {
       const pair = `${dictionary.source}-${dictionary.target}`;
@@ -192,14 +200,15 @@ const v3Routes: Route[] = [
     if (!glossary) throw missing(params.glossary_id);
     return v3Glossary(glossary);
   }),
-  defineRoute(ENDPOINTS.updateGlossary, async ({ params, body, caller, context }) => {
+  defineRoute(ENDPOINTS.updateGlossary, async ({ params, body, caller, context, request }) => {
     const store = context.resources.glossaries;
     const id = params.glossary_id;
     const account = caller.account.id;
     if (!(await store.get(account, id))) throw missing(id);
     // Check everything before writing anything.
     const name = body.name === undefined ? undefined : checkName(body.name);
-    const dictionary = body.dictionaries?.[0] && (await dictionaryInput(body.dictionaries[0], account));
+    const dictionary =
+      body.dictionaries?.[0] && (await dictionaryInput(body.dictionaries[0], account, request));
     if (name !== undefined) await store.rename(account, id, name);
     if (dictionary) await store.putDictionary(account, id, dictionary, true);
     const glossary = await store.get(account, id);
@@ -235,8 +244,8 @@ const v3Routes: Route[] = [
       ],
     };
   }),
-  defineRoute(ENDPOINTS.replaceGlossaryDictionary, async ({ params, body, caller, context }) => {
-    const dictionary = await dictionaryInput(body, caller.account.id);
+  defineRoute(ENDPOINTS.replaceGlossaryDictionary, async ({ params, body, caller, context, request }) => {
+    const dictionary = await dictionaryInput(body, caller.account.id, request);
     if (
       !(await context.resources.glossaries.putDictionary(
         caller.account.id,
@@ -265,8 +274,12 @@ const v3Routes: Route[] = [
   }),
 ];
 
-/** Every glossary route, with a body limit that lets 10 MiB of entries through. */
+/**
+ * Every glossary route, with a body limit that lets 10 MiB of entries through; large entries of a JSON body
+ * come as bytes (`dictionaryInput`).
+ */
 export const GLOSSARY_ROUTES: readonly Route[] = [...v2Routes, ...v3Routes].map((route) => ({
   ...route,
   bodyLimit: GLOSSARY_BODY_LIMIT,
+  largeText: { field: 'entries', min: INLINE_ENTRIES_LENGTH + 1 },
 }));

@@ -40,15 +40,19 @@ export interface GlossaryRecord {
 
 /**
  * A dictionary to write: its entries as canonical TSV (`formatGlossaryEntries`: one `source<TAB>target` a
- * line, no blank lines), as parsed on the glossary thread, so that 10 MiB of entries reach the database
- * without one object per entry on the event loop.
+ * line, no blank lines). A large one, as parsed on the glossary thread, is its UTF-8 bytes, so that 10 MiB of
+ * entries reach the database thread without one object per entry, nor one string, on the event loop.
  */
 export interface NewDictionary {
   readonly source: string;
   readonly target: string;
-  readonly tsv: string;
+  readonly tsv: string | Uint8Array;
   readonly entryCount: number;
 }
+
+/** `dictionary`'s TSV as text (a store that writes it as such: the event loop's, PostgreSQL). */
+export const tsvText = (dictionary: NewDictionary): string =>
+  typeof dictionary.tsv === 'string' ? dictionary.tsv : new TextDecoder().decode(dictionary.tsv);
 
 /** A dictionary of `entries`. */
 export const newDictionary = (
@@ -64,7 +68,7 @@ export const newDictionary = (
 /** `dictionary`'s entries merged into the ones of `current` (TSV): a source given again takes its new target. */
 export function mergedDictionary(current: string, dictionary: NewDictionary): NewDictionary {
   const merged = new Map(parseTsv(current).map((entry) => [entry.source, entry.target]));
-  for (const entry of parseTsv(dictionary.tsv)) merged.set(entry.source, entry.target);
+  for (const entry of parseTsv(tsvText(dictionary))) merged.set(entry.source, entry.target);
   return newDictionary(
     dictionary,
     [...merged].map(([source, target]) => ({ source, target })),
@@ -139,7 +143,7 @@ const TSV_BYTES_SLICE = 256 * 1024;
  */
 export async function tsvBytesTableInSlices(bytes: Uint8Array): Promise<EntryTable> {
   const table = new EntryTableBuilder();
-  if (bytes.length === 0) return table.done();
+  if (bytes.length === 0) return table.done(bytes);
   const decoder = new TextDecoder();
   for (let at = 0; at < bytes.length; ) {
     // A newline byte is never inside a multi-byte character, so each slice decodes on its own.
@@ -151,7 +155,7 @@ export async function tsvBytesTableInSlices(bytes: Uint8Array): Promise<EntryTab
     at = end;
     if (!last) await nextTurn();
   }
-  return table.done();
+  return table.done(bytes);
 }
 
 /** `tsvBytesTableInSlices` as objects. */
@@ -161,7 +165,7 @@ export const parseTsvBytesInSlices = async (bytes: Uint8Array): Promise<Glossary
 /** UTF-8 bytes of `text` (natively: a 10 MiB string is counted in a few ms). */
 const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
-function tooLarge(): ServiceError {
+export function tooLarge(): ServiceError {
   return badRequest('Glossary too large.', `Entries exceed ${MAX_GLOSSARY_BYTES} bytes.`);
 }
 
@@ -217,8 +221,9 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
   });
   const owned = (accountId: string, id: string) => sql.get.get(accountId, id) as GlossaryRow | undefined;
   const writeDictionary = (id: string, dictionary: NewDictionary) => {
-    if (utf8Bytes(dictionary.tsv) > MAX_GLOSSARY_BYTES) throw tooLarge();
-    sql.putDictionary.run(id, dictionary.source, dictionary.target, dictionary.tsv, dictionary.entryCount);
+    const tsv = tsvText(dictionary);
+    if (utf8Bytes(tsv) > MAX_GLOSSARY_BYTES) throw tooLarge();
+    sql.putDictionary.run(id, dictionary.source, dictionary.target, tsv, dictionary.entryCount);
   };
 
   const create = db.transaction((accountId: string, name: string, dictionaries: readonly NewDictionary[]) => {
@@ -251,20 +256,16 @@ export function createGlossaryStore(db: ResourceDatabase): GlossaryStore {
     },
   );
 
-  // Large dictionaries are written and read on the database thread (db-thread.ts); an in-memory database
-  // has no file a second connection could open, so it keeps every write on the event loop.
+  // Large dictionaries (and any given as bytes) are written and read on the database thread (db-thread.ts);
+  // an in-memory database has no file a second connection could open, so it keeps every write on the event loop.
   const file = db.memory ? undefined : db.name;
   const large = (dictionary: NewDictionary) =>
-    file !== undefined && dictionary.tsv.length >= dbThreadThresholds.chars;
-  const forThread = async (dictionary: NewDictionary): Promise<ThreadDictionary> => {
-    const bytes = utf8Bytes(dictionary.tsv);
-    if (bytes > MAX_GLOSSARY_BYTES) throw tooLarge();
-    return {
-      source: dictionary.source,
-      target: dictionary.target,
-      bytes: await utf8InSlices(dictionary.tsv, bytes),
-      entryCount: dictionary.entryCount,
-    };
+    file !== undefined &&
+    (typeof dictionary.tsv !== 'string' || dictionary.tsv.length >= dbThreadThresholds.chars);
+  const forThread = async ({ source, target, tsv, entryCount }: NewDictionary): Promise<ThreadDictionary> => {
+    if ((typeof tsv === 'string' ? utf8Bytes(tsv) : tsv.length) > MAX_GLOSSARY_BYTES) throw tooLarge();
+    const bytes = typeof tsv === 'string' ? await utf8InSlices([tsv]) : tsv;
+    return { source, target, bytes, entryCount };
   };
   const entryTable: GlossaryStore['entryTable'] = async (accountId, id, source, target) => {
     if (!owned(accountId, id)) return undefined;

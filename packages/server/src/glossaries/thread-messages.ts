@@ -2,28 +2,27 @@
 import type { EntriesFormat } from '@glossa/protocol';
 import type { WordIndexData } from './candidates.js';
 
-/** Characters per piece of a string sent to or from the thread. */
-export const PIECE = 256 * 1024;
-
+/** Texts cross as UTF-8 bytes whose memory is moved, not copied (`transfer`). */
 export type ToGlossaryWorker =
-  | { readonly type: 'piece'; readonly id: number; readonly piece: string }
   | {
       readonly type: 'parse';
       readonly id: number;
+      /** The entries as sent. */
+      readonly bytes: Uint8Array;
       readonly format: EntriesFormat;
       readonly pair: { readonly source_lang: string; readonly target_lang: string };
     }
-  | { readonly type: 'words'; readonly id: number };
+  /** A dictionary's canonical TSV: the word index of its sources. */
+  | { readonly type: 'words'; readonly id: number; readonly tsv: Uint8Array };
 
 export type FromGlossaryWorker =
-  | { readonly type: 'piece'; readonly id: number; readonly piece: string }
   | {
       readonly type: 'parsed';
       readonly id: number;
       readonly ok: true;
       readonly count: number;
-      /** Whether the TSV (sent back in pieces) is the text as sent, which then was not sent back. */
-      readonly same: boolean;
+      /** The canonical TSV (`formatGlossaryEntries`). */
+      readonly tsv: Uint8Array;
     }
   | {
       readonly type: 'parsed';

@@ -5,31 +5,32 @@
  * `IDLE_MS` after its last job, and never keeping the process alive by itself; jobs run one at a time in
  * the order given (callers reserve their memory with `withBuildBudget` first, one build per account).
  *
- * Strings cross between threads as copies, so a long one is sent in pieces of `PIECE` characters with
- * the event loop free between them (one 10 MB copy is 10–100 ms of a busy machine's event loop); the
- * word index comes back as integer arrays handed over without a copy. A thread that fails (its heap cap:
- * `threadHeapMb`) fails its job with 503 and `Retry-After`; the next job starts a new thread.
+ * Texts cross as UTF-8 bytes whose memory is moved, not copied: a 10 MiB glossary's entries arrive as
+ * bytes from the parsing thread (`largeText` in http/body.ts), go here and come back as the canonical TSV's
+ * bytes, which the database thread writes (db-thread.ts); they never become a string of the event loop's
+ * heap, whose garbage collection held every other request up for 100–400 ms. The word index comes back as
+ * integer arrays handed over without a copy. A thread that fails (its heap cap: `threadHeapMb`) fails its job
+ * with 503 and `Retry-After`; the next job starts a new thread.
  */
 import { Worker } from 'node:worker_threads';
 import type { EntriesFormat } from '@glossa/protocol';
+import { movableBuffer } from '../http/body.js';
 import { budgetExceeded, memoryCeilingBytes, onMemoryPressure } from '../memory-budget.js';
 import { threadEntry } from '../threads/entry.js';
-import { nextTurn } from '../turns.js';
 import type { WordIndexData } from './candidates.js';
-import { type FromGlossaryWorker, PIECE, type ToGlossaryWorker } from './thread-messages.js';
+import type { FromGlossaryWorker, ToGlossaryWorker } from './thread-messages.js';
 
 const IDLE_MS = 30_000;
 
 export type ParsedEntries =
-  | { readonly ok: true; readonly tsv: string; readonly count: number }
+  | { readonly ok: true; readonly tsv: Uint8Array; readonly count: number }
   | { readonly ok: false; readonly message: string; readonly detail: string };
 
 /** The thread's heap cap: the memory budget's share for builds, at least 256 MB. */
 export const threadHeapMb = () => Math.max(256, Math.round((memoryCeilingBytes() * 0.3) / 2 ** 20));
 
 interface Job {
-  readonly pieces: string[];
-  resolve(message: FromGlossaryWorker, text: string): void;
+  resolve(message: FromGlossaryWorker): void;
   reject(error: Error): void;
 }
 
@@ -64,12 +65,8 @@ function started(): Worker {
   worker.on('message', (message: FromGlossaryWorker) => {
     const job = jobs.get(message.id);
     if (!job) return;
-    if (message.type === 'piece') {
-      job.pieces.push(message.piece);
-      return;
-    }
     jobs.delete(message.id);
-    job.resolve(message, job.pieces.join(''));
+    job.resolve(message);
     if (jobs.size === 0) idle(worker);
   });
   worker.on('error', (error) => failAll(worker, error.message));
@@ -99,45 +96,43 @@ onMemoryPressure(() => {
   void worker.terminate();
 });
 
-/** Sends `text` in pieces, then `message`; resolves with the answer and the text sent back, if any. */
+/** Sends `message`, moving `bytes`' memory (copied first when shared: `movableBuffer`); resolves with the answer. */
 async function run(
-  text: string,
-  message: (id: number) => ToGlossaryWorker,
-): Promise<{ answer: FromGlossaryWorker; text: string }> {
+  message: (id: number, bytes: Uint8Array) => ToGlossaryWorker,
+  bytes: Uint8Array,
+): Promise<FromGlossaryWorker> {
   const id = nextId++;
   const worker = started();
   clearTimeout(idleTimer);
   worker.ref();
   threadStats.jobs++;
-  const answer = new Promise<{ answer: FromGlossaryWorker; text: string }>((resolve, reject) => {
-    jobs.set(id, { pieces: [], resolve: (answer, back) => resolve({ answer, text: back }), reject });
-  });
-  for (let at = 0; at < text.length; at += PIECE) {
-    if (thread !== worker) break;
-    worker.postMessage({ type: 'piece', id, piece: text.slice(at, at + PIECE) } satisfies ToGlossaryWorker);
-    if (at + PIECE < text.length) await nextTurn();
-  }
-  if (thread === worker) worker.postMessage(message(id));
+  const answer = new Promise<FromGlossaryWorker>((resolve, reject) => jobs.set(id, { resolve, reject }));
+  const own = movableBuffer(bytes);
+  worker.postMessage(message(id, new Uint8Array(own)), [own]);
   const result = await answer;
-  if (result.answer.type === 'failed') throw new Error(result.answer.message);
+  if (result.type === 'failed') throw new Error(result.message);
   return result;
 }
 
-/** Parses entries as sent (`parseGlossaryEntries`) on the thread: their canonical TSV, or the problem. */
+/**
+ * Parses entries as sent (`parseGlossaryEntries`) on the thread: their canonical TSV as UTF-8, or the problem.
+ * Bytes are moved to the thread (the caller's are detached); a string is sent as its UTF-8.
+ */
 export async function parseOnThread(
-  text: string,
+  entries: string | Uint8Array,
   format: EntriesFormat,
   pair: { source_lang: string; target_lang: string },
 ): Promise<ParsedEntries> {
-  const { answer, text: back } = await run(text, (id) => ({ type: 'parse', id, format, pair }));
+  const bytes = typeof entries === 'string' ? Buffer.from(entries) : entries;
+  const answer = await run((id, bytes) => ({ type: 'parse', id, bytes, format, pair }), bytes);
   if (answer.type !== 'parsed') throw new Error(`glossary thread: unexpected answer ${answer.type}`);
   if (!answer.ok) return { ok: false, message: answer.message, detail: answer.detail };
-  return { ok: true, tsv: answer.same ? text : back, count: answer.count };
+  return { ok: true, tsv: answer.tsv, count: answer.count };
 }
 
-/** Builds the word index of `sources` (one per line) on the thread. */
-export async function wordIndexOnThread(sources: string): Promise<WordIndexData> {
-  const { answer } = await run(sources, (id) => ({ type: 'words', id }));
+/** Builds the word index of a dictionary's sources from its canonical TSV (UTF-8, moved) on the thread. */
+export async function wordIndexOnThread(tsv: Uint8Array): Promise<WordIndexData> {
+  const answer = await run((id, bytes) => ({ type: 'words', id, tsv: bytes }), tsv);
   if (answer.type !== 'words') throw new Error(`glossary thread: unexpected answer ${answer.type}`);
   return answer.data;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { type BodyEncoding, decodeForm, ERROR_CODES } from '@glossa/protocol';
 import type { TSchema } from '@sinclair/typebox';
@@ -47,6 +48,36 @@ export function setThreadParseBytes(bytes: number): void {
 }
 
 /**
+ * A long string of a route's `largeText` field, as UTF-8 bytes outside the V8 heap (moved from the parsing
+ * thread, not copied): a 10 MiB glossary's entries never become a string of the event loop's heap, whose
+ * garbage collection of them held every other request up for 100–400 ms. `chars` is its length in UTF-16
+ * units.
+ */
+export interface LargeText {
+  readonly bytes: Uint8Array;
+  readonly chars: number;
+}
+
+/**
+ * What stands for a large text in the parsed body until its route takes it (`largeText`): a string the
+ * schema accepts where the text was, which no client can send (a control character and this process's
+ * random id), followed by the text's index in the body.
+ */
+const LARGE_TEXT_MARK = `\u0000large-text:${randomUUID()}:`;
+const largeTexts = new WeakMap<FastifyRequest, Map<string, LargeText>>();
+
+/**
+ * The large text that `value` (a field of `request`'s validated body) stands for, or undefined when it is the
+ * text itself. A text is taken once: its bytes are meant to be moved on to another thread.
+ */
+export function largeText(request: FastifyRequest, value: string): LargeText | undefined {
+  const texts = largeTexts.get(request);
+  const text = texts?.get(value);
+  if (text) texts!.delete(value);
+  return text;
+}
+
+/**
  * The parsing thread: the same steps as `parseJson` and `parseForm`, answers in the order it got the bodies.
  * `inline` asks the event loop to parse it itself (a value the thread cannot send, e.g. nested past its
  * stack). A form comes back as its names and values joined, in UTF-8, with their lengths in UTF-16 units:
@@ -56,6 +87,25 @@ const PARSER_SOURCE = `
 ${LOWER_THREAD_PRIORITY_SOURCE}
 const { parentPort } = require('node:worker_threads');
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const encoder = new TextEncoder();
+// A route's large texts (strings named \`field\`, of \`min\` UTF-16 units or more, well-formed) as UTF-8.
+function takeLarge(value, field, min) {
+  const texts = [];
+  const stack = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    const keys = Array.isArray(node) ? node.keys() : Object.keys(node);
+    for (const key of keys) {
+      const child = node[key];
+      if (typeof child === 'object' && child !== null) stack.push(child);
+      else if (key === field && typeof child === 'string' && child.length >= min && child.isWellFormed()) {
+        node[key] = ${JSON.stringify(LARGE_TEXT_MARK)} + texts.length;
+        texts.push({ bytes: encoder.encode(child), chars: child.length });
+      }
+    }
+  }
+  return texts;
+}
 function form(text) {
   for (const part of text.split('&')) {
     try { decodeURIComponent(part.replace(/\\+/g, ' ')); } catch { return parentPort.postMessage({ error: 'form' }); }
@@ -67,7 +117,7 @@ function form(text) {
   const joined = new TextEncoder().encode(strings.join(''));
   parentPort.postMessage({ value: { joined, lengths } }, [joined.buffer, lengths.buffer]);
 }
-parentPort.on('message', ({ kind, bytes }) => {
+parentPort.on('message', ({ kind, bytes, large }) => {
   let text;
   try { text = utf8.decode(bytes); } catch { return parentPort.postMessage({ error: 'utf8' }); }
   if (kind === 'form') return form(text);
@@ -78,22 +128,30 @@ parentPort.on('message', ({ kind, bytes }) => {
     return parentPort.postMessage({ error: 'json', reason: error.message });
   }
   text = undefined;
-  try { parentPort.postMessage({ value }); } catch { parentPort.postMessage({ error: 'inline', bytes }, [bytes]); }
+  const texts = large && typeof value === 'object' && value !== null ? takeLarge(value, large.field, large.min) : [];
+  try { parentPort.postMessage({ value, texts }, texts.map((text) => text.bytes.buffer)); }
+  catch { parentPort.postMessage({ error: 'inline', bytes }, [bytes]); }
 });
 `;
 
 type ThreadAnswer =
-  | { value: unknown; error?: undefined }
+  | { value: unknown; texts: LargeText[]; error?: undefined }
   | { error: 'utf8' | 'empty' | 'json' | 'form'; reason?: string }
   | { error: 'inline'; bytes: ArrayBuffer };
 
+/** A parsed body: its value and the large texts taken out of it (`LargeText`). */
+interface Parsed {
+  readonly value: unknown;
+  readonly texts: readonly LargeText[];
+}
+
 interface Pending {
-  resolve(value: unknown): void;
+  resolve(parsed: Parsed): void;
   reject(error: Error): void;
 }
 
 /** Bodies the thread has answered for (tests check that large bodies go there). */
-export const threadParses = { count: 0 };
+export const threadParses = { count: 0, largeTexts: 0 };
 
 /** One thread per process, started on the first large body; it does not keep the process alive. */
 let parser: { worker: Worker; pending: Pending[] } | undefined;
@@ -107,12 +165,12 @@ function parserThread(): { worker: Worker; pending: Pending[] } {
     const job = thread.pending.shift();
     if (!job) return;
     threadParses.count++;
-    if (answer.error === undefined) return job.resolve(answer.value);
+    if (answer.error === undefined) return job.resolve(answer);
     try {
       if (answer.error === 'utf8') throw badRequest('Request body is not valid UTF-8.');
       if (answer.error === 'empty') throw emptyBody();
       if (answer.error === 'form') throw invalidForm();
-      if (answer.error === 'inline') job.resolve(parseJson(Buffer.from(answer.bytes)));
+      if (answer.error === 'inline') job.resolve({ value: parseJson(Buffer.from(answer.bytes)), texts: [] });
       else throw invalidJson(answer.reason ?? '');
     } catch (error) {
       job.reject(error as Error);
@@ -141,21 +199,32 @@ function parserThread(): { worker: Worker; pending: Pending[] } {
 }
 
 /**
+ * `bytes`' memory, to be moved to another thread: its own ArrayBuffer, or a copy when it shares one with
+ * others (Node's pool of small Buffers, a slice of a larger one).
+ */
+export const movableBuffer = (bytes: Uint8Array): ArrayBuffer =>
+  bytes.byteOffset === 0 &&
+  bytes.byteLength === bytes.buffer.byteLength &&
+  bytes.buffer instanceof ArrayBuffer
+    ? bytes.buffer
+    : new Uint8Array(bytes).buffer;
+
+/**
  * `parseJson` or `parseForm` on the parsing thread. The bytes are moved there, not copied (a Buffer sent as
  * such is serialized element by element: 0.25–0.5 s for 10 MiB on the event loop); a Buffer that shares its
- * memory with others is copied into its own first. Only the value (a form's entries) comes back.
+ * memory with others is copied into its own first. Only the value (a form's entries) comes back, and the
+ * route's large texts (`LargeText`) as bytes.
  */
-function parseOnThread(kind: 'json' | 'form', bytes: Buffer): Promise<unknown> {
-  const own =
-    bytes.byteOffset === 0 &&
-    bytes.byteLength === bytes.buffer.byteLength &&
-    bytes.buffer instanceof ArrayBuffer
-      ? bytes.buffer
-      : new Uint8Array(bytes).buffer;
+function parseOnThread(
+  kind: 'json' | 'form',
+  bytes: Buffer,
+  large?: { readonly field: string; readonly min: number },
+): Promise<Parsed> {
+  const own = movableBuffer(bytes);
   return new Promise((resolve, reject) => {
     const thread = parserThread();
     thread.pending.push({ resolve, reject });
-    thread.worker.postMessage({ kind, bytes: own }, [own]);
+    thread.worker.postMessage({ kind, bytes: own, large }, [own]);
   });
 }
 
@@ -179,7 +248,7 @@ const keepBom = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** `parseForm` on the parsing thread: the entries it found, in their order, into a URLSearchParams here. */
 async function parseFormOnThread(bytes: Buffer): Promise<FormBody> {
-  const answer = (await parseOnThread('form', bytes)) as { joined: Uint8Array; lengths: Uint32Array };
+  const answer = (await parseOnThread('form', bytes)).value as { joined: Uint8Array; lengths: Uint32Array };
   const { lengths } = answer;
   const joined = keepBom.decode(answer.joined);
   const params = new URLSearchParams();
@@ -200,11 +269,17 @@ async function parseFormOnThread(bytes: Buffer): Promise<FormBody> {
  */
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
     if (bytes.length >= threadParseBytes) {
-      parseOnThread('json', bytes).then(
-        (value) => done(null, value),
+      parseOnThread('json', bytes, request.routeOptions.config.route?.largeText).then(
+        ({ value, texts }) => {
+          if (texts.length > 0) {
+            largeTexts.set(request, new Map(texts.map((text, index) => [LARGE_TEXT_MARK + index, text])));
+            threadParses.largeTexts += texts.length;
+          }
+          done(null, value);
+        },
         (error: Error) => done(error, undefined),
       );
       return;

@@ -40,6 +40,11 @@ export interface Route {
    * names every field they answer: a field the schema does not name would be left out.
    */
   readonly compiledResponse?: boolean;
+  /**
+   * A JSON body's string properties named `field`, from `min` UTF-16 units on, reach the handler as UTF-8
+   * bytes outside the V8 heap when the body is parsed on the parsing thread (`largeText` in body.ts).
+   */
+  readonly largeText?: { readonly field: string; readonly min: number };
   handle(input: RouteInput<EndpointDefinition>): Promise<unknown>;
 }
 

@@ -17,6 +17,7 @@ import {
   mergedDictionary,
   type NewDictionary,
   tsvTableInSlices,
+  tsvText,
 } from '../glossaries/store.js';
 import { type StyleListRow, type StyleListStore, styleListOf, withId } from '../style-rules/store.js';
 
@@ -178,7 +179,8 @@ export function createPostgresGlossaryStore(pool: pg.Pool): GlossaryStore {
       )
     ).rows[0];
   const writeDictionary = async (db: Queryable, id: string, dictionary: NewDictionary) => {
-    const tsv = dictionary.tsv;
+    // A large dictionary's UTF-8 (parsed on the glossary thread) becomes text again: `pg` sends strings.
+    const tsv = tsvText(dictionary);
     if (utf8Length(tsv) > MAX_GLOSSARY_BYTES)
       throw badRequest('Glossary too large.', `Entries exceed ${MAX_GLOSSARY_BYTES} bytes.`);
     await db.query(
