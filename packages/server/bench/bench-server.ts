@@ -7,6 +7,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CreateServerOptions, startServer } from '../src/index.js';
 
+/**
+ * What a bench's server starts with, before the bench's own options: a loopback port (and free port), no
+ * logging, no rate limit. The benches of the feature packages spread it too
+ * (`../../server/bench/bench-server.js`).
+ */
+export const BENCH_SERVER_OPTIONS = {
+  port: 0,
+  freePort: 0,
+  host: '127.0.0.1',
+  logger: false,
+  rateLimit: false,
+} as const satisfies CreateServerOptions;
+
 export interface BenchServer {
   readonly url: string;
   /**
@@ -23,15 +36,7 @@ export interface BenchServer {
 
 export async function startBenchServer(options: CreateServerOptions = {}): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'glossa-bench-'));
-  const server = await startServer({
-    dataDir,
-    port: 0,
-    freePort: 0,
-    host: '127.0.0.1',
-    logger: false,
-    rateLimit: false,
-    ...options,
-  });
+  const server = await startServer({ dataDir, ...BENCH_SERVER_OPTIONS, ...options });
   return {
     url: server.url,
     async call(path, init = {}) {
