@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type TranslationEngine } from '@glossa/server';
+import { BENCH_SERVER_OPTIONS } from '../../server/bench/bench-server.js';
 import { documentsFeature } from '../src/index.js';
 import { countingApertium } from '../test/counting-engine.js';
 import { waitUntilDone } from './wait-done.js';
@@ -24,12 +25,8 @@ const text = Array.from(
 const start = (dataDir: string, engines?: TranslationEngine[]) =>
   startServer({
     dataDir,
-    port: 0,
-    freePort: 0,
-    host: '127.0.0.1',
-    logger: false,
+    ...BENCH_SERVER_OPTIONS,
     devKey: DEV_KEY,
-    rateLimit: false,
     features: [documentsFeature({ concurrency: 1 })],
     ...(engines ? { engines } : {}),
   });

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '@glossa/server';
+import { BENCH_SERVER_OPTIONS } from '../../server/bench/bench-server.js';
 import { documentsFeature } from '../src/index.js';
 
 export interface BenchService {
@@ -19,12 +20,8 @@ export async function startBenchService(name: string): Promise<BenchService> {
   const dataDir = mkdtempSync(join(tmpdir(), `glossa-bench-${name}-`));
   const server = await startServer({
     dataDir,
-    port: 0,
-    freePort: 0,
-    host: '127.0.0.1',
-    logger: false,
+    ...BENCH_SERVER_OPTIONS,
     features: [documentsFeature()],
-    rateLimit: false,
   });
   const auth = { authorization: `Service-Auth-Key ${server.devKey}` };
   const json = { ...auth, 'content-type': 'application/json' };

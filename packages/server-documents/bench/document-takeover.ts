@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '@glossa/server';
 import Database from 'better-sqlite3';
+import { BENCH_SERVER_OPTIONS } from '../../server/bench/bench-server.js';
 import { documentsFeature } from '../src/index.js';
 import { countingApertium } from '../test/counting-engine.js';
 import { waitUntilDone } from './wait-done.js';
@@ -113,12 +114,8 @@ async function run(resume: boolean) {
     const began = performance.now();
     const server = await startServer({
       dataDir,
-      port: 0,
-      freePort: 0,
-      host: '127.0.0.1',
-      logger: false,
+      ...BENCH_SERVER_OPTIONS,
       devKey: DEV_KEY,
-      rateLimit: false,
       engines: [counting.engine],
       features: [documentsFeature()],
     });

@@ -7,15 +7,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '@glossa/server';
+import { BENCH_SERVER_OPTIONS } from '../../server/bench/bench-server.js';
 import { languageToolsFeature } from '../src/index.js';
 
 const server = await startServer({
   dataDir: mkdtempSync(join(tmpdir(), 'glossa-bench-cold-')),
-  port: 0,
-  freePort: 0,
-  host: '127.0.0.1',
-  logger: false,
-  rateLimit: false,
+  ...BENCH_SERVER_OPTIONS,
   features: [languageToolsFeature({ warmUp: process.argv[2] !== 'lazy' })],
 });
 console.log(JSON.stringify({ url: server.url, key: server.devKey, pid: process.pid }));

@@ -28,6 +28,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
 import { startServer } from '@glossa/server';
 import Database from 'better-sqlite3';
+import { BENCH_SERVER_OPTIONS } from '../../server/bench/bench-server.js';
 import { languageToolsFeature } from '../src/index.js';
 import { evaluate } from '../src/quality/evaluate.js';
 import { closeHunspell } from '../src/write/hunspell.js';
@@ -41,14 +42,7 @@ const segments = Array.from({ length: 500 }, (_, segment) => ({
 const body = { metadata: { source_language: 'en', target_language: 'es' }, segments };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'glossa-quality-loop-'));
-const options = {
-  dataDir,
-  port: 0,
-  freePort: 0,
-  host: '127.0.0.1',
-  logger: false,
-  rateLimit: false,
-} as const;
+const options = { dataDir, ...BENCH_SERVER_OPTIONS };
 const server = await startServer({ ...options, features: [languageToolsFeature()] });
 const loopDir = mkdtempSync(join(tmpdir(), 'glossa-quality-loop-'));
 // The old path of the synchronous alias, for its baseline.

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { startServer } from '@glossa/server';
+import { BENCH_SERVER_OPTIONS } from '../../server/bench/bench-server.js';
 import { languageToolsFeature } from '../src/index.js';
 import { closeHunspell } from '../src/write/hunspell.js';
 
@@ -38,11 +39,7 @@ const ofTerms = Array.from({ length: SEGMENTS }, () => {
 const dataDir = mkdtempSync(join(tmpdir(), 'glossa-quality-glossary-'));
 const server = await startServer({
   dataDir,
-  port: 0,
-  freePort: 0,
-  host: '127.0.0.1',
-  logger: false,
-  rateLimit: false,
+  ...BENCH_SERVER_OPTIONS,
   // This process also holds the bench's own copies of the glossary and the bodies.
   memoryBudgetMb: 2048,
   features: [languageToolsFeature()],

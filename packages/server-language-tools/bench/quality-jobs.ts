@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type GlossaServer, startServer } from '@glossa/server';
+import { BENCH_SERVER_OPTIONS } from '../../server/bench/bench-server.js';
 import { startPostgres } from '../../server/test/services.js';
 import { languageToolsFeature } from '../src/index.js';
 import { closeHunspell } from '../src/write/hunspell.js';
@@ -30,11 +31,7 @@ async function start(databaseUrl?: string): Promise<{ server: GlossaServer; data
   const dataDir = mkdtempSync(join(tmpdir(), 'glossa-quality-bench-'));
   const server = await startServer({
     dataDir,
-    port: 0,
-    freePort: 0,
-    host: '127.0.0.1',
-    logger: false,
-    rateLimit: false,
+    ...BENCH_SERVER_OPTIONS,
     features: [languageToolsFeature()],
     ...(databaseUrl ? { databaseUrl } : {}),
   });

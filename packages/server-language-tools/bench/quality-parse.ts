@@ -22,6 +22,7 @@ import { gzipSync } from 'node:zlib';
 import { canonicalLanguage, createRequestValidator, QualityEvaluationRequest } from '@glossa/protocol';
 import { startServer } from '@glossa/server';
 import Database from 'better-sqlite3';
+import { BENCH_SERVER_OPTIONS } from '../../server/bench/bench-server.js';
 import { languageToolsFeature } from '../src/index.js';
 
 const RUNS = 7;
@@ -111,11 +112,7 @@ db.close();
 // time limit of 0.1 s ends it at once, so that it does not take the cores from the next submission.
 const server = await startServer({
   dataDir: dir,
-  port: 0,
-  freePort: 0,
-  host: '127.0.0.1',
-  logger: false,
-  rateLimit: false,
+  ...BENCH_SERVER_OPTIONS,
   features: [languageToolsFeature({ quality: { evaluationTimeoutSeconds: 0.1 } })],
 });
 const key = (await server.createAccount({ plan: 'paid', qualityAlpha: true })).key;

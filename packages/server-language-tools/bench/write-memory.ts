@@ -9,15 +9,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '@glossa/server';
+import { BENCH_SERVER_OPTIONS } from '../../server/bench/bench-server.js';
 import { languageToolsFeature } from '../src/index.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'glossa-bench-memory-'));
 const server = await startServer({
   dataDir,
-  port: 0,
-  freePort: 0,
-  host: '127.0.0.1',
-  logger: false,
+  ...BENCH_SERVER_OPTIONS,
   features: [languageToolsFeature()],
 });
 const post = async (path: string, json: unknown) => {
