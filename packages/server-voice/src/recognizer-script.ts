@@ -11,8 +11,11 @@
  *   `{"type":"partial","text"}` whenever the hypothesis of the open utterance changes;
  *   `{"type":"final","text","start","end"}` when voice activity detection closes an utterance (`start`:
  *   seconds of audio before it, `end`: seconds of audio read so far), and for the last utterance at end of input; `{"type":"done"}` before exiting 0.
- * Audio is decoded in 100 ms steps so an utterance ends within one step of the detector's decision; a
- * partial is reported at most once per read (a read takes what the pipe holds, up to 1 s of audio).
+ * Audio is decoded in 100 ms steps so an utterance ends within one step of the detector's decision; the steps
+ * are whole steps of the audio from its start (a read's incomplete step waits for the next read), so the
+ * same audio gives the same utterances and spans however the pipe splits it (a resumed voice job's chunks,
+ * test/voice-recognizer-steps.test.ts). A partial is reported at most once per read (a read takes what the
+ * pipe holds, up to 1 s of audio).
  */
 export const RECOGNIZER_SCRIPT = String.raw`
 import ctypes, json, sys
@@ -66,10 +69,11 @@ audio_bytes = 0
 rest = b""
 while True:
     data = source.read1(READ)
-    if not data:
-        break
+    ended = not data
     data = rest + data
-    usable = len(data) - len(data) % 2
+    # Whole steps only (the rest waits for the next read), so the steps fall at the same offsets of the
+    # audio whatever the pipe's reads hold; at end of input, the last (even) rest.
+    usable = len(data) - len(data) % (2 if ended else STEP)
     data, rest = data[:usable], data[usable:]
     for start in range(0, len(data), STEP):
         piece = data[start:start + STEP]
@@ -86,6 +90,8 @@ while True:
             decoder.start_utt()
             in_utterance = False
             last_partial = ""
+    if ended:
+        break
     if in_utterance:
         text = hypothesis()
         if text != last_partial:
