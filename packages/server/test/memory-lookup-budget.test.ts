@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addBatch, writeRest } from '../src/memories/import-rows-postgres.js';
 import { PendingPostings, POSTING_CHUNK, type SegmentInput } from '../src/memories/postings.js';
 import { matchScore, tokenize } from '../src/memories/score.js';
 import {
@@ -103,17 +104,14 @@ async function postgresBackend(): Promise<Backend> {
     async create(segments) {
       const id = await store.begin(pool, 'acct', 'memory');
       const postings = new PendingPostings();
-      for (let start = 0; start < segments.length; start += 1000)
-        await store.addBatch(id, segments.slice(start, start + 1000), postings);
       const client = await pool.connect();
       try {
+        for (let start = 0; start < segments.length; start += 1000)
+          await addBatch(client, id, segments.slice(start, start + 1000), postings);
+        const rest = postings.takeRest();
+        await writeRest(client, id, rest.rows, rest.totals);
         await client.query('BEGIN');
-        await store.finish(
-          client,
-          id,
-          { source: 'en', targets: ['es'], segments: segments.length },
-          postings,
-        );
+        await store.finish(client, id, { source: 'en', targets: ['es'], segments: segments.length });
         await client.query('COMMIT');
       } finally {
         client.release();

@@ -1,9 +1,17 @@
 /** What the event loop and a memory import's thread (`import-thread.ts`, `import-worker.ts`) send each other. */
+import type pg from 'pg';
 import type { TmxSummary } from './tmx.js';
 
+/**
+ * The resource database the thread writes through a connection of its own: SQLite's file, or PostgreSQL's
+ * connection settings (those of the server's pool).
+ */
+export type ImportTarget =
+  | { readonly kind: 'sqlite'; readonly file: string }
+  | { readonly kind: 'postgres'; readonly connection: pg.ClientConfig };
+
 export interface ImportWorkerData {
-  /** The resource database's file. */
-  readonly file: string;
+  readonly target: ImportTarget;
   readonly memoryId: string;
   /** Segments per batch, at most (and `MAX_BATCH_CHARACTERS`). */
   readonly batchSize: number;

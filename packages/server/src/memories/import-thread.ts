@@ -1,22 +1,23 @@
 /**
  * A TMX import's heavy work (parsing, tokenizing, writing segments and postings) runs on a thread of its own
- * (`import-worker.ts`) with its own connection to the resource database (WAL), off the event loop that answers
+ * (`import-worker.ts`) with its own connection to the resource database (SQLite's file in WAL mode, or
+ * PostgreSQL: one connection more than the pool's while it runs), off the event loop that answers
  * every other request (issue 31: on the event loop, even in ~2 ms turns, the largest import took about half
  * of it for a minute, and its garbage lengthened the main heap's GC pauses). One thread per import, at a
  * lower CPU priority (thread-priority.ts), ended with it; the event loop keeps the job (its state, its
  * cancellation, its memory reservation) and hands the file over piece by piece as the thread asks.
  *
- * SQLite has one writer at a time: each of the thread's transactions (a batch, as short as on the event
- * loop) starts only once the event loop grants it, and counts among the writes in flight on the file
- * (`trackThreadWrite`) until it ends, so the event loop's own writers await it instead of blocking on the
- * lock. A cancelled import is stopped between two transactions; a killed process leaves an unready memory,
- * deleted at the next start, as before.
+ * Each of the thread's transactions (a batch, as short as on the event loop) starts only once the event loop
+ * grants it. SQLite has one writer at a time: a granted transaction counts among the writes in flight on the
+ * file (`trackThreadWrite`) until it ends, so the event loop's own writers await it instead of blocking on
+ * the lock. A cancelled import is stopped between two transactions (on both backends); a killed process
+ * leaves an unready memory, deleted by the job's next attempt (and on SQLite at the next start), as before.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { trackThreadWrite } from '../glossaries/db-thread.js';
 import { threadEntry } from '../threads/entry.js';
-import type { FromImportThread, ImportWorkerData, ToImportThread } from './import-messages.js';
+import type { FromImportThread, ImportTarget, ImportWorkerData, ToImportThread } from './import-messages.js';
 import type { SegmentInput } from './postings.js';
 import { readTmx, TmxError, type TmxSummary } from './tmx.js';
 
@@ -28,35 +29,26 @@ const IMPORT_THREAD_HEAP_MB = 256;
 /** Import threads started and the transactions they were granted, for tests. */
 export const importThreadStats = { starts: 0, writes: 0 };
 
-/** Reads the TMX on the event loop, handing batches to `add` (PostgreSQL, a SQLite database in memory). */
-export function readInBatches(
-  content: AsyncIterable<Buffer>,
-  signal: AbortSignal,
-  add: (batch: readonly SegmentInput[]) => Promise<void>,
-): Promise<TmxSummary> {
-  return readTmx(
-    content,
-    async (batch) => {
-      signal.throwIfAborted();
-      await add(batch);
-      await yieldToEventLoop();
-    },
-    IMPORT_BATCH,
-  );
-}
-
-/** A `MemoryWriter`'s `write` on the event loop, each batch handed to `add`. */
+/** A `MemoryWriter`'s `write` on the event loop, each batch handed to `add` (a SQLite database in memory). */
 export const writeInBatches =
   (add: (memoryId: string, batch: readonly SegmentInput[]) => Promise<void>) =>
-  (memoryId: string, content: AsyncIterable<Buffer>, signal: AbortSignal) =>
-    readInBatches(content, signal, (batch) => add(memoryId, batch));
+  (memoryId: string, content: AsyncIterable<Buffer>, signal: AbortSignal): Promise<TmxSummary> =>
+    readTmx(
+      content,
+      async (batch) => {
+        signal.throwIfAborted();
+        await add(memoryId, batch);
+        await yieldToEventLoop();
+      },
+      IMPORT_BATCH,
+    );
 
 /**
- * Imports the TMX `content` into the unready memory `memoryId` of the SQLite database `file` on a thread:
- * its segments and every posting row; the summary once the thread has ended (its connection closed).
+ * Imports the TMX `content` into the unready memory `memoryId` of the database `target` on a thread: its
+ * segments and every posting row; the summary once the thread has ended (its connection closed).
  */
 export function importOnThread(
-  file: string,
+  target: ImportTarget,
   memoryId: string,
   content: AsyncIterable<Buffer>,
   signal: AbortSignal,
@@ -64,7 +56,7 @@ export function importOnThread(
   const entry = threadEntry(new URL('./import-worker.js', import.meta.url));
   const worker = new Worker(entry.url, {
     ...entry.options,
-    workerData: { file, memoryId, batchSize: IMPORT_BATCH } satisfies ImportWorkerData,
+    workerData: { target, memoryId, batchSize: IMPORT_BATCH } satisfies ImportWorkerData,
     resourceLimits: { maxOldGenerationSizeMb: IMPORT_THREAD_HEAP_MB },
   });
   importThreadStats.starts++;
@@ -95,7 +87,8 @@ export function importOnThread(
           .catch(stop);
       } else if (message.type === 'write') {
         if (outcome) return void worker.terminate();
-        trackThreadWrite(file, new Promise<void>((resolve) => (writing = resolve)));
+        const ended = new Promise<void>((resolve) => (writing = resolve));
+        if (target.kind === 'sqlite') trackThreadWrite(target.file, ended);
         importThreadStats.writes++;
         send({ type: 'go' });
       } else if (message.type === 'written') {

@@ -1,15 +1,18 @@
 /**
  * A memory import's thread (started by import-thread.ts): reads the TMX as the event loop hands it over,
  * tokenizes its segments and writes them, with their posting rows, through its own connection to the
- * resource database, one short transaction per batch, each only once the event loop lets it (`write` →
- * `go`), so the event loop's own writers wait for it asynchronously, never on SQLite's lock.
+ * resource database (SQLite's file, or PostgreSQL), one short transaction per batch, each only once the
+ * event loop lets it (`write` → `go`): on SQLite the event loop's own writers then wait for it
+ * asynchronously, never on the lock, and on both a cancelled import is stopped between two transactions.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { lowerThreadPriority } from '../thread-priority.js';
-import type { FromImportThread, ImportWorkerData, ToImportThread } from './import-messages.js';
-import { importTransactions } from './import-rows.js';
-import { PendingPostings, REST_LISTS } from './postings.js';
+import type { FromImportThread, ImportTarget, ImportWorkerData, ToImportThread } from './import-messages.js';
+import { importTransactions, type PostingRow } from './import-rows.js';
+import * as postgresRows from './import-rows-postgres.js';
+import { PendingPostings, REST_LISTS, type SegmentInput } from './postings.js';
 import { readTmx } from './tmx.js';
 
 // Parsing and writing the largest TMX takes seconds of a core: the event loop comes first (thread-priority.ts).
@@ -19,7 +22,7 @@ lowerThreadPriority();
 const AHEAD = 4;
 
 const port = parentPort!;
-const { file, memoryId, batchSize } = workerData as ImportWorkerData;
+const { target, memoryId, batchSize } = workerData as ImportWorkerData;
 const post = (message: FromImportThread) => port.postMessage(message);
 
 const pieces: (Uint8Array | undefined)[] = [];
@@ -46,39 +49,67 @@ async function* upload(): AsyncGenerator<Buffer> {
 }
 
 /** Runs one write transaction once the event loop lets it. */
-async function write(transaction: () => void): Promise<void> {
+async function write(transaction: () => void | Promise<void>): Promise<void> {
   await new Promise<void>((resolve) => {
     granted = resolve;
     post({ type: 'write' });
   });
   try {
-    transaction();
+    await transaction();
   } finally {
     post({ type: 'written' });
   }
 }
 
-const db = new Database(file);
-try {
+/** The import's two transactions on the thread's own connection to `target`. */
+interface Writes {
+  addBatch(batch: readonly SegmentInput[], postings: PendingPostings): void | Promise<void>;
+  writeRest(rows: PostingRow[], totals: [string, number][]): void | Promise<void>;
+  close(): void | Promise<void>;
+}
+
+async function open(target: ImportTarget): Promise<Writes> {
+  if (target.kind === 'postgres') {
+    const client = new pg.Client(target.connection);
+    // A connection lost between two queries fails the next one; an idle one must not crash the thread.
+    client.on('error', () => {});
+    await client.connect();
+    return {
+      addBatch: (batch, postings) => postgresRows.addBatch(client, memoryId, batch, postings),
+      writeRest: (rows, totals) => postgresRows.writeRest(client, memoryId, rows, totals),
+      close: () => client.end(),
+    };
+  }
+  const db = new Database(target.file);
   db.pragma('busy_timeout = 10000');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
   const writes = importTransactions(db);
+  return {
+    addBatch: (batch, postings) => writes.addBatch.immediate(memoryId, batch, postings),
+    writeRest: (rows, totals) => writes.writeRest.immediate(memoryId, rows, totals),
+    close: () => void db.close(),
+  };
+}
+
+let writes: Writes | undefined;
+try {
+  writes = await open(target);
   const postings = new PendingPostings();
   const summary = await readTmx(
     upload(),
-    (batch) => write(() => writes.addBatch.immediate(memoryId, batch, postings)),
+    (batch) => write(() => writes!.addBatch(batch, postings)),
     batchSize,
   );
   for (let done = false; !done; ) {
     const rest = postings.takeRest(REST_LISTS);
-    await write(() => writes.writeRest.immediate(memoryId, rest.rows, rest.totals));
+    await write(() => writes!.writeRest(rest.rows, rest.totals));
     done = rest.done;
   }
   post({ type: 'done', summary });
 } catch (error) {
   post({ type: 'failed', name: (error as Error).name, message: (error as Error).message });
 } finally {
-  db.close();
+  await Promise.resolve(writes?.close()).catch(() => {});
   port.close();
 }

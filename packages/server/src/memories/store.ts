@@ -484,7 +484,7 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
     addBatch,
     async importTmx(memoryId, content, signal) {
       if (file === undefined) return writeInBatches(addBatch)(memoryId, content, signal);
-      return importOnThread(file, memoryId, content, signal);
+      return importOnThread({ kind: 'sqlite', file }, memoryId, content, signal);
     },
     async finish(memoryId, source, targets, count) {
       const postings = pendingPostings.get(memoryId);

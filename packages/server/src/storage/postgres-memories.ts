@@ -1,14 +1,13 @@
 /**
  * Translation memories of a fleet, in PostgreSQL (the tables of `postgres-resources.ts`): the store that
  * every instance reads (`MemoryStore`, the same lookups as SQLite's through `createLookups`), and the
- * writes an import makes. A memory is written by one import: its row starts `ready = false` (invisible
- * to every read), segments arrive in batches of one transaction each, and one last transaction writes
- * the postings, marks it ready and completes the job (see `postgres-memory-jobs.ts`).
+ * writes an import makes on the event loop. A memory is written by one import: its row starts `ready =
+ * false` (invisible to every read), the import's thread writes its segments and postings in batches of one
+ * transaction each (`memories/import-rows-postgres.ts`), and one last transaction marks it ready and
+ * completes the job (see `postgres-memory-jobs.ts`).
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { type PendingPostings, type SegmentInput, TOKEN_SEPARATOR } from '../memories/postings.js';
-import { exactKey, tokenize } from '../memories/score.js';
 import {
   createLookups,
   MAX_CANDIDATES,
@@ -21,20 +20,14 @@ import {
 } from '../memories/store.js';
 import type { Queryable } from './postgres-resources.js';
 
-/** Posting rows written (or counts set) per statement. */
-const POSTINGS_PER_INSERT = 5000;
-
 export interface PostgresMemoryStore extends MemoryStore {
   /** Starts an invisible memory; returns its id. */
   begin(db: Queryable, accountId: string, name: string): Promise<string>;
-  /** Writes one batch in one transaction, with the posting rows of `postings` the batch fills. */
-  addBatch(memoryId: string, segments: readonly SegmentInput[], postings: PendingPostings): Promise<void>;
-  /** Writes the postings and makes the memory visible; call inside the transaction that ends the job. */
+  /** Makes the memory (its rows all written) visible; call inside the transaction that ends the job. */
   finish(
     client: pg.PoolClient,
     memoryId: string,
     summary: { source: string; targets: readonly string[]; segments: number },
-    postings: PendingPostings,
   ): Promise<void>;
   /** Deletes a memory whatever its state, on `db` (a transaction's client, or the pool). */
   removeOn(db: Queryable, memoryId: string): Promise<void>;
@@ -44,21 +37,6 @@ interface SegmentRow {
   id: string;
   source_text: string;
   source_tagged: string | null;
-}
-
-async function insertPostings(
-  client: Queryable,
-  memoryId: string,
-  entries: readonly [string, number, string][],
-): Promise<void> {
-  for (let start = 0; start < entries.length; start += POSTINGS_PER_INSERT) {
-    const slice = entries.slice(start, start + POSTINGS_PER_INSERT);
-    await client.query(
-      `INSERT INTO memory_postings (memory_id, gram, segments, ids)
-       SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[])`,
-      [memoryId, slice.map(([key]) => key), slice.map(([, count]) => count), slice.map(([, , ids]) => ids)],
-    );
-  }
 }
 
 export function createPostgresMemoryStore(
@@ -188,76 +166,7 @@ export function createPostgresMemoryStore(
       );
       return id;
     },
-    async addBatch(memoryId, segments, postings) {
-      if (segments.length === 0) return;
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const { rows: ids } = await client.query<{ id: string }>(
-          `SELECT nextval(pg_get_serial_sequence('memory_segments', 'id')) AS id FROM generate_series(1, $1)`,
-          [segments.length],
-        );
-        const segmentIds = ids.map((row) => Number(row.id));
-        const tokens = segments.map((segment) => tokenize(segment.source));
-        await client.query(
-          `INSERT INTO memory_segments (id, memory_id, source_text, source_key, token_count, tokens, source_tagged)
-           SELECT id, $1, source_text, source_key, token_count, tokens, source_tagged
-           FROM unnest($2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[])
-             AS s(id, source_text, source_key, token_count, tokens, source_tagged)`,
-          [
-            memoryId,
-            segmentIds,
-            segments.map((segment) => segment.source),
-            segments.map((segment) => exactKey(segment.source)),
-            tokens.map((list) => list.length),
-            tokens.map((list) => list.join(TOKEN_SEPARATOR)),
-            segments.map((segment) => segment.sourceTagged ?? null),
-          ],
-        );
-        const target = {
-          segment: [] as number[],
-          seq: [] as number[],
-          language: [] as string[],
-          text: [] as string[],
-          tagged: [] as (string | null)[],
-        };
-        segments.forEach((segment, index) => {
-          segment.targets.forEach((item, seq) => {
-            target.segment.push(segmentIds[index]!);
-            target.seq.push(seq);
-            target.language.push(item.language);
-            target.text.push(item.text);
-            target.tagged.push(item.tagged ?? null);
-          });
-        });
-        await client.query(
-          `INSERT INTO memory_targets (segment_id, seq, language, text, tagged)
-           SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[])`,
-          [target.segment, target.seq, target.language, target.text, target.tagged],
-        );
-        segments.forEach((segment, index) => {
-          postings.add(segmentIds[index]!, tokens[index]!, segment.sourceTagged);
-        });
-        await insertPostings(client, memoryId, postings.takeFull());
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-    async finish(client, memoryId, summary, postings) {
-      const rest = postings.takeRest();
-      await insertPostings(client, memoryId, rest.rows);
-      for (let start = 0; start < rest.totals.length; start += POSTINGS_PER_INSERT) {
-        const slice = rest.totals.slice(start, start + POSTINGS_PER_INSERT);
-        await client.query(
-          `UPDATE memory_postings AS p SET segments = t.segments
-           FROM unnest($2::text[], $3::int[]) AS t(gram, segments) WHERE p.memory_id = $1 AND p.gram = t.gram`,
-          [memoryId, slice.map(([gram]) => gram), slice.map(([, total]) => total)],
-        );
-      }
+    async finish(client, memoryId, summary) {
       await client.query(
         'UPDATE memories SET source_language = $1, target_languages = $2, segment_count = $3, ready = TRUE WHERE id = $4',
         [summary.source, JSON.stringify(summary.targets), summary.segments, memoryId],
