@@ -160,3 +160,45 @@ describe('large entries of a JSON body', () => {
     ]);
   }, 120_000);
 });
+
+describe('large entries of a form body', () => {
+  it('come as bytes too (v2 `entries`, v3 `dictionaries[0].entries`), answering what strings answer', async () => {
+    const forms = async () => {
+      const large = threadParses.largeTexts;
+      const answers: unknown[] = [];
+      const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+      const v2 = await t.call('/v2/glossaries', { form: form({ name: 'form', ...dictionary(BIG) }) });
+      answers.push(answer(v2));
+      const v3 = await t.call('/v3/glossaries', {
+        form: form({
+          name: 'form3',
+          'dictionaries[0].source_lang': 'en',
+          'dictionaries[0].target_lang': 'fr',
+          'dictionaries[0].entries': BIG,
+          'dictionaries[0].entries_format': 'tsv',
+        }),
+      });
+      answers.push(answer(v3));
+      const read = await t.call(
+        `/v3/glossaries/${v3.data.glossary_id}/entries?source_lang=en&target_lang=fr`,
+      );
+      answers.push(read.data.dictionaries[0].entries === BIG);
+      for (const id of [v2.data.glossary_id, v3.data.glossary_id])
+        await t.call(`/v3/glossaries/${id}`, { method: 'DELETE' });
+      return { answers, large: threadParses.largeTexts - large };
+    };
+    const asBytes = await forms();
+    expect(asBytes.large).toBe(2);
+    expect(asBytes.answers).toContainEqual(expect.objectContaining({ status: 201 }));
+    setThreadParseBytes(Number.POSITIVE_INFINITY);
+    let asStrings: Awaited<ReturnType<typeof forms>>;
+    try {
+      asStrings = await forms();
+    } finally {
+      setThreadParseBytes(THREAD_PARSE_BYTES);
+    }
+    expect(asStrings.large).toBe(0);
+    expect(asBytes.answers).toEqual(asStrings.answers);
+    expect(asBytes.answers.at(-1)).toBe(true);
+  }, 60_000);
+});

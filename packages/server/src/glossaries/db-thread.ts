@@ -6,8 +6,9 @@
  * every other request (1.9–2.8 s stalls in the spine's abuse test).
  *
  * The thread runs the whole transaction (`BEGIN IMMEDIATE`: the account's count, the rows, the merge), so a
- * write is as atomic as on the event loop. Text crosses as UTF-8 bytes handed over without a copy, and is
- * encoded (here) and decoded (the store) on the event loop a slice per turn. One thread per database file, started on first
+ * write is as atomic as on the event loop. Text crosses as UTF-8 bytes handed over without a copy: a large
+ * dictionary as sent comes as bytes from the glossary thread (routes.ts); a text is encoded here and a read
+ * decoded by the store, on the event loop a slice per turn. One thread per database file, started on first
  * use, never keeping the process alive, ended `IDLE_MS` after its last job; if it dies, its jobs fail with
  * 503 and `Retry-After` and the next job starts a new one.
  */

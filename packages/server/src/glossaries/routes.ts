@@ -82,7 +82,7 @@ const missing = (id: string) => notFound(`Glossary '${id}' not found.`);
  * A dictionary as sent, parsed and checked (400 naming the line). Large entries are parsed on the glossary
  * thread, after reserving their memory from the budget for builds (one at a time per account; 503 with
  * `Retry-After` when it is taken). Entries that came as bytes from the body's parsing thread (`largeText`:
- * a large JSON body) stay bytes there and back: the dictionary is their canonical TSV's UTF-8, which the
+ * a large JSON or form body) stay bytes there and back: the dictionary is their canonical TSV's UTF-8, which the
  * store's database thread writes (store.ts), so the text never becomes a string of the event loop's heap.
  */
 async function dictionaryInput(
@@ -275,8 +275,8 @@ const v3Routes: Route[] = [
 ];
 
 /**
- * Every glossary route, with a body limit that lets 10 MiB of entries through; large entries of a JSON body
- * come as bytes (`dictionaryInput`).
+ * Every glossary route, with a body limit that lets 10 MiB of entries through; large entries of a JSON or form
+ * body come as bytes (`dictionaryInput`).
  */
 export const GLOSSARY_ROUTES: readonly Route[] = [...v2Routes, ...v3Routes].map((route) => ({
   ...route,

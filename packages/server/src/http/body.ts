@@ -48,7 +48,7 @@ export function setThreadParseBytes(bytes: number): void {
 }
 
 /**
- * A long string of a route's `largeText` field, as UTF-8 bytes outside the V8 heap (moved from the parsing
+ * A long string of a route's `largeText` field in a JSON or form body, as UTF-8 bytes outside the V8 heap (moved from the parsing
  * thread, not copied): a 10 MiB glossary's entries never become a string of the event loop's heap, whose
  * garbage collection of them held every other request up for 100–400 ms. `chars` is its length in UTF-16
  * units.
@@ -65,6 +65,13 @@ export interface LargeText {
  */
 const LARGE_TEXT_MARK = `\u0000large-text:${randomUUID()}:`;
 const largeTexts = new WeakMap<FastifyRequest, Map<string, LargeText>>();
+
+/** Keeps the large texts taken out of `request`'s body for its route (`largeText`). */
+function keepLargeTexts(request: FastifyRequest, texts: readonly LargeText[]): void {
+  if (texts.length === 0) return;
+  largeTexts.set(request, new Map(texts.map((text, index) => [LARGE_TEXT_MARK + index, text])));
+  threadParses.largeTexts += texts.length;
+}
 
 /**
  * The large text that `value` (a field of `request`'s validated body) stands for, or undefined when it is the
@@ -88,8 +95,15 @@ ${LOWER_THREAD_PRIORITY_SOURCE}
 const { parentPort } = require('node:worker_threads');
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
-// A route's large texts (strings named \`field\`, of \`min\` UTF-16 units or more, well-formed) as UTF-8.
-function takeLarge(value, field, min) {
+const MARK = ${JSON.stringify(LARGE_TEXT_MARK)};
+// A route's large text (a string named \`field\`, of \`min\` UTF-16 units or more, well-formed) as UTF-8 into
+// \`texts\`, and what stands for it; any other string as it is.
+function taken(texts, large, name, value) {
+  if (!large || name !== large.field || value.length < large.min || !value.isWellFormed()) return value;
+  texts.push({ bytes: encoder.encode(value), chars: value.length });
+  return MARK + (texts.length - 1);
+}
+function takeLarge(value, large) {
   const texts = [];
   const stack = [value];
   while (stack.length > 0) {
@@ -98,29 +112,30 @@ function takeLarge(value, field, min) {
     for (const key of keys) {
       const child = node[key];
       if (typeof child === 'object' && child !== null) stack.push(child);
-      else if (key === field && typeof child === 'string' && child.length >= min && child.isWellFormed()) {
-        node[key] = ${JSON.stringify(LARGE_TEXT_MARK)} + texts.length;
-        texts.push({ bytes: encoder.encode(child), chars: child.length });
-      }
+      else if (typeof child === 'string' && key === large.field) node[key] = taken(texts, large, key, child);
     }
   }
   return texts;
 }
-function form(text) {
+function form(text, large) {
   for (const part of text.split('&')) {
     try { decodeURIComponent(part.replace(/\\+/g, ' ')); } catch { return parentPort.postMessage({ error: 'form' }); }
   }
   const strings = [];
-  for (const [name, value] of new URLSearchParams(text)) strings.push(name, value);
+  const texts = [];
+  // A field of a list of objects is named \`list[0].field\`.
+  for (const [name, value] of new URLSearchParams(text))
+    strings.push(name, taken(texts, large, name.slice(name.lastIndexOf('.') + 1), value));
   const lengths = new Uint32Array(strings.length);
   for (let i = 0; i < strings.length; i++) lengths[i] = strings[i].length;
-  const joined = new TextEncoder().encode(strings.join(''));
-  parentPort.postMessage({ value: { joined, lengths } }, [joined.buffer, lengths.buffer]);
+  const joined = encoder.encode(strings.join(''));
+  const moved = [joined.buffer, lengths.buffer, ...texts.map((text) => text.bytes.buffer)];
+  parentPort.postMessage({ value: { joined, lengths }, texts }, moved);
 }
 parentPort.on('message', ({ kind, bytes, large }) => {
   let text;
   try { text = utf8.decode(bytes); } catch { return parentPort.postMessage({ error: 'utf8' }); }
-  if (kind === 'form') return form(text);
+  if (kind === 'form') return form(text, large);
   if (text.trim() === '') return parentPort.postMessage({ error: 'empty' });
   let value;
   try { value = JSON.parse(text); } catch (error) {
@@ -128,7 +143,7 @@ parentPort.on('message', ({ kind, bytes, large }) => {
     return parentPort.postMessage({ error: 'json', reason: error.message });
   }
   text = undefined;
-  const texts = large && typeof value === 'object' && value !== null ? takeLarge(value, large.field, large.min) : [];
+  const texts = large && typeof value === 'object' && value !== null ? takeLarge(value, large) : [];
   try { parentPort.postMessage({ value, texts }, texts.map((text) => text.bytes.buffer)); }
   catch { parentPort.postMessage({ error: 'inline', bytes }, [bytes]); }
 });
@@ -247,8 +262,10 @@ function parseForm(bytes: Buffer): FormBody {
 const keepBom = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** `parseForm` on the parsing thread: the entries it found, in their order, into a URLSearchParams here. */
-async function parseFormOnThread(bytes: Buffer): Promise<FormBody> {
-  const answer = (await parseOnThread('form', bytes)).value as { joined: Uint8Array; lengths: Uint32Array };
+async function parseFormOnThread(request: FastifyRequest, bytes: Buffer): Promise<FormBody> {
+  const parsed = await parseOnThread('form', bytes, request.routeOptions.config.route?.largeText);
+  keepLargeTexts(request, parsed.texts);
+  const answer = parsed.value as { joined: Uint8Array; lengths: Uint32Array };
   const { lengths } = answer;
   const joined = keepBom.decode(answer.joined);
   const params = new URLSearchParams();
@@ -274,10 +291,7 @@ export function registerBodyParsers(app: FastifyInstance): void {
     if (bytes.length >= threadParseBytes) {
       parseOnThread('json', bytes, request.routeOptions.config.route?.largeText).then(
         ({ value, texts }) => {
-          if (texts.length > 0) {
-            largeTexts.set(request, new Map(texts.map((text, index) => [LARGE_TEXT_MARK + index, text])));
-            threadParses.largeTexts += texts.length;
-          }
+          keepLargeTexts(request, texts);
           done(null, value);
         },
         (error: Error) => done(error, undefined),
@@ -293,10 +307,10 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'buffer' },
-    (_request, body, done) => {
+    (request, body, done) => {
       const bytes = body as Buffer;
       if (bytes.length >= threadParseBytes) {
-        parseFormOnThread(bytes).then(
+        parseFormOnThread(request, bytes).then(
           (value) => done(null, value),
           (error: Error) => done(error, undefined),
         );

@@ -41,8 +41,9 @@ export interface Route {
    */
   readonly compiledResponse?: boolean;
   /**
-   * A JSON body's string properties named `field`, from `min` UTF-16 units on, reach the handler as UTF-8
-   * bytes outside the V8 heap when the body is parsed on the parsing thread (`largeText` in body.ts).
+   * A JSON or form body's strings named `field` (in a form also `list[0].field`), from `min` UTF-16 units on,
+   * reach the handler as UTF-8 bytes outside the V8 heap when the body is parsed on the parsing thread
+   * (`largeText` in body.ts).
    */
   readonly largeText?: { readonly field: string; readonly min: number };
   handle(input: RouteInput<EndpointDefinition>): Promise<unknown>;
