@@ -228,19 +228,26 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
       return seen;
     };
 
-    it(`refuses at once what cannot fit even under the whole ceiling, and admits alone the first that can, after ${STALLED_MS} ms of relievers without the RSS falling, not after its whole wait`, async () => {
-      configureMemoryBudget(100); // alone under 95 MiB
-      rss = 92 * MIB;
+    it(`refuses at once what cannot fit alone at the RSS that stays, and admits alone the first that can, after ${STALLED_MS} ms of relievers without the RSS falling, not after its whole wait`, async () => {
+      configureMemoryBudget(100); // alone under 95 MiB, beside other work under 90
+      rss = 88 * MIB;
       let asked = 0;
       const stop = onMemoryPressure(() => asked++);
+      // Light work running (its few MiB cannot give memory back): what is admitted beside it needs 90.
+      const light = await reserveMemory('light', LIGHT_WORK_BYTES - 1);
       try {
         const tenMinutes = 600_000;
-        const never = outcome(reserveMemory('Never', 10 * MIB, tenMinutes)); // 102 > 100
-        const alone = outcome(reserveMemory('Alone', 6 * MIB, tenMinutes)); // 98: over 95, under 100
+        const never = outcome(reserveMemory('Never', 10 * MIB, tenMinutes)); // 98 > 95
+        const alone = outcome(reserveMemory('Alone', 6 * MIB, tenMinutes)); // 94: under 95, over 90
         const behind = outcome(reserveMemory('Behind', 6 * MIB, tenMinutes));
         await vi.advanceTimersByTimeAsync(STALLED_MS - 1000);
         expect([never, alone, behind]).toEqual([{}, {}, {}]);
-        expect(memoryAdmission()).toEqual({ running: 0, waiting: 3, bytes: 0, retrying: 0 });
+        expect(memoryAdmission()).toEqual({
+          running: 1,
+          waiting: 3,
+          bytes: LIGHT_WORK_BYTES - 1,
+          retrying: 0,
+        });
         await vi.advanceTimersByTimeAsync(1000 + 200);
         expect(asked).toBeGreaterThanOrEqual(STALLED_MS / 1000);
         expect(never.error).toBeInstanceOf(ServiceError);
@@ -251,15 +258,18 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
         expect(behind).toEqual({});
         await vi.advanceTimersByTimeAsync(2 * STALLED_MS);
         expect(behind).toEqual({});
-        expect(memoryAdmission()).toEqual({ running: 1, waiting: 1, bytes: 6 * MIB, retrying: 0 });
+        expect(memoryAdmission()).toMatchObject({ running: 2, waiting: 1, retrying: 0 });
         alone.release?.();
-        await vi.advanceTimersByTimeAsync(STALLED_MS + 200);
+        await vi.advanceTimersByTimeAsync(STALLED_MS - 1000);
+        expect(behind).toEqual({});
+        await vi.advanceTimersByTimeAsync(1000 + 200);
         expect(behind.release).toBeTypeOf('function');
         behind.release?.();
-        expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0, retrying: 0 });
       } finally {
+        light();
         stop();
       }
+      expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0, retrying: 0 });
     });
 
     it("a job's reservation refused for memory taken now waits its Retry-After out of the queue and queues again until admitted; aborted, it stops; too large, it is refused at once", async () => {
@@ -299,9 +309,10 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
       configureMemoryBudget(100);
       rss = 96 * MIB;
       const light = await reserveMemory('light', LIGHT_WORK_BYTES - 1);
-      const work = outcome(reserveMemory('Work', 6 * MIB, 600_000)); // 102, then 97: over 95 both
+      // 102, then 94: under 95 alone, but over 90 beside the light work (whose RSS began at 96).
+      const work = outcome(reserveMemory('Work', 6 * MIB, 600_000));
       await vi.advanceTimersByTimeAsync(STALLED_MS - 2000);
-      rss = 91 * MIB; // fell by 5 MiB: memory is coming back
+      rss = 88 * MIB; // fell by 8 MiB: memory is coming back
       await vi.advanceTimersByTimeAsync(2000 + 200);
       expect(work).toEqual({});
       await vi.advanceTimersByTimeAsync(STALLED_MS);
