@@ -15,7 +15,7 @@ import sharp from 'sharp';
 import { startBenchService } from './document-service.js';
 
 const DOCUMENTS = 4;
-const sentences = readFileSync(new URL('./apertium-sentences.txt', import.meta.url), 'utf8')
+const sentences = readFileSync(new URL('../../server/bench/apertium-sentences.txt', import.meta.url), 'utf8')
   .split('\n')
   .filter((line) => line.trim() !== '');
 /** A word of letters only that names (document, paragraph, sentence), so no two units are the same. */

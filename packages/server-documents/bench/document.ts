@@ -14,7 +14,7 @@ import { startBenchService } from './document-service.js';
 const PAGES = 20;
 const PARAGRAPHS_PER_PAGE = 20;
 const DOCUMENTS = 4;
-const sentences = readFileSync(new URL('./apertium-sentences.txt', import.meta.url), 'utf8')
+const sentences = readFileSync(new URL('../../server/bench/apertium-sentences.txt', import.meta.url), 'utf8')
   .split('\n')
   .filter((line) => line.trim() !== '');
 
