@@ -20,7 +20,8 @@
  * environment sets it.
  *   pnpm --filter @glossa/server-full bench:abuse            (from the TypeScript sources)
  *   GLOSSA_ABUSE_BUILT=1 pnpm --filter … bench:abuse       (the built server: `pnpm build` first)
- *   ROUNDS=3 PHASE_MS=8000 ONLY=tmx,job (phases besides `unloaded`) PROFILE_DIR=<dir> (`--cpu-prof`)
+ *   ROUNDS=3 PHASE_MS=8000 ONLY=tmx,job (phases besides `unloaded`; ONLY=all: only the four at once)
+ *   PROFILE_DIR=<dir> (`--cpu-prof`)
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -190,10 +191,13 @@ async function phase(names: readonly string[]): Promise<Measured> {
 }
 
 const only = process.env.ONLY?.split(',');
-const abusive = ['glossaries', 'tmx', 'job', 'sync'].filter((name) => !only || only.includes(name));
+const named = ['glossaries', 'tmx', 'job', 'sync'];
+const alone = named.filter((name) => !only || only.includes(name));
+/** At once in `all`: the inputs named, or all four for `ONLY=all` (then none alone). */
+const abusive = alone.length === 0 && only?.includes('all') ? named : alone;
 const phases: [string, string[]][] = [
   ['unloaded', []],
-  ...abusive.map((name): [string, string[]] => [name, [name]]),
+  ...alone.map((name): [string, string[]] => [name, [name]]),
   ...(abusive.length > 1 ? [['all', abusive] as [string, string[]]] : []),
 ];
 
