@@ -334,6 +334,9 @@ function admitNext(): void {
  * collection is a full one, not incremental: it holds the event loop while it marks the whole heap. Forced
  * every 5 s while work waited, bench:abuse (built, 2026-11-29) saw 78 of them in 6 minutes, 86–544 ms each
  * (median 137 ms, 13 s in all), the longest waits of the normal client; V8's own collections hold it far less.
+ * Throttled so, bench:abuse `ONLY=all` (built, `MALLOC_ARENA_MAX=2`, load 10–13, 2026-11-29) still saw
+ * 274–433 ms ones, 2 of 3 while heavy work ran (and 313–684 ms in the abuse test, 4 of 7 so): none now
+ * while heavy work runs.
  */
 const COLLECT_MS = 30_000;
 const COLLECT_GROWTH_BYTES = 64 * MIB;
@@ -387,7 +390,9 @@ function relieve(): void {
       reliever();
     } catch {}
   }
-  // After the relievers: what they let go is garbage now.
+  // After the relievers: what they let go is garbage now. Not while heavy work runs: what waits needs it to
+  // end first (its release relieves again), and a forced collection then only holds the event loop.
+  if (admitted.heavy > 0) return;
   try {
     collect();
   } catch {}

@@ -25,6 +25,26 @@ import {
   withMemory,
 } from '../src/memory-budget.js';
 
+/**
+ * The main heap as the admission's forced collection sees it: its used size (0: never grown, no collection)
+ * and V8's `gc`, counted here instead of run.
+ */
+const heap = vi.hoisted(() => ({ used: 0, collections: 0 }));
+vi.mock('node:v8', async (original) => {
+  const v8 = await original<typeof import('node:v8')>();
+  return {
+    ...v8,
+    getHeapStatistics: () => ({ ...v8.getHeapStatistics(), used_heap_size: heap.used }),
+  };
+});
+vi.mock('node:vm', async (original) => {
+  const vm = await original<typeof import('node:vm')>();
+  return {
+    ...vm,
+    runInNewContext: (code: string) => (code === 'gc' ? () => heap.collections++ : vm.runInNewContext(code)),
+  };
+});
+
 const MIB = 2 ** 20;
 const sized = (mib: number) => ({ bytes: mib * MIB });
 
@@ -303,6 +323,28 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
       await vi.advanceTimersByTimeAsync(0);
       expect(huge.error?.message).toMatch(/more than this server's memory budget allows/);
       expect(memoryAdmission().retrying).toBe(0);
+    });
+
+    it('forces no collection of the main heap while heavy work runs, and one once it ended and work still waits', async () => {
+      configureMemoryBudget(100);
+      heap.used = 200 * MIB; // grown: a collection may find garbage
+      heap.collections = 0;
+      rss = 50 * MIB;
+      const running = await reserveMemory('Running', 10 * MIB);
+      rss = 85 * MIB;
+      const waits = outcome(reserveMemory('Waits', 10 * MIB, 600_000)); // beside: 85 + 10 > 90
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(waits).toEqual({});
+      expect(heap.collections).toBe(0);
+      rss = 90 * MIB; // alone: 90 + 10 > 95, it still waits
+      running();
+      await vi.advanceTimersByTimeAsync(1_200);
+      expect(heap.collections).toBe(1);
+      rss = 40 * MIB;
+      await vi.advanceTimersByTimeAsync(200);
+      waits.release?.();
+      expect(memoryAdmission()).toEqual({ running: 0, waiting: 0, bytes: 0, retrying: 0 });
+      heap.used = 0;
     });
 
     it('keeps waiting while the RSS falls (the count starts again), and light work running does not hold it', async () => {
