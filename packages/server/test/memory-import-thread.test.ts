@@ -153,7 +153,7 @@ describe('a memory import on its own thread', () => {
     expect(rowsOf(db, memoryId)).toEqual({ segments: [], targets: [], postings: [] });
   });
 
-  it('a memory deleted in turns waits, at each turn, for a thread’s write on the file to end', async () => {
+  it('a memory is deleted on a thread, the event loop only hiding it, once no thread’s write is in flight', async () => {
     const memoryId = await store.begin('acct', 'deleted');
     const many = Array.from({ length: 8 }, () => units).flat();
     await writeInBatches(store.addBatch)(
@@ -164,18 +164,22 @@ describe('a memory import on its own thread', () => {
     const count = () => rowsOf(db, memoryId).segments.length;
     expect(count()).toBe(many.length);
     const turn = () => new Promise((resolve) => setImmediate(resolve));
-    const removing = store.remove(memoryId);
-    while (count() === many.length) await turn();
-    // A thread's write starts (as the event loop grants one): no turn of the deletion runs until it ends.
+    // A thread's write in flight on the file: the deletion waits for it, without touching a row.
     let end!: () => void;
     trackThreadWrite(db.name, new Promise<void>((resolve) => (end = resolve)));
-    const left = count();
-    expect(left).toBeGreaterThan(0);
+    const starts = importThreadStats.starts;
+    const before = changes(db);
+    const removing = store.remove(memoryId);
     for (let i = 0; i < 20; i++) await turn();
-    expect(count()).toBe(left);
+    expect(count()).toBe(many.length);
+    expect(importThreadStats.starts).toBe(starts);
     end();
     await removing;
     expect(rowsOf(db, memoryId)).toEqual({ segments: [], targets: [], postings: [] });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM memories WHERE id = ?').get(memoryId)).toEqual({ n: 0 });
+    // A thread deleted the rows: the event loop's connection only hid the memory.
+    expect(importThreadStats.starts).toBe(starts + 1);
+    expect(changes(db)).toBe(before + 1);
   });
 
   it('fails a file it cannot read as the event loop does', async () => {

@@ -11,6 +11,8 @@ export type ImportTarget =
   | { readonly kind: 'postgres'; readonly connection: pg.ClientConfig };
 
 export interface ImportWorkerData {
+  /** An import (the file handed over piece by piece), or the memory's deletion (SQLite). */
+  readonly task: 'import' | 'delete';
   readonly target: ImportTarget;
   readonly memoryId: string;
   /** Segments per batch, at most (and `MAX_BATCH_CHARACTERS`). */
@@ -30,5 +32,6 @@ export type FromImportThread =
   /** Wants to write a transaction; `written` when it ended (committed or rolled back). */
   | { readonly type: 'write' }
   | { readonly type: 'written' }
-  | { readonly type: 'done'; readonly summary: TmxSummary }
+  /** Ended: an import's summary (a deletion has none). */
+  | { readonly type: 'done'; readonly summary?: TmxSummary }
   | { readonly type: 'failed'; readonly name: string; readonly message: string };

@@ -1,8 +1,8 @@
 /**
  * The rows an import writes into a memory, in SQLite: one transaction per batch of segments (their targets,
- * and the posting rows the batch fills), then the posting lists' last rows a few lists per transaction. Used
- * on the event loop's connection (`store.ts`, for a database in memory and for tests) and on an import's own
- * thread and connection (`import-worker.ts`).
+ * and the posting rows the batch fills), then the posting lists' last rows a few lists per transaction; and
+ * a memory's deletion, a few rows per transaction. Used on the event loop's connection (`store.ts`, for a
+ * database in memory and for tests) and on a memory thread's own connection (`import-worker.ts`).
  */
 import type Database from 'better-sqlite3';
 import { type PendingPostings, type SegmentInput, TOKEN_SEPARATOR } from './postings.js';
@@ -61,5 +61,31 @@ export function importTransactions(db: Database.Database): ImportTransactions {
       for (const [key, count, list] of rows) insertPosting.run(memoryId, key, count, list);
       for (const [gram, total] of totals) postingTotal.run(total, memoryId, gram);
     }),
+  };
+}
+
+/** A memory's deletion in steps of one transaction each; a step answers whether rows of its kind are left. */
+export interface DeletionSteps {
+  /** Up to `rows` segments (their targets go with them). */
+  segments(memoryId: string, rows: number): boolean;
+  /** Up to `rows` posting rows (after the segments). */
+  postings(memoryId: string, rows: number): boolean;
+  /** The memory's own row (last). */
+  memory(memoryId: string): void;
+}
+
+export function deletionSteps(db: Database.Database): DeletionSteps {
+  const deleteSegments = db.prepare(
+    'DELETE FROM memory_segments WHERE id IN (SELECT id FROM memory_segments WHERE memory_id = ? ORDER BY id LIMIT ?)',
+  );
+  const deletePostingRows = db.prepare(
+    `DELETE FROM memory_postings WHERE memory_id = ? AND gram IN
+     (SELECT gram FROM memory_postings WHERE memory_id = ? LIMIT ?)`,
+  );
+  const deleteMemory = db.prepare('DELETE FROM memories WHERE id = ?');
+  return {
+    segments: (memoryId, rows) => deleteSegments.run(memoryId, rows).changes > 0,
+    postings: (memoryId, rows) => deletePostingRows.run(memoryId, memoryId, rows).changes > 0,
+    memory: (memoryId) => void deleteMemory.run(memoryId),
   };
 }

@@ -15,7 +15,7 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { trackThreadWrite } from '../glossaries/db-thread.js';
+import { threadWritesSettled, trackThreadWrite } from '../glossaries/db-thread.js';
 import { threadEntry } from '../threads/entry.js';
 import type { FromImportThread, ImportTarget, ImportWorkerData, ToImportThread } from './import-messages.js';
 import type { SegmentInput } from './postings.js';
@@ -47,26 +47,52 @@ export const writeInBatches =
  * Imports the TMX `content` into the unready memory `memoryId` of the database `target` on a thread: its
  * segments and every posting row; the summary once the thread has ended (its connection closed).
  */
-export function importOnThread(
+export const importOnThread = (
   target: ImportTarget,
   memoryId: string,
   content: AsyncIterable<Buffer>,
   signal: AbortSignal,
-): Promise<TmxSummary> {
+): Promise<TmxSummary> => onMemoryThread(target, memoryId, content, signal) as Promise<TmxSummary>;
+
+/**
+ * Deletes the memory `memoryId` (hidden already) of the SQLite database `file` on a thread, a few hundred
+ * rows per transaction, each granted as an import's are: the event loop only grants them.
+ */
+export const deleteOnThread = async (file: string, memoryId: string): Promise<void> => {
+  await onMemoryThread({ kind: 'sqlite', file }, memoryId, undefined, new AbortController().signal);
+};
+
+/** Until no thread's write on `file` is in flight (one granted while awaiting is awaited too). */
+async function writesSettled(file: string): Promise<void> {
+  for (let writes = threadWritesSettled(file); writes; writes = threadWritesSettled(file)) await writes;
+}
+
+/** A memory's thread: an import of `content`, or (none) the memory's deletion. */
+function onMemoryThread(
+  target: ImportTarget,
+  memoryId: string,
+  content: AsyncIterable<Buffer> | undefined,
+  signal: AbortSignal,
+): Promise<TmxSummary | undefined> {
   const entry = threadEntry(new URL('./import-worker.js', import.meta.url));
   const worker = new Worker(entry.url, {
     ...entry.options,
-    workerData: { target, memoryId, batchSize: IMPORT_BATCH } satisfies ImportWorkerData,
+    workerData: {
+      task: content ? 'import' : 'delete',
+      target,
+      memoryId,
+      batchSize: IMPORT_BATCH,
+    } satisfies ImportWorkerData,
     resourceLimits: { maxOldGenerationSizeMb: IMPORT_THREAD_HEAP_MB },
   });
   importThreadStats.starts++;
   const send = (message: ToImportThread, transfer: ArrayBuffer[] = []) =>
     worker.postMessage(message, transfer);
-  const pieces = content[Symbol.asyncIterator]();
+  const pieces = content?.[Symbol.asyncIterator]();
   let reading = Promise.resolve();
   /** Ends the transaction granted, once the thread says it ended. */
   let writing: (() => void) | undefined;
-  let outcome: { summary: TmxSummary } | { error: unknown } | undefined;
+  let outcome: { summary: TmxSummary | undefined } | { error: unknown } | undefined;
   /** Stops the thread, between two transactions (one granted ends first). */
   const stop = (error: unknown) => {
     outcome ??= { error };
@@ -74,9 +100,18 @@ export function importOnThread(
   };
   const onAbort = () => stop(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
+  /** Grants the thread its next transaction: on SQLite once no other thread's write is in flight on the file. */
+  const grant = async () => {
+    if (target.kind === 'sqlite') await writesSettled(target.file);
+    if (outcome) return void worker.terminate();
+    const ended = new Promise<void>((resolve) => (writing = resolve));
+    if (target.kind === 'sqlite') trackThreadWrite(target.file, ended);
+    importThreadStats.writes++;
+    send({ type: 'go' });
+  };
   return new Promise((resolve, reject) => {
     worker.on('message', (message: FromImportThread) => {
-      if (message.type === 'more') {
+      if (message.type === 'more' && pieces) {
         reading = reading
           .then(async () => {
             const next = await pieces.next();
@@ -85,18 +120,13 @@ export function importOnThread(
             send({ type: 'chunk', bytes }, [bytes.buffer as ArrayBuffer]);
           })
           .catch(stop);
-      } else if (message.type === 'write') {
-        if (outcome) return void worker.terminate();
-        const ended = new Promise<void>((resolve) => (writing = resolve));
-        if (target.kind === 'sqlite') trackThreadWrite(target.file, ended);
-        importThreadStats.writes++;
-        send({ type: 'go' });
-      } else if (message.type === 'written') {
+      } else if (message.type === 'write') void grant().catch(stop);
+      else if (message.type === 'written') {
         writing?.();
         writing = undefined;
         if (outcome) void worker.terminate();
       } else if (message.type === 'done') outcome ??= { summary: message.summary };
-      else
+      else if (message.type === 'failed')
         outcome ??= {
           error: message.name === 'TmxError' ? new TmxError(message.message) : new Error(message.message),
         };
@@ -109,9 +139,9 @@ export function importOnThread(
       // A thread that died in a transaction: SQLite rolled it back as its connection closed.
       writing?.();
       writing = undefined;
-      void pieces.return?.();
+      void pieces?.return?.();
       if (outcome && 'summary' in outcome) resolve(outcome.summary);
-      else reject(outcome?.error ?? new Error(`The import's thread stopped (exit code ${code}).`));
+      else reject(outcome?.error ?? new Error(`The memory's thread stopped (exit code ${code}).`));
     });
   });
 }

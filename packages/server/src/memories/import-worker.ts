@@ -1,16 +1,17 @@
 /**
- * A memory import's thread (started by import-thread.ts): reads the TMX as the event loop hands it over,
+ * A memory's thread (started by import-thread.ts). An import: reads the TMX as the event loop hands it over,
  * tokenizes its segments and writes them, with their posting rows, through its own connection to the
  * resource database (SQLite's file, or PostgreSQL), one short transaction per batch, each only once the
  * event loop lets it (`write` → `go`): on SQLite the event loop's own writers then wait for it
  * asynchronously, never on the lock, and on both a cancelled import is stopped between two transactions.
+ * A deletion (SQLite): deletes the memory's rows `DELETE_ROWS` per transaction, each granted the same way.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { lowerThreadPriority } from '../thread-priority.js';
 import type { FromImportThread, ImportTarget, ImportWorkerData, ToImportThread } from './import-messages.js';
-import { importTransactions, type PostingRow } from './import-rows.js';
+import { deletionSteps, importTransactions, type PostingRow } from './import-rows.js';
 import * as postgresRows from './import-rows-postgres.js';
 import { PendingPostings, REST_LISTS, type SegmentInput } from './postings.js';
 import { readTmx } from './tmx.js';
@@ -22,7 +23,12 @@ lowerThreadPriority();
 const AHEAD = 4;
 
 const port = parentPort!;
-const { target, memoryId, batchSize } = workerData as ImportWorkerData;
+const { task, target, memoryId, batchSize } = workerData as ImportWorkerData;
+/**
+ * Rows (segments with their targets, or posting rows) a deletion deletes per transaction: about 5 ms of
+ * SQLite's write lock for the largest memory's segments, which the event loop's writers await, not block on.
+ */
+const DELETE_ROWS = 256;
 const post = (message: FromImportThread) => port.postMessage(message);
 
 const pieces: (Uint8Array | undefined)[] = [];
@@ -49,22 +55,24 @@ async function* upload(): AsyncGenerator<Buffer> {
 }
 
 /** Runs one write transaction once the event loop lets it. */
-async function write(transaction: () => void | Promise<void>): Promise<void> {
+async function write<T>(transaction: () => T | Promise<T>): Promise<T> {
   await new Promise<void>((resolve) => {
     granted = resolve;
     post({ type: 'write' });
   });
   try {
-    await transaction();
+    return await transaction();
   } finally {
     post({ type: 'written' });
   }
 }
 
-/** The import's two transactions on the thread's own connection to `target`. */
+/** The thread's transactions on its own connection to `target`. */
 interface Writes {
   addBatch(batch: readonly SegmentInput[], postings: PendingPostings): void | Promise<void>;
   writeRest(rows: PostingRow[], totals: [string, number][]): void | Promise<void>;
+  /** Deletes the memory, one granted transaction per step (SQLite). */
+  remove(): Promise<void>;
   close(): void | Promise<void>;
 }
 
@@ -77,6 +85,8 @@ async function open(target: ImportTarget): Promise<Writes> {
     return {
       addBatch: (batch, postings) => postgresRows.addBatch(client, memoryId, batch, postings),
       writeRest: (rows, totals) => postgresRows.writeRest(client, memoryId, rows, totals),
+      // A memory's deletion on PostgreSQL is one statement's work for the database: not on a thread.
+      remove: () => Promise.reject(new Error('No deletion on a thread for PostgreSQL')),
       close: () => client.end(),
     };
   }
@@ -85,9 +95,15 @@ async function open(target: ImportTarget): Promise<Writes> {
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
   const writes = importTransactions(db);
+  const steps = deletionSteps(db);
   return {
     addBatch: (batch, postings) => writes.addBatch.immediate(memoryId, batch, postings),
     writeRest: (rows, totals) => writes.writeRest.immediate(memoryId, rows, totals),
+    async remove() {
+      while (await write(() => steps.segments(memoryId, DELETE_ROWS)));
+      while (await write(() => steps.postings(memoryId, DELETE_ROWS)));
+      await write(() => steps.memory(memoryId));
+    },
     close: () => void db.close(),
   };
 }
@@ -95,18 +111,23 @@ async function open(target: ImportTarget): Promise<Writes> {
 let writes: Writes | undefined;
 try {
   writes = await open(target);
-  const postings = new PendingPostings();
-  const summary = await readTmx(
-    upload(),
-    (batch) => write(() => writes!.addBatch(batch, postings)),
-    batchSize,
-  );
-  for (let done = false; !done; ) {
-    const rest = postings.takeRest(REST_LISTS);
-    await write(() => writes!.writeRest(rest.rows, rest.totals));
-    done = rest.done;
+  if (task === 'delete') {
+    await writes.remove();
+    post({ type: 'done' });
+  } else {
+    const postings = new PendingPostings();
+    const summary = await readTmx(
+      upload(),
+      (batch) => write(() => writes!.addBatch(batch, postings)),
+      batchSize,
+    );
+    for (let done = false; !done; ) {
+      const rest = postings.takeRest(REST_LISTS);
+      await write(() => writes!.writeRest(rest.rows, rest.totals));
+      done = rest.done;
+    }
+    post({ type: 'done', summary });
   }
-  post({ type: 'done', summary });
 } catch (error) {
   post({ type: 'failed', name: (error as Error).name, message: (error as Error).message });
 } finally {

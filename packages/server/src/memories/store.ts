@@ -20,8 +20,8 @@ import type Database from 'better-sqlite3';
 import { threadWritesSettled } from '../glossaries/db-thread.js';
 import type { ResourceDatabase } from '../storage/resource-db.js';
 import { inTurns, nextTurn, TURN_MS } from '../turns.js';
-import { importTransactions } from './import-rows.js';
-import { importOnThread, writeInBatches } from './import-thread.js';
+import { deletionSteps, importTransactions } from './import-rows.js';
+import { deleteOnThread, importOnThread, writeInBatches } from './import-thread.js';
 import {
   PendingPostings,
   POSTING_CHUNK,
@@ -70,7 +70,10 @@ const storedTokens = (row: { source_text: string; tokens: string }) =>
 /** Candidates (segment ids taken from the postings, then segments scored) per lookup, at most. */
 export const MAX_CANDIDATES = 5000;
 
-/** Rows (segments with their targets, or posting rows) a memory's deletion deletes per transaction. */
+/**
+ * Rows (segments with their targets, or posting rows) a memory's deletion on the event loop (a database in
+ * memory) deletes per transaction; a file's memories are deleted on a thread (import-thread.ts).
+ */
 const DELETE_ROWS = 16;
 
 /** What one fuzzy lookup read and scored (for tests and benchmarks: the work is bounded). */
@@ -315,13 +318,6 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
     ),
     deleteMemory: db.prepare('DELETE FROM memories WHERE id = ?'),
     hide: db.prepare('UPDATE memories SET ready = 0 WHERE id = ?'),
-    deleteSegments: db.prepare(
-      'DELETE FROM memory_segments WHERE id IN (SELECT id FROM memory_segments WHERE memory_id = ? ORDER BY id LIMIT ?)',
-    ),
-    deletePostingRows: db.prepare(
-      `DELETE FROM memory_postings WHERE memory_id = ? AND gram IN
-       (SELECT gram FROM memory_postings WHERE memory_id = ? LIMIT ?)`,
-    ),
     unready: db.prepare('SELECT id FROM memories WHERE ready = 0'),
     get: db.prepare('SELECT * FROM memories WHERE account_id = ? AND id = ? AND ready = 1'),
     page: db.prepare(
@@ -390,23 +386,22 @@ export function createMemoryStore(db: ResourceDatabase, options: MemoryStoreOpti
     sql.deletePostings.run(memoryId);
     sql.deleteMemory.run(memoryId);
   });
+  const steps = deletionSteps(db);
   /**
-   * Deletes a memory a few rows per transaction, the event loop free between them (deleting the 100 MiB
-   * of the largest import at once held it up for about a second): invisible first (`ready = 0`: after a
-   * kill, `removeUnready` deletes the rest at the next start), then its segments (and their targets), its
-   * posting rows, its row.
+   * Deletes a memory: invisible first (`ready = 0`: after a kill, `removeUnready` deletes the rest at the
+   * next start), then its segments (and their targets), its posting rows, its row, a few rows per
+   * transaction. On a thread (`deleteOnThread`: on the event loop, even in turns, the largest memory's
+   * deletion kept it busy for 1.2–1.9 s), the event loop only granting each transaction; for a database in
+   * memory on the event loop in turns.
    */
   async function removeInTurns(memoryId: string): Promise<void> {
     await threadWrites();
     pendingPostings.delete(memoryId);
     sql.hide.run(memoryId);
-    await inTurns(() => sql.deleteSegments.run(memoryId, DELETE_ROWS).changes > 0, TURN_MS, threadWrites);
-    await inTurns(
-      () => sql.deletePostingRows.run(memoryId, memoryId, DELETE_ROWS).changes > 0,
-      TURN_MS,
-      threadWrites,
-    );
-    sql.deleteMemory.run(memoryId);
+    if (file !== undefined) return deleteOnThread(file, memoryId);
+    await inTurns(() => steps.segments(memoryId, DELETE_ROWS), TURN_MS, threadWrites);
+    await inTurns(() => steps.postings(memoryId, DELETE_ROWS), TURN_MS, threadWrites);
+    steps.memory(memoryId);
   }
   type TargetRow = { seq: number; language: string; text: string; tagged: string | null };
   const segmentsOf = (rows: { id: number; source_text: string; source_tagged: string | null }[]) =>
