@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { BACKGROUND_NICENESS } from '../src/thread-priority.js';
 import type { TestServer } from './helpers.js';
 
 export const tmx = (units: readonly (readonly [string, string])[], source = 'en', target = 'es') =>
@@ -50,3 +52,42 @@ export async function importTmx(
   await upload.arrayBuffer();
   return { ...(await waitForJob(t, started.data.job_id, key)), upload: upload.status };
 }
+
+const WORDS = 'the file disk house green server opens reads quickly small new old'.split(' ');
+/** Units for the import-thread tests: 3,000 of seven words, each target with an inline code. */
+export const threadUnits = Array.from({ length: 3000 }, (_, n): [string, string] => {
+  const words = Array.from({ length: 7 }, (_, k) => WORDS[(n * 7 + k * 5 + Math.floor(n / 12)) % 12]);
+  return [`${words.join(' ')} ${n}`, `es <ph x="1">&lt;b&gt;</ph>${n} ${words.join(' ')}`];
+});
+/** Distinct words of `threadUnits`. */
+export const THREAD_WORDS = WORDS.length;
+
+/** The file in pieces; `pause` (a piece's index) waits for `resume` before handing that piece on. */
+export async function* pieces(
+  content: Buffer,
+  pause?: { at: number; reached: () => void; resume: Promise<void> },
+) {
+  for (let at = 0, index = 0; at < content.length; at += 16 * 1024, index++) {
+    if (index === pause?.at) {
+      pause.reached();
+      await pause.resume;
+    }
+    yield content.subarray(at, at + 16 * 1024);
+  }
+}
+
+const niceness = (tid: string) => {
+  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+};
+/** The process's threads at the background priority (thread-priority.ts), Linux only. */
+export const loweredThreads = () => {
+  const lowered = Math.min(19, niceness(String(process.pid)) + BACKGROUND_NICENESS);
+  return readdirSync('/proc/self/task').filter((tid) => {
+    try {
+      return niceness(tid) === lowered;
+    } catch {
+      return false; // ended meanwhile
+    }
+  }).length;
+};

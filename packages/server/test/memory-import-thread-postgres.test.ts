@@ -6,7 +6,7 @@
  * writes nothing more, and a file that cannot be read fails as `readTmx` does. Real PostgreSQL (skipped
  * where it is not installed).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -20,28 +20,12 @@ import { postgresMemoryWriter } from '../src/storage/postgres-memory-jobs.js';
 import { POSTGRES_MIGRATIONS } from '../src/storage/postgres-migrations.js';
 import { POSTGRES_RESOURCE_MIGRATIONS } from '../src/storage/postgres-resources.js';
 import { openResourceDatabase } from '../src/storage/resource-db.js';
-import { BACKGROUND_NICENESS } from '../src/thread-priority.js';
-import { tmx } from './memory-helpers.js';
+import { loweredThreads, pieces, threadUnits, tmx } from './memory-helpers.js';
 import { hasPostgres, sharedPostgres, stopSharedPostgres } from './services.js';
 
-const WORDS = 'the file disk house green server opens reads quickly small new old'.split(' ');
-const UNITS = 3000;
-const units = Array.from({ length: UNITS }, (_, n): [string, string] => {
-  const words = Array.from({ length: 7 }, (_, k) => WORDS[(n * 7 + k * 5 + Math.floor(n / 12)) % 12]);
-  return [`${words.join(' ')} ${n}`, `es <ph x="1">&lt;b&gt;</ph>${n} ${words.join(' ')}`];
-});
+const units = threadUnits;
+const UNITS = units.length;
 const file = Buffer.from(tmx(units));
-
-/** The file in pieces; `pause` (a piece's index) waits for `resume` before handing that piece on. */
-async function* pieces(content: Buffer, pause?: { at: number; reached: () => void; resume: Promise<void> }) {
-  for (let at = 0, index = 0; at < content.length; at += 16 * 1024, index++) {
-    if (index === pause?.at) {
-      pause.reached();
-      await pause.resume;
-    }
-    yield content.subarray(at, at + 16 * 1024);
-  }
-}
 
 /** A paused import: `reached` once the thread asked for piece 8; `resume` hands the rest on. */
 function pausing() {
@@ -83,21 +67,6 @@ async function rowsOf(query: (sql: string, values: unknown[]) => Promise<unknown
       .sort((a, b) => (a.gram < b.gram ? -1 : a.gram > b.gram ? 1 : 0)),
   } satisfies Rows;
 }
-
-const niceness = (tid: string) => {
-  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-};
-const loweredThreads = () => {
-  const lowered = Math.min(19, niceness(String(process.pid)) + BACKGROUND_NICENESS);
-  return readdirSync('/proc/self/task').filter((tid) => {
-    try {
-      return niceness(tid) === lowered;
-    } catch {
-      return false; // ended meanwhile
-    }
-  }).length;
-};
 
 describe.skipIf(!hasPostgres)('a memory import on PostgreSQL, on its own thread', () => {
   let pool: pg.Pool;

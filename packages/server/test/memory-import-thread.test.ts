@@ -6,7 +6,7 @@
  * is the one the event loop writes (same segments, targets and posting rows, ids relative to the first
  * segment's), a cancelled import writes nothing more, and a file that cannot be read fails as on the loop.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,27 +15,11 @@ import { importThreadStats, writeInBatches } from '../src/memories/import-thread
 import { createMemoryStore, type SqliteMemoryStore } from '../src/memories/store.js';
 import { readTmx } from '../src/memories/tmx.js';
 import { openResourceDatabase, type ResourceDatabase } from '../src/storage/resource-db.js';
-import { BACKGROUND_NICENESS } from '../src/thread-priority.js';
-import { tmx } from './memory-helpers.js';
+import { loweredThreads, pieces, THREAD_WORDS, threadUnits, tmx } from './memory-helpers.js';
 
-const WORDS = 'the file disk house green server opens reads quickly small new old'.split(' ');
-const UNITS = 3000;
-const units = Array.from({ length: UNITS }, (_, n): [string, string] => {
-  const words = Array.from({ length: 7 }, (_, k) => WORDS[(n * 7 + k * 5 + Math.floor(n / 12)) % 12]);
-  return [`${words.join(' ')} ${n}`, `es <ph x="1">&lt;b&gt;</ph>${n} ${words.join(' ')}`];
-});
+const units = threadUnits;
+const UNITS = units.length;
 const file = Buffer.from(tmx(units));
-
-/** The file in pieces; `pause` (a piece's index) waits for `resume` before handing that piece on. */
-async function* pieces(content: Buffer, pause?: { at: number; reached: () => void; resume: Promise<void> }) {
-  for (let at = 0, index = 0; at < content.length; at += 16 * 1024, index++) {
-    if (index === pause?.at) {
-      pause.reached();
-      await pause.resume;
-    }
-    yield content.subarray(at, at + 16 * 1024);
-  }
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'glossa-import-thread-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,21 +48,6 @@ function rowsOf(db: ResourceDatabase, memoryId: string) {
   ).map((row) => ({ ...row, ids: (JSON.parse(row.ids) as number[]).map((id) => id - first) }));
   return { segments: segments.map((row) => ({ ...row, id: row.id - first })), targets, postings };
 }
-
-const niceness = (tid: string) => {
-  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-};
-const loweredThreads = () => {
-  const lowered = Math.min(19, niceness(String(process.pid)) + BACKGROUND_NICENESS);
-  return readdirSync('/proc/self/task').filter((tid) => {
-    try {
-      return niceness(tid) === lowered;
-    } catch {
-      return false; // ended meanwhile
-    }
-  }).length;
-};
 
 describe('a memory import on its own thread', () => {
   let db: ResourceDatabase;
@@ -121,7 +90,7 @@ describe('a memory import on its own thread', () => {
 
     const loopRows = rowsOf(db, onLoop);
     expect(loopRows.segments).toHaveLength(UNITS);
-    expect(loopRows.postings.length).toBeGreaterThan(WORDS.length);
+    expect(loopRows.postings.length).toBeGreaterThan(THREAD_WORDS);
     expect(rowsOf(db, threaded)).toEqual(loopRows);
     expect((await store.lookup(threaded, units[42]![0], 'es', 100))?.target).toBe(
       units[42]![1].replace(/<ph.*<\/ph>/, ''),
