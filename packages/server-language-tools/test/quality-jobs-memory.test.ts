@@ -13,7 +13,7 @@ import {
   memoryCeilingBytes,
   reserveMemory,
 } from '../../server/src/memory-budget.js';
-import { type Reply, startTestServer, type TestServer } from './helpers.js';
+import { type Reply, startTestServer, type TestServer, until } from './helpers.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -23,14 +23,6 @@ afterAll(async () => {
   measureRssWith(undefined);
   await t?.close();
 });
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('a quality job refused by the memory admission', () => {
   it('waits and asks again, and completes once memory is available (not failed)', async () => {

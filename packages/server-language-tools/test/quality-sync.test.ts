@@ -15,7 +15,7 @@ import { onPostgres } from '../../server/test/services.js';
 import { type LanguageToolsOptions, languageToolsFeature } from '../src/index.js';
 import { resolveQualityOptions } from '../src/quality/options.js';
 import { MAX_WAITING_EVALUATIONS } from '../src/quality/pool.js';
-import type { Reply, TestServer } from './helpers.js';
+import { type Reply, type TestServer, until } from './helpers.js';
 import { probeReady } from './probe-ready.js';
 
 const startWith = ({ dataDir, ...options }: LanguageToolsOptions & { dataDir?: string }) =>
@@ -75,14 +75,6 @@ async function gauge(server: TestServer, name: string): Promise<number> {
   const line = new RegExp(`^${name} (\\d+)$`, 'm').exec(metrics);
   if (!line) throw new Error(`no gauge ${name}`);
   return Number(line[1]);
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Polls a job until it is no longer processing. */
