@@ -63,7 +63,8 @@ function probe(url: string): { probes: [number, number][]; stop(): void } {
     [
       '-e',
       `const url = process.argv[1];
-       (async () => { for (;;) { const t = Date.now(); const r = await fetch(url);
+       (async () => { while ((await fetch(url)).status !== 200) await new Promise((ok) => setTimeout(ok, 100));
+         for (;;) { const t = Date.now(); const r = await fetch(url);
          if (r.status !== 200) process.exit(1); await r.text();
          console.log(t + ' ' + (Date.now() - t)); await new Promise((ok) => setTimeout(ok, 100)); } })();`,
       `${url}/ready`,
