@@ -325,9 +325,9 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
       expect(memoryAdmission().retrying).toBe(0);
     });
 
-    it('forces no collection of the main heap while heavy work runs, and one once it ended and work still waits', async () => {
+    it('forces no collection of the main heap while heavy work runs, nor before the heap grew by 256 MiB, and one once it ended and work still waits', async () => {
       configureMemoryBudget(100);
-      heap.used = 200 * MIB; // grown: a collection may find garbage
+      heap.used = 200 * MIB; // not grown enough for a forced collection (256 MiB)
       heap.collections = 0;
       rss = 50 * MIB;
       const running = await reserveMemory('Running', 10 * MIB);
@@ -339,6 +339,9 @@ describe('withMemory: heavy work of every kind under the one ceiling', () => {
       rss = 90 * MIB; // alone: 90 + 10 > 95, it still waits
       running();
       await vi.advanceTimersByTimeAsync(1_200);
+      expect(heap.collections).toBe(0);
+      heap.used = 300 * MIB; // grown by more: a collection may find garbage
+      await vi.advanceTimersByTimeAsync(1_000);
       expect(heap.collections).toBe(1);
       rss = 40 * MIB;
       await vi.advanceTimersByTimeAsync(200);
