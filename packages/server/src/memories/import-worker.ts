@@ -8,7 +8,6 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { lowerThreadPriority } from '../thread-priority.js';
 import type { FromImportThread, ImportTarget, ImportWorkerData, ToImportThread } from './import-messages.js';
 import { deletionSteps, importTransactions, type PostingRow } from './import-rows.js';
@@ -78,6 +77,8 @@ interface Writes {
 
 async function open(target: ImportTarget): Promise<Writes> {
   if (target.kind === 'postgres') {
+    // Loaded only here: a SQLite thread has no use for it.
+    const { default: pg } = await import('pg');
     const client = new pg.Client(target.connection);
     // A connection lost between two queries fails the next one; an idle one must not crash the thread.
     client.on('error', () => {});
