@@ -16,12 +16,3 @@ export async function startTestServer(
 ): Promise<TestServer> {
   return startSpine({ ...options, features: [languageToolsFeature(tools)] });
 }
-
-/** Resolves once `check` answers true (looked at every 50 ms); throws after `timeoutMs`. */
-export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -116,3 +116,12 @@ export async function startTestServer(options: CreateServerOptions = {}): Promis
 
 export const TRACE_ID = /^[0-9a-f]{32}$/;
 export const codePoints = (text: string) => [...text].length;
+
+/** Resolves once `check` answers true (looked at every 50 ms); throws after `timeoutMs`. */
+export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -16,16 +16,20 @@ import { PassThrough, Readable, type Writable } from 'node:stream';
 import type { MemoryJobStatus } from '@glossa/protocol';
 import { JobSuperseded } from '../jobs/job-backend.js';
 import { JobFailed, type JobInfo, type JobRunner, type RunningJob } from '../jobs/job-runner.js';
-import { withMemory } from '../memory-budget.js';
+import { reserveMemoryPatiently } from '../memory-budget.js';
 import type { MemoryStore, SqliteMemoryStore } from './store.js';
 import { type TmxSummary, writeTmx } from './tmx.js';
 
 /**
- * The memory an import reserves from the server's budget (`withMemory`) while it runs: the largest TMX
- * (MAX_TMX_BYTES, streamed) added 64 MB at the peak from the sources (abuse-full.test.ts, alone).
+ * The memory an import reserves from the server's budget (`reserveMemoryPatiently`) while it runs: the largest
+ * TMX (MAX_TMX_BYTES, streamed) added 64 MB at the peak from the sources (abuse-full.test.ts, alone).
  */
 const IMPORT_BYTES = 80 * 2 ** 20;
-/** How long an import waits for memory before it fails (no client waits on its answer). */
+/**
+ * How long an import waits in the memory admission's queue at a time: refused then (or at once, for a full
+ * queue or an RSS that stays), it waits the refusal's Retry-After and queues again: a busy server delays an
+ * import, which has no client waiting on its answer, rather than failing it.
+ */
 const IMPORT_MEMORY_WAIT_MS = 10 * 60_000;
 
 export const MEMORY_JOB_KIND = 'memories/transfer';
@@ -126,35 +130,37 @@ export function createMemoryJobs(runner: JobRunner, memories: MemoryStore, write
       // Made ready just before a kill: the import is done.
       return { memoryId: previous.memoryId, skipped: previous.skipped };
     // The import's working set (batches, postings pending, SQLite's pages) under the process's budget: it
-    // waits its turn when other heavy work holds the memory.
-    return withMemory(
+    // waits its turn when other heavy work holds the memory, and asks again when refused.
+    const release = await reserveMemoryPatiently(
       'A translation memory import',
       IMPORT_BYTES,
-      async () => {
-        if (previous) await writer.discard(previous.memoryId);
-        const content = await job.fileStream(UPLOAD);
-        if (!content) throw new JobFailed(INTERRUPTED);
-        const { parameters } = job.input;
-        const memoryId = await writer.begin(
-          job.accountId,
-          String(parameters.display_name ?? parameters.file_name ?? 'memory'),
-        );
-        try {
-          await job.save({ memoryId });
-          // Read as it streams from the file.
-          const summary = await writer.write(memoryId, content as AsyncIterable<Buffer>, job.signal);
-          await job.save({ memoryId, skipped: summary.skipped });
-          await writer.finish(memoryId, summary, { id: job.id, attempt: job.attempt });
-          return { memoryId, skipped: summary.skipped };
-        } catch (error) {
-          // A taken-over attempt leaves the memory to the attempt that took it over.
-          if (!(error instanceof JobSuperseded)) await writer.discard(memoryId).catch(() => {});
-          throw error;
-        }
-      },
       IMPORT_MEMORY_WAIT_MS,
       job.signal,
     );
+    try {
+      if (previous) await writer.discard(previous.memoryId);
+      const content = await job.fileStream(UPLOAD);
+      if (!content) throw new JobFailed(INTERRUPTED);
+      const { parameters } = job.input;
+      const memoryId = await writer.begin(
+        job.accountId,
+        String(parameters.display_name ?? parameters.file_name ?? 'memory'),
+      );
+      try {
+        await job.save({ memoryId });
+        // Read as it streams from the file.
+        const summary = await writer.write(memoryId, content as AsyncIterable<Buffer>, job.signal);
+        await job.save({ memoryId, skipped: summary.skipped });
+        await writer.finish(memoryId, summary, { id: job.id, attempt: job.attempt });
+        return { memoryId, skipped: summary.skipped };
+      } catch (error) {
+        // A taken-over attempt leaves the memory to the attempt that took it over.
+        if (!(error instanceof JobSuperseded)) await writer.discard(memoryId).catch(() => {});
+        throw error;
+      }
+    } finally {
+      release();
+    }
   }
 
   async function runExport(job: RunningJob<MemoryJobInput, ImportCheckpoint>): Promise<null> {
