@@ -5,10 +5,11 @@
  * invalid JSON and nesting deeper than a thread can hand back; bodies sent at once each get their own value.
  * Form bodies (application/x-www-form-urlencoded) of that size too: the same entries as the inline parser
  * (repeated fields in order, `+` and percent-escapes decoded) and the same 400s for invalid UTF-8 and
- * malformed or non-UTF-8 percent-escapes.
+ * malformed or non-UTF-8 percent-escapes. A large body goes to the thread as the chunks it came in, joined
+ * there, not on the event loop; a body sent in chunks without a length gets the same 413 over the limit.
  */
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   FormBody,
   registerBodyParsers,
@@ -60,6 +61,52 @@ describe('large JSON bodies are parsed on a thread', () => {
       headers: { accept: 'text/tab-separated-values' },
     });
     expect(stored.text.trim()).toBe(tsv);
+  });
+
+  it("a large body's chunks are joined on the thread, not on the event loop (with a length or chunked)", async () => {
+    const tsv = entries(2 * THREAD_PARSE_BYTES, 'c');
+    const body = JSON.stringify(glossary('chunks', tsv));
+    const pieces = (text: string) =>
+      new ReadableStream({
+        start(controller) {
+          const bytes = Buffer.from(text);
+          for (let at = 0; at < bytes.length; at += 16 * 1024)
+            controller.enqueue(bytes.subarray(at, at + 16 * 1024));
+          controller.close();
+        },
+      });
+    const post = (path: string, text: string) =>
+      fetch(`${t.server.url}${path}`, {
+        method: 'POST',
+        headers: { ...JSON_TYPE, authorization: `Service-Auth-Key ${t.server.devKey}` },
+        body: pieces(text),
+        duplex: 'half',
+      } as RequestInit);
+    const joined: number[] = [];
+    const concat = Buffer.concat;
+    const spy = vi.spyOn(Buffer, 'concat').mockImplementation((list, length) => {
+      const result = concat(list, length);
+      if (result.length >= THREAD_PARSE_BYTES) joined.push(result.length);
+      return result;
+    });
+    try {
+      const before = threadParses.count;
+      const withLength = await t.call('/v2/glossaries', { raw: body, headers: JSON_TYPE });
+      expect(withLength.status, withLength.text).toBe(201);
+      const chunked = await post('/v2/glossaries', body);
+      expect(chunked.status, await chunked.text()).toBe(201);
+      expect(threadParses.count).toBe(before + 2);
+      expect(joined).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+    // Over translate's limit (128 KiB) without a content-length: the same 413 as with one.
+    const over = await post(
+      '/v2/translate',
+      JSON.stringify({ text: ['a'.repeat(200 * 1024)], target_lang: 'de' }),
+    );
+    expect(over.status).toBe(413);
+    expect(((await over.json()) as { code: string }).code).toBe('request_too_large');
   });
 
   it('bodies sent at once each get their own value', async () => {
