@@ -2,18 +2,12 @@
  * A quality-evaluation job that the memory admission (the spine's memory-budget.ts) refuses because the
  * server is busy does not fail: it waits the refusal's Retry-After and asks again, and completes once the
  * memory is there. A real server on loopback, with its SQLite file (or PostgreSQL with GLOSSA_TEST_POSTGRES);
- * the admission reads a stand-in RSS (`measureRssWith`), and its queue is filled by this test's own waiting
- * work, so that the job's reservation is refused at once.
+ * the admission is made busy (`busyAdmission`: a stand-in RSS, its queue full), so that the job's
+ * reservation is refused at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MAX_WAITING_WORK,
-  measureRssWith,
-  memoryAdmission,
-  memoryCeilingBytes,
-  reserveMemory,
-} from '../../server/src/memory-budget.js';
-import { type Reply, startTestServer, type TestServer, until } from './helpers.js';
+import { measureRssWith, memoryAdmission } from '../../server/src/memory-budget.js';
+import { busyAdmission, type Reply, startTestServer, type TestServer, until } from './helpers.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -32,11 +26,7 @@ describe('a quality job refused by the memory admission', () => {
       target: `El archivo ${index} se guarda. `.repeat(500).slice(0, 10_000),
     }));
     // Nothing heavy fits, and the admission's queue is full: the job's reservation is refused at once.
-    measureRssWith(() => memoryCeilingBytes());
-    const fillers = new AbortController();
-    const queued = Array.from({ length: MAX_WAITING_WORK }, () =>
-      reserveMemory('Filler', 8 * 2 ** 20, 120_000, fillers.signal).catch(() => undefined),
-    );
+    const busy = busyAdmission();
     let reply: Reply;
     try {
       const created = await t.call('/v1/quality-evaluation', {
@@ -52,15 +42,12 @@ describe('a quality job refused by the memory admission', () => {
       });
       expect((await t.call(pollUrl)).status).toBe(202);
       expect(memoryAdmission().retrying).toBe(1);
-      // Memory is available: the queue empties and the RSS is the process's own again.
-      fillers.abort(new Error('done'));
-      await Promise.all(queued);
-      measureRssWith(undefined);
+      // Memory is available.
+      await busy.free();
       await until('the job ended', async () => (await t.call(pollUrl)).status !== 202);
       reply = await t.call(pollUrl);
     } finally {
-      fillers.abort(new Error('done'));
-      measureRssWith(undefined);
+      await busy.free();
     }
     expect(reply.status).toBe(200);
     expect(reply.data.status, JSON.stringify(reply.data).slice(0, 500)).toBe('done');

@@ -1,8 +1,10 @@
+import { setMaxListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { type CreateServerOptions, type GlossaServer, startServer } from '../src/index.js';
+import { MAX_WAITING_WORK, measureRssWith, memoryCeilingBytes, reserveMemory } from '../src/memory-budget.js';
 import { onPostgres, sharedPostgres, stopSharedPostgres } from './services.js';
 
 export interface Reply {
@@ -124,4 +126,25 @@ export async function until(what: string, check: () => Promise<boolean>, timeout
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * The memory admission (memory-budget.ts) busy: nothing heavy fits (a stand-in RSS at the ceiling) and its
+ * queue is full of this test's own waiting work, so that heavy work's reservation is refused at once. `free`
+ * gives the memory back: the queue empties and the RSS is the process's own again.
+ */
+export function busyAdmission(): { free(): Promise<void> } {
+  measureRssWith(() => memoryCeilingBytes());
+  const fillers = new AbortController();
+  setMaxListeners(MAX_WAITING_WORK + 1, fillers.signal);
+  const queued = Array.from({ length: MAX_WAITING_WORK }, () =>
+    reserveMemory('Filler', 8 * 2 ** 20, 120_000, fillers.signal).catch(() => undefined),
+  );
+  return {
+    async free() {
+      fillers.abort(new Error('done'));
+      await Promise.all(queued);
+      measureRssWith(undefined);
+    },
+  };
 }

@@ -2,19 +2,12 @@
  * A TMX import job that the memory admission (memory-budget.ts) refuses because the server is busy does not
  * fail: it waits the refusal's Retry-After and asks again (`reserveMemoryPatiently`), and ends ready once the
  * memory is there. A real server on loopback, with its SQLite file (or PostgreSQL with GLOSSA_TEST_POSTGRES);
- * the admission reads a stand-in RSS (`measureRssWith`), and its queue is filled by this test's own waiting
- * work, so that the import's reservation is refused at once (as in quality-jobs-memory.test.ts).
+ * the admission is made busy (`busyAdmission`: a stand-in RSS, its queue full), so that the import's
+ * reservation is refused at once.
  */
-import { setMaxListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MAX_WAITING_WORK,
-  measureRssWith,
-  memoryAdmission,
-  memoryCeilingBytes,
-  reserveMemory,
-} from '../src/memory-budget.js';
-import { startTestServer, type TestServer, until } from './helpers.js';
+import { measureRssWith, memoryAdmission } from '../src/memory-budget.js';
+import { busyAdmission, startTestServer, type TestServer, until } from './helpers.js';
 import { tmx, waitForJob } from './memory-helpers.js';
 
 let t: TestServer;
@@ -34,12 +27,7 @@ const UNITS = Array.from({ length: 50 }, (_, n): [string, string] => [
 describe('a TMX import refused by the memory admission', () => {
   it('waits and asks again, and ends ready once memory is available (not failed)', async () => {
     // Nothing heavy fits, and the admission's queue is full: the import's reservation is refused at once.
-    measureRssWith(() => memoryCeilingBytes());
-    const fillers = new AbortController();
-    setMaxListeners(MAX_WAITING_WORK + 1, fillers.signal);
-    const queued = Array.from({ length: MAX_WAITING_WORK }, () =>
-      reserveMemory('Filler', 8 * 2 ** 20, 120_000, fillers.signal).catch(() => undefined),
-    );
+    const busy = busyAdmission();
     let jobId: string;
     try {
       const content = tmx(UNITS);
@@ -63,14 +51,11 @@ describe('a TMX import refused by the memory admission', () => {
       });
       expect(await status()).toBe('processing');
       expect(memoryAdmission().retrying).toBe(1);
-      // Memory is available: the queue empties and the RSS is the process's own again.
-      fillers.abort(new Error('done'));
-      await Promise.all(queued);
-      measureRssWith(undefined);
+      // Memory is available.
+      await busy.free();
       await until('the import ended', async () => (await status()) !== 'processing');
     } finally {
-      fillers.abort(new Error('done'));
-      measureRssWith(undefined);
+      await busy.free();
     }
     const job = await waitForJob(t, jobId);
     expect(job.status, JSON.stringify(job.result)).toBe('completed');
