@@ -6,17 +6,14 @@
  * reservation is refused at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measureRssWith, memoryAdmission } from '../../server/src/memory-budget.js';
+import { memoryAdmission } from '../../server/src/memory-budget.js';
 import { busyAdmission, type Reply, startTestServer, type TestServer, until } from './helpers.js';
 
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
 });
-afterAll(async () => {
-  measureRssWith(undefined);
-  await t?.close();
-});
+afterAll(() => t?.close());
 
 describe('a quality job refused by the memory admission', () => {
   it('waits and asks again, and completes once memory is available (not failed)', async () => {

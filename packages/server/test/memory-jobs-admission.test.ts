@@ -6,7 +6,7 @@
  * reservation is refused at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measureRssWith, memoryAdmission } from '../src/memory-budget.js';
+import { memoryAdmission } from '../src/memory-budget.js';
 import { busyAdmission, startTestServer, type TestServer, until } from './helpers.js';
 import { tmx, waitForJob } from './memory-helpers.js';
 
@@ -14,10 +14,7 @@ let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
 });
-afterAll(async () => {
-  measureRssWith(undefined);
-  await t?.close();
-});
+afterAll(() => t?.close());
 
 const UNITS = Array.from({ length: 50 }, (_, n): [string, string] => [
   `The file ${n} is saved.`,
