@@ -187,7 +187,6 @@ function parserThread(): { worker: Worker; pending: Pending[] } {
   if (parser) return parser;
   const worker = new Worker(PARSER_SOURCE, { eval: true, name: 'glossa-body-parser' });
   const thread = { worker, pending: [] as Pending[] };
-  worker.unref();
   worker.on('message', (answer: ThreadAnswer) => {
     const job = thread.pending.shift();
     if (!job) return;
@@ -221,6 +220,8 @@ function parserThread(): { worker: Worker; pending: Pending[] } {
   };
   worker.on('error', fail);
   worker.on('exit', () => fail());
+  // After the listeners: Node refs a worker's port again when a 'message' listener is added.
+  worker.unref();
   parser = thread;
   return thread;
 }
