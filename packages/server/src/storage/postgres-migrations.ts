@@ -127,4 +127,38 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   DROP TABLE IF EXISTS quality_jobs;
   DROP TABLE IF EXISTS glossa_quality_schema;
   `,
+  // A job file as rows of at most 1 MiB (\`jobs/postgres-jobs.ts\`): written as an upload arrives and read back
+  // one row at a time, so no whole file (nor its hex text) is ever held by a server. \`job_files\` names the
+  // chunks of a file (\`file_id\`, \`chunks\`); chunks staged for a job whose row never committed belong to
+  // no file and are removed by the sweep; those of a file deleted or replaced go with it (the triggers).
+  // The files stored before are cut into chunks here.
+  `
+  CREATE TABLE job_file_chunks (
+    file_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    data BYTEA NOT NULL,
+    staged_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (file_id, seq)
+  );
+  ALTER TABLE job_files ADD COLUMN file_id TEXT;
+  ALTER TABLE job_files ADD COLUMN chunks INTEGER;
+  UPDATE job_files SET file_id = md5(job_id || '/' || name), chunks = (octet_length(data) + 1048575) / 1048576;
+  INSERT INTO job_file_chunks (file_id, seq, data)
+    SELECT f.file_id, s.seq, substring(f.data FROM s.seq * 1048576 + 1 FOR 1048576)
+    FROM job_files f, generate_series(0, f.chunks - 1) AS s(seq);
+  ALTER TABLE job_files DROP COLUMN data;
+  ALTER TABLE job_files ALTER COLUMN file_id SET NOT NULL;
+  ALTER TABLE job_files ALTER COLUMN chunks SET NOT NULL;
+  CREATE UNIQUE INDEX job_files_file ON job_files(file_id);
+  CREATE FUNCTION glossa_job_file_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    DELETE FROM job_file_chunks WHERE file_id = OLD.file_id;
+    RETURN NULL;
+  END;
+  $$;
+  CREATE TRIGGER job_files_deleted AFTER DELETE ON job_files
+    FOR EACH ROW EXECUTE PROCEDURE glossa_job_file_gone();
+  CREATE TRIGGER job_files_replaced AFTER UPDATE OF file_id ON job_files
+    FOR EACH ROW WHEN (OLD.file_id IS DISTINCT FROM NEW.file_id) EXECUTE PROCEDURE glossa_job_file_gone();
+  `,
 ];
