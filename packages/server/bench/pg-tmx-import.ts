@@ -5,7 +5,8 @@
  * the normal client's p50/p99 unloaded (PHASE_MS, default 8 s) and during the import (from the import's
  * creation to its job's end), their p99 ratio, the import's time, and the child's event loop over the import
  * (busy share, longest stalls and when they began, ms since the child started). `ROUNDS=n` (default 2).
- * `tsx --conditions @glossa/source bench/pg-tmx-import.ts` from packages/server.
+ * `tsx --conditions @glossa/source bench/pg-tmx-import.ts` from packages/server; `PROFILE_DIR=dir`: the
+ * server's CPU profile (`--cpu-prof`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { largestTmx } from '../../server-full/test/abuse-inputs.js';
 import {
   call,
+  FROM_SOURCES,
   latencyFigures,
   normalClient,
   normalClientFor,
@@ -26,10 +28,13 @@ const phaseMs = Number(process.env.PHASE_MS ?? 8000);
 const { content } = largestTmx();
 const cluster = await startPostgres();
 const dataDir = mkdtempSync(join(tmpdir(), 'glossa-pg-tmx-'));
-const server = await startAbuseServer(new URL('./pg-tmx-server.ts', import.meta.url).pathname, {
-  dataDir,
-  databaseUrl: await cluster.createDatabase(),
-});
+// PROFILE_DIR=dir: the server's CPU profile, written there as it exits.
+const profile = process.env.PROFILE_DIR;
+const server = await startAbuseServer(
+  new URL('./pg-tmx-server.ts', import.meta.url).pathname,
+  { dataDir, databaseUrl: await cluster.createDatabase() },
+  profile ? [...FROM_SOURCES, '--cpu-prof', `--cpu-prof-dir=${profile}`] : FROM_SOURCES,
+);
 const loop = async () => {
   const at = server.output().length;
   server.child.kill('SIGUSR2');
