@@ -73,7 +73,9 @@ async function jobFiles(
   if (await onPostgres(t as TestServer))
     return withPostgres(t as TestServer, async (client) => {
       const { rows } = await client.query<{ name: string; data: Buffer }>(
-        'SELECT name, data FROM job_files WHERE ($1::text IS NULL OR job_id = $1) AND length(data) > 0',
+        // A file's bytes are its chunks' (rows of at most 1 MiB), in order.
+        `SELECT name, data FROM (SELECT f.job_id, f.name, (SELECT string_agg(c.data, ''::bytea ORDER BY c.seq) FROM job_file_chunks c WHERE c.file_id = f.file_id) AS data FROM job_files f) AS job_files
+         WHERE ($1::text IS NULL OR job_id = $1) AND length(data) > 0`,
         [id ?? null],
       );
       return rows;

@@ -131,7 +131,11 @@ describe('quality-evaluation jobs on worker threads', () => {
     if (databaseUrl) {
       const database = new pg.Pool({ connectionString: databaseUrl, max: 1 });
       const { rows } = await database
-        .query(`SELECT data FROM job_files WHERE job_id = $1 AND name = 'report'`, [created.data.job_id])
+        .query(
+          `SELECT string_agg(c.data, ''::bytea ORDER BY c.seq) AS data FROM job_files f
+           JOIN job_file_chunks c ON c.file_id = f.file_id WHERE f.job_id = $1 AND f.name = 'report'`,
+          [created.data.job_id],
+        )
         .finally(() => database.end());
       stored = rows[0].data;
     } else stored = readFileSync(join(t.dataDir, 'jobs', created.data.job_id, 'report'));
