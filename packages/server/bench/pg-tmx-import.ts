@@ -32,7 +32,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'glossa-pg-tmx-'));
 const profile = process.env.PROFILE_DIR;
 const server = await startAbuseServer(
   new URL('./pg-tmx-server.ts', import.meta.url).pathname,
-  { dataDir, databaseUrl: await cluster.createDatabase() },
+  { dataDir, memoryBudgetMb: 768, databaseUrl: await cluster.createDatabase() },
   profile ? [...FROM_SOURCES, '--cpu-prof', `--cpu-prof-dir=${profile}`] : FROM_SOURCES,
 );
 const loop = async () => {

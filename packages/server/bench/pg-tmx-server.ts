@@ -1,13 +1,11 @@
 /**
- * The spine on PostgreSQL in a child process for `pg-tmx-import.ts`: `config` (JSON: `dataDir`, `databaseUrl`)
- * as its one argument; a free and a paid account; prints `ready {…}` as `test/abuse-server.ts` does. On
- * SIGUSR2 it prints `loop {…}`: the event loop's busy share and the longest stalls (gaps between two 5 ms
- * ticks over 50 ms, with when they began) since the last report.
+ * The spine on PostgreSQL in a child process for `pg-tmx-import.ts`: `test/abuse-server.ts` (its config
+ * with `databaseUrl`; it prints `ready {…}`) with a probe of the event loop. On SIGUSR2 it prints
+ * `loop {…}`: the event loop's busy share and the longest stalls (gaps between two 5 ms ticks over 50 ms,
+ * with when they began, ms since the probe started) since the last report.
  */
 import { performance } from 'node:perf_hooks';
-import { createPostgresStorage, startServer } from '../src/index.js';
 
-const config = JSON.parse(process.argv[2]!) as { dataDir: string; databaseUrl: string };
 const origin = performance.now();
 let last = performance.now();
 let stalls: [number, number][] = [];
@@ -27,20 +25,4 @@ process.on('SIGUSR2', () => {
   );
 });
 
-const storage = await createPostgresStorage(config.databaseUrl, { poolSize: 4 });
-const server = await startServer({
-  dataDir: config.dataDir,
-  storage,
-  port: 0,
-  freePort: 0,
-  host: '127.0.0.1',
-  logger: false,
-});
-const free = await server.createAccount({ plan: 'free' });
-const paid = await server.createAccount({ plan: 'paid' });
-process.stdout.write(
-  `ready ${JSON.stringify({ paid: server.url, free: server.freeUrl, freeKey: free.key, paidKey: paid.key })}\n`,
-);
-process.once('SIGTERM', () => {
-  void server.close().then(() => process.exit(0));
-});
+await import('../test/abuse-server.js');

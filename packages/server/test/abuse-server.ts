@@ -53,9 +53,14 @@ if (process.env.GLOSSA_ABUSE_TRACE) {
   });
 }
 
-const config = JSON.parse(process.argv[2]!) as { dataDir: string; memoryBudgetMb: number };
+const config = JSON.parse(process.argv[2]!) as {
+  dataDir: string;
+  memoryBudgetMb: number;
+  databaseUrl?: string;
+};
 const server = await startServer({
   dataDir: config.dataDir,
+  ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
   port: 0,
   freePort: 0,
   host: '127.0.0.1',
