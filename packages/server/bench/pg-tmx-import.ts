@@ -47,10 +47,12 @@ const loop = async () => {
 const { started } = server;
 const api = (what: string, path: string, body?: unknown) =>
   call(what, started.free, started.freeKey, path, body);
+let traced = 0;
 try {
   await normalClientFor(started, 2000);
   for (let round = 1; round <= rounds; round++) {
     const quiet = await normalClientFor(started, phaseMs);
+    traced = server.output().length;
     await loop();
     const begun = performance.now();
     const importing = (async () => {
@@ -86,6 +88,19 @@ try {
         loop: await loop(),
       }),
     );
+    // GLOSSA_ABUSE_TRACE=1 (test/abuse-server.ts): the server's collections and stalls of the round.
+    if (process.env.GLOSSA_ABUSE_TRACE) {
+      const gc = [
+        ...server
+          .output()
+          .slice(traced)
+          .matchAll(/^gc \d+ (\d+) ms/gm),
+      ].map((m) => Number(m[1]));
+      console.log(
+        `gc over 20 ms: ${gc.length}, ${gc.reduce((a, b) => a + b, 0)} ms, longest ${Math.max(0, ...gc)}`,
+      );
+      traced = server.output().length;
+    }
     const memory = /"translation_memory_id":"([^"]+)"/.exec(answer.text)?.[1];
     if (memory)
       await fetch(`${started.free}/v3/translation_memories/${memory}`, {
