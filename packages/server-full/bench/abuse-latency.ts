@@ -34,6 +34,7 @@ import {
   normalClient,
   normalClientFor,
   percentile,
+  reportOnSignal,
   sampleRss,
   startAbuseServer,
 } from '../../server/test/abuse-helpers.js';
@@ -129,19 +130,12 @@ function cpu(): { mainRun: number; mainWait: number; threads: number; children: 
 }
 
 /** The probe's figures since its last report (SIGUSR2: the server prints them on stderr). */
-async function probeReport(): Promise<{
-  delay: { p50: number; p99: number; max: number };
-  busy: number;
-  gc: { count: number; ms: number; maxMs: number };
-}> {
-  const seen = server.output().length;
-  server.child.kill('SIGUSR2');
-  for (;;) {
-    const line = /probe (\{.*\})\n/.exec(server.output().slice(seen));
-    if (line) return JSON.parse(line[1]!);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const probeReport = () =>
+  reportOnSignal<{
+    delay: { p50: number; p99: number; max: number };
+    busy: number;
+    gc: { count: number; ms: number; maxMs: number };
+  }>(server, 'probe');
 
 interface Measured {
   latencies: number[];

@@ -19,6 +19,7 @@ import {
   normalClient,
   normalClientFor,
   printable,
+  reportOnSignal,
   startAbuseServer,
 } from '../test/abuse-helpers.js';
 import { startPostgres } from '../test/services.js';
@@ -35,15 +36,7 @@ const server = await startAbuseServer(
   { dataDir, memoryBudgetMb: 768, databaseUrl: await cluster.createDatabase() },
   profile ? [...FROM_SOURCES, '--cpu-prof', `--cpu-prof-dir=${profile}`] : FROM_SOURCES,
 );
-const loop = async () => {
-  const at = server.output().length;
-  server.child.kill('SIGUSR2');
-  for (;;) {
-    const line = /loop (\{.*\})\n/.exec(server.output().slice(at));
-    if (line) return JSON.parse(line[1]!);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
+const loop = () => reportOnSignal<unknown>(server, 'loop');
 const { started } = server;
 const api = (what: string, path: string, body?: unknown) =>
   call(what, started.free, started.freeKey, path, body);

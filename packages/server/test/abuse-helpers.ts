@@ -26,6 +26,21 @@ export interface AbuseServer {
   close(): Promise<void>;
 }
 
+/**
+ * Sends the child SIGUSR2 and returns the JSON of the next line it prints as `<name> {…}` (the event-loop
+ * probes of the benches answer so).
+ */
+export async function reportOnSignal<T>(server: AbuseServer, name: string): Promise<T> {
+  const seen = server.output().length;
+  const line = new RegExp(`${name} (\\{.*\\})\\n`);
+  server.child.kill('SIGUSR2');
+  for (;;) {
+    const found = line.exec(server.output().slice(seen));
+    if (found) return JSON.parse(found[1]!) as T;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Node's flags that run a script and the workspace's packages from their TypeScript sources (tsx). */
 export const FROM_SOURCES = ['--import', 'tsx', '--conditions', '@glossa/source'];
 
